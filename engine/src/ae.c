@@ -1,0 +1,181 @@
+/* ae.c -- see ae.h.
+ *
+ * One iteration, as Redis 7.0's aeProcessEvents runs it after its poll:
+ *   1. ask the backend which descriptors are ready;
+ *   2. for each, the readable handler then the writable one (reversed when
+ *      the descriptor has AE_BARRIER, so a reply is never written in the
+ *      same iteration as its command was read without the AOF flush that
+ *      beforeSleep performs between them);
+ *   3. run the time events that are due;
+ *   4. call beforesleep, which flushes the AOF and writes replies;
+ * then the loop "sleeps" until the nearest timer or until a descriptor
+ * becomes ready, whichever comes first. */
+#include <string.h>
+#include "ae.h"
+
+aeEventLoop *aeCreateEventLoop(gkMem *m, int setsize, aeBackend backend) {
+    aeEventLoop *el = memCalloc(m, sizeof(*el));
+    el->mem = m;
+    el->setsize = setsize;
+    el->maxfd = -1;
+    el->events = memCalloc(m, sizeof(aeFileEvent) * (size_t)setsize);
+    el->fired = memCalloc(m, sizeof(aeFiredEvent) * (size_t)setsize);
+    el->timeEventNextId = 0;
+    el->backend = backend;
+    return el;
+}
+
+void aeDeleteEventLoop(aeEventLoop *el) {
+    aeTimeEvent *te = el->timeEventHead;
+    while (te) {
+        aeTimeEvent *next = te->next;
+        memFree(el->mem, te);
+        te = next;
+    }
+    memFree(el->mem, el->events);
+    memFree(el->mem, el->fired);
+    memFree(el->mem, el);
+}
+
+/* Grows the descriptor table; AE_ERR if a registered fd would not fit. */
+int aeResizeSetSize(aeEventLoop *el, int setsize) {
+    if (setsize == el->setsize) return AE_OK;
+    if (el->maxfd >= setsize) return AE_ERR;
+    el->events = memRealloc(el->mem, el->events,
+                            sizeof(aeFileEvent) * (size_t)setsize);
+    el->fired = memRealloc(el->mem, el->fired,
+                           sizeof(aeFiredEvent) * (size_t)setsize);
+    for (int i = el->setsize; i < setsize; i++)
+        memset(&el->events[i], 0, sizeof(aeFileEvent));
+    el->setsize = setsize;
+    return AE_OK;
+}
+
+int aeCreateFileEvent(aeEventLoop *el, int fd, int mask, aeFileProc *proc,
+                      void *clientData) {
+    if (fd < 0 || fd >= el->setsize) return AE_ERR;
+    aeFileEvent *fe = &el->events[fd];
+    fe->mask |= mask;
+    if (mask & AE_READABLE) fe->rfileProc = proc;
+    if (mask & AE_WRITABLE) fe->wfileProc = proc;
+    fe->clientData = clientData;
+    if (fd > el->maxfd) el->maxfd = fd;
+    return AE_OK;
+}
+
+void aeDeleteFileEvent(aeEventLoop *el, int fd, int mask) {
+    if (fd < 0 || fd >= el->setsize) return;
+    aeFileEvent *fe = &el->events[fd];
+    if (fe->mask == AE_NONE) return;
+    /* Removing the writable handler always drops the barrier too. */
+    if (mask & AE_WRITABLE) mask |= AE_BARRIER;
+    fe->mask &= ~mask;
+    if (fd == el->maxfd && fe->mask == AE_NONE) {
+        int j;
+        for (j = el->maxfd - 1; j >= 0; j--)
+            if (el->events[j].mask != AE_NONE) break;
+        el->maxfd = j;
+    }
+}
+
+int aeGetFileEvents(aeEventLoop *el, int fd) {
+    if (fd < 0 || fd >= el->setsize) return 0;
+    return el->events[fd].mask;
+}
+
+/* Schedules proc to run ms milliseconds from now; returns its id. */
+long long aeCreateTimeEvent(aeEventLoop *el, long long ms, aeTimeProc *proc,
+                            void *clientData) {
+    aeTimeEvent *te = memAlloc(el->mem, sizeof(*te));
+    te->id = el->timeEventNextId++;
+    te->when = el->backend.now(el->backend.ctx) + (uint64_t)ms * 1000000;
+    te->timeProc = proc;
+    te->clientData = clientData;
+    te->next = el->timeEventHead;
+    el->timeEventHead = te;
+    return te->id;
+}
+
+int aeDeleteTimeEvent(aeEventLoop *el, long long id) {
+    aeTimeEvent **p = &el->timeEventHead;
+    while (*p) {
+        if ((*p)->id == id) {
+            aeTimeEvent *te = *p;
+            *p = te->next;
+            memFree(el->mem, te);
+            return AE_OK;
+        }
+        p = &(*p)->next;
+    }
+    return AE_ERR;
+}
+
+void aeSetBeforeSleepProc(aeEventLoop *el, aeBeforeSleepProc *proc) {
+    el->beforesleep = proc;
+}
+
+/* Runs every time event due now. A handler returns its next interval in
+ * ms, or AE_NOMORE to be deleted. Events created by handlers during this
+ * pass wait for the next one. */
+static int _aeProcessTimeEvents(aeEventLoop *el) {
+    int processed = 0;
+    long long maxId = el->timeEventNextId - 1;
+    uint64_t now = el->backend.now(el->backend.ctx);
+    aeTimeEvent *te = el->timeEventHead;
+    while (te) {
+        aeTimeEvent *next = te->next;
+        if (te->id <= maxId && te->when <= now) {
+            long long id = te->id;
+            long long retval = te->timeProc(el, id, te->clientData);
+            processed++;
+            now = el->backend.now(el->backend.ctx);
+            if (retval == AE_NOMORE) aeDeleteTimeEvent(el, id);
+            else te->when = now + (uint64_t)retval * 1000000;
+        }
+        te = next;
+    }
+    return processed;
+}
+
+static void _aeFire(aeEventLoop *el, int fd, int mask) {
+    aeFileEvent *fe = &el->events[fd];
+    int fired = 0;
+    int invert = fe->mask & AE_BARRIER;
+    if (!invert && fe->mask & mask & AE_READABLE) {
+        fe->rfileProc(el, fd, fe->clientData, mask);
+        fired++;
+        fe = &el->events[fd];
+    }
+    if (fe->mask & mask & AE_WRITABLE) {
+        if (!fired || fe->wfileProc != fe->rfileProc) {
+            fe->wfileProc(el, fd, fe->clientData, mask);
+            fired++;
+        }
+    }
+    fe = &el->events[fd];
+    if (invert && fe->mask & mask & AE_READABLE) {
+        if (!fired || fe->wfileProc != fe->rfileProc)
+            fe->rfileProc(el, fd, fe->clientData, mask);
+    }
+}
+
+/* One iteration (see the top of this file). Returns the number of file and
+ * time events processed. */
+int aeProcessEvents(aeEventLoop *el) {
+    int numevents = el->backend.poll(el->backend.ctx, el, el->fired,
+                                     el->setsize);
+    for (int j = 0; j < numevents; j++)
+        _aeFire(el, el->fired[j].fd, el->fired[j].mask);
+    int processed = numevents + _aeProcessTimeEvents(el);
+    if (el->beforesleep) el->beforesleep(el);
+    el->iterations++;
+    return processed;
+}
+
+/* When the loop next has a timer to run: AE_NEVER if it has none. */
+uint64_t aeNextWake(aeEventLoop *el) {
+    uint64_t when = AE_NEVER;
+    for (aeTimeEvent *te = el->timeEventHead; te; te = te->next)
+        if (te->when < when) when = te->when;
+    return when;
+}

@@ -1,0 +1,95 @@
+/* ae.h -- the event loop, as Redis's ae.c, over a pluggable backend.
+ *
+ * The loop keeps file events (handlers for readable/writable descriptors)
+ * and time events (serverCron). It never sleeps by itself: the backend's
+ * poll reports which descriptors are ready *now*, and after beforesleep the
+ * loop tells the caller when it next needs to run. In the simulated world
+ * the world's event queue does the sleeping in virtual time; a real backend
+ * (epoll) would block in poll instead. The core cannot tell the difference. */
+#ifndef GK_AE_H
+#define GK_AE_H
+
+#include <stdint.h>
+#include "mem.h"
+
+#define AE_OK 0
+#define AE_ERR -1
+
+#define AE_NONE 0
+#define AE_READABLE 1
+#define AE_WRITABLE 2
+#define AE_BARRIER 4       /* run the writable handler before the readable */
+
+#define AE_NOMORE -1       /* a time event returning this is deleted */
+#define AE_NEVER UINT64_MAX
+
+struct aeEventLoop;
+
+typedef void aeFileProc(struct aeEventLoop *el, int fd, void *clientData,
+                        int mask);
+typedef long long aeTimeProc(struct aeEventLoop *el, long long id,
+                             void *clientData);
+typedef void aeBeforeSleepProc(struct aeEventLoop *el);
+
+typedef struct aeFileEvent {
+    int mask;                  /* AE_READABLE | AE_WRITABLE | AE_BARRIER */
+    aeFileProc *rfileProc;
+    aeFileProc *wfileProc;
+    void *clientData;
+} aeFileEvent;
+
+typedef struct aeFiredEvent { int fd; int mask; } aeFiredEvent;
+
+typedef struct aeTimeEvent {
+    long long id;
+    uint64_t when;             /* virtual time in ns */
+    aeTimeProc *timeProc;
+    void *clientData;
+    struct aeTimeEvent *next;
+} aeTimeEvent;
+
+/* What the loop needs from the platform. */
+typedef struct aeBackend {
+    void *ctx;
+    /* Fills fired[] with the registered descriptors ready now; returns
+     * their number. */
+    int (*poll)(void *ctx, struct aeEventLoop *el, aeFiredEvent *fired,
+                int max);
+    uint64_t (*now)(void *ctx);    /* current time in ns */
+    /* Socket-like I/O on a descriptor: read returns bytes read, 0 at end
+     * of stream, -1 if nothing is available; write returns bytes
+     * accepted, -1 if none can be now; close releases the descriptor. */
+    long (*read)(void *ctx, int fd, void *buf, size_t len);
+    long (*write)(void *ctx, int fd, const void *buf, size_t len);
+    void (*close)(void *ctx, int fd);
+} aeBackend;
+
+typedef struct aeEventLoop {
+    gkMem *mem;
+    int setsize;               /* descriptors that fit in events[] */
+    int maxfd;                 /* highest registered descriptor, or -1 */
+    aeFileEvent *events;
+    aeFiredEvent *fired;
+    aeTimeEvent *timeEventHead;
+    long long timeEventNextId;
+    aeBeforeSleepProc *beforesleep;
+    aeBackend backend;
+    uint64_t iterations;       /* aeProcessEvents calls so far */
+    void *privdata;
+} aeEventLoop;
+
+aeEventLoop *aeCreateEventLoop(gkMem *m, int setsize, aeBackend backend);
+void aeDeleteEventLoop(aeEventLoop *el);
+int aeResizeSetSize(aeEventLoop *el, int setsize);
+int aeCreateFileEvent(aeEventLoop *el, int fd, int mask, aeFileProc *proc,
+                      void *clientData);
+void aeDeleteFileEvent(aeEventLoop *el, int fd, int mask);
+int aeGetFileEvents(aeEventLoop *el, int fd);
+long long aeCreateTimeEvent(aeEventLoop *el, long long ms, aeTimeProc *proc,
+                            void *clientData);
+int aeDeleteTimeEvent(aeEventLoop *el, long long id);
+void aeSetBeforeSleepProc(aeEventLoop *el, aeBeforeSleepProc *proc);
+int aeProcessEvents(aeEventLoop *el);
+uint64_t aeNextWake(aeEventLoop *el);
+
+#endif

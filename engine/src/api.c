@@ -1,0 +1,121 @@
+/* api.c -- the embedding API's observation side: trace records, hash
+ * table introspection and the SCAN audit. Everything here reads engine
+ * state; only gkDictRehashSteps changes it, exactly as a rehash step taken
+ * by a command would. */
+#include <string.h>
+#include "world.h"
+
+uint64_t gkTraceLastSeq(gkWorld *w) { return w->trace.seq; }
+
+size_t gkTraceRead(gkWorld *w, uint64_t after_seq, gkTraceRecord *out,
+                   size_t max) {
+    return traceRead(&w->trace, after_seq, out, max);
+}
+
+/* Chooses which record types are kept: bit (1 << type). */
+void gkTraceEnable(gkWorld *w, uint32_t type_mask) {
+    w->trace.enabled = type_mask;
+}
+
+static dict *_getDict(gkWorld *w, int node, int db, int kind) {
+    redisServer *s = worldServer(w, node);
+    if (!s || db < 0 || db >= s->cfg.databases) return NULL;
+    if (kind == GK_DICT_KEYS) return s->db[db].dict;
+    if (kind == GK_DICT_EXPIRES) return s->db[db].expires;
+    return NULL;
+}
+
+int gkDictGetInfo(gkWorld *w, int node, int db, int kind, gkDictInfo *out) {
+    dict *d = _getDict(w, node, db, kind);
+    if (!d) return GK_ENOTFOUND;
+    out->rehashidx = d->rehashidx;
+    for (int t = 0; t < 2; t++) {
+        out->size[t] = DICTHT_SIZE(d->ht_size_exp[t]);
+        out->used[t] = d->ht_used[t];
+    }
+    out->pauserehash = d->pauserehash;
+    out->resize_policy = d->env->resize_policy;
+    return GK_OK;
+}
+
+/* Aggregates one table's buckets into bins (bucket i goes to bin
+ * i * bins / size): entries[] gets the entries per bin and filled[] the
+ * non-empty buckets per bin. With more bins than buckets, bin i is bucket
+ * i and the rest stay 0. This is what lets a page draw a table of millions
+ * of buckets as a strip of a thousand pixels. */
+int gkDictGetBuckets(gkWorld *w, int node, int db, int kind, int table,
+                     uint32_t bins, uint32_t *entries, uint32_t *filled) {
+    dict *d = _getDict(w, node, db, kind);
+    if (!d || table < 0 || table > 1 || bins == 0) return GK_EINVAL;
+    memset(entries, 0, sizeof(uint32_t) * bins);
+    memset(filled, 0, sizeof(uint32_t) * bins);
+    uint64_t size = DICTHT_SIZE(d->ht_size_exp[table]);
+    for (uint64_t i = 0; i < size; i++) {
+        uint32_t chain = 0;
+        for (dictEntry *he = d->ht_table[table][i]; he; he = he->next)
+            chain++;
+        uint64_t bin = size > bins ? i * bins / size : i;
+        entries[bin] += chain;
+        if (chain) filled[bin]++;
+    }
+    return GK_OK;
+}
+
+/* Writes the keys of one bucket, chain order, each as a 4-byte
+ * little-endian length and the bytes, as many as fit. */
+int gkDictGetBucketKeys(gkWorld *w, int node, int db, int kind, int table,
+                        uint64_t bucket, char *out, size_t cap,
+                        size_t *written) {
+    dict *d = _getDict(w, node, db, kind);
+    *written = 0;
+    if (!d || table < 0 || table > 1) return GK_EINVAL;
+    if (bucket >= DICTHT_SIZE(d->ht_size_exp[table])) return GK_EINVAL;
+    size_t n = 0;
+    for (dictEntry *he = d->ht_table[table][bucket]; he; he = he->next) {
+        sds k = dictGetKey(he);
+        size_t len = sdslen(k);
+        if (n + 4 + len > cap) break;
+        for (int b = 0; b < 4; b++) out[n++] = (char)((len >> (8 * b)) & 0xff);
+        memcpy(out + n, k, len);
+        n += len;
+    }
+    *written = n;
+    return GK_OK;
+}
+
+/* Performs steps rehash steps on the dict now, as if that many operations
+ * had touched it. Returns 1 if the rehash continues, 0 if it is done (or
+ * there was none), or a negative status. */
+int gkDictRehashSteps(gkWorld *w, int node, int db, int kind, int steps) {
+    dict *d = _getDict(w, node, db, kind);
+    if (!d || steps < 1) return GK_EINVAL;
+    return dictRehash(d, steps);
+}
+
+int gkScanAuditBegin(gkWorld *w, int node, int db, int conn) {
+    redisServer *s = worldServer(w, node);
+    if (!s) return GK_ENOTFOUND;
+    return auditBegin(s, db, conn);
+}
+
+int gkScanAuditGet(gkWorld *w, int node, gkScanAudit *out) {
+    redisServer *s = worldServer(w, node);
+    if (!s) return GK_ENOTFOUND;
+    auditGet(s, out);
+    return GK_OK;
+}
+
+int gkScanAuditMissing(gkWorld *w, int node, char *out, size_t cap,
+                       size_t *written) {
+    redisServer *s = worldServer(w, node);
+    if (!s) return GK_ENOTFOUND;
+    *written = auditMissing(s, out, cap);
+    return GK_OK;
+}
+
+int gkScanAuditEnd(gkWorld *w, int node) {
+    redisServer *s = worldServer(w, node);
+    if (!s) return GK_ENOTFOUND;
+    auditEnd(s);
+    return GK_OK;
+}

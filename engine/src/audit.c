@@ -1,0 +1,125 @@
+/* audit.c -- the SCAN audit: evidence for SCAN's guarantee.
+ *
+ * SCAN promises that every key present from the start to the end of a full
+ * iteration is returned at least once. To check it, the audit records the
+ * keys present when it begins; then every deletion of a recorded key (DEL,
+ * expiry, FLUSHDB...) marks that key as not present throughout, and every
+ * key returned to the audited client's SCAN calls is marked returned. At
+ * the end, a key present throughout and never returned would disprove the
+ * guarantee. This is observation only: it does not change what the server
+ * does, and it lives in the engine so that the numbers the page shows come
+ * from the engine's own state. */
+#include <string.h>
+#include "server.h"
+
+static dictType auditDictType = {
+    dictSdsHash, dictSdsKeyCompare, NULL, NULL, NULL
+};
+
+static void _auditFreeKeys(redisServer *s) {
+    if (!s->audit.keys) return;
+    dictIterator *di = dictGetIterator(s->audit.keys);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL) sdsfree(s->mem, dictGetKey(de));
+    dictReleaseIterator(di);
+    dictRelease(s->audit.keys);
+    s->audit.keys = NULL;
+}
+
+/* Starts an audit of db for the client on connection fd. */
+int auditBegin(redisServer *s, int dbid, int fd) {
+    if (dbid < 0 || dbid >= s->cfg.databases) return GK_EINVAL;
+    if (fd < 0 || fd >= s->clients_cap || !s->clients[fd])
+        return GK_ENOTFOUND;
+    _auditFreeKeys(s);
+    memset(&s->audit.counts, 0, sizeof(s->audit.counts));
+    s->audit.keys = dictCreate(&auditDictType, &s->denv);
+    s->audit.dbid = dbid;
+    s->audit.client_id = s->clients[fd]->id;
+    dictIterator *di = dictGetIterator(s->db[dbid].dict);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL) {
+        sds k = sdsdup(s->mem, dictGetKey(de));
+        dictEntry *ae = dictAddRaw(s->audit.keys, k, NULL);
+        ae->v.u64 = AUDIT_PRESENT_THROUGHOUT;
+    }
+    dictReleaseIterator(di);
+    s->audit.counts.tracked = dictSize(s->audit.keys);
+    s->audit.counts.throughout = s->audit.counts.tracked;
+    s->audit.counts.active = 1;
+    s->audit.counts.db = dbid;
+    s->audit.active = 1;
+    return GK_OK;
+}
+
+void auditEnd(redisServer *s) {
+    _auditFreeKeys(s);
+    s->audit.active = 0;
+    s->audit.counts.active = 0;
+}
+
+void auditKeyDeleted(redisServer *s, redisDb *db, const sds key) {
+    if (db->id != s->audit.dbid) return;
+    dictEntry *de = dictFind(s->audit.keys, key);
+    if (de && (de->v.u64 & AUDIT_PRESENT_THROUGHOUT)) {
+        de->v.u64 &= ~(uint64_t)AUDIT_PRESENT_THROUGHOUT;
+        s->audit.counts.throughout--;
+    }
+}
+
+/* A FLUSHDB/FLUSHALL deletes every recorded key at once. */
+void auditClear(redisServer *s) {
+    dictIterator *di = dictGetIterator(s->audit.keys);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL)
+        de->v.u64 &= ~(uint64_t)AUDIT_PRESENT_THROUGHOUT;
+    dictReleaseIterator(di);
+    s->audit.counts.throughout = 0;
+}
+
+void auditKeyReturned(client *c, const char *key, size_t len) {
+    redisServer *s = c->srv;
+    sds k = sdsnewlen(s->mem, key, len);
+    dictEntry *de = dictFind(s->audit.keys, k);
+    sdsfree(s->mem, k);
+    if (!de) { s->audit.counts.foreign++; return; }
+    if (de->v.u64 & AUDIT_RETURNED) {
+        s->audit.counts.duplicates++;
+    } else {
+        de->v.u64 |= AUDIT_RETURNED;
+        s->audit.counts.returned++;
+    }
+}
+
+/* Fills out with the counters; missing = present throughout, not
+ * returned. */
+void auditGet(redisServer *s, gkScanAudit *out) {
+    *out = s->audit.counts;
+    out->missing = 0;
+    if (!s->audit.keys) return;
+    dictIterator *di = dictGetIterator(s->audit.keys);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL)
+        if (de->v.u64 == AUDIT_PRESENT_THROUGHOUT) out->missing++;
+    dictReleaseIterator(di);
+}
+
+/* Writes the missing keys, each as a 4-byte little-endian length then the
+ * bytes, as many as fit in cap. */
+size_t auditMissing(redisServer *s, char *out, size_t cap) {
+    size_t w = 0;
+    if (!s->audit.keys) return 0;
+    dictIterator *di = dictGetIterator(s->audit.keys);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL) {
+        if (de->v.u64 != AUDIT_PRESENT_THROUGHOUT) continue;
+        sds k = dictGetKey(de);
+        size_t len = sdslen(k);
+        if (w + 4 + len > cap) break;
+        for (int b = 0; b < 4; b++) out[w++] = (char)((len >> (8 * b)) & 0xff);
+        memcpy(out + w, k, len);
+        w += len;
+    }
+    dictReleaseIterator(di);
+    return w;
+}

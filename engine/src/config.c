@@ -1,0 +1,243 @@
+/* config.c -- CONFIG GET / SET / RESETSTAT for the parameters the engine
+ * uses, with Redis 7.0's names, aliases, ranges and error strings. */
+#include <string.h>
+#include <strings.h>
+#include <stddef.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "server.h"
+
+enum { CFG_BOOL, CFG_INT, CFG_MEMORY };
+
+typedef struct configDef {
+    const char *name, *alias;
+    int kind;                   /* CFG_* */
+    size_t offset;              /* field in serverConfig */
+    int is_ll;                  /* field is long long (else int) */
+    long long min, max;
+    int immutable;
+} configDef;
+
+#define OFF(f) offsetof(serverConfig, f)
+static const configDef configs[] = {
+    { "hz", NULL, CFG_INT, OFF(hz), 0, 0, INT_MAX, 0 },
+    { "dynamic-hz", NULL, CFG_BOOL, OFF(dynamic_hz), 0, 0, 1, 0 },
+    { "activerehashing", NULL, CFG_BOOL, OFF(activerehashing), 0, 0, 1, 0 },
+    { "active-expire-effort", NULL, CFG_INT, OFF(active_expire_effort), 0,
+      1, 10, 0 },
+    { "maxmemory", NULL, CFG_MEMORY, OFF(maxmemory), 1, 0, LLONG_MAX, 0 },
+    { "proto-max-bulk-len", NULL, CFG_MEMORY, OFF(proto_max_bulk_len), 1,
+      1024 * 1024, LLONG_MAX, 0 },
+    { "client-query-buffer-limit", NULL, CFG_MEMORY,
+      OFF(client_max_querybuf_len), 1, 1024 * 1024, LLONG_MAX, 0 },
+    { "set-max-intset-entries", NULL, CFG_INT, OFF(set_max_intset_entries),
+      1, 0, LLONG_MAX, 0 },
+    { "hash-max-listpack-entries", "hash-max-ziplist-entries", CFG_INT,
+      OFF(hash_max_listpack_entries), 1, 0, LLONG_MAX, 0 },
+    { "hash-max-listpack-value", "hash-max-ziplist-value", CFG_INT,
+      OFF(hash_max_listpack_value), 1, 0, LLONG_MAX, 0 },
+    { "zset-max-listpack-entries", "zset-max-ziplist-entries", CFG_INT,
+      OFF(zset_max_listpack_entries), 1, 0, LLONG_MAX, 0 },
+    { "zset-max-listpack-value", "zset-max-ziplist-value", CFG_INT,
+      OFF(zset_max_listpack_value), 1, 0, LLONG_MAX, 0 },
+    { "lazyfree-lazy-user-del", NULL, CFG_BOOL, OFF(lazyfree_lazy_user_del),
+      0, 0, 1, 0 },
+    { "lazyfree-lazy-user-flush", NULL, CFG_BOOL,
+      OFF(lazyfree_lazy_user_flush), 0, 0, 1, 0 },
+    { "lazyfree-lazy-expire", NULL, CFG_BOOL, OFF(lazyfree_lazy_expire), 0,
+      0, 1, 0 },
+    { "maxclients", NULL, CFG_INT, OFF(maxclients), 1, 1, UINT_MAX, 0 },
+    { "timeout", NULL, CFG_INT, OFF(timeout), 1, 0, INT_MAX, 0 },
+    { "databases", NULL, CFG_INT, OFF(databases), 0, 1, INT_MAX, 1 },
+    { NULL, NULL, 0, 0, 0, 0, 0, 0 }
+};
+
+static long long _getValue(const serverConfig *cfg, const configDef *d) {
+    const char *p = (const char *)cfg + d->offset;
+    return d->is_ll ? *(const long long *)p : *(const int *)p;
+}
+
+static void _setValue(serverConfig *cfg, const configDef *d, long long v) {
+    char *p = (char *)cfg + d->offset;
+    if (d->is_ll) *(long long *)p = v;
+    else *(int *)p = (int)v;
+}
+
+static const configDef *_lookup(const char *name) {
+    for (const configDef *d = configs; d->name; d++)
+        if (!strcasecmp(d->name, name) ||
+            (d->alias && !strcasecmp(d->alias, name))) return d;
+    return NULL;
+}
+
+/* Parses "100", "1k", "2mb", "1gb" (case-insensitive, k = 1000, kb =
+ * 1024) as Redis's memtoull. Returns 1 on success. */
+static int _parseMemory(const char *s, long long *out) {
+    static const struct { const char *suffix; long long mul; } units[] = {
+        { "b", 1 }, { "k", 1000 }, { "kb", 1024 }, { "m", 1000000 },
+        { "mb", 1048576 }, { "g", 1000000000LL }, { "gb", 1073741824LL },
+        { NULL, 0 } };
+    size_t len = strlen(s), digits = 0;
+    while (digits < len && s[digits] >= '0' && s[digits] <= '9') digits++;
+    if (digits == 0) return 0;
+    long long mul = 1;
+    if (digits < len) {
+        int found = 0;
+        for (int i = 0; units[i].suffix; i++)
+            if (!strcasecmp(s + digits, units[i].suffix)) {
+                mul = units[i].mul;
+                found = 1;
+            }
+        if (!found) return 0;
+    }
+    char buf[32];
+    if (digits >= sizeof(buf)) return 0;
+    memcpy(buf, s, digits);
+    buf[digits] = '\0';
+    errno = 0;
+    unsigned long long v = strtoull(buf, NULL, 10);
+    if (errno == ERANGE || v > (unsigned long long)LLONG_MAX / (unsigned long long)mul)
+        return 0;
+    *out = (long long)(v * (unsigned long long)mul);
+    return 1;
+}
+
+/* Validates value for d; on error returns the reason text. */
+static const char *_parseValue(const configDef *d, const char *value,
+                               long long *out, char *errbuf, size_t errlen) {
+    if (d->kind == CFG_BOOL) {
+        if (!strcasecmp(value, "yes")) *out = 1;
+        else if (!strcasecmp(value, "no")) *out = 0;
+        else return "argument must be 'yes' or 'no'";
+        return NULL;
+    }
+    if (d->kind == CFG_MEMORY) {
+        if (!_parseMemory(value, out)) return "argument must be a memory value";
+    } else if (!string2ll(value, strlen(value), out)) {
+        return "argument couldn't be parsed into an integer";
+    }
+    if (*out < d->min || *out > d->max) {
+        snprintf(errbuf, errlen, "argument must be between %lld and %lld "
+                 "inclusive", d->min, d->max);
+        return errbuf;
+    }
+    return NULL;
+}
+
+/* hz is accepted in 0..INT_MAX but clamped to 1..500, as updateHZ does. */
+static void _applyValue(redisServer *s, const configDef *d, long long v) {
+    _setValue(&s->cfg, d, v);
+    if (!strcmp(d->name, "hz")) {
+        if (s->cfg.hz < CONFIG_MIN_HZ) s->cfg.hz = CONFIG_MIN_HZ;
+        if (s->cfg.hz > CONFIG_MAX_HZ) s->cfg.hz = CONFIG_MAX_HZ;
+    }
+}
+
+/* Sets one parameter from the host (gkServerConfigSet). On error returns
+ * C_ERR with *err set to the text CONFIG SET would reply. */
+int serverConfigSet(redisServer *s, const char *name, const char *value,
+                    sds *err) {
+    const configDef *d = _lookup(name);
+    char errbuf[128];
+    if (!d) {
+        *err = sdscatprintf(s->mem, sdsempty(s->mem), "Unknown option or "
+                            "number of arguments for CONFIG SET - '%s'", name);
+        return C_ERR;
+    }
+    const char *why = d->immutable ? "can't set immutable config" : NULL;
+    long long v = 0;
+    if (!why) why = _parseValue(d, value, &v, errbuf, sizeof(errbuf));
+    if (why) {
+        *err = sdscatprintf(s->mem, sdsempty(s->mem), "CONFIG SET failed "
+                            "(possibly related to argument '%s') - %s",
+                            name, why);
+        return C_ERR;
+    }
+    _applyValue(s, d, v);
+    return C_OK;
+}
+
+/* CONFIG SET name value [name value ...]: all or nothing. */
+void configSetCommand(client *c) {
+    redisServer *s = c->srv;
+    if (c->argc % 2) { addReplyErrorArity(c); return; }
+    int n = (c->argc - 2) / 2;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (_lookup(c->argv[2 + 2 * i]->v.ptr) &&
+                _lookup(c->argv[2 + 2 * i]->v.ptr) ==
+                _lookup(c->argv[2 + 2 * j]->v.ptr)) {
+                addReplyErrorFormat(c, "CONFIG SET failed (possibly related "
+                    "to argument '%s') - duplicate parameter",
+                    (char *)c->argv[2 + 2 * i]->v.ptr);
+                return;
+            }
+    serverConfig saved = s->cfg;
+    for (int i = 0; i < n; i++) {
+        sds err = NULL;
+        if (serverConfigSet(s, c->argv[2 + 2 * i]->v.ptr,
+                            c->argv[3 + 2 * i]->v.ptr, &err) != C_OK) {
+            s->cfg = saved;
+            addReplyErrorSds(c, err);
+            return;
+        }
+    }
+    addReplyOK(c);
+}
+
+static void _addConfigValue(client *c, const configDef *d) {
+    long long v = _getValue(&c->srv->cfg, d);
+    if (d->kind == CFG_BOOL) addReplyBulkCString(c, v ? "yes" : "no");
+    else addReplyBulkLongLong(c, v);
+}
+
+/* CONFIG GET pattern [pattern ...]: name/value pairs, each name once. */
+void configGetCommand(client *c) {
+    const int total = (int)(sizeof(configs) / sizeof(configs[0])) - 1;
+    char matched[64] = { 0 };
+    long n = 0;
+    void *len = addReplyDeferredLen(c);
+    for (int a = 2; a < c->argc; a++) {
+        sds pat = c->argv[a]->v.ptr;
+        for (int i = 0; i < total; i++) {
+            const configDef *d = &configs[i];
+            const char *names[2] = { d->name, d->alias };
+            for (int k = 0; k < 2; k++) {
+                if (!names[k] || (matched[i] & (1 << k))) continue;
+                if (!stringmatchlen(pat, (int)sdslen(pat), names[k],
+                                    (int)strlen(names[k]), 1)) continue;
+                matched[i] |= (char)(1 << k);
+                addReplyBulkCString(c, names[k]);
+                _addConfigValue(c, d);
+                n += 2;
+            }
+        }
+    }
+    setDeferredArrayLen(c, len, n);
+}
+
+void configResetStatCommand(client *c) {
+    redisServer *s = c->srv;
+    s->stat_numcommands = s->stat_numconnections = 0;
+    s->stat_expiredkeys = s->stat_keyspace_hits = 0;
+    s->stat_keyspace_misses = s->stat_net_input_bytes = 0;
+    s->stat_net_output_bytes = s->stat_total_error_replies = 0;
+    s->stat_rejected_conn = 0;
+    addReplyOK(c);
+}
+
+void configHelpCommand(client *c) {
+    static const char *help[] = {
+        "GET <pattern>",
+        "    Return parameters matching the glob-like <pattern> and their "
+        "values.",
+        "SET <directive> <value>",
+        "    Set the configuration <directive> to <value>.",
+        "RESETSTAT",
+        "    Reset statistics reported by the INFO command.",
+        "REWRITE",
+        "    Rewrite the configuration file.",
+        NULL };
+    addReplyHelp(c, help);
+}

@@ -1,0 +1,630 @@
+/* db.c -- the keyspace: lookups with lazy expiry, adds and deletes, the
+ * active expire cycle, the cron's resize and rehash of the databases, and
+ * the generic SCAN. */
+#include <string.h>
+#include <strings.h>
+#include "server.h"
+#include "intset.h"
+#include "listpack.h"
+
+/* ---- Lookups. ---- */
+
+/* Returns the value of key, or NULL if it is missing or has just expired
+ * (lazy expiry: an expired key is deleted when someone looks at it). Hits
+ * and misses are counted for INFO unless this is a write lookup. */
+robj *lookupKeyReadWithFlags(redisDb *db, client *c, robj *key, int flags) {
+    redisServer *s = c->srv;
+    dictEntry *de = dictFind(db->dict, key->v.ptr);
+    robj *val = NULL;
+    if (de) {
+        val = dictGetVal(de);
+        if (expireIfNeeded(s, db, key)) val = NULL;
+    }
+    if (!(flags & LOOKUP_WRITE)) {
+        if (val) s->stat_keyspace_hits++;
+        else s->stat_keyspace_misses++;
+    }
+    return val;
+}
+
+robj *lookupKeyRead(client *c, robj *key) {
+    return lookupKeyReadWithFlags(c->db, c, key, LOOKUP_NONE);
+}
+
+robj *lookupKeyWrite(client *c, robj *key) {
+    return lookupKeyReadWithFlags(c->db, c, key, LOOKUP_WRITE);
+}
+
+/* As lookupKeyRead, replying with the given protocol text if missing. */
+robj *lookupKeyReadOrReply(client *c, robj *key, const char *reply) {
+    robj *o = lookupKeyRead(c, key);
+    if (!o) addReplyProto(c, reply, strlen(reply));
+    return o;
+}
+
+robj *lookupKeyWriteOrReply(client *c, robj *key, const char *reply) {
+    robj *o = lookupKeyWrite(c, key);
+    if (!o) addReplyProto(c, reply, strlen(reply));
+    return o;
+}
+
+/* ---- Adding and deleting. ---- */
+
+/* Adds a key that must not exist; the db takes the caller's reference to
+ * val and copies the key name. */
+void dbAdd(redisServer *s, redisDb *db, robj *key, robj *val) {
+    sds copy = sdsdup(s->mem, key->v.ptr);
+    if (dictAdd(db->dict, copy, val) != DICT_OK)
+        memPanic("dbAdd on an existing key");
+}
+
+/* Replaces the value of an existing key, keeping its TTL. */
+void dbOverwrite(redisServer *s, redisDb *db, robj *key, robj *val) {
+    dictEntry *de = dictFind(db->dict, key->v.ptr);
+    if (!de) memPanic("dbOverwrite on a missing key");
+    robj *old = dictGetVal(de);
+    dictSetVal(db->dict, de, val);
+    decrRefCount(s, old);
+}
+
+/* The high-level SET: adds or overwrites, takes a new reference to val,
+ * and drops any TTL unless keepttl. */
+void setKey(client *c, redisDb *db, robj *key, robj *val, int keepttl) {
+    if (!dictFind(db->dict, key->v.ptr)) dbAdd(c->srv, db, key, val);
+    else dbOverwrite(c->srv, db, key, val);
+    incrRefCount(val);
+    if (!keepttl) removeExpire(db, key);
+    signalModifiedKey(c, db, key);
+}
+
+/* Deletes key and its TTL. The expires dict shares the key's sds with the
+ * main dict, so it must go first. Returns 1 if the key existed. */
+int dbDelete(redisServer *s, redisDb *db, robj *key) {
+    dictEntry *de = dictUnlink(db->dict, key->v.ptr);
+    if (!de) return 0;
+    if (s->audit.active) auditKeyDeleted(s, db, dictGetKey(de));
+    if (dictSize(db->expires) > 0) dictDelete(db->expires, key->v.ptr);
+    dictFreeUnlinkedEntry(db->dict, de);
+    return 1;
+}
+
+int dbExists(redisDb *db, robj *key) {
+    return dictFind(db->dict, key->v.ptr) != NULL;
+}
+
+/* Hook for WATCH and client-side caching; nothing watches keys yet. */
+void signalModifiedKey(client *c, redisDb *db, robj *key) {
+    (void)c; (void)db; (void)key;
+}
+
+/* Empties one db (or all with dbnum -1); returns the keys removed. */
+long long emptyData(redisServer *s, int dbnum) {
+    long long removed = 0;
+    if (s->audit.active) auditClear(s);
+    for (int j = 0; j < s->cfg.databases; j++) {
+        if (dbnum != -1 && dbnum != j) continue;
+        removed += (long long)dictSize(s->db[j].dict);
+        dictEmpty(s->db[j].dict);
+        dictEmpty(s->db[j].expires);
+        s->db[j].avg_ttl = 0;
+        s->db[j].expires_cursor = 0;
+    }
+    return removed;
+}
+
+int selectDb(client *c, int id) {
+    if (id < 0 || id >= c->srv->cfg.databases) return C_ERR;
+    c->db = &c->srv->db[id];
+    return C_OK;
+}
+
+/* ---- Expiry. ---- */
+
+/* Sets key's absolute expire time in unix ms; the key must exist. */
+void setExpire(client *c, redisDb *db, robj *key, long long when) {
+    dictEntry *kde = dictFind(db->dict, key->v.ptr);
+    if (!kde) memPanic("setExpire on a missing key");
+    dictEntry *existing;
+    dictEntry *de = dictAddRaw(db->expires, dictGetKey(kde), &existing);
+    if (!de) de = existing;
+    dictSetSignedIntegerVal(de, when);
+    (void)c;
+}
+
+long long getExpire(redisDb *db, robj *key) {
+    if (dictSize(db->expires) == 0) return -1;
+    dictEntry *de = dictFind(db->expires, key->v.ptr);
+    return de ? dictGetSignedIntegerVal(de) : -1;
+}
+
+int removeExpire(redisDb *db, robj *key) {
+    return dictDelete(db->expires, key->v.ptr) == DICT_OK;
+}
+
+int keyIsExpired(redisServer *s, redisDb *db, robj *key) {
+    long long when = getExpire(db, key);
+    if (when < 0) return 0;
+    return s->mstime > when;
+}
+
+/* Deletes an expired key and counts it. (With an AOF or replicas this is
+ * where the DEL would be propagated.) */
+void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key) {
+    dbDelete(s, db, key);
+    s->stat_expiredkeys++;
+}
+
+/* Lazy expiry: if key has expired, deletes it and returns 1. */
+int expireIfNeeded(redisServer *s, redisDb *db, robj *key) {
+    if (!keyIsExpired(s, db, key)) return 0;
+    deleteExpiredKeyAndPropagate(s, db, key);
+    TRACE(s->denv.trace, GK_TR_EXPIRE, (uint16_t)s->node, (uint32_t)db->id,
+          0, 0, 0);
+    return 1;
+}
+
+/* ---- Active expiry. ----
+ *
+ * Lazy expiry alone would keep expired keys that nobody reads forever, so
+ * the server also samples keys with a TTL: up to 20 per database per loop,
+ * walking the expires table with a cursor, deleting the expired ones and
+ * repeating while more than 10% of a sample had expired. The SLOW cycle runs
+ * from serverCron with up to 25% of the CPU between two ticks; the FAST
+ * cycle runs from beforeSleep for at most 1 ms, at most every 2 ms, and only
+ * when the last cycle ran out of time or many keys were stale. Virtual CPU
+ * time is charged per key sampled so the time limits mean something. */
+#define EXPIRE_KEYS_PER_LOOP 20
+#define EXPIRE_FAST_DURATION_US 1000
+#define EXPIRE_SLOW_TIME_PERC 25
+#define EXPIRE_ACCEPTABLE_STALE 10
+#define EXPIRE_NS_PER_SAMPLE 60
+
+typedef struct expireState {
+    long long now;
+    uint64_t start_ns, limit_ns;
+    long long total_sampled, total_expired;
+    int timelimit_exit;
+} expireState;
+
+/* Samples one bucket of each table of db->expires at the cursor. */
+static void _expireSampleBucket(redisServer *s, redisDb *db, expireState *st,
+                                long long *sampled, long long *expired) {
+    dict *d = db->expires;
+    for (int table = 0; table < 2; table++) {
+        if (table == 1 && !dictIsRehashing(d)) break;
+        uint64_t idx = db->expires_cursor &
+                       DICTHT_SIZE_MASK(d->ht_size_exp[table]);
+        dictEntry *de = d->ht_table[table][idx];
+        while (de) {
+            dictEntry *e = de;
+            de = de->next;
+            (*sampled)++;
+            s->denv.cpu_ns += EXPIRE_NS_PER_SAMPLE;
+            if (st->now > dictGetSignedIntegerVal(e)) {
+                sds k = dictGetKey(e);
+                robj *key = createStringObject(s, k, sdslen(k));
+                deleteExpiredKeyAndPropagate(s, db, key);
+                TRACE(s->denv.trace, GK_TR_EXPIRE, (uint16_t)s->node,
+                      (uint32_t)db->id, 1, 0, 0);
+                decrRefCount(s, key);
+                (*expired)++;
+            }
+        }
+    }
+    db->expires_cursor++;
+}
+
+/* Expires keys in one db until a sample is mostly fresh or time is up. */
+static void _expireDb(redisServer *s, redisDb *db, expireState *st) {
+    int iteration = 0, repeat;
+    do {
+        uint64_t num = dictSize(db->expires);
+        if (num == 0) { db->avg_ttl = 0; break; }
+        uint64_t slots = dictSlots(db->expires);
+        if (slots > DICT_HT_INITIAL_SIZE && num * 100 / slots < 1) break;
+        if (num > EXPIRE_KEYS_PER_LOOP) num = EXPIRE_KEYS_PER_LOOP;
+        long long sampled = 0, expired = 0;
+        uint64_t checked = 0, max_buckets = num * 20;
+        while ((uint64_t)sampled < num && checked < max_buckets &&
+               dictSize(db->expires) > 0) {
+            _expireSampleBucket(s, db, st, &sampled, &expired);
+            checked++;
+        }
+        st->total_expired += expired;
+        st->total_sampled += sampled;
+        if ((++iteration & 0xf) == 0 &&
+            s->denv.cpu_ns - st->start_ns > st->limit_ns) {
+            st->timelimit_exit = 1;
+            break;
+        }
+        repeat = sampled == 0 ||
+                 expired * 100 / sampled > EXPIRE_ACCEPTABLE_STALE;
+    } while (repeat);
+}
+
+void activeExpireCycle(redisServer *s, int type) {
+    expireState st = { s->mstime, s->denv.cpu_ns, 0, 0, 0, 0 };
+    int dbs = CRON_DBS_PER_CALL;
+    if (type == ACTIVE_EXPIRE_CYCLE_FAST) {
+        if (!s->expire_timelimit_exit &&
+            s->stat_expired_stale_perc_x100 < EXPIRE_ACCEPTABLE_STALE * 100)
+            return;
+        uint64_t now = s->el->backend.now(s->el->backend.ctx);
+        if (s->last_fast_expire_ns &&
+            now < s->last_fast_expire_ns + EXPIRE_FAST_DURATION_US * 2000)
+            return;
+        s->last_fast_expire_ns = now;
+        st.limit_ns = EXPIRE_FAST_DURATION_US * 1000ULL;
+    } else {
+        st.limit_ns = (uint64_t)EXPIRE_SLOW_TIME_PERC * 1000000000ULL /
+                      (uint64_t)s->cfg.hz / 100;
+    }
+    if (dbs > s->cfg.databases || s->expire_timelimit_exit)
+        dbs = s->cfg.databases;
+    for (int j = 0; j < dbs && !st.timelimit_exit; j++) {
+        redisDb *db = &s->db[s->expire_db % (unsigned)s->cfg.databases];
+        s->expire_db++;
+        _expireDb(s, db, &st);
+    }
+    s->expire_timelimit_exit = st.timelimit_exit;
+    long long perc = st.total_sampled
+        ? st.total_expired * 10000 / st.total_sampled : 0;
+    s->stat_expired_stale_perc_x100 =
+        (perc * 5 + s->stat_expired_stale_perc_x100 * 95) / 100;
+}
+
+/* ---- Cron: resizing and rehashing the databases. ---- */
+
+/* Shrinks a database's tables when they are under 10% full. */
+void tryResizeHashTables(redisServer *s, int dbid) {
+    if (dictNeedsShrink(s->db[dbid].dict)) dictResize(s->db[dbid].dict);
+    if (dictNeedsShrink(s->db[dbid].expires))
+        dictResize(s->db[dbid].expires);
+}
+
+/* Gives 1 ms of (virtual) CPU to the keyspace's rehash, or else to the
+ * expires dict's. Returns 1 if it did any work. */
+int incrementallyRehash(redisServer *s, int dbid) {
+    if (dictIsRehashing(s->db[dbid].dict)) {
+        dictRehashMilliseconds(s->db[dbid].dict, 1);
+        return 1;
+    }
+    if (dictIsRehashing(s->db[dbid].expires)) {
+        dictRehashMilliseconds(s->db[dbid].expires, 1);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- SCAN, SSCAN, HSCAN, ZSCAN. ---- */
+
+/* Parses a cursor as strtoul does: a sign is accepted ("-1" wraps), but not
+ * leading spaces, trailing bytes or overflow. */
+int parseScanCursorOrReply(client *c, robj *o, uint64_t *cursor) {
+    unsigned long long v;
+    char buf[LONG_STR_SIZE];
+    size_t len;
+    const char *p = objectStrBytes(o, buf, &len);
+    if (strlen(p) != len || !string2ull(p, &v)) {
+        addReplyError(c, "invalid cursor");
+        return C_ERR;
+    }
+    *cursor = v;
+    return C_OK;
+}
+
+typedef struct scanItems {
+    redisServer *srv;
+    robj **items;
+    long len, cap;
+    const robj *o;              /* the scanned object, NULL for keys */
+} scanItems;
+
+static void _scanPush(scanItems *si, robj *item) {
+    if (si->len == si->cap) {
+        si->cap = si->cap ? si->cap * 2 : 16;
+        si->items = memRealloc(si->srv->mem, si->items,
+                               sizeof(robj *) * (size_t)si->cap);
+    }
+    si->items[si->len++] = item;
+}
+
+static void _scanCallback(void *privdata, const dictEntry *de) {
+    scanItems *si = privdata;
+    redisServer *s = si->srv;
+    sds key = dictGetKey(de);
+    _scanPush(si, createStringObject(s, key, sdslen(key)));
+    if (si->o && si->o->type == OBJ_HASH) {
+        sds val = dictGetVal(de);
+        _scanPush(si, createStringObject(s, val, sdslen(val)));
+    } else if (si->o && si->o->type == OBJ_ZSET) {
+        _scanPush(si, createStringObjectFromDouble(s,
+                                                   *(double *)dictGetVal(de)));
+    }
+}
+
+/* Compact encodings are small by definition: return everything at once. */
+static void _scanCompact(scanItems *si, robj *o) {
+    redisServer *s = si->srv;
+    if (o->encoding == OBJ_ENCODING_INTSET) {
+        int64_t v;
+        for (uint32_t i = 0; intsetGet(o->v.ptr, i, &v); i++)
+            _scanPush(si, createStringObjectFromLongLong(s, v));
+        return;
+    }
+    unsigned char *lp = o->v.ptr, intbuf[LP_INTBUF_SIZE];
+    for (unsigned char *p = lpFirst(lp); p; p = lpNext(lp, p)) {
+        int64_t len;
+        unsigned char *str = lpGet(p, &len, intbuf);
+        _scanPush(si, createStringObject(s, (char *)str, (size_t)len));
+    }
+}
+
+typedef struct scanOpts {
+    long count;
+    robj *pat;
+    robj *type;
+} scanOpts;
+
+/* Parses COUNT / MATCH / TYPE left to right. C_ERR after replying. */
+static int _scanParseOptions(client *c, robj *o, scanOpts *opt) {
+    int i = o == NULL ? 2 : 3;
+    opt->count = 10;
+    opt->pat = opt->type = NULL;
+    while (i < c->argc) {
+        int j = c->argc - i;
+        const char *a = c->argv[i]->v.ptr;
+        if (!strcasecmp(a, "count") && j >= 2) {
+            if (getLongFromObjectOrReply(c, c->argv[i + 1], &opt->count,
+                                         NULL) != C_OK) return C_ERR;
+            if (opt->count < 1) { addReplyError(c, "syntax error"); return C_ERR; }
+        } else if (!strcasecmp(a, "match") && j >= 2) {
+            opt->pat = c->argv[i + 1];
+        } else if (!strcasecmp(a, "type") && o == NULL && j >= 2) {
+            opt->type = c->argv[i + 1];
+        } else {
+            addReplyError(c, "syntax error");
+            return C_ERR;
+        }
+        i += 2;
+    }
+    return C_OK;
+}
+
+/* Decides whether item i of a SCAN reply is dropped (MATCH, TYPE, or a
+ * key found expired, which is deleted on the way). */
+static int _scanFilter(client *c, robj *o, scanOpts *opt, robj *item) {
+    char buf[LONG_STR_SIZE];
+    size_t len;
+    const char *p = objectStrBytes(item, buf, &len);
+    if (opt->pat) {
+        sds pat = opt->pat->v.ptr;
+        int all = sdslen(pat) == 1 && pat[0] == '*';
+        if (!all && !stringmatchlen(pat, (int)sdslen(pat), p, (int)len, 0))
+            return 1;
+    }
+    if (o == NULL && opt->type) {
+        robj *v = lookupKeyReadWithFlags(c->db, c, item, LOOKUP_NOTOUCH);
+        if (!v || strcasecmp(opt->type->v.ptr, typeName(v)) != 0) return 1;
+    }
+    if (o == NULL && expireIfNeeded(c->srv, c->db, item)) return 1;
+    return 0;
+}
+
+static void _scanReply(client *c, robj *o, scanOpts *opt, scanItems *si,
+                       uint64_t cursor) {
+    int pairs = o && (o->type == OBJ_HASH || o->type == OBJ_ZSET);
+    int step = pairs ? 2 : 1;
+    long kept = 0;
+    for (long i = 0; i < si->len; i += step) {
+        if (_scanFilter(c, o, opt, si->items[i])) {
+            for (int k = 0; k < step; k++) {
+                decrRefCount(c->srv, si->items[i + k]);
+                si->items[i + k] = NULL;
+            }
+        } else {
+            kept += step;
+        }
+    }
+    addReplyArrayLen(c, 2);
+    char buf[LONG_STR_SIZE];
+    int len = ull2string(buf, sizeof(buf), cursor);
+    addReplyBulkCBuffer(c, buf, (size_t)len);
+    addReplyArrayLen(c, kept);
+    for (long i = 0; i < si->len; i++) {
+        if (!si->items[i]) continue;
+        addReplyBulk(c, si->items[i]);
+        if (o == NULL && (c->flags & CLIENT_SCAN_AUDIT)) {
+            size_t l;
+            const char *p = objectStrBytes(si->items[i], buf, &l);
+            auditKeyReturned(c, p, l);
+        }
+        decrRefCount(c->srv, si->items[i]);
+    }
+}
+
+/* The body of the four SCAN commands. o is the collection scanned, or NULL
+ * for the keyspace. Hash tables are walked with dictScan until COUNT items
+ * are collected or COUNT*10 buckets were visited; compact encodings are
+ * returned whole with cursor 0. Filters apply after collection, so a call
+ * can return fewer items than COUNT, even none, with a non-zero cursor. */
+void scanGenericCommand(client *c, robj *o, uint64_t cursor) {
+    scanOpts opt;
+    if (_scanParseOptions(c, o, &opt) != C_OK) return;
+    scanItems si = { c->srv, NULL, 0, 0, o };
+    dict *ht = NULL;
+    long count = opt.count;
+    if (o == NULL) ht = c->db->dict;
+    else if (o->encoding == OBJ_ENCODING_HT) {
+        ht = o->v.ptr;
+        if (o->type == OBJ_HASH) count *= 2;
+    } else if (o->encoding == OBJ_ENCODING_SKIPLIST) {
+        ht = ((zset *)o->v.ptr)->dict;
+        count *= 2;
+    }
+    if (ht) {
+        long maxiterations = count * 10;
+        if (o == NULL)
+            TRACE(c->srv->denv.trace, GK_TR_SCAN_CALL, (uint16_t)c->srv->node,
+                  (uint32_t)c->db->id, (uint32_t)c->fd, 0, cursor);
+        do {
+            cursor = dictScan(ht, cursor, _scanCallback, NULL, &si);
+        } while (cursor && maxiterations-- && si.len < count);
+    } else {
+        _scanCompact(&si, o);
+        cursor = 0;
+    }
+    _scanReply(c, o, &opt, &si, cursor);
+    memFree(c->srv->mem, si.items);
+}
+
+/* SCAN cursor [MATCH pattern] [COUNT count] [TYPE type] */
+void scanCommand(client *c) {
+    uint64_t cursor;
+    if (parseScanCursorOrReply(c, c->argv[1], &cursor) == C_ERR) return;
+    if (c->srv->audit.active && c->srv->audit.client_id == c->id &&
+        c->db->id == c->srv->audit.dbid) {
+        c->flags |= CLIENT_SCAN_AUDIT;
+        c->srv->audit.counts.calls++;
+    }
+    scanGenericCommand(c, NULL, cursor);
+    c->flags &= ~(uint64_t)CLIENT_SCAN_AUDIT;
+}
+
+/* ---- Keyspace commands. ---- */
+
+void selectCommand(client *c) {
+    long long id;
+    if (getLongLongFromObjectOrReply(c, c->argv[1], &id, NULL) != C_OK)
+        return;
+    if (id < INT_MIN || id > INT_MAX) {
+        addReplyError(c, "value is not an integer or out of range");
+        return;
+    }
+    if (selectDb(c, (int)id) == C_ERR)
+        addReplyError(c, "DB index is out of range");
+    else
+        addReplyOK(c);
+}
+
+void dbsizeCommand(client *c) {
+    addReplyLongLong(c, (long long)dictSize(c->db->dict));
+}
+
+/* FLUSHDB / FLUSHALL take an optional ASYNC or SYNC. */
+static int _getFlushFlags(client *c) {
+    if (c->argc > 2) { addReplyError(c, "syntax error"); return C_ERR; }
+    if (c->argc == 2) {
+        const char *a = c->argv[1]->v.ptr;
+        if (strcasecmp(a, "sync") && strcasecmp(a, "async")) {
+            addReplyError(c, "syntax error");
+            return C_ERR;
+        }
+    }
+    return C_OK;
+}
+
+void flushdbCommand(client *c) {
+    if (_getFlushFlags(c) != C_OK) return;
+    c->srv->dirty += emptyData(c->srv, c->db->id);
+    addReplyOK(c);
+}
+
+void flushallCommand(client *c) {
+    if (_getFlushFlags(c) != C_OK) return;
+    c->srv->dirty += emptyData(c->srv, -1) + 1;
+    addReplyOK(c);
+}
+
+void existsCommand(client *c) {
+    long long count = 0;
+    for (int j = 1; j < c->argc; j++)
+        if (lookupKeyReadWithFlags(c->db, c, c->argv[j], LOOKUP_NOTOUCH))
+            count++;
+    addReplyLongLong(c, count);
+}
+
+/* DEL and UNLINK reply the same; UNLINK frees big values in the
+ * background in Redis, which is invisible in the reply. */
+static void _delGeneric(client *c) {
+    long long deleted = 0;
+    for (int j = 1; j < c->argc; j++) {
+        expireIfNeeded(c->srv, c->db, c->argv[j]);
+        if (dbDelete(c->srv, c->db, c->argv[j])) {
+            signalModifiedKey(c, c->db, c->argv[j]);
+            c->srv->dirty++;
+            deleted++;
+        }
+    }
+    addReplyLongLong(c, deleted);
+}
+
+void delCommand(client *c) { _delGeneric(c); }
+void unlinkCommand(client *c) { _delGeneric(c); }
+
+void typeCommand(client *c) {
+    robj *o = lookupKeyReadWithFlags(c->db, c, c->argv[1], LOOKUP_NOTOUCH);
+    addReplyStatus(c, o ? typeName(o) : "none");
+}
+
+/* KEYS pattern: O(N) over the whole keyspace, which is why SCAN exists. */
+void keysCommand(client *c) {
+    sds pattern = c->argv[1]->v.ptr;
+    int plen = (int)sdslen(pattern), all = plen == 1 && pattern[0] == '*';
+    long n = 0;
+    void *len = addReplyDeferredLen(c);
+    dictIterator *di = dictGetSafeIterator(c->db->dict);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL) {
+        sds key = dictGetKey(de);
+        if (!all && !stringmatchlen(pattern, plen, key, (int)sdslen(key), 0))
+            continue;
+        robj kobj = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { key } };
+        if (keyIsExpired(c->srv, c->db, &kobj)) continue;
+        addReplyBulkCBuffer(c, key, sdslen(key));
+        n++;
+    }
+    dictReleaseIterator(di);
+    setDeferredArrayLen(c, len, n);
+}
+
+/* A random key that has not expired, or NULL if the db is empty. */
+static robj *_dbRandomKey(client *c) {
+    for (;;) {
+        dictEntry *de = dictGetFairRandomKey(c->db->dict);
+        if (!de) return NULL;
+        sds key = dictGetKey(de);
+        robj *k = createStringObject(c->srv, key, sdslen(key));
+        if (dictFind(c->db->expires, key) &&
+            expireIfNeeded(c->srv, c->db, k)) {
+            decrRefCount(c->srv, k);
+            continue;
+        }
+        return k;
+    }
+}
+
+void randomkeyCommand(client *c) {
+    robj *k = _dbRandomKey(c);
+    if (!k) { addReplyNull(c); return; }
+    addReplyBulk(c, k);
+    decrRefCount(c->srv, k);
+}
+
+void renameCommand(client *c) {
+    redisServer *s = c->srv;
+    int samekey = sdscmp(c->argv[1]->v.ptr, c->argv[2]->v.ptr) == 0;
+    robj *o = lookupKeyWriteOrReply(c, c->argv[1], "-ERR no such key\r\n");
+    if (!o) { s->stat_total_error_replies++; return; }
+    if (samekey) { addReplyOK(c); return; }
+    incrRefCount(o);
+    long long expire = getExpire(c->db, c->argv[1]);
+    if (lookupKeyWrite(c, c->argv[2])) dbDelete(s, c->db, c->argv[2]);
+    dbAdd(s, c->db, c->argv[2], o);
+    if (expire != -1) setExpire(c, c->db, c->argv[2], expire);
+    dbDelete(s, c->db, c->argv[1]);
+    signalModifiedKey(c, c->db, c->argv[1]);
+    signalModifiedKey(c, c->db, c->argv[2]);
+    s->dirty++;
+    addReplyOK(c);
+}

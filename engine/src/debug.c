@@ -1,0 +1,247 @@
+/* debug.c -- DEBUG HTSTATS and DEBUG POPULATE, INFO, and CLIENT ID /
+ * SETNAME / GETNAME. */
+#include <string.h>
+#include <strings.h>
+#include <stdio.h>
+#include "server.h"
+
+/* DEBUG HTSTATS <dbid>: the text of dictGetStats for the keyspace and the
+ * expires dict, each cut at 4 KB as in Redis. */
+static void _debugHtstats(client *c) {
+    redisServer *s = c->srv;
+    long long dbid;
+    char buf[4096];
+    if (getLongLongFromObjectOrReply(c, c->argv[2], &dbid, NULL) != C_OK)
+        return;
+    if (dbid < 0 || dbid >= s->cfg.databases) {
+        addReplyError(c, "Out of range database");
+        return;
+    }
+    redisDb *db = &s->db[dbid];
+    sds stats = sdsnew(s->mem, "[Dictionary HT]\n");
+    dictGetStats(buf, sizeof(buf), db->dict);
+    stats = sdscat(s->mem, stats, buf);
+    stats = sdscat(s->mem, stats, "[Expires HT]\n");
+    dictGetStats(buf, sizeof(buf), db->expires);
+    stats = sdscat(s->mem, stats, buf);
+    addReplyBulkSds(c, stats);
+}
+
+/* DEBUG POPULATE <count> [prefix] [size]: creates keys prefix:0 ...
+ * prefix:count-1 (default prefix "key") with values "value:N", skipping
+ * names that exist. The table is first expanded to hold count keys. The
+ * engine stops early, with an error, if its heap limit is reached. */
+static void _debugPopulate(client *c) {
+    redisServer *s = c->srv;
+    long keys, valsize = 0;
+    char buf[128];
+    if (getPositiveLongFromObjectOrReply(c, c->argv[2], &keys, NULL) != C_OK)
+        return;
+    if (dictTryExpand(c->db->dict, (uint64_t)keys) != DICT_OK) {
+        addReplyError(c, "OOM in dictTryExpand");
+        return;
+    }
+    if (c->argc == 5 && getPositiveLongFromObjectOrReply(c, c->argv[4],
+                                                         &valsize, NULL) != C_OK)
+        return;
+    const char *prefix = c->argc == 3 ? "key" : c->argv[3]->v.ptr;
+    for (long j = 0; j < keys; j++) {
+        if (serverHeapExceeded(s)) {
+            addReplyError(c, "-OOM command not allowed when used memory > "
+                          "'maxmemory'.");
+            return;
+        }
+        snprintf(buf, sizeof(buf), "%s:%lu", prefix, (unsigned long)j);
+        robj *key = createStringObject(s, buf, strlen(buf));
+        if (lookupKeyWrite(c, key)) { decrRefCount(s, key); continue; }
+        snprintf(buf, sizeof(buf), "value:%lu", (unsigned long)j);
+        robj *val;
+        if (valsize == 0) {
+            val = createStringObject(s, buf, strlen(buf));
+        } else {
+            size_t blen = strlen(buf);
+            val = createStringObject(s, NULL, (size_t)valsize);
+            memcpy(val->v.ptr, buf, (size_t)valsize <= blen ? (size_t)valsize
+                                                            : blen);
+        }
+        dbAdd(s, c->db, key, val);
+        signalModifiedKey(c, c->db, key);
+        decrRefCount(s, key);
+    }
+    addReplyOK(c);
+}
+
+void debugCommand(client *c) {
+    const char *sub = c->argv[1]->v.ptr;
+    if (!strcasecmp(sub, "help") && c->argc == 2) {
+        static const char *help[] = {
+            "HTSTATS <dbid>",
+            "    Return hash table statistics of the specified Redis "
+            "database.",
+            "POPULATE <count> [<prefix>] [<size>]",
+            "    Create <count> string keys named key:<num>. If <prefix> is "
+            "specified then",
+            "    it is used instead of the 'key' prefix. These are not "
+            "propagated to",
+            "    replicas. Cluster slots are not respected so keys not "
+            "belonging to the",
+            "    current node can be created in cluster mode.",
+            NULL };
+        addReplyHelp(c, help);
+    } else if (!strcasecmp(sub, "htstats") && c->argc == 3) {
+        _debugHtstats(c);
+    } else if (!strcasecmp(sub, "populate") && c->argc >= 3 && c->argc <= 5) {
+        _debugPopulate(c);
+    } else {
+        addReplySubcommandSyntaxError(c);
+    }
+}
+
+/* ---- INFO ---- */
+
+static sds _infoServer(redisServer *s, sds info) {
+    uint64_t now = s->el->backend.now(s->el->backend.ctx);
+    long long uptime = (long long)((now - s->start_ns) / 1000000000ULL);
+    return sdscatprintf(s->mem, info,
+        "# Server\r\n"
+        "redis_version:7.0.15\r\n"
+        "redis_git_sha1:00000000\r\n"
+        "redis_git_dirty:0\r\n"
+        "redis_mode:standalone\r\n"
+        "os:glasskv simulated world (virtual time)\r\n"
+        "arch_bits:64\r\n"
+        "multiplexing_api:simulated\r\n"
+        "process_id:%d\r\n"
+        "run_id:%s\r\n"
+        "tcp_port:6379\r\n"
+        "server_time_usec:%lld\r\n"
+        "uptime_in_seconds:%lld\r\n"
+        "uptime_in_days:%lld\r\n"
+        "hz:%d\r\n"
+        "configured_hz:%d\r\n"
+        "executable:glasskv\r\n"
+        "config_file:\r\n"
+        "io_threads_active:0\r\n",
+        s->node + 1, s->runid, s->ustime, uptime, uptime / 86400,
+        s->cfg.hz, s->cfg.hz);
+}
+
+static sds _infoClients(redisServer *s, sds info) {
+    size_t maxin = 0;
+    for (int fd = 0; fd < s->clients_cap; fd++)
+        if (s->clients[fd] && s->clients[fd]->querybuf_peak > maxin)
+            maxin = s->clients[fd]->querybuf_peak;
+    return sdscatprintf(s->mem, info,
+        "# Clients\r\n"
+        "connected_clients:%d\r\n"
+        "cluster_connections:0\r\n"
+        "maxclients:%lld\r\n"
+        "client_recent_max_input_buffer:%zu\r\n"
+        "client_recent_max_output_buffer:0\r\n"
+        "blocked_clients:0\r\n"
+        "tracking_clients:0\r\n"
+        "clients_in_timeout_table:0\r\n",
+        s->numclients, s->cfg.maxclients, maxin);
+}
+
+static sds _infoMemory(redisServer *s, sds info) {
+    return sdscatprintf(s->mem, info,
+        "# Memory\r\n"
+        "used_memory:%zu\r\n"
+        "used_memory_peak:%zu\r\n"
+        "maxmemory:%lld\r\n"
+        "maxmemory_policy:noeviction\r\n",
+        s->mem->used, s->mem->peak, s->cfg.maxmemory);
+}
+
+static sds _infoStats(redisServer *s, sds info) {
+    return sdscatprintf(s->mem, info,
+        "# Stats\r\n"
+        "total_connections_received:%lld\r\n"
+        "total_commands_processed:%lld\r\n"
+        "instantaneous_ops_per_sec:%lld\r\n"
+        "total_net_input_bytes:%lld\r\n"
+        "total_net_output_bytes:%lld\r\n"
+        "rejected_connections:%lld\r\n"
+        "expired_keys:%lld\r\n"
+        "expired_stale_perc:%.2f\r\n"
+        "evicted_keys:0\r\n"
+        "keyspace_hits:%lld\r\n"
+        "keyspace_misses:%lld\r\n"
+        "total_forks:0\r\n"
+        "unexpected_error_replies:%lld\r\n"
+        "total_error_replies:%lld\r\n",
+        s->stat_numconnections, s->stat_numcommands,
+        s->stat_inst_ops_per_sec, s->stat_net_input_bytes,
+        s->stat_net_output_bytes, s->stat_rejected_conn,
+        s->stat_expiredkeys, (double)s->stat_expired_stale_perc_x100 / 100,
+        s->stat_keyspace_hits, s->stat_keyspace_misses,
+        s->stat_unexpected_error_replies, s->stat_total_error_replies);
+}
+
+static sds _infoKeyspace(redisServer *s, sds info) {
+    info = sdscat(s->mem, info, "# Keyspace\r\n");
+    for (int j = 0; j < s->cfg.databases; j++) {
+        uint64_t keys = dictSize(s->db[j].dict);
+        uint64_t vkeys = dictSize(s->db[j].expires);
+        if (keys || vkeys)
+            info = sdscatprintf(s->mem, info,
+                                "db%d:keys=%llu,expires=%llu,avg_ttl=%lld\r\n",
+                                j, (unsigned long long)keys,
+                                (unsigned long long)vkeys, s->db[j].avg_ttl);
+    }
+    return info;
+}
+
+typedef sds infoSectionFn(redisServer *s, sds info);
+static const struct { const char *name; infoSectionFn *fn; } infoSections[] = {
+    { "server", _infoServer }, { "clients", _infoClients },
+    { "memory", _infoMemory }, { "stats", _infoStats },
+    { "keyspace", _infoKeyspace }, { NULL, NULL }
+};
+
+static int _infoWants(client *c, const char *section) {
+    if (c->argc == 1) return 1;
+    for (int j = 1; j < c->argc; j++) {
+        const char *a = c->argv[j]->v.ptr;
+        if (!strcasecmp(a, "all") || !strcasecmp(a, "everything") ||
+            !strcasecmp(a, "default") || !strcasecmp(a, section)) return 1;
+    }
+    return 0;
+}
+
+/* INFO [section ...]: sections separated by a blank line. */
+void infoCommand(client *c) {
+    redisServer *s = c->srv;
+    serverUpdateTime(s);
+    sds info = sdsempty(s->mem);
+    for (int i = 0; infoSections[i].name; i++) {
+        if (!_infoWants(c, infoSections[i].name)) continue;
+        if (sdslen(info)) info = sdscat(s->mem, info, "\r\n");
+        info = infoSections[i].fn(s, info);
+    }
+    addReplyBulkSds(c, info);
+}
+
+/* ---- CLIENT ---- */
+
+void clientIdCommand(client *c) { addReplyLongLong(c, (long long)c->id); }
+
+void clientSetNameCommand(client *c) {
+    sds name = c->argv[2]->v.ptr;
+    for (size_t i = 0; i < sdslen(name); i++) {
+        if (name[i] < '!' || name[i] > '~') {
+            addReplyError(c, "Client names cannot contain spaces, newlines "
+                          "or special characters.");
+            return;
+        }
+    }
+    sdsfree(c->srv->mem, c->name);
+    c->name = sdslen(name) ? sdsdup(c->srv->mem, name) : NULL;
+    addReplyOK(c);
+}
+
+void clientGetNameCommand(client *c) {
+    if (c->name) addReplyBulkCBuffer(c, c->name, sdslen(c->name));
+    else addReplyNull(c);
+}

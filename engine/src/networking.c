@@ -1,0 +1,693 @@
+/* networking.c -- clients: reading and parsing requests, buffering and
+ * writing replies, as Redis 7.0's networking.c.
+ *
+ * A client's bytes arrive in its query buffer, up to 16 KB per read.
+ * processInputBuffer then parses and executes every complete command in the
+ * buffer back to back -- this is why a pipeline of 100 commands costs one
+ * read and one write instead of 100 round trips. Replies accumulate in the
+ * client's 16 KB buffer (then in a list of blocks) and are only written to
+ * the socket in beforeSleep, after the AOF has been flushed. */
+#include <string.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <ctype.h>
+#include "server.h"
+
+static void _setProtocolError(client *c);
+
+/* Creates the server side of a new connection and starts reading it. */
+client *createClient(redisServer *s, int fd) {
+    client *c = memCalloc(s->mem, sizeof(*c));
+    c->srv = s;
+    c->id = s->next_client_id++;
+    c->fd = fd;
+    c->db = &s->db[0];
+    c->querybuf = sdsempty(s->mem);
+    c->bulklen = -1;
+    c->authenticated = 1;
+    c->buf = memAlloc(s->mem, PROTO_REPLY_CHUNK_BYTES);
+    c->buf_usable_size = PROTO_REPLY_CHUNK_BYTES;
+    c->ctime_ms = c->lastinteraction_ms = (uint64_t)s->mstime;
+    if (fd >= s->el->setsize)
+        aeResizeSetSize(s->el, fd < 1024 ? 1024 : fd * 2);
+    aeCreateFileEvent(s->el, fd, AE_READABLE, readQueryFromClient, c);
+    if (fd >= s->clients_cap) {
+        int cap = fd < 16 ? 16 : fd * 2;
+        s->clients = memRealloc(s->mem, s->clients,
+                                sizeof(client *) * (size_t)cap);
+        for (int i = s->clients_cap; i < cap; i++) s->clients[i] = NULL;
+        s->clients_cap = cap;
+    }
+    s->clients[fd] = c;
+    s->numclients++;
+    s->stat_numconnections++;
+    return c;
+}
+
+void freeClientArgv(client *c) {
+    for (int j = 0; j < c->argc; j++) decrRefCount(c->srv, c->argv[j]);
+    c->argc = 0;
+    c->cmd = NULL;
+}
+
+static void _unlinkPendingWrite(client *c) {
+    client **p = &c->srv->pending_write;
+    while (*p) {
+        if (*p == c) { *p = c->next_pending; break; }
+        p = &(*p)->next_pending;
+    }
+    c->flags &= ~(uint64_t)CLIENT_PENDING_WRITE;
+}
+
+static void _freeReplyList(client *c) {
+    clientReplyBlock *b = c->reply;
+    while (b) {
+        clientReplyBlock *next = b->next;
+        memFree(c->srv->mem, b);
+        b = next;
+    }
+    c->reply = c->reply_tail = NULL;
+    c->reply_bytes = 0;
+}
+
+/* Closes the connection and frees everything the client owns. */
+void freeClient(client *c) {
+    redisServer *s = c->srv;
+    if (s->current_client == c) s->current_client = NULL;
+    if (s->audit.active && s->audit.client_id == c->id)
+        s->audit.client_id = UINT64_MAX;
+    aeDeleteFileEvent(s->el, c->fd, AE_READABLE | AE_WRITABLE);
+    s->el->backend.close(s->el->backend.ctx, c->fd);
+    if (c->flags & CLIENT_PENDING_WRITE) _unlinkPendingWrite(c);
+    s->clients[c->fd] = NULL;
+    s->numclients--;
+    freeClientArgv(c);
+    memFree(s->mem, c->argv);
+    sdsfree(s->mem, c->querybuf);
+    sdsfree(s->mem, c->name);
+    _freeReplyList(c);
+    memFree(s->mem, c->buf);
+    memFree(s->mem, c);
+}
+
+/* Marks the client to be freed at a safe point (beforeSleep), because the
+ * caller may still be using it. */
+void freeClientAsync(client *c) {
+    c->flags |= CLIENT_CLOSE_ASAP;
+}
+
+/* Ready for the next command: argv freed, parser state cleared. */
+void resetClient(client *c) {
+    freeClientArgv(c);
+    c->reqtype = 0;
+    c->multibulklen = 0;
+    c->bulklen = -1;
+}
+
+/* ---- Request parsing. ---- */
+
+/* Splits a line shell-style, as sdssplitargs: "..." with \n \r \t \b \a
+ * \\ \" and \xHH escapes, '...' with \' only; a closing quote must be
+ * followed by a space or the end. Returns the number of arguments, with the
+ * sds array in *argvp, or -1 on unbalanced quotes. */
+static int _splitArgs(redisServer *s, const char *line, sds **argvp) {
+    const char *p = line;
+    int argc = 0, cap = 0;
+    sds *argv = NULL;
+    for (;;) {
+        while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' ||
+               *p == '\v' || *p == '\f') p++;
+        if (!*p) break;
+        int inq = 0, insq = 0, done = 0;
+        sds cur = sdsempty(s->mem);
+        while (!done) {
+            if (inq) {
+                if (p[0] == '\\' && p[1] == 'x' && isxdigit((unsigned char)p[2])
+                    && isxdigit((unsigned char)p[3])) {
+                    char hex[3] = { p[2], p[3], 0 };
+                    char byte = (char)strtol(hex, NULL, 16);
+                    cur = sdscatlen(s->mem, cur, &byte, 1);
+                    p += 3;
+                } else if (p[0] == '\\' && p[1]) {
+                    char ch;
+                    p++;
+                    switch (*p) {
+                    case 'n': ch = '\n'; break;
+                    case 'r': ch = '\r'; break;
+                    case 't': ch = '\t'; break;
+                    case 'b': ch = '\b'; break;
+                    case 'a': ch = '\a'; break;
+                    default: ch = *p; break;
+                    }
+                    cur = sdscatlen(s->mem, cur, &ch, 1);
+                } else if (*p == '"') {
+                    if (p[1] && !isspace((unsigned char)p[1])) goto err;
+                    done = 1;
+                } else if (!*p) {
+                    goto err;
+                } else {
+                    cur = sdscatlen(s->mem, cur, p, 1);
+                }
+            } else if (insq) {
+                if (p[0] == '\\' && p[1] == '\'') {
+                    p++;
+                    cur = sdscatlen(s->mem, cur, "'", 1);
+                } else if (*p == '\'') {
+                    if (p[1] && !isspace((unsigned char)p[1])) goto err;
+                    done = 1;
+                } else if (!*p) {
+                    goto err;
+                } else {
+                    cur = sdscatlen(s->mem, cur, p, 1);
+                }
+            } else {
+                switch (*p) {
+                case ' ': case '\n': case '\r': case '\t': case '\0':
+                    done = 1; break;
+                case '"': inq = 1; break;
+                case '\'': insq = 1; break;
+                default: cur = sdscatlen(s->mem, cur, p, 1); break;
+                }
+            }
+            if (*p) p++;
+        }
+        if (argc == cap) {
+            cap = cap ? cap * 2 : 4;
+            argv = memRealloc(s->mem, argv, sizeof(sds) * (size_t)cap);
+        }
+        argv[argc++] = cur;
+        continue;
+err:
+        sdsfree(s->mem, cur);
+        for (int j = 0; j < argc; j++) sdsfree(s->mem, argv[j]);
+        memFree(s->mem, argv);
+        *argvp = NULL;
+        return -1;
+    }
+    *argvp = argv;
+    return argc;
+}
+
+static void _ensureArgv(client *c, int want) {
+    if (want <= c->argv_len) return;
+    c->argv = memRealloc(c->srv->mem, c->argv, sizeof(robj *) * (size_t)want);
+    c->argv_len = want;
+}
+
+/* Parses one inline command ("SET k v\r\n", as typed in telnet). Returns
+ * C_OK when a whole line was consumed, C_ERR when more bytes are needed or
+ * on a protocol error. */
+static int _processInlineBuffer(client *c) {
+    redisServer *s = c->srv;
+    char *start = c->querybuf + c->qb_pos;
+    size_t avail = sdslen(c->querybuf) - c->qb_pos;
+    char *newline = memchr(start, '\n', avail);
+    size_t lf = 1;
+    if (!newline) {
+        if (avail > PROTO_INLINE_MAX_SIZE) {
+            addReplyError(c, "Protocol error: too big inline request");
+            _setProtocolError(c);
+        }
+        return C_ERR;
+    }
+    if (newline != start && newline[-1] == '\r') { newline--; lf++; }
+    size_t querylen = (size_t)(newline - start);
+    sds aux = sdsnewlen(s->mem, start, querylen);
+    sds *argv;
+    int argc = _splitArgs(s, aux, &argv);
+    sdsfree(s->mem, aux);
+    if (argc < 0) {
+        addReplyError(c, "Protocol error: unbalanced quotes in request");
+        _setProtocolError(c);
+        return C_ERR;
+    }
+    c->qb_pos += querylen + lf;
+    _ensureArgv(c, argc);
+    for (int j = 0; j < argc; j++) {
+        c->argv[j] = createObject(s, OBJ_STRING, argv[j]);
+        if (sdslen(argv[j]) <= OBJ_ENCODING_EMBSTR_SIZE_LIMIT)
+            c->argv[j]->encoding = OBJ_ENCODING_EMBSTR;
+    }
+    c->argc = argc;
+    memFree(s->mem, argv);
+    return C_OK;
+}
+
+/* Reads "<prefix><integer>\r\n" at qb_pos. Returns 1 with *ll and *next set,
+ * 0 if the line is not complete, -1 if it is complete but no \r was found
+ * within the inline limit (the caller reports that). */
+static int _readCountLine(client *c, long long *ll, int *ok, size_t *next) {
+    char *start = c->querybuf + c->qb_pos;
+    size_t avail = sdslen(c->querybuf) - c->qb_pos;
+    char *nl = strchr(start, '\r');
+    if (!nl) return avail > PROTO_INLINE_MAX_SIZE ? -1 : 0;
+    if ((size_t)(nl - start) + 2 > avail) return 0;
+    *ok = string2ll(start + 1, (size_t)(nl - (start + 1)), ll);
+    *next = (size_t)(nl - c->querybuf) + 2;
+    return 1;
+}
+
+static int _protoError(client *c, const char *msg) {
+    addReplyError(c, msg);
+    _setProtocolError(c);
+    return C_ERR;
+}
+
+/* Parses the "*<count>\r\n" header of a multibulk request. */
+static int _readMultibulkHeader(client *c) {
+    long long ll;
+    int ok;
+    size_t next;
+    int r = _readCountLine(c, &ll, &ok, &next);
+    if (r == -1) return _protoError(c, "Protocol error: too big mbulk count "
+                                       "string");
+    if (r == 0) return C_ERR;
+    if (!ok || ll > INT_MAX)
+        return _protoError(c, "Protocol error: invalid multibulk length");
+    if (ll > 10 && !c->authenticated)
+        return _protoError(c, "Protocol error: unauthenticated multibulk "
+                              "length");
+    c->qb_pos = next;
+    if (ll <= 0) return C_OK;
+    c->multibulklen = (int)ll;
+    _ensureArgv(c, c->multibulklen < 1024 ? c->multibulklen : 1024);
+    return C_OK;
+}
+
+/* Parses one "$<len>\r\n" argument header. */
+static int _readBulkHeader(client *c) {
+    long long ll;
+    int ok;
+    size_t next;
+    int r = _readCountLine(c, &ll, &ok, &next);
+    if (r == -1) return _protoError(c, "Protocol error: too big bulk count "
+                                       "string");
+    if (r == 0) return C_ERR;
+    if (c->querybuf[c->qb_pos] != '$') {
+        addReplyErrorFormat(c, "Protocol error: expected '$', got '%c'",
+                            c->querybuf[c->qb_pos]);
+        _setProtocolError(c);
+        return C_ERR;
+    }
+    if (!ok || ll < 0 || ll > c->srv->cfg.proto_max_bulk_len)
+        return _protoError(c, "Protocol error: invalid bulk length");
+    if (ll > 16384 && !c->authenticated)
+        return _protoError(c, "Protocol error: unauthenticated bulk length");
+    c->qb_pos = next;
+    c->bulklen = ll;
+    return C_OK;
+}
+
+/* Parses a RESP multibulk request ("*2\r\n$3\r\nGET\r\n$1\r\nk\r\n"),
+ * possibly across several reads: the state (arguments left, length of the
+ * current one) lives in the client. C_OK when the command is complete. */
+static int _processMultibulkBuffer(client *c) {
+    redisServer *s = c->srv;
+    if (c->multibulklen == 0) {
+        if (_readMultibulkHeader(c) != C_OK) return C_ERR;
+        if (c->multibulklen == 0) return C_OK;
+    }
+    while (c->multibulklen) {
+        if (c->bulklen == -1 && _readBulkHeader(c) != C_OK) return C_ERR;
+        if (sdslen(c->querybuf) - c->qb_pos < (size_t)c->bulklen + 2)
+            return C_ERR;
+        if (c->argc >= c->argv_len) {
+            long want = (long)c->argv_len * 2;
+            if (want > c->argc + c->multibulklen)
+                want = c->argc + c->multibulklen;
+            _ensureArgv(c, (int)want);
+        }
+        c->argv[c->argc++] = createStringObject(s, c->querybuf + c->qb_pos,
+                                                (size_t)c->bulklen);
+        c->qb_pos += (size_t)c->bulklen + 2;
+        c->bulklen = -1;
+        c->multibulklen--;
+    }
+    return C_OK;
+}
+
+/* A protocol error closes the client once the error reply is written. */
+static void _setProtocolError(client *c) {
+    c->flags |= CLIENT_CLOSE_AFTER_REPLY;
+}
+
+/* Executes every complete command in the query buffer, in order. */
+void processInputBuffer(client *c) {
+    while (c->qb_pos < sdslen(c->querybuf)) {
+        if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP)) break;
+        if (!c->reqtype)
+            c->reqtype = c->querybuf[c->qb_pos] == '*' ? PROTO_REQ_MULTIBULK
+                                                      : PROTO_REQ_INLINE;
+        int r = c->reqtype == PROTO_REQ_INLINE ? _processInlineBuffer(c)
+                                               : _processMultibulkBuffer(c);
+        if (r != C_OK) break;
+        if (c->argc == 0) {
+            resetClient(c);
+        } else {
+            processCommand(c);
+            if (c->srv->current_client == NULL) return; /* freed */
+            resetClient(c);
+        }
+    }
+    if (c->qb_pos) {
+        sdsrange(c->querybuf, (long)c->qb_pos, -1);
+        c->qb_pos = 0;
+    }
+}
+
+/* Readable handler: reads up to 16 KB (or exactly the rest of a big bulk
+ * argument), enforces the query buffer limit and processes the buffer. */
+void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask) {
+    client *c = privdata;
+    redisServer *s = c->srv;
+    size_t readlen = PROTO_IOBUF_LEN;
+    if (c->reqtype == PROTO_REQ_MULTIBULK && c->multibulklen &&
+        c->bulklen >= PROTO_MBULK_BIG_ARG) {
+        size_t have = sdslen(c->querybuf) - c->qb_pos;
+        size_t want = (size_t)c->bulklen + 2;
+        if (want > have) readlen = want - have;
+    }
+    sds qb = sdsTryMakeRoomFor(s->mem, c->querybuf, readlen);
+    if (!qb) { freeClientAsync(c); return; }
+    c->querybuf = qb;
+    size_t qblen = sdslen(qb);
+    long nread = el->backend.read(el->backend.ctx, fd, qb + qblen, readlen);
+    if (nread < 0) return;
+    if (nread == 0) { freeClientAsync(c); return; }
+    sdsIncrLen(c->querybuf, (size_t)nread);
+    if (sdslen(c->querybuf) > c->querybuf_peak)
+        c->querybuf_peak = sdslen(c->querybuf);
+    c->lastinteraction_ms = (uint64_t)s->mstime;
+    c->net_input_bytes += (uint64_t)nread;
+    s->stat_net_input_bytes += nread;
+    if ((long long)sdslen(c->querybuf) > s->cfg.client_max_querybuf_len) {
+        freeClientAsync(c);
+        return;
+    }
+    s->current_client = c;
+    processInputBuffer(c);
+    s->current_client = NULL;
+}
+
+/* ---- Reply buffering. ---- */
+
+int clientHasPendingReplies(client *c) {
+    return c->bufpos || c->reply != NULL;
+}
+
+/* Queues the client for a write in beforeSleep. C_ERR if no reply should
+ * be produced (the client is about to be closed). */
+static int _prepareClientToWrite(client *c) {
+    if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP))
+        return C_ERR;
+    if (!(c->flags & CLIENT_PENDING_WRITE) &&
+        !(aeGetFileEvents(c->srv->el, c->fd) & AE_WRITABLE)) {
+        c->flags |= CLIENT_PENDING_WRITE;
+        c->next_pending = c->srv->pending_write;
+        c->srv->pending_write = c;
+    }
+    return C_OK;
+}
+
+static size_t _addReplyToBuffer(client *c, const char *s, size_t len) {
+    if (c->reply) return 0;     /* once the list is used, keep order */
+    size_t avail = c->buf_usable_size - c->bufpos;
+    if (len > avail) len = avail;
+    memcpy(c->buf + c->bufpos, s, len);
+    c->bufpos += len;
+    return len;
+}
+
+static void _addReplyProtoToList(client *c, const char *s, size_t len) {
+    clientReplyBlock *tail = c->reply_tail;
+    if (tail && tail->size > tail->used) {
+        size_t n = tail->size - tail->used;
+        if (n > len) n = len;
+        memcpy(tail->buf + tail->used, s, n);
+        tail->used += n;
+        s += n;
+        len -= n;
+    }
+    if (len == 0) return;
+    size_t size = len < PROTO_REPLY_CHUNK_BYTES ? PROTO_REPLY_CHUNK_BYTES : len;
+    clientReplyBlock *b = memAlloc(c->srv->mem, sizeof(*b) + size);
+    b->size = size;
+    b->used = len;
+    b->next = NULL;
+    memcpy(b->buf, s, len);
+    if (tail) tail->next = b;
+    else c->reply = b;
+    c->reply_tail = b;
+    c->reply_bytes += size;
+}
+
+void addReplyProto(client *c, const char *s, size_t len) {
+    if (_prepareClientToWrite(c) != C_OK) return;
+    size_t n = _addReplyToBuffer(c, s, len);
+    if (n < len) _addReplyProtoToList(c, s + n, len - n);
+}
+
+void addReply(client *c, robj *obj) {
+    char buf[LONG_STR_SIZE];
+    size_t len;
+    const char *p = objectStrBytes(obj, buf, &len);
+    addReplyProto(c, p, len);
+}
+
+static void _addReplyLongLongWithPrefix(client *c, long long ll, char pre) {
+    char buf[LONG_STR_SIZE + 3];
+    buf[0] = pre;
+    int len = ll2string(buf + 1, sizeof(buf) - 1, ll);
+    buf[len + 1] = '\r';
+    buf[len + 2] = '\n';
+    addReplyProto(c, buf, (size_t)len + 3);
+}
+
+void addReplyLongLong(client *c, long long ll) {
+    _addReplyLongLongWithPrefix(c, ll, ':');
+}
+
+void addReplyArrayLen(client *c, long length) {
+    _addReplyLongLongWithPrefix(c, length, '*');
+}
+
+void addReplyBulkCBuffer(client *c, const void *p, size_t len) {
+    _addReplyLongLongWithPrefix(c, (long long)len, '$');
+    addReplyProto(c, p, len);
+    addReplyProto(c, "\r\n", 2);
+}
+
+void addReplyBulk(client *c, robj *obj) {
+    char buf[LONG_STR_SIZE];
+    size_t len;
+    const char *p = objectStrBytes(obj, buf, &len);
+    addReplyBulkCBuffer(c, p, len);
+}
+
+void addReplyBulkCString(client *c, const char *s) {
+    if (!s) addReplyNull(c);
+    else addReplyBulkCBuffer(c, s, strlen(s));
+}
+
+/* Replies with s and frees it. */
+void addReplyBulkSds(client *c, sds s) {
+    addReplyBulkCBuffer(c, s, sdslen(s));
+    sdsfree(c->srv->mem, s);
+}
+
+void addReplyBulkLongLong(client *c, long long ll) {
+    char buf[LONG_STR_SIZE];
+    int len = ll2string(buf, sizeof(buf), ll);
+    addReplyBulkCBuffer(c, buf, (size_t)len);
+}
+
+void addReplyBulkOrNil(client *c, robj *o) {
+    if (o) addReplyBulk(c, o);
+    else addReplyNull(c);
+}
+
+void addReplyNull(client *c) { addReplyProto(c, "$-1\r\n", 5); }
+void addReplyNullArray(client *c) { addReplyProto(c, "*-1\r\n", 5); }
+void addReplyOK(client *c) { addReplyProto(c, "+OK\r\n", 5); }
+
+void addReplyStatusLength(client *c, const char *s, size_t len) {
+    addReplyProto(c, "+", 1);
+    addReplyProto(c, s, len);
+    addReplyProto(c, "\r\n", 2);
+}
+
+void addReplyStatus(client *c, const char *status) {
+    addReplyStatusLength(c, status, strlen(status));
+}
+
+/* Doubles go out as bulk strings in Redis's format ("1.5", "inf"). */
+void addReplyDouble(client *c, double d) {
+    char buf[MAX_D2STRING_CHARS];
+    int len = d2string(buf, sizeof(buf), d);
+    addReplyBulkCBuffer(c, buf, (size_t)len);
+}
+
+/* An error reply: "-ERR <err>" unless err carries its own "-CODE". Every
+ * error counts in INFO's total_error_replies. */
+static void _addReplyErrorLength(client *c, const char *s, size_t len) {
+    if (!len || s[0] != '-') addReplyProto(c, "-ERR ", 5);
+    addReplyProto(c, s, len);
+    addReplyProto(c, "\r\n", 2);
+    c->srv->stat_total_error_replies++;
+}
+
+void addReplyError(client *c, const char *err) {
+    _addReplyErrorLength(c, err, strlen(err));
+}
+
+/* Takes ownership of err. Newlines would break the protocol, so they become
+ * spaces, as Redis does for formatted errors. */
+void addReplyErrorSds(client *c, sds err) {
+    for (size_t i = 0; i < sdslen(err); i++)
+        if (err[i] == '\r' || err[i] == '\n') err[i] = ' ';
+    _addReplyErrorLength(c, err, sdslen(err));
+    sdsfree(c->srv->mem, err);
+}
+
+void addReplyErrorFormat(client *c, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    sds s = sdscatvprintf(c->srv->mem, sdsempty(c->srv->mem), fmt, ap);
+    va_end(ap);
+    addReplyErrorSds(c, s);
+}
+
+void addReplyErrorArity(client *c) {
+    addReplyErrorFormat(c, "wrong number of arguments for '%s' command",
+                        c->cmd->fullname);
+}
+
+void addReplyErrorExpireTime(client *c) {
+    addReplyErrorFormat(c, "invalid expire time in '%s' command",
+                        c->cmd->fullname);
+}
+
+void addReplySubcommandSyntaxError(client *c) {
+    sds cmd = sdsnew(c->srv->mem, c->argv[0]->v.ptr);
+    sdstoupper(cmd);
+    addReplyErrorFormat(c, "unknown subcommand or wrong number of arguments "
+                        "for '%.128s'. Try %s HELP.",
+                        (char *)c->argv[1]->v.ptr, cmd);
+    sdsfree(c->srv->mem, cmd);
+}
+
+/* Replies with the help text of a container command, as an array of
+ * status lines framed the way Redis frames them. */
+void addReplyHelp(client *c, const char **help) {
+    sds cmd = sdsnew(c->srv->mem, c->argv[0]->v.ptr);
+    sdstoupper(cmd);
+    long n = 0;
+    while (help[n]) n++;
+    addReplyArrayLen(c, n + 3);
+    sds head = sdscatprintf(c->srv->mem, sdsempty(c->srv->mem),
+        "%s <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", cmd);
+    addReplyStatusLength(c, head, sdslen(head));
+    for (long i = 0; i < n; i++) addReplyStatus(c, help[i]);
+    addReplyStatus(c, "HELP");
+    addReplyStatus(c, "    Print this help.");
+    sdsfree(c->srv->mem, head);
+    sdsfree(c->srv->mem, cmd);
+}
+
+/* Reserves room for an array length not known yet: everything after it
+ * goes to the reply list, and setDeferredArrayLen fills the marker. */
+void *addReplyDeferredLen(client *c) {
+    if (_prepareClientToWrite(c) != C_OK) return NULL;
+    clientReplyBlock *b = memAlloc(c->srv->mem, sizeof(*b) + LONG_STR_SIZE + 3);
+    b->size = 0;                /* nothing may be appended into it */
+    b->used = 0;
+    b->next = NULL;
+    if (c->reply_tail) c->reply_tail->next = b;
+    else c->reply = b;
+    c->reply_tail = b;
+    return b;
+}
+
+void setDeferredArrayLen(client *c, void *node, long length) {
+    if (!node) return;
+    clientReplyBlock *b = node;
+    b->buf[0] = '*';
+    int len = ll2string(b->buf + 1, LONG_STR_SIZE, length);
+    b->buf[len + 1] = '\r';
+    b->buf[len + 2] = '\n';
+    b->used = b->size = (size_t)len + 3;
+    c->reply_bytes += b->size;
+}
+
+/* ---- Writing replies. ---- */
+
+/* Writes as much as allowed of the client's pending replies: the buffer
+ * first, then the blocks in order, stopping after 64 KB so one client with
+ * a huge reply cannot starve the others. Frees the client if it was to be
+ * closed after its reply. Returns C_ERR if the client was freed. */
+static int _writeToClient(client *c) {
+    redisServer *s = c->srv;
+    aeBackend *be = &s->el->backend;
+    size_t total = 0;
+    while (clientHasPendingReplies(c)) {
+        const char *p;
+        size_t len;
+        if (c->bufpos > 0) {
+            p = c->buf + c->sentlen;
+            len = c->bufpos - c->sentlen;
+        } else {
+            p = c->reply->buf + c->sentlen;
+            len = c->reply->used - c->sentlen;
+        }
+        long n = len ? be->write(be->ctx, c->fd, p, len) : 0;
+        if (n < 0) break;
+        c->sentlen += (size_t)n;
+        total += (size_t)n;
+        if (c->bufpos > 0 && c->sentlen == c->bufpos) {
+            c->bufpos = c->sentlen = 0;
+        } else if (c->bufpos == 0 && c->sentlen == c->reply->used) {
+            clientReplyBlock *b = c->reply;
+            c->reply = b->next;
+            if (!c->reply) c->reply_tail = NULL;
+            c->reply_bytes -= b->size;
+            memFree(s->mem, b);
+            c->sentlen = 0;
+        }
+        if ((size_t)n < len) break;     /* the socket buffer is full */
+        if (total > NET_MAX_WRITES_PER_EVENT) break;
+    }
+    c->net_output_bytes += total;
+    s->stat_net_output_bytes += (long long)total;
+    if (!clientHasPendingReplies(c)) {
+        aeDeleteFileEvent(s->el, c->fd, AE_WRITABLE);
+        if (c->flags & CLIENT_CLOSE_AFTER_REPLY) {
+            freeClient(c);
+            return C_ERR;
+        }
+    }
+    return C_OK;
+}
+
+/* Writable handler, installed when replies did not fit in one write. */
+void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask) {
+    _writeToClient(privdata);
+}
+
+/* beforeSleep: writes every queued client's replies; a client with more
+ * left gets a writable handler for the next iterations. Returns how many
+ * clients were processed. */
+int handleClientsWithPendingWrites(redisServer *s) {
+    int processed = 0;
+    while (s->pending_write) {
+        client *c = s->pending_write;
+        s->pending_write = c->next_pending;
+        c->flags &= ~(uint64_t)CLIENT_PENDING_WRITE;
+        processed++;
+        if (c->flags & CLIENT_CLOSE_ASAP) continue;
+        if (_writeToClient(c) == C_ERR) continue;
+        if (clientHasPendingReplies(c))
+            aeCreateFileEvent(s->el, c->fd, AE_WRITABLE, sendReplyToClient, c);
+    }
+    return processed;
+}

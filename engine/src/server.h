@@ -1,0 +1,464 @@
+/* server.h -- the Redis-style server node: objects, databases, clients,
+ * commands and the server state they share. */
+#ifndef GK_SERVER_H
+#define GK_SERVER_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <limits.h>
+#include "glasskv.h"
+#include "mem.h"
+#include "sds.h"
+#include "dict.h"
+#include "ae.h"
+#include "rng.h"
+#include "trace.h"
+#include "util.h"
+
+#define C_OK 0
+#define C_ERR -1
+
+/* ---- Limits and defaults (Redis 7.0 values). ---- */
+#define PROTO_IOBUF_LEN (1024 * 16)        /* read size */
+#define PROTO_REPLY_CHUNK_BYTES (16 * 1024) /* reply buffer and blocks */
+#define PROTO_INLINE_MAX_SIZE (1024 * 64)  /* inline request line */
+#define PROTO_MBULK_BIG_ARG (1024 * 32)
+#define NET_MAX_WRITES_PER_EVENT (1024 * 64)
+#define CONFIG_DEFAULT_HZ 10
+#define CONFIG_MIN_HZ 1
+#define CONFIG_MAX_HZ 500
+#define CONFIG_DEFAULT_DBNUM 16
+#define CRON_DBS_PER_CALL 16
+#define OBJ_SHARED_BULKHDR_LEN 32
+#define OBJ_ENCODING_EMBSTR_SIZE_LIMIT 44
+#define LOOKUP_NONE 0
+#define LOOKUP_NOTOUCH (1 << 0)
+#define LOOKUP_NONOTIFY (1 << 1)
+#define LOOKUP_WRITE (1 << 3)
+
+/* ---- Objects. ---- */
+#define OBJ_STRING 0
+#define OBJ_LIST 1
+#define OBJ_SET 2
+#define OBJ_ZSET 3
+#define OBJ_HASH 4
+
+#define OBJ_ENCODING_RAW 0
+#define OBJ_ENCODING_INT 1
+#define OBJ_ENCODING_HT 2
+#define OBJ_ENCODING_INTSET 6
+#define OBJ_ENCODING_SKIPLIST 7
+#define OBJ_ENCODING_EMBSTR 8
+#define OBJ_ENCODING_LISTPACK 11
+
+typedef struct robj {
+    uint8_t type;       /* OBJ_* */
+    uint8_t encoding;   /* OBJ_ENCODING_* */
+    int32_t refcount;
+    union {
+        void *ptr;      /* sds, dict, intset, listpack, zset */
+        int64_t ll;     /* OBJ_ENCODING_INT strings */
+    } v;
+} robj;
+
+#define sdsEncodedObject(o) ((o)->encoding == OBJ_ENCODING_RAW || \
+                             (o)->encoding == OBJ_ENCODING_EMBSTR)
+
+/* ---- Sorted sets (skiplist encoding). ---- */
+#define ZSKIPLIST_MAXLEVEL 32
+#define ZSKIPLIST_P 0.25
+
+typedef struct zskiplistNode {
+    sds ele;
+    double score;
+    struct zskiplistNode *backward;
+    struct zskiplistLevel {
+        struct zskiplistNode *forward;
+        unsigned long span;
+    } level[];
+} zskiplistNode;
+
+typedef struct zskiplist {
+    struct zskiplistNode *header, *tail;
+    unsigned long length;
+    int level;
+} zskiplist;
+
+typedef struct zset {
+    dict *dict;         /* member -> pointer to its score in the node */
+    zskiplist *zsl;
+} zset;
+
+/* ---- Databases. ---- */
+typedef struct redisDb {
+    dict *dict;                 /* the keyspace: sds key -> robj */
+    dict *expires;              /* sds key (shared with dict) -> int64 ms */
+    int id;
+    long long avg_ttl;
+    uint64_t expires_cursor;    /* active expire's SCAN cursor */
+} redisDb;
+
+/* ---- Replies: the client's fixed buffer, then a list of blocks. ---- */
+typedef struct clientReplyBlock {
+    struct clientReplyBlock *next;
+    size_t size, used;
+    char buf[];
+} clientReplyBlock;
+
+/* ---- Clients. ---- */
+#define CLIENT_CLOSE_AFTER_REPLY (1 << 6)
+#define CLIENT_MULTI (1 << 3)
+#define CLIENT_PENDING_WRITE (1 << 21)
+#define CLIENT_CLOSE_ASAP (1 << 10)
+#define CLIENT_SCAN_AUDIT (1 << 30)
+
+#define PROTO_REQ_INLINE 1
+#define PROTO_REQ_MULTIBULK 2
+
+struct redisCommand;
+struct redisServer;
+
+typedef struct client {
+    uint64_t id;
+    int fd;                     /* the connection id in the world */
+    struct redisServer *srv;
+    redisDb *db;
+    sds name;
+    sds querybuf;               /* bytes read, not yet parsed */
+    size_t qb_pos;              /* parse position in querybuf */
+    size_t querybuf_peak;
+    int reqtype;                /* PROTO_REQ_* of the request being read */
+    int multibulklen;           /* arguments left to read */
+    long long bulklen;          /* length of the argument being read */
+    int argc, argv_len;
+    robj **argv;
+    struct redisCommand *cmd, *lastcmd;
+    uint64_t flags;
+    int authenticated;
+    char *buf;                  /* first reply bytes go here */
+    size_t buf_usable_size, bufpos, sentlen;
+    clientReplyBlock *reply, *reply_tail;  /* then here, in order */
+    size_t reply_bytes;
+    uint64_t ctime_ms;          /* creation, virtual unix ms */
+    uint64_t lastinteraction_ms;
+    uint64_t net_input_bytes, net_output_bytes, commands_processed;
+    struct client *next_pending;  /* clients_pending_write list */
+} client;
+
+/* ---- Commands. ---- */
+typedef void redisCommandProc(client *c);
+
+#define CMD_WRITE (1 << 0)
+#define CMD_READONLY (1 << 1)
+#define CMD_DENYOOM (1 << 2)
+#define CMD_ADMIN (1 << 4)
+#define CMD_FAST (1 << 14)
+#define CMD_LOADING (1 << 9)
+#define CMD_STALE (1 << 10)
+
+typedef struct redisCommand {
+    const char *declared_name;  /* lower case, as the table declares it */
+    redisCommandProc *proc;
+    int arity;                  /* >0 exact argc, <0 at least -arity */
+    uint64_t flags;             /* CMD_* */
+    struct redisCommand *subcommands;   /* NULL-terminated, or NULL */
+    struct redisCommand *parent;
+    const char *fullname;       /* "config|get" for subcommands */
+    int id;
+    long long calls, microseconds, rejected_calls, failed_calls;
+} redisCommand;
+
+/* ---- Configuration parameters the server uses. ---- */
+typedef struct serverConfig {
+    int hz;
+    int dynamic_hz;
+    int activerehashing;
+    int active_expire_effort;
+    long long maxmemory;
+    long long proto_max_bulk_len;
+    long long client_max_querybuf_len;
+    long long set_max_intset_entries;
+    long long hash_max_listpack_entries;
+    long long hash_max_listpack_value;
+    long long zset_max_listpack_entries;
+    long long zset_max_listpack_value;
+    int lazyfree_lazy_user_del;
+    int lazyfree_lazy_user_flush;
+    int lazyfree_lazy_expire;
+    long long maxclients;
+    long long timeout;
+    int databases;
+} serverConfig;
+
+/* ---- SCAN audit (observation only; see glasskv.h). ---- */
+typedef struct scanAudit {
+    int active;
+    int dbid;
+    uint64_t client_id;
+    dict *keys;                 /* sds key -> flags (u64) */
+    gkScanAudit counts;
+} scanAudit;
+
+#define AUDIT_PRESENT_THROUGHOUT 1
+#define AUDIT_RETURNED 2
+
+/* ---- The server. ---- */
+typedef struct redisServer {
+    int node;
+    gkMem *mem;
+    dictEnv denv;               /* shared by every dict of this server */
+    aeEventLoop *el;
+    dict *commands;             /* name (nocase) -> redisCommand */
+    redisCommand *cmdtable;
+    redisDb *db;
+    serverConfig cfg;
+    client **clients;           /* indexed by fd */
+    int clients_cap;
+    int numclients;
+    client *pending_write;      /* clients with replies to write */
+    uint64_t next_client_id;
+    client *current_client;
+    /* Time, cached at the start of each event (virtual). */
+    long long mstime;           /* unix ms */
+    long long ustime;           /* unix us */
+    /* Cron state. */
+    long long cronloops;
+    int resize_db, rehash_db;
+    unsigned int expire_db;
+    int expire_timelimit_exit;
+    uint64_t last_fast_expire_ns;
+    uint64_t start_ns;
+    /* Statistics (INFO stats). */
+    long long dirty;
+    long long stat_numcommands, stat_numconnections;
+    long long stat_expiredkeys, stat_keyspace_hits, stat_keyspace_misses;
+    long long stat_net_input_bytes, stat_net_output_bytes;
+    long long stat_rejected_conn, stat_total_error_replies;
+    long long stat_unexpected_error_replies;
+    long long stat_expired_stale_perc_x100;
+    long long stat_inst_last_ns, stat_inst_last_cmds;
+    long long stat_inst_ops_per_sec;
+    size_t heap_limit;
+    int64_t unix_ms_at_zero;    /* wall clock at virtual time 0 */
+    int run_id_set;
+    char runid[41];
+    scanAudit audit;
+} redisServer;
+
+/* ---- object.c ---- */
+robj *createObject(redisServer *s, int type, void *ptr);
+robj *createStringObject(redisServer *s, const char *ptr, size_t len);
+robj *createRawStringObject(redisServer *s, const char *ptr, size_t len);
+robj *createStringObjectFromLongLong(redisServer *s, long long value);
+robj *createStringObjectFromDouble(redisServer *s, double value);
+robj *tryObjectEncoding(redisServer *s, robj *o);
+robj *dupStringObject(redisServer *s, const robj *o);
+robj *getDecodedObject(redisServer *s, robj *o);
+robj *createSetObject(redisServer *s);
+robj *createIntsetObject(redisServer *s);
+robj *createHashObject(redisServer *s);
+robj *createZsetObject(redisServer *s);
+robj *createZsetListpackObject(redisServer *s);
+void incrRefCount(robj *o);
+void decrRefCount(redisServer *s, robj *o);
+void freeObjectValue(redisServer *s, robj *o);
+size_t stringObjectLen(const robj *o);
+const char *strEncoding(int encoding);
+const char *typeName(const robj *o);
+int getLongLongFromObject(const robj *o, long long *target);
+int getLongLongFromObjectOrReply(client *c, robj *o, long long *target,
+                                 const char *msg);
+int getLongFromObjectOrReply(client *c, robj *o, long *target,
+                             const char *msg);
+int getPositiveLongFromObjectOrReply(client *c, robj *o, long *target,
+                                     const char *msg);
+int getRangeLongFromObjectOrReply(client *c, robj *o, long min, long max,
+                                  long *target, const char *msg);
+int getDoubleFromObjectOrReply(client *c, robj *o, double *target,
+                               const char *msg);
+int getDoubleFromObject(const robj *o, double *target);
+int checkType(client *c, robj *o, int type);
+int equalStringObjects(robj *a, robj *b);
+/* The bytes of a string object; integer encodings are written into buf,
+ * which must hold LONG_STR_SIZE bytes. */
+const char *objectStrBytes(const robj *o, char *buf, size_t *len);
+void objectCommand(client *c);
+
+/* ---- networking.c ---- */
+client *createClient(redisServer *s, int fd);
+void freeClient(client *c);
+void freeClientAsync(client *c);
+void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
+void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);
+int handleClientsWithPendingWrites(redisServer *s);
+void processInputBuffer(client *c);
+void resetClient(client *c);
+void freeClientArgv(client *c);
+int clientHasPendingReplies(client *c);
+void addReply(client *c, robj *obj);
+void addReplyProto(client *c, const char *s, size_t len);
+void addReplyBulk(client *c, robj *obj);
+void addReplyBulkCBuffer(client *c, const void *p, size_t len);
+void addReplyBulkCString(client *c, const char *s);
+void addReplyBulkSds(client *c, sds s);
+void addReplyBulkLongLong(client *c, long long ll);
+void addReplyErrorObject(client *c, robj *err);
+void addReplyError(client *c, const char *err);
+void addReplyErrorFormat(client *c, const char *fmt, ...);
+void addReplyErrorSds(client *c, sds err);
+void addReplyErrorArity(client *c);
+void addReplyErrorExpireTime(client *c);
+void addReplyStatus(client *c, const char *status);
+void addReplyStatusLength(client *c, const char *s, size_t len);
+void addReplyLongLong(client *c, long long ll);
+void addReplyDouble(client *c, double d);
+void addReplyArrayLen(client *c, long length);
+void addReplyNull(client *c);
+void addReplyNullArray(client *c);
+void addReplyOK(client *c);
+void addReplyVerbatim(client *c, const char *s, size_t len, const char *ext);
+void addReplyHelp(client *c, const char **help);
+void addReplySubcommandSyntaxError(client *c);
+void addReplyBulkOrNil(client *c, robj *o);
+void *addReplyDeferredLen(client *c);
+void setDeferredArrayLen(client *c, void *node, long length);
+
+/* ---- db.c ---- */
+robj *lookupKeyRead(client *c, robj *key);
+robj *lookupKeyWrite(client *c, robj *key);
+robj *lookupKeyReadOrReply(client *c, robj *key, const char *reply);
+robj *lookupKeyWriteOrReply(client *c, robj *key, const char *reply);
+robj *lookupKeyReadWithFlags(redisDb *db, client *c, robj *key, int flags);
+void dbAdd(redisServer *s, redisDb *db, robj *key, robj *val);
+void dbOverwrite(redisServer *s, redisDb *db, robj *key, robj *val);
+void setKey(client *c, redisDb *db, robj *key, robj *val, int keepttl);
+int dbDelete(redisServer *s, redisDb *db, robj *key);
+int dbExists(redisDb *db, robj *key);
+long long emptyData(redisServer *s, int dbnum);
+int selectDb(client *c, int id);
+void setExpire(client *c, redisDb *db, robj *key, long long when);
+long long getExpire(redisDb *db, robj *key);
+int removeExpire(redisDb *db, robj *key);
+int expireIfNeeded(redisServer *s, redisDb *db, robj *key);
+int keyIsExpired(redisServer *s, redisDb *db, robj *key);
+void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key);
+void activeExpireCycle(redisServer *s, int type);
+void tryResizeHashTables(redisServer *s, int dbid);
+int incrementallyRehash(redisServer *s, int dbid);
+int parseScanCursorOrReply(client *c, robj *o, uint64_t *cursor);
+void scanGenericCommand(client *c, robj *o, uint64_t cursor);
+void signalModifiedKey(client *c, redisDb *db, robj *key);
+void auditKeyDeleted(redisServer *s, redisDb *db, const sds key);
+void auditKeyReturned(client *c, const char *key, size_t len);
+void auditClear(redisServer *s);
+int auditBegin(redisServer *s, int dbid, int fd);
+void auditEnd(redisServer *s);
+void auditGet(redisServer *s, gkScanAudit *out);
+size_t auditMissing(redisServer *s, char *out, size_t cap);
+#define ACTIVE_EXPIRE_CYCLE_SLOW 0
+#define ACTIVE_EXPIRE_CYCLE_FAST 1
+
+/* ---- server.c ---- */
+redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
+                          gkRng *rng, gkTrace *trace,
+                          int64_t unix_ms_at_zero, size_t heap_limit);
+void serverRelease(redisServer *s);
+void serverUpdateTime(redisServer *s);
+redisCommand *lookupCommand(redisServer *s, robj **argv, int argc);
+int processCommand(client *c);
+void call(client *c);
+int serverConfigSet(redisServer *s, const char *name, const char *value,
+                    sds *err);
+uint64_t dictSdsHash(const dict *d, const void *key);
+uint64_t dictSdsCaseHash(const dict *d, const void *key);
+int dictSdsKeyCompare(const dict *d, const void *k1, const void *k2);
+int dictSdsKeyCaseCompare(const dict *d, const void *k1, const void *k2);
+extern dictType dbDictType, keyptrDictType, setDictType, hashDictType;
+extern dictType zsetDictType, commandTableDictType;
+extern redisCommand redisCommandTable[];
+void beforeSleep(aeEventLoop *el);
+long long serverCron(aeEventLoop *el, long long id, void *clientData);
+int serverHeapExceeded(redisServer *s);
+
+/* ---- the command procs ---- */
+void pingCommand(client *c);
+void echoCommand(client *c);
+void selectCommand(client *c);
+void dbsizeCommand(client *c);
+void flushdbCommand(client *c);
+void flushallCommand(client *c);
+void existsCommand(client *c);
+void delCommand(client *c);
+void unlinkCommand(client *c);
+void typeCommand(client *c);
+void keysCommand(client *c);
+void randomkeyCommand(client *c);
+void renameCommand(client *c);
+void scanCommand(client *c);
+void expireCommand(client *c);
+void pexpireCommand(client *c);
+void expireatCommand(client *c);
+void pexpireatCommand(client *c);
+void ttlCommand(client *c);
+void pttlCommand(client *c);
+void persistCommand(client *c);
+void setCommand(client *c);
+void getCommand(client *c);
+void getsetCommand(client *c);
+void msetCommand(client *c);
+void mgetCommand(client *c);
+void setnxCommand(client *c);
+void setexCommand(client *c);
+void psetexCommand(client *c);
+void incrCommand(client *c);
+void incrbyCommand(client *c);
+void decrCommand(client *c);
+void decrbyCommand(client *c);
+void appendCommand(client *c);
+void strlenCommand(client *c);
+void saddCommand(client *c);
+void sremCommand(client *c);
+void sismemberCommand(client *c);
+void smembersCommand(client *c);
+void scardCommand(client *c);
+void sscanCommand(client *c);
+void hsetCommand(client *c);
+void hgetCommand(client *c);
+void hdelCommand(client *c);
+void hgetallCommand(client *c);
+void hlenCommand(client *c);
+void hexistsCommand(client *c);
+void hscanCommand(client *c);
+void zaddCommand(client *c);
+void zremCommand(client *c);
+void zscoreCommand(client *c);
+void zcardCommand(client *c);
+void zrangeCommand(client *c);
+void zscanCommand(client *c);
+void configGetCommand(client *c);
+void configSetCommand(client *c);
+void configHelpCommand(client *c);
+void configResetStatCommand(client *c);
+void infoCommand(client *c);
+void debugCommand(client *c);
+void objectEncodingCommand(client *c);
+void objectHelpCommand(client *c);
+void objectRefcountCommand(client *c);
+void commandCountCommand(client *c);
+void commandCommand(client *c);
+void timeCommand(client *c);
+void lastsaveCommand(client *c);
+void clientIdCommand(client *c);
+void clientSetNameCommand(client *c);
+void clientGetNameCommand(client *c);
+void quitCommand(client *c);
+
+/* ---- t_set.c / t_hash.c / t_zset.c helpers used elsewhere ---- */
+unsigned long setTypeSize(const robj *subject);
+unsigned long hashTypeLength(const robj *o);
+unsigned long zsetLength(const robj *zobj);
+void freeZsetObject(redisServer *s, robj *o);
+zskiplist *zslCreate(redisServer *s);
+void zslFree(redisServer *s, zskiplist *zsl);
+
+#endif

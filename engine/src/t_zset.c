@@ -1,0 +1,1527 @@
+/* t_zset.c -- the sorted set type: ZADD, ZREM, ZRANGE and friends.
+ *
+ * A sorted set maps each member (a string) to a score (a double) and
+ * keeps the members ordered by score, members with equal scores ordered
+ * by their bytes (memcmp, then length). Redis 7.0 stores one in one of
+ * two ways.
+ *
+ *   listpack    at most zset-max-listpack-entries (128) members, none
+ *               longer than zset-max-listpack-value (64) bytes. Members
+ *               and scores alternate in one listpack, member, score,
+ *               member, score..., already in sorted order. Every lookup
+ *               and insert walks the pairs: O(N) over a few compact bytes.
+ *   skiplist    anything bigger: a dict from member to score, for O(1)
+ *               ZSCORE, plus a skiplist of (score, member) nodes, for
+ *               O(log N) inserts, ranks and ranges. The member sds is
+ *               shared: the dict key is the node's ele, and only the
+ *               skiplist frees it.
+ *
+ * A new sorted set is a listpack unless its first member is already too
+ * long (or the entry limit is 0). It becomes a skiplist, for good, when a
+ * member would be one too many or too long; removing members never
+ * converts it back.
+ *
+ * Scores inside a listpack are text. An integral score that a long long
+ * holds (within +-2^62) is written as its decimal digits, which the
+ * listpack then stores as a compact integer; any other score is written
+ * with d2string ("%.17g"), so 1.1 is stored as "1.1000000000000001".
+ * Reading a score back parses that text with strtod, which gives back the
+ * same double exactly. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "server.h"
+#include "listpack.h"
+
+/* Replies that need no formatting, as the RESP2 bytes Redis sends. */
+#define ZSET_REPLY_ZERO ":0\r\n"
+#define ZSET_REPLY_NULL "$-1\r\n"
+#define ZSET_REPLY_EMPTY_SCAN "*2\r\n$1\r\n0\r\n*0\r\n"
+
+/* A listpack may not grow past 1 GiB; Redis converts to a skiplist
+ * rather than let one write cross that line (lpSafeToAdd). */
+#define ZSET_LISTPACK_SAFETY_SIZE (1UL << 30)
+
+/* ZADD's options, as zsetAdd takes them. */
+#define ZADD_IN_NONE 0
+#define ZADD_IN_INCR (1 << 0)   /* add to the score instead of setting it */
+#define ZADD_IN_NX (1 << 1)     /* only add new members */
+#define ZADD_IN_XX (1 << 2)     /* only update existing members */
+#define ZADD_IN_GT (1 << 3)     /* only update to a greater score */
+#define ZADD_IN_LT (1 << 4)     /* only update to a lesser score */
+
+/* What zsetAdd did, as it reports it. */
+#define ZADD_OUT_NOP (1 << 0)      /* nothing, because of the options */
+#define ZADD_OUT_NAN (1 << 1)      /* nothing: the score would be NaN */
+#define ZADD_OUT_ADDED (1 << 2)    /* the member is new */
+#define ZADD_OUT_UPDATED (1 << 3)  /* the member's score changed */
+
+/* A score interval, as ZRANGE BYSCORE and ZCOUNT take it. */
+typedef struct zrangespec {
+    double min, max;
+    int minex, maxex;       /* 1 if that end is exclusive: "(1.5" */
+} zrangespec;
+
+/* One end of a lexicographic interval: "[abc", "(abc", "-" or "+". The
+ * bytes point into the client's argument, which outlives the command. */
+typedef struct zlexbound {
+    const unsigned char *s;
+    size_t len;
+    int inf;                /* -1 for "-", +1 for "+", 0 for a string */
+} zlexbound;
+
+/* A lexicographic interval, as ZRANGE BYLEX and ZLEXCOUNT take it. */
+typedef struct zlexrangespec {
+    zlexbound min, max;
+    int minex, maxex;       /* 1 if that end is exclusive */
+} zlexrangespec;
+
+/* ==== Skiplist ====
+ *
+ * A skiplist is a sorted linked list with express lanes. Every node is
+ * on level 0, the plain list. A node also sits on level 1 with
+ * probability ZSKIPLIST_P (1/4), on level 2 with probability 1/16, and so
+ * on up to 32 levels. A search starts at the top level of the header,
+ * runs forward while the next node still sorts before the target, drops
+ * one level, and repeats: each level skips about 4 nodes of the one
+ * below, so a search touches O(log N) nodes, like a balanced tree, with
+ * no rebalancing ever. Redis picked 1/4 over the textbook 1/2: searches
+ * do a few more steps per level, but a node has 1.33 levels on average
+ * instead of 2, which saves memory.
+ *
+ * Redis adds two things to Pugh's design. Each forward link records its
+ * span, the number of level-0 steps it jumps; adding up spans along a
+ * search gives a node's rank, so ZRANK and ZRANGE by index are O(log N)
+ * too. And each node has a backward pointer on level 0, so the list can
+ * be walked tail to head for the REV variants.
+ *
+ * Nodes are ordered by score, then by member bytes; (score, member)
+ * pairs are unique because the dict refuses a member twice. */
+
+/* Returns a node with room for level links, holding score and ele (which
+ * it now owns). The links are left for the caller to fill. */
+static zskiplistNode *zslCreateNode(redisServer *s, int level, double score,
+                                    sds ele) {
+    size_t size = sizeof(zskiplistNode) +
+                  (size_t)level * sizeof(struct zskiplistLevel);
+    zskiplistNode *zn = memAlloc(s->mem, size);
+    zn->score = score;
+    zn->ele = ele;
+    zn->backward = NULL;
+    return zn;
+}
+
+/* Returns a new empty skiplist: a header node with all 32 levels, linked
+ * to nothing. Released with zslFree. */
+zskiplist *zslCreate(redisServer *s) {
+    zskiplist *zsl = memAlloc(s->mem, sizeof(*zsl));
+    zsl->level = 1;
+    zsl->length = 0;
+    zsl->header = zslCreateNode(s, ZSKIPLIST_MAXLEVEL, 0, NULL);
+    for (int j = 0; j < ZSKIPLIST_MAXLEVEL; j++) {
+        zsl->header->level[j].forward = NULL;
+        zsl->header->level[j].span = 0;
+    }
+    zsl->tail = NULL;
+    return zsl;
+}
+
+/* Frees a node and its member (NULL when the member moved elsewhere). */
+static void zslFreeNode(redisServer *s, zskiplistNode *node) {
+    if (node->ele) sdsfree(s->mem, node->ele);
+    memFree(s->mem, node);
+}
+
+/* Frees the skiplist, every node and every member. */
+void zslFree(redisServer *s, zskiplist *zsl) {
+    zskiplistNode *node = zsl->header->level[0].forward;
+    memFree(s->mem, zsl->header);
+    while (node) {
+        zskiplistNode *next = node->level[0].forward;
+        zslFreeNode(s, node);
+        node = next;
+    }
+    memFree(s->mem, zsl);
+}
+
+/* Returns a level between 1 and ZSKIPLIST_MAXLEVEL: each extra level with
+ * probability ZSKIPLIST_P, drawn from the server's seeded PRNG (where
+ * Redis calls random()), so the same commands build the same skiplist. */
+static int zslRandomLevel(redisServer *s) {
+    int level = 1;
+    while ((rngNext(s->denv.rng) & 0xFFFF) < (ZSKIPLIST_P * 0xFFFF))
+        level++;
+    return level < ZSKIPLIST_MAXLEVEL ? level : ZSKIPLIST_MAXLEVEL;
+}
+
+/* Returns 1 if node x sorts before (score, ele). */
+static int zslBefore(const zskiplistNode *x, double score, const sds ele) {
+    return x->score < score ||
+           (x->score == score && sdscmp(x->ele, ele) < 0);
+}
+
+/* Walks down to where (score, ele) belongs. update[i] gets the last node
+ * on level i that sorts before it, and rank[i], when rank is not NULL,
+ * the rank of update[i] (the header has rank 0). Returns the level-0
+ * successor of update[0]: the first node not before (score, ele). */
+static zskiplistNode *zslSearch(zskiplist *zsl, double score, const sds ele,
+                                zskiplistNode **update,
+                                unsigned long *rank) {
+    zskiplistNode *x = zsl->header;
+    for (int i = zsl->level - 1; i >= 0; i--) {
+        if (rank) rank[i] = i == zsl->level - 1 ? 0 : rank[i + 1];
+        while (x->level[i].forward &&
+               zslBefore(x->level[i].forward, score, ele)) {
+            if (rank) rank[i] += x->level[i].span;
+            x = x->level[i].forward;
+        }
+        update[i] = x;
+    }
+    return x->level[0].forward;
+}
+
+/* Inserts a node for (score, ele), which must not be in the list; the
+ * node takes ownership of ele. Returns the new node.
+ *
+ * The spans are the subtle part. Before the insert, update[i]'s level-i
+ * link jumps over the spot where the node goes. rank[0] - rank[i] is how
+ * many level-0 steps lie between update[i] and the new node's
+ * predecessor, so update[i] now spans exactly that plus one (to reach the
+ * new node), and the new node inherits the rest of the old span. Levels
+ * above the new node's height jump over it: their spans grow by one. */
+static zskiplistNode *zslInsert(redisServer *s, zskiplist *zsl,
+                                double score, sds ele) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x;
+    unsigned long rank[ZSKIPLIST_MAXLEVEL];
+    int level = zslRandomLevel(s);
+    zslSearch(zsl, score, ele, update, rank);
+    if (level > zsl->level) {
+        for (int i = zsl->level; i < level; i++) {
+            rank[i] = 0;
+            update[i] = zsl->header;
+            update[i]->level[i].span = zsl->length;
+        }
+        zsl->level = level;
+    }
+    x = zslCreateNode(s, level, score, ele);
+    for (int i = 0; i < level; i++) {
+        x->level[i].forward = update[i]->level[i].forward;
+        update[i]->level[i].forward = x;
+        x->level[i].span = update[i]->level[i].span - (rank[0] - rank[i]);
+        update[i]->level[i].span = (rank[0] - rank[i]) + 1;
+    }
+    for (int i = level; i < zsl->level; i++) update[i]->level[i].span++;
+    x->backward = update[0] == zsl->header ? NULL : update[0];
+    if (x->level[0].forward)
+        x->level[0].forward->backward = x;
+    else
+        zsl->tail = x;
+    zsl->length++;
+    return x;
+}
+
+/* Unlinks node x, whose predecessors on every level are in update[]. The
+ * node itself is not freed. Levels left empty at the top are dropped. */
+static void zslDeleteNode(zskiplist *zsl, zskiplistNode *x,
+                          zskiplistNode **update) {
+    for (int i = 0; i < zsl->level; i++) {
+        if (update[i]->level[i].forward == x) {
+            update[i]->level[i].span += x->level[i].span - 1;
+            update[i]->level[i].forward = x->level[i].forward;
+        } else {
+            update[i]->level[i].span -= 1;
+        }
+    }
+    if (x->level[0].forward)
+        x->level[0].forward->backward = x->backward;
+    else
+        zsl->tail = x->backward;
+    while (zsl->level > 1 &&
+           zsl->header->level[zsl->level - 1].forward == NULL)
+        zsl->level--;
+    zsl->length--;
+}
+
+/* Deletes and frees the node (score, ele), member included. Returns 1 if
+ * it was found, else 0. */
+static int zslDelete(redisServer *s, zskiplist *zsl, double score,
+                     const sds ele) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL];
+    zskiplistNode *x = zslSearch(zsl, score, ele, update, NULL);
+    if (x == NULL || x->score != score || sdscmp(x->ele, ele) != 0)
+        return 0;
+    zslDeleteNode(zsl, x, update);
+    zslFreeNode(s, x);
+    return 1;
+}
+
+/* Moves the existing node (curscore, ele) to newscore and returns it,
+ * possibly as a different node; the member sds (the dict's key) is kept.
+ * When the new score keeps the node between its neighbours, the score is
+ * just overwritten in place, the common case of small increments. */
+static zskiplistNode *zslUpdateScore(redisServer *s, zskiplist *zsl,
+                                     double curscore, const sds ele,
+                                     double newscore) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x, *moved;
+    x = zslSearch(zsl, curscore, ele, update, NULL);
+    if ((x->backward == NULL || x->backward->score < newscore) &&
+        (x->level[0].forward == NULL ||
+         x->level[0].forward->score > newscore)) {
+        x->score = newscore;
+        return x;
+    }
+    zslDeleteNode(zsl, x, update);
+    moved = zslInsert(s, zsl, newscore, x->ele);
+    x->ele = NULL;
+    zslFreeNode(s, x);
+    return moved;
+}
+
+/* Returns the 1-based rank of (score, ele), or 0 if it is not there. */
+static unsigned long zslGetRank(zskiplist *zsl, double score,
+                                const sds ele) {
+    zskiplistNode *x = zsl->header;
+    unsigned long rank = 0;
+    for (int i = zsl->level - 1; i >= 0; i--) {
+        while (x->level[i].forward &&
+               (zslBefore(x->level[i].forward, score, ele) ||
+                (x->level[i].forward->score == score &&
+                 sdscmp(x->level[i].forward->ele, ele) == 0))) {
+            rank += x->level[i].span;
+            x = x->level[i].forward;
+        }
+        if (x->ele && sdscmp(x->ele, ele) == 0) return rank;
+    }
+    return 0;
+}
+
+/* Returns the node at the 1-based rank, or NULL: the spans let the walk
+ * jump straight there in O(log N). */
+static zskiplistNode *zslGetElementByRank(zskiplist *zsl,
+                                          unsigned long rank) {
+    zskiplistNode *x = zsl->header;
+    unsigned long traversed = 0;
+    for (int i = zsl->level - 1; i >= 0; i--) {
+        while (x->level[i].forward &&
+               traversed + x->level[i].span <= rank) {
+            traversed += x->level[i].span;
+            x = x->level[i].forward;
+        }
+        if (traversed == rank) return x;
+    }
+    return NULL;
+}
+
+/* ==== Score and lexicographic ranges ==== */
+
+/* Returns 1 if value is at or above the range's minimum. */
+static int zslValueGteMin(double value, const zrangespec *spec) {
+    return spec->minex ? value > spec->min : value >= spec->min;
+}
+
+/* Returns 1 if value is at or below the range's maximum. */
+static int zslValueLteMax(double value, const zrangespec *spec) {
+    return spec->maxex ? value < spec->max : value <= spec->max;
+}
+
+/* Returns 1 if no score can be in the range: min above max, or equal
+ * ends with one of them exclusive. */
+static int zslRangeEmpty(const zrangespec *r) {
+    return r->min > r->max ||
+           (r->min == r->max && (r->minex || r->maxex));
+}
+
+/* Parses one end of a score range: a double as strtod reads it, "(" in
+ * front for exclusive. As in Redis, strtod has the last word, so "inf",
+ * "-inf", " 1" and even "" (as 0) are accepted, and NaN is not. Returns
+ * C_OK or C_ERR. */
+static int zslParseRangeItem(const sds text, double *v, int *ex) {
+    const char *p = text;
+    char *eptr;
+    *ex = p[0] == '(';
+    if (*ex) p++;
+    *v = strtod(p, &eptr);
+    return eptr[0] == '\0' && !isnan(*v) ? C_OK : C_ERR;
+}
+
+/* Parses ZRANGE BYSCORE style min and max. Returns C_OK or C_ERR. */
+static int zslParseRange(robj *min, robj *max, zrangespec *spec) {
+    if (zslParseRangeItem(min->v.ptr, &spec->min, &spec->minex) != C_OK ||
+        zslParseRangeItem(max->v.ptr, &spec->max, &spec->maxex) != C_OK)
+        return C_ERR;
+    return C_OK;
+}
+
+/* Parses one end of a lex range: "-", "+", "[str" or "(str". Returns
+ * C_OK or C_ERR. */
+static int zslParseLexItem(const sds text, zlexbound *b, int *ex) {
+    size_t len = sdslen(text);
+    b->s = (const unsigned char *)text + 1;
+    b->len = len ? len - 1 : 0;
+    b->inf = 0;
+    if (len == 0) return C_ERR;
+    switch (text[0]) {
+    case '+': b->inf = 1; *ex = 1; return len == 1 ? C_OK : C_ERR;
+    case '-': b->inf = -1; *ex = 1; return len == 1 ? C_OK : C_ERR;
+    case '(': *ex = 1; return C_OK;
+    case '[': *ex = 0; return C_OK;
+    default: return C_ERR;
+    }
+}
+
+/* Parses ZRANGE BYLEX style min and max. Returns C_OK or C_ERR. */
+static int zslParseLexRange(robj *min, robj *max, zlexrangespec *spec) {
+    if (zslParseLexItem(min->v.ptr, &spec->min, &spec->minex) != C_OK ||
+        zslParseLexItem(max->v.ptr, &spec->max, &spec->maxex) != C_OK)
+        return C_ERR;
+    return C_OK;
+}
+
+/* Compares the len bytes at s with a lex bound: negative, zero or
+ * positive. "-" is below every string and "+" above every string. */
+static int zslLexCmp(const unsigned char *s, size_t len,
+                     const zlexbound *b) {
+    size_t min = len < b->len ? len : b->len;
+    int cmp;
+    if (b->inf) return -b->inf;
+    cmp = min ? memcmp(s, b->s, min) : 0;
+    if (cmp) return cmp;
+    return len < b->len ? -1 : len > b->len;
+}
+
+/* Returns 1 if the string is at or above the range's minimum. */
+static int zslLexGteMin(const unsigned char *s, size_t len,
+                        const zlexrangespec *r) {
+    int cmp = zslLexCmp(s, len, &r->min);
+    return r->minex ? cmp > 0 : cmp >= 0;
+}
+
+/* Returns 1 if the string is at or below the range's maximum. */
+static int zslLexLteMax(const unsigned char *s, size_t len,
+                        const zlexrangespec *r) {
+    int cmp = zslLexCmp(s, len, &r->max);
+    return r->maxex ? cmp < 0 : cmp <= 0;
+}
+
+/* Returns 1 if no string can be in the range, comparing the two bounds
+ * as Redis does: "-" and "-" (or "+" and "+") are equal, and exclusive,
+ * so such a range is empty. */
+static int zslLexRangeEmpty(const zlexrangespec *r) {
+    int cmp;
+    if (r->min.inf && r->min.inf == r->max.inf)
+        cmp = 0;
+    else if (r->min.inf == -1 || r->max.inf == 1)
+        cmp = -1;
+    else if (r->min.inf == 1 || r->max.inf == -1)
+        cmp = 1;
+    else
+        cmp = zslLexCmp(r->min.s, r->min.len, &r->max);
+    return cmp > 0 || (cmp == 0 && (r->minex || r->maxex));
+}
+
+/* Returns 1 if the skiplist node's member is at or above the minimum. */
+static int zslNodeLexGteMin(const zskiplistNode *x, const zlexrangespec *r) {
+    return zslLexGteMin((const unsigned char *)x->ele, sdslen(x->ele), r);
+}
+
+/* Returns 1 if the skiplist node's member is at or below the maximum. */
+static int zslNodeLexLteMax(const zskiplistNode *x, const zlexrangespec *r) {
+    return zslLexLteMax((const unsigned char *)x->ele, sdslen(x->ele), r);
+}
+
+/* Returns the first node whose score is in range, or NULL. The search
+ * runs forward on each level while the next node is still below min. */
+static zskiplistNode *zslFirstInRange(zskiplist *zsl, const zrangespec *r) {
+    zskiplistNode *x = zsl->header;
+    if (zslRangeEmpty(r) || zsl->tail == NULL ||
+        !zslValueGteMin(zsl->tail->score, r))
+        return NULL;
+    for (int i = zsl->level - 1; i >= 0; i--)
+        while (x->level[i].forward &&
+               !zslValueGteMin(x->level[i].forward->score, r))
+            x = x->level[i].forward;
+    x = x->level[0].forward;
+    return x && zslValueLteMax(x->score, r) ? x : NULL;
+}
+
+/* Returns the last node whose score is in range, or NULL. */
+static zskiplistNode *zslLastInRange(zskiplist *zsl, const zrangespec *r) {
+    zskiplistNode *x = zsl->header, *first = x->level[0].forward;
+    if (zslRangeEmpty(r) || first == NULL ||
+        !zslValueLteMax(first->score, r))
+        return NULL;
+    for (int i = zsl->level - 1; i >= 0; i--)
+        while (x->level[i].forward &&
+               zslValueLteMax(x->level[i].forward->score, r))
+            x = x->level[i].forward;
+    return x != zsl->header && zslValueGteMin(x->score, r) ? x : NULL;
+}
+
+/* Returns the first node whose member is in the lex range, or NULL. */
+static zskiplistNode *zslFirstInLexRange(zskiplist *zsl,
+                                         const zlexrangespec *r) {
+    zskiplistNode *x = zsl->header;
+    if (zslLexRangeEmpty(r) || zsl->tail == NULL ||
+        !zslNodeLexGteMin(zsl->tail, r))
+        return NULL;
+    for (int i = zsl->level - 1; i >= 0; i--)
+        while (x->level[i].forward &&
+               !zslNodeLexGteMin(x->level[i].forward, r))
+            x = x->level[i].forward;
+    x = x->level[0].forward;
+    return x && zslNodeLexLteMax(x, r) ? x : NULL;
+}
+
+/* Returns the last node whose member is in the lex range, or NULL. */
+static zskiplistNode *zslLastInLexRange(zskiplist *zsl,
+                                        const zlexrangespec *r) {
+    zskiplistNode *x = zsl->header, *first = x->level[0].forward;
+    if (zslLexRangeEmpty(r) || first == NULL ||
+        !zslNodeLexLteMax(first, r))
+        return NULL;
+    for (int i = zsl->level - 1; i >= 0; i--)
+        while (x->level[i].forward &&
+               zslNodeLexLteMax(x->level[i].forward, r))
+            x = x->level[i].forward;
+    return x != zsl->header && zslNodeLexGteMin(x, r) ? x : NULL;
+}
+
+/* ==== Listpack encoding ====
+ *
+ * The listpack holds member, score, member, score..., sorted. eptr points
+ * at a member and sptr at its score; zzlNext and zzlPrev move both. */
+
+/* Reads the element at p as text: a string in place, an integer written
+ * into buf (LP_INTBUF_SIZE bytes). Sets *len and returns the bytes. */
+static const unsigned char *zzlText(unsigned char *p, unsigned char *buf,
+                                    size_t *len) {
+    int64_t n;
+    const unsigned char *s = lpGet(p, &n, buf);
+    *len = (size_t)n;
+    return s;
+}
+
+/* Returns the score stored at sptr: an integer element as is, a string
+ * element through strtod, as Redis's zzlGetScore does. */
+static double zzlGetScore(unsigned char *sptr) {
+    char buf[MAX_D2STRING_CHARS];
+    int64_t n;
+    const unsigned char *s = lpGet(sptr, &n, NULL);
+    if (s == NULL) return (double)n;
+    if ((size_t)n >= sizeof(buf)) n = sizeof(buf) - 1;
+    memcpy(buf, s, (size_t)n);
+    buf[n] = '\0';
+    return strtod(buf, NULL);
+}
+
+/* Writes the text a score is stored as: integral scores within +-2^62 as
+ * plain digits (the listpack makes them integers), anything else with
+ * d2string. Returns the length. buf holds MAX_D2STRING_CHARS bytes. */
+static int zzlScoreText(double score, char *buf) {
+    const double lim = (double)(LLONG_MAX / 2);
+    if (score >= -lim && score <= lim && score == (double)(long long)score)
+        return ll2string(buf, MAX_D2STRING_CHARS, (long long)score);
+    return d2string(buf, MAX_D2STRING_CHARS, score);
+}
+
+/* Compares the member at eptr with the len bytes at s as Redis orders
+ * members: memcmp, then the shorter first. Returns <0, 0 or >0. */
+static int zzlCompareElements(unsigned char *eptr, const unsigned char *s,
+                              size_t len) {
+    unsigned char buf[LP_INTBUF_SIZE];
+    size_t vlen;
+    const unsigned char *v = zzlText(eptr, buf, &vlen);
+    size_t min = vlen < len ? vlen : len;
+    int cmp = min ? memcmp(v, s, min) : 0;
+    if (cmp) return cmp;
+    return vlen < len ? -1 : vlen > len;
+}
+
+/* Returns the number of members. */
+static unsigned long zzlLength(unsigned char *lp) {
+    return lpLength(lp) / 2;
+}
+
+/* Moves eptr and sptr to the next pair; both become NULL past the end. */
+static void zzlNext(unsigned char *lp, unsigned char **eptr,
+                    unsigned char **sptr) {
+    unsigned char *e = lpNext(lp, *sptr);
+    *eptr = e;
+    *sptr = e ? lpNext(lp, e) : NULL;
+}
+
+/* Moves eptr and sptr to the previous pair; NULL before the start. */
+static void zzlPrev(unsigned char *lp, unsigned char **eptr,
+                    unsigned char **sptr) {
+    unsigned char *s = lpPrev(lp, *eptr);
+    *sptr = s;
+    *eptr = s ? lpPrev(lp, s) : NULL;
+}
+
+/* Returns the member element equal to ele, or NULL; with score not NULL
+ * also reads its score. lpFind compares members only, skipping scores. */
+static unsigned char *zzlFind(unsigned char *lp, const sds ele,
+                              double *score) {
+    unsigned char *eptr = lpFirst(lp);
+    if (eptr == NULL) return NULL;
+    eptr = lpFind(lp, eptr, (const unsigned char *)ele,
+                  (uint32_t)sdslen(ele), 1);
+    if (eptr && score) *score = zzlGetScore(lpNext(lp, eptr));
+    return eptr;
+}
+
+/* Deletes the pair whose member is at eptr. Returns the listpack. */
+static unsigned char *zzlDelete(redisServer *s, unsigned char *lp,
+                                unsigned char *eptr) {
+    lp = lpDelete(s->mem, lp, eptr, &eptr);
+    return lpDelete(s->mem, lp, eptr, NULL);
+}
+
+/* Inserts (ele, score) before the member at eptr, or at the end when
+ * eptr is NULL. Returns the listpack. */
+static unsigned char *zzlInsertAt(redisServer *s, unsigned char *lp,
+                                  unsigned char *eptr, const sds ele,
+                                  double score) {
+    char buf[MAX_D2STRING_CHARS];
+    uint32_t len = (uint32_t)zzlScoreText(score, buf);
+    unsigned char *sptr;
+    if (eptr == NULL) {
+        lp = lpAppend(s->mem, lp, (const unsigned char *)ele,
+                      (uint32_t)sdslen(ele));
+        return lpAppend(s->mem, lp, (unsigned char *)buf, len);
+    }
+    lp = lpInsertString(s->mem, lp, (const unsigned char *)ele,
+                        (uint32_t)sdslen(ele), eptr, LP_BEFORE, &sptr);
+    return lpInsertString(s->mem, lp, (unsigned char *)buf, len, sptr,
+                          LP_AFTER, NULL);
+}
+
+/* Inserts (ele, score), which must not be present, at its sorted place:
+ * before the first pair with a greater score, or an equal score and a
+ * greater member. A linear walk, as everything in a listpack is. */
+static unsigned char *zzlInsert(redisServer *s, unsigned char *lp,
+                                const sds ele, double score) {
+    unsigned char *eptr = lpFirst(lp);
+    while (eptr != NULL) {
+        unsigned char *sptr = lpNext(lp, eptr);
+        double cur = zzlGetScore(sptr);
+        if (cur > score ||
+            (cur == score &&
+             zzlCompareElements(eptr, (const unsigned char *)ele,
+                                sdslen(ele)) > 0))
+            break;
+        eptr = lpNext(lp, sptr);
+    }
+    return zzlInsertAt(s, lp, eptr, ele, score);
+}
+
+/* Returns the first member element whose score is in range, or NULL. */
+static unsigned char *zzlFirstInRange(unsigned char *lp,
+                                      const zrangespec *r) {
+    unsigned char *eptr = lpFirst(lp), *sptr;
+    if (zslRangeEmpty(r) || eptr == NULL ||
+        !zslValueGteMin(zzlGetScore(lpLast(lp)), r))
+        return NULL;
+    for (; eptr != NULL; eptr = lpNext(lp, sptr)) {
+        double score = zzlGetScore(sptr = lpNext(lp, eptr));
+        if (zslValueGteMin(score, r))
+            return zslValueLteMax(score, r) ? eptr : NULL;
+    }
+    return NULL;
+}
+
+/* Returns the last member element whose score is in range, or NULL. */
+static unsigned char *zzlLastInRange(unsigned char *lp,
+                                     const zrangespec *r) {
+    unsigned char *eptr = lpSeek(lp, -2), *sptr;
+    if (zslRangeEmpty(r) || eptr == NULL ||
+        !zslValueLteMax(zzlGetScore(lpSeek(lp, 1)), r))
+        return NULL;
+    while (eptr != NULL) {
+        double score = zzlGetScore(sptr = lpNext(lp, eptr));
+        if (zslValueLteMax(score, r))
+            return zslValueGteMin(score, r) ? eptr : NULL;
+        zzlPrev(lp, &eptr, &sptr);
+    }
+    return NULL;
+}
+
+/* Returns 1 if the member at p is at or above the lex minimum. */
+static int zzlLexGteMin(unsigned char *p, const zlexrangespec *r) {
+    unsigned char buf[LP_INTBUF_SIZE];
+    size_t len;
+    const unsigned char *s = zzlText(p, buf, &len);
+    return zslLexGteMin(s, len, r);
+}
+
+/* Returns 1 if the member at p is at or below the lex maximum. */
+static int zzlLexLteMax(unsigned char *p, const zlexrangespec *r) {
+    unsigned char buf[LP_INTBUF_SIZE];
+    size_t len;
+    const unsigned char *s = zzlText(p, buf, &len);
+    return zslLexLteMax(s, len, r);
+}
+
+/* Returns the first member element in the lex range, or NULL. */
+static unsigned char *zzlFirstInLexRange(unsigned char *lp,
+                                         const zlexrangespec *r) {
+    unsigned char *eptr = lpFirst(lp);
+    if (zslLexRangeEmpty(r) || eptr == NULL ||
+        !zzlLexGteMin(lpSeek(lp, -2), r))
+        return NULL;
+    for (; eptr != NULL; eptr = lpNext(lp, lpNext(lp, eptr)))
+        if (zzlLexGteMin(eptr, r))
+            return zzlLexLteMax(eptr, r) ? eptr : NULL;
+    return NULL;
+}
+
+/* Returns the last member element in the lex range, or NULL. */
+static unsigned char *zzlLastInLexRange(unsigned char *lp,
+                                        const zlexrangespec *r) {
+    unsigned char *eptr = lpSeek(lp, -2), *sptr;
+    if (zslLexRangeEmpty(r) || eptr == NULL ||
+        !zzlLexLteMax(lpFirst(lp), r))
+        return NULL;
+    while (eptr != NULL) {
+        if (zzlLexLteMax(eptr, r))
+            return zzlLexGteMin(eptr, r) ? eptr : NULL;
+        sptr = lpNext(lp, eptr);
+        zzlPrev(lp, &eptr, &sptr);
+    }
+    return NULL;
+}
+
+/* ==== The sorted set type API ==== */
+
+/* Returns the number of members, O(1) for both encodings. */
+unsigned long zsetLength(const robj *zobj) {
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK)
+        return zzlLength(zobj->v.ptr);
+    return ((const zset *)zobj->v.ptr)->zsl->length;
+}
+
+/* Frees the value of a sorted set object of either encoding: for a
+ * skiplist, the dict first (it owns nothing), then the skiplist, which
+ * frees the members. The robj itself is the caller's. */
+void freeZsetObject(redisServer *s, robj *o) {
+    zset *zs = o->v.ptr;
+    if (o->encoding == OBJ_ENCODING_LISTPACK) {
+        lpFree(s->mem, o->v.ptr);
+        return;
+    }
+    dictRelease(zs->dict);
+    zslFree(s, zs->zsl);
+    memFree(s->mem, zs);
+}
+
+/* Converts a listpack sorted set into a skiplist in place, freeing the
+ * listpack. The pairs are already sorted, but each still goes through
+ * zslInsert, which draws a random level for every node. Unlike sets and
+ * hashes, 7.0 does not presize this dict: it grows as members go in. */
+static void zsetConvert(redisServer *s, robj *zobj) {
+    unsigned char *lp = zobj->v.ptr, *eptr = lpFirst(lp), *sptr;
+    unsigned char buf[LP_INTBUF_SIZE];
+    zset *zs = memAlloc(s->mem, sizeof(*zs));
+    zs->dict = dictCreate(&zsetDictType, &s->denv);
+    zs->zsl = zslCreate(s);
+    while (eptr != NULL) {
+        size_t len;
+        const unsigned char *m = zzlText(eptr, buf, &len);
+        sds ele = sdsnewlen(s->mem, m, len);
+        zskiplistNode *node;
+        sptr = lpNext(lp, eptr);
+        node = zslInsert(s, zs->zsl, zzlGetScore(sptr), ele);
+        dictAdd(zs->dict, ele, &node->score);
+        eptr = lpNext(lp, sptr);
+    }
+    lpFree(s->mem, lp);
+    zobj->v.ptr = zs;
+    zobj->encoding = OBJ_ENCODING_SKIPLIST;
+}
+
+/* Looks member up. Returns C_OK and sets *score, or C_ERR. */
+static int zsetScore(robj *zobj, const sds member, double *score) {
+    dictEntry *de;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK)
+        return zzlFind(zobj->v.ptr, member, score) ? C_OK : C_ERR;
+    de = dictFind(((zset *)zobj->v.ptr)->dict, member);
+    if (de == NULL) return C_ERR;
+    *score = *(double *)dictGetVal(de);
+    return C_OK;
+}
+
+/* Applies NX, INCR, GT and LT to an existing member whose score is cur:
+ * *score becomes the score it should take. Returns 1 if the member
+ * should be updated, 0 if the options say leave it (*out gets NOP), -1
+ * if INCR produced NaN (*out gets NAN). */
+static int zsetExistingScore(int flags, double cur, double *score,
+                             int *out) {
+    if (flags & ZADD_IN_NX) {
+        *out |= ZADD_OUT_NOP;
+        return 0;
+    }
+    if (flags & ZADD_IN_INCR) {
+        *score += cur;
+        if (isnan(*score)) {
+            *out |= ZADD_OUT_NAN;
+            return -1;
+        }
+    }
+    if (((flags & ZADD_IN_LT) && *score >= cur) ||
+        ((flags & ZADD_IN_GT) && *score <= cur)) {
+        *out |= ZADD_OUT_NOP;
+        return 0;
+    }
+    return 1;
+}
+
+/* Returns 1 if a new member of len bytes would not fit the listpack
+ * encoding any more: one member too many, too long, or past the safety
+ * size. */
+static int zsetListpackFull(redisServer *s, unsigned char *lp, size_t len) {
+    return (long long)zzlLength(lp) + 1 > s->cfg.zset_max_listpack_entries ||
+           (long long)len > s->cfg.zset_max_listpack_value ||
+           lpBytes(lp) + len > ZSET_LISTPACK_SAFETY_SIZE;
+}
+
+/* zsetAdd for a listpack. Returns 1 or 0 as zsetAdd, or -1 after
+ * converting to a skiplist, which the caller must then add to. A changed
+ * score is a delete and a sorted insert: the pair moves. */
+static int zsetAddListpack(redisServer *s, robj *zobj, double score,
+                           const sds ele, int flags, int *out,
+                           double *newscore) {
+    double cur;
+    unsigned char *eptr = zzlFind(zobj->v.ptr, ele, &cur);
+    int go;
+    if (eptr != NULL) {
+        if ((go = zsetExistingScore(flags, cur, &score, out)) <= 0)
+            return go == 0;
+        *newscore = score;
+        if (score == cur) return 1;
+        zobj->v.ptr = zzlDelete(s, zobj->v.ptr, eptr);
+        zobj->v.ptr = zzlInsert(s, zobj->v.ptr, ele, score);
+        *out |= ZADD_OUT_UPDATED;
+        return 1;
+    }
+    if (flags & ZADD_IN_XX) {
+        *out |= ZADD_OUT_NOP;
+        return 1;
+    }
+    if (zsetListpackFull(s, zobj->v.ptr, sdslen(ele))) {
+        zsetConvert(s, zobj);
+        return -1;
+    }
+    zobj->v.ptr = zzlInsert(s, zobj->v.ptr, ele, score);
+    *newscore = score;
+    *out |= ZADD_OUT_ADDED;
+    return 1;
+}
+
+/* zsetAdd for a skiplist. A new member is copied; the copy is both the
+ * node's ele and the dict's key, and the dict's value points at the
+ * node's score, so the two views can never disagree. */
+static int zsetAddSkiplist(redisServer *s, robj *zobj, double score,
+                           const sds ele, int flags, int *out,
+                           double *newscore) {
+    zset *zs = zobj->v.ptr;
+    dictEntry *de = dictFind(zs->dict, ele);
+    zskiplistNode *node;
+    int go;
+    if (de != NULL) {
+        double cur = *(double *)dictGetVal(de);
+        if ((go = zsetExistingScore(flags, cur, &score, out)) <= 0)
+            return go == 0;
+        *newscore = score;
+        if (score == cur) return 1;
+        node = zslUpdateScore(s, zs->zsl, cur, ele, score);
+        de->v.val = &node->score;
+        *out |= ZADD_OUT_UPDATED;
+        return 1;
+    }
+    if (flags & ZADD_IN_XX) {
+        *out |= ZADD_OUT_NOP;
+        return 1;
+    }
+    node = zslInsert(s, zs->zsl, score, sdsdup(s->mem, ele));
+    dictAdd(zs->dict, node->ele, &node->score);
+    *newscore = score;
+    *out |= ZADD_OUT_ADDED;
+    return 1;
+}
+
+/* Adds ele with score, or updates its score, as the ZADD_IN_* flags say.
+ * *out gets ZADD_OUT_* flags; *newscore the member's score afterwards
+ * when it was added or updated (with INCR, the sum). Returns 1 on
+ * success, including when the options made it a no-op, and 0 when the
+ * score is or would become NaN, in which case nothing changed. ele stays
+ * the caller's. */
+static int zsetAdd(redisServer *s, robj *zobj, double score, const sds ele,
+                   int flags, int *out, double *newscore) {
+    *out = 0;
+    if (isnan(score)) {
+        *out = ZADD_OUT_NAN;
+        return 0;
+    }
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
+        int r = zsetAddListpack(s, zobj, score, ele, flags, out, newscore);
+        if (r >= 0) return r;
+    }
+    return zsetAddSkiplist(s, zobj, score, ele, flags, out, newscore);
+}
+
+/* Removes ele. Returns 1 if it was a member. In a skiplist set the dict
+ * entry goes first (it does not own the member), then the node, which
+ * frees the member; a dict under 10% full is then shrunk. */
+static int zsetDel(redisServer *s, robj *zobj, const sds ele) {
+    zset *zs = zobj->v.ptr;
+    dictEntry *de;
+    double score;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
+        unsigned char *eptr = zzlFind(zobj->v.ptr, ele, NULL);
+        if (eptr == NULL) return 0;
+        zobj->v.ptr = zzlDelete(s, zobj->v.ptr, eptr);
+        return 1;
+    }
+    if ((de = dictUnlink(zs->dict, ele)) == NULL) return 0;
+    score = *(double *)dictGetVal(de);
+    dictFreeUnlinkedEntry(zs->dict, de);
+    zslDelete(s, zs->zsl, score, ele);
+    if (dictNeedsShrink(zs->dict)) dictResize(zs->dict);
+    return 1;
+}
+
+/* Returns the 0-based rank of ele, counted from the highest score when
+ * reverse is set, or -1 if it is not a member. */
+static long zsetRank(robj *zobj, const sds ele, int reverse) {
+    unsigned long llen = zsetLength(zobj), rank = 0;
+    zset *zs = zobj->v.ptr;
+    dictEntry *de;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
+        unsigned char *lp = zobj->v.ptr, *eptr = lpFirst(lp);
+        for (; eptr; eptr = lpNext(lp, lpNext(lp, eptr))) {
+            rank++;
+            if (lpCompare(eptr, (const unsigned char *)ele,
+                          (uint32_t)sdslen(ele)))
+                return reverse ? (long)(llen - rank) : (long)rank - 1;
+        }
+        return -1;
+    }
+    if ((de = dictFind(zs->dict, ele)) == NULL) return -1;
+    rank = zslGetRank(zs->zsl, *(double *)dictGetVal(de), ele);
+    return reverse ? (long)(llen - rank) : (long)rank - 1;
+}
+
+/* ==== Commands: writes ==== */
+
+/* Parses ZADD's options from argv[2] on, any order, any case. Returns
+ * the index of the first score and ORs the options into *flags; *ch is
+ * set by CH. */
+static int zaddParseFlags(client *c, int *flags, int *ch) {
+    int j = 2;
+    for (; j < c->argc; j++) {
+        const char *opt = c->argv[j]->v.ptr;
+        if (!strcasecmp(opt, "nx")) *flags |= ZADD_IN_NX;
+        else if (!strcasecmp(opt, "xx")) *flags |= ZADD_IN_XX;
+        else if (!strcasecmp(opt, "ch")) *ch = 1;
+        else if (!strcasecmp(opt, "incr")) *flags |= ZADD_IN_INCR;
+        else if (!strcasecmp(opt, "gt")) *flags |= ZADD_IN_GT;
+        else if (!strcasecmp(opt, "lt")) *flags |= ZADD_IN_LT;
+        else break;
+    }
+    return j;
+}
+
+/* Checks ZADD's option combinations and the number of score-member
+ * arguments, in Redis's order. Returns C_OK, or C_ERR after replying. */
+static int zaddCheckArgs(client *c, int flags, int elements) {
+    int nx = flags & ZADD_IN_NX, gt = flags & ZADD_IN_GT;
+    int lt = flags & ZADD_IN_LT;
+    if (elements % 2 || elements == 0) {
+        addReplyError(c, "syntax error");
+    } else if (nx && (flags & ZADD_IN_XX)) {
+        addReplyError(c,
+            "XX and NX options at the same time are not compatible");
+    } else if ((gt && nx) || (lt && nx) || (gt && lt)) {
+        addReplyError(c,
+            "GT, LT, and/or NX options at the same time are not compatible");
+    } else if ((flags & ZADD_IN_INCR) && elements > 2) {
+        addReplyError(c,
+            "INCR option supports a single increment-element pair");
+    } else {
+        return C_OK;
+    }
+    return C_ERR;
+}
+
+/* Returns the sorted set at key for ZADD, creating it if missing. A new
+ * set is a listpack unless listpacks are disabled or the first member is
+ * already too long for one. Returns NULL after replying WRONGTYPE, and
+ * NULL with *skip set when the key is missing and XX makes ZADD a no-op. */
+static robj *zaddLookupOrCreate(client *c, int flags, const sds first,
+                                int *skip) {
+    redisServer *s = c->srv;
+    robj *zobj = lookupKeyWrite(c, c->argv[1]);
+    *skip = 0;
+    if (checkType(c, zobj, OBJ_ZSET)) return NULL;
+    if (zobj != NULL) return zobj;
+    if (flags & ZADD_IN_XX) {
+        *skip = 1;
+        return NULL;
+    }
+    if (s->cfg.zset_max_listpack_entries == 0 ||
+        s->cfg.zset_max_listpack_value < (long long)sdslen(first))
+        zobj = createZsetObject(s);
+    else
+        zobj = createZsetListpackObject(s);
+    dbAdd(s, c->db, c->argv[1], zobj);
+    return zobj;
+}
+
+/* ZADD's reply: with INCR the new score, or null if the options left the
+ * member alone; otherwise the number added (plus updated with CH). */
+static void zaddReply(client *c, int incr, int ch, long long added,
+                      long long updated, long long processed,
+                      double score) {
+    if (incr) {
+        if (processed) addReplyDouble(c, score);
+        else addReplyNull(c);
+    } else {
+        addReplyLongLong(c, ch ? added + updated : added);
+    }
+}
+
+/* ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member [score member ...]
+ * and ZINCRBY (flags = ZADD_IN_INCR). Every score is parsed before the
+ * key is touched, so one bad score changes nothing. */
+static void zaddGenericCommand(client *c, int flags) {
+    redisServer *s = c->srv;
+    long long added = 0, updated = 0, processed = 0;
+    int ch = 0, skip, scoreidx = zaddParseFlags(c, &flags, &ch);
+    int elements = c->argc - scoreidx;
+    double score = 0, *scores;
+    robj *zobj;
+    if (zaddCheckArgs(c, flags, elements) != C_OK) return;
+    elements /= 2;
+    scores = memAlloc(s->mem, sizeof(double) * (size_t)elements);
+    for (int j = 0; j < elements; j++)
+        if (getDoubleFromObjectOrReply(c, c->argv[scoreidx + j * 2],
+                                       &scores[j], NULL) != C_OK)
+            goto cleanup;
+    zobj = zaddLookupOrCreate(c, flags, c->argv[scoreidx + 1]->v.ptr,
+                              &skip);
+    if (zobj == NULL && !skip) goto cleanup;
+    for (int j = 0; zobj && j < elements; j++) {
+        int out;
+        sds ele = c->argv[scoreidx + 1 + j * 2]->v.ptr;
+        if (!zsetAdd(s, zobj, scores[j], ele, flags, &out, &score)) {
+            addReplyError(c, "resulting score is not a number (NaN)");
+            goto cleanup;
+        }
+        added += (out & ZADD_OUT_ADDED) != 0;
+        updated += (out & ZADD_OUT_UPDATED) != 0;
+        processed += !(out & ZADD_OUT_NOP);
+    }
+    s->dirty += added + updated;
+    zaddReply(c, flags & ZADD_IN_INCR, ch, added, updated, processed, score);
+cleanup:
+    memFree(s->mem, scores);
+    if (added || updated) signalModifiedKey(c, c->db, c->argv[1]);
+}
+
+/* ZADD key [options] score member [score member ...]. */
+void zaddCommand(client *c) {
+    zaddGenericCommand(c, ZADD_IN_NONE);
+}
+
+/* ZINCRBY key increment member: ZADD INCR, replying the new score. */
+void zincrbyCommand(client *c) {
+    zaddGenericCommand(c, ZADD_IN_INCR);
+}
+
+/* ZREM key member [member ...]: replies with the number removed. The key
+ * goes away with its last member, and the rest are not looked at. */
+void zremCommand(client *c) {
+    robj *zobj = lookupKeyWriteOrReply(c, c->argv[1], ZSET_REPLY_ZERO);
+    long long deleted = 0;
+    if (zobj == NULL || checkType(c, zobj, OBJ_ZSET)) return;
+    for (int j = 2; j < c->argc; j++) {
+        deleted += zsetDel(c->srv, zobj, c->argv[j]->v.ptr);
+        if (zsetLength(zobj) == 0) {
+            dbDelete(c->srv, c->db, c->argv[1]);
+            break;
+        }
+    }
+    if (deleted) {
+        signalModifiedKey(c, c->db, c->argv[1]);
+        c->srv->dirty += deleted;
+    }
+    addReplyLongLong(c, deleted);
+}
+
+/* ==== Commands: point reads ==== */
+
+/* Looks key up for reading and checks it holds a sorted set. Returns it,
+ * or NULL once the reply (given by reply, or WRONGTYPE) is written. */
+static robj *zsetLookupRead(client *c, const char *reply) {
+    robj *zobj = lookupKeyReadOrReply(c, c->argv[1], reply);
+    if (zobj == NULL || checkType(c, zobj, OBJ_ZSET)) return NULL;
+    return zobj;
+}
+
+/* ZSCORE key member: the score, or a null bulk. */
+void zscoreCommand(client *c) {
+    robj *zobj = zsetLookupRead(c, ZSET_REPLY_NULL);
+    double score;
+    if (zobj == NULL) return;
+    if (zsetScore(zobj, c->argv[2]->v.ptr, &score) == C_ERR)
+        addReplyNull(c);
+    else
+        addReplyDouble(c, score);
+}
+
+/* ZMSCORE key member [member ...]: a score or null for each member; all
+ * null for a missing key. */
+void zmscoreCommand(client *c) {
+    robj *zobj = lookupKeyRead(c, c->argv[1]);
+    double score;
+    if (checkType(c, zobj, OBJ_ZSET)) return;
+    addReplyArrayLen(c, c->argc - 2);
+    for (int j = 2; j < c->argc; j++) {
+        if (zobj == NULL ||
+            zsetScore(zobj, c->argv[j]->v.ptr, &score) == C_ERR)
+            addReplyNull(c);
+        else
+            addReplyDouble(c, score);
+    }
+}
+
+/* ZCARD key: the number of members. */
+void zcardCommand(client *c) {
+    robj *zobj = zsetLookupRead(c, ZSET_REPLY_ZERO);
+    if (zobj == NULL) return;
+    addReplyLongLong(c, (long long)zsetLength(zobj));
+}
+
+/* ZRANK and ZREVRANK: the member's 0-based rank, or a null bulk. */
+static void zrankGenericCommand(client *c, int reverse) {
+    robj *zobj = zsetLookupRead(c, ZSET_REPLY_NULL);
+    long rank;
+    if (zobj == NULL) return;
+    rank = zsetRank(zobj, c->argv[2]->v.ptr, reverse);
+    if (rank >= 0)
+        addReplyLongLong(c, rank);
+    else
+        addReplyNull(c);
+}
+
+/* ZRANK key member. */
+void zrankCommand(client *c) {
+    zrankGenericCommand(c, 0);
+}
+
+/* ZREVRANK key member. */
+void zrevrankCommand(client *c) {
+    zrankGenericCommand(c, 1);
+}
+
+/* Counts the pairs from eptr on whose score is at most the range's max. */
+static unsigned long zzlCountToMax(unsigned char *lp, unsigned char *eptr,
+                                   const zrangespec *r) {
+    unsigned char *sptr = lpNext(lp, eptr);
+    unsigned long count = 0;
+    while (eptr && zslValueLteMax(zzlGetScore(sptr), r)) {
+        count++;
+        zzlNext(lp, &eptr, &sptr);
+    }
+    return count;
+}
+
+/* Counts the nodes from first to last, both included, from their ranks.
+ * Redis subtracts the nodes after last from those from first on, and
+ * skips the subtraction when last is NULL: that can only happen for a
+ * lex range over members with different scores (where BYLEX is not
+ * meaningful), and then everything from first to the end is counted. */
+static unsigned long zslCountBetween(zskiplist *zsl, zskiplistNode *first,
+                                     zskiplistNode *last) {
+    unsigned long count;
+    if (first == NULL) return 0;
+    count = zsl->length - (zslGetRank(zsl, first->score, first->ele) - 1);
+    if (last != NULL)
+        count -= zsl->length - zslGetRank(zsl, last->score, last->ele);
+    return count;
+}
+
+/* ZCOUNT key min max: the number of members with a score in range. A
+ * skiplist answers from two ranks, without visiting the members between;
+ * a listpack walks them. */
+void zcountCommand(client *c) {
+    robj *zobj;
+    zrangespec r;
+    unsigned long count = 0;
+    if (zslParseRange(c->argv[2], c->argv[3], &r) != C_OK) {
+        addReplyError(c, "min or max is not a float");
+        return;
+    }
+    if ((zobj = zsetLookupRead(c, ZSET_REPLY_ZERO)) == NULL) return;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
+        unsigned char *eptr = zzlFirstInRange(zobj->v.ptr, &r);
+        if (eptr) count = zzlCountToMax(zobj->v.ptr, eptr, &r);
+    } else {
+        zskiplist *zsl = ((zset *)zobj->v.ptr)->zsl;
+        count = zslCountBetween(zsl, zslFirstInRange(zsl, &r),
+                                zslLastInRange(zsl, &r));
+    }
+    addReplyLongLong(c, (long long)count);
+}
+
+/* ZLEXCOUNT key min max: the number of members in the lex range. */
+void zlexcountCommand(client *c) {
+    robj *zobj;
+    zlexrangespec r;
+    unsigned long count = 0;
+    if (zslParseLexRange(c->argv[2], c->argv[3], &r) != C_OK) {
+        addReplyError(c, "min or max not valid string range item");
+        return;
+    }
+    if ((zobj = zsetLookupRead(c, ZSET_REPLY_ZERO)) == NULL) return;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
+        unsigned char *lp = zobj->v.ptr;
+        unsigned char *eptr = zzlFirstInLexRange(lp, &r);
+        for (; eptr && zzlLexLteMax(eptr, &r);
+             eptr = lpNext(lp, lpNext(lp, eptr)))
+            count++;
+    } else {
+        zskiplist *zsl = ((zset *)zobj->v.ptr)->zsl;
+        count = zslCountBetween(zsl, zslFirstInLexRange(zsl, &r),
+                                zslLastInLexRange(zsl, &r));
+    }
+    addReplyLongLong(c, (long long)count);
+}
+
+/* ==== ZRANGE and its older forms ====
+ *
+ * ZRANGE key start stop [BYSCORE|BYLEX] [REV] [LIMIT offset count]
+ * [WITHSCORES] is the 6.2 command that subsumes ZREVRANGE,
+ * ZRANGEBYSCORE, ZREVRANGEBYSCORE, ZRANGEBYLEX and ZREVRANGEBYLEX; all
+ * of them parse and run through here, the old ones with the range type
+ * and direction fixed, so "REV" or "BYSCORE" after them is a syntax
+ * error, as in Redis. */
+
+#define ZRANGE_AUTO 0
+#define ZRANGE_RANK 1
+#define ZRANGE_SCORE 2
+#define ZRANGE_LEX 3
+
+#define ZRANGE_DIR_AUTO 0
+#define ZRANGE_DIR_FORWARD 1
+#define ZRANGE_DIR_REVERSE 2
+
+/* A parsed ZRANGE request. */
+typedef struct zrangeRequest {
+    int type;           /* ZRANGE_RANK, _SCORE or _LEX */
+    int reverse;        /* walk from the highest score */
+    int withscores;
+    long offset, limit; /* LIMIT; limit -1 means no limit */
+    long start, end;    /* by rank */
+    zrangespec range;   /* by score */
+    zlexrangespec lex;  /* by lex */
+} zrangeRequest;
+
+/* Parses the options after key, min and max. Returns C_OK, or C_ERR
+ * after replying. A LIMIT with fewer than two arguments after it is a
+ * syntax error like any unknown word. */
+static int zrangeParseOptions(client *c, int argc_start, int *type,
+                              int *dir, zrangeRequest *req) {
+    for (int j = argc_start + 3; j < c->argc; j++) {
+        const char *opt = c->argv[j]->v.ptr;
+        int left = c->argc - j - 1;
+        if (!strcasecmp(opt, "withscores")) {
+            req->withscores = 1;
+        } else if (!strcasecmp(opt, "limit") && left >= 2) {
+            if (getLongFromObjectOrReply(c, c->argv[j + 1], &req->offset,
+                                         NULL) != C_OK ||
+                getLongFromObjectOrReply(c, c->argv[j + 2], &req->limit,
+                                         NULL) != C_OK)
+                return C_ERR;
+            j += 2;
+        } else if (*dir == ZRANGE_DIR_AUTO && !strcasecmp(opt, "rev")) {
+            *dir = ZRANGE_DIR_REVERSE;
+        } else if (*type == ZRANGE_AUTO && !strcasecmp(opt, "bylex")) {
+            *type = ZRANGE_LEX;
+        } else if (*type == ZRANGE_AUTO && !strcasecmp(opt, "byscore")) {
+            *type = ZRANGE_SCORE;
+        } else {
+            addReplyError(c, "syntax error");
+            return C_ERR;
+        }
+    }
+    return C_OK;
+}
+
+/* Rejects option combinations Redis rejects. Note that Redis only sees
+ * a LIMIT whose count is not -1, so "LIMIT 5 -1" passes with a rank
+ * range and is ignored. Returns C_OK, or C_ERR after replying. */
+static int zrangeCheckOptions(client *c, const zrangeRequest *req) {
+    if (req->limit != -1 && req->type == ZRANGE_RANK) {
+        addReplyError(c, "syntax error, LIMIT is only supported in "
+                         "combination with either BYSCORE or BYLEX");
+        return C_ERR;
+    }
+    if (req->withscores && req->type == ZRANGE_LEX) {
+        addReplyError(c, "syntax error, WITHSCORES not supported in "
+                         "combination with BYLEX");
+        return C_ERR;
+    }
+    return C_OK;
+}
+
+/* Parses the two range arguments. With REV, BYSCORE and BYLEX take them
+ * as max then min; a rank range stays start then stop. Returns C_OK, or
+ * C_ERR after replying. */
+static int zrangeParseRange(client *c, int argc_start, zrangeRequest *req) {
+    robj *a = c->argv[argc_start + 1], *b = c->argv[argc_start + 2];
+    if (req->reverse && req->type != ZRANGE_RANK) {
+        robj *t = a;
+        a = b;
+        b = t;
+    }
+    if (req->type == ZRANGE_RANK) {
+        if (getLongFromObjectOrReply(c, a, &req->start, NULL) != C_OK ||
+            getLongFromObjectOrReply(c, b, &req->end, NULL) != C_OK)
+            return C_ERR;
+    } else if (req->type == ZRANGE_SCORE) {
+        if (zslParseRange(a, b, &req->range) != C_OK) {
+            addReplyError(c, "min or max is not a float");
+            return C_ERR;
+        }
+    } else if (zslParseLexRange(a, b, &req->lex) != C_OK) {
+        addReplyError(c, "min or max not valid string range item");
+        return C_ERR;
+    }
+    return C_OK;
+}
+
+/* Replies with the listpack pair at eptr, sptr: the member, then its
+ * score if withscores. */
+static void zrangeEmitListpack(client *c, unsigned char *eptr,
+                               unsigned char *sptr, int withscores) {
+    unsigned char buf[LP_INTBUF_SIZE];
+    size_t len;
+    const unsigned char *m = zzlText(eptr, buf, &len);
+    addReplyBulkCBuffer(c, m, len);
+    if (withscores) addReplyDouble(c, zzlGetScore(sptr));
+}
+
+/* Replies with a skiplist node: the member, then its score if asked. */
+static void zrangeEmitNode(client *c, zskiplistNode *x, int withscores) {
+    addReplyBulkCBuffer(c, x->ele, sdslen(x->ele));
+    if (withscores) addReplyDouble(c, x->score);
+}
+
+/* Replies with rangelen listpack pairs from rank start, walking down
+ * from the top when reverse. */
+static void zrangeRankListpack(client *c, unsigned char *lp, long start,
+                               long rangelen, const zrangeRequest *req) {
+    unsigned char *eptr, *sptr;
+    eptr = lpSeek(lp, req->reverse ? -2 - 2 * start : 2 * start);
+    sptr = lpNext(lp, eptr);
+    while (rangelen--) {
+        zrangeEmitListpack(c, eptr, sptr, req->withscores);
+        if (req->reverse) zzlPrev(lp, &eptr, &sptr);
+        else zzlNext(lp, &eptr, &sptr);
+    }
+}
+
+/* Replies with rangelen skiplist nodes from rank start: the first node
+ * is found by rank in O(log N), the rest by following level 0. */
+static void zrangeRankSkiplist(client *c, zskiplist *zsl, long start,
+                               long rangelen, const zrangeRequest *req) {
+    zskiplistNode *x;
+    if (req->reverse)
+        x = start > 0 ? zslGetElementByRank(zsl, zsl->length - start)
+                      : zsl->tail;
+    else
+        x = start > 0 ? zslGetElementByRank(zsl, (unsigned long)start + 1)
+                      : zsl->header->level[0].forward;
+    while (rangelen--) {
+        zrangeEmitNode(c, x, req->withscores);
+        x = req->reverse ? x->backward : x->level[0].forward;
+    }
+}
+
+/* ZRANGE by rank. Negative indexes count from the end; the range is
+ * clipped to the set, and an empty one replies an empty array. */
+static void zrangeByRank(client *c, robj *zobj, const zrangeRequest *req) {
+    long llen = (long)zsetLength(zobj), start = req->start, end = req->end;
+    long rangelen;
+    if (start < 0) start += llen;
+    if (end < 0) end += llen;
+    if (start < 0) start = 0;
+    if (start > end || start >= llen) {
+        addReplyArrayLen(c, 0);
+        return;
+    }
+    if (end >= llen) end = llen - 1;
+    rangelen = end - start + 1;
+    addReplyArrayLen(c, req->withscores ? rangelen * 2 : rangelen);
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK)
+        zrangeRankListpack(c, zobj->v.ptr, start, rangelen, req);
+    else
+        zrangeRankSkiplist(c, ((zset *)zobj->v.ptr)->zsl, start, rangelen,
+                           req);
+}
+
+/* Returns 1 if the score or member at (eptr, sptr) or x is still inside
+ * the far end of the request's range, the end the walk is heading for. */
+static int zrangeInsideListpack(unsigned char *eptr, unsigned char *sptr,
+                                const zrangeRequest *req) {
+    if (req->type == ZRANGE_LEX)
+        return req->reverse ? zzlLexGteMin(eptr, &req->lex)
+                            : zzlLexLteMax(eptr, &req->lex);
+    return req->reverse ? zslValueGteMin(zzlGetScore(sptr), &req->range)
+                        : zslValueLteMax(zzlGetScore(sptr), &req->range);
+}
+
+/* The same test for a skiplist node. */
+static int zrangeInsideNode(zskiplistNode *x, const zrangeRequest *req) {
+    if (req->type == ZRANGE_LEX)
+        return req->reverse ? zslNodeLexGteMin(x, &req->lex)
+                            : zslNodeLexLteMax(x, &req->lex);
+    return req->reverse ? zslValueGteMin(x->score, &req->range)
+                        : zslValueLteMax(x->score, &req->range);
+}
+
+/* Replies with the listpack pairs of a score or lex range, skipping
+ * offset of them and stopping after limit. Returns how many it sent.
+ *
+ * Like Redis, it counts offset and limit down with a post-decrement, so
+ * a negative offset skips everything and a negative limit never runs
+ * out. */
+static long zrangeGenericListpack(client *c, unsigned char *lp,
+                                  const zrangeRequest *req) {
+    unsigned char *eptr, *sptr = NULL;
+    long offset = req->offset, limit = req->limit, sent = 0;
+    if (req->type == ZRANGE_LEX)
+        eptr = req->reverse ? zzlLastInLexRange(lp, &req->lex)
+                            : zzlFirstInLexRange(lp, &req->lex);
+    else
+        eptr = req->reverse ? zzlLastInRange(lp, &req->range)
+                            : zzlFirstInRange(lp, &req->range);
+    if (eptr) sptr = lpNext(lp, eptr);
+    for (; eptr && offset--; ) {
+        if (req->reverse) zzlPrev(lp, &eptr, &sptr);
+        else zzlNext(lp, &eptr, &sptr);
+    }
+    for (; eptr && limit--; sent++) {
+        if (!zrangeInsideListpack(eptr, sptr, req)) break;
+        zrangeEmitListpack(c, eptr, sptr, req->withscores);
+        if (req->reverse) zzlPrev(lp, &eptr, &sptr);
+        else zzlNext(lp, &eptr, &sptr);
+    }
+    return sent;
+}
+
+/* The same walk over a skiplist. Returns how many members it sent. */
+static long zrangeGenericSkiplist(client *c, zskiplist *zsl,
+                                  const zrangeRequest *req) {
+    long offset = req->offset, limit = req->limit, sent = 0;
+    zskiplistNode *x;
+    if (req->type == ZRANGE_LEX)
+        x = req->reverse ? zslLastInLexRange(zsl, &req->lex)
+                         : zslFirstInLexRange(zsl, &req->lex);
+    else
+        x = req->reverse ? zslLastInRange(zsl, &req->range)
+                         : zslFirstInRange(zsl, &req->range);
+    while (x && offset--)
+        x = req->reverse ? x->backward : x->level[0].forward;
+    for (; x && limit--; sent++) {
+        if (!zrangeInsideNode(x, req)) break;
+        zrangeEmitNode(c, x, req->withscores);
+        x = req->reverse ? x->backward : x->level[0].forward;
+    }
+    return sent;
+}
+
+/* ZRANGE by score or lex. The number of results is not known until the
+ * walk ends, so the array length is written afterwards, into a slot
+ * reserved before the first element. An offset past the end replies an
+ * empty array without walking. */
+static void zrangeByScoreOrLex(client *c, robj *zobj,
+                               const zrangeRequest *req) {
+    void *slot = addReplyDeferredLen(c);
+    long sent = 0;
+    if (!(req->offset > 0 && req->offset >= (long)zsetLength(zobj))) {
+        if (zobj->encoding == OBJ_ENCODING_LISTPACK)
+            sent = zrangeGenericListpack(c, zobj->v.ptr, req);
+        else
+            sent = zrangeGenericSkiplist(c, ((zset *)zobj->v.ptr)->zsl,
+                                         req);
+    }
+    setDeferredArrayLen(c, slot, req->withscores ? sent * 2 : sent);
+}
+
+/* Runs every form of ZRANGE. type and dir are fixed by the older
+ * commands and ZRANGE_AUTO / ZRANGE_DIR_AUTO for ZRANGE itself, whose
+ * options then choose. Arguments are checked in Redis's order: options,
+ * their combination, the range, then the key. */
+static void zrangeGenericCommand(client *c, int type, int dir) {
+    zrangeRequest req;
+    robj *zobj;
+    memset(&req, 0, sizeof(req));
+    req.limit = -1;
+    if (zrangeParseOptions(c, 1, &type, &dir, &req) != C_OK) return;
+    req.type = type == ZRANGE_AUTO ? ZRANGE_RANK : type;
+    req.reverse = dir == ZRANGE_DIR_REVERSE;
+    if (zrangeCheckOptions(c, &req) != C_OK) return;
+    if (zrangeParseRange(c, 1, &req) != C_OK) return;
+    if ((zobj = lookupKeyRead(c, c->argv[1])) == NULL) {
+        addReplyArrayLen(c, 0);
+        return;
+    }
+    if (checkType(c, zobj, OBJ_ZSET)) return;
+    if (req.type == ZRANGE_RANK)
+        zrangeByRank(c, zobj, &req);
+    else
+        zrangeByScoreOrLex(c, zobj, &req);
+}
+
+/* ZRANGE key start stop [BYSCORE|BYLEX] [REV] [LIMIT o n] [WITHSCORES]. */
+void zrangeCommand(client *c) {
+    zrangeGenericCommand(c, ZRANGE_AUTO, ZRANGE_DIR_AUTO);
+}
+
+/* ZREVRANGE key start stop [WITHSCORES]. */
+void zrevrangeCommand(client *c) {
+    zrangeGenericCommand(c, ZRANGE_RANK, ZRANGE_DIR_REVERSE);
+}
+
+/* ZRANGEBYSCORE key min max [WITHSCORES] [LIMIT offset count]. */
+void zrangebyscoreCommand(client *c) {
+    zrangeGenericCommand(c, ZRANGE_SCORE, ZRANGE_DIR_FORWARD);
+}
+
+/* ZREVRANGEBYSCORE key max min [WITHSCORES] [LIMIT offset count]. */
+void zrevrangebyscoreCommand(client *c) {
+    zrangeGenericCommand(c, ZRANGE_SCORE, ZRANGE_DIR_REVERSE);
+}
+
+/* ZRANGEBYLEX key min max [LIMIT offset count]. */
+void zrangebylexCommand(client *c) {
+    zrangeGenericCommand(c, ZRANGE_LEX, ZRANGE_DIR_FORWARD);
+}
+
+/* ZREVRANGEBYLEX key max min [LIMIT offset count]. */
+void zrevrangebylexCommand(client *c) {
+    zrangeGenericCommand(c, ZRANGE_LEX, ZRANGE_DIR_REVERSE);
+}
+
+/* ZSCAN key cursor [MATCH pattern] [COUNT count]. The cursor is checked
+ * before the key, so a bad cursor is reported even for a missing key. */
+void zscanCommand(client *c) {
+    uint64_t cursor;
+    robj *zobj;
+    if (parseScanCursorOrReply(c, c->argv[2], &cursor) == C_ERR) return;
+    if ((zobj = zsetLookupRead(c, ZSET_REPLY_EMPTY_SCAN)) == NULL) return;
+    scanGenericCommand(c, zobj, cursor);
+}

@@ -1,0 +1,49 @@
+/* trace.c -- see trace.h. */
+#include <string.h>
+#include "trace.h"
+
+/* cap is rounded up to a power of two (minimum 16). Returns GK_ENOMEM if
+ * the ring cannot be allocated. All record types start enabled. */
+int traceInit(gkTrace *t, gkMem *m, uint32_t cap, const uint64_t *now) {
+    uint32_t c = 16;
+    while (c < cap && c < (1u << 30)) c <<= 1;
+    t->ring = memTryCalloc(m, sizeof(gkTraceRecord) * c);
+    if (!t->ring) return GK_ENOMEM;
+    t->cap = c;
+    t->enabled = 0xffffffffu;
+    t->seq = 0;
+    t->now = now;
+    return GK_OK;
+}
+
+void traceFree(gkTrace *t, gkMem *m) {
+    memFree(m, t->ring);
+    t->ring = NULL;
+}
+
+void traceEmit(gkTrace *t, uint16_t type, uint16_t node, uint32_t a,
+               uint32_t b, uint32_t c, uint64_t d) {
+    gkTraceRecord *r = &t->ring[(++t->seq) & (t->cap - 1)];
+    r->seq = t->seq;
+    r->time = *t->now;
+    r->type = type;
+    r->node = node;
+    r->a = a;
+    r->b = b;
+    r->c = c;
+    r->d = d;
+}
+
+/* Copies up to max records with seq > after, oldest first, and returns how
+ * many. Records already overwritten are skipped: the first record returned
+ * then has seq > after + 1, which tells the reader it lost some. */
+size_t traceRead(gkTrace *t, uint64_t after, gkTraceRecord *out,
+                 size_t max) {
+    uint64_t first = after + 1;
+    if (t->seq >= t->cap && first <= t->seq - t->cap)
+        first = t->seq - t->cap + 1;
+    size_t n = 0;
+    for (uint64_t s = first; s <= t->seq && n < max; s++)
+        out[n++] = t->ring[s & (t->cap - 1)];
+    return n;
+}

@@ -1,0 +1,60 @@
+// Installs what the project needs and is missing: Debian packages (the
+// emscripten toolchain, Chromium, redis-server, redis-cli, a C compiler)
+// and the npm packages. Quiet and fast when everything is already there.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// command on PATH -> Debian package that provides it
+const needs = [
+  ['cc', 'gcc'], ['make', 'make'], ['emcc', 'emscripten'],
+  ['chromium', 'chromium'], ['redis-server', 'redis-server'],
+  ['redis-cli', 'redis-tools'],
+];
+
+function has(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  return r.status === 0;
+}
+
+function aptInstall(pkgs) {
+  if (process.getuid && process.getuid() !== 0) {
+    console.error(`setup: missing Debian packages: ${pkgs.join(' ')}\n` +
+      `setup: install them with: sudo apt-get install -y ${pkgs.join(' ')}`);
+    process.exit(1);
+  }
+  console.log(`setup: installing Debian packages: ${pkgs.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-q'], { env });
+  // An install can fail once with "cannot access archive"; the retry works.
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    if (run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...pkgs], { env })) return;
+    console.log(`setup: apt-get install failed (attempt ${attempt}), retrying`);
+  }
+  console.error('setup: could not install Debian packages');
+  process.exit(1);
+}
+
+const missing = needs.filter(([cmd]) => !has(cmd)).map(([, pkg]) => pkg);
+if (missing.length) aptInstall([...new Set(missing)]);
+
+// npm ci when node_modules is missing or older than the lockfile.
+const lock = join(root, 'package-lock.json');
+const stamp = join(root, 'node_modules', '.package-lock.json');
+if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(lock).mtimeMs) {
+  console.log('setup: installing npm packages (npm ci)');
+  if (!run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root })) process.exit(1);
+}
+try {
+  execFileSync('emcc', ['--version'], { stdio: 'ignore', env: { ...process.env, EMSDK_PYTHON: '/usr/bin/python3' } });
+} catch {
+  console.error('setup: emcc is installed but does not run');
+  process.exit(1);
+}
