@@ -1,0 +1,79 @@
+/* The engine benchmark driver. The same file is compiled natively and
+ * with Emscripten, so both builds run the same command stream through the
+ * same API calls. Prints one JSON object. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "glasskv.h"
+
+#define BATCH 1000
+
+static double nowSeconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Builds one pipelined batch of RESP commands: SET key:<i> <value> or
+ * GET key:<i>, for i in [from, from + BATCH). */
+static size_t buildBatch(char *buf, const char *cmd, long from, long keys) {
+    size_t n = 0;
+    for (long i = from; i < from + BATCH; i++) {
+        char key[32];
+        int kl = snprintf(key, sizeof(key), "key:%ld", i % keys);
+        if (cmd[0] == 'S')
+            n += (size_t)sprintf(buf + n, "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n"
+                                 "$8\r\nvalue-%02ld\r\n", kl, key, i % 100);
+        else
+            n += (size_t)sprintf(buf + n, "*2\r\n$3\r\nGET\r\n$%d\r\n%s\r\n",
+                                 kl, key);
+    }
+    return n;
+}
+
+/* Runs total commands in pipelined batches; returns commands per second. */
+static double run(gkWorld *w, int conn, const char *cmd, long total,
+                  long keys, char *buf, char *out) {
+    double t0 = nowSeconds();
+    for (long done = 0; done < total; done += BATCH) {
+        size_t len = buildBatch(buf, cmd, done, keys);
+        if (gkConnSend(w, conn, buf, len) != GK_OK) { puts("{}"); exit(1); }
+        gkWorldRunUntilIdle(w);
+        while (gkConnRecv(w, conn, out, 1 << 20) > 0) { }
+    }
+    return (double)total / (nowSeconds() - t0);
+}
+
+int main(int argc, char **argv) {
+    long total = argc > 1 ? atol(argv[1]) : 2000000;
+    long load = argc > 2 ? atol(argv[2]) : 1000000;
+    char *buf = malloc(BATCH * 64), *out = malloc(1 << 20);
+    gkConfig cfg;
+    gkConfigInit(&cfg);
+    gkWorld *w;
+    int srv, conn;
+    gkWorldCreate(&w, &cfg, NULL, NULL);
+    gkServerAdd(w, &srv);
+    gkConnOpen(w, srv, &conn);
+    gkTraceEnable(w, 0);
+    double set = run(w, conn, "SET", total, 100000, buf, out);
+    double get = run(w, conn, "GET", total, 100000, buf, out);
+    gkWorldRelease(w);
+
+    gkWorldCreate(&w, &cfg, NULL, NULL);
+    gkServerAdd(w, &srv);
+    gkConnOpen(w, srv, &conn);
+    gkTraceEnable(w, 0);
+    double t0 = nowSeconds();
+    run(w, conn, "SET", load, load, buf, out);
+    double loadSecs = nowSeconds() - t0;
+    size_t mem = gkWorldMemory(w);
+    gkWorldRelease(w);
+    printf("{\"set_per_sec\":%.0f,\"get_per_sec\":%.0f,\"commands\":%ld,"
+           "\"load_keys\":%ld,\"load_seconds\":%.3f,\"load_memory\":%zu}\n",
+           set, get, total, load, loadSecs, mem);
+    free(buf);
+    free(out);
+    return 0;
+}
