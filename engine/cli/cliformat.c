@@ -17,7 +17,7 @@
 
 #define CLI_MAX_DEPTH 128   /* deeper nesting is rejected, not recursed */
 
-/* ---- A growable byte buffer, always NUL-terminated when non-empty. ---- */
+/* ---- A growable byte buffer, NUL-terminated once allocated. ---- */
 
 typedef struct cliBuf {
     char *p;        /* bytes, malloc'd */
@@ -26,18 +26,21 @@ typedef struct cliBuf {
     int oom;        /* set once an allocation failed; appends then no-op */
 } cliBuf;
 
-/* Makes room for n more bytes and a NUL. Returns 0, or -1 after marking the
- * buffer out of memory, so callers may append freely and check once. */
+/* Makes room for n more bytes and a NUL, and keeps the bytes in use
+ * NUL-terminated. Returns 0, or -1 after marking the buffer out of memory,
+ * so callers may append freely and check once. */
 static int _bufReserve(cliBuf *b, size_t n) {
     if (b->oom) return -1;
     if (n > (size_t)-1 / 2 - b->len) { b->oom = 1; return -1; }
-    if (b->len + n + 1 <= b->cap) return 0;
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + n + 1) cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (p == NULL) { b->oom = 1; return -1; }
-    b->p = p;
-    b->cap = cap;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->len + n + 1) cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (p == NULL) { b->oom = 1; return -1; }
+        b->p = p;
+        b->cap = cap;
+    }
+    b->p[b->len] = '\0';
     return 0;
 }
 

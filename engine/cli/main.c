@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cliformat.h"
 #include "glasskv.h"
@@ -194,7 +195,10 @@ static int _cliEmit(cliSession *s, long used, char *text, size_t len,
         exit(1);
     }
     char type = s->in[0];
-    if (type != '>' || pushes) fwrite(text, 1, len, stdout);
+    if (type != '>' || pushes) {
+        fwrite(text, 1, len, stdout);
+        fflush(stdout);
+    }
     free(text);
     _cliConsume(s, (size_t)used);
     if (type == '>' && !pushes) return CLI_REPLY_PUSH;
@@ -319,6 +323,15 @@ static void _cliPreferences(int argc, char **argv) {
     }
 }
 
+/* Clears the screen as linenoise does: the escape sequence goes straight
+ * to file descriptor 1, ahead of anything still in stdout's buffer. That
+ * order is visible in a pipe, and redis-cli produces it, because it
+ * flushes stdout only after replies, "Invalid argument(s)" and the
+ * restart notice, not after help or its other local messages. */
+static void _cliClearScreen(void) {
+    if (write(STDOUT_FILENO, "\x1b[H\x1b[2J", 7) != 7) return;
+}
+
 /* Runs one split line through redis-cli's interactive loop: the words it
  * handles itself, then the command, then the duration of a slow one.
  * Returns CLI_NEXT or CLI_STOP. */
@@ -334,11 +347,12 @@ static int _cliDispatch(cliSession *s, cliArgs *a) {
         _cliPreferences(a->argc, argv);
     } else if (!strcasecmp(argv[0], "restart")) {
         fputs("Use 'restart' only in Lua debugging mode.\n", stdout);
+        fflush(stdout);
     } else if (a->argc == 3 && !strcasecmp(argv[0], "connect")) {
         _cliDrop(s);        /* every address leads to the one server */
         _cliConnect(s);
     } else if (a->argc == 1 && !strcasecmp(argv[0], "clear")) {
-        fputs("\x1b[H\x1b[2J", stdout);
+        _cliClearScreen();
     } else {
         uint64_t start = gkWorldNow(s->w);
         rc = _cliIssue(s, a->argc - skip, argv + skip, a->lens + skip,
@@ -358,12 +372,12 @@ static int _cliLine(cliSession *s, const char *line, size_t len) {
     if (argc == CLI_ENOMEM) _die("out of memory");
     if (argc < 0) {
         fputs("Invalid argument(s)\n", stdout);
+        fflush(stdout);
         return CLI_NEXT;
     }
     if (argc == 0) return CLI_NEXT;
     int rc = _cliDispatch(s, &a);
     cliArgsRelease(&a);
-    fflush(stdout);
     return rc;
 }
 

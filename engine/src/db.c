@@ -611,20 +611,32 @@ void randomkeyCommand(client *c) {
     decrRefCount(c->srv, k);
 }
 
-void renameCommand(client *c) {
+/* RENAME and RENAMENX: move the value and its TTL to the new name. */
+static void _renameGeneric(client *c, int nx) {
     redisServer *s = c->srv;
     int samekey = sdscmp(c->argv[1]->v.ptr, c->argv[2]->v.ptr) == 0;
-    robj *o = lookupKeyWriteOrReply(c, c->argv[1], "-ERR no such key\r\n");
-    if (!o) { s->stat_total_error_replies++; return; }
-    if (samekey) { addReplyOK(c); return; }
+    robj *o = lookupKeyWrite(c, c->argv[1]);
+    if (!o) { addReplyError(c, "no such key"); return; }
+    if (samekey) {
+        if (nx) addReplyLongLong(c, 0);
+        else addReplyOK(c);
+        return;
+    }
+    if (lookupKeyWrite(c, c->argv[2])) {
+        if (nx) { addReplyLongLong(c, 0); return; }
+        dbDelete(s, c->db, c->argv[2]);
+    }
     incrRefCount(o);
     long long expire = getExpire(c->db, c->argv[1]);
-    if (lookupKeyWrite(c, c->argv[2])) dbDelete(s, c->db, c->argv[2]);
     dbAdd(s, c->db, c->argv[2], o);
     if (expire != -1) setExpire(c, c->db, c->argv[2], expire);
     dbDelete(s, c->db, c->argv[1]);
     signalModifiedKey(c, c->db, c->argv[1]);
     signalModifiedKey(c, c->db, c->argv[2]);
     s->dirty++;
-    addReplyOK(c);
+    if (nx) addReplyLongLong(c, 1);
+    else addReplyOK(c);
 }
+
+void renameCommand(client *c) { _renameGeneric(c, 0); }
+void renamenxCommand(client *c) { _renameGeneric(c, 1); }

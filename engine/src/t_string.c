@@ -2,6 +2,11 @@
  * MGET, SETNX, SETEX, PSETEX, INCR/DECR and friends, APPEND, STRLEN. */
 #include <string.h>
 #include <strings.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <math.h>
+#include <ctype.h>
 #include "server.h"
 
 #define OBJ_NO_FLAGS 0
@@ -160,6 +165,19 @@ void msetCommand(client *c) {
     addReplyOK(c);
 }
 
+/* MSETNX: sets every key only if none of them exists. */
+void msetnxCommand(client *c) {
+    if ((c->argc % 2) == 0) { addReplyErrorArity(c); return; }
+    for (int j = 1; j < c->argc; j += 2)
+        if (lookupKeyWrite(c, c->argv[j])) { addReplyLongLong(c, 0); return; }
+    for (int j = 1; j < c->argc; j += 2) {
+        c->argv[j + 1] = tryObjectEncoding(c->srv, c->argv[j + 1]);
+        setKey(c, c->db, c->argv[j], c->argv[j + 1], 0);
+    }
+    c->srv->dirty += (c->argc - 1) / 2;
+    addReplyLongLong(c, 1);
+}
+
 void mgetCommand(client *c) {
     addReplyArrayLen(c, c->argc - 1);
     for (int j = 1; j < c->argc; j++) {
@@ -214,6 +232,69 @@ void decrbyCommand(client *c) {
         return;
     }
     _incrDecr(c, -incr);
+}
+
+/* Parses a long double as strtold over the whole string: no leading
+ * space, no NaN, no overflow. */
+static int _parseLongDouble(const robj *o, long double *out) {
+    char buf[LONG_STR_SIZE], tmp[MAX_D2STRING_CHARS];
+    size_t len;
+    const char *p = objectStrBytes(o, buf, &len);
+    if (len == 0 || len >= sizeof(tmp) || isspace((unsigned char)p[0]))
+        return 0;
+    memcpy(tmp, p, len);
+    tmp[len] = '\0';
+    char *end;
+    errno = 0;
+    long double v = strtold(tmp, &end);
+    if ((size_t)(end - tmp) != len || errno == ERANGE || isnan(v)) return 0;
+    *out = v;
+    return 1;
+}
+
+/* Formats as Redis's human-friendly ld2string: 17 decimals, trailing
+ * zeros and a bare point removed, "-0" printed as "0". */
+static int _ld2string(char *buf, size_t len, long double value) {
+    int l = snprintf(buf, len, "%.17Lf", value);
+    if (l < 0 || (size_t)l + 1 > len) return 0;
+    if (strchr(buf, '.')) {
+        char *p = buf + l - 1;
+        while (*p == '0') { p--; l--; }
+        if (*p == '.') l--;
+    }
+    if (l == 2 && buf[0] == '-' && buf[1] == '0') { buf[0] = '0'; l = 1; }
+    buf[l] = '\0';
+    return l;
+}
+
+/* INCRBYFLOAT key increment: the result is stored as a string. */
+void incrbyfloatCommand(client *c) {
+    redisServer *s = c->srv;
+    robj *o = lookupKeyWrite(c, c->argv[1]);
+    long double value = 0, incr;
+    if (checkType(c, o, OBJ_STRING)) return;
+    if ((o && !_parseLongDouble(o, &value)) ||
+        !_parseLongDouble(c->argv[2], &incr)) {
+        addReplyError(c, "value is not a valid float");
+        return;
+    }
+    value += incr;
+    if (isnan(value) || isinf(value)) {
+        addReplyError(c, "increment would produce NaN or Infinity");
+        return;
+    }
+    char buf[5 * 1024];
+    int len = _ld2string(buf, sizeof(buf), value);
+    if (len == 0) {
+        addReplyError(c, "increment would produce NaN or Infinity");
+        return;
+    }
+    robj *n = createStringObject(s, buf, (size_t)len);
+    if (o) dbOverwrite(s, c->db, c->argv[1], n);
+    else dbAdd(s, c->db, c->argv[1], n);
+    signalModifiedKey(c, c->db, c->argv[1]);
+    s->dirty++;
+    addReplyBulk(c, n);
 }
 
 /* APPEND turns the value into a raw string it owns, then grows it. */

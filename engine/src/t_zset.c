@@ -430,13 +430,20 @@ static int zslNodeLexLteMax(const zskiplistNode *x, const zlexrangespec *r) {
     return zslLexLteMax((const unsigned char *)x->ele, sdslen(x->ele), r);
 }
 
+/* Returns 1 if part of the skiplist may be in range: the range is not
+ * empty, the last node is not below min and the first not above max. */
+static int zslIsInRange(zskiplist *zsl, const zrangespec *r) {
+    zskiplistNode *first = zsl->header->level[0].forward;
+    return !zslRangeEmpty(r) && first != NULL &&
+           zslValueGteMin(zsl->tail->score, r) &&
+           zslValueLteMax(first->score, r);
+}
+
 /* Returns the first node whose score is in range, or NULL. The search
  * runs forward on each level while the next node is still below min. */
 static zskiplistNode *zslFirstInRange(zskiplist *zsl, const zrangespec *r) {
     zskiplistNode *x = zsl->header;
-    if (zslRangeEmpty(r) || zsl->tail == NULL ||
-        !zslValueGteMin(zsl->tail->score, r))
-        return NULL;
+    if (!zslIsInRange(zsl, r)) return NULL;
     for (int i = zsl->level - 1; i >= 0; i--)
         while (x->level[i].forward &&
                !zslValueGteMin(x->level[i].forward->score, r))
@@ -447,10 +454,8 @@ static zskiplistNode *zslFirstInRange(zskiplist *zsl, const zrangespec *r) {
 
 /* Returns the last node whose score is in range, or NULL. */
 static zskiplistNode *zslLastInRange(zskiplist *zsl, const zrangespec *r) {
-    zskiplistNode *x = zsl->header, *first = x->level[0].forward;
-    if (zslRangeEmpty(r) || first == NULL ||
-        !zslValueLteMax(first->score, r))
-        return NULL;
+    zskiplistNode *x = zsl->header;
+    if (!zslIsInRange(zsl, r)) return NULL;
     for (int i = zsl->level - 1; i >= 0; i--)
         while (x->level[i].forward &&
                zslValueLteMax(x->level[i].forward->score, r))
@@ -458,13 +463,19 @@ static zskiplistNode *zslLastInRange(zskiplist *zsl, const zrangespec *r) {
     return x != zsl->header && zslValueGteMin(x->score, r) ? x : NULL;
 }
 
+/* Returns 1 if part of the skiplist may be in the lex range, judged, as
+ * Redis does, from the range and the two end nodes only. */
+static int zslIsInLexRange(zskiplist *zsl, const zlexrangespec *r) {
+    zskiplistNode *first = zsl->header->level[0].forward;
+    return !zslLexRangeEmpty(r) && first != NULL &&
+           zslNodeLexGteMin(zsl->tail, r) && zslNodeLexLteMax(first, r);
+}
+
 /* Returns the first node whose member is in the lex range, or NULL. */
 static zskiplistNode *zslFirstInLexRange(zskiplist *zsl,
                                          const zlexrangespec *r) {
     zskiplistNode *x = zsl->header;
-    if (zslLexRangeEmpty(r) || zsl->tail == NULL ||
-        !zslNodeLexGteMin(zsl->tail, r))
-        return NULL;
+    if (!zslIsInLexRange(zsl, r)) return NULL;
     for (int i = zsl->level - 1; i >= 0; i--)
         while (x->level[i].forward &&
                !zslNodeLexGteMin(x->level[i].forward, r))
@@ -476,10 +487,8 @@ static zskiplistNode *zslFirstInLexRange(zskiplist *zsl,
 /* Returns the last node whose member is in the lex range, or NULL. */
 static zskiplistNode *zslLastInLexRange(zskiplist *zsl,
                                         const zlexrangespec *r) {
-    zskiplistNode *x = zsl->header, *first = x->level[0].forward;
-    if (zslLexRangeEmpty(r) || first == NULL ||
-        !zslNodeLexLteMax(first, r))
-        return NULL;
+    zskiplistNode *x = zsl->header;
+    if (!zslIsInLexRange(zsl, r)) return NULL;
     for (int i = zsl->level - 1; i >= 0; i--)
         while (x->level[i].forward &&
                zslNodeLexLteMax(x->level[i].forward, r))
@@ -616,13 +625,20 @@ static unsigned char *zzlInsert(redisServer *s, unsigned char *lp,
     return zzlInsertAt(s, lp, eptr, ele, score);
 }
 
+/* Returns 1 if part of the listpack may be in range: the range is not
+ * empty, the last score is not below min and the first not above max. */
+static int zzlIsInRange(unsigned char *lp, const zrangespec *r) {
+    unsigned char *last = lpLast(lp);
+    return !zslRangeEmpty(r) && last != NULL &&
+           zslValueGteMin(zzlGetScore(last), r) &&
+           zslValueLteMax(zzlGetScore(lpSeek(lp, 1)), r);
+}
+
 /* Returns the first member element whose score is in range, or NULL. */
 static unsigned char *zzlFirstInRange(unsigned char *lp,
                                       const zrangespec *r) {
     unsigned char *eptr = lpFirst(lp), *sptr;
-    if (zslRangeEmpty(r) || eptr == NULL ||
-        !zslValueGteMin(zzlGetScore(lpLast(lp)), r))
-        return NULL;
+    if (!zzlIsInRange(lp, r)) return NULL;
     for (; eptr != NULL; eptr = lpNext(lp, sptr)) {
         double score = zzlGetScore(sptr = lpNext(lp, eptr));
         if (zslValueGteMin(score, r))
@@ -635,9 +651,7 @@ static unsigned char *zzlFirstInRange(unsigned char *lp,
 static unsigned char *zzlLastInRange(unsigned char *lp,
                                      const zrangespec *r) {
     unsigned char *eptr = lpSeek(lp, -2), *sptr;
-    if (zslRangeEmpty(r) || eptr == NULL ||
-        !zslValueLteMax(zzlGetScore(lpSeek(lp, 1)), r))
-        return NULL;
+    if (!zzlIsInRange(lp, r)) return NULL;
     while (eptr != NULL) {
         double score = zzlGetScore(sptr = lpNext(lp, eptr));
         if (zslValueLteMax(score, r))
@@ -663,13 +677,21 @@ static int zzlLexLteMax(unsigned char *p, const zlexrangespec *r) {
     return zslLexLteMax(s, len, r);
 }
 
+/* Returns 1 if part of the listpack may be in the lex range, judged, as
+ * Redis does, from the range and the two end members only. With members
+ * of different scores the listpack is not in lex order, and this early
+ * answer is then part of what the command replies. */
+static int zzlIsInLexRange(unsigned char *lp, const zlexrangespec *r) {
+    unsigned char *first = lpFirst(lp);
+    return !zslLexRangeEmpty(r) && first != NULL &&
+           zzlLexGteMin(lpSeek(lp, -2), r) && zzlLexLteMax(first, r);
+}
+
 /* Returns the first member element in the lex range, or NULL. */
 static unsigned char *zzlFirstInLexRange(unsigned char *lp,
                                          const zlexrangespec *r) {
     unsigned char *eptr = lpFirst(lp);
-    if (zslLexRangeEmpty(r) || eptr == NULL ||
-        !zzlLexGteMin(lpSeek(lp, -2), r))
-        return NULL;
+    if (!zzlIsInLexRange(lp, r)) return NULL;
     for (; eptr != NULL; eptr = lpNext(lp, lpNext(lp, eptr)))
         if (zzlLexGteMin(eptr, r))
             return zzlLexLteMax(eptr, r) ? eptr : NULL;
@@ -680,9 +702,7 @@ static unsigned char *zzlFirstInLexRange(unsigned char *lp,
 static unsigned char *zzlLastInLexRange(unsigned char *lp,
                                         const zlexrangespec *r) {
     unsigned char *eptr = lpSeek(lp, -2), *sptr;
-    if (zslLexRangeEmpty(r) || eptr == NULL ||
-        !zzlLexLteMax(lpFirst(lp), r))
-        return NULL;
+    if (!zzlIsInLexRange(lp, r)) return NULL;
     while (eptr != NULL) {
         if (zzlLexLteMax(eptr, r))
             return zzlLexGteMin(eptr, r) ? eptr : NULL;
@@ -1372,8 +1392,8 @@ static void zrangeByRank(client *c, robj *zobj, const zrangeRequest *req) {
                            req);
 }
 
-/* Returns 1 if the score or member at (eptr, sptr) or x is still inside
- * the far end of the request's range, the end the walk is heading for. */
+/* Returns 1 if the listpack pair at (eptr, sptr) is still inside the far
+ * end of the request's range: the end the walk is heading for. */
 static int zrangeInsideListpack(unsigned char *eptr, unsigned char *sptr,
                                 const zrangeRequest *req) {
     if (req->type == ZRANGE_LEX)
@@ -1409,7 +1429,7 @@ static long zrangeGenericListpack(client *c, unsigned char *lp,
         eptr = req->reverse ? zzlLastInRange(lp, &req->range)
                             : zzlFirstInRange(lp, &req->range);
     if (eptr) sptr = lpNext(lp, eptr);
-    for (; eptr && offset--; ) {
+    while (eptr && offset--) {
         if (req->reverse) zzlPrev(lp, &eptr, &sptr);
         else zzlNext(lp, &eptr, &sptr);
     }

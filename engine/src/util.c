@@ -103,6 +103,7 @@ int string2d(const char *s, size_t slen, double *dp) {
 int d2string(char *buf, size_t len, double value) {
     if (isnan(value)) return snprintf(buf, len, "nan");
     if (isinf(value)) return snprintf(buf, len, value > 0 ? "inf" : "-inf");
+    if (value == 0) return snprintf(buf, len, signbit(value) ? "-0" : "0");
     const double lim = 4503599627370496.0; /* 2^52 */
     if (value > -lim && value < lim && value == (double)(long long)value)
         return ll2string(buf, len, (long long)value);
