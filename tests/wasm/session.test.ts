@@ -1,0 +1,183 @@
+// The worker's logic (wasm/session.ts) driven directly in Node: the same
+// code the module worker runs, minus postMessage.
+import { describe, expect, it } from 'vitest';
+import { GkTrapError } from '../../wasm/engine';
+import type { Action, Snapshot } from '../../wasm/protocol';
+import { EngineDeadError } from '../../wasm/session';
+import { emptyLog, newSession } from './helpers';
+
+function console1(session: ReturnType<typeof newSession>['session'], text: string) {
+  return session.act({ kind: 'console', text }).console;
+}
+
+/** What must be identical between a live session and its replay. */
+function essence(s: Snapshot) {
+  const t = (i: number) => {
+    const x = s.dict?.tables[i];
+    return x && { size: x.size, used: x.used, entries: Array.from(x.entries), filled: Array.from(x.filled) };
+  };
+  return {
+    now: s.now, memory: s.memory, prompt: s.prompt, rehashidx: s.dict?.rehashidx, t0: t(0), t1: t(1),
+    scan: s.scan && { ...s.scan }, logLength: s.logLength,
+  };
+}
+
+describe('the console', () => {
+  it('sends a multi-line input as one pipelined write and prints each reply as redis-cli does', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    const out = console1(session, 'SET a 1\nGET a\n\nINCR a\nSELECT 2\nDBSIZE\nLRANGE');
+    expect(out.map((e) => [e.prompt, e.input, e.output, e.status])).toEqual([
+      ['127.0.0.1:6379>', 'SET a 1', 'OK', 'ok'],
+      ['127.0.0.1:6379>', 'GET a', '"1"', 'ok'],
+      ['127.0.0.1:6379>', 'INCR a', '(integer) 2', 'ok'],
+      ['127.0.0.1:6379>', 'SELECT 2', 'OK', 'ok'],
+      ['127.0.0.1:6379[2]>', 'DBSIZE', '(integer) 0', 'ok'],
+      ['127.0.0.1:6379[2]>', 'LRANGE', "(error) ERR unknown command 'LRANGE', with args beginning with: ", 'error'],
+    ]);
+    expect(session.snapshot().prompt).toBe('127.0.0.1:6379[2]>');
+  });
+
+  it('refuses unbalanced quotes and bad repeat counts locally, as redis-cli does', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    const out = console1(session, 'SET "a 1\n0 PING\n3 INCR n');
+    expect(out.map((e) => [e.output, e.status])).toEqual([
+      ['Invalid argument(s)', 'invalid'],
+      ['Invalid redis-cli repeat command option value.', 'invalid'],
+      ['(integer) 1\n(integer) 2\n(integer) 3', 'ok'],
+    ]);
+  });
+
+  it('prints INFO and DEBUG HTSTATS raw, like redis-cli', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    const [ht] = console1(session, 'DEBUG HTSTATS 0');
+    expect(ht.output.split('\n').slice(0, 3)).toEqual([
+      '[Dictionary HT]', 'Hash table 0 stats (main hash table):', 'No stats available for empty dictionaries',
+    ]);
+    const [info] = console1(session, 'SET a b\nINFO keyspace').slice(1);
+    expect(info.output).toBe('# Keyspace\ndb0:keys=1,expires=0,avg_ttl=0');
+  });
+
+  it('echoes the commands the buttons send', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    const add = session.act({ kind: 'populate', db: 0, n: 100 }).console;
+    expect(add).toMatchObject([{ source: 'populate', input: 'DEBUG POPULATE 100 k1', output: 'OK' }]);
+    const add2 = session.act({ kind: 'populate', db: 0, n: 100 }).console;
+    expect(add2[0].input).toBe('DEBUG POPULATE 100 k2');
+    const del = session.act({ kind: 'delete', db: 0, n: 30 }).console;
+    expect(del).toMatchObject([{ source: 'delete', deleted: 30 }]);
+    expect(console1(session, 'DBSIZE')[0].output).toBe('(integer) 170');
+    const off = session.act({ kind: 'activeRehash', on: false });
+    expect(off.console[0]).toMatchObject({ input: 'CONFIG SET activerehashing no', output: 'OK' });
+    expect(off.snapshot.activeRehashing).toBe(false);
+  });
+});
+
+describe('the input log', () => {
+  it('rebuilds the same world, transcript and SCAN walk when replayed', async () => {
+    const a = newSession();
+    await a.session.boot(emptyLog(99));
+    const actions: Action[] = [
+      { kind: 'populate', db: 0, n: 3000 },
+      { kind: 'console', text: 'SET user:1 alice\nEXPIRE user:1 5\nSELECT 3\nSET x y' },
+      { kind: 'scanStart', db: 0, count: 25, match: '*' },
+      { kind: 'scanStep' },
+      { kind: 'populate', db: 0, n: 2000 },
+      { kind: 'scanStep' },
+      { kind: 'rehashStep', db: 0, steps: 3 },
+      { kind: 'delete', db: 0, n: 50 },
+      { kind: 'scanStep' },
+      { kind: 'step' },
+    ];
+    const transcript = [];
+    for (const action of actions) transcript.push(...a.session.act(action).console);
+    a.session.advanceBy(250e6);
+    a.session.advanceBy(250e6);
+    const live = a.session.snapshot();
+    const log = { version: 1 as const, config: emptyLog(99).config, entries: [...a.session.entries] };
+    expect(log.entries.length).toBe(actions.length + 1);
+
+    const b = newSession();
+    const replayed = await b.session.boot(log);
+    expect(replayed.console).toEqual(transcript);
+    expect(essence(replayed.snapshot)).toEqual(essence(live));
+    expect(b.events.filter((e) => e.type === 'diverged')).toEqual([]);
+  });
+
+  it('merges consecutive time advances into one entry', async () => {
+    const { session, events } = newSession();
+    await session.boot(emptyLog());
+    for (let i = 0; i < 10; i++) session.advanceBy(16e6);
+    expect(session.entries).toEqual([{ t: 0, action: { kind: 'advance', to: 160e6 } }]);
+    expect(events.filter((e) => e.type === 'log').length).toBe(10);
+    session.act({ kind: 'console', text: 'PING' });
+    session.advanceBy(1e6);
+    expect(session.entries.map((e) => e.action.kind)).toEqual(['advance', 'console', 'advance']);
+  });
+
+  it('refuses an invalid action before logging it', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    expect(() => session.act({ kind: 'scanStep' })).toThrow(/no SCAN walk/);
+    expect(() => session.act({ kind: 'populate', db: 0, n: 0 })).toThrow(RangeError);
+    expect(session.entries).toEqual([]);
+  });
+});
+
+describe('a trap in the engine', () => {
+  it('becomes a crash event; restarting without the last action restores the session', async () => {
+    const { session, events } = newSession();
+    await session.boot(emptyLog(5));
+    session.act({ kind: 'populate', db: 0, n: 500 });
+    const before = session.snapshot();
+    expect(() => session.act({ kind: 'trap' })).toThrow(GkTrapError);
+    const crash = events.find((e) => e.type === 'crash');
+    expect(crash).toMatchObject({ type: 'crash', crash: { during: 'action', entryIndex: 1, action: { kind: 'trap' } } });
+    expect(() => session.act({ kind: 'console', text: 'PING' })).toThrow(EngineDeadError);
+
+    const log = { version: 1 as const, config: emptyLog(5).config, entries: [...session.entries] };
+    const again = newSession();
+    await expect(again.session.boot(log)).rejects.toThrow(GkTrapError);
+    expect(again.events.find((e) => e.type === 'crash')).toMatchObject({ crash: { during: 'replay', entryIndex: 1 } });
+
+    const restored = await session.boot({ ...log, entries: log.entries.slice(0, 1) });
+    expect(essence(restored.snapshot)).toEqual(essence(before));
+    expect(console1(session, 'DBSIZE')[0].output).toBe('(integer) 500');
+  });
+});
+
+describe('the SCAN walker', () => {
+  it('returns every original key while keys are added between calls', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(3));
+    session.act({ kind: 'populate', db: 0, n: 10_000 });
+    session.act({ kind: 'scanStart', db: 0, count: 100, match: '*' });
+    let snap = session.snapshot();
+    for (let call = 0; !snap.scan!.done; call++) {
+      snap = session.act({ kind: 'scanStep' }).snapshot;
+      if (call < 6) snap = session.act({ kind: 'populate', db: 0, n: 1500 }).snapshot;
+    }
+    const scan = snap.scan!;
+    expect(scan.cursor).toBe('0');
+    expect(scan.audit).toMatchObject({ tracked: 10_000, throughout: 10_000, returned: 10_000, missing: 0 });
+    expect(scan.missingKeys).toEqual([]);
+    expect(scan.recent.at(-1)!.buckets.length).toBeGreaterThan(0);
+    const sizes = snap.dict!.tables.map((t) => t?.size ?? 0);
+    expect(Math.max(...sizes)).toBe(32_768);
+  });
+
+  it('records the buckets of each call from the trace, with the table sizes of the moment', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(3));
+    session.act({ kind: 'console', text: 'MSET a 1 b 2 c 3 d 4 e 5' });
+    session.act({ kind: 'scanStart', db: 0, count: 1, match: '*' });
+    const snap = session.act({ kind: 'scanStep' }).snapshot;
+    const call = snap.scan!.recent[0];
+    expect(call.cursorIn).toBe('0');
+    expect(call.buckets[0]).toEqual({ table: call.buckets[0].table, index: 0, size: call.sizes[call.buckets[0].table] });
+    expect(snap.dict!.tables.some((t) => t?.visited && t.visited.some((v) => v > 0))).toBe(true);
+  });
+});

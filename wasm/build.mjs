@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// Builds the engine to WebAssembly: every engine/src/*.c, the redis-cli
+// formatter (engine/cli/cliformat.c) and wasm/exports.c, linked into one
+// ES module factory (createGlasskv) and its .wasm, written inside the Vite
+// source tree so that Vite rewrites the .wasm URL in dev and in builds.
+//
+//   node wasm/build.mjs            build if any input is newer than the output
+//   node wasm/build.mjs --force    build unconditionally
+//
+// Exits non-zero, with the compiler's message, when the build fails.
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync,
+} from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const outDir = join(root, 'web', 'src', 'wasm-gen');
+const outJs = join(outDir, 'glasskv.mjs');
+const outWasm = join(outDir, 'glasskv.wasm');
+const outTypes = join(outDir, 'glasskv.d.mts');
+
+// The C entry points the TypeScript side calls. Functions of glasskv.h whose
+// arguments and results are all 32-bit are exported as they are; those that
+// take or return 64-bit integers or structs go through wasm/exports.c.
+const exported = [
+  'malloc', 'free',
+  'gkWorldRelease', 'gkStatusString', 'gkWorldLastError', 'gkWorldMemory',
+  'gkWorldRunUntilIdle', 'gkServerAdd', 'gkServerConfigSet',
+  'gkConnOpen', 'gkConnClose', 'gkConnSend', 'gkConnPending', 'gkConnRecv',
+  'gkConnIsOpen', 'gkTraceEnable', 'gkDictGetBuckets', 'gkDictRehashSteps',
+  'gkScanAuditBegin', 'gkScanAuditMissing', 'gkScanAuditEnd',
+];
+const runtime = ['UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8', 'HEAPU8'];
+
+function fail(message) {
+  process.stderr.write(`wasm/build.mjs: ${message}\n`);
+  process.exit(1);
+}
+
+function cFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.c')).sort().map((f) => join(dir, f));
+}
+
+function headerFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.h')).map((f) => join(dir, f));
+}
+
+function inputs() {
+  const engineSrc = cFiles(join(root, 'engine', 'src'));
+  if (engineSrc.length === 0) fail('no C sources in engine/src');
+  const cliformat = join(root, 'engine', 'cli', 'cliformat.c');
+  if (!existsSync(cliformat)) fail('engine/cli/cliformat.c is missing');
+  const exportsC = join(here, 'exports.c');
+  const sources = [...engineSrc, cliformat, exportsC];
+  const deps = [
+    ...sources,
+    ...headerFiles(join(root, 'engine', 'src')),
+    ...headerFiles(join(root, 'engine', 'include')),
+    ...headerFiles(join(root, 'engine', 'cli')),
+    join(here, 'glasskv.d.ts'),
+    fileURLToPath(import.meta.url),
+  ];
+  return { sources, deps };
+}
+
+function upToDate(deps) {
+  if (![outJs, outWasm, outTypes].every(existsSync)) return false;
+  const built = Math.min(statSync(outJs).mtimeMs, statSync(outWasm).mtimeMs, statSync(outTypes).mtimeMs);
+  return deps.every((f) => statSync(f).mtimeMs <= built);
+}
+
+function emccArgs(sources, jsOut) {
+  return [
+    '-std=c11', '-O2', '-D_DEFAULT_SOURCE',
+    // The native Makefile's warnings. Clang, unlike GCC, also reports
+    // positional initializers that leave trailing fields zero (the command
+    // table does that on purpose), so that one warning is turned off.
+    '-Wall', '-Wextra', '-Wno-unused-parameter', '-Wno-missing-field-initializers',
+    `-I${join(root, 'engine', 'include')}`,
+    `-I${join(root, 'engine', 'src')}`,
+    `-I${join(root, 'engine', 'cli')}`,
+    ...sources,
+    '-o', jsOut,
+    '-sMODULARIZE=1', '-sEXPORT_ES6=1', '-sEXPORT_NAME=createGlasskv',
+    '-sENVIRONMENT=web,worker',
+    '-sALLOW_MEMORY_GROWTH=1', '-sMAXIMUM_MEMORY=4GB',
+    '-sASSERTIONS=0',
+    `-sEXPORTED_FUNCTIONS=${exported.map((f) => `_${f}`).join(',')}`,
+    `-sEXPORTED_RUNTIME_METHODS=${runtime.join(',')}`,
+  ];
+}
+
+function main() {
+  const force = process.argv.includes('--force');
+  const { sources, deps } = inputs();
+  if (!force && upToDate(deps)) {
+    console.log('wasm: up to date (web/src/wasm-gen)');
+    return;
+  }
+  mkdirSync(outDir, { recursive: true });
+  // Build in a scratch directory and move the pair at the end, so a failed
+  // build never leaves a .mjs that disagrees with its .wasm.
+  const tmpDir = join(outDir, '.build');
+  rmSync(tmpDir, { recursive: true, force: true });
+  mkdirSync(tmpDir);
+  const tmpJs = join(tmpDir, 'glasskv.mjs');
+  const tmpWasm = join(tmpDir, 'glasskv.wasm');
+  const env = { ...process.env, NODE_PATH: '/usr/share/nodejs', EMSDK_PYTHON: '/usr/bin/python3' };
+  const started = Date.now();
+  const run = spawnSync('emcc', emccArgs(sources, tmpJs), { cwd: root, env, encoding: 'utf8' });
+  if (run.error) {
+    fail(run.error.code === 'ENOENT'
+      ? 'emcc not found: install the Debian package "emscripten" (npm run setup does it)'
+      : `could not run emcc: ${run.error.message}`);
+  }
+  if (run.stdout) process.stdout.write(run.stdout);
+  if (run.stderr) process.stderr.write(run.stderr);
+  if (run.status !== 0) {
+    rmSync(tmpDir, { recursive: true, force: true });
+    fail(`emcc failed (exit ${run.status}); sources: ${sources.map((s) => relative(root, s)).join(' ')}`);
+  }
+  renameSync(tmpWasm, outWasm);
+  renameSync(tmpJs, outJs);
+  rmSync(tmpDir, { recursive: true, force: true });
+  copyFileSync(join(here, 'glasskv.d.ts'), outTypes);
+  const kb = (statSync(outWasm).size / 1024).toFixed(0);
+  console.log(`wasm: built web/src/wasm-gen/glasskv.{mjs,wasm} (${kb} KB wasm) in ${Date.now() - started} ms`);
+}
+
+main();

@@ -1,0 +1,186 @@
+// The console connection, driven as redis-cli drives its socket: each line
+// is split by the C code that implements redis-cli's syntax (a leading
+// repeat count included), all lines of one input go out as a single
+// pipelined write, and each reply is printed by the C formatter, raw for
+// the commands redis-cli prints raw, so the transcript shows exactly what
+// redis-cli --no-raw prints.
+import { CLI_BAD_REPEAT, type Glasskv, type World } from './engine';
+import { exchange, replyEnds } from './driver';
+import { concat, encodeRequest, parseRequest } from './resp';
+import { promptFor, type ConsoleEntry, type ConsoleStatus } from './protocol';
+
+/** Output lines kept per reply; the rest is counted, not shown. */
+export const MAX_OUTPUT_LINES = 2000;
+
+const textDecoder = new TextDecoder();
+const MINUS = 45;
+
+interface Line {
+  text: string;
+  argv: string[];
+  /** The request for one copy of the command; null for a line redis-cli
+   *  refuses without sending anything. */
+  resp: Uint8Array | null;
+  raw: boolean;
+  repeat: number;
+  refusal: string;
+}
+
+const INVALID = 'Invalid argument(s)';
+const BAD_REPEAT = 'Invalid redis-cli repeat command option value.';
+
+function ascii(b: Uint8Array): string {
+  return textDecoder.decode(b);
+}
+
+/** The text for display: CRLF as LF, no final newline, at most
+ *  MAX_OUTPUT_LINES lines (the rest counted). */
+function clip(text: string): { output: string; omittedLines: number } {
+  const lf = text.replace(/\r\n/g, '\n');
+  const body = lf.endsWith('\n') ? lf.slice(0, -1) : lf;
+  let cut = -1;
+  let lines = 1;
+  for (let i = 0; i < body.length; i++) {
+    if (body.charCodeAt(i) !== 10) continue;
+    if (lines === MAX_OUTPUT_LINES) {
+      cut = i;
+      break;
+    }
+    lines++;
+  }
+  if (cut < 0) return { output: body, omittedLines: 0 };
+  let omitted = 1;
+  for (let i = cut + 1; i < body.length; i++) if (body.charCodeAt(i) === 10) omitted++;
+  return { output: body.slice(0, cut), omittedLines: omitted };
+}
+
+export class ConsoleRunner {
+  private readonly gk: Glasskv;
+  private readonly world: World;
+  private readonly node: number;
+  private conn: number;
+  private seq = 0;
+  /** The db redis-cli believes it is in (shown in the prompt). */
+  db = 0;
+  /** activerehashing as last set through CONFIG SET (Redis's default: yes). */
+  activeRehashing = true;
+
+  constructor(gk: Glasskv, world: World, node: number) {
+    this.gk = gk;
+    this.world = world;
+    this.node = node;
+    this.conn = world.openConn(node);
+  }
+
+  get prompt(): string {
+    return promptFor(this.db);
+  }
+
+  /** Runs one input of one or more lines; returns one entry per non-blank line. */
+  run(text: string): ConsoleEntry[] {
+    const reconnected = this.reconnectIfClosed();
+    const lines = this.split(text);
+    const requests: Uint8Array[] = [];
+    let want = 0;
+    for (const l of lines) {
+      if (!l.resp) continue;
+      for (let i = 0; i < l.repeat; i++) requests.push(l.resp);
+      want += l.repeat;
+    }
+    const buf = want ? exchange(this.world, this.conn, concat(requests), want) : new Uint8Array(0);
+    const ends = replyEnds(buf, want);
+    const entries: ConsoleEntry[] = [];
+    let k = 0;
+    for (const line of lines) {
+      const prompt = this.prompt;
+      if (!line.resp) {
+        entries.push(this.entry('console', prompt, line.text, line.refusal, 'invalid', 0));
+        continue;
+      }
+      let out = '';
+      let status: ConsoleStatus = 'ok';
+      for (let i = 0; i < line.repeat; i++, k++) {
+        if (k >= ends.length) {
+          status = out ? status : 'noreply';
+          continue;
+        }
+        const reply = buf.subarray(k === 0 ? 0 : ends[k - 1], ends[k]);
+        if (reply[0] === MINUS) status = 'error';
+        else if (status !== 'error') this.track(line.argv);
+        out += this.gk.cliFormatReply(reply, line.raw).text;
+      }
+      const { output, omittedLines } = clip(out);
+      entries.push(this.entry('console', prompt, line.text, output, status, omittedLines));
+    }
+    if (reconnected && entries.length) entries[0].reconnected = true;
+    return entries;
+  }
+
+  private split(text: string): Line[] {
+    const lines: Line[] = [];
+    for (const raw of text.split(/\r?\n/)) {
+      const l = this.gk.cliLine(raw);
+      if (!l) continue;
+      if (l.argc < 0) {
+        const refusal = l.argc === CLI_BAD_REPEAT ? BAD_REPEAT : INVALID;
+        lines.push({ text: raw, argv: [], resp: null, raw: false, repeat: 0, refusal });
+        continue;
+      }
+      const args = parseRequest(l.resp);
+      lines.push({
+        text: raw, argv: args ? args.map(ascii) : [], resp: l.resp, raw: l.raw, repeat: l.repeat, refusal: '',
+      });
+    }
+    return lines;
+  }
+
+  /** Sends one command on behalf of a button, on connection `conn`, and
+   *  returns its transcript entry. */
+  runFor(source: ConsoleEntry['source'], conn: number, args: string[]): ConsoleEntry {
+    const buf = exchange(this.world, conn, encodeRequest(args), 1);
+    const ends = replyEnds(buf, 1);
+    const input = args.join(' ');
+    if (!ends.length) return this.entry(source, '', input, '', 'noreply', 0);
+    const reply = buf.subarray(0, ends[0]);
+    const status: ConsoleStatus = reply[0] === MINUS ? 'error' : 'ok';
+    const { output, omittedLines } = clip(this.gk.cliFormatReply(reply).text);
+    if (status === 'ok') this.trackConfig(args);
+    return this.entry(source, '', input, output, status, omittedLines);
+  }
+
+  /** An entry for a button action that is not a single command. */
+  note(source: ConsoleEntry['source'], input: string, extra: Partial<ConsoleEntry>): ConsoleEntry {
+    return { ...this.entry(source, '', input, '', 'ok', 0), ...extra };
+  }
+
+  private entry(source: ConsoleEntry['source'], prompt: string, input: string, output: string,
+    status: ConsoleStatus, omittedLines: number): ConsoleEntry {
+    return { seq: ++this.seq, source, prompt, input, output, status, omittedLines };
+  }
+
+  /** redis-cli reconnects for the next command after the server closed
+   *  the connection; the new connection starts in db 0. */
+  private reconnectIfClosed(): boolean {
+    if (this.world.isOpen(this.conn)) return false;
+    this.world.closeConn(this.conn);
+    this.conn = this.world.openConn(this.node);
+    this.db = 0;
+    return true;
+  }
+
+  /** What redis-cli itself remembers from a successful command: the db of
+   *  SELECT (and of RESET), for the prompt. */
+  private track(argv: string[]): void {
+    const cmd = (argv[0] ?? '').toLowerCase();
+    if (cmd === 'select' && argv.length === 2) this.db = Number.parseInt(argv[1], 10) || 0;
+    else if (cmd === 'reset' && argv.length === 1) this.db = 0;
+    this.trackConfig(argv);
+  }
+
+  private trackConfig(argv: string[]): void {
+    if (argv.length < 4 || argv[0].toLowerCase() !== 'config' || argv[1].toLowerCase() !== 'set') return;
+    for (let i = 2; i + 1 < argv.length; i += 2) {
+      if (argv[i].toLowerCase() === 'activerehashing') this.activeRehashing = argv[i + 1].toLowerCase() === 'yes';
+    }
+  }
+}

@@ -1,0 +1,208 @@
+/* exports.c -- the thin layer between glasskv.h and JavaScript.
+ *
+ * Most of glasskv.h is called from JavaScript as it is (ints and pointers
+ * cross the boundary unchanged). This file covers the rest: calls that take
+ * or return 64-bit integers, which this Emscripten (without BigInt
+ * integration) would split into pairs of 32-bit halves, and calls that fill
+ * structs, whose layout JavaScript should not have to know. 64-bit values
+ * cross as doubles: virtual time in nanoseconds stays exact for 104 days of
+ * simulated time, sequence numbers and bucket indexes far longer. Structs
+ * are copied into flat arrays of doubles in the order documented on each
+ * function, which wasm/engine.ts mirrors. */
+#include <stdint.h>
+#include <emscripten.h>
+#include "glasskv.h"
+#include "cliformat.h"
+
+#define GKW_TRACE_FIELDS 8       /* doubles per trace record */
+#define GKW_READ_CHUNK 256       /* trace records converted per batch */
+
+/* A double from JavaScript as a uint64, clamping what does not fit: NaN
+ * and negatives become 0, values past the range become UINT64_MAX. */
+static uint64_t _gkwU64(double v) {
+    if (!(v > 0)) return 0;
+    if (v >= 18446744073709551616.0) return UINT64_MAX;
+    return (uint64_t)v;
+}
+
+/* Creates a world from plain numbers. The seed crosses as two 32-bit halves
+ * so every uint64 seed is reachable; unix_ms and heap_limit are whole
+ * numbers carried in doubles; trace_capacity 0 keeps the default. Returns
+ * the world, or NULL with the reason in *status. */
+EMSCRIPTEN_KEEPALIVE
+gkWorld *gkwWorldCreate(uint32_t seed_hi, uint32_t seed_lo, double unix_ms,
+                        double heap_limit, uint32_t trace_capacity,
+                        int *status) {
+    gkConfig cfg;
+    gkConfigInit(&cfg);
+    cfg.seed = ((uint64_t)seed_hi << 32) | seed_lo;
+    cfg.unix_ms_at_zero = (int64_t)unix_ms;
+    cfg.heap_limit = (size_t)_gkwU64(heap_limit);
+    if (trace_capacity) cfg.trace_capacity = trace_capacity;
+    gkWorld *w = NULL;
+    *status = gkWorldCreate(&w, &cfg, NULL, NULL);
+    return *status == GK_OK ? w : NULL;
+}
+
+EMSCRIPTEN_KEEPALIVE
+double gkwWorldNow(gkWorld *w) {
+    return (double)gkWorldNow(w);
+}
+
+/* The virtual time of the next queued event, as a double; UINT64_MAX (as
+ * 1.8e19) when the engine reports nothing queued that way. */
+EMSCRIPTEN_KEEPALIVE
+double gkwWorldNextEventTime(gkWorld *w) {
+    return (double)gkWorldNextEventTime(w);
+}
+
+EMSCRIPTEN_KEEPALIVE
+int gkwWorldRunUntil(gkWorld *w, double time_ns) {
+    return gkWorldRunUntil(w, _gkwU64(time_ns));
+}
+
+/* Runs the next event; *next_time receives what gkWorldStep reports. */
+EMSCRIPTEN_KEEPALIVE
+int gkwWorldStep(gkWorld *w, double *next_time) {
+    uint64_t next = 0;
+    int status = gkWorldStep(w, &next);
+    *next_time = (double)next;
+    return status;
+}
+
+EMSCRIPTEN_KEEPALIVE
+double gkwTraceLastSeq(gkWorld *w) {
+    return (double)gkTraceLastSeq(w);
+}
+
+/* Reads up to max records newer than after_seq into out, GKW_TRACE_FIELDS
+ * doubles each: seq, time, type, node, a, b, c, d. Returns the number of
+ * records written. A d above 2^53 loses its low bits. */
+EMSCRIPTEN_KEEPALIVE
+uint32_t gkwTraceRead(gkWorld *w, double after_seq, double *out,
+                      uint32_t max) {
+    gkTraceRecord chunk[GKW_READ_CHUNK];
+    uint64_t after = _gkwU64(after_seq);
+    uint32_t total = 0;
+    while (total < max) {
+        size_t want = max - total;
+        if (want > GKW_READ_CHUNK) want = GKW_READ_CHUNK;
+        size_t got = gkTraceRead(w, after, chunk, want);
+        for (size_t i = 0; i < got; i++) {
+            double *o = out + (size_t)(total + i) * GKW_TRACE_FIELDS;
+            o[0] = (double)chunk[i].seq;
+            o[1] = (double)chunk[i].time;
+            o[2] = chunk[i].type;
+            o[3] = chunk[i].node;
+            o[4] = chunk[i].a;
+            o[5] = chunk[i].b;
+            o[6] = chunk[i].c;
+            o[7] = (double)chunk[i].d;
+        }
+        total += (uint32_t)got;
+        if (got < want) break;
+        after = chunk[got - 1].seq;
+    }
+    return total;
+}
+
+/* Fills out with rehashidx, size[0], size[1], used[0], used[1],
+ * pauserehash, resize_policy. Returns gkDictGetInfo's status. */
+EMSCRIPTEN_KEEPALIVE
+int gkwDictGetInfo(gkWorld *w, int node, int db, int kind, double *out) {
+    gkDictInfo info;
+    int status = gkDictGetInfo(w, node, db, kind, &info);
+    if (status != GK_OK) return status;
+    out[0] = (double)info.rehashidx;
+    out[1] = (double)info.size[0];
+    out[2] = (double)info.size[1];
+    out[3] = (double)info.used[0];
+    out[4] = (double)info.used[1];
+    out[5] = info.pauserehash;
+    out[6] = info.resize_policy;
+    return GK_OK;
+}
+
+/* Fills out with tracked, throughout, returned, missing, duplicates,
+ * foreign, calls, active, db. Returns gkScanAuditGet's status. */
+EMSCRIPTEN_KEEPALIVE
+int gkwScanAuditGet(gkWorld *w, int node, double *out) {
+    gkScanAudit a;
+    int status = gkScanAuditGet(w, node, &a);
+    if (status != GK_OK) return status;
+    out[0] = (double)a.tracked;
+    out[1] = (double)a.throughout;
+    out[2] = (double)a.returned;
+    out[3] = (double)a.missing;
+    out[4] = (double)a.duplicates;
+    out[5] = (double)a.foreign;
+    out[6] = (double)a.calls;
+    out[7] = a.active;
+    out[8] = a.db;
+    return GK_OK;
+}
+
+EMSCRIPTEN_KEEPALIVE
+int gkwDictGetBucketKeys(gkWorld *w, int node, int db, int kind, int table,
+                         double bucket, char *out, size_t cap,
+                         size_t *written) {
+    return gkDictGetBucketKeys(w, node, db, kind, table, _gkwU64(bucket),
+                               out, cap, written);
+}
+
+/* ---- The redis-cli side of the console. ---- */
+
+#define GKW_CLI_BAD_REPEAT -3    /* "Invalid redis-cli repeat command
+                                    option value." */
+#define GKW_MAX_REPEAT 1000000   /* most copies of one command sent */
+
+/* Splits one console line the way redis-cli's interactive loop does: a
+ * leading count ("3 INCR x") is taken off as the repeat count, and the
+ * command is checked against the list of commands whose replies redis-cli
+ * prints raw. On success *out (from malloc, released with free) holds the
+ * RESP request for one copy of the command, *raw is 1 or 0 and *repeat the
+ * count (capped at GKW_MAX_REPEAT). Returns argc, 0 for a blank line,
+ * CLI_INVALID for unbalanced quotes, GKW_CLI_BAD_REPEAT for a count that
+ * is zero, negative or too large, or CLI_ENOMEM. */
+EMSCRIPTEN_KEEPALIVE
+int gkwCliLine(const char *line, size_t len, char **out, size_t *outlen,
+               int *raw, int *repeat) {
+    cliArgs args;
+    long long count = 1;
+    *out = NULL;
+    *outlen = 0;
+    *raw = 0;
+    *repeat = 1;
+    int rc = cliSplitLine(line, len, &args);
+    if (rc <= 0) return rc;
+    int skip = cliRepeatPrefix(args.argc, args.argv, &count);
+    if (skip < 0) {
+        cliArgsRelease(&args);
+        return GKW_CLI_BAD_REPEAT;
+    }
+    int argc = args.argc - skip;
+    char *const *argv = args.argv + skip;
+    *raw = cliArgvWantsRaw(argc, argv);
+    *repeat = count > GKW_MAX_REPEAT ? GKW_MAX_REPEAT : (int)count;
+    rc = cliArgvToResp(argc, argv, args.lens + skip, out, outlen);
+    cliArgsRelease(&args);
+    return rc < 0 ? rc : argc;
+}
+
+/* Formats the first reply in buf as redis-cli prints it: raw (raw != 0)
+ * for the commands gkwCliLine flagged, else as --no-raw does. Returns the
+ * bytes consumed, 0 if incomplete, CLI_MALFORMED; *text is from malloc. */
+EMSCRIPTEN_KEEPALIVE
+long gkwCliFormatReply(const char *buf, size_t len, int raw, char **text,
+                       size_t *textlen) {
+    return raw ? cliFormatReplyRaw(buf, len, text, textlen)
+               : cliFormatReply(buf, len, text, textlen);
+}
+
+/* Executes an unreachable instruction. It exists so that the worker's trap
+ * handling (a WebAssembly RuntimeError becoming a message, then a restart
+ * from the input log) can be exercised on demand. */
+EMSCRIPTEN_KEEPALIVE
+void gkwDebugTrap(void) {
+    __builtin_trap();
+}

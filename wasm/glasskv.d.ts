@@ -1,0 +1,84 @@
+// Types of the Emscripten factory built by wasm/build.mjs and of the module it
+// resolves to. Pointers and sizes are plain numbers (wasm32); values the C
+// side returns as uint32 may arrive negative and are read with `>>> 0`.
+// The build copies this file next to the generated glasskv.mjs.
+
+/** Options the factory understands (the subset glasskv uses). */
+export interface GlasskvModuleOptions {
+  /** The .wasm bytes; required under Node, where fetch() of a file URL fails. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Instantiates an already compiled module instead of fetching and compiling. */
+  instantiateWasm?: (
+    imports: WebAssembly.Imports,
+    done: (instance: WebAssembly.Instance, module?: WebAssembly.Module) => void,
+  ) => WebAssembly.Exports | Record<string, never>;
+  locateFile?: (path: string, prefix: string) => string;
+  print?: (text: string) => void;
+  printErr?: (text: string) => void;
+  onAbort?: (what: unknown) => void;
+}
+
+type Ptr = number;
+type World = Ptr;
+
+/** The instantiated module: the C exports (prefixed `_`) and runtime helpers. */
+export interface GlasskvModule {
+  /** Replaced whenever memory grows: read it again after any call. */
+  readonly HEAPU8: Uint8Array;
+  UTF8ToString(ptr: Ptr, maxBytesToRead?: number): string;
+  stringToUTF8(str: string, ptr: Ptr, maxBytesToWrite: number): void;
+  lengthBytesUTF8(str: string): number;
+
+  _malloc(size: number): Ptr;
+  _free(ptr: Ptr): void;
+
+  // glasskv.h, called as they are.
+  _gkWorldRelease(w: World): void;
+  _gkStatusString(status: number): Ptr;
+  _gkWorldLastError(w: World): Ptr;
+  _gkWorldMemory(w: World): number;
+  _gkWorldRunUntilIdle(w: World): number;
+  _gkServerAdd(w: World, nodeIdOut: Ptr): number;
+  _gkServerConfigSet(w: World, node: number, name: Ptr, value: Ptr): number;
+  _gkConnOpen(w: World, node: number, connIdOut: Ptr): number;
+  _gkConnClose(w: World, conn: number): number;
+  _gkConnSend(w: World, conn: number, buf: Ptr, len: number): number;
+  _gkConnPending(w: World, conn: number): number;
+  _gkConnRecv(w: World, conn: number, buf: Ptr, cap: number): number;
+  _gkConnIsOpen(w: World, conn: number): number;
+  _gkTraceEnable(w: World, typeMask: number): void;
+  _gkDictGetBuckets(
+    w: World, node: number, db: number, kind: number, table: number,
+    bins: number, entries: Ptr, filled: Ptr,
+  ): number;
+  _gkDictRehashSteps(w: World, node: number, db: number, kind: number, steps: number): number;
+  _gkScanAuditBegin(w: World, node: number, db: number, conn: number): number;
+  _gkScanAuditMissing(w: World, node: number, out: Ptr, cap: number, writtenOut: Ptr): number;
+  _gkScanAuditEnd(w: World, node: number): number;
+
+  // wasm/exports.c: 64-bit values as doubles, structs as arrays of doubles.
+  _gkwWorldCreate(
+    seedHi: number, seedLo: number, unixMs: number, heapLimit: number,
+    traceCapacity: number, statusOut: Ptr,
+  ): World;
+  _gkwWorldNow(w: World): number;
+  _gkwWorldNextEventTime(w: World): number;
+  _gkwWorldRunUntil(w: World, timeNs: number): number;
+  _gkwWorldStep(w: World, nextTimeOut: Ptr): number;
+  _gkwTraceLastSeq(w: World): number;
+  _gkwTraceRead(w: World, afterSeq: number, out: Ptr, max: number): number;
+  _gkwDictGetInfo(w: World, node: number, db: number, kind: number, out: Ptr): number;
+  _gkwScanAuditGet(w: World, node: number, out: Ptr): number;
+  _gkwDictGetBucketKeys(
+    w: World, node: number, db: number, kind: number, table: number,
+    bucket: number, out: Ptr, cap: number, writtenOut: Ptr,
+  ): number;
+  _gkwCliLine(line: Ptr, len: number, out: Ptr, outLen: Ptr, rawOut: Ptr, repeatOut: Ptr): number;
+  _gkwCliFormatReply(buf: Ptr, len: number, raw: number, text: Ptr, textLen: Ptr): number;
+  _gkwDebugTrap(): void;
+}
+
+export type GlasskvFactory = (options?: GlasskvModuleOptions) => Promise<GlasskvModule>;
+
+declare const createGlasskv: GlasskvFactory;
+export default createGlasskv;

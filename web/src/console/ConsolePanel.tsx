@@ -1,0 +1,32 @@
+import { memo, useCallback, useEffect, useRef } from 'react';
+import { useReady, useStoreApi, useT } from '../app/hooks';
+import { PromptInput } from './PromptInput';
+import { Transcript } from './Transcript';
+
+export const ConsolePanel = memo(function ConsolePanel() {
+  const t = useT();
+  const store = useStoreApi();
+  const input = useRef<HTMLTextAreaElement>(null);
+  const ready = useReady();
+  useEffect(() => {
+    if (ready && !document.activeElement?.closest('input, select, textarea, button')) input.current?.focus();
+  }, [ready]);
+  const focusInput = useCallback(() => {
+    if (!window.getSelection()?.toString()) input.current?.focus();
+  }, []);
+  return (
+    <section className="panel console" aria-labelledby="console-title">
+      <header className="panel-head">
+        <h2 id="console-title">{t('console.title')}</h2>
+        <button type="button" className="btn ghost small" data-testid="console.clear" onClick={() => store.clearConsole()}>
+          {t('console.clear')}
+        </button>
+      </header>
+      <p className="panel-hint">{t('console.hint')}</p>
+      <div className="terminal" onClick={focusInput}>
+        <Transcript />
+        <PromptInput inputRef={input} />
+      </div>
+    </section>
+  );
+});

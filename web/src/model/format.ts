@@ -1,0 +1,71 @@
+// Formatting for display: virtual time, counts, log actions. Pure functions.
+import type { Action } from '../../../wasm/protocol';
+import type { MessageKey, Params } from '../i18n';
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+/** Virtual time as h:mm:ss.mmm. */
+export function formatClock(ns: number): string {
+  const ms = Math.floor(ns / 1e6);
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor(ms / 60_000) % 60;
+  const s = Math.floor(ms / 1000) % 60;
+  return `${h}:${pad(m, 2)}:${pad(s, 2)}.${pad(ms % 1000, 3)}`;
+}
+
+/** The sub-millisecond part of a virtual time, as µs and ns. */
+export function formatSubMs(ns: number): string {
+  const rest = Math.floor(ns % 1e6);
+  return `${pad(Math.floor(rest / 1000), 3)} ${pad(rest % 1000, 3)}`;
+}
+
+/** A virtual duration in a compact unit ("+100 ms", "+2.5 s"). */
+export function formatDelta(ns: number): string {
+  if (ns < 1e3) return `+${Math.round(ns)} ns`;
+  if (ns < 1e6) return `+${(ns / 1e3).toFixed(ns < 1e4 ? 1 : 0)} µs`;
+  if (ns < 1e9) return `+${(ns / 1e6).toFixed(ns < 1e7 ? 1 : 0)} ms`;
+  return `+${(ns / 1e9).toFixed(2)} s`;
+}
+
+/** The server's wall clock at virtual time ns (UTC, hh:mm:ss). */
+export function formatWall(unixMsAtZero: number, ns: number): string {
+  const d = new Date(unixMsAtZero + Math.floor(ns / 1e6));
+  return `${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)} UTC`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+/** The i18n key and parameters that describe a logged action. */
+export function describeAction(a: Action): { key: MessageKey; params: Params } {
+  switch (a.kind) {
+    case 'console': {
+      const first = a.text.split(/\r?\n/)[0];
+      return { key: 'action.console', params: { text: first.length > 40 ? `${first.slice(0, 40)}…` : first } };
+    }
+    case 'populate':
+      return { key: 'action.populate', params: { n: a.n } };
+    case 'delete':
+      return { key: 'action.delete', params: { n: a.n } };
+    case 'activeRehash':
+      return { key: 'action.activeRehash', params: { on: a.on ? 'yes' : 'no' } };
+    case 'rehashStep':
+      return { key: 'action.rehashStep', params: {} };
+    case 'scanStart':
+      return { key: 'action.scanStart', params: {} };
+    case 'scanStep':
+      return { key: 'action.scanStep', params: {} };
+    case 'advance':
+      return { key: 'action.advance', params: {} };
+    case 'step':
+      return { key: 'action.step', params: {} };
+    case 'trap':
+      return { key: 'action.trap', params: {} };
+  }
+}

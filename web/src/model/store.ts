@@ -1,0 +1,296 @@
+// The page's state, outside React: what the engine last reported
+// (snapshot, transcript), the input log mirrored from the worker and saved,
+// and the app's phase (loading, replaying, ready, crashed, dead). Components
+// subscribe to slices of it; every change to the world goes through act().
+import { BridgeCallError, type Bridge, type BridgeEvent } from '../../../wasm/bridge';
+import type {
+  Action, ConsoleEntry, CrashInfo, LogEntry, SessionLog, Snapshot,
+} from '../../../wasm/protocol';
+import type { Lang } from '../i18n';
+import { clearLog, freshLog, saveLog } from './persist';
+
+export type Phase = 'loading' | 'replaying' | 'ready' | 'crashed' | 'dead';
+
+export interface AppState {
+  phase: Phase;
+  replay: { done: number; total: number } | null;
+  snapshot: Snapshot | null;
+  console: ConsoleEntry[];
+  /** Lines typed in the console, oldest first (for Up/Down). */
+  history: string[];
+  log: SessionLog;
+  crash: CrashInfo | null;
+  dead: string | null;
+  /** Requests in flight. */
+  inflight: number;
+  /** The message of the last action that failed without a crash. */
+  error: string | null;
+  diverged: number | null;
+  lang: Lang;
+  /** The db the hash table and SCAN views show. */
+  db: number;
+  /** Speed used by Play, in virtual ms per real ms. */
+  speed: number;
+}
+
+export const CONSOLE_LIMIT = 500;
+const SAVE_DELAY_MS = 200;
+
+function historyOf(entries: readonly LogEntry[]): string[] {
+  const out: string[] = [];
+  for (const e of entries) {
+    if (e.action.kind !== 'console') continue;
+    for (const line of e.action.text.split(/\r?\n/)) if (line.trim()) out.push(line);
+  }
+  return out;
+}
+
+export class Store {
+  private state: AppState;
+  private readonly bridge: Bridge;
+  private readonly listeners = new Set<() => void>();
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private bins = 0;
+  private viewQueued = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(bridge: Bridge, log: SessionLog, lang: Lang) {
+    this.bridge = bridge;
+    this.state = {
+      phase: 'loading', replay: null, snapshot: null, console: [], history: historyOf(log.entries),
+      log, crash: null, dead: null, inflight: 0, error: null, diverged: null, lang, db: 0, speed: 1,
+    };
+    bridge.subscribe((e) => this.onEvent(e));
+  }
+
+  getState = (): AppState => this.state;
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  private set(patch: Partial<AppState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const fn of this.listeners) fn();
+    if (this.state.inflight === 0 && this.idleWaiters.length) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  /** Resolves once no request is in flight. */
+  idle(): Promise<void> {
+    if (this.state.inflight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private async track<T>(p: () => Promise<T>): Promise<T> {
+    this.set({ inflight: this.state.inflight + 1 });
+    try {
+      return await p();
+    } finally {
+      this.set({ inflight: this.state.inflight - 1 });
+    }
+  }
+
+  // ---- Events pushed by the worker. ----
+
+  private onEvent(e: BridgeEvent): void {
+    switch (e.type) {
+      case 'log':
+        this.mirrorLog(e.index, e.entry);
+        break;
+      case 'snapshot':
+        this.set({ snapshot: e.snapshot });
+        requestAnimationFrame(() => this.bridge.ack());
+        break;
+      case 'replay':
+        this.set({ replay: { done: e.done, total: e.total } });
+        break;
+      case 'crash':
+        this.saveNow();
+        this.set({ phase: 'crashed', crash: e.crash });
+        break;
+      case 'dead':
+        this.saveNow();
+        this.set({ phase: 'dead', dead: e.message });
+        break;
+      case 'diverged':
+        if (this.state.diverged === null) this.set({ diverged: e.index });
+        break;
+      case 'console':
+        this.appendConsole(e.entries);
+        break;
+      case 'ready':
+        break;
+    }
+  }
+
+  private mirrorLog(index: number, entry: LogEntry): void {
+    const entries = this.state.log.entries.slice(0, index);
+    entries.push(entry);
+    const history = entry.action.kind === 'console'
+      ? [...this.state.history, ...historyOf([entry])]
+      : this.state.history;
+    this.set({ log: { ...this.state.log, entries }, history });
+    // A time advance is rewritten on every play tick: save it lazily. Any
+    // other action is saved at once, so a reload right after it keeps it.
+    if (entry.action.kind === 'advance') this.scheduleSave();
+    else this.saveNow();
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer !== null) return;
+    this.saveTimer = setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
+  }
+
+  /** Writes the log to storage now (also called when the page is hidden). */
+  saveNow(): void {
+    if (this.saveTimer !== null) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    saveLog(this.state.log);
+  }
+
+  private appendConsole(entries: readonly ConsoleEntry[]): void {
+    if (!entries.length) return;
+    const all = [...this.state.console, ...entries];
+    this.set({ console: all.length > CONSOLE_LIMIT ? all.slice(-CONSOLE_LIMIT) : all });
+  }
+
+  // ---- Session life cycle. ----
+
+  /** Boots the worker from `log` (replaying it). */
+  async boot(log: SessionLog = this.state.log): Promise<void> {
+    this.saveNow();
+    this.set({
+      phase: 'loading', log, history: historyOf(log.entries), crash: null, dead: null, error: null,
+      diverged: null, replay: null, console: [],
+    });
+    saveLog(log);
+    try {
+      const r = await this.track(() => this.bridge.call({ type: 'boot', log }));
+      this.set({ phase: 'ready', snapshot: r.snapshot, console: r.console, replay: null });
+      this.pushView();
+    } catch (e) {
+      this.failed(e);
+    }
+  }
+
+  /** Restarts from the saved log; with `withoutCrashing`, drops the action
+   *  that crashed and everything after it. */
+  restart(withoutCrashing: boolean): Promise<void> {
+    const { log, crash, phase } = this.state;
+    let entries = log.entries;
+    if (withoutCrashing) entries = entries.slice(0, crash ? crash.entryIndex : Math.max(0, entries.length - 1));
+    if (phase === 'dead') this.bridge.restart();
+    return this.boot({ ...log, entries });
+  }
+
+  /** Discards the log and starts an empty session. */
+  reset(seed?: number): Promise<void> {
+    clearLog();
+    if (this.state.phase === 'dead') this.bridge.restart();
+    return this.boot(freshLog(seed));
+  }
+
+  private failed(e: unknown): void {
+    if (e instanceof BridgeCallError && (e.remote === 'GkTrapError' || e.remote === 'EngineDead')) return;
+    if (this.state.phase === 'dead' || this.state.phase === 'crashed') return;
+    this.set({ error: e instanceof Error ? e.message : String(e) });
+  }
+
+  // ---- Actions. ----
+
+  /** Applies one action; resolves with its transcript lines ([] on failure). */
+  async act(action: Action): Promise<ConsoleEntry[]> {
+    if (this.state.phase !== 'ready') return [];
+    try {
+      const r = await this.track(() => this.bridge.call({ type: 'act', action }));
+      this.appendConsole(r.console);
+      this.set({ snapshot: r.snapshot, error: null });
+      return r.console;
+    } catch (e) {
+      this.failed(e);
+      return [];
+    }
+  }
+
+  /** Calls SCAN until the walk finishes (each call is its own action). */
+  async scanToEnd(maxCalls = 1_000_000): Promise<void> {
+    for (let i = 0; i < maxCalls; i++) {
+      const scan = this.state.snapshot?.scan;
+      if (!scan || scan.done || scan.error || this.state.phase !== 'ready') return;
+      const before = this.state.log.entries.length;
+      await this.act({ kind: 'scanStep' });
+      if (this.state.log.entries.length === before) return;
+    }
+  }
+
+  runConsole(text: string): Promise<ConsoleEntry[]> {
+    return this.act({ kind: 'console', text });
+  }
+
+  /** The keys in one bucket of the viewed db's table (read only, not logged). */
+  async bucketKeys(table: number, bucket: number): Promise<string[]> {
+    if (this.state.phase !== 'ready') return [];
+    try {
+      return await this.bridge.call({ type: 'bucketKeys', table, bucket });
+    } catch {
+      return [];
+    }
+  }
+
+  clearConsole(): void {
+    this.set({ console: [] });
+  }
+
+  async play(): Promise<void> {
+    await this.control(() => this.bridge.call({ type: 'play', speed: this.state.speed }));
+  }
+
+  async pause(): Promise<void> {
+    await this.control(() => this.bridge.call({ type: 'pause' }));
+  }
+
+  async setSpeed(speed: number): Promise<void> {
+    this.set({ speed });
+    if (this.state.snapshot?.playing) await this.play();
+  }
+
+  private async control(call: () => Promise<Snapshot>): Promise<void> {
+    if (this.state.phase !== 'ready') return;
+    try {
+      this.set({ snapshot: await this.track(call) });
+    } catch (e) {
+      this.failed(e);
+    }
+  }
+
+  setLang(lang: Lang): void {
+    this.set({ lang });
+  }
+
+  setDb(db: number): void {
+    this.set({ db });
+    this.pushView();
+  }
+
+  /** A strip reports its width in device pixels; snapshots carry that many bins. */
+  setBins(bins: number): void {
+    const b = Math.max(16, Math.round(bins));
+    if (b === this.bins) return;
+    this.bins = b;
+    this.pushView();
+  }
+
+  private pushView(): void {
+    if (this.viewQueued || this.state.phase !== 'ready' || this.bins === 0) return;
+    this.viewQueued = true;
+    queueMicrotask(() => {
+      this.viewQueued = false;
+      void this.control(() => this.bridge.call({ type: 'view', view: { db: this.state.db, bins: this.bins } }));
+    });
+  }
+}

@@ -1,0 +1,28 @@
+import { memo } from 'react';
+import { useT } from '../app/hooks';
+import { LangSwitch } from './LangSwitch';
+import { SessionInfo } from './SessionInfo';
+import { TimeControls } from './TimeControls';
+
+export const Header = memo(function Header() {
+  const t = useT();
+  return (
+    <header className="header">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true">
+          <span />
+          <span />
+        </span>
+        <span className="brand-text">
+          <span className="brand-name">glasskv</span>
+          <span className="brand-sub">{t('app.subtitle')}</span>
+        </span>
+      </div>
+      <TimeControls />
+      <div className="header-end">
+        <SessionInfo />
+        <LangSwitch />
+      </div>
+    </header>
+  );
+});

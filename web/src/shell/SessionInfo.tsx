@@ -1,0 +1,22 @@
+import { memo, useCallback } from 'react';
+import { useAppState, useStoreApi, useT } from '../app/hooks';
+
+export const SessionInfo = memo(function SessionInfo() {
+  const t = useT();
+  const store = useStoreApi();
+  const n = useAppState((s) => s.log.entries.length);
+  const seed = useAppState((s) => s.log.config.seed);
+  const onNew = useCallback(() => {
+    if (window.confirm(t('session.newConfirm'))) void store.reset();
+  }, [store, t]);
+  return (
+    <div className="session">
+      <span className="session-log" data-testid="session.log" title={`seed ${seed}`}>
+        {t('session.log', { n })}
+      </span>
+      <button type="button" className="btn ghost" data-testid="session.new" onClick={onNew}>
+        {t('session.new')}
+      </button>
+    </div>
+  );
+});

@@ -1,0 +1,39 @@
+import { memo } from 'react';
+import { useAppState, useStoreApi, useT } from '../../app/hooks';
+import { DictStatus } from './DictStatus';
+import { HtActions } from './HtActions';
+import { Legend } from './Legend';
+import { TableRow } from './TableRow';
+
+const DBS = Array.from({ length: 16 }, (_, i) => i);
+
+export const HashTablePanel = memo(function HashTablePanel() {
+  const t = useT();
+  const store = useStoreApi();
+  const db = useAppState((s) => s.db);
+  const hasDict = useAppState((s) => Boolean(s.snapshot?.dict?.tables[0]));
+  return (
+    <section className="panel ht" aria-labelledby="ht-title">
+      <header className="panel-head">
+        <h2 id="ht-title">{t('ht.title')}</h2>
+        <span className="panel-sub">{t('ht.subtitle', { db })}</span>
+        <DictStatus />
+        <label className="db-select">
+          <span>{t('ht.db')}</span>
+          <select data-testid="ht.db" value={db} onChange={(e) => store.setDb(Number(e.target.value))}>
+            {DBS.map((d) => (
+              <option key={d} value={d}>{d}</option>
+            ))}
+          </select>
+        </label>
+      </header>
+      <div className="tables">
+        <TableRow index={0} />
+        <TableRow index={1} />
+        {hasDict ? null : <p className="tables-empty">{t('ht.empty')}</p>}
+      </div>
+      <Legend />
+      <HtActions />
+    </section>
+  );
+});

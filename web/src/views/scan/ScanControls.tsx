@@ -1,0 +1,55 @@
+import { memo, useCallback, useState } from 'react';
+import { useAppState, useReady, useStoreApi, useT } from '../../app/hooks';
+
+export const ScanControls = memo(function ScanControls() {
+  const t = useT();
+  const store = useStoreApi();
+  const ready = useReady();
+  const db = useAppState((s) => s.db);
+  const scan = useAppState((s) => s.snapshot?.scan ?? null);
+  const [count, setCount] = useState('10');
+  const [match, setMatch] = useState('*');
+  const [running, setRunning] = useState(false);
+  const countN = Number(count);
+  const countOk = Number.isInteger(countN) && countN >= 1 && countN <= 1_000_000;
+  const canStep = ready && !running && scan !== null && !scan.done;
+
+  const onStart = useCallback(() => {
+    void store.act({ kind: 'scanStart', db, count: countN, match: match === '' ? '*' : match });
+  }, [store, db, countN, match]);
+  const onStep = useCallback(() => void store.act({ kind: 'scanStep' }), [store]);
+  const onFinish = useCallback(async () => {
+    setRunning(true);
+    try {
+      await store.scanToEnd();
+    } finally {
+      setRunning(false);
+    }
+  }, [store]);
+
+  return (
+    <div className="scan-controls">
+      <label className="field">
+        <span>{t('scan.count')}</span>
+        <input data-testid="scan.count" inputMode="numeric" value={count} size={6}
+          aria-invalid={!countOk} onChange={(e) => setCount(e.target.value.trim())} />
+      </label>
+      <label className="field">
+        <span>{t('scan.match')}</span>
+        <input data-testid="scan.match" value={match} size={10} spellCheck={false}
+          onChange={(e) => setMatch(e.target.value)} />
+      </label>
+      <button type="button" className="btn" data-testid="scan.start" disabled={!ready || !countOk || running}
+        onClick={onStart}>
+        {t('scan.start')}
+      </button>
+      <button type="button" className="btn primary" data-testid="scan.step" disabled={!canStep} onClick={onStep}>
+        {t('scan.step')}
+      </button>
+      <button type="button" className="btn" data-testid="scan.finish" disabled={!canStep} onClick={onFinish}>
+        {t('scan.finish')}
+      </button>
+      {scan ? <span className="stat" data-testid="scan.calls">{t('scan.calls', { n: scan.calls })}</span> : null}
+    </div>
+  );
+});
