@@ -55,7 +55,7 @@ typedef struct gkConfig {
 
 typedef struct gkWorld gkWorld;
 
-/* ---- Trace records: fixed 32-byte binary records in a bounded ring. ---- */
+/* ---- Trace records: fixed 40-byte binary records in a bounded ring. ---- */
 #define GK_TR_CMD 1          /* a command ran: a=db b=conn c=argc, d=cmd id */
 #define GK_TR_REHASH_STEP 2  /* a=db b=dict kind c=bucket of ht0 moved, d=n */
 #define GK_TR_TABLE_NEW 3    /* a=db b=dict kind c=table (0/1), d=size */
@@ -87,6 +87,7 @@ typedef struct gkDictInfo {
     uint64_t used[2];   /* entries in each table */
     int32_t pauserehash;/* >0 while a safe iterator or a scan holds it */
     int32_t resize_policy; /* 0 enable, 1 avoid, 2 forbid */
+    uint64_t version;   /* changes whenever an entry or a bucket moves */
 } gkDictInfo;
 
 /* ---- SCAN audit: proves or disproves SCAN's guarantee. ----
@@ -123,6 +124,8 @@ uint64_t gkWorldNextEventTime(gkWorld *w);
 int gkServerAdd(gkWorld *w, int *node_id);
 int gkServerConfigSet(gkWorld *w, int node, const char *name,
                       const char *value);
+int gkServerConfigGet(gkWorld *w, int node, const char *name, char *buf,
+                      size_t cap);
 
 int gkConnOpen(gkWorld *w, int node, int *conn_id);
 int gkConnClose(gkWorld *w, int conn);

@@ -35,6 +35,7 @@ int gkDictGetInfo(gkWorld *w, int node, int db, int kind, gkDictInfo *out) {
     }
     out->pauserehash = d->pauserehash;
     out->resize_policy = d->env->resize_policy;
+    out->version = d->version;
     return GK_OK;
 }
 

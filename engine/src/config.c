@@ -192,6 +192,17 @@ static void _addConfigValue(client *c, const configDef *d) {
     else addReplyBulkLongLong(c, v);
 }
 
+/* Writes the value of parameter name (or alias) into buf. C_ERR if the
+ * name is unknown. */
+int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap) {
+    const configDef *d = _lookup(name);
+    if (!d || cap == 0) return C_ERR;
+    long long v = _getValue(&s->cfg, d);
+    if (d->kind == CFG_BOOL) snprintf(buf, cap, "%s", v ? "yes" : "no");
+    else snprintf(buf, cap, "%lld", v);
+    return C_OK;
+}
+
 /* CONFIG GET pattern [pattern ...]: name/value pairs, each name once. */
 void configGetCommand(client *c) {
     const int total = (int)(sizeof(configs) / sizeof(configs[0])) - 1;

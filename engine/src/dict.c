@@ -94,6 +94,7 @@ static int _dictExpand(dict *d, uint64_t size, int try) {
     d->ht_used[htidx] = 0;
     d->ht_table[htidx] = t;
     if (htidx == 1) d->rehashidx = 0;
+    d->version++;
     _dictTrace(d, GK_TR_TABLE_NEW, (uint32_t)htidx, newsize);
     return DICT_OK;
 }
@@ -192,6 +193,7 @@ int dictRehash(dict *d, int n) {
     }
 done:;
     uint64_t visited = (uint64_t)(d->rehashidx - start);
+    d->version++;
     d->env->cpu_ns += visited * d->env->ns_per_bucket +
                       moved * d->env->ns_per_entry;
     _dictTrace(d, GK_TR_REHASH_STEP, (uint32_t)start,
@@ -246,6 +248,7 @@ dictEntry *dictAddRaw(dict *d, void *key, dictEntry **existing) {
     entry->v.u64 = 0;
     d->ht_table[htidx][index] = entry;
     d->ht_used[htidx]++;
+    d->version++;
     entry->key = key;
     return entry;
 }
@@ -341,6 +344,7 @@ static dictEntry *_dictGenericUnlink(dict *d, const void *key) {
                 if (prev) prev->next = he->next;
                 else d->ht_table[table][idx] = he->next;
                 d->ht_used[table]--;
+                d->version++;
                 return he;
             }
             prev = he;
@@ -393,6 +397,7 @@ void dictEmpty(dict *d) {
     _dictClear(d, 1);
     d->rehashidx = -1;
     d->pauserehash = 0;
+    d->version++;
 }
 
 void dictRelease(dict *d) {

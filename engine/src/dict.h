@@ -75,6 +75,7 @@ typedef struct dict {
     uint8_t trace_kind;         /* GK_DICT_KEYS or GK_DICT_EXPIRES */
     uint16_t trace_db;          /* database id in trace records */
     void *privdata;             /* owner's data for the callbacks */
+    uint64_t version;           /* bumped when entries or buckets change */
 } dict;
 
 typedef struct dictIterator {

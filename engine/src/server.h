@@ -369,6 +369,7 @@ int processCommand(client *c);
 void call(client *c);
 int serverConfigSet(redisServer *s, const char *name, const char *value,
                     sds *err);
+int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap);
 uint64_t dictSdsHash(const dict *d, const void *key);
 uint64_t dictSdsCaseHash(const dict *d, const void *key);
 int dictSdsKeyCompare(const dict *d, const void *k1, const void *k2);

@@ -29,7 +29,7 @@ const char *gkStatusString(int status) {
     }
 }
 
-static int _fail(gkWorld *w, int status, const char *msg) {
+int worldFail(gkWorld *w, int status, const char *msg) {
     if (w) {
         strncpy(w->err, msg, sizeof(w->err) - 1);
         w->err[sizeof(w->err) - 1] = '\0';
@@ -67,7 +67,8 @@ static void _connFree(gkWorld *w, gkConn *c) {
 
 void gkWorldRelease(gkWorld *w) {
     if (!w) return;
-    for (int i = 0; i < w->nnodes; i++) serverRelease(w->nodes[i].srv);
+    for (int i = 0; i < w->nnodes; i++)
+        w->nodes[i].type->release(w->nodes[i].impl);
     for (int i = 0; i < w->nconns; i++)
         if (w->conns[i]) _connFree(w, w->conns[i]);
     memFree(&w->mem, w->conns);
@@ -146,7 +147,7 @@ uint64_t gkWorldNextEventTime(gkWorld *w) {
 /* Whether the node has input waiting on a connection it reads, or output
  * waiting behind a writable handler: then it must run again at once. */
 static int _nodeHasWork(gkWorld *w, int node) {
-    aeEventLoop *el = w->nodes[node].srv->el;
+    aeEventLoop *el = w->nodes[node].el;
     for (int fd = 0; fd <= el->maxfd; fd++) {
         int mask = aeGetFileEvents(el, fd);
         if (mask & AE_WRITABLE) return 1;
@@ -169,8 +170,8 @@ int gkWorldStep(gkWorld *w, uint64_t *next_time) {
     n->wake_seq = 0;
     if (ev.when > w->now) w->now = ev.when;
     if (next_time) *next_time = w->now;
-    aeProcessEvents(n->srv->el);
-    uint64_t next = _nodeHasWork(w, ev.node) ? w->now : aeNextWake(n->srv->el);
+    aeProcessEvents(n->el);
+    uint64_t next = _nodeHasWork(w, ev.node) ? w->now : aeNextWake(n->el);
     if (next != AE_NEVER) worldWake(w, ev.node, next);
     return GK_OK;
 }
@@ -249,32 +250,74 @@ static void _beClose(void *ctx, int fd) {
     _connMaybeFree(w, c);
 }
 
-/* Adds a Redis-style server node. Its hash seed comes from the world's
- * PRNG, so the world's seed decides every bucket index. */
-int gkServerAdd(gkWorld *w, int *node_id) {
-    if (w->nnodes == GK_MAX_NODES) return _fail(w, GK_EINVAL, "too many nodes");
-    int id = w->nnodes++;
+aeBackend worldBackend(gkWorld *w) {
     aeBackend be = { w, _bePoll, _beNow, _beRead, _beWrite, _beClose };
-    w->nodes[id].srv = serverCreate(&w->mem, id, be, &w->rng, &w->trace,
-                                    w->cfg.unix_ms_at_zero, w->cfg.heap_limit);
-    w->nodes[id].wake_seq = 0;
-    worldWake(w, id, aeNextWake(w->nodes[id].srv->el));
+    return be;
+}
+
+/* Registers a node whose event loop runs on worldBackend(w), and schedules
+ * its first timer. */
+int worldAddNode(gkWorld *w, const gkNodeType *type, void *impl,
+                 aeEventLoop *el, int *node_id) {
+    if (w->nnodes == GK_MAX_NODES)
+        return worldFail(w, GK_EINVAL, "too many nodes");
+    int id = w->nnodes++;
+    gkNode *n = &w->nodes[id];
+    n->type = type;
+    n->impl = impl;
+    n->el = el;
+    n->wake_seq = 0;
+    uint64_t first = aeNextWake(el);
+    if (first != AE_NEVER) worldWake(w, id, first);
     if (node_id) *node_id = id;
     return GK_OK;
 }
 
+static int _redisAccept(void *impl, int fd) {
+    return createClient(impl, fd) ? C_OK : C_ERR;
+}
+
+static void _redisRelease(void *impl) { serverRelease(impl); }
+
+static const gkNodeType redisNodeType = { "redis", _redisAccept,
+                                          _redisRelease };
+
+/* Adds a Redis-style server node. Its hash seed comes from the world's
+ * PRNG, so the world's seed decides every bucket index. */
+int gkServerAdd(gkWorld *w, int *node_id) {
+    if (w->nnodes == GK_MAX_NODES)
+        return worldFail(w, GK_EINVAL, "too many nodes");
+    redisServer *s = serverCreate(&w->mem, w->nnodes, worldBackend(w),
+                                  &w->rng, &w->trace, w->cfg.unix_ms_at_zero,
+                                  w->cfg.heap_limit);
+    return worldAddNode(w, &redisNodeType, s, s->el, node_id);
+}
+
+/* The Redis-style server of node, or NULL if node is not one. */
 redisServer *worldServer(gkWorld *w, int node) {
     if (node < 0 || node >= w->nnodes) return NULL;
-    return w->nodes[node].srv;
+    if (w->nodes[node].type != &redisNodeType) return NULL;
+    return w->nodes[node].impl;
+}
+
+/* Writes the value of a configuration parameter, as CONFIG GET shows it,
+ * into buf. GK_ENOTFOUND for an unknown node or parameter. */
+int gkServerConfigGet(gkWorld *w, int node, const char *name, char *buf,
+                      size_t cap) {
+    redisServer *s = worldServer(w, node);
+    if (!s) return worldFail(w, GK_ENOTFOUND, "no such node");
+    if (serverConfigGet(s, name, buf, cap) != C_OK)
+        return worldFail(w, GK_ENOTFOUND, "unknown configuration parameter");
+    return GK_OK;
 }
 
 int gkServerConfigSet(gkWorld *w, int node, const char *name,
                       const char *value) {
     redisServer *s = worldServer(w, node);
-    if (!s) return _fail(w, GK_ENOTFOUND, "no such node");
+    if (!s) return worldFail(w, GK_ENOTFOUND, "no such node");
     sds err = NULL;
     if (serverConfigSet(s, name, value, &err) != C_OK) {
-        _fail(w, GK_EINVAL, err);
+        worldFail(w, GK_EINVAL, err);
         sdsfree(&w->mem, err);
         return GK_EINVAL;
     }
@@ -290,13 +333,13 @@ gkConn *worldConn(gkWorld *w, int id) {
 
 /* Opens a connection to node; the server accepts it at once. */
 int gkConnOpen(gkWorld *w, int node, int *conn_id) {
-    redisServer *s = worldServer(w, node);
-    if (!s) return _fail(w, GK_ENOTFOUND, "no such node");
+    if (node < 0 || node >= w->nnodes)
+        return worldFail(w, GK_ENOTFOUND, "no such node");
     if (w->nconns == w->capconns) {
         int cap = w->capconns ? w->capconns * 2 : 8;
         gkConn **n = memTryRealloc(&w->mem, w->conns, sizeof(gkConn *) *
                                    (size_t)cap);
-        if (!n) return _fail(w, GK_ENOMEM, "out of memory");
+        if (!n) return worldFail(w, GK_ENOMEM, "out of memory");
         w->conns = n;
         w->capconns = cap;
     }
@@ -306,7 +349,10 @@ int gkConnOpen(gkWorld *w, int node, int *conn_id) {
     c->to_server = sdsempty(&w->mem);
     c->to_client = sdsempty(&w->mem);
     w->conns[c->id] = c;
-    createClient(s, c->id);
+    if (w->nodes[node].type->accept(w->nodes[node].impl, c->id) != C_OK) {
+        c->server_closed = 1;
+        return worldFail(w, GK_ERR, "the node refused the connection");
+    }
     if (conn_id) *conn_id = c->id;
     return GK_OK;
 }
@@ -321,7 +367,7 @@ static gkConn *_hostConn(gkWorld *w, int conn) {
  * client on its next iteration. */
 int gkConnClose(gkWorld *w, int conn) {
     gkConn *c = _hostConn(w, conn);
-    if (!c) return _fail(w, GK_ENOTFOUND, "no such connection");
+    if (!c) return worldFail(w, GK_ENOTFOUND, "no such connection");
     c->client_closed = 1;
     if (!c->server_closed) worldWake(w, c->node, w->now);
     _connMaybeFree(w, c);
@@ -332,10 +378,10 @@ int gkConnClose(gkWorld *w, int conn) {
  * is scheduled now. GK_ECLOSED if the server closed the connection. */
 int gkConnSend(gkWorld *w, int conn, const void *buf, size_t len) {
     gkConn *c = _hostConn(w, conn);
-    if (!c) return _fail(w, GK_ENOTFOUND, "no such connection");
-    if (c->server_closed) return _fail(w, GK_ECLOSED, "connection closed");
+    if (!c) return worldFail(w, GK_ENOTFOUND, "no such connection");
+    if (c->server_closed) return worldFail(w, GK_ECLOSED, "connection closed");
     sds s = sdsTryMakeRoomFor(&w->mem, c->to_server, len);
-    if (!s) return _fail(w, GK_ENOMEM, "out of memory");
+    if (!s) return worldFail(w, GK_ENOMEM, "out of memory");
     c->to_server = sdscatlen(&w->mem, s, buf, len);
     worldWake(w, c->node, w->now);
     return GK_OK;

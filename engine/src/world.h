@@ -31,8 +31,18 @@ typedef struct gkEvent {
     int node;               /* the node to wake */
 } gkEvent;
 
+/* What every kind of node gives the world: its event loop, and how to
+ * accept a connection and free the node. */
+typedef struct gkNodeType {
+    const char *name;                       /* "redis", "memcached" */
+    int (*accept)(void *impl, int fd);      /* C_OK, or C_ERR to refuse */
+    void (*release)(void *impl);
+} gkNodeType;
+
 typedef struct gkNode {
-    redisServer *srv;
+    const gkNodeType *type;
+    void *impl;             /* redisServer *, ... */
+    aeEventLoop *el;        /* the node's event loop */
     uint64_t wake_seq;      /* seq of the node's live wake event, 0 none */
     uint64_t wake_at;
 } gkNode;
@@ -54,6 +64,10 @@ struct gkWorld {
 };
 
 gkConn *worldConn(gkWorld *w, int id);
+aeBackend worldBackend(gkWorld *w);
+int worldAddNode(gkWorld *w, const gkNodeType *type, void *impl,
+                 aeEventLoop *el, int *node_id);
+int worldFail(gkWorld *w, int status, const char *msg);
 void worldWake(gkWorld *w, int node, uint64_t when);
 redisServer *worldServer(gkWorld *w, int node);
 

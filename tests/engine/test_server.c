@@ -246,6 +246,28 @@ static void testScanAudit(void) {
     close_(&s);
 }
 
+static void testConfigGetAndDictVersion(void) {
+    session s;
+    open_(&s, 1);
+    char buf[32];
+    CHECK_EQ_INT(gkServerConfigGet(s.w, s.srv, "hz", buf, sizeof(buf)), GK_OK);
+    CHECK_EQ_STR(buf, "10");
+    cmd(&s, "CONFIG SET activerehashing no\r\n");
+    gkServerConfigGet(s.w, s.srv, "activerehashing", buf, sizeof(buf));
+    CHECK_EQ_STR(buf, "no");
+    CHECK_EQ_INT(gkServerConfigGet(s.w, s.srv, "nope", buf, sizeof(buf)),
+                 GK_ENOTFOUND);
+    gkDictInfo a, b;
+    gkDictGetInfo(s.w, s.srv, 0, GK_DICT_KEYS, &a);
+    cmd(&s, "GET missing\r\n");
+    gkDictGetInfo(s.w, s.srv, 0, GK_DICT_KEYS, &b);
+    CHECK(a.version == b.version);
+    cmd(&s, "SET k v\r\n");
+    gkDictGetInfo(s.w, s.srv, 0, GK_DICT_KEYS, &b);
+    CHECK(a.version != b.version);
+    close_(&s);
+}
+
 int main(void) {
     RUN("every complete command in one buffer runs, in order",
         testPipelinedCommands);
@@ -266,5 +288,7 @@ int main(void) {
         testHeapLimitGivesOom);
     RUN("the SCAN audit sees every original key returned while keys are "
         "added", testScanAudit);
+    RUN("configuration can be read back; the dict version moves only when "
+        "the table changes", testConfigGetAndDictVersion);
     return gkTestReport();
 }
