@@ -70,8 +70,14 @@ void dbOverwrite(redisServer *s, redisDb *db, robj *key, robj *val) {
 /* The high-level SET: adds or overwrites, takes a new reference to val,
  * and drops any TTL unless keepttl. */
 void setKey(client *c, redisDb *db, robj *key, robj *val, int keepttl) {
-    if (!dictFind(db->dict, key->v.ptr)) dbAdd(c->srv, db, key, val);
-    else dbOverwrite(c->srv, db, key, val);
+    dictEntry *de = dictFind(db->dict, key->v.ptr);
+    if (!de) {
+        dbAdd(c->srv, db, key, val);
+    } else {
+        robj *old = dictGetVal(de);
+        dictSetVal(db->dict, de, val);
+        decrRefCount(c->srv, old);
+    }
     incrRefCount(val);
     if (!keepttl) removeExpire(db, key);
     signalModifiedKey(c, db, key);

@@ -18,6 +18,7 @@ void memInit(gkMem *m, gkAllocFn fn, void *ud) {
 void *memDefaultAlloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     (void)ud; (void)osize;
     if (nsize == 0) { free(ptr); return NULL; }
+    if (ptr == NULL) return malloc(nsize);
     return realloc(ptr, nsize);
 }
 
