@@ -98,9 +98,10 @@ int dbExists(redisDb *db, robj *key) {
     return dictFind(db->dict, key->v.ptr) != NULL;
 }
 
-/* Hook for WATCH and client-side caching; nothing watches keys yet. */
+/* Every write to a key calls this: it dooms the transactions watching
+ * the key (and is where client-side caching would invalidate it). */
 void signalModifiedKey(client *c, redisDb *db, robj *key) {
-    (void)c; (void)db; (void)key;
+    touchWatchedKey(c->srv, db, key);
 }
 
 /* Empties one db (or all with dbnum -1); returns the keys removed. */
@@ -109,6 +110,7 @@ long long emptyData(redisServer *s, int dbnum) {
     if (s->audit.active) auditClear(s);
     for (int j = 0; j < s->cfg.databases; j++) {
         if (dbnum != -1 && dbnum != j) continue;
+        touchAllWatchedKeysInDb(s, &s->db[j]);
         removed += (long long)dictSize(s->db[j].dict);
         dictEmpty(s->db[j].dict);
         dictEmpty(s->db[j].expires);
@@ -157,6 +159,7 @@ int keyIsExpired(redisServer *s, redisDb *db, robj *key) {
  * where the DEL would be propagated.) */
 void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key) {
     dbDelete(s, db, key);
+    touchWatchedKey(s, db, key);
     s->stat_expiredkeys++;
 }
 

@@ -82,6 +82,8 @@ void freeClient(client *c) {
     if (c->flags & CLIENT_PENDING_WRITE) _unlinkPendingWrite(c);
     s->clients[c->fd] = NULL;
     s->numclients--;
+    freeClientMultiState(c);
+    unwatchAllKeys(c);
     freeClientArgv(c);
     memFree(s->mem, c->argv);
     sdsfree(s->mem, c->querybuf);

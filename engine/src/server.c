@@ -52,6 +52,8 @@ dictType setDictType = { dictSdsHash, dictSdsKeyCompare, _dictSdsDestructor,
 dictType hashDictType = { dictSdsHash, dictSdsKeyCompare, _dictSdsDestructor,
                           _dictSdsDestructor, NULL };
 dictType zsetDictType = { dictSdsHash, dictSdsKeyCompare, NULL, NULL, NULL };
+dictType keylistDictType = { dictSdsHash, dictSdsKeyCompare,
+                             _dictSdsDestructor, NULL, NULL };
 dictType commandTableDictType = { dictSdsCaseHash, dictSdsKeyCaseCompare,
                                   _dictSdsDestructor, NULL, NULL };
 
@@ -137,6 +139,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
         s->db[j].expires->trace_db = (uint16_t)j;
         s->db[j].expires->trace_kind = GK_DICT_EXPIRES;
         s->db[j].id = j;
+        s->db[j].watched_keys = dictCreate(&keylistDictType, &s->denv);
     }
     _populateCommandTable(s);
     s->audit.client_id = UINT64_MAX;
@@ -153,6 +156,7 @@ void serverRelease(redisServer *s) {
     for (int j = 0; j < s->cfg.databases; j++) {
         dictRelease(s->db[j].dict);
         dictRelease(s->db[j].expires);
+        dictRelease(s->db[j].watched_keys);
     }
     memFree(s->mem, s->db);
     dictRelease(s->commands);
@@ -206,17 +210,40 @@ int serverHeapExceeded(redisServer *s) {
 int processCommand(client *c) {
     redisServer *s = c->srv;
     c->cmd = c->lastcmd = lookupCommand(s, c->argv, c->argc);
-    if (!c->cmd) { _rejectUnknown(c); return C_OK; }
+    if (!c->cmd) {
+        flagTransaction(c);
+        _rejectUnknown(c);
+        return C_OK;
+    }
     if ((c->cmd->arity > 0 && c->cmd->arity != c->argc) ||
         (c->argc < -c->cmd->arity)) {
+        flagTransaction(c);
         c->cmd->rejected_calls++;
         addReplyErrorArity(c);
         return C_OK;
     }
-    if ((c->cmd->flags & CMD_DENYOOM) && serverHeapExceeded(s)) {
+    int is_exec = c->cmd->proc == execCommand;
+    int denyoom = (c->cmd->flags & CMD_DENYOOM) ||
+                  (is_exec && (c->mstate.cmd_flags & CMD_DENYOOM));
+    if (denyoom && serverHeapExceeded(s)) {
         c->cmd->rejected_calls++;
+        if (is_exec && (c->flags & CLIENT_MULTI)) {
+            addReplyError(c, "-EXECABORT Transaction discarded because of: "
+                          "OOM command not allowed when used memory > "
+                          "'maxmemory'.");
+            discardTransaction(c);
+            return C_OK;
+        }
+        flagTransaction(c);
         addReplyError(c, "-OOM command not allowed when used memory > "
                       "'maxmemory'.");
+        return C_OK;
+    }
+    if ((c->flags & CLIENT_MULTI) && !is_exec &&
+        c->cmd->proc != discardCommand && c->cmd->proc != multiCommand &&
+        c->cmd->proc != watchCommand && c->cmd->proc != quitCommand) {
+        queueMultiCommand(c);
+        addReplyStatus(c, "QUEUED");
         return C_OK;
     }
     call(c);

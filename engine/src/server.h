@@ -96,6 +96,7 @@ typedef struct redisDb {
     int id;
     long long avg_ttl;
     uint64_t expires_cursor;    /* active expire's SCAN cursor */
+    dict *watched_keys;         /* WATCHed key -> clients watching it */
 } redisDb;
 
 /* ---- Replies: the client's fixed buffer, then a list of blocks. ---- */
@@ -111,12 +112,27 @@ typedef struct clientReplyBlock {
 #define CLIENT_PENDING_WRITE (1 << 21)
 #define CLIENT_CLOSE_ASAP (1 << 10)
 #define CLIENT_SCAN_AUDIT (1 << 30)
+#define CLIENT_DIRTY_CAS (1 << 5)
+#define CLIENT_DIRTY_EXEC (1 << 12)
 
 #define PROTO_REQ_INLINE 1
 #define PROTO_REQ_MULTIBULK 2
 
 struct redisCommand;
 struct redisServer;
+
+/* A command queued by MULTI, and the queue. */
+typedef struct multiCmd {
+    robj **argv;
+    int argc;
+    struct redisCommand *cmd;
+} multiCmd;
+
+typedef struct multiState {
+    multiCmd *commands;
+    int count, cap;
+    uint64_t cmd_flags;         /* union of the queued commands' flags */
+} multiState;
 
 typedef struct client {
     uint64_t id;
@@ -143,6 +159,9 @@ typedef struct client {
     uint64_t lastinteraction_ms;
     uint64_t net_input_bytes, net_output_bytes, commands_processed;
     struct client *next_pending;  /* clients_pending_write list */
+    multiState mstate;          /* MULTI queue */
+    void *watched;              /* watchedKey array (multi.c) */
+    int watched_count, watched_cap;
 } client;
 
 /* ---- Commands. ---- */
@@ -358,6 +377,21 @@ size_t auditMissing(redisServer *s, char *out, size_t cap);
 #define ACTIVE_EXPIRE_CYCLE_SLOW 0
 #define ACTIVE_EXPIRE_CYCLE_FAST 1
 
+/* ---- multi.c ---- */
+void initClientMultiState(client *c);
+void freeClientMultiState(client *c);
+void queueMultiCommand(client *c);
+void flagTransaction(client *c);
+void discardTransaction(client *c);
+void unwatchAllKeys(client *c);
+void touchWatchedKey(redisServer *s, redisDb *db, robj *key);
+void touchAllWatchedKeysInDb(redisServer *s, redisDb *db);
+void multiCommand(client *c);
+void execCommand(client *c);
+void discardCommand(client *c);
+void watchCommand(client *c);
+void unwatchCommand(client *c);
+
 /* ---- server.c ---- */
 redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
                           gkRng *rng, gkTrace *trace,
@@ -375,7 +409,7 @@ uint64_t dictSdsCaseHash(const dict *d, const void *key);
 int dictSdsKeyCompare(const dict *d, const void *k1, const void *k2);
 int dictSdsKeyCaseCompare(const dict *d, const void *k1, const void *k2);
 extern dictType dbDictType, keyptrDictType, setDictType, hashDictType;
-extern dictType zsetDictType, commandTableDictType;
+extern dictType zsetDictType, commandTableDictType, keylistDictType;
 extern redisCommand redisCommandTable[];
 void beforeSleep(aeEventLoop *el);
 long long serverCron(aeEventLoop *el, long long id, void *clientData);

@@ -268,6 +268,39 @@ static void testConfigGetAndDictVersion(void) {
     close_(&s);
 }
 
+/* A second connection on the same world. */
+static const char *cmd2(session *s, int conn, const char *line) {
+    gkConnSend(s->w, conn, line, strlen(line));
+    gkWorldRunUntilIdle(s->w);
+    size_t n = gkConnRecv(s->w, conn, s->out, sizeof(s->out) - 1);
+    s->out[n] = '\0';
+    return s->out;
+}
+
+static void testWatchAcrossClients(void) {
+    session s;
+    open_(&s, 1);
+    int other;
+    gkConnOpen(s.w, s.srv, &other);
+    CHECK_EQ_STR(cmd(&s, "SET k 1\r\nWATCH k\r\nMULTI\r\nINCR k\r\n"),
+                 "+OK\r\n+OK\r\n+OK\r\n+QUEUED\r\n");
+    CHECK_EQ_STR(cmd2(&s, other, "SET k 10\r\n"), "+OK\r\n");
+    CHECK_EQ_STR(cmd(&s, "EXEC\r\nGET k\r\n"), "*-1\r\n$2\r\n10\r\n");
+    /* Untouched: the transaction runs. */
+    CHECK_EQ_STR(cmd(&s, "WATCH k\r\nMULTI\r\nINCR k\r\nEXEC\r\n"),
+                 "+OK\r\n+OK\r\n+QUEUED\r\n*1\r\n:11\r\n");
+    /* A key that expires after WATCH also aborts. */
+    cmd(&s, "SET t 1 PX 50\r\nWATCH t\r\nMULTI\r\nPING\r\n");
+    gkWorldRunUntil(s.w, gkWorldNow(s.w) + 100000000ULL);
+    CHECK_EQ_STR(cmd(&s, "EXEC\r\n"), "*-1\r\n");
+    /* A client closed while watching leaves no dangling watcher. */
+    cmd2(&s, other, "WATCH k\r\nMULTI\r\n");
+    gkConnClose(s.w, other);
+    gkWorldRunUntilIdle(s.w);
+    CHECK_EQ_STR(cmd(&s, "SET k 1\r\n"), "+OK\r\n");
+    close_(&s);
+}
+
 int main(void) {
     RUN("every complete command in one buffer runs, in order",
         testPipelinedCommands);
@@ -290,5 +323,7 @@ int main(void) {
         "added", testScanAudit);
     RUN("configuration can be read back; the dict version moves only when "
         "the table changes", testConfigGetAndDictVersion);
+    RUN("a write by another client makes a watching client's EXEC return a "
+        "null array", testWatchAcrossClients);
     return gkTestReport();
 }

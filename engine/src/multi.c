@@ -1,0 +1,244 @@
+/* multi.c -- MULTI/EXEC/DISCARD and optimistic locking with WATCH, as
+ * Redis 7.0 does them.
+ *
+ * MULTI does not lock anything. It only makes the server queue the
+ * client's commands (each answered +QUEUED) instead of running them; EXEC
+ * then runs the whole queue inside one command, back to back. Because the
+ * server is single-threaded, no other client's command can run in the
+ * middle -- and, for the same reason, a long transaction holds every other
+ * client back until it is done.
+ *
+ * WATCH gives check-and-set: if a watched key is modified (or expires)
+ * before EXEC, EXEC runs nothing and replies a null array. */
+#include <string.h>
+#include <strings.h>
+#include "server.h"
+
+typedef struct watchedKey {
+    sds key;
+    int dbid;
+    int expired;            /* the key was already expired when watched */
+} watchedKey;
+
+/* Clients watching one key of one db. */
+typedef struct watchers {
+    client **clients;
+    int n, cap;
+} watchers;
+
+/* ---- The queue. ---- */
+
+void initClientMultiState(client *c) {
+    memset(&c->mstate, 0, sizeof(c->mstate));
+}
+
+void freeClientMultiState(client *c) {
+    redisServer *s = c->srv;
+    for (int j = 0; j < c->mstate.count; j++) {
+        multiCmd *mc = &c->mstate.commands[j];
+        for (int i = 0; i < mc->argc; i++) decrRefCount(s, mc->argv[i]);
+        memFree(s->mem, mc->argv);
+    }
+    memFree(s->mem, c->mstate.commands);
+    initClientMultiState(c);
+}
+
+/* Moves the client's parsed command into its transaction queue. */
+void queueMultiCommand(client *c) {
+    redisServer *s = c->srv;
+    if (c->flags & (CLIENT_DIRTY_CAS | CLIENT_DIRTY_EXEC)) return;
+    multiState *ms = &c->mstate;
+    if (ms->count == ms->cap) {
+        ms->cap = ms->cap ? ms->cap * 2 : 2;
+        ms->commands = memRealloc(s->mem, ms->commands,
+                                  sizeof(multiCmd) * (size_t)ms->cap);
+    }
+    multiCmd *mc = &ms->commands[ms->count++];
+    mc->argv = c->argv;
+    mc->argc = c->argc;
+    mc->cmd = c->cmd;
+    ms->cmd_flags |= c->cmd->flags;
+    c->argv = NULL;
+    c->argc = 0;
+    c->argv_len = 0;
+}
+
+/* Drops the queue and the watches; the client leaves MULTI. */
+void discardTransaction(client *c) {
+    freeClientMultiState(c);
+    c->flags &= ~(uint64_t)(CLIENT_MULTI | CLIENT_DIRTY_CAS |
+                            CLIENT_DIRTY_EXEC);
+    unwatchAllKeys(c);
+}
+
+/* An error while queueing makes the whole transaction fail at EXEC. */
+void flagTransaction(client *c) {
+    if (c->flags & CLIENT_MULTI) c->flags |= CLIENT_DIRTY_EXEC;
+}
+
+void multiCommand(client *c) {
+    if (c->flags & CLIENT_MULTI) {
+        addReplyError(c, "MULTI calls can not be nested");
+        return;
+    }
+    c->flags |= CLIENT_MULTI;
+    addReplyOK(c);
+}
+
+void discardCommand(client *c) {
+    if (!(c->flags & CLIENT_MULTI)) {
+        addReplyError(c, "DISCARD without MULTI");
+        return;
+    }
+    discardTransaction(c);
+    addReplyOK(c);
+}
+
+/* A watched key that was live when watched and has expired since counts
+ * as modified. */
+static int _watchedKeyExpired(client *c) {
+    redisServer *s = c->srv;
+    for (int j = 0; j < c->watched_count; j++) {
+        watchedKey *wk = &((watchedKey *)c->watched)[j];
+        if (wk->expired) continue;
+        robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { wk->key } };
+        if (keyIsExpired(s, &s->db[wk->dbid], &k)) return 1;
+    }
+    return 0;
+}
+
+/* Runs the queued commands as one: their replies form one array. */
+void execCommand(client *c) {
+    if (!(c->flags & CLIENT_MULTI)) {
+        addReplyError(c, "EXEC without MULTI");
+        return;
+    }
+    if (_watchedKeyExpired(c)) c->flags |= CLIENT_DIRTY_CAS;
+    if (c->flags & (CLIENT_DIRTY_CAS | CLIENT_DIRTY_EXEC)) {
+        if (c->flags & CLIENT_DIRTY_EXEC)
+            addReplyError(c, "-EXECABORT Transaction discarded because of "
+                          "previous errors.");
+        else
+            addReplyNullArray(c);
+        discardTransaction(c);
+        return;
+    }
+    unwatchAllKeys(c);
+    robj **orig_argv = c->argv;
+    int orig_argc = c->argc, orig_argv_len = c->argv_len;
+    redisCommand *orig_cmd = c->cmd;
+    addReplyArrayLen(c, c->mstate.count);
+    for (int j = 0; j < c->mstate.count; j++) {
+        multiCmd *mc = &c->mstate.commands[j];
+        c->argc = mc->argc;
+        c->argv = mc->argv;
+        c->argv_len = mc->argc;
+        c->cmd = mc->cmd;
+        call(c);
+        /* Commands may rewrite their argv (SET's value is re-encoded). */
+        mc->argc = c->argc;
+        mc->argv = c->argv;
+    }
+    c->argv = orig_argv;
+    c->argc = orig_argc;
+    c->argv_len = orig_argv_len;
+    c->cmd = orig_cmd;
+    discardTransaction(c);
+}
+
+/* ---- WATCH. ---- */
+
+static watchers *_watchersOf(redisServer *s, int dbid, sds key, int create) {
+    dictEntry *de = dictFind(s->db[dbid].watched_keys, key);
+    if (de) return dictGetVal(de);
+    if (!create) return NULL;
+    watchers *w = memCalloc(s->mem, sizeof(*w));
+    dictAdd(s->db[dbid].watched_keys, sdsdup(s->mem, key), w);
+    return w;
+}
+
+static void _watchKey(client *c, robj *key) {
+    redisServer *s = c->srv;
+    watchedKey *list = c->watched;
+    for (int j = 0; j < c->watched_count; j++)
+        if (list[j].dbid == c->db->id && sdscmp(list[j].key, key->v.ptr) == 0)
+            return;
+    watchers *w = _watchersOf(s, c->db->id, key->v.ptr, 1);
+    if (w->n == w->cap) {
+        w->cap = w->cap ? w->cap * 2 : 4;
+        w->clients = memRealloc(s->mem, w->clients,
+                                sizeof(client *) * (size_t)w->cap);
+    }
+    w->clients[w->n++] = c;
+    if (c->watched_count == c->watched_cap) {
+        c->watched_cap = c->watched_cap ? c->watched_cap * 2 : 4;
+        c->watched = memRealloc(s->mem, c->watched,
+                                sizeof(watchedKey) * (size_t)c->watched_cap);
+    }
+    watchedKey *wk = &((watchedKey *)c->watched)[c->watched_count++];
+    wk->key = sdsdup(s->mem, key->v.ptr);
+    wk->dbid = c->db->id;
+    wk->expired = keyIsExpired(s, c->db, key);
+}
+
+/* Forgets every key the client watches. */
+void unwatchAllKeys(client *c) {
+    redisServer *s = c->srv;
+    watchedKey *list = c->watched;
+    for (int j = 0; j < c->watched_count; j++) {
+        watchers *w = _watchersOf(s, list[j].dbid, list[j].key, 0);
+        if (w) {
+            for (int i = 0; i < w->n; i++)
+                if (w->clients[i] == c) { w->clients[i] = w->clients[--w->n]; break; }
+            if (w->n == 0) {
+                memFree(s->mem, w->clients);
+                memFree(s->mem, w);
+                dictDelete(s->db[list[j].dbid].watched_keys, list[j].key);
+            }
+        }
+        sdsfree(s->mem, list[j].key);
+    }
+    memFree(s->mem, c->watched);
+    c->watched = NULL;
+    c->watched_count = c->watched_cap = 0;
+}
+
+void watchCommand(client *c) {
+    if (c->flags & CLIENT_MULTI) {
+        addReplyError(c, "WATCH inside MULTI is not allowed");
+        return;
+    }
+    /* No point watching if the transaction is already doomed. */
+    if (c->flags & CLIENT_DIRTY_CAS) { addReplyOK(c); return; }
+    for (int j = 1; j < c->argc; j++) _watchKey(c, c->argv[j]);
+    addReplyOK(c);
+}
+
+void unwatchCommand(client *c) {
+    unwatchAllKeys(c);
+    c->flags &= ~(uint64_t)CLIENT_DIRTY_CAS;
+    addReplyOK(c);
+}
+
+/* A write to key dooms the transactions of every client watching it. */
+void touchWatchedKey(redisServer *s, redisDb *db, robj *key) {
+    if (dictSize(db->watched_keys) == 0) return;
+    watchers *w = _watchersOf(s, db->id, key->v.ptr, 0);
+    if (!w) return;
+    for (int i = 0; i < w->n; i++) w->clients[i]->flags |= CLIENT_DIRTY_CAS;
+}
+
+/* FLUSHDB/FLUSHALL: watched keys that existed are modified. Call before
+ * the db is emptied. */
+void touchAllWatchedKeysInDb(redisServer *s, redisDb *db) {
+    if (dictSize(db->watched_keys) == 0) return;
+    dictIterator *di = dictGetIterator(db->watched_keys);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL) {
+        if (!dictFind(db->dict, dictGetKey(de))) continue;
+        watchers *w = dictGetVal(de);
+        for (int i = 0; i < w->n; i++)
+            w->clients[i]->flags |= CLIENT_DIRTY_CAS;
+    }
+    dictReleaseIterator(di);
+}
