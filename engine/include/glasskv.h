@@ -64,6 +64,19 @@ typedef struct gkWorld gkWorld;
 #define GK_TR_SCAN_CALL 6    /* a=db b=conn c=0, d=cursor in; (d2=out) */
 #define GK_TR_CRON 7         /* serverCron ran: a=cronloops */
 #define GK_TR_EXPIRE 8       /* a key expired: a=db, b=1 active 0 lazy */
+#define GK_TR_SYSCALL 9      /* a=GK_SYS_* b=fd c=bytes, d=duration ns */
+#define GK_TR_LOOP 10        /* a=GK_LOOP_* phase, d=iteration number */
+
+/* System calls in GK_TR_SYSCALL records. */
+#define GK_SYS_READ 0
+#define GK_SYS_WRITE 1
+#define GK_SYS_POLL 2
+
+/* Event-loop phases in GK_TR_LOOP records. */
+#define GK_LOOP_BEGIN 0      /* the host wakes up (epoll_wait returns) */
+#define GK_LOOP_BEFORE_SLEEP 1
+#define GK_LOOP_END 2        /* about to sleep again */
+#define GK_LOOP_CRON 3       /* serverCron starts */
 
 /* Dict kinds in trace records and introspection. */
 #define GK_DICT_KEYS 0       /* db->dict, the keyspace */
@@ -133,6 +146,8 @@ int gkConnSend(gkWorld *w, int conn, const void *buf, size_t len);
 size_t gkConnPending(gkWorld *w, int conn);
 size_t gkConnRecv(gkWorld *w, int conn, void *buf, size_t cap);
 int gkConnIsOpen(gkWorld *w, int conn);
+int gkConnSetLink(gkWorld *w, int conn, uint64_t rtt_ns,
+                  uint64_t bytes_per_sec);
 
 uint64_t gkTraceLastSeq(gkWorld *w);
 size_t gkTraceRead(gkWorld *w, uint64_t after_seq, gkTraceRecord *out,

@@ -4,7 +4,8 @@
 
 /* cap is rounded up to a power of two (minimum 16). Returns GK_ENOMEM if
  * the ring cannot be allocated. All record types start enabled. */
-int traceInit(gkTrace *t, gkMem *m, uint32_t cap, const uint64_t *now) {
+int traceInit(gkTrace *t, gkMem *m, uint32_t cap, uint64_t (*now)(void *),
+              void *ctx) {
     uint32_t c = 16;
     while (c < cap && c < (1u << 30)) c <<= 1;
     t->ring = memTryCalloc(m, sizeof(gkTraceRecord) * c);
@@ -13,6 +14,7 @@ int traceInit(gkTrace *t, gkMem *m, uint32_t cap, const uint64_t *now) {
     t->enabled = 0xffffffffu;
     t->seq = 0;
     t->now = now;
+    t->ctx = ctx;
     return GK_OK;
 }
 
@@ -25,7 +27,7 @@ void traceEmit(gkTrace *t, uint16_t type, uint16_t node, uint32_t a,
                uint32_t b, uint32_t c, uint64_t d) {
     gkTraceRecord *r = &t->ring[(++t->seq) & (t->cap - 1)];
     r->seq = t->seq;
-    r->time = *t->now;
+    r->time = t->now(t->ctx);
     r->type = type;
     r->node = node;
     r->a = a;

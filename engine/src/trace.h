@@ -17,10 +17,12 @@ typedef struct gkTrace {
     uint32_t cap;           /* a power of two */
     uint32_t enabled;       /* bit (1 << type) set = type recorded */
     uint64_t seq;           /* sequence number of the newest record */
-    const uint64_t *now;    /* the world's virtual clock */
+    uint64_t (*now)(void *ctx); /* the clock records are stamped with */
+    void *ctx;
 } gkTrace;
 
-int traceInit(gkTrace *t, gkMem *m, uint32_t cap, const uint64_t *now);
+int traceInit(gkTrace *t, gkMem *m, uint32_t cap, uint64_t (*now)(void *),
+              void *ctx);
 void traceFree(gkTrace *t, gkMem *m);
 void traceEmit(gkTrace *t, uint16_t type, uint16_t node, uint32_t a,
                uint32_t b, uint32_t c, uint64_t d);

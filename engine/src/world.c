@@ -1,11 +1,21 @@
-/* world.c -- the simulated world and the embedding API's core: creation,
- * the event queue that drives the server nodes in virtual time, and the
- * connections that carry bytes between the host and the servers.
+/* world.c -- the simulated world: hosts, the network between them, and the
+ * event queue that drives everything in virtual time.
  *
- * A server node never runs on its own. It runs one event-loop iteration
- * whenever the world wakes it: when bytes arrive on one of its connections,
- * or when its nearest timer (serverCron) is due. Between wakes, no virtual
- * time passes for it -- that is the "sleep" in epoll_wait. */
+ * A host (a server node, or a client program such as a benchmark) never
+ * runs on its own. It runs one event-loop iteration whenever the world
+ * wakes it: when bytes arrive on one of its connections, or when its
+ * nearest timer is due. Between wakes no time passes for it -- that is the
+ * sleep in epoll_wait. During an iteration its clock moves with the CPU
+ * time it spends: every system call and every command costs virtual
+ * nanoseconds, and the bytes it writes leave at that moment. The other
+ * hosts are other machines (or threads): they run in parallel, so an event
+ * for them may be processed "before" a long iteration here has ended.
+ *
+ * The network: each connection is two pipes. A write puts bytes on the
+ * link, which serializes them at its bandwidth; they arrive one latency
+ * later in the receiver's kernel buffer, where the receiver's read finds
+ * them. The sender can have only a window of bytes in flight or unread:
+ * past it, its write would block (EAGAIN), as with full socket buffers. */
 #include <string.h>
 #include "world.h"
 
@@ -39,6 +49,11 @@ int worldFail(gkWorld *w, int status, const char *msg) {
 
 const char *gkWorldLastError(gkWorld *w) { return w->err; }
 
+/* Loopback-like costs (see tests/bench/calibrate for how they were set). */
+static const gkSyscallCost defaultCost = { 1800, 3200, 900, 120, 60 };
+
+static uint64_t _traceNow(void *ctx) { return worldLocalNow(ctx); }
+
 /* Creates a world with no nodes. The world itself is allocated with the
  * host's allocator (NULL means libc). GK_ENOMEM if that fails. */
 int gkWorldCreate(gkWorld **out, const gkConfig *cfg, gkAllocFn alloc,
@@ -50,8 +65,14 @@ int gkWorldCreate(gkWorld **out, const gkConfig *cfg, gkAllocFn alloc,
     memset(w, 0, sizeof(*w));
     memInit(&w->mem, fn, ud);
     w->cfg = *cfg;
+    w->running = -1;
     rngSeed(&w->rng, cfg->seed);
-    if (traceInit(&w->trace, &w->mem, cfg->trace_capacity, &w->now) != GK_OK) {
+    for (int i = 0; i < GK_MAX_NODES; i++) {
+        w->nodes[i].w = w;
+        w->nodes[i].id = i;
+    }
+    if (traceInit(&w->trace, &w->mem, cfg->trace_capacity, _traceNow,
+                  w) != GK_OK) {
         fn(ud, w, sizeof(*w), 0);
         return GK_ENOMEM;
     }
@@ -59,15 +80,25 @@ int gkWorldCreate(gkWorld **out, const gkConfig *cfg, gkAllocFn alloc,
     return GK_OK;
 }
 
+static void _pipeFree(gkWorld *w, gkPipe *p) {
+    gkSegment *s = p->head;
+    while (s) {
+        gkSegment *next = s->next;
+        memFree(&w->mem, s);
+        s = next;
+    }
+    sdsfree(&w->mem, p->buf);
+}
+
 static void _connFree(gkWorld *w, gkConn *c) {
-    sdsfree(&w->mem, c->to_server);
-    sdsfree(&w->mem, c->to_client);
+    _pipeFree(w, &c->up);
+    _pipeFree(w, &c->down);
     memFree(&w->mem, c);
 }
 
 void gkWorldRelease(gkWorld *w) {
     if (!w) return;
-    for (int i = 0; i < w->nnodes; i++)
+    for (int i = w->nnodes - 1; i >= 0; i--)
         w->nodes[i].type->release(w->nodes[i].impl);
     for (int i = 0; i < w->nconns; i++)
         if (w->conns[i]) _connFree(w, w->conns[i]);
@@ -79,6 +110,14 @@ void gkWorldRelease(gkWorld *w) {
 
 uint64_t gkWorldNow(gkWorld *w) { return w->now; }
 size_t gkWorldMemory(gkWorld *w) { return w->mem.used; }
+
+/* The time as seen by whoever is running: the running host's local clock
+ * during an iteration, otherwise the time of the current event. */
+uint64_t worldLocalNow(gkWorld *w) {
+    if (w->running < 0) return w->now;
+    gkNode *n = &w->nodes[w->running];
+    return n->iter_start + (*n->cpu - n->cpu_at_start);
+}
 
 /* ---- The event queue. ---- */
 
@@ -108,7 +147,10 @@ static gkEvent _evPop(gkWorld *w) {
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, m = i;
         const gkEvent *best = &last;
-        if (l < n && _evLess(&w->events[l], best)) { m = l; best = &w->events[l]; }
+        if (l < n && _evLess(&w->events[l], best)) {
+            m = l;
+            best = &w->events[l];
+        }
         if (r < n && _evLess(&w->events[r], best)) m = r;
         if (m == i) break;
         w->events[i] = w->events[m];
@@ -118,25 +160,29 @@ static gkEvent _evPop(gkWorld *w) {
     return top;
 }
 
-/* Makes sure node runs no later than when. A node has at most one live
- * wake event; an earlier request replaces it (the old one goes stale). */
-void worldWake(gkWorld *w, int node, uint64_t when) {
-    gkNode *n = &w->nodes[node];
-    if (when < w->now) when = w->now;
-    if (n->wake_seq && n->wake_at <= when) return;
-    gkEvent ev = { when, ++w->evseq, node };
-    n->wake_seq = ev.seq;
-    n->wake_at = when;
+static void _evSchedule(gkWorld *w, int kind, int target, uint64_t when) {
+    gkEvent ev = { when, ++w->evseq, kind, target };
     _evPush(w, ev);
 }
 
-/* Drops stale events from the top of the heap. */
+/* Makes sure node runs no later than when -- but not before it has
+ * finished its previous iteration. A node has at most one live wake; an
+ * earlier request replaces it (the old one goes stale). */
+void worldWake(gkWorld *w, int node, uint64_t when) {
+    gkNode *n = &w->nodes[node];
+    if (when < n->busy_until) when = n->busy_until;
+    if (n->wake_seq && n->wake_at <= when) return;
+    _evSchedule(w, EV_WAKE, node, when);
+    n->wake_seq = w->evseq;
+    n->wake_at = when;
+}
+
+static int _evStale(gkWorld *w, const gkEvent *ev) {
+    return ev->kind == EV_WAKE && w->nodes[ev->target].wake_seq != ev->seq;
+}
+
 static void _evSkipStale(gkWorld *w) {
-    while (w->nevents) {
-        gkEvent *top = &w->events[0];
-        if (w->nodes[top->node].wake_seq == top->seq) return;
-        _evPop(w);
-    }
+    while (w->nevents && _evStale(w, &w->events[0])) _evPop(w);
 }
 
 uint64_t gkWorldNextEventTime(gkWorld *w) {
@@ -144,35 +190,271 @@ uint64_t gkWorldNextEventTime(gkWorld *w) {
     return w->nevents ? w->events[0].when : UINT64_MAX;
 }
 
+/* ---- Pipes. ---- */
+
+static size_t _pipeUnread(const gkPipe *p) { return sdslen(p->buf) - p->pos; }
+
+/* Moves the segments that have arrived by `now` into the receive buffer. */
+static void _pipeDeliver(gkWorld *w, gkPipe *p, uint64_t now) {
+    while (p->head && p->head->arrive <= now) {
+        gkSegment *s = p->head;
+        p->buf = sdscatlen(&w->mem, p->buf, s->data, s->len);
+        p->inflight -= s->len;
+        p->head = s->next;
+        if (!p->head) p->tail = NULL;
+        memFree(&w->mem, s);
+    }
+}
+
+/* Puts up to len bytes on the link at time now. Returns the bytes
+ * accepted (fewer if the window is nearly full), or -1 if none fit. With
+ * no latency and no bandwidth limit the bytes arrive at once. */
+static long _pipeWrite(gkWorld *w, gkConn *c, int down, const void *data,
+                       size_t len, uint64_t now) {
+    gkPipe *p = down ? &c->down : &c->up;
+    if (p->window) {
+        size_t used = p->inflight + _pipeUnread(p);
+        if (used >= p->window) return -1;
+        if (len > p->window - used) len = p->window - used;
+    }
+    if (len == 0) return 0;
+    uint64_t depart = p->link_free > now ? p->link_free : now;
+    if (p->bandwidth)
+        depart += (uint64_t)len * 1000000000ULL / p->bandwidth;
+    p->link_free = depart;
+    uint64_t arrive = depart + p->latency;
+    if (arrive <= now && !p->head) {
+        sds b = sdsTryMakeRoomFor(&w->mem, p->buf, len);
+        if (!b) return -1;
+        p->buf = sdscatlen(&w->mem, b, data, len);
+    } else {
+        gkSegment *s = memTryAlloc(&w->mem, sizeof(*s) + len);
+        if (!s) return -1;
+        s->next = NULL;
+        s->arrive = arrive;
+        s->len = len;
+        memcpy(s->data, data, len);
+        if (p->tail) p->tail->next = s;
+        else p->head = s;
+        p->tail = s;
+        p->inflight += len;
+        _evSchedule(w, EV_DELIVER, c->id * 2 + down, arrive);
+        return (long)len;
+    }
+    int receiver = down ? c->client_node : c->node;
+    if (receiver >= 0) worldWake(w, receiver, now);
+    return (long)len;
+}
+
+static long _pipeRead(gkPipe *p, void *buf, size_t len) {
+    size_t avail = _pipeUnread(p);
+    if (avail == 0) return (p->eof && !p->head) ? 0 : -1;
+    if (len > avail) len = avail;
+    memcpy(buf, p->buf + p->pos, len);
+    p->pos += len;
+    if (p->pos == sdslen(p->buf)) {
+        sdsclear(p->buf);
+        p->pos = 0;
+    }
+    return (long)len;
+}
+
+static int _pipeReadable(const gkPipe *p) {
+    return _pipeUnread(p) > 0 || (p->eof && !p->head);
+}
+
+static int _pipeHasRoom(const gkPipe *p) {
+    return !p->window || p->inflight + _pipeUnread(p) < p->window;
+}
+
+static void _deliver(gkWorld *w, int target) {
+    gkConn *c = worldConn(w, target / 2);
+    if (!c) return;
+    int down = target % 2;
+    _pipeDeliver(w, down ? &c->down : &c->up, w->now);
+    int receiver = down ? c->client_node : c->node;
+    if (receiver >= 0) worldWake(w, receiver, w->now);
+}
+
+/* ---- The backend the hosts run on: ctx is the gkNode. ---- */
+
+/* The pipe node reads from on connection fd (NULL if not its end). */
+static gkPipe *_inPipe(gkNode *n, gkConn *c) {
+    if (!c) return NULL;
+    if (c->node == n->id && !c->server_closed) return &c->up;
+    if (c->client_node == n->id && !c->client_closed) return &c->down;
+    return NULL;
+}
+
+/* The pipe node writes to on connection fd. */
+static gkPipe *_outPipe(gkNode *n, gkConn *c) {
+    return c->node == n->id ? &c->down : &c->up;
+}
+
+/* A reader made room in a full window: the writer may go on. */
+static void _roomMade(gkWorld *w, gkConn *c, int down) {
+    gkPipe *p = down ? &c->down : &c->up;
+    int writer = down ? c->node : c->client_node;
+    if (p->window && writer >= 0) worldWake(w, writer, worldLocalNow(w));
+}
+
+static void _charge(gkNode *n, uint64_t ns) { *n->cpu += ns; }
+
+static uint64_t _beNow(void *ctx) { return worldLocalNow(((gkNode *)ctx)->w); }
+
+static int _bePoll(void *ctx, aeEventLoop *el, aeFiredEvent *fired, int max) {
+    gkNode *n = ctx;
+    int count = 0;
+    for (int fd = 0; fd <= el->maxfd && count < max; fd++) {
+        int mask = aeGetFileEvents(el, fd), ready = 0;
+        gkConn *c = worldConn(n->w, fd);
+        gkPipe *in = _inPipe(n, c);
+        if (!in) continue;
+        if ((mask & AE_READABLE) && _pipeReadable(in)) ready |= AE_READABLE;
+        if ((mask & AE_WRITABLE) && _pipeHasRoom(_outPipe(n, c)))
+            ready |= AE_WRITABLE;
+        if (ready) {
+            fired[count].fd = fd;
+            fired[count].mask = ready;
+            count++;
+        }
+    }
+    uint64_t t0 = worldLocalNow(n->w);
+    _charge(n, n->cost.poll_ns + (uint64_t)count * n->cost.poll_event_ns);
+    n->stats.polls++;
+    TRACE(&n->w->trace, GK_TR_SYSCALL, (uint16_t)n->id, GK_SYS_POLL,
+          (uint32_t)-1, (uint32_t)count, worldLocalNow(n->w) - t0);
+    return count;
+}
+
+static long _beRead(void *ctx, int fd, void *buf, size_t len) {
+    gkNode *n = ctx;
+    gkConn *c = worldConn(n->w, fd);
+    gkPipe *in = _inPipe(n, c);
+    if (!in) return 0;
+    long r = _pipeRead(in, buf, len);
+    if (r > 0) _roomMade(n->w, c, in == &c->down);
+    uint64_t t0 = worldLocalNow(n->w);
+    _charge(n, n->cost.read_ns +
+               (r > 0 ? (uint64_t)r * n->cost.ns_per_kb / 1024 : 0));
+    n->stats.reads++;
+    if (r > 0) n->stats.bytes_read += (uint64_t)r;
+    TRACE(&n->w->trace, GK_TR_SYSCALL, (uint16_t)n->id, GK_SYS_READ,
+          (uint32_t)fd, r > 0 ? (uint32_t)r : 0, worldLocalNow(n->w) - t0);
+    return r;
+}
+
+/* The bytes leave when the call returns, after its cost. */
+static long _beWrite(void *ctx, int fd, const void *buf, size_t len) {
+    gkNode *n = ctx;
+    gkWorld *w = n->w;
+    gkConn *c = worldConn(w, fd);
+    if (!_inPipe(n, c)) return (long)len;          /* peer gone: dropped */
+    int down = c->node == n->id;
+    gkPipe *out = down ? &c->down : &c->up;
+    if ((down && c->client_closed) || (!down && c->server_closed))
+        return (long)len;
+    uint64_t t0 = worldLocalNow(w);
+    size_t want = len;
+    if (out->window) {
+        size_t used = out->inflight + _pipeUnread(out);
+        size_t room = used >= out->window ? 0 : out->window - used;
+        if (want > room) want = room;
+    }
+    _charge(n, n->cost.write_ns + (uint64_t)want * n->cost.ns_per_kb / 1024);
+    long r = want ? _pipeWrite(w, c, down, buf, want, worldLocalNow(w)) : -1;
+    n->stats.writes++;
+    if (r > 0) n->stats.bytes_written += (uint64_t)r;
+    TRACE(&w->trace, GK_TR_SYSCALL, (uint16_t)n->id, GK_SYS_WRITE,
+          (uint32_t)fd, r > 0 ? (uint32_t)r : 0, worldLocalNow(w) - t0);
+    return r;
+}
+
+static void _beClose(void *ctx, int fd) {
+    gkNode *n = ctx;
+    gkConn *c = worldConn(n->w, fd);
+    if (!c) return;
+    worldConnClose(n->w, c, c->client_node == n->id);
+}
+
+static aeBackend _nodeBackend(gkNode *n) {
+    aeBackend be = { n, _bePoll, _beNow, _beRead, _beWrite, _beClose };
+    return be;
+}
+
+/* The backend for the next node to be added: create its event loop with
+ * this, then call worldAddNode. */
+aeBackend worldBackend(gkWorld *w) {
+    return _nodeBackend(&w->nodes[w->nnodes < GK_MAX_NODES ? w->nnodes
+                                                           : 0]);
+}
+
+/* Registers a host whose event loop was created on worldBackend(w), and
+ * schedules its first timer. */
+int worldAddNode(gkWorld *w, const gkNodeType *type, void *impl,
+                 aeEventLoop *el, int *node_id) {
+    if (w->nnodes == GK_MAX_NODES)
+        return worldFail(w, GK_EINVAL, "too many nodes");
+    int id = w->nnodes++;
+    gkNode *n = &w->nodes[id];
+    n->type = type;
+    n->impl = impl;
+    n->el = el;
+    el->backend = _nodeBackend(n);
+    n->cpu = type->cpu ? type->cpu(impl) : &n->own_cpu;
+    n->cost = defaultCost;
+    n->busy_until = w->now;
+    uint64_t first = aeNextWake(el);
+    if (first != AE_NEVER) worldWake(w, id, first);
+    if (node_id) *node_id = id;
+    return GK_OK;
+}
+
+/* ---- Running. ---- */
+
 /* Whether the node has input waiting on a connection it reads, or output
  * waiting behind a writable handler: then it must run again at once. */
-static int _nodeHasWork(gkWorld *w, int node) {
-    aeEventLoop *el = w->nodes[node].el;
+static int _nodeHasWork(gkNode *n) {
+    aeEventLoop *el = n->el;
     for (int fd = 0; fd <= el->maxfd; fd++) {
         int mask = aeGetFileEvents(el, fd);
-        if (mask & AE_WRITABLE) return 1;
-        gkConn *c = worldConn(w, fd);
-        if ((mask & AE_READABLE) && c &&
-            (sdslen(c->to_server) > c->to_server_pos || c->client_closed))
-            return 1;
+        gkConn *c = worldConn(n->w, fd);
+        gkPipe *in = _inPipe(n, c);
+        if (!in) continue;
+        if ((mask & AE_WRITABLE) && _pipeHasRoom(_outPipe(n, c))) return 1;
+        if ((mask & AE_READABLE) && _pipeReadable(in)) return 1;
     }
     return 0;
 }
 
-/* Processes the earliest event: time jumps to it and the node runs one
- * event-loop iteration, then is scheduled again. GK_ENOTFOUND if the
- * queue is empty. next_time, if given, receives the time processed. */
+static void _runNode(gkWorld *w, int id) {
+    gkNode *n = &w->nodes[id];
+    n->wake_seq = 0;
+    n->iter_start = w->now;
+    n->cpu_at_start = *n->cpu;
+    w->running = id;
+    TRACE(&w->trace, GK_TR_LOOP, (uint16_t)id, GK_LOOP_BEGIN, 0, 0,
+          n->el->iterations);
+    aeProcessEvents(n->el);
+    TRACE(&w->trace, GK_TR_LOOP, (uint16_t)id, GK_LOOP_END, 0, 0,
+          n->el->iterations);
+    n->busy_until = worldLocalNow(w);
+    n->stats.iterations++;
+    w->running = -1;
+    uint64_t next = _nodeHasWork(n) ? n->busy_until : aeNextWake(n->el);
+    if (next != AE_NEVER) worldWake(w, id, next);
+}
+
+/* Processes the earliest event. GK_ENOTFOUND if the queue is empty.
+ * next_time, if given, receives the time processed. */
 int gkWorldStep(gkWorld *w, uint64_t *next_time) {
     _evSkipStale(w);
     if (!w->nevents) return GK_ENOTFOUND;
     gkEvent ev = _evPop(w);
-    gkNode *n = &w->nodes[ev.node];
-    n->wake_seq = 0;
-    if (ev.when > w->now) w->now = ev.when;
+    w->now = ev.when;
     if (next_time) *next_time = w->now;
-    aeProcessEvents(n->el);
-    uint64_t next = _nodeHasWork(w, ev.node) ? w->now : aeNextWake(n->el);
-    if (next != AE_NEVER) worldWake(w, ev.node, next);
+    if (ev.kind == EV_WAKE) _runNode(w, ev.target);
+    else _deliver(w, ev.target);
     return GK_OK;
 }
 
@@ -183,95 +465,37 @@ int gkWorldRunUntil(gkWorld *w, uint64_t time_ns) {
     return GK_OK;
 }
 
-/* Runs what is due now, without moving the clock. */
+/* Whether a connection opened by the host still has work in progress:
+ * bytes in flight either way, a request not yet read by the server, or a
+ * reply the server has not finished writing. */
+static int _hostIoPending(gkWorld *w) {
+    for (int i = 0; i < w->nconns; i++) {
+        gkConn *c = w->conns[i];
+        if (!c || c->client_node != -1 || c->client_closed ||
+            c->server_closed) continue;
+        if (c->up.head || c->down.head) return 1;
+        if (_pipeReadable(&c->up)) return 1;
+        if (aeGetFileEvents(w->nodes[c->node].el, c->id) & AE_WRITABLE)
+            return 1;
+    }
+    return 0;
+}
+
+/* Runs what is due now, then keeps going -- moving the clock -- until the
+ * host's connections are quiet: everything sent has been read and
+ * answered, and every reply has arrived. A command typed at a console
+ * therefore takes the virtual time its round trip really takes. */
 int gkWorldRunUntilIdle(gkWorld *w) {
-    while (gkWorldNextEventTime(w) <= w->now) gkWorldStep(w, NULL);
+    for (;;) {
+        uint64_t next = gkWorldNextEventTime(w);
+        if (next == UINT64_MAX) break;
+        if (next > w->now && !_hostIoPending(w)) break;
+        gkWorldStep(w, NULL);
+    }
     return GK_OK;
 }
 
-/* ---- The backend the server nodes run on. ---- */
-
-typedef struct nodeCtx { gkWorld *w; int node; } nodeCtx;
-
-static uint64_t _beNow(void *ctx) { return ((gkWorld *)ctx)->now; }
-
-static int _bePoll(void *ctx, aeEventLoop *el, aeFiredEvent *fired, int max) {
-    gkWorld *w = ctx;
-    int n = 0;
-    for (int fd = 0; fd <= el->maxfd && n < max; fd++) {
-        int mask = aeGetFileEvents(el, fd), ready = 0;
-        gkConn *c = worldConn(w, fd);
-        if (!c) continue;
-        if ((mask & AE_READABLE) &&
-            (sdslen(c->to_server) > c->to_server_pos || c->client_closed))
-            ready |= AE_READABLE;
-        if (mask & AE_WRITABLE) ready |= AE_WRITABLE;
-        if (ready) { fired[n].fd = fd; fired[n].mask = ready; n++; }
-    }
-    return n;
-}
-
-static long _beRead(void *ctx, int fd, void *buf, size_t len) {
-    gkConn *c = worldConn(ctx, fd);
-    if (!c) return 0;
-    size_t avail = sdslen(c->to_server) - c->to_server_pos;
-    if (avail == 0) return c->client_closed ? 0 : -1;
-    if (len > avail) len = avail;
-    memcpy(buf, c->to_server + c->to_server_pos, len);
-    c->to_server_pos += len;
-    if (c->to_server_pos == sdslen(c->to_server)) {
-        sdsclear(c->to_server);
-        c->to_server_pos = 0;
-    }
-    return (long)len;
-}
-
-static long _beWrite(void *ctx, int fd, const void *buf, size_t len) {
-    gkWorld *w = ctx;
-    gkConn *c = worldConn(w, fd);
-    if (!c || c->client_closed) return (long)len;   /* dropped */
-    sds s = sdsTryMakeRoomFor(&w->mem, c->to_client, len);
-    if (!s) return -1;
-    c->to_client = sdscatlen(&w->mem, s, buf, len);
-    return (long)len;
-}
-
-static void _connMaybeFree(gkWorld *w, gkConn *c) {
-    if (!c->client_closed || !c->server_closed) return;
-    w->conns[c->id] = NULL;
-    _connFree(w, c);
-}
-
-static void _beClose(void *ctx, int fd) {
-    gkWorld *w = ctx;
-    gkConn *c = worldConn(w, fd);
-    if (!c) return;
-    c->server_closed = 1;
-    _connMaybeFree(w, c);
-}
-
-aeBackend worldBackend(gkWorld *w) {
-    aeBackend be = { w, _bePoll, _beNow, _beRead, _beWrite, _beClose };
-    return be;
-}
-
-/* Registers a node whose event loop runs on worldBackend(w), and schedules
- * its first timer. */
-int worldAddNode(gkWorld *w, const gkNodeType *type, void *impl,
-                 aeEventLoop *el, int *node_id) {
-    if (w->nnodes == GK_MAX_NODES)
-        return worldFail(w, GK_EINVAL, "too many nodes");
-    int id = w->nnodes++;
-    gkNode *n = &w->nodes[id];
-    n->type = type;
-    n->impl = impl;
-    n->el = el;
-    n->wake_seq = 0;
-    uint64_t first = aeNextWake(el);
-    if (first != AE_NEVER) worldWake(w, id, first);
-    if (node_id) *node_id = id;
-    return GK_OK;
-}
+/* ---- Redis-style server nodes. ---- */
 
 static int _redisAccept(void *impl, int fd) {
     return createClient(impl, fd) ? C_OK : C_ERR;
@@ -279,8 +503,12 @@ static int _redisAccept(void *impl, int fd) {
 
 static void _redisRelease(void *impl) { serverRelease(impl); }
 
+static uint64_t *_redisCpu(void *impl) {
+    return &((redisServer *)impl)->denv.cpu_ns;
+}
+
 static const gkNodeType redisNodeType = { "redis", _redisAccept,
-                                          _redisRelease };
+                                          _redisRelease, _redisCpu };
 
 /* Adds a Redis-style server node. Its hash seed comes from the world's
  * PRNG, so the world's seed decides every bucket index. */
@@ -300,17 +528,6 @@ redisServer *worldServer(gkWorld *w, int node) {
     return w->nodes[node].impl;
 }
 
-/* Writes the value of a configuration parameter, as CONFIG GET shows it,
- * into buf. GK_ENOTFOUND for an unknown node or parameter. */
-int gkServerConfigGet(gkWorld *w, int node, const char *name, char *buf,
-                      size_t cap) {
-    redisServer *s = worldServer(w, node);
-    if (!s) return worldFail(w, GK_ENOTFOUND, "no such node");
-    if (serverConfigGet(s, name, buf, cap) != C_OK)
-        return worldFail(w, GK_ENOTFOUND, "unknown configuration parameter");
-    return GK_OK;
-}
-
 int gkServerConfigSet(gkWorld *w, int node, const char *name,
                       const char *value) {
     redisServer *s = worldServer(w, node);
@@ -324,6 +541,17 @@ int gkServerConfigSet(gkWorld *w, int node, const char *name,
     return GK_OK;
 }
 
+/* Writes the value of a configuration parameter, as CONFIG GET shows it,
+ * into buf. GK_ENOTFOUND for an unknown node or parameter. */
+int gkServerConfigGet(gkWorld *w, int node, const char *name, char *buf,
+                      size_t cap) {
+    redisServer *s = worldServer(w, node);
+    if (!s) return worldFail(w, GK_ENOTFOUND, "no such node");
+    if (serverConfigGet(s, name, buf, cap) != C_OK)
+        return worldFail(w, GK_ENOTFOUND, "unknown configuration parameter");
+    return GK_OK;
+}
+
 /* ---- Connections. ---- */
 
 gkConn *worldConn(gkWorld *w, int id) {
@@ -331,9 +559,18 @@ gkConn *worldConn(gkWorld *w, int id) {
     return w->conns[id];
 }
 
-/* Opens a connection to node; the server accepts it at once. */
-int gkConnOpen(gkWorld *w, int node, int *conn_id) {
-    if (node < 0 || node >= w->nnodes)
+static void _pipeInit(gkWorld *w, gkPipe *p) {
+    memset(p, 0, sizeof(*p));
+    p->latency = w->link_latency;
+    p->bandwidth = w->link_bandwidth;
+    p->window = w->link_window;
+    p->buf = sdsempty(&w->mem);
+}
+
+/* Connects client_node (-1: the host) to server_node, which accepts at
+ * once. The links get the world's default latency and bandwidth. */
+int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id) {
+    if (server_node < 0 || server_node >= w->nnodes)
         return worldFail(w, GK_ENOTFOUND, "no such node");
     if (w->nconns == w->capconns) {
         int cap = w->capconns ? w->capconns * 2 : 8;
@@ -345,11 +582,13 @@ int gkConnOpen(gkWorld *w, int node, int *conn_id) {
     }
     gkConn *c = memCalloc(&w->mem, sizeof(*c));
     c->id = w->nconns++;
-    c->node = node;
-    c->to_server = sdsempty(&w->mem);
-    c->to_client = sdsempty(&w->mem);
+    c->node = server_node;
+    c->client_node = client_node;
+    _pipeInit(w, &c->up);
+    _pipeInit(w, &c->down);
     w->conns[c->id] = c;
-    if (w->nodes[node].type->accept(w->nodes[node].impl, c->id) != C_OK) {
+    gkNode *n = &w->nodes[server_node];
+    if (n->type->accept(n->impl, c->id) != C_OK) {
         c->server_closed = 1;
         return worldFail(w, GK_ERR, "the node refused the connection");
     }
@@ -357,54 +596,72 @@ int gkConnOpen(gkWorld *w, int node, int *conn_id) {
     return GK_OK;
 }
 
+/* Opens a connection from the host to node. */
+int gkConnOpen(gkWorld *w, int node, int *conn_id) {
+    return worldConnect(w, -1, node, conn_id);
+}
+
+/* Closes one end. The other end reads end-of-stream once the bytes in
+ * flight have arrived; the connection is freed when both ends are closed. */
+void worldConnClose(gkWorld *w, gkConn *c, int client_side) {
+    if (client_side) {
+        if (c->client_closed) return;
+        c->client_closed = 1;
+        c->up.eof = 1;
+        if (!c->server_closed) worldWake(w, c->node, worldLocalNow(w));
+    } else {
+        if (c->server_closed) return;
+        c->server_closed = 1;
+        c->down.eof = 1;
+        if (!c->client_closed && c->client_node >= 0)
+            worldWake(w, c->client_node, worldLocalNow(w));
+    }
+    if (c->client_closed && c->server_closed) {
+        w->conns[c->id] = NULL;
+        _connFree(w, c);
+    }
+}
+
 static gkConn *_hostConn(gkWorld *w, int conn) {
     gkConn *c = worldConn(w, conn);
-    if (!c || c->client_closed) return NULL;
+    if (!c || c->client_node != -1 || c->client_closed) return NULL;
     return c;
 }
 
-/* Closes the host's end. The server reads end-of-stream and frees its
- * client on its next iteration. */
 int gkConnClose(gkWorld *w, int conn) {
     gkConn *c = _hostConn(w, conn);
     if (!c) return worldFail(w, GK_ENOTFOUND, "no such connection");
-    c->client_closed = 1;
-    if (!c->server_closed) worldWake(w, c->node, w->now);
-    _connMaybeFree(w, c);
+    worldConnClose(w, c, 1);
     return GK_OK;
 }
 
-/* Queues bytes for the server; they are read on its next iteration, which
- * is scheduled now. GK_ECLOSED if the server closed the connection. */
+/* Sends bytes to the server now; they arrive after the link's latency.
+ * GK_ECLOSED if the server closed the connection. The host's writes never
+ * block: its window is unlimited. */
 int gkConnSend(gkWorld *w, int conn, const void *buf, size_t len) {
     gkConn *c = _hostConn(w, conn);
     if (!c) return worldFail(w, GK_ENOTFOUND, "no such connection");
     if (c->server_closed) return worldFail(w, GK_ECLOSED, "connection closed");
-    sds s = sdsTryMakeRoomFor(&w->mem, c->to_server, len);
-    if (!s) return worldFail(w, GK_ENOMEM, "out of memory");
-    c->to_server = sdscatlen(&w->mem, s, buf, len);
-    worldWake(w, c->node, w->now);
+    size_t window = c->up.window;
+    c->up.window = 0;
+    long r = _pipeWrite(w, c, 0, buf, len, w->now);
+    c->up.window = window;
+    if (r < 0) return worldFail(w, GK_ENOMEM, "out of memory");
     return GK_OK;
 }
 
 size_t gkConnPending(gkWorld *w, int conn) {
     gkConn *c = _hostConn(w, conn);
-    return c ? sdslen(c->to_client) - c->to_client_pos : 0;
+    return c ? _pipeUnread(&c->down) : 0;
 }
 
-/* Copies up to cap reply bytes out; returns how many. */
+/* Copies up to cap arrived reply bytes out; returns how many. */
 size_t gkConnRecv(gkWorld *w, int conn, void *buf, size_t cap) {
     gkConn *c = _hostConn(w, conn);
     if (!c) return 0;
-    size_t avail = sdslen(c->to_client) - c->to_client_pos;
-    if (cap > avail) cap = avail;
-    memcpy(buf, c->to_client + c->to_client_pos, cap);
-    c->to_client_pos += cap;
-    if (c->to_client_pos == sdslen(c->to_client)) {
-        sdsclear(c->to_client);
-        c->to_client_pos = 0;
-    }
-    return cap;
+    long r = _pipeRead(&c->down, buf, cap);
+    if (r > 0 && !c->server_closed) _roomMade(w, c, 1);
+    return r > 0 ? (size_t)r : 0;
 }
 
 /* 1 if open, 0 if the server closed it (its replies may still be read),
@@ -413,4 +670,14 @@ int gkConnIsOpen(gkWorld *w, int conn) {
     gkConn *c = _hostConn(w, conn);
     if (!c) return GK_ENOTFOUND;
     return c->server_closed ? 0 : 1;
+}
+
+/* Sets the round-trip time and bandwidth of one connection (both ways). */
+int gkConnSetLink(gkWorld *w, int conn, uint64_t rtt_ns,
+                  uint64_t bytes_per_sec) {
+    gkConn *c = worldConn(w, conn);
+    if (!c) return worldFail(w, GK_ENOTFOUND, "no such connection");
+    c->up.latency = c->down.latency = rtt_ns / 2;
+    c->up.bandwidth = c->down.bandwidth = bytes_per_sec;
+    return GK_OK;
 }
