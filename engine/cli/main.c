@@ -24,6 +24,7 @@
 
 #include "cliformat.h"
 #include "glasskv.h"
+#include "run.h"
 
 /* How long a command may wait for its reply in virtual time. Without
  * another client nothing can wake a command blocked with no timeout, and
@@ -52,13 +53,16 @@ typedef struct cliSession {
 static void _usage(void) {
     fprintf(stderr,
         "usage: glasskv cli [--seed N] [--unix-ms MS]\n"
+        "       glasskv run <lab> [--seed N]\n"
         "\n"
         "  cli   read commands in redis-cli syntax on stdin, run them on one\n"
         "        simulated server, print the replies as redis-cli --no-raw\n"
         "        --seed N      world seed (default: the engine's fixed "
         "seed)\n"
         "        --unix-ms MS  Unix time in ms when the world starts\n"
-        "                      (default: now)\n");
+        "                      (default: now)\n"
+        "  run   run a lab headless and print its figures as JSON\n"
+        "        (pipelining, pipeline-vs-multi, rtt, command-flushing)\n");
     exit(2);
 }
 
@@ -410,6 +414,8 @@ static int _cliMain(int argc, char **argv) {
 int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "cli"))
         return _cliMain(argc - 2, argv + 2);
+    if (argc >= 2 && !strcmp(argv[1], "run"))
+        return runMain(argc - 2, argv + 2);
     _usage();
     return 2;
 }

@@ -64,8 +64,24 @@ typedef struct gkWorld gkWorld;
 #define GK_TR_SCAN_CALL 6    /* a=db b=conn c=0, d=cursor in; (d2=out) */
 #define GK_TR_CRON 7         /* serverCron ran: a=cronloops */
 #define GK_TR_EXPIRE 8       /* a key expired: a=db, b=1 active 0 lazy */
+/* memcached-style nodes: a=slab class, b=page index in the class. */
+#define GK_TR_SLAB_PAGE 9    /* a page was taken: c=perslab,
+                                d=total_malloced after it */
+#define GK_TR_ITEM_STORE 10  /* an item was linked: c=chunk in the page,
+                                d=ntotal (a, b, c: where its header is) */
+#define GK_TR_ITEM_EVICT 11  /* an item was evicted from its LRU tail:
+                                c=chunk, d=ntotal */
+#define GK_TR_ITEM_FREE 12   /* an item's chunks went back to the free
+                                lists (delete, expiry, flush, replace):
+                                c=chunk, d=ntotal */
 #define GK_TR_SYSCALL 9      /* a=GK_SYS_* b=fd c=bytes, d=duration ns */
 #define GK_TR_LOOP 10        /* a=GK_LOOP_* phase, d=iteration number */
+#define GK_TR_CLIENT 11      /* a workload: a=GK_CL_* b=fd c=commands,
+                                d=bytes sent (SEND) or latency ns (DONE) */
+
+/* Workload events in GK_TR_CLIENT records. */
+#define GK_CL_SEND 0         /* a batch was written */
+#define GK_CL_DONE 1         /* its last reply arrived */
 
 /* System calls in GK_TR_SYSCALL records. */
 #define GK_SYS_READ 0
@@ -119,6 +135,35 @@ typedef struct gkScanAudit {
     int32_t db;
 } gkScanAudit;
 
+/* ---- Workloads: client programs that load a server. ----
+ * Fill a spec with gkWorkloadSpecInit, then override. A batch of
+ * `pipeline` commands is written at once and the next one is written when
+ * all its replies are in (or, with interval_ns, one batch per interval:
+ * a monitor). */
+typedef struct gkWorkloadSpec {
+    uint32_t clients;       /* connections, one program (default 50) */
+    uint32_t pipeline;      /* commands per batch (default 1) */
+    uint64_t requests;      /* commands in all; 0 = until stopped */
+    uint32_t multi;         /* 1: MULTI ... EXEC around every batch */
+    uint32_t keyspace;      /* keys key:0 .. key:N-1, picked at random */
+    uint32_t value_size;    /* bytes of SET values (default 3) */
+    uint32_t client_cmd_ns; /* client CPU per command (default 400) */
+    char command[16];       /* GET, SET, INCR, PING or INFO (default GET) */
+    uint64_t interval_ns;   /* 0: back to back; else one batch each */
+    uint64_t rtt_ns;        /* round trip of each connection */
+    uint64_t bandwidth;     /* bytes per second each way, 0 = unlimited */
+} gkWorkloadSpec;
+
+typedef struct gkWorkloadStats {
+    uint64_t sent, completed;   /* commands */
+    uint64_t batches;
+    uint64_t start_ns, end_ns;  /* first batch written, last reply */
+    uint64_t lat_count;         /* batches timed */
+    uint64_t lat_sum_ns, lat_max_ns, lat_p50_ns, lat_p99_ns;
+    uint64_t reads, writes;     /* the program's system calls */
+    int32_t done;               /* all requests answered */
+} gkWorkloadStats;
+
 /* ---- Functions. ---- */
 void gkConfigInit(gkConfig *cfg);
 int gkWorldCreate(gkWorld **out, const gkConfig *cfg, gkAllocFn alloc,
@@ -161,6 +206,19 @@ int gkDictGetBucketKeys(gkWorld *w, int node, int db, int kind, int table,
                         uint64_t bucket, char *out, size_t cap,
                         size_t *written);
 int gkDictRehashSteps(gkWorld *w, int node, int db, int kind, int steps);
+
+void gkWorkloadSpecInit(gkWorkloadSpec *spec);
+int gkWorkloadStart(gkWorld *w, int server_node, const gkWorkloadSpec *spec,
+                    int *id);
+int gkWorkloadStop(gkWorld *w, int id);
+int gkWorkloadGetStats(gkWorld *w, int id, gkWorkloadStats *out);
+size_t gkWorkloadSamples(gkWorld *w, int id, uint64_t *times,
+                         uint64_t *latencies, size_t max);
+int gkNodeGetStats(gkWorld *w, int node, uint64_t *reads, uint64_t *writes,
+                   uint64_t *polls, uint64_t *iterations);
+
+long gkLabRun(const char *name, uint64_t seed, char *out, size_t cap);
+const char *gkLabName(int i);
 
 int gkScanAuditBegin(gkWorld *w, int node, int db, int conn);
 int gkScanAuditGet(gkWorld *w, int node, gkScanAudit *out);

@@ -120,6 +120,8 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->denv.node = (uint16_t)node;
     s->denv.ns_per_bucket = 4;
     s->denv.ns_per_entry = 40;
+    s->cmd_cost_ns = 250;
+    s->cmd_cost_ns_per_kb = 60;
     for (int i = 0; i < 40; i++)
         s->runid[i] = "0123456789abcdef"[rngNext(rng) & 15];
     s->el = aeCreateEventLoop(mem, 1024, backend);
@@ -255,6 +257,10 @@ int processCommand(client *c) {
 void call(client *c) {
     redisServer *s = c->srv;
     long long errors = s->stat_total_error_replies;
+    size_t argbytes = 0;
+    for (int j = 0; j < c->argc; j++)
+        if (sdsEncodedObject(c->argv[j])) argbytes += sdslen(c->argv[j]->v.ptr);
+    s->denv.cpu_ns += s->cmd_cost_ns + argbytes * s->cmd_cost_ns_per_kb / 1024;
     uint64_t cpu0 = s->denv.cpu_ns;
     serverUpdateTime(s);
     c->cmd->proc(c);
@@ -305,6 +311,8 @@ static void _trackInstantaneous(redisServer *s) {
  * call in ms. */
 long long serverCron(aeEventLoop *el, long long id, void *clientData) {
     redisServer *s = clientData;
+    TRACE(s->denv.trace, GK_TR_LOOP, (uint16_t)s->node, GK_LOOP_CRON, 0, 0,
+          (uint64_t)s->cronloops);
     serverUpdateTime(s);
     if (s->cfg.dynamic_hz) {
         int hz = s->cfg.hz;
@@ -332,6 +340,8 @@ static void _freeClientsInAsyncFreeQueue(redisServer *s) {
  * asynchronously are freed. */
 void beforeSleep(aeEventLoop *el) {
     redisServer *s = el->privdata;
+    TRACE(s->denv.trace, GK_TR_LOOP, (uint16_t)s->node, GK_LOOP_BEFORE_SLEEP,
+          0, 0, el->iterations);
     serverUpdateTime(s);
     activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_FAST);
     handleClientsWithPendingWrites(s);

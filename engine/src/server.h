@@ -258,6 +258,8 @@ typedef struct redisServer {
     long long stat_inst_last_ns, stat_inst_last_cmds;
     long long stat_inst_ops_per_sec;
     size_t heap_limit;
+    uint32_t cmd_cost_ns;       /* virtual CPU per command (dispatch) */
+    uint32_t cmd_cost_ns_per_kb;/* and per KB of arguments */
     int64_t unix_ms_at_zero;    /* wall clock at virtual time 0 */
     int run_id_set;
     char runid[41];

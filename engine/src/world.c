@@ -50,7 +50,7 @@ int worldFail(gkWorld *w, int status, const char *msg) {
 const char *gkWorldLastError(gkWorld *w) { return w->err; }
 
 /* Loopback-like costs (see tests/bench/calibrate for how they were set). */
-static const gkSyscallCost defaultCost = { 1800, 3200, 900, 120, 60 };
+static const gkSyscallCost defaultCost = { 7000, 15000, 1500, 100, 60 };
 
 static uint64_t _traceNow(void *ctx) { return worldLocalNow(ctx); }
 

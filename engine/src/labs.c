@@ -1,0 +1,239 @@
+/* labs.c -- the built-in labs of the event-loop lessons, runnable headless:
+ * each builds its worlds, runs the workloads to completion in virtual time
+ * and writes its figures as JSON.
+ *
+ *   pipelining         80 clients doing GETs, first one command per round
+ *                      trip, then in batches of 1024 (seeds 001, 002)
+ *   pipeline-vs-multi  a client pipelining big batches, with and without
+ *                      MULTI/EXEC, while a monitor times INFO (seed 000)
+ *   rtt                one client at 0.1 ms and at 250 ms round trip,
+ *                      pipelined and not (seed 002)
+ *   command-flushing   a Lettuce-like client flushing every 1, 50 or 1000
+ *                      commands (seed 002) */
+#include <string.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include "world.h"
+
+typedef struct labOut {
+    char *buf;
+    size_t cap, len;
+} labOut;
+
+static void _emit(labOut *o, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = o->len < o->cap ? o->cap - o->len : 0;
+    int n = vsnprintf(o->buf + o->len, room, fmt, ap);
+    va_end(ap);
+    if (n > 0) o->len += (size_t)n;
+}
+
+typedef struct labRun {
+    const char *name;
+    int programs;           /* client programs (cores) */
+    gkWorkloadSpec spec;    /* for each program */
+    int monitor;            /* also run an INFO monitor */
+    uint64_t monitor_ns;
+    uint64_t max_ns;        /* stop after this much virtual time */
+} labRun;
+
+static gkWorkloadSpec _spec(uint32_t clients, uint32_t pipeline,
+                            uint64_t requests, uint64_t rtt_ns,
+                            uint32_t client_ns) {
+    gkWorkloadSpec s;
+    gkWorkloadSpecInit(&s);
+    s.clients = clients;
+    s.pipeline = pipeline;
+    s.requests = requests;
+    s.rtt_ns = rtt_ns;
+    s.client_cmd_ns = client_ns;
+    return s;
+}
+
+/* Runs one configuration in a fresh world and writes its figures. */
+static int _runOne(const labRun *r, uint64_t seed, labOut *o) {
+    gkConfig cfg;
+    gkConfigInit(&cfg);
+    cfg.seed = seed;
+    gkWorld *w;
+    if (gkWorldCreate(&w, &cfg, NULL, NULL) != GK_OK) return GK_ENOMEM;
+    gkTraceEnable(w, 0);
+    int srv, ids[GK_MAX_NODES], mon = -1;
+    gkServerAdd(w, &srv);
+    for (int i = 0; i < r->programs; i++)
+        gkWorkloadStart(w, srv, &r->spec, &ids[i]);
+    if (r->monitor) {
+        gkWorkloadSpec m = _spec(1, 1, 0, r->spec.rtt_ns, 200);
+        strcpy(m.command, "INFO");
+        m.interval_ns = r->monitor_ns;
+        gkWorkloadStart(w, srv, &m, &mon);
+    }
+    gkWorkloadStats st, sum;
+    memset(&sum, 0, sizeof(sum));
+    uint64_t step = 1000000;                    /* 1 ms */
+    for (;;) {
+        gkWorldRunUntil(w, gkWorldNow(w) + step);
+        int done = 1;
+        for (int i = 0; i < r->programs; i++) {
+            gkWorkloadGetStats(w, ids[i], &st);
+            if (!st.done) done = 0;
+        }
+        if (done || gkWorldNow(w) >= r->max_ns) break;
+        if (step < 100000000) step *= 2;
+    }
+    uint64_t start = UINT64_MAX, end = 0, maxlat = 0, p99 = 0, p50 = 0;
+    for (int i = 0; i < r->programs; i++) {
+        gkWorkloadGetStats(w, ids[i], &st);
+        sum.completed += st.completed;
+        sum.reads += st.reads;
+        sum.writes += st.writes;
+        if (st.start_ns && st.start_ns < start) start = st.start_ns;
+        if (st.end_ns > end) end = st.end_ns;
+        if (st.lat_max_ns > maxlat) maxlat = st.lat_max_ns;
+        if (st.lat_p99_ns > p99) p99 = st.lat_p99_ns;
+        if (st.lat_p50_ns > p50) p50 = st.lat_p50_ns;
+    }
+    uint64_t sr, sw, sp, si;
+    gkNodeGetStats(w, srv, &sr, &sw, &sp, &si);
+    double secs = end > start ? (double)(end - start) / 1e9 : 0;
+    double n = sum.completed ? (double)sum.completed : 1;
+    _emit(o, "{\"name\":\"%s\",\"clients\":%u,\"pipeline\":%u,"
+          "\"multi\":%u,\"rtt_ms\":%.3f,\"commands\":%llu,"
+          "\"virtual_seconds\":%.6f,\"ops_per_sec\":%.1f,"
+          "\"server_syscalls_per_cmd\":%.4f,"
+          "\"client_syscalls_per_cmd\":%.4f,\"server_iterations\":%llu,"
+          "\"batch_latency_ms\":{\"p50\":%.3f,\"p99\":%.3f,\"max\":%.3f}",
+          r->name, r->spec.clients * (uint32_t)r->programs, r->spec.pipeline,
+          r->spec.multi, (double)r->spec.rtt_ns / 1e6,
+          (unsigned long long)sum.completed, secs,
+          secs > 0 ? (double)sum.completed / secs : 0,
+          (double)(sr + sw + sp) / n, (double)(sum.reads + sum.writes) / n,
+          (unsigned long long)si, (double)p50 / 1e6, (double)p99 / 1e6,
+          (double)maxlat / 1e6);
+    if (mon >= 0) {
+        uint64_t t[64], l[64];
+        size_t k = gkWorkloadSamples(w, mon, t, l, 64);
+        gkWorkloadGetStats(w, mon, &st);
+        _emit(o, ",\"monitor\":{\"samples\":%zu,\"max_ms\":%.3f,"
+              "\"latency_ms\":[", k, (double)st.lat_max_ns / 1e6);
+        for (size_t i = 0; i < k; i++)
+            _emit(o, "%s%.3f", i ? "," : "", (double)l[i] / 1e6);
+        _emit(o, "]}");
+    }
+    _emit(o, "}");
+    gkWorldRelease(w);
+    return GK_OK;
+}
+
+#define MS 1000000ULL
+#define US 1000ULL
+#define SEC 1000000000ULL
+
+/* The 80 python clients of seed 001 on an 8-core machine: 8 programs of 10
+ * connections, 35 us of client work per command, 0.2 ms apart. */
+static int _labPipelining(labOut *o, uint64_t seed) {
+    labRun runs[2] = {
+        { "no pipeline", 8, _spec(10, 1, 125000, 200 * US, 35 * US), 0, 0,
+          60 * SEC },
+        { "pipeline of 1024", 8, _spec(10, 1024, 125000, 200 * US, 35 * US),
+          0, 0, 60 * SEC },
+    };
+    for (int i = 0; i < 2; i++) {
+        if (i) _emit(o, ",");
+        int st = _runOne(&runs[i], seed, o);
+        if (st != GK_OK) return st;
+    }
+    return GK_OK;
+}
+
+/* One client sends batches of 20,000 GETs back to back; a monitor sends
+ * INFO every 50 ms. Inside MULTI/EXEC the whole batch runs as one EXEC,
+ * and the monitor waits for it; a plain pipeline is read 16 KB at a time
+ * and the monitor slips in between. */
+static int _labPipelineVsMulti(labOut *o, uint64_t seed) {
+    labRun runs[2] = {
+        { "MULTI/EXEC batches", 1, _spec(1, 20000, 0, 100 * US, 100), 1,
+          50 * MS, 1 * SEC },
+        { "plain pipeline", 1, _spec(1, 20000, 0, 100 * US, 100), 1,
+          50 * MS, 1 * SEC },
+    };
+    runs[0].spec.multi = 1;
+    for (int i = 0; i < 2; i++) {
+        if (i) _emit(o, ",");
+        int st = _runOne(&runs[i], seed, o);
+        if (st != GK_OK) return st;
+    }
+    return GK_OK;
+}
+
+/* One client, one connection: every command waits a round trip unless
+ * the commands are pipelined. */
+static int _labRtt(labOut *o, uint64_t seed) {
+    labRun runs[4] = {
+        { "0.1 ms, no pipeline", 1, _spec(1, 1, 5000, 100 * US, 5 * US), 0,
+          0, 60 * SEC },
+        { "0.1 ms, pipeline of 100", 1, _spec(1, 100, 100000, 100 * US,
+          5 * US), 0, 0, 60 * SEC },
+        { "250 ms, no pipeline", 1, _spec(1, 1, 12, 250 * MS, 5 * US), 0, 0,
+          60 * SEC },
+        { "250 ms, pipeline of 100", 1, _spec(1, 100, 1200, 250 * MS, 5 * US),
+          0, 0, 60 * SEC },
+    };
+    for (int i = 0; i < 4; i++) {
+        if (i) _emit(o, ",");
+        int st = _runOne(&runs[i], seed, o);
+        if (st != GK_OK) return st;
+    }
+    return GK_OK;
+}
+
+/* A Lettuce-like client with auto-flush off: it queues commands and
+ * flushes every B of them in one write, then awaits the replies. */
+static int _labCommandFlushing(labOut *o, uint64_t seed) {
+    static const uint32_t batch[3] = { 1, 50, 1000 };
+    static const char *names[3] = { "flush every command",
+                                     "flush every 50", "flush every 1000" };
+    for (int i = 0; i < 3; i++) {
+        labRun r = { names[i], 1, _spec(1, batch[i], 20000, 100 * US,
+                                        2 * US), 0, 0, 60 * SEC };
+        if (i) _emit(o, ",");
+        int st = _runOne(&r, seed, o);
+        if (st != GK_OK) return st;
+    }
+    return GK_OK;
+}
+
+static const struct {
+    const char *name;
+    int (*run)(labOut *o, uint64_t seed);
+} labs[] = {
+    { "pipelining", _labPipelining },
+    { "pipeline-vs-multi", _labPipelineVsMulti },
+    { "rtt", _labRtt },
+    { "command-flushing", _labCommandFlushing },
+    { NULL, NULL }
+};
+
+/* Runs lab `name` and writes {"lab":..., "runs":[...]} into out (cut at
+ * cap). Returns the JSON length (which may exceed cap: retry with more),
+ * or a negative status: GK_ENOTFOUND for an unknown lab. */
+long gkLabRun(const char *name, uint64_t seed, char *out, size_t cap) {
+    for (int i = 0; labs[i].name; i++) {
+        if (strcmp(labs[i].name, name)) continue;
+        labOut o = { out, cap, 0 };
+        _emit(&o, "{\"lab\":\"%s\",\"seed\":%llu,\"runs\":[", name,
+              (unsigned long long)seed);
+        int st = labs[i].run(&o, seed);
+        if (st != GK_OK) return st;
+        _emit(&o, "]}");
+        return (long)o.len;
+    }
+    return GK_ENOTFOUND;
+}
+
+/* The name of lab i, or NULL past the last. */
+const char *gkLabName(int i) {
+    if (i < 0 || i >= (int)(sizeof(labs) / sizeof(labs[0])) - 1) return NULL;
+    return labs[i].name;
+}

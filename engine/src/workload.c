@@ -1,0 +1,361 @@
+/* workload.c -- client programs that load a server: a redis-benchmark-like
+ * benchmark, a redis-py-like pipeline (with or without MULTI/EXEC around
+ * each batch), a Lettuce-like client that flushes every B commands, and a
+ * monitor that sends INFO every few seconds and records how long it waits.
+ *
+ * Each workload is a host of its own in the world: one single-threaded
+ * program with an event loop over its connections, like redis-benchmark.
+ * It writes a batch of commands, waits for all the replies, writes the
+ * next one; its system calls and its per-command work cost it virtual CPU,
+ * and its bytes cross the same simulated network as everyone else's.
+ *
+ * The batch is the whole point: with a batch of 1, every command pays a
+ * read and a write on both sides and a round trip on the wire; with a
+ * batch of 100, those costs are shared by 100 commands. */
+#include <string.h>
+#include <stdio.h>
+#include "world.h"
+
+#define WL_HIST_BUCKETS 256     /* latency histogram: 4 buckets per octave */
+#define WL_SAMPLES 4096         /* recent (time, latency) samples kept */
+
+typedef struct wlConn {
+    int fd;
+    sds rbuf;                   /* bytes received, not yet parsed */
+    uint32_t expect;            /* replies still due for the batch */
+    uint32_t batch_cmds;        /* commands in the batch in flight */
+    uint64_t batch_sent;        /* when the batch was written */
+    sds wbuf;                   /* batch bytes not written yet */
+    size_t wpos;
+} wlConn;
+
+typedef struct workload {
+    gkWorld *w;
+    int node, server;
+    gkWorkloadSpec spec;
+    gkWorkloadStats st;
+    aeEventLoop *el;
+    uint64_t cpu;
+    gkRng rng;
+    wlConn *conns;
+    uint64_t hist[WL_HIST_BUCKETS];
+    uint64_t sample_time[WL_SAMPLES], sample_lat[WL_SAMPLES];
+    uint64_t nsamples;
+    int stopped;
+} workload;
+
+void gkWorkloadSpecInit(gkWorkloadSpec *spec) {
+    memset(spec, 0, sizeof(*spec));
+    spec->clients = 50;
+    spec->requests = 100000;
+    spec->pipeline = 1;
+    spec->keyspace = 10000;
+    spec->value_size = 3;
+    strcpy(spec->command, "GET");
+    spec->client_cmd_ns = 200;
+}
+
+/* ---- Replies. ---- */
+
+/* Length of the complete RESP2 reply at p, 0 if it is incomplete, -1 if it
+ * is not RESP. */
+static long _respLen(const char *p, size_t len) {
+    const char *nl = len ? memchr(p, '\n', len) : NULL;
+    if (!nl) return 0;
+    size_t hdr = (size_t)(nl - p) + 1;
+    long long n = 0;
+    if (p[0] == '$' || p[0] == '*') {
+        if (!string2ll(p + 1, hdr - 3, &n)) return -1;
+    }
+    switch (p[0]) {
+    case '+': case '-': case ':': return (long)hdr;
+    case '$':
+        if (n < 0) return (long)hdr;
+        return hdr + (size_t)n + 2 > len ? 0 : (long)(hdr + (size_t)n + 2);
+    case '*': {
+        size_t off = hdr;
+        for (long long i = 0; i < n; i++) {
+            long r = _respLen(p + off, len - off);
+            if (r <= 0) return r;
+            off += (size_t)r;
+        }
+        return (long)off;
+    }
+    default: return -1;
+    }
+}
+
+/* ---- Latency accounting. ---- */
+
+/* Bucket b holds latencies whose top three bits are 1ff: b = 4 * log2(ns)
+ * + ff, so each octave is split in four (a 19% resolution). */
+static int _histBucket(uint64_t ns) {
+    if (ns < 8) return (int)ns;
+    int k = 63;
+    while (!(ns >> k)) k--;
+    return 4 * k + (int)((ns >> (k - 2)) & 3);
+}
+
+static uint64_t _histValue(int b) {
+    if (b < 8) return (uint64_t)b;
+    return (uint64_t)(4 + b % 4) << (b / 4 - 2);
+}
+
+static uint64_t _percentile(const workload *wl, double p) {
+    uint64_t want = (uint64_t)((double)wl->st.lat_count * p), seen = 0;
+    for (int b = 0; b < WL_HIST_BUCKETS; b++) {
+        seen += wl->hist[b];
+        if (seen > want) return (_histValue(b) + _histValue(b + 1)) / 2;
+    }
+    return wl->st.lat_max_ns;
+}
+
+static void _recordLatency(workload *wl, uint64_t now, uint64_t lat) {
+    wl->st.lat_count++;
+    wl->st.lat_sum_ns += lat;
+    if (lat > wl->st.lat_max_ns) wl->st.lat_max_ns = lat;
+    wl->hist[_histBucket(lat)]++;
+    uint64_t i = wl->nsamples++ % WL_SAMPLES;
+    wl->sample_time[i] = now;
+    wl->sample_lat[i] = lat;
+}
+
+/* ---- Sending batches. ---- */
+
+static uint64_t _now(workload *wl) {
+    return wl->el->backend.now(wl->el->backend.ctx);
+}
+
+static sds _appendCommand(workload *wl, sds b) {
+    gkMem *m = &wl->w->mem;
+    const char *cmd = wl->spec.command;
+    char key[32];
+    int kl = snprintf(key, sizeof(key), "key:%llu", (unsigned long long)
+                      rngBelow(&wl->rng, wl->spec.keyspace ? wl->spec.keyspace
+                                                           : 1));
+    if (!strcmp(cmd, "SET")) {
+        b = sdscatprintf(m, b, "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%u\r\n", kl,
+                         key, wl->spec.value_size);
+        for (uint32_t i = 0; i < wl->spec.value_size; i++)
+            b = sdscatlen(m, b, "x", 1);
+        return sdscatlen(m, b, "\r\n", 2);
+    }
+    if (!strcmp(cmd, "PING") || !strcmp(cmd, "INFO"))
+        return sdscatprintf(m, b, "*1\r\n$4\r\n%s\r\n", cmd);
+    return sdscatprintf(m, b, "*2\r\n$%zu\r\n%s\r\n$%d\r\n%s\r\n",
+                        strlen(cmd), cmd, kl, key);
+}
+
+static void _connWrite(workload *wl, wlConn *wc);
+
+static void _writable(aeEventLoop *el, int fd, void *privdata, int mask) {
+    workload *wl = el->privdata;
+    _connWrite(wl, privdata);
+}
+
+/* Writes what is left of the batch; waits for the socket when full. */
+static void _connWrite(workload *wl, wlConn *wc) {
+    aeBackend *be = &wl->el->backend;
+    while (wc->wpos < sdslen(wc->wbuf)) {
+        long n = be->write(be->ctx, wc->fd, wc->wbuf + wc->wpos,
+                           sdslen(wc->wbuf) - wc->wpos);
+        if (n <= 0) break;
+        wc->wpos += (size_t)n;
+    }
+    if (wc->wpos < sdslen(wc->wbuf)) {
+        aeCreateFileEvent(wl->el, wc->fd, AE_WRITABLE, _writable, wc);
+    } else {
+        aeDeleteFileEvent(wl->el, wc->fd, AE_WRITABLE);
+        sdsclear(wc->wbuf);
+        wc->wpos = 0;
+    }
+}
+
+/* Starts the next batch on wc, if commands remain. */
+static void _sendBatch(workload *wl, wlConn *wc) {
+    gkWorkloadSpec *sp = &wl->spec;
+    if (wl->stopped || wc->expect) return;
+    uint64_t left = sp->requests ? sp->requests - wl->st.sent : UINT64_MAX;
+    if (left == 0) return;
+    uint32_t k = sp->pipeline ? sp->pipeline : 1;
+    if (k > left) k = (uint32_t)left;
+    gkMem *m = &wl->w->mem;
+    if (sp->multi) wc->wbuf = sdscat(m, wc->wbuf, "*1\r\n$5\r\nMULTI\r\n");
+    for (uint32_t i = 0; i < k; i++) wc->wbuf = _appendCommand(wl, wc->wbuf);
+    if (sp->multi) wc->wbuf = sdscat(m, wc->wbuf, "*1\r\n$4\r\nEXEC\r\n");
+    wl->cpu += (uint64_t)k * sp->client_cmd_ns / 2;
+    wc->expect = sp->multi ? k + 2 : k;
+    wc->batch_cmds = k;
+    wc->batch_sent = _now(wl);
+    wl->st.sent += k;
+    wl->st.batches++;
+    if (!wl->st.start_ns) wl->st.start_ns = wc->batch_sent;
+    TRACE(&wl->w->trace, GK_TR_CLIENT, (uint16_t)wl->node, GK_CL_SEND,
+          (uint32_t)wc->fd, k, sdslen(wc->wbuf));
+    _connWrite(wl, wc);
+}
+
+static void _batchDone(workload *wl, wlConn *wc) {
+    uint64_t now = _now(wl), lat = now - wc->batch_sent;
+    wl->st.completed += wc->batch_cmds;
+    wl->st.end_ns = now;
+    _recordLatency(wl, now, lat);
+    TRACE(&wl->w->trace, GK_TR_CLIENT, (uint16_t)wl->node, GK_CL_DONE,
+          (uint32_t)wc->fd, wc->batch_cmds, lat);
+    if (wl->spec.requests && wl->st.completed >= wl->spec.requests)
+        wl->st.done = 1;
+    if (!wl->spec.interval_ns) _sendBatch(wl, wc);
+}
+
+/* Reads replies and counts them against the batch in flight. */
+static void _readable(aeEventLoop *el, int fd, void *privdata, int mask) {
+    workload *wl = el->privdata;
+    wlConn *wc = privdata;
+    gkMem *m = &wl->w->mem;
+    char buf[16 * 1024];
+    long n = el->backend.read(el->backend.ctx, fd, buf, sizeof(buf));
+    if (n <= 0) {
+        if (n == 0) { aeDeleteFileEvent(el, fd, AE_READABLE); wc->expect = 0; }
+        return;
+    }
+    wc->rbuf = sdscatlen(m, wc->rbuf, buf, (size_t)n);
+    size_t off = 0;
+    long r = 0;
+    while (wc->expect && (r = _respLen(wc->rbuf + off,
+                                       sdslen(wc->rbuf) - off)) > 0) {
+        off += (size_t)r;
+        wl->cpu += wl->spec.client_cmd_ns / 2;
+        if (--wc->expect == 0) _batchDone(wl, wc);
+    }
+    sdsrange(wc->rbuf, (long)off, -1);
+    if (off == 0 && r < 0) sdsclear(wc->rbuf);
+}
+
+/* The start timer (interval 0) or the monitor's timer: one batch on each
+ * idle connection. */
+static long long _tick(aeEventLoop *el, long long id, void *clientData) {
+    workload *wl = clientData;
+    for (uint32_t i = 0; i < wl->spec.clients; i++)
+        _sendBatch(wl, &wl->conns[i]);
+    if (!wl->spec.interval_ns || wl->stopped) return AE_NOMORE;
+    long long ms = (long long)(wl->spec.interval_ns / 1000000);
+    return ms > 0 ? ms : 1;
+}
+
+/* ---- The node type. ---- */
+
+static int _wlAccept(void *impl, int fd) { return C_ERR; }
+
+static void _wlRelease(void *impl) {
+    workload *wl = impl;
+    gkMem *m = &wl->w->mem;
+    for (uint32_t i = 0; i < wl->spec.clients; i++) {
+        sdsfree(m, wl->conns[i].rbuf);
+        sdsfree(m, wl->conns[i].wbuf);
+    }
+    memFree(m, wl->conns);
+    aeDeleteEventLoop(wl->el);
+    memFree(m, wl);
+}
+
+static uint64_t *_wlCpu(void *impl) { return &((workload *)impl)->cpu; }
+
+static const gkNodeType workloadNodeType = { "workload", _wlAccept,
+                                             _wlRelease, _wlCpu };
+
+static workload *_getWorkload(gkWorld *w, int id) {
+    if (id < 0 || id >= w->nnodes) return NULL;
+    if (w->nodes[id].type != &workloadNodeType) return NULL;
+    return w->nodes[id].impl;
+}
+
+static int _wlOpenConns(workload *wl) {
+    gkWorld *w = wl->w;
+    for (uint32_t i = 0; i < wl->spec.clients; i++) {
+        wlConn *wc = &wl->conns[i];
+        wc->rbuf = sdsempty(&w->mem);
+        wc->wbuf = sdsempty(&w->mem);
+        int st = worldConnect(w, wl->node, wl->server, &wc->fd);
+        if (st != GK_OK) return st;
+        gkConnSetLink(w, wc->fd, wl->spec.rtt_ns, wl->spec.bandwidth);
+        if (wc->fd >= wl->el->setsize)
+            aeResizeSetSize(wl->el, wc->fd * 2 + 16);
+        aeCreateFileEvent(wl->el, wc->fd, AE_READABLE, _readable, wc);
+    }
+    return GK_OK;
+}
+
+/* Starts a workload against server_node now. Its id (a node id) goes to
+ * *id. GK_EINVAL for a bad spec. */
+int gkWorkloadStart(gkWorld *w, int server_node, const gkWorkloadSpec *spec,
+                    int *id) {
+    if (!worldServer(w, server_node)) return GK_ENOTFOUND;
+    if (spec->clients == 0 || spec->clients > 10000 || spec->pipeline == 0 ||
+        spec->pipeline > 1000000 || spec->value_size > 64 * 1024 * 1024)
+        return worldFail(w, GK_EINVAL, "invalid workload");
+    if (w->nnodes == GK_MAX_NODES)
+        return worldFail(w, GK_EINVAL, "too many nodes");
+    workload *wl = memCalloc(&w->mem, sizeof(*wl));
+    wl->w = w;
+    wl->server = server_node;
+    wl->spec = *spec;
+    wl->spec.command[sizeof(wl->spec.command) - 1] = '\0';
+    rngSeed(&wl->rng, rngNext(&w->rng));
+    wl->conns = memCalloc(&w->mem, sizeof(wlConn) * spec->clients);
+    wl->el = aeCreateEventLoop(&w->mem, 1024, worldBackend(w));
+    wl->el->privdata = wl;
+    aeCreateTimeEvent(wl->el, 0, _tick, wl);
+    int st = worldAddNode(w, &workloadNodeType, wl, wl->el, &wl->node);
+    if (st != GK_OK) { _wlRelease(wl); return st; }
+    st = _wlOpenConns(wl);
+    if (id) *id = wl->node;
+    return st;
+}
+
+/* Stops sending; batches in flight still complete. */
+int gkWorkloadStop(gkWorld *w, int id) {
+    workload *wl = _getWorkload(w, id);
+    if (!wl) return GK_ENOTFOUND;
+    wl->stopped = 1;
+    return GK_OK;
+}
+
+int gkWorkloadGetStats(gkWorld *w, int id, gkWorkloadStats *out) {
+    workload *wl = _getWorkload(w, id);
+    if (!wl) return GK_ENOTFOUND;
+    *out = wl->st;
+    out->lat_p50_ns = _percentile(wl, 0.50);
+    out->lat_p99_ns = _percentile(wl, 0.99);
+    gkNode *n = &w->nodes[id];
+    out->reads = n->stats.reads;
+    out->writes = n->stats.writes;
+    return GK_OK;
+}
+
+/* Copies the most recent latency samples, oldest first: when each batch
+ * completed and how long it took. Returns how many. */
+size_t gkWorkloadSamples(gkWorld *w, int id, uint64_t *times,
+                         uint64_t *latencies, size_t max) {
+    workload *wl = _getWorkload(w, id);
+    if (!wl) return 0;
+    uint64_t have = wl->nsamples < WL_SAMPLES ? wl->nsamples : WL_SAMPLES;
+    if (max > have) max = (size_t)have;
+    for (size_t i = 0; i < max; i++) {
+        uint64_t k = (wl->nsamples - max + i) % WL_SAMPLES;
+        times[i] = wl->sample_time[k];
+        latencies[i] = wl->sample_lat[k];
+    }
+    return max;
+}
+
+/* System calls made by a host so far (any node: server or workload). */
+int gkNodeGetStats(gkWorld *w, int node, uint64_t *reads, uint64_t *writes,
+                   uint64_t *polls, uint64_t *iterations) {
+    if (node < 0 || node >= w->nnodes) return GK_ENOTFOUND;
+    gkNodeStats *s = &w->nodes[node].stats;
+    *reads = s->reads;
+    *writes = s->writes;
+    *polls = s->polls;
+    *iterations = s->iterations;
+    return GK_OK;
+}

@@ -1,0 +1,207 @@
+/* Tests of the event loop in the simulated world: the order of phases in
+ * one iteration, pipelined requests split across reads, workloads and
+ * labs (by shape, never exact timings), and determinism. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gktest.h"
+#include "glasskv.h"
+
+static gkWorld *newWorld(uint64_t seed, int *srv) {
+    gkConfig cfg;
+    gkConfigInit(&cfg);
+    cfg.seed = seed;
+    cfg.trace_capacity = 1u << 20;
+    gkWorld *w;
+    gkWorldCreate(&w, &cfg, NULL, NULL);
+    gkServerAdd(w, srv);
+    return w;
+}
+
+/* Replies are written in beforeSleep, after every command of the read
+ * has run: poll, read, commands, beforeSleep, write. */
+static void testIterationOrder(void) {
+    int srv, conn;
+    gkWorld *w = newWorld(1, &srv);
+    gkConnOpen(w, srv, &conn);
+    uint64_t from = gkTraceLastSeq(w);
+    const char *req = "SET a 1\r\nGET a\r\nINCR a\r\n";
+    gkConnSend(w, conn, req, strlen(req));
+    gkWorldRunUntilIdle(w);
+    gkTraceRecord rec[64];
+    size_t n = gkTraceRead(w, from, rec, 64);
+    char seq[64];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < sizeof(seq) - 1; i++) {
+        if (rec[i].node != srv) continue;
+        if (rec[i].type == GK_TR_LOOP)
+            seq[k++] = "B.EC"[rec[i].a];     /* begin, beforeSleep, end */
+        else if (rec[i].type == GK_TR_SYSCALL)
+            seq[k++] = "rwp"[rec[i].a];      /* read, write, poll */
+        else if (rec[i].type == GK_TR_CMD)
+            seq[k++] = 'x';
+    }
+    seq[k] = '\0';
+    /* The first iteration may be a cron tick; find the one that read. */
+    CHECK(strstr(seq, "Bprxxx.wE") != NULL);
+    char out[128];
+    size_t len = gkConnRecv(w, conn, out, sizeof(out) - 1);
+    out[len] = '\0';
+    CHECK_EQ_STR(out, "+OK\r\n$1\r\n1\r\n:2\r\n");
+    gkWorldRelease(w);
+}
+
+/* 2,000 SETs are far more than one 16 KB read: the server reads chunk by
+ * chunk, runs the complete commands of each, and keeps the partial one
+ * for the next read. */
+static void testPipelineAcrossReads(void) {
+    int srv, conn;
+    gkWorld *w = newWorld(1, &srv);
+    gkConnOpen(w, srv, &conn);
+    size_t cap = 2000 * 64, len = 0;
+    char *buf = malloc(cap);
+    for (int i = 0; i < 2000; i++)
+        len += (size_t)snprintf(buf + len, cap - len,
+                                "*3\r\n$3\r\nSET\r\n$7\r\nk:%05d\r\n$3\r\nv%02d\r\n",
+                                i, i % 100);
+    uint64_t from = gkTraceLastSeq(w);
+    gkConnSend(w, conn, buf, len);
+    gkWorldRunUntilIdle(w);
+    gkTraceRecord *rec = malloc(sizeof(gkTraceRecord) * 100000);
+    size_t n = gkTraceRead(w, from, rec, 100000);
+    size_t reads = 0, full = 0, cmds = 0, total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rec[i].node != srv) continue;
+        if (rec[i].type == GK_TR_SYSCALL && rec[i].a == GK_SYS_READ &&
+            rec[i].c > 0) {
+            reads++;
+            total += rec[i].c;
+            if (rec[i].c == 16384) full++;
+        }
+        if (rec[i].type == GK_TR_CMD) cmds++;
+    }
+    CHECK_EQ_INT(total, len);
+    CHECK_EQ_INT(reads, (len + 16383) / 16384);
+    CHECK_EQ_INT(full, len / 16384);
+    CHECK_EQ_INT(cmds, 2000);
+    size_t got = 0;
+    char out[4096];
+    size_t r;
+    int ok = 1;
+    while ((r = gkConnRecv(w, conn, out, sizeof(out))) > 0) {
+        for (size_t i = 0; i < r; i++)
+            if (out[i] != "+OK\r\n"[(got + i) % 5]) ok = 0;
+        got += r;
+    }
+    CHECK_EQ_INT(got, 2000 * 5);
+    CHECK(ok);
+    free(rec);
+    free(buf);
+    gkWorldRelease(w);
+}
+
+/* The round trip is paid once per batch, not once per command. */
+static void testRttPerBatch(void) {
+    int srv, wl;
+    gkWorld *w = newWorld(1, &srv);
+    gkWorkloadSpec sp;
+    gkWorkloadSpecInit(&sp);
+    sp.clients = 1;
+    sp.requests = 20;
+    sp.pipeline = 1;
+    sp.rtt_ns = 10000000;                   /* 10 ms */
+    gkWorkloadStart(w, srv, &sp, &wl);
+    gkWorldRunUntil(w, 1000000000ULL);
+    gkWorkloadStats st;
+    gkWorkloadGetStats(w, wl, &st);
+    CHECK(st.done);
+    double secs = (double)(st.end_ns - st.start_ns) / 1e9;
+    CHECK(secs >= 0.200 && secs < 0.220);   /* 20 round trips */
+    CHECK(st.lat_max_ns >= 10000000);
+    gkWorldRelease(w);
+}
+
+/* Returns the i-th value of "key":<number> in json, or -1. */
+static double jsonNum(const char *json, const char *key, int i) {
+    char pat[64];
+    snprintf(pat, sizeof(pat), "\"%s\":", key);
+    const char *p = json;
+    for (int k = 0; k <= i; k++) {
+        p = strstr(p, pat);
+        if (!p) return -1;
+        p += strlen(pat);
+    }
+    return atof(p);
+}
+
+static char *lab(const char *name) {
+    static char buf[1 << 16];
+    long n = gkLabRun(name, 1, buf, sizeof(buf));
+    CHECK(n > 0 && (size_t)n < sizeof(buf));
+    return buf;
+}
+
+static void testLabsHaveTheSeedsShape(void) {
+    char *j = lab("pipelining");
+    double plain = jsonNum(j, "ops_per_sec", 0);
+    double piped = jsonNum(j, "ops_per_sec", 1);
+    CHECK(piped > 2.5 * plain);             /* seed: ~60k vs ~200k */
+    CHECK(jsonNum(j, "server_syscalls_per_cmd", 0) > 1.5);
+    CHECK(jsonNum(j, "server_syscalls_per_cmd", 1) < 0.1);
+    j = lab("rtt");
+    double slow = jsonNum(j, "ops_per_sec", 2);
+    CHECK(slow > 3 && slow < 5);            /* 250 ms: about 4 per second */
+    CHECK(jsonNum(j, "ops_per_sec", 3) > 50 * slow);
+    CHECK(jsonNum(j, "ops_per_sec", 0) > 100 * slow);
+    j = lab("command-flushing");
+    double b1 = jsonNum(j, "ops_per_sec", 0), b50 = jsonNum(j, "ops_per_sec", 1);
+    double b1000 = jsonNum(j, "ops_per_sec", 2);
+    CHECK(b50 > 3 * b1 && b1000 > b50);
+    j = lab("pipeline-vs-multi");
+    double withMulti = jsonNum(j, "max_ms", 0);
+    double without = jsonNum(j, "max_ms", 1);
+    CHECK(withMulti > 4 * without);         /* the EXEC holds INFO back */
+}
+
+static size_t traceOf(uint64_t seed, gkTraceRecord **out) {
+    int srv, wl;
+    gkWorld *w = newWorld(seed, &srv);
+    gkWorkloadSpec sp;
+    gkWorkloadSpecInit(&sp);
+    sp.clients = 5;
+    sp.requests = 3000;
+    sp.pipeline = 7;
+    sp.rtt_ns = 200000;
+    strcpy(sp.command, "SET");
+    gkWorkloadStart(w, srv, &sp, &wl);
+    gkWorldRunUntil(w, 2000000000ULL);
+    *out = malloc(sizeof(gkTraceRecord) * (1u << 20));
+    size_t n = gkTraceRead(w, 0, *out, 1u << 20);
+    gkWorldRelease(w);
+    return n;
+}
+
+static void testSameScenarioSameTrace(void) {
+    gkTraceRecord *a, *b, *c;
+    size_t na = traceOf(7, &a), nb = traceOf(7, &b), nc = traceOf(8, &c);
+    CHECK(na > 10000);
+    CHECK_EQ_INT(na, nb);
+    CHECK(memcmp(a, b, sizeof(gkTraceRecord) * na) == 0);
+    CHECK(na != nc || memcmp(a, c, sizeof(gkTraceRecord) * na) != 0);
+    free(a);
+    free(b);
+    free(c);
+}
+
+int main(void) {
+    RUN("one iteration polls, reads, runs every command, then writes the "
+        "replies in beforeSleep", testIterationOrder);
+    RUN("a pipeline longer than one read is parsed across 16 KB chunk "
+        "boundaries", testPipelineAcrossReads);
+    RUN("without a pipeline every command waits a full round trip",
+        testRttPerBatch);
+    RUN("the labs reproduce the seeds' shapes", testLabsHaveTheSeedsShape);
+    RUN("the same scenario twice gives byte-identical traces",
+        testSameScenarioSameTrace);
+    return gkTestReport();
+}
