@@ -219,6 +219,8 @@ int gkNodeGetStats(gkWorld *w, int node, uint64_t *reads, uint64_t *writes,
 
 long gkLabRun(const char *name, uint64_t seed, char *out, size_t cap);
 const char *gkLabName(int i);
+long gkWorkloadRunJson(const gkWorkloadSpec *spec, uint64_t seed, char *out,
+                       size_t cap);
 
 int gkScanAuditBegin(gkWorld *w, int node, int db, int conn);
 int gkScanAuditGet(gkWorld *w, int node, gkScanAudit *out);

@@ -232,6 +232,18 @@ long gkLabRun(const char *name, uint64_t seed, char *out, size_t cap) {
     return GK_ENOTFOUND;
 }
 
+/* Runs one workload to completion in a fresh world (one program, as
+ * redis-benchmark is one program) and writes its figures as JSON. Same
+ * return convention as gkLabRun. */
+long gkWorkloadRunJson(const gkWorkloadSpec *spec, uint64_t seed, char *out,
+                       size_t cap) {
+    if (spec->requests == 0) return GK_EINVAL;
+    labRun r = { "benchmark", 1, *spec, 0, 0, 3600 * SEC };
+    labOut o = { out, cap, 0 };
+    int st = _runOne(&r, seed, &o);
+    return st == GK_OK ? (long)o.len : st;
+}
+
 /* The name of lab i, or NULL past the last. */
 const char *gkLabName(int i) {
     if (i < 0 || i >= (int)(sizeof(labs) / sizeof(labs[0])) - 1) return NULL;

@@ -49,7 +49,8 @@ int worldFail(gkWorld *w, int status, const char *msg) {
 
 const char *gkWorldLastError(gkWorld *w) { return w->err; }
 
-/* Loopback-like costs (see tests/bench/calibrate for how they were set). */
+/* Loopback costs measured on this kind of machine: see
+ * tests/bench/calibrate.mjs and the table in tests/bench/calibration.json. */
 static const gkSyscallCost defaultCost = { 7000, 15000, 1500, 100, 60 };
 
 static uint64_t _traceNow(void *ctx) { return worldLocalNow(ctx); }
