@@ -40,6 +40,10 @@ static redisCommand clientSubcommands[] = {
       "client|setname" },
     { "getname", clientGetNameCommand, 2, CMD_LOADING | CMD_STALE, 0, 0,
       "client|getname" },
+    { "info", clientInfoCommand, 2, CMD_LOADING | CMD_STALE, 0, 0,
+      "client|info" },
+    { "list", clientListCommand, -2, A | CMD_LOADING | CMD_STALE, 0, 0,
+      "client|list" },
     END
 };
 

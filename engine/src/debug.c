@@ -241,6 +241,88 @@ void clientSetNameCommand(client *c) {
     addReplyOK(c);
 }
 
+/* One CLIENT LIST line in Redis 7.0's format. The addresses are made up
+ * from the connection id: the world has no real sockets. */
+static sds _clientInfoString(redisServer *s, client *cl, sds o) {
+    size_t argvmem = 0, multimem = 0, listlen = 0;
+    for (int j = 0; j < cl->argc; j++)
+        if (sdsEncodedObject(cl->argv[j])) argvmem += sdslen(cl->argv[j]->v.ptr);
+    for (int j = 0; j < cl->mstate.count; j++)
+        for (int i = 0; i < cl->mstate.commands[j].argc; i++) {
+            robj *a = cl->mstate.commands[j].argv[i];
+            if (sdsEncodedObject(a)) multimem += sdslen(a->v.ptr);
+        }
+    for (clientReplyBlock *b = cl->reply; b; b = b->next) listlen++;
+    int mask = aeGetFileEvents(s->el, cl->fd);
+    uint64_t now = (uint64_t)s->mstime;
+    size_t totmem = sizeof(*cl) + sdsAllocSize(cl->querybuf) +
+                    cl->buf_usable_size + argvmem + multimem + cl->reply_bytes;
+    return sdscatprintf(s->mem, o,
+        "id=%llu addr=127.0.0.1:%d laddr=127.0.0.1:6379 fd=%d name=%s "
+        "age=%llu idle=%llu flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d "
+        "qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
+        "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s%s cmd=%s "
+        "user=default redir=-1 resp=2\n",
+        (unsigned long long)cl->id, 40000 + cl->fd, cl->fd,
+        cl->name ? cl->name : "",
+        (unsigned long long)((now - cl->ctime_ms) / 1000),
+        (unsigned long long)((now - cl->lastinteraction_ms) / 1000),
+        (cl->flags & CLIENT_MULTI) ? "x" : "N", cl->db->id,
+        (cl->flags & CLIENT_MULTI) ? cl->mstate.count : -1,
+        sdslen(cl->querybuf), sdsavail(cl->querybuf), argvmem, multimem,
+        cl->buf_usable_size, cl->buf_usable_size, cl->bufpos, listlen,
+        cl->reply_bytes, totmem, (mask & AE_READABLE) ? "r" : "",
+        (mask & AE_WRITABLE) ? "w" : "",
+        cl->lastcmd ? cl->lastcmd->fullname : "NULL");
+}
+
+void clientInfoCommand(client *c) {
+    sds o = _clientInfoString(c->srv, c, sdsempty(c->srv->mem));
+    addReplyVerbatim(c, o, sdslen(o), "txt");
+    sdsfree(c->srv->mem, o);
+}
+
+/* CLIENT LIST [TYPE normal] [ID id ...]: every client is a normal one. */
+void clientListCommand(client *c) {
+    redisServer *s = c->srv;
+    int type_ok = 1, ids_from = 0;
+    if (c->argc == 4 && !strcasecmp(c->argv[2]->v.ptr, "type")) {
+        const char *t = c->argv[3]->v.ptr;
+        if (strcasecmp(t, "normal") && strcasecmp(t, "master") &&
+            strcasecmp(t, "replica") && strcasecmp(t, "slave") &&
+            strcasecmp(t, "pubsub")) {
+            addReplyErrorFormat(c, "Unknown client type '%s'", t);
+            return;
+        }
+        type_ok = !strcasecmp(t, "normal");
+    } else if (c->argc > 3 && !strcasecmp(c->argv[2]->v.ptr, "id")) {
+        ids_from = 3;
+        for (int j = 3; j < c->argc; j++) {
+            long long id;
+            if (getLongLongFromObjectOrReply(c, c->argv[j], &id,
+                                             "Invalid client ID") != C_OK)
+                return;
+        }
+    } else if (c->argc != 2) {
+        addReplyError(c, "syntax error");
+        return;
+    }
+    sds o = sdsempty(s->mem);
+    for (int fd = 0; type_ok && fd < s->clients_cap; fd++) {
+        client *cl = s->clients[fd];
+        if (!cl) continue;
+        int wanted = !ids_from;
+        for (int j = ids_from; ids_from && j < c->argc; j++) {
+            long long id;
+            getLongLongFromObject(c->argv[j], &id);
+            if ((uint64_t)id == cl->id) wanted = 1;
+        }
+        if (wanted) o = _clientInfoString(s, cl, o);
+    }
+    addReplyVerbatim(c, o, sdslen(o), "txt");
+    sdsfree(s->mem, o);
+}
+
 void clientGetNameCommand(client *c) {
     if (c->name) addReplyBulkCBuffer(c, c->name, sdslen(c->name));
     else addReplyNull(c);

@@ -579,6 +579,12 @@ void addReplySubcommandSyntaxError(client *c) {
     sdsfree(c->srv->mem, cmd);
 }
 
+/* A verbatim string is a plain bulk string in RESP2. */
+void addReplyVerbatim(client *c, const char *s, size_t len, const char *ext) {
+    (void)ext;
+    addReplyBulkCBuffer(c, s, len);
+}
+
 /* Replies with the help text of a container command, as an array of
  * status lines framed the way Redis frames them. */
 void addReplyHelp(client *c, const char **help) {

@@ -145,6 +145,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     }
     _populateCommandTable(s);
     s->audit.client_id = UINT64_MAX;
+    s->next_client_id = 1;
     aeCreateTimeEvent(s->el, 1, serverCron, s);
     aeSetBeforeSleepProc(s->el, beforeSleep);
     return s;

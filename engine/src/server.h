@@ -510,6 +510,8 @@ void lastsaveCommand(client *c);
 void clientIdCommand(client *c);
 void clientSetNameCommand(client *c);
 void clientGetNameCommand(client *c);
+void clientInfoCommand(client *c);
+void clientListCommand(client *c);
 void quitCommand(client *c);
 
 /* ---- t_set.c / t_hash.c / t_zset.c helpers used elsewhere ---- */
