@@ -6,6 +6,9 @@
 #include <string.h>
 #include <time.h>
 #include "glasskv.h"
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
 
 #define BATCH 1000
 
@@ -70,6 +73,38 @@ static double run(gkWorld *w, int conn, const stream *st, long total,
     return (double)total / (nowSeconds() - t0);
 }
 
+/* Copies the whole WebAssembly memory out and back in, as the worker's
+ * snapshots and rewinds do, and times both (ms). Natively there is no
+ * single linear memory to copy: -1. */
+static void snapshotCost(double *take_ms, double *restore_ms, double *mb) {
+#ifdef __EMSCRIPTEN__
+    *take_ms = EM_ASM_DOUBLE({
+        var t0 = performance.now();
+        Module.benchCopy = HEAPU8.slice();
+        return performance.now() - t0;
+    });
+    *restore_ms = EM_ASM_DOUBLE({
+        var t0 = performance.now();
+        HEAPU8.set(Module.benchCopy);
+        var dt = performance.now() - t0;
+        Module.benchCopy = null;
+        return dt;
+    });
+    *mb = EM_ASM_DOUBLE({ return HEAPU8.length / 1048576; });
+#else
+    *take_ms = *restore_ms = *mb = -1;
+#endif
+}
+
+/* Wall time of the pipelining lab: two runs of 1,000,000 simulated
+ * commands. */
+static double labSeconds(void) {
+    static char json[1 << 16];
+    double t0 = nowSeconds();
+    if (gkLabRun("pipelining", 1, json, sizeof(json)) < 0) return -1;
+    return nowSeconds() - t0;
+}
+
 int main(int argc, char **argv) {
     long total = argc > 1 ? atol(argv[1]) : 2000000;
     long load = argc > 2 ? atol(argv[2]) : 1000000;
@@ -84,8 +119,15 @@ int main(int argc, char **argv) {
     gkServerAdd(w, &srv);
     gkConnOpen(w, srv, &conn);
     gkTraceEnable(w, 0);
-    double set = run(w, conn, &sets, total, out);
-    double get = run(w, conn, &gets, total, out);
+    /* Best of three: the machine is shared, and the fastest run is the one
+     * least disturbed by others. */
+    double set = 0, get = 0;
+    for (int rep = 0; rep < 3; rep++) {
+        double s1 = run(w, conn, &sets, total, out);
+        double g1 = run(w, conn, &gets, total, out);
+        if (s1 > set) set = s1;
+        if (g1 > get) get = g1;
+    }
     gkWorldRelease(w);
 
     gkWorldCreate(&w, &cfg, NULL, NULL);
@@ -96,10 +138,15 @@ int main(int argc, char **argv) {
     run(w, conn, &load_sets, load, out);
     double loadSecs = nowSeconds() - t0;
     size_t mem = gkWorldMemory(w);
+    double snap_ms, restore_ms, heap_mb;
+    snapshotCost(&snap_ms, &restore_ms, &heap_mb);
     gkWorldRelease(w);
+    double lab = labSeconds();
     printf("{\"set_per_sec\":%.0f,\"get_per_sec\":%.0f,\"commands\":%ld,"
-           "\"load_keys\":%ld,\"load_seconds\":%.3f,\"load_memory\":%zu}\n",
-           set, get, total, load, loadSecs, mem);
+           "\"load_keys\":%ld,\"load_seconds\":%.3f,\"load_memory\":%zu,"
+           "\"snapshot_ms\":%.1f,\"restore_ms\":%.1f,\"heap_mb\":%.0f,"
+           "\"lab_seconds\":%.3f}\n", set, get, total, load, loadSecs, mem,
+           snap_ms, restore_ms, heap_mb, lab);
     freeStream(&sets);
     freeStream(&gets);
     freeStream(&load_sets);
