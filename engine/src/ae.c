@@ -96,16 +96,15 @@ long long aeCreateTimeEvent(aeEventLoop *el, long long ms, aeTimeProc *proc,
     return te->id;
 }
 
+/* Marks the event deleted; it is unlinked and freed by the next pass of
+ * the timer loop, so a timer may delete any timer, itself included,
+ * while the loop walks the list. */
 int aeDeleteTimeEvent(aeEventLoop *el, long long id) {
-    aeTimeEvent **p = &el->timeEventHead;
-    while (*p) {
-        if ((*p)->id == id) {
-            aeTimeEvent *te = *p;
-            *p = te->next;
-            memFree(el->mem, te);
+    for (aeTimeEvent *te = el->timeEventHead; te; te = te->next) {
+        if (te->id == id) {
+            te->id = AE_DELETED_EVENT_ID;
             return AE_OK;
         }
-        p = &(*p)->next;
     }
     return AE_ERR;
 }
@@ -121,18 +120,24 @@ static int _aeProcessTimeEvents(aeEventLoop *el) {
     int processed = 0;
     long long maxId = el->timeEventNextId - 1;
     uint64_t now = el->backend.now(el->backend.ctx);
-    aeTimeEvent *te = el->timeEventHead;
-    while (te) {
-        aeTimeEvent *next = te->next;
+    aeTimeEvent **link = &el->timeEventHead;
+    while (*link) {
+        aeTimeEvent *te = *link;
+        if (te->id == AE_DELETED_EVENT_ID) {
+            *link = te->next;
+            memFree(el->mem, te);
+            continue;
+        }
         if (te->id <= maxId && te->when <= now) {
             long long id = te->id;
             long long retval = te->timeProc(el, id, te->clientData);
             processed++;
             now = el->backend.now(el->backend.ctx);
             if (retval == AE_NOMORE) aeDeleteTimeEvent(el, id);
-            else te->when = now + (uint64_t)retval * 1000000;
+            else if (te->id != AE_DELETED_EVENT_ID)
+                te->when = now + (uint64_t)retval * 1000000;
         }
-        te = next;
+        link = &te->next;
     }
     return processed;
 }
@@ -176,6 +181,7 @@ int aeProcessEvents(aeEventLoop *el) {
 uint64_t aeNextWake(aeEventLoop *el) {
     uint64_t when = AE_NEVER;
     for (aeTimeEvent *te = el->timeEventHead; te; te = te->next)
-        if (te->when < when) when = te->when;
+        if (te->id != AE_DELETED_EVENT_ID && te->when < when)
+            when = te->when;
     return when;
 }

@@ -21,6 +21,7 @@
 #define AE_BARRIER 4       /* run the writable handler before the readable */
 
 #define AE_NOMORE -1       /* a time event returning this is deleted */
+#define AE_DELETED_EVENT_ID -1  /* id of a deleted, not yet freed event */
 #define AE_NEVER UINT64_MAX
 
 struct aeEventLoop;
@@ -58,7 +59,8 @@ typedef struct aeBackend {
     uint64_t (*now)(void *ctx);    /* current time in ns */
     /* Socket-like I/O on a descriptor: read returns bytes read, 0 at end
      * of stream, -1 if nothing is available; write returns bytes
-     * accepted, -1 if none can be now; close releases the descriptor. */
+     * accepted, -1 if none can be now (EAGAIN), -2 on a hard error; close
+     * releases the descriptor. */
     long (*read)(void *ctx, int fd, void *buf, size_t len);
     long (*write)(void *ctx, int fd, const void *buf, size_t len);
     void (*close)(void *ctx, int fd);

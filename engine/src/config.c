@@ -173,6 +173,14 @@ void configSetCommand(client *c) {
                     (char *)c->argv[2 + 2 * i]->v.ptr);
                 return;
             }
+    for (int i = 0; i < n; i++) {      /* every name first, as Redis */
+        if (!_lookup(c->argv[2 + 2 * i]->v.ptr)) {
+            addReplyErrorFormat(c, "Unknown option or number of arguments "
+                                "for CONFIG SET - '%s'",
+                                (char *)c->argv[2 + 2 * i]->v.ptr);
+            return;
+        }
+    }
     serverConfig saved = s->cfg;
     for (int i = 0; i < n; i++) {
         sds err = NULL;
@@ -219,7 +227,9 @@ void configGetCommand(client *c) {
                 if (!stringmatchlen(pat, (int)sdslen(pat), names[k],
                                     (int)strlen(names[k]), 1)) continue;
                 matched[i] |= (char)(1 << k);
-                addReplyBulkCString(c, names[k]);
+                /* An exact name is echoed as the client wrote it. */
+                int exact = !strpbrk(pat, "*?[\\");
+                addReplyBulkCString(c, exact ? pat : names[k]);
                 _addConfigValue(c, d);
                 n += 2;
             }

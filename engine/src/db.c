@@ -197,7 +197,8 @@ typedef struct expireState {
 
 /* Samples one bucket of each table of db->expires at the cursor. */
 static void _expireSampleBucket(redisServer *s, redisDb *db, expireState *st,
-                                long long *sampled, long long *expired) {
+                                long long *sampled, long long *expired,
+                                long long *ttl_sum, long long *ttl_n) {
     dict *d = db->expires;
     for (int table = 0; table < 2; table++) {
         if (table == 1 && !dictIsRehashing(d)) break;
@@ -209,6 +210,8 @@ static void _expireSampleBucket(redisServer *s, redisDb *db, expireState *st,
             de = de->next;
             (*sampled)++;
             s->denv.cpu_ns += EXPIRE_NS_PER_SAMPLE;
+            long long ttl = dictGetSignedIntegerVal(e) - st->now;
+            if (ttl > 0) { *ttl_sum += ttl; (*ttl_n)++; }
             if (st->now > dictGetSignedIntegerVal(e)) {
                 sds k = dictGetKey(e);
                 robj *key = createStringObject(s, k, sdslen(k));
@@ -232,12 +235,19 @@ static void _expireDb(redisServer *s, redisDb *db, expireState *st) {
         uint64_t slots = dictSlots(db->expires);
         if (slots > DICT_HT_INITIAL_SIZE && num * 100 / slots < 1) break;
         if (num > EXPIRE_KEYS_PER_LOOP) num = EXPIRE_KEYS_PER_LOOP;
-        long long sampled = 0, expired = 0;
+        long long sampled = 0, expired = 0, ttl_sum = 0, ttl_n = 0;
         uint64_t checked = 0, max_buckets = num * 20;
         while ((uint64_t)sampled < num && checked < max_buckets &&
                dictSize(db->expires) > 0) {
-            _expireSampleBucket(s, db, st, &sampled, &expired);
+            _expireSampleBucket(s, db, st, &sampled, &expired, &ttl_sum,
+                                &ttl_n);
             checked++;
+        }
+        /* INFO's avg_ttl: a moving average over the samples, as Redis. */
+        if (ttl_n) {
+            long long avg = ttl_sum / ttl_n;
+            if (db->avg_ttl == 0) db->avg_ttl = avg;
+            db->avg_ttl = (db->avg_ttl / 50) * 49 + avg / 50;
         }
         st->total_expired += expired;
         st->total_sampled += sampled;
@@ -255,9 +265,10 @@ void activeExpireCycle(redisServer *s, int type) {
     expireState st = { s->mstime, s->denv.cpu_ns, 0, 0, 0, 0 };
     int dbs = CRON_DBS_PER_CALL;
     if (type == ACTIVE_EXPIRE_CYCLE_FAST) {
-        if (!s->expire_timelimit_exit &&
-            s->stat_expired_stale_perc_x100 < EXPIRE_ACCEPTABLE_STALE * 100)
-            return;
+        /* Redis 7.0 compares its stale fraction (0..1) with the acceptable
+         * percentage (10), which it is always below: in effect the FAST
+         * cycle runs only after a SLOW cycle ran out of time. */
+        if (!s->expire_timelimit_exit) return;
         uint64_t now = s->el->backend.now(s->el->backend.ctx);
         if (s->last_fast_expire_ns &&
             now < s->last_fast_expire_ns + EXPIRE_FAST_DURATION_US * 2000)
@@ -266,7 +277,7 @@ void activeExpireCycle(redisServer *s, int type) {
         st.limit_ns = EXPIRE_FAST_DURATION_US * 1000ULL;
     } else {
         st.limit_ns = (uint64_t)EXPIRE_SLOW_TIME_PERC * 1000000000ULL /
-                      (uint64_t)s->cfg.hz / 100;
+                      (uint64_t)s->hz / 100;
     }
     if (dbs > s->cfg.databases || s->expire_timelimit_exit)
         dbs = s->cfg.databases;
@@ -325,7 +336,7 @@ int parseScanCursorOrReply(client *c, robj *o, uint64_t *cursor) {
 typedef struct scanItems {
     redisServer *srv;
     robj **items;
-    long len, cap;
+    long long len, cap;
     const robj *o;              /* the scanned object, NULL for keys */
 } scanItems;
 
@@ -370,7 +381,7 @@ static void _scanCompact(scanItems *si, robj *o) {
 }
 
 typedef struct scanOpts {
-    long count;
+    long long count;
     robj *pat;
     robj *type;
 } scanOpts;
@@ -424,8 +435,8 @@ static void _scanReply(client *c, robj *o, scanOpts *opt, scanItems *si,
                        uint64_t cursor) {
     int pairs = o && (o->type == OBJ_HASH || o->type == OBJ_ZSET);
     int step = pairs ? 2 : 1;
-    long kept = 0;
-    for (long i = 0; i < si->len; i += step) {
+    long long kept = 0;
+    for (long long i = 0; i < si->len; i += step) {
         if (_scanFilter(c, o, opt, si->items[i])) {
             for (int k = 0; k < step; k++) {
                 decrRefCount(c->srv, si->items[i + k]);
@@ -440,7 +451,7 @@ static void _scanReply(client *c, robj *o, scanOpts *opt, scanItems *si,
     int len = ull2string(buf, sizeof(buf), cursor);
     addReplyBulkCBuffer(c, buf, (size_t)len);
     addReplyArrayLen(c, kept);
-    for (long i = 0; i < si->len; i++) {
+    for (long long i = 0; i < si->len; i++) {
         if (!si->items[i]) continue;
         addReplyBulk(c, si->items[i]);
         if (o == NULL && (c->flags & CLIENT_SCAN_AUDIT)) {
@@ -462,17 +473,20 @@ void scanGenericCommand(client *c, robj *o, uint64_t cursor) {
     if (_scanParseOptions(c, o, &opt) != C_OK) return;
     scanItems si = { c->srv, NULL, 0, 0, o };
     dict *ht = NULL;
-    long count = opt.count;
+    long long count = opt.count;
     if (o == NULL) ht = c->db->dict;
     else if (o->encoding == OBJ_ENCODING_HT) {
         ht = o->v.ptr;
-        if (o->type == OBJ_HASH) count *= 2;
+        if (o->type == OBJ_HASH) count = count > LLONG_MAX / 2 ? LLONG_MAX
+                                                               : count * 2;
     } else if (o->encoding == OBJ_ENCODING_SKIPLIST) {
         ht = ((zset *)o->v.ptr)->dict;
-        count *= 2;
+        count = count > LLONG_MAX / 2 ? LLONG_MAX : count * 2;
     }
     if (ht) {
-        long maxiterations = count * 10;
+        /* count * 10, saturating: COUNT can be any positive integer. */
+        long long maxiterations = count > LLONG_MAX / 10 ? LLONG_MAX
+                                                         : count * 10;
         if (o == NULL)
             TRACE(c->srv->denv.trace, GK_TR_SCAN_CALL, (uint16_t)c->srv->node,
                   (uint32_t)c->db->id, (uint32_t)c->fd, 0, cursor);

@@ -33,7 +33,7 @@ static void _debugHtstats(client *c) {
  * engine stops early, with an error, if its heap limit is reached. */
 static void _debugPopulate(client *c) {
     redisServer *s = c->srv;
-    long keys, valsize = 0;
+    long long keys, valsize = 0;
     char buf[128];
     if (getPositiveLongFromObjectOrReply(c, c->argv[2], &keys, NULL) != C_OK)
         return;
@@ -45,7 +45,7 @@ static void _debugPopulate(client *c) {
                                                          &valsize, NULL) != C_OK)
         return;
     const char *prefix = c->argc == 3 ? "key" : c->argv[3]->v.ptr;
-    for (long j = 0; j < keys; j++) {
+    for (long long j = 0; j < keys; j++) {
         if (serverHeapExceeded(s)) {
             addReplyError(c, "-OOM command not allowed when used memory > "
                           "'maxmemory'.");
@@ -60,9 +60,18 @@ static void _debugPopulate(client *c) {
             val = createStringObject(s, buf, strlen(buf));
         } else {
             size_t blen = strlen(buf);
-            val = createStringObject(s, NULL, (size_t)valsize);
-            memcpy(val->v.ptr, buf, (size_t)valsize <= blen ? (size_t)valsize
-                                                            : blen);
+            sds v = (uint64_t)valsize > SIZE_MAX / 2 ? NULL
+                    : sdsTryNewlen(s->mem, NULL, (size_t)valsize);
+            if (!v) {
+                decrRefCount(s, key);
+                addReplyError(c, "-OOM command not allowed when used "
+                              "memory > 'maxmemory'.");
+                return;
+            }
+            memcpy(v, buf, (size_t)valsize <= blen ? (size_t)valsize : blen);
+            val = createObject(s, OBJ_STRING, v);
+            if (valsize <= OBJ_ENCODING_EMBSTR_SIZE_LIMIT)
+                val->encoding = OBJ_ENCODING_EMBSTR;
         }
         dbAdd(s, c->db, key, val);
         signalModifiedKey(c, c->db, key);
@@ -123,7 +132,7 @@ static sds _infoServer(redisServer *s, sds info) {
         "config_file:\r\n"
         "io_threads_active:0\r\n",
         s->node + 1, s->runid, s->ustime, uptime, uptime / 86400,
-        s->cfg.hz, s->cfg.hz);
+        s->hz, s->cfg.hz);
 }
 
 static sds _infoClients(redisServer *s, sds info) {

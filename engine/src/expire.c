@@ -76,7 +76,8 @@ static void _expireGeneric(client *c, long long basetime, int unit) {
         return;
     }
     if (when <= s->mstime) {
-        deleteExpiredKeyAndPropagate(s, c->db, key);
+        /* Deleted at once: a DEL, not an expiry (expired_keys stays). */
+        dbDelete(s, c->db, key);
     } else {
         setExpire(c, c->db, key, when);
     }

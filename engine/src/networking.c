@@ -294,6 +294,13 @@ static int _readBulkHeader(client *c) {
     }
     if (!ok || ll < 0 || ll > c->srv->cfg.proto_max_bulk_len)
         return _protoError(c, "Protocol error: invalid bulk length");
+    /* A length this build cannot even address (4 GB in WebAssembly) would
+     * exceed the query buffer limit anyway: close, as Redis would then. */
+    if ((unsigned long long)ll > (unsigned long long)(SIZE_MAX - 2) ||
+        ll > c->srv->cfg.client_max_querybuf_len) {
+        freeClientAsync(c);
+        return C_ERR;
+    }
     if (ll > 16384 && !c->authenticated)
         return _protoError(c, "Protocol error: unauthenticated bulk length");
     c->qb_pos = next;
@@ -320,8 +327,13 @@ static int _processMultibulkBuffer(client *c) {
                 want = c->argc + c->multibulklen;
             _ensureArgv(c, (int)want);
         }
-        c->argv[c->argc++] = createStringObject(s, c->querybuf + c->qb_pos,
-                                                (size_t)c->bulklen);
+        sds arg = sdsTryNewlen(s->mem, c->querybuf + c->qb_pos,
+                               (size_t)c->bulklen);
+        if (!arg) { freeClientAsync(c); return C_ERR; }
+        robj *o = createObject(s, OBJ_STRING, arg);
+        if (c->bulklen <= OBJ_ENCODING_EMBSTR_SIZE_LIMIT)
+            o->encoding = OBJ_ENCODING_EMBSTR;
+        c->argv[c->argc++] = o;
         c->qb_pos += (size_t)c->bulklen + 2;
         c->bulklen = -1;
         c->multibulklen--;
@@ -336,6 +348,7 @@ static void _setProtocolError(client *c) {
 
 /* Executes every complete command in the query buffer, in order. */
 void processInputBuffer(client *c) {
+    redisServer *s = c->srv;
     while (c->qb_pos < sdslen(c->querybuf)) {
         if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP)) break;
         if (!c->reqtype)
@@ -348,7 +361,7 @@ void processInputBuffer(client *c) {
             resetClient(c);
         } else {
             processCommand(c);
-            if (c->srv->current_client == NULL) return; /* freed */
+            if (s->current_client == NULL) return; /* freed */
             resetClient(c);
         }
     }
@@ -433,7 +446,11 @@ static void _addReplyProtoToList(client *c, const char *s, size_t len) {
     }
     if (len == 0) return;
     size_t size = len < PROTO_REPLY_CHUNK_BYTES ? PROTO_REPLY_CHUNK_BYTES : len;
-    clientReplyBlock *b = memAlloc(c->srv->mem, sizeof(*b) + size);
+    clientReplyBlock *b = memTryAlloc(c->srv->mem, sizeof(*b) + size);
+    if (!b) {                   /* a reply too big to hold: drop the client */
+        freeClientAsync(c);
+        return;
+    }
     b->size = size;
     b->used = len;
     b->next = NULL;
@@ -649,6 +666,11 @@ static int _writeToClient(client *c) {
             len = c->reply->used - c->sentlen;
         }
         long n = len ? be->write(be->ctx, c->fd, p, len) : 0;
+        if (n == -2) {              /* a hard error, not "try later" */
+            aeDeleteFileEvent(s->el, c->fd, AE_WRITABLE);
+            freeClientAsync(c);
+            return C_ERR;
+        }
         if (n < 0) break;
         c->sentlen += (size_t)n;
         total += (size_t)n;

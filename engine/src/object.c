@@ -225,40 +225,33 @@ int getLongLongFromObjectOrReply(client *c, robj *o, long long *target,
     return C_OK;
 }
 
-int getRangeLongFromObjectOrReply(client *c, robj *o, long min, long max,
-                                  long *target, const char *msg) {
+/* The "long" helpers of Redis, on 64-bit integers everywhere: long is 32
+ * bits in WebAssembly, and both builds must accept the same numbers. */
+int getRangeLongFromObjectOrReply(client *c, robj *o, long long min,
+                                  long long max, long long *target,
+                                  const char *msg) {
     long long value;
     if (getLongLongFromObjectOrReply(c, o, &value, msg) != C_OK) return C_ERR;
     if (value < min || value > max) {
         if (msg) addReplyError(c, msg);
         else addReplyErrorFormat(c, "value is out of range, must be "
-                                 "between %ld and %ld", min, max);
+                                 "between %lld and %lld", min, max);
         return C_ERR;
     }
-    *target = (long)value;
+    *target = value;
     return C_OK;
 }
 
-/* "long" is 32 bits in WebAssembly: the engine uses the 64-bit range on
- * every platform so both builds answer alike. */
-int getLongFromObjectOrReply(client *c, robj *o, long *target,
+int getLongFromObjectOrReply(client *c, robj *o, long long *target,
                              const char *msg) {
-    long long value;
-    if (getLongLongFromObjectOrReply(c, o, &value, msg) != C_OK) return C_ERR;
-    if (value < LONG_MIN || value > LONG_MAX) {
-        addReplyError(c, msg ? msg
-                             : "value is not an integer or out of range");
-        return C_ERR;
-    }
-    *target = (long)value;
-    return C_OK;
+    return getLongLongFromObjectOrReply(c, o, target, msg);
 }
 
-int getPositiveLongFromObjectOrReply(client *c, robj *o, long *target,
+int getPositiveLongFromObjectOrReply(client *c, robj *o, long long *target,
                                      const char *msg) {
-    if (msg) return getRangeLongFromObjectOrReply(c, o, 0, LONG_MAX, target,
+    if (msg) return getRangeLongFromObjectOrReply(c, o, 0, LLONG_MAX, target,
                                                   msg);
-    return getRangeLongFromObjectOrReply(c, o, 0, LONG_MAX, target,
+    return getRangeLongFromObjectOrReply(c, o, 0, LLONG_MAX, target,
                                          "value is out of range, must be "
                                          "positive");
 }
@@ -294,11 +287,19 @@ void objectEncodingCommand(client *c) {
     addReplyBulkCString(c, strEncoding(o->encoding));
 }
 
-/* OBJECT REFCOUNT <key>: shared integers do not exist here, so 1. */
+/* OBJECT REFCOUNT <key>. Redis stores the integers 0..9999 as shared
+ * objects with a refcount of INT_MAX (when no maxmemory policy needs
+ * per-key LRU data); the engine does not share them but reports the same
+ * number. */
 void objectRefcountCommand(client *c) {
     robj *o = lookupKeyReadWithFlags(c->db, c, c->argv[2],
                                      LOOKUP_NOTOUCH | LOOKUP_NONOTIFY);
     if (!o) { addReplyNull(c); return; }
+    if (o->encoding == OBJ_ENCODING_INT && o->v.ll >= 0 && o->v.ll < 10000 &&
+        c->srv->cfg.maxmemory == 0) {
+        addReplyLongLong(c, INT_MAX);
+        return;
+    }
     addReplyLongLong(c, o->refcount);
 }
 

@@ -146,6 +146,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     _populateCommandTable(s);
     s->audit.client_id = UINT64_MAX;
     s->next_client_id = 1;
+    s->hz = s->cfg.hz;
     aeCreateTimeEvent(s->el, 1, serverCron, s);
     aeSetBeforeSleepProc(s->el, beforeSleep);
     return s;
@@ -277,8 +278,7 @@ void call(client *c) {
 /* ---- serverCron and beforeSleep. ---- */
 
 static int _runWithPeriod(redisServer *s, int ms) {
-    return ms <= 1000 / s->cfg.hz ||
-           !(s->cronloops % (ms / (1000 / s->cfg.hz)));
+    return ms <= 1000 / s->hz || !(s->cronloops % (ms / (1000 / s->hz)));
 }
 
 /* Resizes and rehashes the databases (and expires keys), in Redis 7.0's
@@ -315,18 +315,20 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
     TRACE(s->denv.trace, GK_TR_LOOP, (uint16_t)s->node, GK_LOOP_CRON, 0, 0,
           (uint64_t)s->cronloops);
     serverUpdateTime(s);
+    /* dynamic-hz: double the configured hz while there are more than 200
+     * clients per tick, so clientsCron keeps up. */
+    s->hz = s->cfg.hz;
     if (s->cfg.dynamic_hz) {
-        int hz = s->cfg.hz;
-        while (s->numclients / hz > 200 && hz < CONFIG_MAX_HZ) hz *= 2;
-        if (hz > CONFIG_MAX_HZ) hz = CONFIG_MAX_HZ;
-        s->cfg.hz = hz;
+        while (s->numclients / s->hz > 200 && s->hz < CONFIG_MAX_HZ)
+            s->hz *= 2;
+        if (s->hz > CONFIG_MAX_HZ) s->hz = CONFIG_MAX_HZ;
     }
     if (_runWithPeriod(s, 100)) _trackInstantaneous(s);
     _databasesCron(s);
     TRACE(s->denv.trace, GK_TR_CRON, (uint16_t)s->node,
           (uint32_t)s->cronloops, 0, 0, 0);
     s->cronloops++;
-    return 1000 / s->cfg.hz;
+    return 1000 / s->hz;
 }
 
 static void _freeClientsInAsyncFreeQueue(redisServer *s) {

@@ -241,6 +241,7 @@ typedef struct redisServer {
     long long mstime;           /* unix ms */
     long long ustime;           /* unix us */
     /* Cron state. */
+    int hz;                     /* effective hz (dynamic-hz may raise it) */
     long long cronloops;
     int resize_db, rehash_db;
     unsigned int expire_db;
@@ -289,12 +290,13 @@ const char *typeName(const robj *o);
 int getLongLongFromObject(const robj *o, long long *target);
 int getLongLongFromObjectOrReply(client *c, robj *o, long long *target,
                                  const char *msg);
-int getLongFromObjectOrReply(client *c, robj *o, long *target,
+int getLongFromObjectOrReply(client *c, robj *o, long long *target,
                              const char *msg);
-int getPositiveLongFromObjectOrReply(client *c, robj *o, long *target,
+int getPositiveLongFromObjectOrReply(client *c, robj *o, long long *target,
                                      const char *msg);
-int getRangeLongFromObjectOrReply(client *c, robj *o, long min, long max,
-                                  long *target, const char *msg);
+int getRangeLongFromObjectOrReply(client *c, robj *o, long long min,
+                                  long long max, long long *target,
+                                  const char *msg);
 int getDoubleFromObjectOrReply(client *c, robj *o, double *target,
                                const char *msg);
 int getDoubleFromObject(const robj *o, double *target);

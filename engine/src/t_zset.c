@@ -1242,8 +1242,8 @@ typedef struct zrangeRequest {
     int type;           /* ZRANGE_RANK, _SCORE or _LEX */
     int reverse;        /* walk from the highest score */
     int withscores;
-    long offset, limit; /* LIMIT; limit -1 means no limit */
-    long start, end;    /* by rank */
+    long long offset, limit; /* LIMIT; limit -1 means no limit */
+    long long start, end;    /* by rank */
     zrangespec range;   /* by score */
     zlexrangespec lex;  /* by lex */
 } zrangeRequest;
@@ -1373,7 +1373,8 @@ static void zrangeRankSkiplist(client *c, zskiplist *zsl, long start,
 /* ZRANGE by rank. Negative indexes count from the end; the range is
  * clipped to the set, and an empty one replies an empty array. */
 static void zrangeByRank(client *c, robj *zobj, const zrangeRequest *req) {
-    long llen = (long)zsetLength(zobj), start = req->start, end = req->end;
+    long long llen = (long long)zsetLength(zobj), start = req->start;
+    long long end = req->end;
     long rangelen;
     if (start < 0) start += llen;
     if (end < 0) end += llen;
@@ -1421,7 +1422,7 @@ static int zrangeInsideNode(zskiplistNode *x, const zrangeRequest *req) {
 static long zrangeGenericListpack(client *c, unsigned char *lp,
                                   const zrangeRequest *req) {
     unsigned char *eptr, *sptr = NULL;
-    long offset = req->offset, limit = req->limit, sent = 0;
+    long long offset = req->offset, limit = req->limit, sent = 0;
     if (req->type == ZRANGE_LEX)
         eptr = req->reverse ? zzlLastInLexRange(lp, &req->lex)
                             : zzlFirstInLexRange(lp, &req->lex);
@@ -1445,7 +1446,7 @@ static long zrangeGenericListpack(client *c, unsigned char *lp,
 /* The same walk over a skiplist. Returns how many members it sent. */
 static long zrangeGenericSkiplist(client *c, zskiplist *zsl,
                                   const zrangeRequest *req) {
-    long offset = req->offset, limit = req->limit, sent = 0;
+    long long offset = req->offset, limit = req->limit, sent = 0;
     zskiplistNode *x;
     if (req->type == ZRANGE_LEX)
         x = req->reverse ? zslLastInLexRange(zsl, &req->lex)
@@ -1471,7 +1472,8 @@ static void zrangeByScoreOrLex(client *c, robj *zobj,
                                const zrangeRequest *req) {
     void *slot = addReplyDeferredLen(c);
     long sent = 0;
-    if (!(req->offset > 0 && req->offset >= (long)zsetLength(zobj))) {
+    if (!(req->offset > 0 &&
+          req->offset >= (long long)zsetLength(zobj))) {
         if (zobj->encoding == OBJ_ENCODING_LISTPACK)
             sent = zrangeGenericListpack(c, zobj->v.ptr, req);
         else

@@ -7,7 +7,7 @@
 int traceInit(gkTrace *t, gkMem *m, uint32_t cap, uint64_t (*now)(void *),
               void *ctx) {
     uint32_t c = 16;
-    while (c < cap && c < (1u << 30)) c <<= 1;
+    while (c < cap && c < (1u << 24)) c <<= 1;    /* at most 640 MB */
     t->ring = memTryCalloc(m, sizeof(gkTraceRecord) * c);
     if (!t->ring) return GK_ENOMEM;
     t->cap = c;

@@ -81,15 +81,19 @@ int string2ull(const char *s, unsigned long long *value) {
 /* Parses a double as Redis's getDoubleFromObject does: strtod over the whole
  * string, no leading space, no NaN, no overflow. Returns 1 on success. */
 int string2d(const char *s, size_t slen, double *dp) {
-    char buf[MAX_D2STRING_CHARS];
+    char small[MAX_D2STRING_CHARS];
+    const char *p = s;
     char *end;
-    if (slen == 0 || slen >= sizeof(buf)) return 0;
-    memcpy(buf, s, slen);
-    buf[slen] = '\0';
-    if (isspace((unsigned char)buf[0])) return 0;
+    if (slen == 0 || isspace((unsigned char)s[0])) return 0;
+    if (s[slen] != '\0') {                  /* not terminated: copy */
+        if (slen >= sizeof(small)) return 0;
+        memcpy(small, s, slen);
+        small[slen] = '\0';
+        p = small;
+    }
     errno = 0;
-    double v = strtod(buf, &end);
-    if ((size_t)(end - buf) != slen) return 0;
+    double v = strtod(p, &end);
+    if ((size_t)(end - p) != slen) return 0;
     if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL || v == 0))
         return 0;
     if (isnan(v)) return 0;
@@ -142,10 +146,16 @@ static int _matchClass(const char **pp, int *plen, char c, int nocase) {
     return not ? !match : match;
 }
 
-/* Glob-style matching: * ? [abc] [^a] [a-z] and \ escapes, as the KEYS and
- * SCAN MATCH patterns work. Returns 1 on a match. */
-int stringmatchlen(const char *pattern, int patternLen, const char *string,
-                   int stringLen, int nocase) {
+/* Glob matching with two guards against abusive patterns, as Redis 7.0
+ * has them: recursion stops at 1000 nested stars, and once the rest of
+ * the pattern after a star has failed to match at every position of the
+ * rest of the string, no earlier star can make it match either (it could
+ * only push the rest further right), so the whole match fails at once.
+ * Without this, "a*a*a*...*b" against a long string of a's takes
+ * exponential time. */
+static int _globMatch(const char *pattern, int patternLen, const char *string,
+                      int stringLen, int nocase, int *skip, int nesting) {
+    if (nesting > 1000) return 0;
     while (patternLen && stringLen) {
         switch (pattern[0]) {
         case '*':
@@ -154,10 +164,13 @@ int stringmatchlen(const char *pattern, int patternLen, const char *string,
             }
             if (patternLen == 1) return 1;
             while (stringLen) {
-                if (stringmatchlen(pattern + 1, patternLen - 1, string,
-                                   stringLen, nocase)) return 1;
+                if (_globMatch(pattern + 1, patternLen - 1, string,
+                               stringLen, nocase, skip, nesting + 1))
+                    return 1;
+                if (*skip) return 0;
                 string++; stringLen--;
             }
+            *skip = 1;
             return 0;
         case '?':
             string++; stringLen--;
@@ -184,6 +197,15 @@ int stringmatchlen(const char *pattern, int patternLen, const char *string,
         }
     }
     return patternLen == 0 && stringLen == 0;
+}
+
+/* Glob-style matching: * ? [abc] [^a] [a-z] and \\ escapes, as the KEYS and
+ * SCAN MATCH patterns work. Returns 1 on a match. */
+int stringmatchlen(const char *pattern, int patternLen, const char *string,
+                   int stringLen, int nocase) {
+    int skip = 0;
+    return _globMatch(pattern, patternLen, string, stringLen, nocase, &skip,
+                      0);
 }
 
 uint64_t reverseBits64(uint64_t v) {

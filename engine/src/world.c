@@ -228,11 +228,11 @@ static long _pipeWrite(gkWorld *w, gkConn *c, int down, const void *data,
     uint64_t arrive = depart + p->latency;
     if (arrive <= now && !p->head) {
         sds b = sdsTryMakeRoomFor(&w->mem, p->buf, len);
-        if (!b) return -1;
+        if (!b) return -2;
         p->buf = sdscatlen(&w->mem, b, data, len);
     } else {
         gkSegment *s = memTryAlloc(&w->mem, sizeof(*s) + len);
-        if (!s) return -1;
+        if (!s) return -2;
         s->next = NULL;
         s->arrive = arrive;
         s->len = len;
@@ -463,8 +463,9 @@ int gkWorldStep(gkWorld *w, uint64_t *next_time) {
 
 /* Runs every event due at or before time_ns, then sets the clock to it. */
 int gkWorldRunUntil(gkWorld *w, uint64_t time_ns) {
-    while (gkWorldNextEventTime(w) <= time_ns) gkWorldStep(w, NULL);
-    if (time_ns > w->now) w->now = time_ns;
+    while (gkWorldNextEventTime(w) <= time_ns)
+        if (gkWorldStep(w, NULL) != GK_OK) break;
+    if (time_ns > w->now && time_ns != UINT64_MAX) w->now = time_ns;
     return GK_OK;
 }
 
@@ -493,7 +494,7 @@ int gkWorldRunUntilIdle(gkWorld *w) {
         uint64_t next = gkWorldNextEventTime(w);
         if (next == UINT64_MAX) break;
         if (next > w->now && !_hostIoPending(w)) break;
-        gkWorldStep(w, NULL);
+        if (gkWorldStep(w, NULL) != GK_OK) break;
     }
     return GK_OK;
 }
@@ -653,7 +654,7 @@ int gkConnSend(gkWorld *w, int conn, const void *buf, size_t len) {
     if (!c) return worldFail(w, GK_ENOTFOUND, "no such connection");
     if (c->server_closed) return worldFail(w, GK_ECLOSED, "connection closed");
     long r = _pipeWrite(w, c, 0, buf, len, w->now);
-    if (r < 0) return worldFail(w, GK_ENOMEM, "out of memory");
+    if (r < (long)len) return worldFail(w, GK_ENOMEM, "out of memory");
     return GK_OK;
 }
 
