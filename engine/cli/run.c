@@ -53,7 +53,8 @@ static int _options(int argc, char **argv, uint64_t *seed,
 
 static long _run(const char *name, uint64_t seed, const gkWorkloadSpec *sp,
                  char *buf, size_t cap) {
-    if (!strcmp(name, "benchmark")) return gkWorkloadRunJson(sp, seed, buf, cap);
+    if (!strcmp(name, "benchmark"))
+        return gkWorkloadRunJson(sp, seed, buf, cap);
     return gkLabRun(name, seed, buf, cap);
 }
 

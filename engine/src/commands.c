@@ -11,7 +11,8 @@
 #define END { 0 }
 
 static redisCommand configSubcommands[] = {
-    { "get", configGetCommand, -3, CMD_LOADING | CMD_STALE, 0, 0, "config|get" },
+    { "get", configGetCommand, -3, CMD_LOADING | CMD_STALE, 0, 0,
+      "config|get" },
     { "set", configSetCommand, -4, A | CMD_LOADING | CMD_STALE, 0, 0,
       "config|set" },
     { "resetstat", configResetStatCommand, 2, A, 0, 0, "config|resetstat" },

@@ -97,7 +97,8 @@ static int _parseMemory(const char *s, long long *out) {
     buf[digits] = '\0';
     errno = 0;
     unsigned long long v = strtoull(buf, NULL, 10);
-    if (errno == ERANGE || v > (unsigned long long)LLONG_MAX / (unsigned long long)mul)
+    if (errno == ERANGE ||
+        v > (unsigned long long)LLONG_MAX / (unsigned long long)mul)
         return 0;
     *out = (long long)(v * (unsigned long long)mul);
     return 1;

@@ -397,7 +397,10 @@ static int _scanParseOptions(client *c, robj *o, scanOpts *opt) {
         if (!strcasecmp(a, "count") && j >= 2) {
             if (getLongFromObjectOrReply(c, c->argv[i + 1], &opt->count,
                                          NULL) != C_OK) return C_ERR;
-            if (opt->count < 1) { addReplyError(c, "syntax error"); return C_ERR; }
+            if (opt->count < 1) {
+                addReplyError(c, "syntax error");
+                return C_ERR;
+            }
         } else if (!strcasecmp(a, "match") && j >= 2) {
             opt->pat = c->argv[i + 1];
         } else if (!strcasecmp(a, "type") && o == NULL && j >= 2) {

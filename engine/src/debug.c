@@ -41,8 +41,8 @@ static void _debugPopulate(client *c) {
         addReplyError(c, "OOM in dictTryExpand");
         return;
     }
-    if (c->argc == 5 && getPositiveLongFromObjectOrReply(c, c->argv[4],
-                                                         &valsize, NULL) != C_OK)
+    if (c->argc == 5 &&
+        getPositiveLongFromObjectOrReply(c, c->argv[4], &valsize, NULL) != C_OK)
         return;
     const char *prefix = c->argc == 3 ? "key" : c->argv[3]->v.ptr;
     for (long long j = 0; j < keys; j++) {
@@ -255,7 +255,8 @@ void clientSetNameCommand(client *c) {
 static sds _clientInfoString(redisServer *s, client *cl, sds o) {
     size_t argvmem = 0, multimem = 0, listlen = 0;
     for (int j = 0; j < cl->argc; j++)
-        if (sdsEncodedObject(cl->argv[j])) argvmem += sdslen(cl->argv[j]->v.ptr);
+        if (sdsEncodedObject(cl->argv[j]))
+            argvmem += sdslen(cl->argv[j]->v.ptr);
     for (int j = 0; j < cl->mstate.count; j++)
         for (int i = 0; i < cl->mstate.commands[j].argc; i++) {
             robj *a = cl->mstate.commands[j].argv[i];

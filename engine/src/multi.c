@@ -189,7 +189,10 @@ void unwatchAllKeys(client *c) {
         watchers *w = _watchersOf(s, list[j].dbid, list[j].key, 0);
         if (w) {
             for (int i = 0; i < w->n; i++)
-                if (w->clients[i] == c) { w->clients[i] = w->clients[--w->n]; break; }
+                if (w->clients[i] == c) {
+                    w->clients[i] = w->clients[--w->n];
+                    break;
+                }
             if (w->n == 0) {
                 memFree(s->mem, w->clients);
                 memFree(s->mem, w);

@@ -162,11 +162,13 @@ size_t sdsAllocSize(const sds s) {
 }
 
 void sdstolower(sds s) {
-    for (size_t i = 0; i < sdslen(s); i++) s[i] = (char)tolower((unsigned char)s[i]);
+    for (size_t i = 0; i < sdslen(s); i++)
+        s[i] = (char)tolower((unsigned char)s[i]);
 }
 
 void sdstoupper(sds s) {
-    for (size_t i = 0; i < sdslen(s); i++) s[i] = (char)toupper((unsigned char)s[i]);
+    for (size_t i = 0; i < sdslen(s); i++)
+        s[i] = (char)toupper((unsigned char)s[i]);
 }
 
 /* memcmp order, a shorter prefix sorting first. */

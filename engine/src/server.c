@@ -112,7 +112,8 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->denv.mem = mem;
     for (int i = 0; i < 16; i += 8) {
         uint64_t r = rngNext(rng);
-        for (int b = 0; b < 8; b++) s->denv.seed[i + b] = (uint8_t)(r >> (8 * b));
+        for (int b = 0; b < 8; b++)
+            s->denv.seed[i + b] = (uint8_t)(r >> (8 * b));
     }
     s->denv.resize_policy = DICT_RESIZE_ENABLE;
     s->denv.rng = rng;

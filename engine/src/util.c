@@ -44,8 +44,10 @@ int string2ll(const char *s, size_t slen, long long *value) {
         negative = 1; p++; plen++;
         if (plen == slen) return 0;
     }
-    if (p[0] >= '1' && p[0] <= '9') { v = (unsigned long long)(p[0] - '0'); p++; plen++; }
-    else return 0;
+    if (p[0] < '1' || p[0] > '9') return 0;
+    v = (unsigned long long)(p[0] - '0');
+    p++;
+    plen++;
     while (plen < slen && p[0] >= '0' && p[0] <= '9') {
         if (v > (~0ULL) / 10) return 0;
         v *= 10;
