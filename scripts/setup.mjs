@@ -1,6 +1,7 @@
 // Installs what the project needs and is missing: Debian packages (the
-// emscripten toolchain, Chromium, redis-server, redis-cli, a C compiler)
-// and the npm packages. Quiet and fast when everything is already there.
+// emscripten toolchain, Chromium, redis-server, redis-cli, memcached, a C
+// compiler) and the npm packages. Quiet and fast when everything is already
+// there.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +13,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const needs = [
   ['cc', 'gcc'], ['make', 'make'], ['emcc', 'emscripten'],
   ['chromium', 'chromium'], ['redis-server', 'redis-server'],
-  ['redis-cli', 'redis-tools'],
+  ['redis-cli', 'redis-tools'], ['memcached', 'memcached'],
 ];
 
 function has(cmd) {

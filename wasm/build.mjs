@@ -28,7 +28,7 @@ const outTypes = join(outDir, 'glasskv.d.mts');
 const exported = [
   'malloc', 'free',
   'gkWorldRelease', 'gkStatusString', 'gkWorldLastError', 'gkWorldMemory',
-  'gkWorldRunUntilIdle', 'gkServerAdd', 'gkServerConfigSet',
+  'gkWorldRunUntilIdle', 'gkServerAdd', 'gkServerConfigSet', 'gkServerConfigGet',
   'gkConnOpen', 'gkConnClose', 'gkConnSend', 'gkConnPending', 'gkConnRecv',
   'gkConnIsOpen', 'gkTraceEnable', 'gkDictGetBuckets', 'gkDictRehashSteps',
   'gkScanAuditBegin', 'gkScanAuditMissing', 'gkScanAuditEnd',

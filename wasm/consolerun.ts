@@ -6,11 +6,13 @@
 // redis-cli --no-raw prints.
 import { CLI_BAD_REPEAT, type Glasskv, type World } from './engine';
 import { exchange, replyEnds } from './driver';
-import { concat, encodeRequest, parseRequest } from './resp';
-import { promptFor, type ConsoleEntry, type ConsoleStatus } from './protocol';
+import { concat, encodeRequest, parseReply, parseRequest, type Reply } from './resp';
+import { promptFor, type ConsoleEntry, type ConsoleStatus, type ReplyValue } from './protocol';
 
 /** Output lines kept per reply; the rest is counted, not shown. */
 export const MAX_OUTPUT_LINES = 2000;
+/** Replies up to this many bytes are also kept decoded (ConsoleEntry.reply). */
+export const MAX_DECODED_REPLY = 16 * 1024;
 
 const textDecoder = new TextDecoder();
 const MINUS = 45;
@@ -54,6 +56,29 @@ function clip(text: string): { output: string; omittedLines: number } {
   return { output: body.slice(0, cut), omittedLines: omitted };
 }
 
+function toValue(r: Reply): ReplyValue {
+  switch (r.type) {
+    case 'status':
+      return r.value;
+    case 'error':
+      return { error: r.value };
+    case 'int':
+      return r.value >= BigInt(Number.MIN_SAFE_INTEGER) && r.value <= BigInt(Number.MAX_SAFE_INTEGER)
+        ? Number(r.value) : r.value.toString();
+    case 'bulk':
+      return r.value === null ? null : textDecoder.decode(r.value);
+    case 'array':
+      return r.value === null ? null : r.value.map(toValue);
+  }
+}
+
+/** One reply decoded into plain values, when it is small enough to keep. */
+export function decodeSmallReply(reply: Uint8Array): ReplyValue | undefined {
+  if (reply.length > MAX_DECODED_REPLY) return undefined;
+  const parsed = parseReply(reply, 0);
+  return parsed ? toValue(parsed.reply) : undefined;
+}
+
 export class ConsoleRunner {
   private readonly gk: Glasskv;
   private readonly world: World;
@@ -62,8 +87,6 @@ export class ConsoleRunner {
   private seq = 0;
   /** The db redis-cli believes it is in (shown in the prompt). */
   db = 0;
-  /** activerehashing as last set through CONFIG SET (Redis's default: yes). */
-  activeRehashing = true;
 
   constructor(gk: Glasskv, world: World, node: number) {
     this.gk = gk;
@@ -99,6 +122,7 @@ export class ConsoleRunner {
       }
       let out = '';
       let status: ConsoleStatus = 'ok';
+      let last: Uint8Array | null = null;
       for (let i = 0; i < line.repeat; i++, k++) {
         if (k >= ends.length) {
           status = out ? status : 'noreply';
@@ -108,9 +132,13 @@ export class ConsoleRunner {
         if (reply[0] === MINUS) status = 'error';
         else if (status !== 'error') this.track(line.argv);
         out += this.gk.cliFormatReply(reply, line.raw).text;
+        last = reply;
       }
       const { output, omittedLines } = clip(out);
-      entries.push(this.entry('console', prompt, line.text, output, status, omittedLines));
+      const entry = this.entry('console', prompt, line.text, output, status, omittedLines);
+      const value = last ? decodeSmallReply(last) : undefined;
+      if (value !== undefined) entry.reply = value;
+      entries.push(entry);
     }
     if (reconnected && entries.length) entries[0].reconnected = true;
     return entries;
@@ -144,8 +172,10 @@ export class ConsoleRunner {
     const reply = buf.subarray(0, ends[0]);
     const status: ConsoleStatus = reply[0] === MINUS ? 'error' : 'ok';
     const { output, omittedLines } = clip(this.gk.cliFormatReply(reply).text);
-    if (status === 'ok') this.trackConfig(args);
-    return this.entry(source, '', input, output, status, omittedLines);
+    const entry = this.entry(source, '', input, output, status, omittedLines);
+    const value = decodeSmallReply(reply);
+    if (value !== undefined) entry.reply = value;
+    return entry;
   }
 
   /** An entry for a button action that is not a single command. */
@@ -169,18 +199,11 @@ export class ConsoleRunner {
   }
 
   /** What redis-cli itself remembers from a successful command: the db of
-   *  SELECT (and of RESET), for the prompt. */
+   *  SELECT (and of RESET), for the prompt. Everything else the page shows
+   *  about the server (its configuration included) is read from the engine. */
   private track(argv: string[]): void {
     const cmd = (argv[0] ?? '').toLowerCase();
     if (cmd === 'select' && argv.length === 2) this.db = Number.parseInt(argv[1], 10) || 0;
     else if (cmd === 'reset' && argv.length === 1) this.db = 0;
-    this.trackConfig(argv);
-  }
-
-  private trackConfig(argv: string[]): void {
-    if (argv.length < 4 || argv[0].toLowerCase() !== 'config' || argv[1].toLowerCase() !== 'set') return;
-    for (let i = 2; i + 1 < argv.length; i += 2) {
-      if (argv[i].toLowerCase() === 'activerehashing') this.activeRehashing = argv[i + 1].toLowerCase() === 'yes';
-    }
   }
 }

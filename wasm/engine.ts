@@ -85,6 +85,9 @@ export interface DictInfo {
   used: [number, number];
   pauserehash: number;
   resizePolicy: number;
+  /** Changes whenever an entry or a bucket of the dict changes: equal
+   *  versions mean identical buckets. */
+  version: number;
 }
 
 export interface ScanAudit {
@@ -150,6 +153,8 @@ export interface CliReply {
 }
 
 const SCRATCH_BYTES = 256;
+/** Room for one configuration value (they are short numbers and yes/no). */
+const CONFIG_VALUE_BYTES = 128;
 const NO_EVENT = 2 ** 63;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -428,6 +433,20 @@ export class World {
       this.gk.withString(value, (v) => this.m._gkServerConfigSet(this.w, node, n, v))));
   }
 
+  /** A configuration parameter's current value as CONFIG GET prints it
+   *  ("yes", "10"); throws GkError for an unknown name. */
+  serverConfigGet(node: number, name: string): string {
+    return this.gk.guard(() => this.gk.withString(name, (n) => {
+      const buf = this.gk.alloc(CONFIG_VALUE_BYTES);
+      try {
+        this.check(this.m._gkServerConfigGet(this.w, node, n, buf, CONFIG_VALUE_BYTES));
+        return this.gk.cstring(buf);
+      } finally {
+        this.m._free(buf);
+      }
+    }));
+  }
+
   openConn(node: number): number {
     const s = this.gk.scratchPtr;
     this.call(() => this.m._gkConnOpen(this.w, node, s));
@@ -515,13 +534,14 @@ export class World {
   dictInfo(node: number, db: number, kind: number = DictKind.KEYS): DictInfo {
     const s = this.gk.scratchPtr + 8;
     this.call(() => this.m._gkwDictGetInfo(this.w, node, db, kind, s));
-    const f = this.gk.f64s(s, 7);
+    const f = this.gk.f64s(s, 8);
     return {
       rehashidx: f[0],
       size: [f[1], f[2]],
       used: [f[3], f[4]],
       pauserehash: f[5],
       resizePolicy: f[6],
+      version: f[7],
     };
   }
 

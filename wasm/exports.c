@@ -107,7 +107,9 @@ uint32_t gkwTraceRead(gkWorld *w, double after_seq, double *out,
 }
 
 /* Fills out with rehashidx, size[0], size[1], used[0], used[1],
- * pauserehash, resize_policy. Returns gkDictGetInfo's status. */
+ * pauserehash, resize_policy, version. Returns gkDictGetInfo's status.
+ * The version is a change counter: it stays exact in a double until 2^53
+ * changes, far more than any session makes. */
 EMSCRIPTEN_KEEPALIVE
 int gkwDictGetInfo(gkWorld *w, int node, int db, int kind, double *out) {
     gkDictInfo info;
@@ -120,6 +122,7 @@ int gkwDictGetInfo(gkWorld *w, int node, int db, int kind, double *out) {
     out[4] = (double)info.used[1];
     out[5] = info.pauserehash;
     out[6] = info.resize_policy;
+    out[7] = (double)info.version;
     return GK_OK;
 }
 

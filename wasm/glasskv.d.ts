@@ -40,6 +40,7 @@ export interface GlasskvModule {
   _gkWorldRunUntilIdle(w: World): number;
   _gkServerAdd(w: World, nodeIdOut: Ptr): number;
   _gkServerConfigSet(w: World, node: number, name: Ptr, value: Ptr): number;
+  _gkServerConfigGet(w: World, node: number, name: Ptr, buf: Ptr, cap: number): number;
   _gkConnOpen(w: World, node: number, connIdOut: Ptr): number;
   _gkConnClose(w: World, conn: number): number;
   _gkConnSend(w: World, conn: number, buf: Ptr, len: number): number;

@@ -97,7 +97,7 @@ export class WorkerHost {
     switch (req.type) {
       case 'boot':
         this.stopPlaying();
-        return s.boot(req.log);
+        return s.boot(req.log, req.script);
       case 'act':
         return s.act(req.action);
       case 'view':

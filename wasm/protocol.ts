@@ -33,12 +33,18 @@ export type Action =
   | { kind: 'rehashStep'; db: number; steps: number }
   /** CONFIG SET activerehashing yes|no. */
   | { kind: 'activeRehash'; on: boolean }
+  /** CONFIG SET name value, on the control connection. */
+  | { kind: 'config'; name: string; value: string }
   /** Starts a SCAN walk on db (and its audit) on the scan connection. */
   | { kind: 'scanStart'; db: number; count: number; match: string }
   /** Sends the next SCAN call of the current walk. */
   | { kind: 'scanStep' }
+  /** Sends SCAN calls until the current walk's cursor is back to 0. */
+  | { kind: 'scanFinish' }
   /** Runs the world until virtual time `to` (ns). */
   | { kind: 'advance'; to: number }
+  /** Runs the world for `ns` nanoseconds of virtual time from now. */
+  | { kind: 'wait'; ns: number }
   /** Runs the world's next event. */
   | { kind: 'step' }
   /** Executes an unreachable instruction in the engine (crash handling test). */
@@ -75,7 +81,7 @@ export interface ConsoleEntry {
   /** Increasing number, stable across replays of the same log. */
   seq: number;
   /** 'console' for typed lines; the action kind for lines a button sent. */
-  source: 'console' | 'populate' | 'delete' | 'activeRehash';
+  source: 'console' | 'populate' | 'delete' | 'activeRehash' | 'config';
   /** The prompt shown before the input ("127.0.0.1:6379[2]>"). */
   prompt: string;
   /** The line as typed, or the command a button sent. */
@@ -89,7 +95,14 @@ export interface ConsoleEntry {
   deleted?: number;
   /** Set on the first command after the server closed the connection. */
   reconnected?: boolean;
+  /** The (last) reply decoded, when it is small enough to keep. */
+  reply?: ReplyValue;
 }
+
+/** A RESP2 reply as plain values: status and bulk strings as text (bulk
+ *  bytes decoded as UTF-8), integers as numbers (as decimal text past
+ *  2^53), nil as null, errors as { error }. */
+export type ReplyValue = string | number | null | { error: string } | ReplyValue[];
 
 // ---------------------------------------------------------------- snapshots
 
@@ -179,7 +192,10 @@ export interface Snapshot {
   dict: DictSnapshot | null;
   /** Keys in the viewed db's expires dict. */
   expiresUsed: number;
+  /** The server's activerehashing, read from the engine. */
   activeRehashing: boolean;
+  /** The server's configuration (CONFIGS_SHOWN), read from the engine. */
+  config: Record<string, string>;
   scan: ScanSnapshot | null;
   /** Prompt of the console connection. */
   prompt: string;
@@ -198,8 +214,9 @@ export interface ViewOptions {
 }
 
 export type Request =
-  /** (Re)start the engine from a log; replaces any running session. */
-  | { id: number; type: 'boot'; log: SessionLog }
+  /** (Re)start the engine from a log, then apply and log `script` (a
+   *  lesson step's earlier actions); replaces any running session. */
+  | { id: number; type: 'boot'; log: SessionLog; script?: Action[] }
   /** Apply and log one action. */
   | { id: number; type: 'act'; action: Action }
   | { id: number; type: 'view'; view: ViewOptions }
@@ -310,6 +327,12 @@ export function snapshotTransfers(s: Snapshot): ArrayBuffer[] {
   }
   return out;
 }
+
+/** The configuration parameters every snapshot carries. */
+export const CONFIGS_SHOWN = [
+  'activerehashing', 'hz', 'set-max-intset-entries', 'hash-max-listpack-entries',
+  'hash-max-listpack-value', 'zset-max-listpack-entries', 'zset-max-listpack-value',
+] as const;
 
 export const PROMPT_HOST = '127.0.0.1:6379';
 

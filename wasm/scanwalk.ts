@@ -56,6 +56,11 @@ export class ScanWalk {
     this.match = match;
   }
 
+  /** The last call got an error reply instead of a cursor. */
+  get failed(): boolean {
+    return this.error !== null;
+  }
+
   /** Begins the engine's audit: every key now in db is tracked. */
   begin(world: World, node: number, conn: number): void {
     try {

@@ -10,9 +10,10 @@ import { roundTrip } from './driver';
 import { encodeRequest } from './resp';
 import { ScanWalk, splitKeys } from './scanwalk';
 import { StripCache } from './stripcache';
-import type {
-  Action, ActResult, BootResult, ConsoleEntry, CrashInfo, DictSnapshot, LogEntry, SessionLog,
-  Snapshot, TableSnapshot, TraceResult, ViewOptions, WorkerEvent,
+import {
+  CONFIGS_SHOWN, type Action, type ActResult, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot,
+  type LogEntry, type SessionLog, type Snapshot, type TableSnapshot, type TraceResult, type ViewOptions,
+  type WorkerEvent,
 } from './protocol';
 
 /** Transcript entries returned by a boot (older ones are dropped). */
@@ -21,6 +22,10 @@ export const CONSOLE_KEEP = 500;
 export const MAX_KEYS_PER_ACTION = 1_000_000;
 export const MAX_BINS = 4096;
 export const TRACE_CAPACITY = 1 << 16;
+/** Longest wait one action may ask for: one virtual hour. */
+export const MAX_WAIT_NS = 3600e9;
+/** Most SCAN calls one scanFinish sends. */
+const MAX_SCAN_CALLS = 10_000_000;
 
 const ALL_TRACE_TYPES = Object.values(TraceType).reduce((m, t) => m | (1 << t), 0);
 
@@ -73,8 +78,10 @@ export class Session {
     return this.log?.entries ?? [];
   }
 
-  /** Builds a fresh world from log.config and replays log.entries. */
-  async boot(log: SessionLog): Promise<BootResult> {
+  /** Builds a fresh world from log.config and replays log.entries, then
+   *  applies and logs the actions of `script` one after another, as if
+   *  they had been sent one by one (each stamped with the time it runs). */
+  async boot(log: SessionLog, script: readonly Action[] = []): Promise<BootResult> {
     this.shutdown();
     this.crashInfo = null;
     this.playing = false;
@@ -95,6 +102,9 @@ export class Session {
         if (transcript.length > 2 * CONSOLE_KEEP) transcript.splice(0, transcript.length - CONSOLE_KEEP);
       });
       if (total > 50 && i % 50 === 49) this.host.emit({ type: 'replay', done: i + 1, total });
+    }
+    for (const action of script) {
+      for (const e of this.actQuietly(action).console) transcript.push(e);
     }
     return { console: transcript.slice(-CONSOLE_KEEP), snapshot: this.snapshot(), replayed: total };
   }
@@ -129,6 +139,10 @@ export class Session {
 
   /** Validates, completes, logs and applies one action. */
   act(action: Action): ActResult {
+    return { ...this.actQuietly(action), snapshot: this.snapshot() };
+  }
+
+  private actQuietly(action: Action): Omit<ActResult, 'snapshot'> {
     const live = this.engine;
     const complete = this.complete(live, action);
     const { index, entry } = this.append(live, complete);
@@ -136,7 +150,7 @@ export class Session {
     this.guarded('action', index, complete, () => {
       console = this.apply(complete);
     });
-    return { index, entry, console, snapshot: this.snapshot() };
+    return { index, entry, console };
   }
 
   /** Runs virtual time forward by ns (the play loop); logged as an advance. */
@@ -174,11 +188,18 @@ export class Session {
         whole(a.db, 0, 15, 'db');
         return a;
       case 'scanStep':
+      case 'scanFinish':
         if (!live.walk) throw new RangeError('no SCAN walk: start one first');
         if (live.walk.done) throw new RangeError('the SCAN walk is finished: start a new one');
         return a;
       case 'advance':
         if (!(a.to >= live.world.now())) throw new RangeError('advance: time cannot go backwards');
+        return a;
+      case 'wait':
+        whole(a.ns, 0, MAX_WAIT_NS, 'ns');
+        return a;
+      case 'config':
+        if (!a.name || /\s/.test(a.name)) throw new RangeError('config: a parameter name is required');
         return a;
       default:
         return a;
@@ -238,6 +259,8 @@ export class Session {
       case 'activeRehash':
         return [live.console.runFor('activeRehash', live.controlConn,
           ['CONFIG', 'SET', 'activerehashing', a.on ? 'yes' : 'no'])];
+      case 'config':
+        return [live.console.runFor('config', live.controlConn, ['CONFIG', 'SET', a.name, a.value])];
       case 'rehashStep':
         world.rehashSteps(node, a.db, DictKind.KEYS, a.steps);
         return [];
@@ -247,8 +270,16 @@ export class Session {
       case 'scanStep':
         live.walk!.step(world, node, live.scanConn);
         return [];
+      case 'scanFinish':
+        for (let i = 0; i < MAX_SCAN_CALLS && !live.walk!.done && !live.walk!.failed; i++) {
+          live.walk!.step(world, node, live.scanConn);
+        }
+        return [];
       case 'advance':
         world.runUntil(a.to);
+        return [];
+      case 'wait':
+        world.runUntil(world.now() + a.ns);
         return [];
       case 'step':
         if (world.nextEventTime() !== null) world.step();
@@ -295,6 +326,7 @@ export class Session {
   snapshot(): Snapshot {
     const live = this.engine;
     const { world } = live;
+    const config = this.config(live);
     return {
       now: world.now(),
       nextEvent: world.nextEventTime(),
@@ -302,7 +334,8 @@ export class Session {
       memory: world.memory(),
       dict: this.dictSnapshot(live),
       expiresUsed: this.expiresUsed(live),
-      activeRehashing: live.console.activeRehashing,
+      activeRehashing: config.activerehashing === 'yes',
+      config,
       scan: live.walk ? live.walk.snapshot() : null,
       prompt: live.console.prompt,
       logLength: this.log!.entries.length,
@@ -337,6 +370,12 @@ export class Session {
       db, rehashidx: info.rehashidx, pauserehash: info.pauserehash, resizePolicy: info.resizePolicy,
       tables: [table(0), table(1)],
     };
+  }
+
+  private config(live: Live): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const name of CONFIGS_SHOWN) out[name] = live.world.serverConfigGet(live.node, name);
+    return out;
   }
 
   private expiresUsed(live: Live): number {

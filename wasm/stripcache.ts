@@ -1,33 +1,30 @@
 // Bucket strips are the expensive part of a snapshot: gkDictGetBuckets
-// walks every bucket and chain, about 80 ms for a million keys. While time
-// plays and nothing touches the keyspace, the strips cannot change, so they
-// are kept and reused until the table's shape changes or the trace shows an
-// event that may have moved keys (a command, a rehash step, a table created
-// or freed, an expired key), or the trace ring overflowed since the last
-// look.
-import { DictKind, TraceType, type BucketStrip, type DictInfo, type World } from './engine';
-
-const MOVES_KEYS = new Set<number>([
-  TraceType.CMD, TraceType.REHASH_STEP, TraceType.TABLE_NEW, TraceType.TABLE_FREE, TraceType.EXPIRE,
-]);
+// walks every bucket and chain, about 80 ms for a million keys. The engine
+// bumps a dict's version whenever an entry or a bucket changes (an insert,
+// a delete, a rehash step, a table created or freed), so strips read at one
+// version stay exact until the version moves. While time plays and nothing
+// touches the keyspace, every snapshot reuses them.
+import { DictKind, type BucketStrip, type DictInfo, type World } from './engine';
 
 interface Entry {
-  shape: string;
+  /** db, bins and the dict's version the strips were read at. */
+  key: string;
   strips: [BucketStrip | null, BucketStrip | null];
 }
 
 export class StripCache {
   private entry: Entry | null = null;
-  private seenSeq = 0;
+  /** How many times the strips were read from the engine (for tests). */
+  reads = 0;
 
   /** The strips of both tables of db's keyspace, copied (the caller may
    *  transfer them). */
   get(world: World, node: number, db: number, info: DictInfo, bins: number): [BucketStrip | null, BucketStrip | null] {
-    const shape = [db, bins, info.size[0], info.size[1], info.used[0], info.used[1], info.rehashidx].join(':');
-    const changed = this.keysMayHaveMoved(world);
-    if (!this.entry || changed || this.entry.shape !== shape) {
+    const key = `${db}:${bins}:${info.version}`;
+    if (!this.entry || this.entry.key !== key) {
       const strip = (t: number) => (info.size[t] ? world.dictBuckets(node, db, DictKind.KEYS, t, Math.min(bins, info.size[t])) : null);
-      this.entry = { shape, strips: [strip(0), strip(1)] };
+      this.entry = { key, strips: [strip(0), strip(1)] };
+      this.reads++;
     }
     const copy = (s: BucketStrip | null) => s && { entries: s.entries.slice(), filled: s.filled.slice() };
     return [copy(this.entry.strips[0]), copy(this.entry.strips[1])];
@@ -35,14 +32,5 @@ export class StripCache {
 
   invalidate(): void {
     this.entry = null;
-  }
-
-  private keysMayHaveMoved(world: World): boolean {
-    const last = world.traceLastSeq();
-    if (last === this.seenSeq) return false;
-    const records = world.traceReadAll(this.seenSeq);
-    const gap = records.length === 0 || records[0].seq !== this.seenSeq + 1;
-    this.seenSeq = last;
-    return gap || records.some((r) => MOVES_KEYS.has(r.type));
   }
 }

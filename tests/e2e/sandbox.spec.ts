@@ -86,6 +86,39 @@ test.describe('the sandbox page', () => {
     await app.console.input.press('ArrowDown');
     await app.console.input.press('ArrowDown');
     await expect(app.console.input).toHaveValue('');
+    await app.console.input.fill('SET half typed');
+    await app.console.input.press('Escape');
+    await expect(app.console.input).toHaveValue('');
+    await expect(app.console.input).toBeFocused();
+  });
+
+  test('regression: a long command wraps after its prompt instead of moving below it', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open();
+    await app.console.run('SET session:token "a fairly long value that does not fit on the line of the console"');
+    const entry = app.console.entries.last();
+    const prompt = await entry.locator('.prompt').boundingBox();
+    const command = await entry.locator('.entry-cmd').boundingBox();
+    expect(prompt && command).toBeTruthy();
+    expect(Math.abs(command!.y - prompt!.y)).toBeLessThan(4);
+    expect(command!.height).toBeGreaterThan(prompt!.height * 1.5);
+  });
+
+  test('fits the SCAN walker on a 1600x1000 screen without scrolling', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4 });
+    await app.table.add(10_000);
+    await app.scan.start(10);
+    await app.scan.step();
+    await app.scan.step();
+    for (const id of ['scan.checker', 'scan.keys', 'scan.buckets']) {
+      const box = await app.byId(id).boundingBox();
+      expect(box!.y + box!.height, id).toBeLessThanOrEqual(1000);
+    }
+    expect(await page.locator('.views').evaluate((e) => e.scrollHeight - e.clientHeight)).toBeLessThanOrEqual(0);
+    await app.screenshot('sandbox-1600x1000');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await app.screenshot('sandbox-1280x720');
   });
 
   test('switches every visible text to Korean', async ({ page }) => {
@@ -138,6 +171,11 @@ test.describe('the hash table controls', () => {
     await expect(app.console.entries.last()).toContainText('deleted 1,000 keys');
     expect(await app.table.keys()).toBe(100);
     expect(await app.console.reply('DBSIZE')).toBe('(integer) 100');
+
+    await app.console.run('CONFIG SET activerehashing no');
+    await expect(page.getByTestId('ht.activeRehashing')).not.toBeChecked();
+    await app.console.run('config set hz 10 ACTIVEREHASHING yes');
+    await expect(page.getByTestId('ht.activeRehashing')).toBeChecked();
     expect(app.errors).toEqual([]);
   });
 });

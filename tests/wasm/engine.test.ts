@@ -152,6 +152,47 @@ describe('introspection while the keyspace rehashes', () => {
   });
 });
 
+describe('configuration and change counters', () => {
+  it('reads configuration parameters from the engine, also after CONFIG SET', async () => {
+    const { world, node, conn } = await oneServer();
+    expect(world.serverConfigGet(node, 'activerehashing')).toBe('yes');
+    expect(world.serverConfigGet(node, 'hz')).toBe('10');
+    expect(world.serverConfigGet(node, 'set-max-intset-entries')).toBe('512');
+    expect(cmd(world, conn, 'CONFIG', 'SET', 'activerehashing', 'no', 'hz', '50')).toBe('+OK\r\n');
+    expect(world.serverConfigGet(node, 'activerehashing')).toBe('no');
+    expect(world.serverConfigGet(node, 'hz')).toBe('50');
+    world.serverConfigSet(node, 'activerehashing', 'yes');
+    expect(cmd(world, conn, 'CONFIG', 'GET', 'activerehashing')).toBe('*2\r\n$15\r\nactiverehashing\r\n$3\r\nyes\r\n');
+    expect(() => world.serverConfigGet(node, 'no-such-parameter')).toThrow(GkError);
+    expect(() => world.serverConfigGet(7, 'hz')).toThrow(GkError);
+  });
+
+  it("changes a dict's version when entries or buckets change, and only then", async () => {
+    const { world, node, conn } = await oneServer();
+    const v = () => world.dictInfo(node, 0).version;
+    const v0 = v();
+    cmd(world, conn, 'SET', 'a', '1');
+    const v1 = v();
+    expect(v1).not.toBe(v0);
+    cmd(world, conn, 'GET', 'a');
+    cmd(world, conn, 'SCAN', '0');
+    cmd(world, conn, 'EXISTS', 'nope');
+    world.runUntil(world.now() + 1e9);
+    expect(v()).toBe(v1);
+    cmd(world, conn, 'SET', 'a', '2');
+    expect(v()).toBe(v1);
+    for (let i = 0; i < 4; i++) cmd(world, conn, 'SET', `k${i}`, 'v');
+    const grown = v();
+    expect(grown).not.toBe(v1);
+    expect(world.dictInfo(node, 0).rehashidx).toBeGreaterThanOrEqual(0);
+    world.rehashSteps(node, 0, DictKind.KEYS, 1);
+    expect(v()).not.toBe(grown);
+    const before = v();
+    cmd(world, conn, 'DEL', 'a');
+    expect(v()).not.toBe(before);
+  });
+});
+
 describe('SCAN through the trace', () => {
   it('visits the buckets of an 8-bucket table in reverse binary order', async () => {
     const { world, conn } = await oneServer();

@@ -1,10 +1,11 @@
 // The worker's logic (wasm/session.ts) driven directly in Node: the same
 // code the module worker runs, minus postMessage.
 import { describe, expect, it } from 'vitest';
-import { GkTrapError } from '../../wasm/engine';
+import { DictKind, GkTrapError } from '../../wasm/engine';
 import type { Action, Snapshot } from '../../wasm/protocol';
 import { EngineDeadError } from '../../wasm/session';
-import { emptyLog, newSession } from './helpers';
+import { StripCache } from '../../wasm/stripcache';
+import { emptyLog, newSession, oneServer, rawExchange } from './helpers';
 
 function console1(session: ReturnType<typeof newSession>['session'], text: string) {
   return session.act({ kind: 'console', text }).console;
@@ -73,6 +74,56 @@ describe('the console', () => {
     const off = session.act({ kind: 'activeRehash', on: false });
     expect(off.console[0]).toMatchObject({ input: 'CONFIG SET activerehashing no', output: 'OK' });
     expect(off.snapshot.activeRehashing).toBe(false);
+  });
+});
+
+describe('what snapshots read from the engine', () => {
+  it('shows activerehashing as the engine has it, also after a CONFIG SET typed in the console', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    expect(session.snapshot()).toMatchObject({ activeRehashing: true, config: { activerehashing: 'yes', hz: '10' } });
+    console1(session, 'CONFIG SET activerehashing no');
+    expect(session.snapshot()).toMatchObject({ activeRehashing: false, config: { activerehashing: 'no' } });
+    console1(session, 'config set hz 20 ACTIVEREHASHING yes');
+    expect(session.snapshot()).toMatchObject({ activeRehashing: true, config: { activerehashing: 'yes', hz: '20' } });
+    const failed = console1(session, 'CONFIG SET activerehashing maybe');
+    expect(failed[0].status).toBe('error');
+    expect(session.snapshot().activeRehashing).toBe(true);
+    const set = session.act({ kind: 'config', name: 'set-max-intset-entries', value: '4' });
+    expect(set.console[0]).toMatchObject({ source: 'config', input: 'CONFIG SET set-max-intset-entries 4', output: 'OK' });
+    expect(set.snapshot.config['set-max-intset-entries']).toBe('4');
+  });
+
+  it('keeps decoded replies next to what redis-cli prints', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    const out = console1(session, 'SADD s 1 2 3\nSSCAN s 0\nGET nope\nLRANGE x');
+    expect(out.map((e) => e.reply)).toEqual([
+      3, ['0', ['1', '2', '3']], null, { error: "ERR unknown command 'LRANGE', with args beginning with: 'x' " },
+    ]);
+  });
+});
+
+describe('the bucket strip cache', () => {
+  it("reads the strips again only when the dict's version moved", async () => {
+    const { world, node, conn } = await oneServer();
+    const cache = new StripCache();
+    const get = () => cache.get(world, node, 0, world.dictInfo(node, 0, DictKind.KEYS), 64);
+    rawExchange(world, conn, '*3\r\n$5\r\nDEBUG\r\n$8\r\nPOPULATE\r\n$3\r\n100\r\n');
+    const first = get();
+    get();
+    expect(cache.reads).toBe(1);
+    rawExchange(world, conn, 'GET key:1\r\nSCAN 0\r\n');
+    world.runUntil(world.now() + 2e9);
+    get();
+    expect(cache.reads).toBe(1);
+    rawExchange(world, conn, 'DEL key:1\r\n');
+    const after = get();
+    expect(cache.reads).toBe(2);
+    const sum = (s: typeof first) => Array.from(s[0]?.entries ?? []).reduce((a, b) => a + b, 0);
+    expect(sum(first) - sum(after)).toBe(1);
+    cache.get(world, node, 0, world.dictInfo(node, 0, DictKind.KEYS), 32);
+    expect(cache.reads).toBe(3);
   });
 });
 

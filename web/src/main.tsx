@@ -3,13 +3,16 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { createApp } from './app/boot';
 import { StoreContext } from './app/hooks';
+import { LessonContext } from './views/lesson/hooks';
 import './styles.css';
 
-const store = createApp();
+const { store, lessons } = createApp();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <StoreContext.Provider value={store}>
-      <App />
+      <LessonContext.Provider value={lessons}>
+        <App />
+      </LessonContext.Provider>
     </StoreContext.Provider>
   </StrictMode>,
 );

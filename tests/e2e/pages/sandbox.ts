@@ -2,6 +2,7 @@
 // its typed test handle (window.glasskv).
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { TestHandle } from '../../../web/src/app/testHandle';
+import { LessonPane } from './lesson';
 import type { AppState } from '../../../web/src/model/store';
 
 declare global {
@@ -14,6 +15,7 @@ export class SandboxPage {
   readonly console: ConsolePane;
   readonly table: HashTablePane;
   readonly scan: ScanPane;
+  readonly lesson: LessonPane;
   /** Console errors and uncaught exceptions seen on the page. */
   readonly errors: string[] = [];
 
@@ -21,6 +23,7 @@ export class SandboxPage {
     this.console = new ConsolePane(this);
     this.table = new HashTablePane(this);
     this.scan = new ScanPane(this);
+    this.lesson = new LessonPane(this);
     page.on('console', (m) => {
       if (m.type() === 'error') this.errors.push(m.text());
     });

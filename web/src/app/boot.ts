@@ -1,8 +1,10 @@
-// Starts the engine worker and the store, restores the saved input log,
-// and installs the test handle (window.glasskv) that end-to-end tests use.
+// Starts the engine worker, the store and the lesson runner, restores the
+// saved input log (and the open lesson, if any), and installs the test
+// handle (window.glasskv) that end-to-end tests use.
 import { Bridge } from '../../../wasm/bridge';
 import type { SessionLog } from '../../../wasm/protocol';
 import { initialLang, saveLang } from '../i18n';
+import { LessonRunner } from '../lessons/runner';
 import { freshLog, loadLog } from '../model/persist';
 import { Store } from '../model/store';
 import type { TestHandle } from './testHandle';
@@ -11,25 +13,36 @@ function createWorker(): Worker {
   return new Worker(new URL('../../../wasm/worker.ts', import.meta.url), { type: 'module', name: 'glasskv-engine' });
 }
 
-/** ?fresh starts an empty session; ?seed=N fixes its seed. Both are then
- *  dropped from the address, so that reloading replays the session. */
-function startingLog(): SessionLog {
+interface Start {
+  log: SessionLog;
+  /** ?fresh: start empty, outside any lesson. */
+  fresh: boolean;
+  /** ?lesson=id: open that lesson once the engine is up. */
+  lesson: string | null;
+}
+
+/** ?fresh starts an empty session; ?seed=N fixes its seed; ?lesson=id
+ *  opens a lesson. All are then dropped from the address, so that
+ *  reloading replays the session. */
+function start(): Start {
   const url = new URL(location.href);
   const seedParam = url.searchParams.get('seed');
   const seed = seedParam !== null && /^\d+$/.test(seedParam) ? Number(seedParam) : undefined;
   const fresh = url.searchParams.has('fresh');
-  if (fresh || seedParam !== null) {
-    url.searchParams.delete('fresh');
-    url.searchParams.delete('seed');
+  const lesson = url.searchParams.get('lesson');
+  if (fresh || seedParam !== null || lesson !== null) {
+    for (const p of ['fresh', 'seed', 'lesson']) url.searchParams.delete(p);
     history.replaceState(null, '', url);
   }
-  if (fresh) return freshLog(seed);
-  return loadLog() ?? freshLog(seed);
+  return { log: fresh ? freshLog(seed) : loadLog() ?? freshLog(seed), fresh, lesson };
 }
 
-export function createApp(): Store {
+export function createApp(): { store: Store; lessons: LessonRunner } {
   const bridge = new Bridge(createWorker);
-  const store = new Store(bridge, startingLog(), initialLang());
+  const begin = start();
+  const store = new Store(bridge, begin.log, initialLang());
+  const lessons = new LessonRunner(store);
+  if (begin.fresh) lessons.forgetActive();
   store.subscribe(() => {
     const lang = store.getState().lang;
     if (document.documentElement.lang !== lang) {
@@ -39,12 +52,16 @@ export function createApp(): Store {
   });
   const handle: TestHandle = {
     state: () => store.getState(),
+    lesson: () => lessons.getState(),
     act: (action) => store.act(action),
     idle: () => store.idle(),
     trace: (after, max) => bridge.call({ type: 'trace', after, max }),
   };
   (window as unknown as { glasskv: TestHandle }).glasskv = handle;
   window.addEventListener('pagehide', () => store.saveNow());
-  void store.boot();
-  return store;
+  void store.boot().then(() => {
+    lessons.reconcile();
+    if (begin.lesson) return lessons.open(begin.lesson);
+  });
+  return { store, lessons };
 }

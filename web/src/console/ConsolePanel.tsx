@@ -2,12 +2,14 @@ import { memo, useCallback, useEffect, useRef } from 'react';
 import { useReady, useStoreApi, useT } from '../app/hooks';
 import { PromptInput } from './PromptInput';
 import { Transcript } from './Transcript';
+import { useLessonTarget } from '../views/lesson/hooks';
 
 export const ConsolePanel = memo(function ConsolePanel() {
   const t = useT();
   const store = useStoreApi();
   const input = useRef<HTMLTextAreaElement>(null);
   const ready = useReady();
+  const target = useLessonTarget('console');
   useEffect(() => {
     if (ready && !document.activeElement?.closest('input, select, textarea, button')) input.current?.focus();
   }, [ready]);
@@ -15,7 +17,7 @@ export const ConsolePanel = memo(function ConsolePanel() {
     if (!window.getSelection()?.toString()) input.current?.focus();
   }, []);
   return (
-    <section className="panel console" aria-labelledby="console-title">
+    <section className="panel console" aria-labelledby="console-title" {...target}>
       <header className="panel-head">
         <h2 id="console-title">{t('console.title')}</h2>
         <button type="button" className="btn ghost small" data-testid="console.clear" onClick={() => store.clearConsole()}>

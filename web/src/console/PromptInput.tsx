@@ -2,9 +2,11 @@ import { memo, useCallback, useRef, useState, type KeyboardEvent, type RefObject
 import { promptFor } from '../../../wasm/protocol';
 import { useAppState, useReady, useStoreApi, useT } from '../app/hooks';
 import { HistoryCursor } from './history';
+import { useLessonTarget } from '../views/lesson/hooks';
 
-/** The input line: Enter sends, Shift+Enter adds a line, Up/Down walk the
- *  history, a paste of several lines is sent at once as one write. */
+/** The input line: Enter sends, Shift+Enter adds a line, Escape clears it,
+ *  Up/Down walk the history, a paste of several lines is sent at once as
+ *  one write. */
 export const PromptInput = memo(function PromptInput({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement | null> }) {
   const t = useT();
   const store = useStoreApi();
@@ -13,6 +15,7 @@ export const PromptInput = memo(function PromptInput({ inputRef }: { inputRef: R
   const history = useAppState((s) => s.history);
   const [text, setText] = useState('');
   const cursor = useRef(new HistoryCursor());
+  const target = useLessonTarget('console.input');
 
   const submit = useCallback((value: string) => {
     cursor.current.reset();
@@ -30,6 +33,10 @@ export const PromptInput = memo(function PromptInput({ inputRef }: { inputRef: R
     if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
       submit(el.value);
+    } else if (e.key === 'Escape' && el.value) {
+      e.preventDefault();
+      cursor.current.reset();
+      setText('');
     } else if (e.key === 'l' && e.ctrlKey) {
       e.preventDefault();
       store.clearConsole();
@@ -58,7 +65,7 @@ export const PromptInput = memo(function PromptInput({ inputRef }: { inputRef: R
 
   const rows = Math.min(8, text.split('\n').length);
   return (
-    <div className="prompt-line">
+    <div className="prompt-line" {...target}>
       <label className="prompt" htmlFor="console-input" data-testid="console.prompt">{prompt}</label>
       <textarea
         id="console-input"

@@ -6,6 +6,7 @@ const SOURCE_KEYS = {
   populate: 'console.source.populate',
   delete: 'console.source.delete',
   activeRehash: 'console.source.activeRehash',
+  config: 'console.source.config',
 } as const;
 
 export const Transcript = memo(function Transcript() {

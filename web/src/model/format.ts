@@ -55,14 +55,20 @@ export function describeAction(a: Action): { key: MessageKey; params: Params } {
       return { key: 'action.delete', params: { n: a.n } };
     case 'activeRehash':
       return { key: 'action.activeRehash', params: { on: a.on ? 'yes' : 'no' } };
+    case 'config':
+      return { key: 'action.config', params: { name: a.name, value: a.value } };
     case 'rehashStep':
-      return { key: 'action.rehashStep', params: {} };
+      return { key: 'action.rehashStep', params: { n: a.steps } };
     case 'scanStart':
-      return { key: 'action.scanStart', params: {} };
+      return { key: a.match && a.match !== '*' ? 'action.scanStartMatch' : 'action.scanStart', params: { count: a.count, match: a.match } };
     case 'scanStep':
       return { key: 'action.scanStep', params: {} };
+    case 'scanFinish':
+      return { key: 'action.scanFinish', params: {} };
     case 'advance':
       return { key: 'action.advance', params: {} };
+    case 'wait':
+      return { key: 'action.wait', params: { t: formatDelta(a.ns).slice(1) } };
     case 'step':
       return { key: 'action.step', params: {} };
     case 'trap':

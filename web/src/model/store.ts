@@ -161,8 +161,9 @@ export class Store {
 
   // ---- Session life cycle. ----
 
-  /** Boots the worker from `log` (replaying it). */
-  async boot(log: SessionLog = this.state.log): Promise<void> {
+  /** Boots the worker from `log` (replaying it), then applies `script`
+   *  action by action, logging each. Resolves true when the engine is ready. */
+  async boot(log: SessionLog = this.state.log, script: Action[] = []): Promise<boolean> {
     this.saveNow();
     this.set({
       phase: 'loading', log, history: historyOf(log.entries), crash: null, dead: null, error: null,
@@ -170,17 +171,33 @@ export class Store {
     });
     saveLog(log);
     try {
-      const r = await this.track(() => this.bridge.call({ type: 'boot', log }));
+      const r = await this.track(() => this.bridge.call({ type: 'boot', log, script }));
       this.set({ phase: 'ready', snapshot: r.snapshot, console: r.console, replay: null });
       this.pushView();
+      return true;
     } catch (e) {
       this.failed(e);
+      await this.recover();
+      return false;
+    }
+  }
+
+  /** After a boot that failed without a crash (a script action refused),
+   *  the world it built so far is still there: show it and carry on. */
+  private async recover(): Promise<void> {
+    if (this.state.phase !== 'loading') return;
+    try {
+      const snapshot = await this.track(() => this.bridge.call({ type: 'snapshot' }));
+      this.set({ phase: 'ready', snapshot, replay: null });
+      this.pushView();
+    } catch {
+      // No engine to show: the crash or dead dialog says why.
     }
   }
 
   /** Restarts from the saved log; with `withoutCrashing`, drops the action
    *  that crashed and everything after it. */
-  restart(withoutCrashing: boolean): Promise<void> {
+  restart(withoutCrashing: boolean): Promise<boolean> {
     const { log, crash, phase } = this.state;
     let entries = log.entries;
     if (withoutCrashing) entries = entries.slice(0, crash ? crash.entryIndex : Math.max(0, entries.length - 1));
@@ -189,7 +206,7 @@ export class Store {
   }
 
   /** Discards the log and starts an empty session. */
-  reset(seed?: number): Promise<void> {
+  reset(seed?: number): Promise<boolean> {
     clearLog();
     if (this.state.phase === 'dead') this.bridge.restart();
     return this.boot(freshLog(seed));

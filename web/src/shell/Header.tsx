@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { useT } from '../app/hooks';
+import { LessonsButton } from '../views/lesson/LessonsButton';
 import { LangSwitch } from './LangSwitch';
 import { SessionInfo } from './SessionInfo';
 import { TimeControls } from './TimeControls';
@@ -20,6 +21,7 @@ export const Header = memo(function Header() {
       </div>
       <TimeControls />
       <div className="header-end">
+        <LessonsButton />
         <SessionInfo />
         <LangSwitch />
       </div>

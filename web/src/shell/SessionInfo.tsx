@@ -1,11 +1,13 @@
 import { memo, useCallback } from 'react';
 import { useAppState, useStoreApi, useT } from '../app/hooks';
+import { useLesson } from '../views/lesson/hooks';
 
 export const SessionInfo = memo(function SessionInfo() {
   const t = useT();
   const store = useStoreApi();
   const n = useAppState((s) => s.log.entries.length);
   const seed = useAppState((s) => s.log.config.seed);
+  const inLesson = useLesson((s) => s.active !== null);
   const onNew = useCallback(() => {
     if (window.confirm(t('session.newConfirm'))) void store.reset();
   }, [store, t]);
@@ -14,9 +16,11 @@ export const SessionInfo = memo(function SessionInfo() {
       <span className="session-log" data-testid="session.log" title={`seed ${seed}`}>
         {t('session.log', { n })}
       </span>
-      <button type="button" className="btn ghost" data-testid="session.new" onClick={onNew}>
-        {t('session.new')}
-      </button>
+      {inLesson ? null : (
+        <button type="button" className="btn ghost" data-testid="session.new" onClick={onNew}>
+          {t('session.new')}
+        </button>
+      )}
     </div>
   );
 });

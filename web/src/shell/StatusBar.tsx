@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { useAppState, useT } from '../app/hooks';
+import { useLesson } from '../views/lesson/hooks';
 
 /** One line under the header: loading, replay progress, or what failed. */
 export const StatusBar = memo(function StatusBar() {
@@ -8,9 +9,11 @@ export const StatusBar = memo(function StatusBar() {
   const replay = useAppState((s) => s.replay);
   const error = useAppState((s) => s.error);
   const diverged = useAppState((s) => s.diverged);
+  const lessonBusy = useLesson((s) => s.busy && s.active !== null);
   let text: string | null = null;
   let tone = 'info';
   if (phase === 'loading' && replay) text = t('status.replaying', { done: replay.done, total: replay.total });
+  else if (phase === 'loading' && lessonBusy) text = t('status.rebuilding');
   else if (phase === 'loading') text = t('status.loading');
   else if (error) {
     text = t('status.error', { msg: error });

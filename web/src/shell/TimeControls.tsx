@@ -57,7 +57,8 @@ const Clock = memo(function Clock() {
       <span className="clock-main">{formatClock(now)}</span>
       <span className="clock-sub">{formatSubMs(now)}</span>
       <span className="clock-meta">
-        {formatWall(zero, now)} · {next === null ? t('time.noEvents') : t('time.next', { t: formatDelta(next - now) })}
+        <span className="clock-wall">{formatWall(zero, now)} · </span>
+        {next === null ? t('time.noEvents') : t('time.next', { t: formatDelta(next - now) })}
       </span>
     </div>
   );

@@ -4,6 +4,7 @@ import { DictStatus } from './DictStatus';
 import { HtActions } from './HtActions';
 import { Legend } from './Legend';
 import { TableRow } from './TableRow';
+import { useLessonTarget } from '../lesson/hooks';
 
 const DBS = Array.from({ length: 16 }, (_, i) => i);
 
@@ -12,8 +13,9 @@ export const HashTablePanel = memo(function HashTablePanel() {
   const store = useStoreApi();
   const db = useAppState((s) => s.db);
   const hasDict = useAppState((s) => Boolean(s.snapshot?.dict?.tables[0]));
+  const target = useLessonTarget('ht');
   return (
-    <section className="panel ht" aria-labelledby="ht-title">
+    <section className="panel ht" aria-labelledby="ht-title" {...target}>
       <header className="panel-head">
         <h2 id="ht-title">{t('ht.title')}</h2>
         <span className="panel-sub">{t('ht.subtitle', { db })}</span>

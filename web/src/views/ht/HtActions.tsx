@@ -1,5 +1,6 @@
 import { memo, useCallback, useState } from 'react';
 import { useAppState, useReady, useStoreApi, useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 
 const ADD_CHOICES = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000];
 const DELETE_CHOICES = [1, 10, 100, 1000, 10_000, 100_000];
@@ -13,13 +14,14 @@ export const HtActions = memo(function HtActions() {
   const active = useAppState((s) => s.snapshot?.activeRehashing ?? true);
   const rehashing = useAppState((s) => (s.snapshot?.dict?.rehashidx ?? -1) >= 0);
   const [addN, setAddN] = useState(10_000);
+  const target = useLessonTarget('ht.actions');
   const [delN, setDelN] = useState(1000);
   const onAdd = useCallback(() => void store.act({ kind: 'populate', db, n: addN }), [store, db, addN]);
   const onDelete = useCallback(() => void store.act({ kind: 'delete', db, n: delN }), [store, db, delN]);
   const onStep = useCallback(() => void store.act({ kind: 'rehashStep', db, steps: 1 }), [store, db]);
   const onActive = useCallback(() => void store.act({ kind: 'activeRehash', on: !active }), [store, active]);
   return (
-    <div className="actions">
+    <div className="actions" {...target}>
       <div className="action-group">
         <button type="button" className="btn primary" data-testid="ht.add" disabled={!ready} onClick={onAdd}>
           {t('ht.add')}
@@ -37,7 +39,7 @@ export const HtActions = memo(function HtActions() {
       <button type="button" className="btn" data-testid="ht.rehash.step" disabled={!ready || !rehashing} onClick={onStep}>
         {t('ht.step')}
       </button>
-      <label className="toggle">
+      <label className="toggle" title={t('ht.activeRehashingHint')}>
         <input type="checkbox" data-testid="ht.activeRehashing" checked={active} disabled={!ready} onChange={onActive} />
         <span>{t('ht.activeRehashing')}</span>
       </label>

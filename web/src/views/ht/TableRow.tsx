@@ -1,15 +1,17 @@
 import { memo } from 'react';
 import { useAppState, useT } from '../../app/hooks';
 import { StripCanvas } from './StripCanvas';
+import { useLessonTarget } from '../lesson/hooks';
 
 /** One table: its numbers, then its bucket strip. */
 export const TableRow = memo(function TableRow({ index }: { index: 0 | 1 }) {
   const t = useT();
   const table = useAppState((s) => s.snapshot?.dict?.tables[index] ?? null);
   const load = table ? table.used / table.size : 0;
+  const target = useLessonTarget(`ht.table.${index}`);
   return (
     <div className={`table-row ${table ? '' : 'absent'}`} data-testid={`ht.table.${index}`}
-      data-size={table?.size ?? 0} data-used={table?.used ?? 0}>
+      data-size={table?.size ?? 0} data-used={table?.used ?? 0} {...target}>
       <div className="table-head">
         <span className="table-name">{t('ht.table', { i: index })}</span>
         {table ? (

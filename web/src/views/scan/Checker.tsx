@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { useAppState, useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 
 /** The engine's audit of the walk: counts while walking, a verdict at the end. */
 export const Checker = memo(function Checker() {
@@ -7,12 +8,13 @@ export const Checker = memo(function Checker() {
   const audit = useAppState((s) => s.snapshot?.scan?.audit ?? null);
   const done = useAppState((s) => s.snapshot?.scan?.done ?? false);
   const missingKeys = useAppState((s) => s.snapshot?.scan?.missingKeys ?? null);
+  const target = useLessonTarget('scan.checker');
   if (!audit) return null;
   const pass = done && audit.missing === 0;
   const verdict = !done ? 'running' : pass ? 'pass' : 'fail';
   return (
     <div className={`card checker ${verdict}`} data-testid="scan.checker" data-verdict={verdict}
-      data-missing={audit.missing} data-throughout={audit.throughout} data-returned={audit.returned}>
+      data-missing={audit.missing} data-throughout={audit.throughout} data-returned={audit.returned} {...target}>
       <span className="card-label">{t('check.title')}</span>
       <p className="card-hint">{t('check.rule')}</p>
       <dl className="audit">

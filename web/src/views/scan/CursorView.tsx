@@ -1,6 +1,7 @@
 import { memo, useMemo } from 'react';
 import { useAppState, useT } from '../../app/hooks';
 import { cursorBits, type CursorBits } from '../../model/cursor';
+import { useLessonTarget } from '../lesson/hooks';
 
 /** The cursor the next call will send, in decimal and in binary against
  *  the tables' masks, with its bits reversed. */
@@ -10,11 +11,12 @@ export const CursorView = memo(function CursorView() {
   const done = useAppState((s) => s.snapshot?.scan?.done ?? false);
   const s0 = useAppState((s) => s.snapshot?.dict?.tables[0]?.size ?? 0);
   const s1 = useAppState((s) => s.snapshot?.dict?.tables[1]?.size ?? 0);
+  const target = useLessonTarget('scan.cursor');
   const bits = useMemo(() => cursorBits(cursor, [s0, s1]), [cursor, s0, s1]);
   const rehashing = s0 > 0 && s1 > 0;
   const small = s1 > 0 && s1 < s0 ? 1 : 0;
   return (
-    <div className="card cursor-card">
+    <div className="card cursor-card" {...target}>
       <div className="cursor-top">
         <span className="card-label">{done ? t('scan.cursor') : t('scan.next')}</span>
         <span className="cursor-value" data-testid="scan.cursor">{cursor}</span>

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { useAppState, useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 
 const SHOWN = 40;
 
@@ -9,9 +10,10 @@ export const KeysList = memo(function KeysList() {
   const last = useAppState((s) => s.snapshot?.scan?.recent.at(-1) ?? null);
   const distinct = useAppState((s) => s.snapshot?.scan?.distinctKeys ?? 0);
   const dups = useAppState((s) => s.snapshot?.scan?.duplicateReturns ?? 0);
+  const target = useLessonTarget('scan.keys');
   const dupSet = new Set(last?.duplicates ?? []);
   return (
-    <div className="card keys-card">
+    <div className="card keys-card" {...target}>
       <span className="card-label">{t('scan.keys')}</span>
       <div className="keys-summary">
         <span className="stat">{t('scan.distinct', { n: distinct })}</span>

@@ -1,6 +1,9 @@
-import { memo, useCallback, useState } from 'react';
+import { memo, useCallback, useState, type FormEvent } from 'react';
 import { useAppState, useReady, useStoreApi, useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 
+/** COUNT and MATCH, then start, step or finish the walk. Enter in either
+ *  field starts a walk. */
 export const ScanControls = memo(function ScanControls() {
   const t = useT();
   const store = useStoreApi();
@@ -10,13 +13,16 @@ export const ScanControls = memo(function ScanControls() {
   const [count, setCount] = useState('10');
   const [match, setMatch] = useState('*');
   const [running, setRunning] = useState(false);
+  const target = useLessonTarget('scan.controls');
   const countN = Number(count);
   const countOk = Number.isInteger(countN) && countN >= 1 && countN <= 1_000_000;
   const canStep = ready && !running && scan !== null && !scan.done;
 
-  const onStart = useCallback(() => {
+  const onStart = useCallback((e: FormEvent) => {
+    e.preventDefault();
+    if (!countOk) return;
     void store.act({ kind: 'scanStart', db, count: countN, match: match === '' ? '*' : match });
-  }, [store, db, countN, match]);
+  }, [store, db, countN, countOk, match]);
   const onStep = useCallback(() => void store.act({ kind: 'scanStep' }), [store]);
   const onFinish = useCallback(async () => {
     setRunning(true);
@@ -28,19 +34,18 @@ export const ScanControls = memo(function ScanControls() {
   }, [store]);
 
   return (
-    <div className="scan-controls">
+    <form className="scan-controls" onSubmit={onStart} {...target}>
       <label className="field">
         <span>{t('scan.count')}</span>
-        <input data-testid="scan.count" inputMode="numeric" value={count} size={6}
+        <input data-testid="scan.count" inputMode="numeric" value={count} size={5}
           aria-invalid={!countOk} onChange={(e) => setCount(e.target.value.trim())} />
       </label>
       <label className="field">
         <span>{t('scan.match')}</span>
-        <input data-testid="scan.match" value={match} size={10} spellCheck={false}
+        <input data-testid="scan.match" value={match} size={8} spellCheck={false}
           onChange={(e) => setMatch(e.target.value)} />
       </label>
-      <button type="button" className="btn" data-testid="scan.start" disabled={!ready || !countOk || running}
-        onClick={onStart}>
+      <button type="submit" className="btn" data-testid="scan.start" disabled={!ready || !countOk || running}>
         {t('scan.start')}
       </button>
       <button type="button" className="btn primary" data-testid="scan.step" disabled={!canStep} onClick={onStep}>
@@ -50,6 +55,6 @@ export const ScanControls = memo(function ScanControls() {
         {t('scan.finish')}
       </button>
       {scan ? <span className="stat" data-testid="scan.calls">{t('scan.calls', { n: scan.calls })}</span> : null}
-    </div>
+    </form>
   );
 });

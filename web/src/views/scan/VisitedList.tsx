@@ -1,14 +1,16 @@
 import { memo } from 'react';
 import { useAppState, useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 
 /** The recent calls, newest first, each with the buckets it visited in order. */
 export const VisitedList = memo(function VisitedList() {
   const t = useT();
   const recent = useAppState((s) => s.snapshot?.scan?.recent ?? null);
+  const target = useLessonTarget('scan.visited');
   if (!recent) return null;
   const calls = recent.slice(-4).reverse();
   return (
-    <div className="card visited-card">
+    <div className="card visited-card" {...target}>
       <span className="card-label">{t('scan.visited')}</span>
       <ol className="calls" data-testid="scan.buckets">
         {calls.map((c) => (

@@ -1,0 +1,196 @@
+import { test } from '@playwright/test';
+import { SandboxPage, expect } from './pages/sandbox';
+
+const LESSON = 'scan-rehashing';
+
+test.describe('the SCAN lesson', () => {
+  test('opens from the lesson list, runs a step from the console, and moves on in place', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 3 });
+    const { lesson } = app;
+    await lesson.open(LESSON);
+    await expect(lesson.stepOf).toHaveText('Step 1 of 7');
+    await expect(lesson.title).toHaveText('A walk in slices');
+    await expect(lesson.block('0.0')).toHaveAttribute('data-state', 'auto');
+    expect(await app.table.keys()).toBe(20);
+    await expect(app.table.table(0)).toHaveAttribute('data-size', '32');
+    await expect(app.table.table(0)).toHaveAttribute('data-lesson-focus', 'on');
+    await expect(lesson.block('0.5').getByTestId('lesson.block.run')).toBeDisabled();
+    await app.screenshot('lesson-step-1');
+
+    await lesson.run('0.3');
+    await expect(app.console.entries.last()).toContainText('SCAN 0');
+    expect(await app.console.lastOutput()).toMatch(/^1\) "\d+"\n2\)\s+1\) "key:\d+"/);
+    await lesson.run('0.5');
+    expect(await app.console.lastOutput()).toMatch(/^1\) "[1-9]\d*"\n2\) \(empty array\)$/);
+    const logged = await app.state((s) => s.log.entries.length);
+
+    await lesson.next();
+    await expect(lesson.stepOf).toHaveText('Step 2 of 7');
+    expect(await app.state((s) => s.log.entries.length)).toBe(logged);
+    expect((await lesson.state()).rebuilt).toBe(false);
+    expect(app.errors).toEqual([]);
+  });
+
+  test('checks predictions against the engine: a right answer, a wrong one, and trying again from the same state', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open();
+    const { lesson } = app;
+    await lesson.open(LESSON);
+    await lesson.goTo(1);
+    await expect(lesson.title).toHaveText('The cursor counts backwards in binary');
+    await lesson.run('1.0');
+    await expect(app.scan.cursor).toHaveText('0');
+
+    await lesson.answer('1.2', '16');
+    await expect(lesson.block('1.2')).toHaveAttribute('data-verdict', 'right');
+    await expect(lesson.block('1.2').getByTestId('lesson.predict.result')).toContainText('Right. The engine says 16.');
+    await expect(app.byId('scan.calls')).toHaveText('2 calls');
+
+    await lesson.answer('1.3', '12');
+    const wrong = lesson.block('1.3');
+    await expect(wrong).toHaveAttribute('data-verdict', 'wrong');
+    await expect(wrong.getByTestId('lesson.predict.result')).toContainText('you said 12; the engine says 4.');
+    await expect(app.byId('scan.calls')).toHaveText('5 calls');
+    await app.screenshot('lesson-predict-wrong');
+
+    await wrong.getByTestId('lesson.predict.retry').click();
+    await lesson.settled();
+    await expect(wrong).toHaveAttribute('data-verdict', 'open');
+    await expect(app.byId('scan.calls')).toHaveText('2 calls');
+    await expect(lesson.block('1.2')).toHaveAttribute('data-verdict', 'right');
+    await lesson.answer('1.3', '4');
+    await expect(wrong).toHaveAttribute('data-verdict', 'right');
+
+    await lesson.next();
+    await lesson.run('2.0');
+    await expect(app.byId('ht.status')).toHaveAttribute('data-rehashing', 'yes');
+    const cursor = Number(await app.scan.cursor.textContent());
+    await lesson.answer('2.3', String((cursor & 31) + 32));
+    await expect(lesson.block('2.3')).toHaveAttribute('data-verdict', 'right');
+    await lesson.answer('2.4', 'pass');
+    await expect(lesson.block('2.4')).toHaveAttribute('data-verdict', 'right');
+    await expect(app.scan.checker).toHaveAttribute('data-verdict', 'pass');
+    await app.screenshot('lesson-predict-right');
+    expect(app.errors).toEqual([]);
+  });
+
+  test('a reload keeps the open lesson, its step, the answers and the world', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open();
+    const { lesson } = app;
+    await lesson.open(LESSON);
+    await lesson.next();
+    await lesson.run('1.0');
+    await lesson.answer('1.2', '8');
+    await expect(lesson.block('1.2')).toHaveAttribute('data-verdict', 'wrong');
+    const cursor = await app.scan.cursor.textContent();
+    const logged = await app.state((s) => s.log.entries.length);
+
+    await page.reload();
+    await app.waitReady();
+    await lesson.settled();
+    await expect(lesson.panel).toHaveAttribute('data-lesson', LESSON);
+    await expect(lesson.stepOf).toHaveText('Step 2 of 7');
+    await expect(lesson.block('1.2')).toHaveAttribute('data-verdict', 'wrong');
+    await expect(lesson.block('1.2').getByTestId('lesson.predict.result')).toContainText('you said 8; the engine says 16.');
+    await expect(lesson.block('1.3')).toHaveAttribute('data-state', 'next');
+    await expect(app.scan.cursor).toHaveText(cursor ?? '');
+    expect(await app.state((s) => s.log.entries.length)).toBe(logged);
+    await lesson.answer('1.3', '4');
+    await expect(lesson.block('1.3')).toHaveAttribute('data-verdict', 'right');
+    expect(app.errors).toEqual([]);
+  });
+
+  test('opening a later step rebuilds it from a clean state: the scenario and the earlier steps', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open();
+    const { lesson } = app;
+    await lesson.open(LESSON);
+    await app.console.run('FLUSHALL');
+    await expect(app.byId('lesson.offPlan')).toBeVisible();
+    await lesson.goTo(3);
+    await expect(lesson.title).toHaveText('Shrinking can return a key twice');
+    await expect(lesson.panel).toContainText('the 13 actions of the earlier steps, replayed');
+    expect(await app.table.keys()).toBe(40);
+    await expect(app.table.table(0)).toHaveAttribute('data-size', '64');
+    await expect(app.byId('lesson.offPlan')).toBeHidden();
+    await lesson.run('3.2');
+    expect(await app.table.keys()).toBe(6);
+    await lesson.run('3.4');
+    await lesson.run('3.5');
+    await expect(app.table.table(0)).toHaveAttribute('data-size', '8');
+    const cursor = Number(await app.scan.cursor.textContent());
+    await lesson.answer('3.8', String(cursor & 7));
+    await expect(lesson.block('3.8')).toHaveAttribute('data-verdict', 'right');
+    await lesson.answer('3.9', 'yes');
+    await expect(lesson.block('3.9')).toHaveAttribute('data-verdict', 'right');
+    await app.screenshot('lesson-shrink');
+    expect(app.errors).toEqual([]);
+  });
+
+  test('leaving the lesson brings back the sandbox session', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open();
+    await app.console.run('SET mine sandbox');
+    await app.lesson.open(LESSON);
+    expect(await app.console.reply('GET mine')).toBe('(nil)');
+    await app.byId('lesson.leave').click();
+    await app.lesson.settled();
+    await expect(app.lesson.panel).toBeHidden();
+    expect(await app.console.reply('GET mine')).toBe('"sandbox"');
+    await app.byId('lessons.open').click();
+    await expect(app.page.locator(`[data-testid="lessons.item"][data-lesson="${LESSON}"]`)).toContainText('Continue at step 1');
+    await expect(app.byId('lessons.picker')).toContainText('0 of 7 steps done');
+    expect(app.errors).toEqual([]);
+  });
+
+  test('the lesson list and a question work from the keyboard', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open();
+    const opener = app.byId('lessons.open');
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const picker = app.byId('lessons.picker');
+    await expect(picker).toBeVisible();
+    await expect(picker.getByTestId('lessons.start')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(picker).toBeHidden();
+    await expect(opener).toBeFocused();
+
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await app.lesson.settled();
+    await app.lesson.goTo(1);
+    await app.lesson.run('1.0');
+    await app.lesson.block('1.2').getByTestId('lesson.predict.choice').first().focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect(app.lesson.block('1.2').locator('input[value="16"]')).toBeChecked();
+    await page.keyboard.press('Enter');
+    await app.lesson.settled();
+    await expect(app.lesson.block('1.2')).toHaveAttribute('data-verdict', 'right');
+    expect(app.errors).toEqual([]);
+  });
+
+  test('reads in Korean, and fits a 1280x720 projector', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open();
+    await app.lesson.open(LESSON);
+    await app.byId('lang.ko').click();
+    await expect(app.lesson.panel.locator('#lesson-title')).toHaveText('레슨: 테이블이 움직이는 동안의 SCAN');
+    await expect(app.lesson.stepOf).toHaveText('7단계 중 1단계');
+    await expect(app.lesson.title).toHaveText('조금씩 나눠서 도는 순회');
+    await app.lesson.run('0.3');
+    await app.screenshot('lesson-korean');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await app.lesson.next();
+    await app.lesson.run('1.0');
+    await app.lesson.answer('1.2', '16');
+    await expect(app.lesson.block('1.2').getByTestId('lesson.predict.result')).toContainText('맞았습니다. 엔진의 결과도 16입니다.');
+    await app.screenshot('lesson-korean-1280x720');
+    await app.byId('lang.en').click();
+    await app.screenshot('lesson-1280x720');
+    expect(app.errors).toEqual([]);
+  });
+});

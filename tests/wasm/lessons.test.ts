@@ -1,0 +1,254 @@
+// Lessons: the parser (web/src/lessons/parse.ts) on small sources, then
+// every lesson in tutorials/ run against the real engine: each step's
+// starting state rebuilt from a clean world equals the state reached by
+// walking the lesson, every claim (expect block) holds, and every
+// question's answer is something the engine actually reports.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ConsoleEntry, ReplyValue, Snapshot } from '../../wasm/protocol';
+import { parseLesson } from '../../web/src/lessons/parse';
+import { actionsAtEntry, autoBlocks, blocksOf, claimsOf, clickBlocks, stepActions } from '../../web/src/lessons/plan';
+import { compare, probeRoots, readProbe, showValue } from '../../web/src/lessons/probe';
+import { LessonError, type Lesson, type PredictBlock } from '../../web/src/lessons/types';
+import { emptyLog, newSession } from './helpers';
+
+const root = new URL('../../tutorials/', import.meta.url).pathname;
+
+function lessonFiles(): string[] {
+  const out: string[] = [];
+  for (const lang of readdirSync(root, { withFileTypes: true })) {
+    if (!lang.isDirectory()) continue;
+    for (const f of readdirSync(join(root, lang.name))) if (f.endsWith('.md')) out.push(`${lang.name}/${f}`);
+  }
+  return out.sort();
+}
+
+function load(file: string): Lesson {
+  return parseLesson(readFileSync(join(root, file), 'utf8'), `tutorials/${file}`);
+}
+
+const FRONT = '---\nid: demo\ntitle: A demo\nlevel: beginner\nviews: [console, scan]\nseed: 5\n---\n';
+
+function parse(body: string, front = FRONT): Lesson {
+  return parseLesson(front + body, 'tutorials/en/demo.md');
+}
+
+function errorOf(fn: () => unknown): LessonError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof LessonError) return e;
+    throw e;
+  }
+  throw new Error('expected a LessonError');
+}
+
+describe('the lesson parser', () => {
+  it('reads the front matter and splits the body into steps at level-2 headings', () => {
+    const l = parse('Intro text.\n\n## First\n\nHello **there**.\n\n## Second `step`\n\nBye.\n',
+      '---\nid: demo\ntitle: "A demo"\nlevel: advanced\nviews: [scan, console]\norder: 3\nsummary: One *line*.\n---\n');
+    expect(l).toMatchObject({ id: 'demo', lang: 'en', title: 'A demo', level: 'advanced', seed: 1, order: 3 });
+    expect(l.views).toEqual(['console', 'scan']);
+    expect(l.summary).toEqual([{ t: 'text', v: 'One ' }, { t: 'em', c: [{ t: 'text', v: 'line' }] }, { t: 'text', v: '.' }]);
+    expect(l.intro).toEqual([{ t: 'p', c: [{ t: 'text', v: 'Intro text.' }] }]);
+    expect(l.steps.map((s) => s.title)).toEqual(['First', 'Second step']);
+    expect(l.steps[0].items).toEqual([{ kind: 'prose', nodes: [{ t: 'p', c: [
+      { t: 'text', v: 'Hello ' }, { t: 'strong', c: [{ t: 'text', v: 'there' }] }, { t: 'text', v: '.' },
+    ] }] }]);
+  });
+
+  it('turns each kind of glasskv block into actions, with stable keys and auto flags', () => {
+    const l = parse([
+      '## One', '',
+      '```glasskv do auto', 'add 100 prefix=u', 'wait 250ms', '```', '',
+      '```glasskv run', 'SET a 1', 'GET a', '```', '',
+      '```glasskv expect', 'reply = 1', 'ht.keys >= 101', '```', '',
+      '```glasskv config', 'hz 20', '```', '',
+      '```glasskv focus', 'scan.cursor, ht.table.1', '```', '',
+      '```glasskv predict', 'question: Which *cursor*?', 'choices: 0 | 4 = four', 'do: scan-step 2',
+      'answer: scan.cursor', 'explain: Because.', '```', '',
+      '```js', 'not a block', '```', '',
+    ].join('\n'));
+    const blocks = blocksOf(l.steps[0]);
+    expect(blocks.map((b) => [b.key, b.type])).toEqual([
+      ['0.0', 'do'], ['0.1', 'run'], ['0.2', 'expect'], ['0.3', 'config'], ['0.4', 'focus'], ['0.5', 'predict'],
+    ]);
+    expect(autoBlocks(l.steps[0]).map((b) => b.key)).toEqual(['0.0']);
+    expect(clickBlocks(l.steps[0]).map((b) => b.key)).toEqual(['0.1', '0.3', '0.5']);
+    expect(stepActions(l.steps[0])).toEqual([
+      { kind: 'populate', db: 0, n: 100, prefix: 'u' },
+      { kind: 'wait', ns: 250e6 },
+      { kind: 'console', text: 'SET a 1\nGET a' },
+      { kind: 'config', name: 'hz', value: '20' },
+      { kind: 'scanStep' }, { kind: 'scanStep' },
+    ]);
+    expect(blocks[2]).toMatchObject({ checks: [
+      { probe: 'reply', op: '=', value: '1', line: 21 }, { probe: 'ht.keys', op: '>=', value: '101', line: 22 },
+    ] });
+    expect(blocks[4]).toMatchObject({ targets: ['scan.cursor', 'ht.table.1'] });
+    const p = blocks[5] as PredictBlock;
+    expect(p.choices).toEqual([{ value: '0', label: '0' }, { value: '4', label: 'four' }]);
+    expect(p.question).toEqual([{ t: 'text', v: 'Which ' }, { t: 'em', c: [{ t: 'text', v: 'cursor' }] }, { t: 'text', v: '?' }]);
+    expect(l.steps[0].items.at(-1)).toEqual({ kind: 'prose', nodes: [{ t: 'code', lang: 'js', v: 'not a block' }] });
+  });
+
+  it('drops raw HTML, unsafe links and images, and decodes character references', () => {
+    const l = parse([
+      '## Step', '',
+      '<div onclick="x()">block <b>html</b></div>', '',
+      'Text <b>bold</b> <script>alert(1)</script> &amp; &lt;ok&gt; <img src=x onerror=alert(2)>', '',
+      '[bad](javascript:alert(3)) [good](https://redis.io/docs/) [local](#top) ![pic](x.png)', '',
+      '<style>p { color: red }</style>', '',
+      '`<b>code</b>`', '',
+    ].join('\n'));
+    const json = JSON.stringify(l);
+    expect(json).not.toMatch(/<div|<b>html|<script|alert\(1\)|onerror|javascript:|<style|color: red/i);
+    const paras = l.steps[0].items.flatMap((i) => (i.kind === 'prose' ? i.nodes : []));
+    expect(paras).toEqual([
+      { t: 'p', c: [{ t: 'text', v: 'Text bold  & <ok> ' }] },
+      { t: 'p', c: [
+        { t: 'text', v: 'bad ' }, { t: 'link', href: 'https://redis.io/docs/', c: [{ t: 'text', v: 'good' }] },
+        { t: 'text', v: ' ' }, { t: 'link', href: '#top', c: [{ t: 'text', v: 'local' }] }, { t: 'text', v: ' pic' },
+      ] },
+      { t: 'p', c: [{ t: 'code', v: '<b>code</b>' }] },
+    ]);
+  });
+
+  it('names the file and line of a mistake', () => {
+    const at = (body: string, front = FRONT) => errorOf(() => parse(body, front));
+    expect(at('## S\n\n```glasskv do\nadd 10\nfly away\n```\n').message).toBe('tutorials/en/demo.md:12: unknown action "fly" '
+      + '(add, delete, rehash-step, active-rehashing, scan-start, scan-step, scan-finish, wait, next-event)');
+    expect(at('## S\n\n```glasskv expect\nreply = 1\n```\n').line).toBe(10);
+    expect(at('## S\n\n```glasskv wiggle\nx\n```\n').message).toMatch(/:10: unknown block "glasskv wiggle"/);
+    expect(at('## S\n\n```glasskv predict\nquestion: Q?\nrun: PING\n```\n').message).toMatch(/needs "answer:"/);
+    expect(at('## S\n\n```glasskv predict\nquestion: Q?\nrun: PING\nanswer: replies[0]\n```\n').message)
+      .toMatch(/:13: a probe starts with one of reply, scan, ht, config/);
+    expect(at('## S\n\n```glasskv focus\nscan.nowhere\n```\n').message).toMatch(/:11: unknown focus target "scan.nowhere"/);
+    expect(at('```glasskv run\nPING\n```\n').message).toMatch(/belong to a step/);
+    expect(at('## S\n\n```glasskv run\nPING\n```\n\n```glasskv run auto\nPING\n```\n').message).toMatch(/:14: auto blocks run as the step opens/);
+    expect(at('## S\n', FRONT.replace('id: demo', 'id: other')).message).toMatch(/differs from the file name/);
+    expect(at('## S\n', FRONT.replace('seed: 5', 'sede: 5')).message).toMatch(/:6: unknown front matter key "sede"/);
+    expect(at('## S\n', FRONT.replace('[console, scan]', '[console, aof]')).message).toMatch(/unknown view "aof"/);
+    expect(at('No steps here.\n').message).toMatch(/at least one step/);
+    expect(errorOf(() => parseLesson('# no front matter', 'tutorials/en/demo.md')).line).toBe(1);
+  });
+});
+
+describe('probes', () => {
+  it('read replies and snapshots by path and compare as numbers or as text', () => {
+    const roots = probeRoots(null, ['17', ['a', 'b', 'c']]);
+    expect(readProbe('reply[0]', roots)).toBe('17');
+    expect(readProbe('reply[1].length', roots)).toBe(3);
+    expect(readProbe('reply[1][2]', roots)).toBe('c');
+    expect(readProbe('reply[2]', roots)).toBeUndefined();
+    expect(readProbe('scan.cursor', roots)).toBeUndefined();
+    expect(compare('17', '=', ' 17 ')).toBe(true);
+    expect(compare('17', '=', '17.0')).toBe(true);
+    expect(compare('hashtable', '=', '"HashTable"')).toBe(true);
+    expect(compare(3, '>', '2')).toBe(true);
+    expect(compare('yes', '>', '2')).toBe(false);
+    expect(compare(undefined, '!=', '1')).toBe(false);
+    expect(showValue(['0', ['x']])).toBe('0, x');
+    expect(showValue(null)).toBe('(nil)');
+    expect(() => readProbe('replies[0]', roots)).toThrow(/a probe starts with/);
+    expect(() => readProbe('reply..x', roots)).toThrow(/not a probe path/);
+    expect(() => readProbe('reply[1]length', roots)).toThrow(/not a probe path/);
+  });
+});
+
+/** What must be identical between two ways of reaching a step. */
+function essence(s: Snapshot) {
+  const t = (i: number) => {
+    const x = s.dict?.tables[i];
+    return x && { size: x.size, used: x.used, entries: Array.from(x.entries), filled: Array.from(x.filled) };
+  };
+  return {
+    now: s.now, memory: s.memory, prompt: s.prompt, rehashidx: s.dict?.rehashidx, t0: t(0), t1: t(1),
+    scan: s.scan && { ...s.scan }, config: s.config, logLength: s.logLength,
+  };
+}
+
+function lastReply(entries: readonly ConsoleEntry[]): ReplyValue | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) if (entries[i].reply !== undefined) return entries[i].reply;
+  return undefined;
+}
+
+const files = lessonFiles();
+
+describe('the lessons in tutorials/', () => {
+  it('all parse, and every lesson exists in English and in Korean', () => {
+    expect(files.length).toBeGreaterThan(0);
+    const ids = (lang: string) => files.filter((f) => f.startsWith(`${lang}/`)).map((f) => load(f).id).sort();
+    expect(ids('ko')).toEqual(ids('en'));
+  });
+
+  for (const file of files.filter((f) => f.startsWith('ko/'))) {
+    it(`${file} runs the same actions, questions and claims as its English version`, () => {
+      const ko = load(file);
+      const en = load(file.replace(/^ko\//, 'en/'));
+      expect(ko.seed).toBe(en.seed);
+      expect(ko.views).toEqual(en.views);
+      expect(ko.steps.length).toBe(en.steps.length);
+      const shape = (l: Lesson) => l.steps.map((s) => blocksOf(s).map((b) => {
+        switch (b.type) {
+          case 'predict': return { key: b.key, actions: b.actions, answer: b.answer, choices: b.choices?.map((c) => c.value) ?? null };
+          case 'expect': return { key: b.key, checks: b.checks.map((c) => [c.probe, c.op, c.value]) };
+          case 'focus': return { key: b.key, targets: b.targets };
+          default: return { key: b.key, type: b.type, auto: b.auto, actions: b.actions };
+        }
+      }));
+      expect(shape(ko)).toEqual(shape(en));
+    });
+  }
+
+  for (const file of files) {
+    it(`${file}: every step rebuilt from a clean state matches the walk, and every claim and answer holds`, async () => {
+      const lesson = load(file);
+      const config = emptyLog(lesson.seed).config;
+      const walk = newSession();
+      await walk.session.boot({ version: 1, config, entries: [] });
+      const atEntry: ReturnType<typeof essence>[] = [];
+      const failures: string[] = [];
+      for (const step of lesson.steps) {
+        const claims = claimsOf(step);
+        const run = (block: (typeof claims)[number]['block']) => {
+          const out: ConsoleEntry[] = [];
+          for (const a of block.actions) out.push(...walk.session.act(a).console);
+          return out;
+        };
+        const check = (entry: (typeof claims)[number], out: ConsoleEntry[]) => {
+          const roots = probeRoots(walk.session.snapshot(), lastReply(out));
+          for (const e of entry.expects) {
+            for (const c of e.checks) {
+              const v = readProbe(c.probe, roots);
+              if (!compare(v, c.op, c.value)) failures.push(`line ${c.line}: ${c.probe} ${c.op} ${c.value}, but it is ${showValue(v)}`);
+            }
+          }
+          if (entry.block.type === 'predict') {
+            const v = readProbe(entry.block.answer, roots);
+            if (v === undefined) failures.push(`line ${entry.block.line}: ${entry.block.answer} reads nothing`);
+            const choices = entry.block.choices;
+            if (choices && !choices.some((c) => compare(v, '=', c.value))) {
+              failures.push(`line ${entry.block.line}: the engine's answer ${showValue(v)} is not among the choices`);
+            }
+          }
+        };
+        for (const c of claims.filter((x) => x.block.auto)) check(c, run(c.block));
+        atEntry.push(essence(walk.session.snapshot()));
+        for (const c of claims.filter((x) => !x.block.auto)) check(c, run(c.block));
+      }
+      expect(failures).toEqual([]);
+
+      for (let k = 0; k < lesson.steps.length; k++) {
+        const fresh = newSession();
+        const r = await fresh.session.boot({ version: 1, config, entries: [] }, actionsAtEntry(lesson, k));
+        expect(essence(r.snapshot), `step ${k + 1} of ${file}`).toEqual(atEntry[k]);
+        expect(fresh.events.filter((e) => e.type === 'diverged')).toEqual([]);
+        const replayed = newSession();
+        const again = await replayed.session.boot({ version: 1, config, entries: [...fresh.session.entries] });
+        expect(essence(again.snapshot)).toEqual(atEntry[k]);
+      }
+    });
+  }
+});

@@ -1,0 +1,127 @@
+// The lines of a `glasskv do` block: the sandbox's buttons, written as
+// words. Each line becomes one or more actions of the input log, exactly
+// what clicking the button would have logged.
+//
+//   add 1000 [db=0] [prefix=k]    DEBUG POPULATE (the Add button)
+//   delete 10 [db=0]              RANDOMKEY + DEL, 10 times (the Delete button)
+//   rehash-step [n] [db=0]        n incremental rehash steps
+//   active-rehashing on|off       CONFIG SET activerehashing
+//   scan-start [count=10] [match=*] [db=0]
+//   scan-step [n]                 n SCAN calls of the walk
+//   scan-finish                   SCAN calls until the cursor is 0
+//   wait 100ms                    let virtual time pass (ns, us, ms, s)
+//   next-event [n]                run the next n queued events
+import type { Action } from '../../../wasm/protocol';
+
+const MAX_KEYS = 1_000_000;
+const MAX_REPEAT = 10_000;
+const UNITS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9 };
+
+/** A line that is not a valid action; the parser adds file and line. */
+export class ActionLineError extends Error {}
+
+interface Words {
+  positional: string[];
+  options: Map<string, string>;
+}
+
+function split(line: string): Words {
+  const positional: string[] = [];
+  const options = new Map<string, string>();
+  for (const w of line.trim().split(/\s+/).slice(1)) {
+    const eq = w.indexOf('=');
+    if (eq > 0) options.set(w.slice(0, eq).toLowerCase(), w.slice(eq + 1));
+    else positional.push(w);
+  }
+  return { positional, options };
+}
+
+function int(text: string | undefined, what: string, lo: number, hi: number, fallback?: number): number {
+  if (text === undefined) {
+    if (fallback === undefined) throw new ActionLineError(`${what} is missing`);
+    return fallback;
+  }
+  const n = /^\d+$/.test(text.replace(/_/g, '')) ? Number(text.replace(/_/g, '')) : NaN;
+  if (!Number.isInteger(n) || n < lo || n > hi) throw new ActionLineError(`${what} must be a whole number from ${lo} to ${hi}, not "${text}"`);
+  return n;
+}
+
+/** "100ms", "1.5s", "250us" in nanoseconds. */
+export function parseDuration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ns|us|µs|ms|s)$/.exec(text);
+  if (!m) throw new ActionLineError(`"${text}" is not a duration (write e.g. 100ms or 2s)`);
+  return Math.round(Number(m[1]) * UNITS[m[2]]);
+}
+
+function allowOnly(w: Words, names: string[], verb: string): void {
+  for (const k of w.options.keys()) {
+    if (!names.includes(k)) throw new ActionLineError(`${verb} has no option "${k}"`);
+  }
+}
+
+function repeat(n: number, a: Action): Action[] {
+  return Array.from({ length: n }, () => ({ ...a }));
+}
+
+/** The actions one line stands for. */
+export function parseActionLine(line: string): Action[] {
+  const verb = line.trim().split(/\s+/)[0].toLowerCase();
+  const w = split(line);
+  const db = () => int(w.options.get('db'), 'db', 0, 15, 0);
+  switch (verb) {
+    case 'add': {
+      allowOnly(w, ['db', 'prefix'], verb);
+      const prefix = w.options.get('prefix');
+      const a: Action = { kind: 'populate', db: db(), n: int(w.positional[0], 'the number of keys', 1, MAX_KEYS) };
+      return [prefix ? { ...a, prefix } : a];
+    }
+    case 'delete':
+      allowOnly(w, ['db'], verb);
+      return [{ kind: 'delete', db: db(), n: int(w.positional[0], 'the number of keys', 1, MAX_KEYS) }];
+    case 'rehash-step':
+      allowOnly(w, ['db'], verb);
+      return [{ kind: 'rehashStep', db: db(), steps: int(w.positional[0], 'the number of steps', 1, MAX_KEYS, 1) }];
+    case 'active-rehashing': {
+      allowOnly(w, [], verb);
+      const v = (w.positional[0] ?? '').toLowerCase();
+      if (v !== 'on' && v !== 'off') throw new ActionLineError('active-rehashing takes on or off');
+      return [{ kind: 'activeRehash', on: v === 'on' }];
+    }
+    case 'scan-start':
+      allowOnly(w, ['count', 'match', 'db'], verb);
+      if (w.positional.length) throw new ActionLineError('scan-start takes count=N, match=PATTERN and db=N');
+      return [{
+        kind: 'scanStart', db: db(), count: int(w.options.get('count'), 'count', 1, MAX_KEYS, 10),
+        match: w.options.get('match') || '*',
+      }];
+    case 'scan-step':
+      allowOnly(w, [], verb);
+      return repeat(int(w.positional[0], 'the number of calls', 1, MAX_REPEAT, 1), { kind: 'scanStep' });
+    case 'scan-finish':
+      allowOnly(w, [], verb);
+      return [{ kind: 'scanFinish' }];
+    case 'wait':
+      allowOnly(w, [], verb);
+      if (w.positional.length !== 1) throw new ActionLineError('wait takes one duration, e.g. wait 100ms');
+      return [{ kind: 'wait', ns: parseDuration(w.positional[0]) }];
+    case 'next-event':
+      allowOnly(w, [], verb);
+      return repeat(int(w.positional[0], 'the number of events', 1, MAX_REPEAT, 1), { kind: 'step' });
+    default:
+      throw new ActionLineError(`unknown action "${verb}" (add, delete, rehash-step, active-rehashing, `
+        + 'scan-start, scan-step, scan-finish, wait, next-event)');
+  }
+}
+
+/** Actions are the same step of a lesson if they are equal, fields the
+ *  lesson left to the engine aside (the key prefix of an add). */
+export function sameAction(logged: Action, planned: Action): boolean {
+  if (logged.kind !== planned.kind) return false;
+  const a = logged as unknown as Record<string, unknown>;
+  const b = planned as unknown as Record<string, unknown>;
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (k === 'prefix' && b[k] === undefined) continue;
+    if (a[k] !== b[k]) return false;
+  }
+  return true;
+}

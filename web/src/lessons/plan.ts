@@ -1,0 +1,64 @@
+// A lesson's plan: which actions put the world in the state each step
+// starts from. A step starts from the lesson's scenario (a fresh world from
+// its seed) plus, in order, every action of the earlier steps (their auto
+// blocks, then their other blocks in the order they appear) and the auto
+// blocks of the step itself. The page and the tests both build states from
+// these lists, so what a learner sees at step k is reproducible.
+import type { Action, LogEntry } from '../../../wasm/protocol';
+import { sameAction } from './actions';
+import { isActionBlock, type ActionBlock, type Block, type ExpectBlock, type Lesson, type Step } from './types';
+
+export function blocksOf(step: Step): Block[] {
+  return step.items.flatMap((i) => (i.kind === 'block' ? [i.block] : []));
+}
+
+/** Blocks that run when the step is entered. */
+export function autoBlocks(step: Step): ActionBlock[] {
+  return blocksOf(step).filter(isActionBlock).filter((b) => b.auto);
+}
+
+/** Blocks the learner runs, in the order they must be run. */
+export function clickBlocks(step: Step): ActionBlock[] {
+  return blocksOf(step).filter(isActionBlock).filter((b) => !b.auto);
+}
+
+/** Every action of a step, in the order the plan applies them. */
+export function stepActions(step: Step): Action[] {
+  return [...autoBlocks(step), ...clickBlocks(step)].flatMap((b) => b.actions);
+}
+
+/** The actions of the steps before step k. */
+export function actionsBefore(lesson: Lesson, k: number): Action[] {
+  return lesson.steps.slice(0, k).flatMap(stepActions);
+}
+
+/** The actions that build the state step k starts in. */
+export function actionsAtEntry(lesson: Lesson, k: number): Action[] {
+  return [...actionsBefore(lesson, k), ...autoBlocks(lesson.steps[k]).flatMap((b) => b.actions)];
+}
+
+/** The state just before the learner runs click block `n` of step k. */
+export function actionsBeforeClick(lesson: Lesson, k: number, n: number): Action[] {
+  return [...actionsAtEntry(lesson, k), ...clickBlocks(lesson.steps[k]).slice(0, n).flatMap((b) => b.actions)];
+}
+
+/** True when the log holds exactly the planned actions, in order: the
+ *  world is then in the state the plan describes. */
+export function logFollows(entries: readonly LogEntry[], planned: readonly Action[]): boolean {
+  return entries.length === planned.length && entries.every((e, i) => sameAction(e.action, planned[i]));
+}
+
+/** The focus targets of a step, in order. */
+export function focusOf(step: Step): string[] {
+  return blocksOf(step).flatMap((b) => (b.type === 'focus' ? b.targets : []));
+}
+
+/** Each acting block of a step with the expect blocks that follow it. */
+export function claimsOf(step: Step): { block: ActionBlock; expects: ExpectBlock[] }[] {
+  const out: { block: ActionBlock; expects: ExpectBlock[] }[] = [];
+  for (const b of blocksOf(step)) {
+    if (isActionBlock(b)) out.push({ block: b, expects: [] });
+    else if (b.type === 'expect') out[out.length - 1]?.expects.push(b);
+  }
+  return out;
+}

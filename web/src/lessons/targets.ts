@@ -1,0 +1,14 @@
+// What a `glasskv focus` block may point at. Each name is carried by one
+// element of the page (data-lesson-target), so a lesson can bring it into
+// sight and highlight it without knowing the page's structure.
+export const FOCUS_TARGETS = [
+  'console', 'console.input',
+  'ht', 'ht.table.0', 'ht.table.1', 'ht.actions',
+  'scan', 'scan.controls', 'scan.cursor', 'scan.checker', 'scan.visited', 'scan.keys',
+] as const;
+
+export type FocusTarget = (typeof FOCUS_TARGETS)[number];
+
+export function isFocusTarget(name: string): name is FocusTarget {
+  return (FOCUS_TARGETS as readonly string[]).includes(name);
+}

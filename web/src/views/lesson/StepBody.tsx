@@ -1,0 +1,42 @@
+import { memo, useEffect, useRef } from 'react';
+import { clickBlocks } from '../../lessons/plan';
+import type { Block, Lesson } from '../../lessons/types';
+import { ActionBlockView, type BlockState } from './ActionBlockView';
+import { useLesson } from './hooks';
+import { MdBlocks } from './Markdown';
+import { PredictView } from './PredictView';
+
+/** One step: its prose and its blocks, in the order the file has them. */
+export const StepBody = memo(function StepBody({ lesson, step }: { lesson: Lesson; step: number }) {
+  const ran = useLesson((s) => s.active?.ran ?? 0);
+  const root = useRef<HTMLDivElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    // After a block runs, bring the next one into sight (not on the step's first render).
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    root.current?.querySelector('.lesson-block.next')?.scrollIntoView({ block: 'nearest' });
+  }, [ran]);
+  const s = lesson.steps[step];
+  const order = clickBlocks(s).map((b) => b.key);
+  const stateOf = (b: Block): BlockState => {
+    if ('auto' in b && b.auto) return 'auto';
+    const n = order.indexOf(b.key);
+    return n < ran ? 'done' : n === ran ? 'next' : 'waiting';
+  };
+  return (
+    <div className="lesson-step" data-testid="lesson.step" data-step={step} ref={root}>
+      {step === 0 && lesson.intro.length ? <div className="lesson-intro"><MdBlocks nodes={lesson.intro} /></div> : null}
+      <h3 className="lesson-step-title" data-testid="lesson.step.title">{s.title}</h3>
+      {s.items.map((item, i) => {
+        if (item.kind === 'prose') return <MdBlocks key={i} nodes={item.nodes} />;
+        const b = item.block;
+        if (b.type === 'predict') return <PredictView key={b.key} block={b} state={stateOf(b)} />;
+        if (b.type === 'run' || b.type === 'do' || b.type === 'config') return <ActionBlockView key={b.key} block={b} state={stateOf(b)} />;
+        return null;
+      })}
+    </div>
+  );
+});
