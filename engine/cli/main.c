@@ -11,6 +11,9 @@
  * reach the server, and a command that takes 500 ms or more is followed
  * by its duration. Here the duration is virtual time, so it is exact.
  *
+ * `glasskv cli --memcached` and `glasskv slabs` run a memcached-style
+ * node instead (mccli.c).
+ *
  * The world is deterministic: a fixed seed unless --seed says otherwise.
  * Its Unix clock starts at the real time, as a fresh redis-server's
  * would, so absolute expire times compare the same; --unix-ms pins it. */
@@ -22,8 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "aofcli.h"
 #include "cliformat.h"
 #include "glasskv.h"
+#include "mccli.h"
 #include "run.h"
 
 /* How long a command may wait for its reply in virtual time. Without
@@ -52,7 +57,7 @@ typedef struct cliSession {
 /* Prints the usage to stderr and exits with status 2. */
 static void _usage(void) {
     fprintf(stderr,
-        "usage: glasskv cli [--seed N] [--unix-ms MS]\n"
+        "usage: glasskv cli [--seed N] [--unix-ms MS] [--aof DIR]\n"
         "       glasskv run <lab> [--seed N]\n"
         "\n"
         "  cli   read commands in redis-cli syntax on stdin, run them on one\n"
@@ -61,8 +66,16 @@ static void _usage(void) {
         "seed)\n"
         "        --unix-ms MS  Unix time in ms when the world starts\n"
         "                      (default: now)\n"
+        "        --aof DIR     appendonly yes, appendfsync always; write the\n"
+        "                      AOF directory into DIR at the end\n"
         "  run   run a lab headless and print its figures as JSON\n"
-        "        (pipelining, pipeline-vs-multi, rtt, command-flushing)\n");
+        "        (pipelining, pipeline-vs-multi, rtt, command-flushing,\n"
+        "        aof-not-a-wal, fsync-policies, disk-full)\n"
+        "  cli --memcached [--seed N] [--unix-ms MS] [memcached options]\n"
+        "        send stdin's protocol lines to one memcached-style node,\n"
+        "        print its raw replies\n"
+        "  slabs [memcached options]\n"
+        "        print the slab class table memcached -vv prints\n");
     exit(2);
 }
 
@@ -92,11 +105,14 @@ static unsigned long long _optNumber(const char *s) {
 
 /* Fills cfg from the cli subcommand's options, exiting through _usage on
  * anything unknown. */
-static void _parseOptions(int argc, char **argv, gkConfig *cfg) {
+static void _parseOptions(int argc, char **argv, gkConfig *cfg,
+                          const char **aofdir) {
     gkConfigInit(cfg);
     cfg->unix_ms_at_zero = _unixMs();
     for (int i = 0; i < argc; i++) {
-        if (i + 1 < argc && !strcmp(argv[i], "--seed"))
+        if (i + 1 < argc && !strcmp(argv[i], "--aof"))
+            *aofdir = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--seed"))
             cfg->seed = _optNumber(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--unix-ms"))
             cfg->unix_ms_at_zero = (int64_t)_optNumber(argv[++i]);
@@ -390,10 +406,12 @@ static int _cliLine(cliSession *s, const char *line, size_t len) {
 static int _cliMain(int argc, char **argv) {
     gkConfig cfg;
     cliSession s = { 0 };
-    _parseOptions(argc, argv, &cfg);
+    const char *aofdir = NULL;
+    _parseOptions(argc, argv, &cfg, &aofdir);
     if (gkWorldCreate(&s.w, &cfg, NULL, NULL) != GK_OK)
         _die("cannot create the world");
-    if (gkServerAdd(s.w, &s.node) != GK_OK)
+    if (gkServerAddConfig(s.w, aofdir ? aofCliConfig() : NULL, &s.node) !=
+        GK_OK)
         _die(gkWorldLastError(s.w));
     _cliConnect(&s);
     char *line = NULL;
@@ -406,14 +424,20 @@ static int _cliMain(int argc, char **argv) {
     free(line);
     free(s.in);
     fflush(stdout);
+    int rc = aofdir && aofCliExport(s.w, s.node, aofdir) != 0 ? 1 : 0;
     gkWorldRelease(s.w);
-    return 0;
+    return rc;
 }
 
 /* Dispatches on the subcommand; anything else is a usage error. */
 int main(int argc, char **argv) {
+    for (int i = 2; argc >= 2 && !strcmp(argv[1], "cli") && i < argc; i++)
+        if (!strcmp(argv[i], "--memcached"))
+            return mcCliMain(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "cli"))
         return _cliMain(argc - 2, argv + 2);
+    if (argc >= 2 && !strcmp(argv[1], "slabs"))
+        return mcSlabsMain(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "run"))
         return runMain(argc - 2, argv + 2);
     _usage();

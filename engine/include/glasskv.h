@@ -64,20 +64,30 @@ typedef struct gkWorld gkWorld;
 #define GK_TR_SCAN_CALL 6    /* a=db b=conn c=0, d=cursor in; (d2=out) */
 #define GK_TR_CRON 7         /* serverCron ran: a=cronloops */
 #define GK_TR_EXPIRE 8       /* a key expired: a=db, b=1 active 0 lazy */
-/* memcached-style nodes: a=slab class, b=page index in the class. */
-#define GK_TR_SLAB_PAGE 9    /* a page was taken: c=perslab,
-                                d=total_malloced after it */
-#define GK_TR_ITEM_STORE 10  /* an item was linked: c=chunk in the page,
-                                d=ntotal (a, b, c: where its header is) */
-#define GK_TR_ITEM_EVICT 11  /* an item was evicted from its LRU tail:
-                                c=chunk, d=ntotal */
-#define GK_TR_ITEM_FREE 12   /* an item's chunks went back to the free
-                                lists (delete, expiry, flush, replace):
-                                c=chunk, d=ntotal */
 #define GK_TR_SYSCALL 9      /* a=GK_SYS_* b=fd c=bytes, d=duration ns */
 #define GK_TR_LOOP 10        /* a=GK_LOOP_* phase, d=iteration number */
 #define GK_TR_CLIENT 11      /* a workload: a=GK_CL_* b=fd c=commands,
                                 d=bytes sent (SEND) or latency ns (DONE) */
+/* memcached-style nodes: a=slab class, b=page index in the class. */
+#define GK_TR_SLAB_PAGE 12   /* a page was taken: c=perslab,
+                                d=total_malloced after it */
+#define GK_TR_ITEM_STORE 13  /* an item was linked: c=chunk in the page,
+                                d=ntotal (a, b, c: where its header is) */
+#define GK_TR_ITEM_EVICT 14  /* an item was evicted from its LRU tail:
+                                c=chunk, d=ntotal */
+#define GK_TR_ITEM_FREE 15   /* an item's chunks went back to the free
+                                lists (delete, expiry, flush, replace):
+                                c=chunk, d=ntotal */
+/* Redis-style persistence: the AOF, the background threads, the disk. */
+#define GK_TR_AOF 16         /* a=GK_AOF_* (see there for b, c, d) */
+#define GK_TR_BIO 17         /* a=GK_BIO_* job type, b=GK_JOB_* event,
+                                c=jobs of the type pending after it (the
+                                running one included), d=job id */
+#define GK_TR_DISK 18        /* a=GK_DISK_* b=inode c=bytes
+                                d=durable size of the file after it */
+#define GK_TR_CRASH 19       /* a=GK_CRASH_* b=1 if at a chosen point,
+                                d=pid of the process that died or began */
+#define GK_TR_REWRITE 20     /* AOF rewrite: a=GK_RW_* c=keys, d=bytes */
 
 /* Workload events in GK_TR_CLIENT records. */
 #define GK_CL_SEND 0         /* a batch was written */
@@ -87,6 +97,55 @@ typedef struct gkWorld gkWorld;
 #define GK_SYS_READ 0
 #define GK_SYS_WRITE 1
 #define GK_SYS_POLL 2
+#define GK_SYS_FWRITE 3      /* write(2) to a file: b=file descriptor */
+#define GK_SYS_FSYNC 4       /* fdatasync(2) (d includes the wait) */
+#define GK_SYS_FTRUNCATE 5
+#define GK_SYS_OPEN 6
+#define GK_SYS_CLOSE 7
+#define GK_SYS_RENAME 8
+#define GK_SYS_UNLINK 9
+#define GK_SYS_FREAD 10      /* reading a whole file (AOF loading) */
+
+/* AOF events in GK_TR_AOF records. Offsets count the bytes of the
+ * append-only files as INFO's aof_current_size does. */
+#define GK_AOF_FEED 0        /* a command went into aof_buf: b=db,
+                                c=bytes, d=aof_buf length after */
+#define GK_AOF_WRITE 1       /* aof_buf written: c=bytes, d=size after */
+#define GK_AOF_POSTPONE 2    /* everysec: write postponed, an fsync is in
+                                flight: c=seconds so far, d=aof_buf length */
+#define GK_AOF_FORCED 3      /* written after 2 s of postponing:
+                                d=aof_delayed_fsync */
+#define GK_AOF_WRITE_ERR 4   /* b=errno c=bytes written, d=bytes wanted */
+#define GK_AOF_FSYNC 5       /* always: fsynced in the main thread,
+                                d=aof_fsync_offset */
+#define GK_AOF_FSYNC_QUEUED 6 /* everysec: fsync job queued for bio,
+                                d=aof_fsync_offset */
+#define GK_AOF_LOADED 7      /* a file was replayed: c=commands, d=bytes */
+#define GK_AOF_TRUNCATED 8   /* its last command was cut: d=valid bytes */
+
+/* Background threads in GK_TR_BIO records (bio.h's job types). */
+#define GK_BIO_CLOSE_FILE 0
+#define GK_BIO_AOF_FSYNC 1
+#define GK_BIO_LAZY_FREE 2
+#define GK_JOB_QUEUED 0
+#define GK_JOB_START 1
+#define GK_JOB_DONE 2
+
+/* Disk events in GK_TR_DISK records. */
+#define GK_DISK_SYNCED 0     /* an fsync reached the device */
+#define GK_DISK_WRITTEN_BACK 1 /* the flusher wrote dirty pages back */
+#define GK_DISK_POWER_LOSS 2 /* the page cache was lost */
+
+/* Crashes and restarts (GK_TR_CRASH records, gkServerCrash). */
+#define GK_CRASH_PROCESS 0   /* kill -9: the page cache survives */
+#define GK_CRASH_POWER 1     /* power loss: only durable bytes survive */
+#define GK_CRASH_RESTART 2   /* (trace only) a new process started */
+
+/* AOF rewrite events in GK_TR_REWRITE records. */
+#define GK_RW_START 0        /* the fork: c=keys in the snapshot */
+#define GK_RW_CHILD_DONE 1   /* the child wrote and fsynced its file */
+#define GK_RW_DONE 2         /* the parent switched the manifest */
+#define GK_RW_FAILED 3
 
 /* Event-loop phases in GK_TR_LOOP records. */
 #define GK_LOOP_BEGIN 0      /* the host wakes up (epoll_wait returns) */
@@ -227,6 +286,194 @@ int gkScanAuditGet(gkWorld *w, int node, gkScanAudit *out);
 int gkScanAuditMissing(gkWorld *w, int node, char *out, size_t cap,
                        size_t *written);
 int gkScanAuditEnd(gkWorld *w, int node);
+
+/* ---- Redis-style persistence: the machine's disk, crashes, the AOF. ----
+ *
+ * Every Redis-style node runs on a machine with a simulated disk: files
+ * with a page cache (written, not durable) and durable bytes, a device
+ * with a latency and a bandwidth, free space and read-only directories a
+ * scenario can set. Paths are "name" in the working directory or
+ * "dir/name" (the AOF lives in "appendonlydir/"). */
+
+/* The disk as a whole. */
+typedef struct gkDiskInfo {
+    char preset[16];            /* "nvme", "ssd", "hdd", "slow-fsync" */
+    uint64_t capacity;          /* bytes the file system holds */
+    uint64_t used;              /* bytes of file data */
+    uint64_t free_bytes;
+    uint64_t device_busy_until; /* the device queue drains then (ns) */
+    uint32_t queued;            /* requests in the device queue */
+    uint32_t files;             /* files, open or named */
+    uint64_t written;           /* bytes written into the page cache */
+    uint64_t durable_bytes;     /* bytes that reached the device */
+    uint64_t syncs;             /* fsyncs completed */
+    uint64_t writebacks;        /* writebacks by the kernel's flusher */
+} gkDiskInfo;
+
+/* One file. */
+typedef struct gkDiskFileInfo {
+    uint64_t size;              /* bytes in the page cache (read(2) sees) */
+    uint64_t durable;           /* bytes on the device */
+    uint64_t dirty;             /* bytes written, not yet on the device */
+    uint64_t syncing_until;     /* an fsync in flight completes then, or 0 */
+    uint64_t dirty_since;       /* dirty since then (the flusher writes
+                                   it back 30 s later), 0 if clean */
+    int32_t inode;
+    int32_t open;               /* open descriptors */
+} gkDiskFile;
+
+/* A crash at a chosen point (gkServerCrashAt flags). */
+#define GK_CRASH_AT_BEFORE_SLEEP 1  /* at the next beforeSleep */
+#define GK_CRASH_AT_TRACE 2         /* at_ns is a trace sequence number:
+                                       right after that record */
+
+/* Adds a Redis-style node started with a redis.conf-style configuration
+ * ("appendonly yes\nappendfsync always\n"; NULL: defaults). */
+int gkServerAddConfig(gkWorld *w, const char *conf, int *node_id);
+int gkServerCrash(gkWorld *w, int node, int kind);
+int gkServerCrashAt(gkWorld *w, int node, uint64_t at_ns, int kind,
+                    int flags);
+int gkServerRestart(gkWorld *w, int node, const char *conf);
+int gkServerIsUp(gkWorld *w, int node);
+size_t gkServerLogRead(gkWorld *w, int node, uint64_t after_seq, char *out,
+                       size_t cap, uint64_t *last_seq);
+
+int gkDiskSetPreset(gkWorld *w, int node, const char *name);
+const char *gkDiskPresetName(int i);
+int gkDiskSetFree(gkWorld *w, int node, uint64_t bytes);
+int gkDiskSetReadOnly(gkWorld *w, int node, const char *dir, int readonly);
+int gkDiskGetInfo(gkWorld *w, int node, gkDiskInfo *out);
+int gkDiskFileInfo(gkWorld *w, int node, const char *path,
+                   gkDiskFile *out);
+int gkDiskList(gkWorld *w, int node, const char *dir, char *out, size_t cap,
+               size_t *written);
+int gkDiskReadFile(gkWorld *w, int node, const char *path, int durable,
+                   char *out, size_t cap, size_t *size);
+int gkDiskWriteFile(gkWorld *w, int node, const char *path, const void *buf,
+                    size_t len);
+
+/* The AOF of a Redis-style node. Offsets in fed/written/acked/durable
+ * count the bytes of every command fed to aof_buf since the process
+ * started: the same stream seen at four stages. */
+typedef struct gkAofInfo {
+    int32_t state;              /* 0 off, 1 on, 2 waiting for a rewrite */
+    int32_t fsync;              /* appendfsync: 0 no, 1 always, 2 everysec */
+    int32_t last_write_status;  /* 0 ok, -1 the last write failed */
+    int32_t last_write_errno;
+    int32_t bio_fsync_status;   /* 0 ok, -1 the last bio fsync failed */
+    int32_t rewrite_in_progress;
+    int32_t selected_db;        /* db of the last SELECT written, or -1 */
+    int32_t pad;
+    uint64_t buffer_length;     /* aof_buf bytes */
+    uint64_t current_size;      /* aof_current_size */
+    uint64_t base_size;         /* aof_base_size */
+    uint64_t fsync_offset;      /* current_size at the last fsync */
+    uint64_t pending_bio_fsync; /* BIO_AOF_FSYNC jobs, running included */
+    uint64_t delayed_fsync;     /* aof_delayed_fsync */
+    int64_t flush_postponed_start; /* unix s of the postponement, or 0 */
+    int64_t last_fsync;         /* unix s */
+    uint64_t fed;               /* bytes fed to aof_buf */
+    uint64_t written;           /* of those, written into the file */
+    uint64_t acked;             /* whose replies have been written */
+    uint64_t durable;           /* on the device */
+    char incr_file[64];         /* the incr file being appended */
+    char base_file[64];
+} gkAofInfo;
+
+/* A thread (or the rewrite child) of a Redis-style node's process. */
+typedef struct gkThreadInfo {
+    char name[24];              /* "main", "bio_close_file", "bio_aof_fsync",
+                                   "bio_lazy_free", "aof-rewrite" */
+    int32_t busy;               /* working at the current time */
+    uint32_t pending;           /* jobs queued, the running one included */
+    uint64_t busy_since;        /* start of the current job */
+    uint64_t busy_until;        /* its end, when known */
+    uint64_t jobs_done;
+    uint64_t busy_ns;           /* time spent working */
+} gkThreadInfo;
+
+int gkAofGetInfo(gkWorld *w, int node, gkAofInfo *out);
+int gkServerThreads(gkWorld *w, int node, gkThreadInfo *out, int max,
+                    int *n);
+
+/* ---- memcached-style nodes: slab classes and pages. ---- */
+
+/* One slab class of a memcached-style node. */
+typedef struct gkMcClass {
+    uint32_t id;            /* class id, 1 .. totals.classes */
+    uint32_t chunk_size;    /* bytes per chunk */
+    uint32_t perslab;       /* chunks per page */
+    uint32_t pages;         /* pages the class holds */
+    uint32_t used_chunks;   /* chunks holding an item or part of one */
+    uint32_t free_chunks;   /* chunks on the class's free list */
+    uint32_t items;         /* items in the class's LRU */
+    uint32_t free_head_page;  /* page of the free list's head chunk, */
+    uint32_t free_head_chunk; /* and its index there; UINT32_MAX if none */
+    uint32_t pad;
+    uint64_t requested;     /* ntotal of the items in its LRU: memcached's
+                               mem_requested (a large item counts whole
+                               in the largest class) */
+    uint64_t allocated;     /* bytes of its pages (pages * 1 MB, except
+                               with -o no_modern) */
+    uint64_t evicted;       /* items evicted from its LRU */
+    uint64_t outofmemory;   /* stores refused for want of memory */
+} gkMcClass;
+
+/* Node-wide slab figures. */
+typedef struct gkMcTotals {
+    uint32_t classes;       /* number of classes: the largest id */
+    uint32_t active_slabs;  /* classes with at least one page */
+    uint32_t page_size;     /* bytes per page (1 MB) */
+    uint32_t chunk_max;     /* slab_chunk_max: the largest class */
+    uint32_t item_size_max; /* -I: larger items are refused */
+    uint32_t pad;
+    uint64_t limit;         /* -m in bytes */
+    uint64_t total_malloced;/* bytes of pages taken */
+    uint64_t requested;     /* sum of the classes' requested */
+    uint64_t used_bytes;    /* sum of used chunks * chunk size */
+    uint64_t curr_items;    /* items stored */
+    uint64_t evictions;     /* items evicted, all classes */
+} gkMcTotals;
+
+/* Adds a memcached-style node, configured as memcached 1.6.18 is by its
+ * command line (without the program name), e.g. "-m 64 -f 1.25 -n 48
+ * -I 1m -o slab_chunk_max=524288 -C". GK_EINVAL with memcached's message
+ * in gkWorldLastError for options it would refuse. */
+int gkMemcachedAdd(gkWorld *w, const char *options, int *node_id);
+
+/* Fills rows[0..max) with the node's slab classes (*n gets how many there
+ * are) and *totals, if not NULL. */
+int gkMemcachedClasses(gkWorld *w, int node, gkMcClass *rows, uint32_t max,
+                       uint32_t *n, gkMcTotals *totals);
+
+/* For slab class cls, used[i] = used chunks in page i, in the order the
+ * pages were taken; *n gets the class's page count. */
+int gkMemcachedPages(gkWorld *w, int node, uint32_t cls, uint32_t *used,
+                     uint32_t max, uint32_t *n);
+
+/* For page `page` of class cls, bytes[i] = bytes chunk i uses (its header
+ * included), 0 if the chunk is free; *n gets the chunks per page. The
+ * rest of each chunk, up to the chunk size, is padding. */
+int gkMemcachedChunks(gkWorld *w, int node, uint32_t cls, uint32_t page,
+                      uint32_t *bytes, uint32_t max, uint32_t *n);
+
+/* Where an item with a key of nkey bytes, these client flags and a value
+ * of vlen bytes would go: *ntotal its size as memcached counts it, *cls
+ * its class (the largest class for an item stored in chunks), 0 if it is
+ * too large to store. */
+int gkMemcachedItemClass(gkWorld *w, int node, uint32_t nkey, uint32_t flags,
+                         uint64_t vlen, uint32_t *cls, uint64_t *ntotal);
+
+/* The class ladder options would give, without a world or a node (for
+ * what-if sliders): rows and *n as gkMemcachedClasses. GK_EINVAL with
+ * memcached's message in err (cap bytes, NUL-terminated) for options it
+ * would refuse. */
+int gkMemcachedLayout(const char *options, gkMcClass *rows, uint32_t max,
+                      uint32_t *n, char *err, size_t cap);
+
+/* How memcached-style nodes differ from memcached 1.6.18 (English text,
+ * for the UI to show next to the slab view). */
+const char *gkMemcachedNotes(void);
 
 #ifdef __cplusplus
 }

@@ -120,3 +120,96 @@ int gkScanAuditEnd(gkWorld *w, int node) {
     auditEnd(s);
     return GK_OK;
 }
+
+/* ---- Persistence: the AOF and the threads. ---- */
+
+/* The stream offset up to which the AOF is durable: the bytes written,
+ * minus those of the current incr file still only in the page cache. */
+static uint64_t _aofDurable(redisServer *s) {
+    int ino = s->aof.fd >= 0 ? diskFdInode(s->fs.disk, s->aof.fd) : -1;
+    if (ino < 0) return (uint64_t)s->aof.written_bytes;
+    diskInode *in = &s->fs.disk->inodes[ino];
+    size_t size = sdslen(in->data), dur = sdslen(in->durable);
+    uint64_t lag = size > dur ? size - dur : 0;
+    uint64_t w = (uint64_t)s->aof.written_bytes;
+    return w > lag ? w - lag : 0;
+}
+
+int gkAofGetInfo(gkWorld *w, int node, gkAofInfo *out) {
+    redisServer *s = worldServer(w, node);
+    if (!s) return worldFail(w, GK_ENOTFOUND, "no running server node");
+    machineAdvance(w, node, w->now);
+    aofState *a = &s->aof;
+    memset(out, 0, sizeof(*out));
+    out->state = a->state;
+    out->fsync = s->cfg.appendfsync;
+    out->last_write_status = a->last_write_status;
+    out->last_write_errno = a->last_write_errno;
+    out->bio_fsync_status = s->bio.fsync_status;
+    out->rewrite_in_progress = a->child.active;
+    out->selected_db = a->selected_db;
+    out->buffer_length = sdslen(a->buf);
+    out->current_size = (uint64_t)a->current_size;
+    out->base_size = (uint64_t)a->rewrite_base_size;
+    out->fsync_offset = (uint64_t)a->fsync_offset;
+    out->pending_bio_fsync = bioPendingJobsOfType(&s->bio, BIO_AOF_FSYNC);
+    out->delayed_fsync = (uint64_t)a->delayed_fsync;
+    out->flush_postponed_start = a->flush_postponed_start;
+    out->last_fsync = a->last_fsync;
+    out->fed = (uint64_t)a->fed_bytes;
+    out->written = (uint64_t)a->written_bytes;
+    out->acked = (uint64_t)a->acked_bytes;
+    out->durable = _aofDurable(s);
+    aofManifest *am = a->manifest;
+    if (am && am->nincr)
+        strncpy(out->incr_file, am->incr[am->nincr - 1].file_name,
+                sizeof(out->incr_file) - 1);
+    if (am && am->base)
+        strncpy(out->base_file, am->base->file_name,
+                sizeof(out->base_file) - 1);
+    return GK_OK;
+}
+
+static void _threadRow(gkThreadInfo *t, const char *name) {
+    memset(t, 0, sizeof(*t));
+    strncpy(t->name, name, sizeof(t->name) - 1);
+}
+
+/* The main thread, the three bio threads and, if one exists, the rewrite
+ * child, as of the world's current time. *n gets how many there are. */
+int gkServerThreads(gkWorld *w, int node, gkThreadInfo *out, int max,
+                    int *n) {
+    redisServer *s = worldServer(w, node);
+    gkThreadInfo rows[BIO_NUM_OPS + 2];
+    if (!s) return worldFail(w, GK_ENOTFOUND, "no running server node");
+    machineAdvance(w, node, w->now);
+    gkNode *nd = &w->nodes[node];
+    int k = 0;
+    _threadRow(&rows[k], "main");
+    rows[k].busy = nd->busy_until > w->now;
+    rows[k].busy_since = nd->iter_start;
+    rows[k].busy_until = nd->busy_until;
+    rows[k].jobs_done = nd->stats.iterations;
+    rows[k++].busy_ns = s->denv.cpu_ns;
+    for (int t = 0; t < BIO_NUM_OPS; t++, k++) {
+        bioThread *th = &s->bio.threads[t];
+        _threadRow(&rows[k], bioTypeName(t));
+        rows[k].busy = th->running;
+        rows[k].pending = (uint32_t)th->njobs;
+        rows[k].busy_since = th->running ? th->start : 0;
+        rows[k].busy_until = th->running ? th->end : 0;
+        rows[k].jobs_done = th->done;
+        rows[k].busy_ns = th->busy_ns;
+    }
+    if (s->aof.child.active) {
+        aofChild *ch = &s->aof.child;
+        _threadRow(&rows[k], "aof-rewrite");
+        rows[k].busy = ch->step != AOF_CHILD_EXITED;
+        rows[k].busy_since = ch->fork_at;
+        rows[k].busy_until = ch->step != AOF_CHILD_EXITED ? ch->next : 0;
+        rows[k++].busy_ns = ch->cpu_ns;
+    }
+    *n = k;
+    memcpy(out, rows, sizeof(gkThreadInfo) * (size_t)(k < max ? k : max));
+    return GK_OK;
+}

@@ -139,5 +139,6 @@ redisCommand redisCommandTable[] = {
     { "info", infoCommand, -1, CMD_LOADING | CMD_STALE, 0, 0, 0 },
     { "debug", debugCommand, -2, A | CMD_LOADING | CMD_STALE, 0, 0, 0 },
     { "time", timeCommand, 1, F | CMD_LOADING | CMD_STALE, 0, 0, 0 },
+    { "bgrewriteaof", bgrewriteaofCommand, 1, A, 0, 0, 0 },
     END
 };

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include "server.h"
 
-enum { CFG_BOOL, CFG_INT, CFG_MEMORY };
+enum { CFG_BOOL, CFG_INT, CFG_MEMORY, CFG_ENUM, CFG_STRING };
 
 typedef struct configDef {
     const char *name, *alias;
@@ -17,7 +17,33 @@ typedef struct configDef {
     int is_ll;                  /* field is long long (else int) */
     long long min, max;
     int immutable;
+    const char *const *enums;   /* CFG_ENUM: names, in Redis's order */
+    const int *enum_values;     /* and their values (NULL: 0, 1, ...) */
+    /* Called after a change at runtime; C_ERR (with *why) undoes it. */
+    int (*apply)(redisServer *s, long long prev, const char **why);
 } configDef;
+
+static const char *const fsyncEnum[] = { "everysec", "always", "no",
+                                         NULL };
+static const int fsyncValues[] = { AOF_FSYNC_EVERYSEC, AOF_FSYNC_ALWAYS,
+                                   AOF_FSYNC_NO };
+static const char *const loglevelEnum[] = { "debug", "verbose", "notice",
+                                            "warning", NULL };
+
+/* updateAppendonly: appendonly yes starts the AOF (with a rewrite),
+ * appendonly no stops it. */
+static int _applyAppendonly(redisServer *s, long long prev,
+                            const char **why) {
+    if (!s->cfg.appendonly && s->aof.state != AOF_OFF) {
+        stopAppendOnly(s);
+    } else if (s->cfg.appendonly && s->aof.state == AOF_OFF) {
+        if (startAppendOnly(s) == C_ERR) {
+            *why = "Unable to turn on AOF. Check server logs.";
+            return C_ERR;
+        }
+    }
+    return C_OK;
+}
 
 #define OFF(f) offsetof(serverConfig, f)
 static const configDef configs[] = {
@@ -50,7 +76,30 @@ static const configDef configs[] = {
     { "maxclients", NULL, CFG_INT, OFF(maxclients), 1, 1, UINT_MAX, 0 },
     { "timeout", NULL, CFG_INT, OFF(timeout), 1, 0, INT_MAX, 0 },
     { "databases", NULL, CFG_INT, OFF(databases), 0, 1, INT_MAX, 1 },
-    { NULL, NULL, 0, 0, 0, 0, 0, 0 }
+    { "loglevel", NULL, CFG_ENUM, OFF(loglevel), 0, 0, 3, 0, loglevelEnum },
+    { "appendonly", NULL, CFG_BOOL, OFF(appendonly), 0, 0, 1, 0, NULL, NULL,
+      _applyAppendonly },
+    { "appendfsync", NULL, CFG_ENUM, OFF(appendfsync), 0, 0, 2, 0,
+      fsyncEnum, fsyncValues },
+    { "appendfilename", NULL, CFG_STRING, OFF(appendfilename), 0, 0, 0, 1 },
+    { "appenddirname", NULL, CFG_STRING, OFF(appenddirname), 0, 0, 0, 1 },
+    { "aof-use-rdb-preamble", NULL, CFG_BOOL, OFF(aof_use_rdb_preamble), 0,
+      0, 1, 0 },
+    { "aof-load-truncated", NULL, CFG_BOOL, OFF(aof_load_truncated), 0, 0,
+      1, 0 },
+    { "aof-timestamp-enabled", NULL, CFG_BOOL, OFF(aof_timestamp_enabled),
+      0, 0, 1, 0 },
+    { "no-appendfsync-on-rewrite", NULL, CFG_BOOL,
+      OFF(aof_no_fsync_on_rewrite), 0, 0, 1, 0 },
+    { "aof-rewrite-incremental-fsync", NULL, CFG_BOOL,
+      OFF(aof_rewrite_incremental_fsync), 0, 0, 1, 0 },
+    { "aof-disable-auto-gc", NULL, CFG_BOOL, OFF(aof_disable_auto_gc), 0, 0,
+      1, 0 },
+    { "auto-aof-rewrite-percentage", NULL, CFG_INT,
+      OFF(auto_aof_rewrite_perc), 1, 0, INT_MAX, 0 },
+    { "auto-aof-rewrite-min-size", NULL, CFG_MEMORY,
+      OFF(auto_aof_rewrite_min_size), 1, 0, LLONG_MAX, 0 },
+    { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL }
 };
 
 static long long _getValue(const serverConfig *cfg, const configDef *d) {
@@ -104,9 +153,37 @@ static int _parseMemory(const char *s, long long *out) {
     return 1;
 }
 
+/* The name of an enum's value. */
+static const char *_enumName(const configDef *d, long long v) {
+    for (int i = 0; d->enums[i]; i++)
+        if ((d->enum_values ? d->enum_values[i] : i) == v) return d->enums[i];
+    return "";
+}
+
+/* An enum's value by name (case-insensitive). */
+static const char *_parseEnum(const configDef *d, const char *value,
+                              long long *out, char *errbuf, size_t errlen) {
+    for (int i = 0; d->enums[i]; i++) {
+        if (strcasecmp(value, d->enums[i])) continue;
+        *out = d->enum_values ? d->enum_values[i] : i;
+        return NULL;
+    }
+    int n = snprintf(errbuf, errlen, "argument(s) must be one of the "
+                     "following: ");
+    for (int i = 0; d->enums[i] && n > 0 && (size_t)n < errlen; i++)
+        n += snprintf(errbuf + n, errlen - (size_t)n, "%s%s", i ? ", " : "",
+                      d->enums[i]);
+    return errbuf;
+}
+
 /* Validates value for d; on error returns the reason text. */
 static const char *_parseValue(const configDef *d, const char *value,
                                long long *out, char *errbuf, size_t errlen) {
+    if (d->kind == CFG_ENUM) return _parseEnum(d, value, out, errbuf, errlen);
+    if (d->kind == CFG_STRING) {
+        *out = 0;
+        return strlen(value) < 128 ? NULL : "argument too long";
+    }
     if (d->kind == CFG_BOOL) {
         if (!strcasecmp(value, "yes")) *out = 1;
         else if (!strcasecmp(value, "no")) *out = 0;
@@ -155,7 +232,15 @@ int serverConfigSet(redisServer *s, const char *name, const char *value,
                             name, why);
         return C_ERR;
     }
+    long long prev = d->kind == CFG_STRING ? 0 : _getValue(&s->cfg, d);
     _applyValue(s, d, v);
+    if (d->apply && prev != v && d->apply(s, prev, &why) != C_OK) {
+        _setValue(&s->cfg, d, prev);
+        *err = sdscatprintf(s->mem, sdsempty(s->mem), "CONFIG SET failed "
+                            "(possibly related to argument '%s') - %s",
+                            name, why);
+        return C_ERR;
+    }
     return C_OK;
 }
 
@@ -196,8 +281,13 @@ void configSetCommand(client *c) {
 }
 
 static void _addConfigValue(client *c, const configDef *d) {
+    if (d->kind == CFG_STRING) {
+        addReplyBulkCString(c, (const char *)&c->srv->cfg + d->offset);
+        return;
+    }
     long long v = _getValue(&c->srv->cfg, d);
     if (d->kind == CFG_BOOL) addReplyBulkCString(c, v ? "yes" : "no");
+    else if (d->kind == CFG_ENUM) addReplyBulkCString(c, _enumName(d, v));
     else addReplyBulkLongLong(c, v);
 }
 
@@ -206,8 +296,13 @@ static void _addConfigValue(client *c, const configDef *d) {
 int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap) {
     const configDef *d = _lookup(name);
     if (!d || cap == 0) return C_ERR;
+    if (d->kind == CFG_STRING) {
+        snprintf(buf, cap, "%s", (const char *)&s->cfg + d->offset);
+        return C_OK;
+    }
     long long v = _getValue(&s->cfg, d);
     if (d->kind == CFG_BOOL) snprintf(buf, cap, "%s", v ? "yes" : "no");
+    else if (d->kind == CFG_ENUM) snprintf(buf, cap, "%s", _enumName(d, v));
     else snprintf(buf, cap, "%lld", v);
     return C_OK;
 }
@@ -262,4 +357,70 @@ void configHelpCommand(client *c) {
         "    Rewrite the configuration file.",
         NULL };
     addReplyHelp(c, help);
+}
+
+/* ---- The configuration file. ---- */
+
+/* Splits one line into at most 3 words; "..." quotes a word. Returns the
+ * number of words, or -1 for unbalanced quotes. */
+static int _splitConfigLine(const char *line, char words[3][256]) {
+    int n = 0;
+    const char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t') p++;
+        if (!*p) return n;
+        if (n == 3) return 4;
+        size_t len = 0;
+        int quoted = *p == '"';
+        if (quoted) p++;
+        while (*p && (quoted ? *p != '"' : (*p != ' ' && *p != '\t'))) {
+            if (len < 255) words[n][len++] = *p;
+            p++;
+        }
+        if (quoted && *p != '"') return -1;
+        if (quoted) p++;
+        words[n++][len] = '\0';
+    }
+}
+
+/* Sets the parameters of a redis.conf-style text, one "name value" per
+ * line, '#' comments and blank lines ignored, as the server does when it
+ * starts: immutable parameters may be set here, and nothing is applied
+ * yet (appendonly yes only takes effect at startup). C_ERR with *err set
+ * to the error Redis prints for a bad line. */
+int serverLoadConfig(redisServer *s, const char *conf, sds *err) {
+    const char *p = conf;
+    int linenum = 0;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char line[512], words[3][256], errbuf[128];
+        linenum++;
+        if (len >= sizeof(line)) len = sizeof(line) - 1;
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p += eol ? (size_t)(eol - p) + 1 : len;
+        if (len && line[len - 1] == '\r') line[len - 1] = '\0';
+        int n = _splitConfigLine(line, words);
+        if (n == 0 || words[0][0] == '#') continue;
+        const configDef *d = n == 2 ? _lookup(words[0]) : NULL;
+        const char *why = d ? NULL : "Bad directive or wrong number of "
+                                     "arguments";
+        long long v = 0;
+        if (!why && !strcmp(d->name, "databases") &&
+            atoi(words[1]) != s->cfg.databases)
+            why = "databases can only be 16 here";
+        if (!why) why = _parseValue(d, words[1], &v, errbuf, sizeof(errbuf));
+        if (!why && d->kind == CFG_STRING)
+            strcpy((char *)&s->cfg + d->offset, words[1]);
+        if (why) {
+            *err = sdscatprintf(s->mem, sdsempty(s->mem),
+                "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) *** Reading the "
+                "configuration file, at line %d >>> '%s' %s", linenum, line,
+                why);
+            return C_ERR;
+        }
+        if (d->kind != CFG_STRING) _applyValue(s, d, v);
+    }
+    return C_OK;
 }

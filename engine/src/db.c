@@ -149,18 +149,29 @@ int removeExpire(redisDb *db, robj *key) {
     return dictDelete(db->expires, key->v.ptr) == DICT_OK;
 }
 
+/* Nothing expires while the AOF is loaded: a key replayed with a TTL
+ * already past is deleted later, by a lookup or the expire cycle. */
 int keyIsExpired(redisServer *s, redisDb *db, robj *key) {
+    if (s->loading) return 0;
     long long when = getExpire(db, key);
     if (when < 0) return 0;
     return s->mstime > when;
 }
 
-/* Deletes an expired key and counts it. (With an AOF or replicas this is
- * where the DEL would be propagated.) */
+/* Deletes an expired key, counts it, and propagates a DEL (UNLINK with
+ * lazyfree-lazy-expire): the AOF never relies on the clock of the server
+ * that replays it. A key found expired by a command is deleted within
+ * that command's execution unit (a SET on it becomes MULTI, DEL, SET,
+ * EXEC); one found by the expire cycle is propagated at once. */
 void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key) {
     dbDelete(s, db, key);
     touchWatchedKey(s, db, key);
     s->stat_expiredkeys++;
+    const char *verb = s->cfg.lazyfree_lazy_expire ? "UNLINK" : "DEL";
+    robj *argv[2] = { createStringObject(s, verb, strlen(verb)), key };
+    alsoPropagate(s, db->id, argv, 2);
+    decrRefCount(s, argv[0]);
+    if (s->execution_nesting == 0) propagatePendingCommands(s);
 }
 
 /* Lazy expiry: if key has expired, deletes it and returns 1. */
@@ -553,6 +564,7 @@ static int _getFlushFlags(client *c) {
 void flushdbCommand(client *c) {
     if (_getFlushFlags(c) != C_OK) return;
     c->srv->dirty += emptyData(c->srv, c->db->id);
+    forceCommandPropagation(c);         /* even when the db was empty */
     addReplyOK(c);
 }
 
@@ -572,11 +584,13 @@ void existsCommand(client *c) {
 
 /* DEL and UNLINK reply the same; UNLINK frees big values in the
  * background in Redis, which is invisible in the reply. */
-static void _delGeneric(client *c) {
+static void _delGeneric(client *c, int lazy) {
     long long deleted = 0;
     for (int j = 1; j < c->argc; j++) {
         expireIfNeeded(c->srv, c->db, c->argv[j]);
-        if (dbDelete(c->srv, c->db, c->argv[j])) {
+        int ok = lazy ? dbAsyncDelete(c->srv, c->db, c->argv[j])
+                      : dbDelete(c->srv, c->db, c->argv[j]);
+        if (ok) {
             signalModifiedKey(c, c->db, c->argv[j]);
             c->srv->dirty++;
             deleted++;
@@ -585,8 +599,49 @@ static void _delGeneric(client *c) {
     addReplyLongLong(c, deleted);
 }
 
-void delCommand(client *c) { _delGeneric(c); }
-void unlinkCommand(client *c) { _delGeneric(c); }
+void delCommand(client *c) {
+    _delGeneric(c, c->srv->cfg.lazyfree_lazy_user_del);
+}
+void unlinkCommand(client *c) { _delGeneric(c, 1); }
+
+/* ---- Lazy freeing. ----
+ *
+ * Freeing a set of a million members takes the main thread a while. So
+ * UNLINK (and DEL with lazyfree-lazy-user-del) takes the key out of the
+ * keyspace at once and, when freeing its value would take more than 64
+ * steps, leaves the freeing to the BIO_LAZY_FREE thread. The memory stays
+ * in use until that thread gets to it. */
+#define LAZYFREE_THRESHOLD 64
+#define LAZYFREE_NS_PER_ELEMENT 40
+
+/* lazyfreeGetFreeEffort: elements to free one by one. */
+static size_t _freeEffort(const robj *o) {
+    if ((o->type == OBJ_SET || o->type == OBJ_HASH) &&
+        o->encoding == OBJ_ENCODING_HT) return dictSize((dict *)o->v.ptr);
+    if (o->type == OBJ_ZSET && o->encoding == OBJ_ENCODING_SKIPLIST)
+        return ((zset *)o->v.ptr)->zsl->length;
+    return 1;
+}
+
+static void _lazyFree(void *ctx, void *arg) { decrRefCount(ctx, arg); }
+
+/* dbAsyncDelete: as dbDelete, with a big value freed in the background.
+ * Returns 1 if the key existed. */
+int dbAsyncDelete(redisServer *s, redisDb *db, robj *key) {
+    dictEntry *de = dictUnlink(db->dict, key->v.ptr);
+    if (!de) return 0;
+    if (s->audit.active) auditKeyDeleted(s, db, dictGetKey(de));
+    robj *val = dictGetVal(de);
+    size_t effort = _freeEffort(val);
+    if (effort > LAZYFREE_THRESHOLD && val->refcount == 1) {
+        dictSetVal(db->dict, de, NULL);
+        bioCreateLazyFreeJob(&s->bio, _lazyFree, s, val,
+                             effort * LAZYFREE_NS_PER_ELEMENT, serverNow(s));
+    }
+    if (dictSize(db->expires) > 0) dictDelete(db->expires, key->v.ptr);
+    dictFreeUnlinkedEntry(db->dict, de);
+    return 1;
+}
 
 void typeCommand(client *c) {
     robj *o = lookupKeyReadWithFlags(c->db, c, c->argv[1], LOOKUP_NOTOUCH);

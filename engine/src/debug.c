@@ -177,7 +177,8 @@ static sds _infoStats(redisServer *s, sds info) {
         "evicted_keys:0\r\n"
         "keyspace_hits:%lld\r\n"
         "keyspace_misses:%lld\r\n"
-        "total_forks:0\r\n"
+        "latest_fork_usec:%lld\r\n"
+        "total_forks:%lld\r\n"
         "unexpected_error_replies:%lld\r\n"
         "total_error_replies:%lld\r\n",
         s->stat_numconnections, s->stat_numcommands,
@@ -185,7 +186,9 @@ static sds _infoStats(redisServer *s, sds info) {
         s->stat_net_output_bytes, s->stat_rejected_conn,
         s->stat_expiredkeys, (double)s->stat_expired_stale_perc_x100 / 100,
         s->stat_keyspace_hits, s->stat_keyspace_misses,
-        s->stat_unexpected_error_replies, s->stat_total_error_replies);
+        s->stat_fork_time_us, s->stat_total_forks,
+        s->stat_unexpected_error_replies,
+        s->stat_total_error_replies);
 }
 
 static sds _infoKeyspace(redisServer *s, sds info) {
@@ -205,7 +208,8 @@ static sds _infoKeyspace(redisServer *s, sds info) {
 typedef sds infoSectionFn(redisServer *s, sds info);
 static const struct { const char *name; infoSectionFn *fn; } infoSections[] = {
     { "server", _infoServer }, { "clients", _infoClients },
-    { "memory", _infoMemory }, { "stats", _infoStats },
+    { "memory", _infoMemory }, { "persistence", aofInfoPersistence },
+    { "stats", _infoStats },
     { "keyspace", _infoKeyspace }, { NULL, NULL }
 };
 

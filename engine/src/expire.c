@@ -50,6 +50,23 @@ static int _expireRefused(int flags, long long current, long long when) {
     return 0;
 }
 
+/* The AOF gets PEXPIREAT with the absolute time in ms (flags kept), so
+ * that replaying it later expires the key at the same moment. */
+static void _propagateAsPexpireat(client *c, long long basetime, int unit,
+                                  long long when) {
+    redisServer *s = c->srv;
+    if (c->cmd->proc != pexpireatCommand) {
+        robj *verb = createStringObject(s, "PEXPIREAT", 9);
+        rewriteClientCommandArgument(c, 0, verb);
+        decrRefCount(s, verb);
+    }
+    if (basetime != 0 || unit == UNIT_SECONDS) {
+        robj *w = createStringObjectFromLongLong(s, when);
+        rewriteClientCommandArgument(c, 2, w);
+        decrRefCount(s, w);
+    }
+}
+
 /* The four EXPIRE commands: the time is relative to basetime (now, or 0
  * for the *AT forms), in seconds or milliseconds. A time already past
  * deletes the key at once. */
@@ -75,13 +92,19 @@ static void _expireGeneric(client *c, long long basetime, int unit) {
         addReplyLongLong(c, 0);
         return;
     }
-    if (when <= s->mstime) {
-        /* Deleted at once: a DEL, not an expiry (expired_keys stays). */
+    if (when <= s->mstime && !s->loading) {
+        /* Deleted at once: a DEL, not an expiry (expired_keys stays), and
+         * propagated as one. */
         dbDelete(s, c->db, key);
+        const char *v = s->cfg.lazyfree_lazy_expire ? "UNLINK" : "DEL";
+        robj *verb = createStringObject(s, v, strlen(v));
+        rewriteClientCommandVector(c, 2, verb, key);
+        decrRefCount(s, verb);
     } else {
         setExpire(c, c->db, key, when);
+        _propagateAsPexpireat(c, basetime, unit, when);
     }
-    signalModifiedKey(c, c->db, key);
+    signalModifiedKey(c, c->db, c->argv[1]);
     s->dirty++;
     addReplyLongLong(c, 1);
 }

@@ -14,13 +14,10 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include "world.h"
+#include "labs.h"
 
-typedef struct labOut {
-    char *buf;
-    size_t cap, len;
-} labOut;
-
-static void _emit(labOut *o, const char *fmt, ...) {
+/* Appends formatted text to a lab's output (labs.h). */
+void labEmit(labOut *o, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     size_t room = o->len < o->cap ? o->cap - o->len : 0;
@@ -98,7 +95,7 @@ static int _runOne(const labRun *r, uint64_t seed, labOut *o) {
     gkNodeGetStats(w, srv, &sr, &sw, &sp, &si);
     double secs = end > start ? (double)(end - start) / 1e9 : 0;
     double n = sum.completed ? (double)sum.completed : 1;
-    _emit(o, "{\"name\":\"%s\",\"clients\":%u,\"pipeline\":%u,"
+    labEmit(o, "{\"name\":\"%s\",\"clients\":%u,\"pipeline\":%u,"
           "\"multi\":%u,\"rtt_ms\":%.3f,\"commands\":%llu,"
           "\"virtual_seconds\":%.6f,\"ops_per_sec\":%.1f,"
           "\"server_syscalls_per_cmd\":%.4f,"
@@ -115,13 +112,13 @@ static int _runOne(const labRun *r, uint64_t seed, labOut *o) {
         uint64_t t[64], l[64];
         size_t k = gkWorkloadSamples(w, mon, t, l, 64);
         gkWorkloadGetStats(w, mon, &st);
-        _emit(o, ",\"monitor\":{\"samples\":%zu,\"max_ms\":%.3f,"
+        labEmit(o, ",\"monitor\":{\"samples\":%zu,\"max_ms\":%.3f,"
               "\"latency_ms\":[", k, (double)st.lat_max_ns / 1e6);
         for (size_t i = 0; i < k; i++)
-            _emit(o, "%s%.3f", i ? "," : "", (double)l[i] / 1e6);
-        _emit(o, "]}");
+            labEmit(o, "%s%.3f", i ? "," : "", (double)l[i] / 1e6);
+        labEmit(o, "]}");
     }
-    _emit(o, "}");
+    labEmit(o, "}");
     gkWorldRelease(w);
     return GK_OK;
 }
@@ -140,7 +137,7 @@ static int _labPipelining(labOut *o, uint64_t seed) {
           0, 0, 60 * SEC },
     };
     for (int i = 0; i < 2; i++) {
-        if (i) _emit(o, ",");
+        if (i) labEmit(o, ",");
         int st = _runOne(&runs[i], seed, o);
         if (st != GK_OK) return st;
     }
@@ -160,7 +157,7 @@ static int _labPipelineVsMulti(labOut *o, uint64_t seed) {
     };
     runs[0].spec.multi = 1;
     for (int i = 0; i < 2; i++) {
-        if (i) _emit(o, ",");
+        if (i) labEmit(o, ",");
         int st = _runOne(&runs[i], seed, o);
         if (st != GK_OK) return st;
     }
@@ -181,7 +178,7 @@ static int _labRtt(labOut *o, uint64_t seed) {
           0, 0, 60 * SEC },
     };
     for (int i = 0; i < 4; i++) {
-        if (i) _emit(o, ",");
+        if (i) labEmit(o, ",");
         int st = _runOne(&runs[i], seed, o);
         if (st != GK_OK) return st;
     }
@@ -197,7 +194,7 @@ static int _labCommandFlushing(labOut *o, uint64_t seed) {
     for (int i = 0; i < 3; i++) {
         labRun r = { names[i], 1, _spec(1, batch[i], 20000, 100 * US,
                                         2 * US), 0, 0, 60 * SEC };
-        if (i) _emit(o, ",");
+        if (i) labEmit(o, ",");
         int st = _runOne(&r, seed, o);
         if (st != GK_OK) return st;
     }
@@ -212,6 +209,10 @@ static const struct {
     { "pipeline-vs-multi", _labPipelineVsMulti },
     { "rtt", _labRtt },
     { "command-flushing", _labCommandFlushing },
+    { "aof-not-a-wal", labAofNotAWal },
+    { "fsync-policies", labFsyncPolicies },
+    { "disk-full", labDiskFull },
+    { "aof-benchmark", labAofBenchmark },
     { NULL, NULL }
 };
 
@@ -222,11 +223,11 @@ long gkLabRun(const char *name, uint64_t seed, char *out, size_t cap) {
     for (int i = 0; labs[i].name; i++) {
         if (strcmp(labs[i].name, name)) continue;
         labOut o = { out, cap, 0 };
-        _emit(&o, "{\"lab\":\"%s\",\"seed\":%llu,\"runs\":[", name,
+        labEmit(&o, "{\"lab\":\"%s\",\"seed\":%llu,\"runs\":[", name,
               (unsigned long long)seed);
         int st = labs[i].run(&o, seed);
         if (st != GK_OK) return st;
-        _emit(&o, "]}");
+        labEmit(&o, "]}");
         return (long)o.len;
     }
     return GK_ENOTFOUND;

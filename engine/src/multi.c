@@ -128,6 +128,7 @@ void execCommand(client *c) {
     int orig_argc = c->argc, orig_argv_len = c->argv_len;
     redisCommand *orig_cmd = c->cmd;
     addReplyArrayLen(c, c->mstate.count);
+    c->srv->in_exec = 1;
     for (int j = 0; j < c->mstate.count; j++) {
         multiCmd *mc = &c->mstate.commands[j];
         c->argc = mc->argc;
@@ -139,6 +140,7 @@ void execCommand(client *c) {
         mc->argc = c->argc;
         mc->argv = c->argv;
     }
+    c->srv->in_exec = 0;
     c->argv = orig_argv;
     c->argc = orig_argc;
     c->argv_len = orig_argv_len;

@@ -99,6 +99,54 @@ void freeClientAsync(client *c) {
     c->flags |= CLIENT_CLOSE_ASAP;
 }
 
+/* ---- Rewriting what a command propagates. ----
+ *
+ * The AOF (and a replica) receive the command's argv as it is after the
+ * command ran, and commands may rewrite it so that replaying it gives the
+ * same result at any later time: SET k v EX 10 becomes SET k v PXAT
+ * <absolute ms>, EXPIRE becomes PEXPIREAT, INCRBYFLOAT becomes a SET of
+ * its result. The command being run (c->cmd) stays what it was. */
+
+/* Replaces argv with argc objects, which the client now owns. */
+void replaceClientCommandVector(client *c, int argc, robj **argv) {
+    for (int j = 0; j < c->argc; j++) decrRefCount(c->srv, c->argv[j]);
+    memFree(c->srv->mem, c->argv);
+    c->argv = argv;
+    c->argc = argc;
+    c->argv_len = argc;
+}
+
+/* Replaces argv with argc objects given as arguments (new references). */
+void rewriteClientCommandVector(client *c, int argc, ...) {
+    va_list ap;
+    robj **argv = memAlloc(c->srv->mem, sizeof(robj *) * (size_t)argc);
+    va_start(ap, argc);
+    for (int j = 0; j < argc; j++) {
+        argv[j] = va_arg(ap, robj *);
+        incrRefCount(argv[j]);
+    }
+    va_end(ap);
+    replaceClientCommandVector(c, argc, argv);
+}
+
+/* Replaces argument i (appending it if i == argc) with a new reference to
+ * newval. */
+void rewriteClientCommandArgument(client *c, int i, robj *newval) {
+    if (i >= c->argc) {
+        if (i >= c->argv_len) {
+            c->argv = memRealloc(c->srv->mem, c->argv,
+                                 sizeof(robj *) * (size_t)(i + 1));
+            c->argv_len = i + 1;
+        }
+        c->argc = i + 1;
+        c->argv[i] = NULL;
+    }
+    robj *old = c->argv[i];
+    c->argv[i] = newval;
+    incrRefCount(newval);
+    if (old) decrRefCount(c->srv, old);
+}
+
 /* Ready for the next command: argv freed, parser state cleared. */
 void resetClient(client *c) {
     freeClientArgv(c);
@@ -414,7 +462,8 @@ int clientHasPendingReplies(client *c) {
 /* Queues the client for a write in beforeSleep. C_ERR if no reply should
  * be produced (the client is about to be closed). */
 static int _prepareClientToWrite(client *c) {
-    if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP))
+    if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP |
+                    CLIENT_FAKE))
         return C_ERR;
     if (!(c->flags & CLIENT_PENDING_WRITE) &&
         !(aeGetFileEvents(c->srv->el, c->fd) & AE_WRITABLE)) {
@@ -716,8 +765,15 @@ int handleClientsWithPendingWrites(redisServer *s) {
         processed++;
         if (c->flags & CLIENT_CLOSE_ASAP) continue;
         if (_writeToClient(c) == C_ERR) continue;
-        if (clientHasPendingReplies(c))
-            aeCreateFileEvent(s->el, c->fd, AE_WRITABLE, sendReplyToClient, c);
+        if (!clientHasPendingReplies(c)) continue;
+        /* With appendfsync always the rest is written before the next
+         * read of this client (AE_BARRIER): a reply never leaves in the
+         * same iteration as a new command was read, without the fsync of
+         * beforeSleep between them. */
+        int mask = AE_WRITABLE;
+        if (s->aof.state == AOF_ON &&
+            s->cfg.appendfsync == AOF_FSYNC_ALWAYS) mask |= AE_BARRIER;
+        aeCreateFileEvent(s->el, c->fd, mask, sendReplyToClient, c);
     }
     return processed;
 }

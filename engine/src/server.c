@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include "server.h"
 #include "siphash.h"
 
@@ -73,6 +74,15 @@ static void _initConfig(serverConfig *cfg) {
     cfg->zset_max_listpack_value = 64;
     cfg->maxclients = 10000;
     cfg->databases = CONFIG_DEFAULT_DBNUM;
+    cfg->loglevel = LL_NOTICE;
+    cfg->appendfsync = AOF_FSYNC_EVERYSEC;
+    cfg->aof_use_rdb_preamble = 1;
+    cfg->aof_load_truncated = 1;
+    cfg->aof_rewrite_incremental_fsync = 1;
+    cfg->auto_aof_rewrite_perc = 100;
+    cfg->auto_aof_rewrite_min_size = 64LL * 1024 * 1024;
+    strcpy(cfg->appendfilename, "appendonly.aof");
+    strcpy(cfg->appenddirname, "appendonlydir");
 }
 
 static void _populateCommandTable(redisServer *s) {
@@ -148,12 +158,15 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->audit.client_id = UINT64_MAX;
     s->next_client_id = 1;
     s->hz = s->cfg.hz;
+    aofInit(s);
     aeCreateTimeEvent(s->el, 1, serverCron, s);
     aeSetBeforeSleepProc(s->el, beforeSleep);
     return s;
 }
 
 void serverRelease(redisServer *s) {
+    bioKill(&s->bio);
+    aofRelease(s);
     for (int fd = 0; fd < s->clients_cap; fd++)
         if (s->clients[fd]) freeClient(s->clients[fd]);
     memFree(s->mem, s->clients);
@@ -166,7 +179,67 @@ void serverRelease(redisServer *s) {
     memFree(s->mem, s->db);
     dictRelease(s->commands);
     aeDeleteEventLoop(s->el);
+    memFree(s->mem, s->also_propagate);
     memFree(s->mem, s);
+}
+
+/* ---- Startup, the log, background work. ---- */
+
+/* The process's current time in virtual ns (its main thread's clock). */
+uint64_t serverNow(redisServer *s) {
+    return s->el->backend.now(s->el->backend.ctx);
+}
+
+static void _bioLog(void *ctx, int level, const char *msg) {
+    serverLog(ctx, level, "%s", msg);
+}
+
+/* serverLog: one line in the machine's log, unless below loglevel. */
+void serverLog(redisServer *s, int level, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    if (!s->log || level < s->cfg.loglevel) return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    int64_t ms = s->unix_ms_at_zero + (int64_t)(serverNow(s) / 1000000);
+    logAppend(s->log, s->pid, 'M', level, ms, msg);
+}
+
+/* What initServer and main do after the configuration is loaded: the
+ * background threads start, the dataset is loaded from the AOF (when
+ * appendonly is yes) and the AOF is opened for appending. */
+void serverStartup(redisServer *s) {
+    int64_t ms = s->unix_ms_at_zero + (int64_t)(serverNow(s) / 1000000);
+    char line[160];
+    if (s->log) {
+        logAppend(s->log, s->pid, 'C', LL_WARNING, ms,
+                  "oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo");
+        snprintf(line, sizeof(line), "Redis version=7.0.15, bits=64, "
+                 "commit=00000000, modified=0, pid=%d, just started", s->pid);
+        logAppend(s->log, s->pid, 'C', LL_WARNING, ms, line);
+        logAppend(s->log, s->pid, 'C', LL_WARNING, ms, "Configuration loaded");
+    }
+    bioInit(&s->bio, s->mem, s->fs.disk, s->denv.trace, (uint16_t)s->node);
+    s->bio.log = _bioLog;
+    s->bio.log_ctx = s;
+    serverLog(s, LL_NOTICE, "Running mode=standalone, port=6379.");
+    serverLog(s, LL_WARNING, "Server initialized");
+    aofLoadOnStartup(s);
+    if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
+    serverLog(s, LL_NOTICE, "Ready to accept connections");
+}
+
+/* When a background thread or a child of the process next acts. */
+uint64_t serverThreadsNext(redisServer *s) {
+    uint64_t b = bioNextEvent(&s->bio), c = aofChildNext(s);
+    return b < c ? b : c;
+}
+
+/* Lets them act at t (the time serverThreadsNext gave). */
+void serverThreadsRun(redisServer *s, uint64_t t) {
+    if (bioNextEvent(&s->bio) == t) bioRun(&s->bio, t);
+    else aofChildRun(s, t);
 }
 
 /* ---- Dispatch. ---- */
@@ -210,8 +283,35 @@ int serverHeapExceeded(redisServer *s) {
     return s->heap_limit && s->mem->used > s->heap_limit;
 }
 
+/* Writes, and PING, are refused while the AOF cannot be written (the
+ * last write failed, or the last background fsync): a client that could
+ * not be made durable should not be told its writes succeeded. Returns
+ * C_ERR after replying -MISCONF (EXECABORT for an EXEC). */
+static int _rejectDiskError(client *c, int is_exec) {
+    redisServer *s = c->srv;
+    int is_write = (c->cmd->flags & CMD_WRITE) ||
+                   (is_exec && (c->mstate.cmd_flags & CMD_WRITE));
+    if (!is_write && c->cmd->proc != pingCommand) return C_OK;
+    if (!writeCommandsDeniedByDiskError(s)) return C_OK;
+    sds err = writeCommandsGetDiskErrorMessage(s);
+    c->cmd->rejected_calls++;
+    if (is_exec && (c->flags & CLIENT_MULTI)) {
+        sds msg = sdscatprintf(s->mem, sdsempty(s->mem), "-EXECABORT "
+                               "Transaction discarded because of: %s",
+                               err + 1);
+        addReplyErrorSds(c, msg);
+        discardTransaction(c);
+    } else {
+        flagTransaction(c);
+        addReplyError(c, err);
+    }
+    sdsfree(s->mem, err);
+    return C_ERR;
+}
+
 /* Checks a parsed command and runs it (processCommand in Redis): lookup,
- * arity, memory. Returns C_OK if the client is still valid. */
+ * arity, memory, disk errors. Returns C_OK if the client is still
+ * valid. */
 int processCommand(client *c) {
     redisServer *s = c->srv;
     c->cmd = c->lastcmd = lookupCommand(s, c->argv, c->argc);
@@ -244,6 +344,7 @@ int processCommand(client *c) {
                       "'maxmemory'.");
         return C_OK;
     }
+    if (_rejectDiskError(c, is_exec) != C_OK) return C_OK;
     if ((c->flags & CLIENT_MULTI) && !is_exec &&
         c->cmd->proc != discardCommand && c->cmd->proc != multiCommand &&
         c->cmd->proc != watchCommand && c->cmd->proc != quitCommand) {
@@ -255,18 +356,90 @@ int processCommand(client *c) {
     return C_OK;
 }
 
-/* Runs the command with the clock frozen at its start, counts it, and
- * traces it. */
+/* ---- Propagation. ----
+ *
+ * A write is propagated after it ran: call() sees that the command made
+ * the dataset dirty and queues its argv (as the command left it) with
+ * alsoPropagate; keys found expired during the command queue a DEL the
+ * same way. When the outermost call() returns -- the end of the
+ * execution unit -- propagatePendingCommands feeds the queue to the AOF,
+ * wrapped in MULTI ... EXEC if there is more than one command, so that
+ * an EXEC, or a SET that first deleted an expired key, is replayed as one
+ * unit. Nothing here writes a file: feedAppendOnlyFile only appends to
+ * aof_buf. */
+
+/* Queues argv (new references) for propagation at the end of the unit.
+ * Nothing is propagated while the AOF is being loaded. */
+void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc) {
+    /* With no AOF (and no replicas) nothing would receive it. */
+    if (s->loading || s->aof.state == AOF_OFF) return;
+    if (s->also_propagate_n == s->also_propagate_cap) {
+        s->also_propagate_cap = s->also_propagate_cap
+                                ? s->also_propagate_cap * 2 : 4;
+        s->also_propagate = memRealloc(s->mem, s->also_propagate,
+            sizeof(redisOp) * (size_t)s->also_propagate_cap);
+    }
+    redisOp *op = &s->also_propagate[s->also_propagate_n++];
+    op->argv = memAlloc(s->mem, sizeof(robj *) * (size_t)argc);
+    op->argc = argc;
+    op->dbid = dbid;
+    for (int j = 0; j < argc; j++) {
+        op->argv[j] = argv[j];
+        incrRefCount(argv[j]);
+    }
+}
+
+/* Propagates the command even if it did not change the dataset (FLUSHDB
+ * on an empty db is still written to the AOF). */
+void forceCommandPropagation(client *c) { c->flags |= CLIENT_FORCE_PROP; }
+
+static void _propagateNow(redisServer *s, int dbid, robj **argv, int argc) {
+    if (s->aof.state != AOF_OFF) feedAppendOnlyFile(s, dbid, argv, argc);
+}
+
+static void _propagateWord(redisServer *s, int dbid, const char *word) {
+    robj *o = createStringObject(s, word, strlen(word));
+    _propagateNow(s, dbid, &o, 1);
+    decrRefCount(s, o);
+}
+
+/* Feeds the queued commands to the AOF and empties the queue. */
+void propagatePendingCommands(redisServer *s) {
+    int n = s->also_propagate_n;
+    if (n == 0) return;
+    if (n > 1) _propagateWord(s, s->also_propagate[0].dbid, "MULTI");
+    for (int i = 0; i < n; i++) {
+        redisOp *op = &s->also_propagate[i];
+        _propagateNow(s, op->dbid, op->argv, op->argc);
+        for (int j = 0; j < op->argc; j++) decrRefCount(s, op->argv[j]);
+        memFree(s->mem, op->argv);
+    }
+    if (n > 1) _propagateWord(s, -1, "EXEC");
+    s->also_propagate_n = 0;
+}
+
+/* Runs the command with the clock frozen at the start of the outermost
+ * call (an EXEC runs its queue at one time), counts it, traces it, and
+ * propagates it if it changed the dataset. */
 void call(client *c) {
     redisServer *s = c->srv;
-    long long errors = s->stat_total_error_replies;
+    long long errors = s->stat_total_error_replies, dirty = s->dirty;
     size_t argbytes = 0;
     for (int j = 0; j < c->argc; j++)
         if (sdsEncodedObject(c->argv[j])) argbytes += sdslen(c->argv[j]->v.ptr);
     s->denv.cpu_ns += s->cmd_cost_ns + argbytes * s->cmd_cost_ns_per_kb / 1024;
     uint64_t cpu0 = s->denv.cpu_ns;
-    serverUpdateTime(s);
+    if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
+    if (s->execution_nesting == 0) serverUpdateTime(s);
+    c->flags &= ~CLIENT_FORCE_PROP;
+    s->execution_nesting++;
     c->cmd->proc(c);
+    s->execution_nesting--;
+    if ((s->dirty != dirty || (c->flags & CLIENT_FORCE_PROP)) &&
+        c->cmd->proc != execCommand)
+        alsoPropagate(s, c->db->id, c->argv, c->argc);
+    c->flags &= ~CLIENT_FORCE_PROP;
+    if (s->execution_nesting == 0) propagatePendingCommands(s);
     c->cmd->calls++;
     c->cmd->microseconds += (long long)((s->denv.cpu_ns - cpu0) / 1000);
     if (s->stat_total_error_replies != errors) c->cmd->failed_calls++;
@@ -280,6 +453,11 @@ void call(client *c) {
 
 static int _runWithPeriod(redisServer *s, int ms) {
     return ms <= 1000 / s->hz || !(s->cronloops % (ms / (1000 / s->hz)));
+}
+
+/* run_with_period(ms) for code outside serverCron's file. */
+int serverRunWithPeriod(redisServer *s, int ms) {
+    return _runWithPeriod(s, ms);
 }
 
 /* Resizes and rehashes the databases (and expires keys), in Redis 7.0's
@@ -326,6 +504,7 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
     }
     if (_runWithPeriod(s, 100)) _trackInstantaneous(s);
     _databasesCron(s);
+    aofCron(s);
     TRACE(s->denv.trace, GK_TR_CRON, (uint16_t)s->node,
           (uint32_t)s->cronloops, 0, 0, 0);
     s->cronloops++;
@@ -344,11 +523,17 @@ static void _freeClientsInAsyncFreeQueue(redisServer *s) {
  * asynchronously are freed. */
 void beforeSleep(aeEventLoop *el) {
     redisServer *s = el->privdata;
+    if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_BEFORE_SLEEP))
+        return;
     TRACE(s->denv.trace, GK_TR_LOOP, (uint16_t)s->node, GK_LOOP_BEFORE_SLEEP,
           0, 0, el->iterations);
     serverUpdateTime(s);
     activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_FAST);
+    /* The AOF reaches the file before any reply reaches its client. */
+    if (s->aof.state == AOF_ON || s->aof.state == AOF_WAIT_REWRITE)
+        flushAppendOnlyFile(s, 0);
     handleClientsWithPendingWrites(s);
+    aofBeforeSleepDone(s);
     _freeClientsInAsyncFreeQueue(s);
 }
 

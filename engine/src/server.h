@@ -14,6 +14,10 @@
 #include "rng.h"
 #include "trace.h"
 #include "util.h"
+#include "fs.h"
+#include "slog.h"
+#include "bio.h"
+#include "aof.h"
 
 #define C_OK 0
 #define C_ERR -1
@@ -114,6 +118,8 @@ typedef struct clientReplyBlock {
 #define CLIENT_SCAN_AUDIT (1 << 30)
 #define CLIENT_DIRTY_CAS (1 << 5)
 #define CLIENT_DIRTY_EXEC (1 << 12)
+#define CLIENT_FORCE_PROP (1ULL << 31)  /* propagate even if not dirty */
+#define CLIENT_FAKE (1ULL << 32)        /* the AOF loader: no replies */
 
 #define PROTO_REQ_INLINE 1
 #define PROTO_REQ_MULTIBULK 2
@@ -207,6 +213,20 @@ typedef struct serverConfig {
     long long maxclients;
     long long timeout;
     int databases;
+    int loglevel;               /* LL_* (slog.h) */
+    /* The AOF (aof.h). */
+    int appendonly;             /* appendonly yes/no */
+    int appendfsync;            /* AOF_FSYNC_* */
+    int aof_use_rdb_preamble;
+    int aof_load_truncated;
+    int aof_timestamp_enabled;
+    int aof_no_fsync_on_rewrite;    /* no-appendfsync-on-rewrite */
+    int aof_rewrite_incremental_fsync;
+    int aof_disable_auto_gc;
+    long long auto_aof_rewrite_perc;
+    long long auto_aof_rewrite_min_size;
+    char appendfilename[128];
+    char appenddirname[128];
 } serverConfig;
 
 /* ---- SCAN audit (observation only; see glasskv.h). ---- */
@@ -265,7 +285,29 @@ typedef struct redisServer {
     int run_id_set;
     char runid[41];
     scanAudit audit;
+    /* Persistence. */
+    fsBackend fs;               /* the file backend (machine.c) */
+    gkLog *log;                 /* the machine's log (slog.h) */
+    int pid;                    /* process id in the log and INFO */
+    int loading;                /* replaying the AOF at startup */
+    bioState bio;               /* the background threads (bio.c) */
+    aofState aof;               /* the append-only file (aof.c) */
+    /* Propagation: what the current execution unit (a command, an EXEC)
+     * will feed to the AOF when it ends. */
+    struct redisOp *also_propagate;
+    int also_propagate_n, also_propagate_cap;
+    int execution_nesting;      /* call() depth */
+    int in_exec;                /* EXEC is running its queue */
+    long long stat_total_forks;
+    long long stat_fork_time_us;
 } redisServer;
+
+/* A command waiting to be propagated: its argv (counted references). */
+typedef struct redisOp {
+    robj **argv;
+    int argc;
+    int dbid;
+} redisOp;
 
 /* ---- object.c ---- */
 robj *createObject(redisServer *s, int type, void *ptr);
@@ -308,6 +350,9 @@ const char *objectStrBytes(const robj *o, char *buf, size_t *len);
 void objectCommand(client *c);
 
 /* ---- networking.c ---- */
+void rewriteClientCommandVector(client *c, int argc, ...);
+void replaceClientCommandVector(client *c, int argc, robj **argv);
+void rewriteClientCommandArgument(client *c, int i, robj *newval);
 client *createClient(redisServer *s, int fd);
 void freeClient(client *c);
 void freeClientAsync(client *c);
@@ -356,6 +401,7 @@ void dbAdd(redisServer *s, redisDb *db, robj *key, robj *val);
 void dbOverwrite(redisServer *s, redisDb *db, robj *key, robj *val);
 void setKey(client *c, redisDb *db, robj *key, robj *val, int keepttl);
 int dbDelete(redisServer *s, redisDb *db, robj *key);
+int dbAsyncDelete(redisServer *s, redisDb *db, robj *key);
 int dbExists(redisDb *db, robj *key);
 long long emptyData(redisServer *s, int dbnum);
 int selectDb(client *c, int id);
@@ -396,7 +442,56 @@ void discardCommand(client *c);
 void watchCommand(client *c);
 void unwatchCommand(client *c);
 
+/* ---- aof.c ---- */
+void aofInit(redisServer *s);
+void aofRelease(redisServer *s);
+void feedAppendOnlyFile(redisServer *s, int dictid, robj **argv, int argc);
+void flushAppendOnlyFile(redisServer *s, int force);
+int startAppendOnly(redisServer *s);
+void stopAppendOnly(redisServer *s);
+void aofCron(redisServer *s);
+void aofBeforeSleepDone(redisServer *s);
+int writeCommandsDeniedByDiskError(redisServer *s);
+sds writeCommandsGetDiskErrorMessage(redisServer *s);
+sds aofInfoPersistence(redisServer *s, sds info);
+const char *aofStrerror(int err);
+sds aofPath(redisServer *s, const char *name);
+void aofBackgroundUnlink(redisServer *s, const char *path);
+int aofFsyncInProgress(redisServer *s);
+/* aof_load.c */
+void aofLoadOnStartup(redisServer *s);
+/* aof_rewrite.c */
+aofManifest *aofManifestCreate(redisServer *s);
+void aofManifestFree(redisServer *s, aofManifest *am);
+aofManifest *aofManifestDup(redisServer *s, aofManifest *am);
+sds aofManifestString(redisServer *s, aofManifest *am);
+int persistAofManifest(redisServer *s, aofManifest *am);
+sds aofNewBaseName(redisServer *s, aofManifest *am);
+sds aofNewIncrName(redisServer *s, aofManifest *am);
+const char *aofLastIncrName(redisServer *s, aofManifest *am);
+int aofDelHistoryFiles(redisServer *s);
+int rewriteAppendOnlyFileBackground(redisServer *s);
+sds aofRewriteToSds(redisServer *s, gkMem *mem, long long *keys);
+int aofRewriteSync(redisServer *s, const char *path);
+uint64_t aofChildNext(redisServer *s);
+void aofChildRun(redisServer *s, uint64_t t);
+void aofCheckChildDone(redisServer *s);
+void aofKillChild(redisServer *s);
+void aofChildFree(redisServer *s);
+void aofMarkIncrAsHistory(redisServer *s, aofManifest *am);
+void bgrewriteaofCommand(client *c);
+
 /* ---- server.c ---- */
+void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc);
+void propagatePendingCommands(redisServer *s);
+void forceCommandPropagation(client *c);
+void serverLog(redisServer *s, int level, const char *fmt, ...);
+int serverLoadConfig(redisServer *s, const char *conf, sds *err);
+void serverStartup(redisServer *s);
+uint64_t serverThreadsNext(redisServer *s);
+void serverThreadsRun(redisServer *s, uint64_t t);
+uint64_t serverNow(redisServer *s);
+int serverRunWithPeriod(redisServer *s, int ms);
 redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
                           gkRng *rng, gkTrace *trace,
                           int64_t unix_ms_at_zero, size_t heap_limit);

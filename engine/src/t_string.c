@@ -97,6 +97,40 @@ static int _getGeneric(client *c) {
     return C_OK;
 }
 
+/* SET with EX, PX, EXAT or PXAT (and SETEX, PSETEX) is propagated as
+ * SET key value PXAT <absolute ms>: exactly five arguments, so NX, XX
+ * and GET go too. */
+static void _propagateSetPxat(client *c, robj *key, robj *val,
+                              long long ms) {
+    redisServer *s = c->srv;
+    robj *set = createStringObject(s, "SET", 3);
+    robj *pxat = createStringObject(s, "PXAT", 4);
+    robj *when = createStringObjectFromLongLong(s, ms);
+    incrRefCount(key);
+    incrRefCount(val);
+    rewriteClientCommandVector(c, 5, set, key, val, pxat, when);
+    decrRefCount(s, key);
+    decrRefCount(s, val);
+    decrRefCount(s, set);
+    decrRefCount(s, pxat);
+    decrRefCount(s, when);
+}
+
+/* SET ... GET without an expire is propagated without its GET (which
+ * may be repeated): the reply is not part of the dataset. */
+static void _propagateWithoutGet(client *c) {
+    robj **argv = memAlloc(c->srv->mem, sizeof(robj *) * (size_t)c->argc);
+    int argc = 0;
+    for (int j = 0; j < c->argc; j++) {
+        robj *a = c->argv[j];
+        if (j >= 3 && sdsEncodedObject(a) && !strcasecmp(a->v.ptr, "get"))
+            continue;
+        argv[argc++] = a;
+        incrRefCount(a);
+    }
+    replaceClientCommandVector(c, argc, argv);
+}
+
 static void _setGeneric(client *c, int flags, robj *key, robj *val,
                         robj *expire, int unit, const char *ok_reply,
                         const char *abort_reply) {
@@ -117,6 +151,8 @@ static void _setGeneric(client *c, int flags, robj *key, robj *val,
         const char *r = ok_reply ? ok_reply : "+OK\r\n";
         addReplyProto(c, r, strlen(r));
     }
+    if (expire) _propagateSetPxat(c, key, val, ms);
+    else if (flags & OBJ_SET_GET) _propagateWithoutGet(c);
 }
 
 /* SET key value [NX|XX] [GET] [EX s|PX ms|EXAT ts|PXAT ms-ts|KEEPTTL] */
@@ -148,11 +184,15 @@ void psetexCommand(client *c) {
 
 void getCommand(client *c) { _getGeneric(c); }
 
+/* GETSET is propagated as SET. */
 void getsetCommand(client *c) {
     if (_getGeneric(c) == C_ERR) return;
     c->argv[2] = tryObjectEncoding(c->srv, c->argv[2]);
     setKey(c, c->db, c->argv[1], c->argv[2], 0);
     c->srv->dirty++;
+    robj *set = createStringObject(c->srv, "SET", 3);
+    rewriteClientCommandArgument(c, 0, set);
+    decrRefCount(c->srv, set);
 }
 
 void msetCommand(client *c) {
@@ -295,6 +335,13 @@ void incrbyfloatCommand(client *c) {
     signalModifiedKey(c, c->db, c->argv[1]);
     s->dirty++;
     addReplyBulk(c, n);
+    /* Propagated as SET key <result> KEEPTTL: a float addition replayed
+     * elsewhere could round differently. */
+    robj *set = createStringObject(s, "SET", 3);
+    robj *keepttl = createStringObject(s, "KEEPTTL", 7);
+    rewriteClientCommandVector(c, 4, set, c->argv[1], n, keepttl);
+    decrRefCount(s, set);
+    decrRefCount(s, keepttl);
 }
 
 /* APPEND turns the value into a raw string it owns, then grows it. */

@@ -36,6 +36,13 @@ void traceEmit(gkTrace *t, uint16_t type, uint16_t node, uint32_t a,
     r->d = d;
 }
 
+/* As traceEmit, with the time given instead of read from the clock. */
+void traceEmitAt(gkTrace *t, uint64_t time, uint16_t type, uint16_t node,
+                 uint32_t a, uint32_t b, uint32_t c, uint64_t d) {
+    traceEmit(t, type, node, a, b, c, d);
+    t->ring[t->seq & (t->cap - 1)].time = time;
+}
+
 /* Copies up to max records with seq > after, oldest first, and returns how
  * many. Records already overwritten are skipped: the first record returned
  * then has seq > after + 1, which tells the reader it lost some. */

@@ -28,10 +28,20 @@ void traceEmit(gkTrace *t, uint16_t type, uint16_t node, uint32_t a,
                uint32_t b, uint32_t c, uint64_t d);
 size_t traceRead(gkTrace *t, uint64_t after, gkTraceRecord *out,
                  size_t max);
+void traceEmitAt(gkTrace *t, uint64_t time, uint16_t type, uint16_t node,
+                 uint32_t a, uint32_t b, uint32_t c, uint64_t d);
 
 #ifdef GK_NO_TRACE
 #define TRACE(t, type, node, a, b, c, d) do { } while (0)
+#define TRACE_AT(t, time, type, node, a, b, c, d) do { } while (0)
 #else
+/* A record stamped with a given time: what a background thread or the
+ * device did at that moment, recorded when the world catches up to it. */
+#define TRACE_AT(t, time, type, node, a, b, c, d) do { \
+    gkTrace *_t = (t); \
+    if (_t && (_t->enabled & (1u << (type)))) \
+        traceEmitAt(_t, (time), (type), (node), (a), (b), (c), (d)); \
+    } while (0)
 #define TRACE(t, type, node, a, b, c, d) do { \
     gkTrace *_t = (t); \
     if (_t && (_t->enabled & (1u << (type)))) \

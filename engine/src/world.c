@@ -101,8 +101,10 @@ static void _connFree(gkWorld *w, gkConn *c) {
 
 void gkWorldRelease(gkWorld *w) {
     if (!w) return;
-    for (int i = w->nnodes - 1; i >= 0; i--)
-        w->nodes[i].type->release(w->nodes[i].impl);
+    for (int i = w->nnodes - 1; i >= 0; i--) {
+        if (w->nodes[i].impl) w->nodes[i].type->release(w->nodes[i].impl);
+        machineRelease(w, &w->nodes[i]);
+    }
     for (int i = 0; i < w->nconns; i++)
         if (w->conns[i]) _connFree(w, w->conns[i]);
     memFree(&w->mem, w->conns);
@@ -168,11 +170,17 @@ static void _evSchedule(gkWorld *w, int kind, int target, uint64_t when) {
     _evPush(w, ev);
 }
 
+/* Queues an event; its seq is w->evseq afterwards. */
+void worldSchedule(gkWorld *w, int kind, int target, uint64_t when) {
+    _evSchedule(w, kind, target, when);
+}
+
 /* Makes sure node runs no later than when -- but not before it has
  * finished its previous iteration. A node has at most one live wake; an
  * earlier request replaces it (the old one goes stale). */
 void worldWake(gkWorld *w, int node, uint64_t when) {
     gkNode *n = &w->nodes[node];
+    if (n->down || !n->el) return;
     if (when < n->busy_until) when = n->busy_until;
     if (n->wake_seq && n->wake_at <= when) return;
     _evSchedule(w, EV_WAKE, node, when);
@@ -181,7 +189,13 @@ void worldWake(gkWorld *w, int node, uint64_t when) {
 }
 
 static int _evStale(gkWorld *w, const gkEvent *ev) {
-    return ev->kind == EV_WAKE && w->nodes[ev->target].wake_seq != ev->seq;
+    if (ev->kind == EV_WAKE)
+        return w->nodes[ev->target].wake_seq != ev->seq;
+    if (ev->kind == EV_MACHINE)
+        return w->nodes[ev->target].machine_seq != ev->seq;
+    if (ev->kind == EV_CRASH)
+        return w->nodes[ev->target].crash_seq != ev->seq;
+    return 0;
 }
 
 static void _evSkipStale(gkWorld *w) {
@@ -308,6 +322,7 @@ static uint64_t _beNow(void *ctx) { return worldLocalNow(((gkNode *)ctx)->w); }
 static int _bePoll(void *ctx, aeEventLoop *el, aeFiredEvent *fired, int max) {
     gkNode *n = ctx;
     int count = 0;
+    if (machineCrashPoint(n->w, n, 0)) return 0;
     for (int fd = 0; fd <= el->maxfd && count < max; fd++) {
         int mask = aeGetFileEvents(el, fd), ready = 0;
         gkConn *c = worldConn(n->w, fd);
@@ -332,6 +347,7 @@ static int _bePoll(void *ctx, aeEventLoop *el, aeFiredEvent *fired, int max) {
 
 static long _beRead(void *ctx, int fd, void *buf, size_t len) {
     gkNode *n = ctx;
+    if (machineCrashPoint(n->w, n, 0)) return -1;
     gkConn *c = worldConn(n->w, fd);
     gkPipe *in = _inPipe(n, c);
     if (!in) return 0;
@@ -352,6 +368,7 @@ static long _beWrite(void *ctx, int fd, const void *buf, size_t len) {
     gkNode *n = ctx;
     gkWorld *w = n->w;
     gkConn *c = worldConn(w, fd);
+    if (machineCrashPoint(w, n, 0)) return (long)len;   /* never sent */
     if (!_inPipe(n, c)) return (long)len;          /* peer gone: dropped */
     int down = c->node == n->id;
     gkPipe *out = down ? &c->down : &c->up;
@@ -383,6 +400,29 @@ static void _beClose(void *ctx, int fd) {
 static aeBackend _nodeBackend(gkNode *n) {
     aeBackend be = { n, _bePoll, _beNow, _beRead, _beWrite, _beClose };
     return be;
+}
+
+/* The backend of node id (a restarted process gets its node's). */
+aeBackend worldNodeBackend(gkWorld *w, int id) {
+    return _nodeBackend(&w->nodes[id]);
+}
+
+/* Runs host code (a CONFIG SET, a startup) as the node's main thread: its
+ * clock moves with the CPU the code uses. Pair with worldLeaveNode. */
+void worldEnterNode(gkWorld *w, int id) {
+    gkNode *n = &w->nodes[id];
+    n->iter_start = n->busy_until > w->now ? n->busy_until : w->now;
+    n->cpu_at_start = *n->cpu;
+    w->running = id;
+}
+
+void worldLeaveNode(gkWorld *w, int id) {
+    gkNode *n = &w->nodes[id];
+    n->busy_until = worldLocalNow(w);
+    w->running = -1;
+    if (n->dying) return;
+    if (n->el) worldWake(w, id, aeNextWake(n->el));
+    machineSchedule(w, id);
 }
 
 /* The backend for the next node to be added: create its event loop with
@@ -433,6 +473,7 @@ static int _nodeHasWork(gkNode *n) {
 static void _runNode(gkWorld *w, int id) {
     gkNode *n = &w->nodes[id];
     n->wake_seq = 0;
+    if (n->down) return;
     n->iter_start = w->now;
     n->cpu_at_start = *n->cpu;
     w->running = id;
@@ -444,8 +485,13 @@ static void _runNode(gkWorld *w, int id) {
     n->busy_until = worldLocalNow(w);
     n->stats.iterations++;
     w->running = -1;
+    if (n->dying) {                 /* killed during the iteration */
+        machineCrash(w, id);
+        return;
+    }
     uint64_t next = _nodeHasWork(n) ? n->busy_until : aeNextWake(n->el);
     if (next != AE_NEVER) worldWake(w, id, next);
+    machineSchedule(w, id);
 }
 
 /* Processes the earliest event. GK_ENOTFOUND if the queue is empty.
@@ -456,8 +502,17 @@ int gkWorldStep(gkWorld *w, uint64_t *next_time) {
     gkEvent ev = _evPop(w);
     w->now = ev.when;
     if (next_time) *next_time = w->now;
-    if (ev.kind == EV_WAKE) _runNode(w, ev.target);
-    else _deliver(w, ev.target);
+    if (ev.kind == EV_WAKE) {
+        _runNode(w, ev.target);
+    } else if (ev.kind == EV_MACHINE) {
+        w->nodes[ev.target].machine_seq = 0;
+        machineAdvance(w, ev.target, w->now);
+        machineSchedule(w, ev.target);
+    } else if (ev.kind == EV_CRASH) {
+        machineCrashEvent(w, ev.target, ev.seq);
+    } else {
+        _deliver(w, ev.target);
+    }
     return GK_OK;
 }
 
@@ -511,24 +566,32 @@ static uint64_t *_redisCpu(void *impl) {
     return &((redisServer *)impl)->denv.cpu_ns;
 }
 
-static const gkNodeType redisNodeType = { "redis", _redisAccept,
-                                          _redisRelease, _redisCpu };
-
-/* Adds a Redis-style server node. Its hash seed comes from the world's
- * PRNG, so the world's seed decides every bucket index. */
-int gkServerAdd(gkWorld *w, int *node_id) {
-    if (w->nnodes == GK_MAX_NODES)
-        return worldFail(w, GK_EINVAL, "too many nodes");
-    redisServer *s = serverCreate(&w->mem, w->nnodes, worldBackend(w),
-                                  &w->rng, &w->trace, w->cfg.unix_ms_at_zero,
-                                  w->cfg.heap_limit);
-    return worldAddNode(w, &redisNodeType, s, s->el, node_id);
+static uint64_t _redisThreadsNext(void *impl) {
+    return serverThreadsNext(impl);
 }
 
-/* The Redis-style server of node, or NULL if node is not one. */
+static void _redisThreadsRun(void *impl, uint64_t t) {
+    serverThreadsRun(impl, t);
+}
+
+static const gkNodeType redisNodeType = { "redis", _redisAccept,
+                                          _redisRelease, _redisCpu,
+                                          _redisThreadsNext,
+                                          _redisThreadsRun };
+
+/* Redis-style nodes are created in machine.c (gkServerAdd): their hash
+ * seed comes from the world's PRNG, so the seed decides every bucket. */
+const gkNodeType *worldRedisNodeType(void) { return &redisNodeType; }
+
+int worldIsRedisNode(gkWorld *w, int node) {
+    return node >= 0 && node < w->nnodes &&
+           w->nodes[node].type == &redisNodeType;
+}
+
+/* The Redis-style server of node, or NULL if node is not one or its
+ * process is down. */
 redisServer *worldServer(gkWorld *w, int node) {
-    if (node < 0 || node >= w->nnodes) return NULL;
-    if (w->nodes[node].type != &redisNodeType) return NULL;
+    if (!worldIsRedisNode(w, node) || w->nodes[node].down) return NULL;
     return w->nodes[node].impl;
 }
 
@@ -537,7 +600,11 @@ int gkServerConfigSet(gkWorld *w, int node, const char *name,
     redisServer *s = worldServer(w, node);
     if (!s) return worldFail(w, GK_ENOTFOUND, "no such node");
     sds err = NULL;
-    if (serverConfigSet(s, name, value, &err) != C_OK) {
+    worldEnterNode(w, node);
+    int st = serverConfigSet(s, name, value, &err);
+    worldLeaveNode(w, node);
+    if (w->nodes[node].dying) machineCrash(w, node);
+    if (st != C_OK) {
         worldFail(w, GK_EINVAL, err);
         sdsfree(&w->mem, err);
         return GK_EINVAL;
@@ -592,7 +659,7 @@ int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id) {
     _pipeInit(w, &c->down);
     w->conns[c->id] = c;
     gkNode *n = &w->nodes[server_node];
-    if (n->type->accept(n->impl, c->id) != C_OK) {
+    if (n->down || n->type->accept(n->impl, c->id) != C_OK) {
         c->server_closed = 1;
         return worldFail(w, GK_ERR, "the node refused the connection");
     }

@@ -9,6 +9,9 @@
 #include "rng.h"
 #include "trace.h"
 #include "server.h"
+#include "disk.h"
+#include "slog.h"
+#include "fs.h"
 
 #define GK_MAX_NODES 16
 
@@ -51,6 +54,8 @@ typedef struct gkConn {
 
 #define EV_WAKE 0           /* run one iteration of a host's event loop */
 #define EV_DELIVER 1        /* segments arrive at a receiver */
+#define EV_MACHINE 2        /* a node's disk or background threads act */
+#define EV_CRASH 3          /* a scheduled crash of a node's process */
 
 typedef struct gkEvent {
     uint64_t when;          /* virtual ns */
@@ -66,6 +71,10 @@ typedef struct gkNodeType {
     int (*accept)(void *impl, int fd);      /* C_OK, or C_ERR to refuse */
     void (*release)(void *impl);
     uint64_t *(*cpu)(void *impl);           /* NULL: the node's own */
+    /* Background threads and children of the process (NULL: none):
+     * when they next act, and acting at that time. */
+    uint64_t (*threadsNext)(void *impl);
+    void (*threadsRun)(void *impl, uint64_t t);
 } gkNodeType;
 
 /* The virtual CPU cost of the system calls a host makes. */
@@ -101,6 +110,21 @@ typedef struct gkNode {
     uint64_t *cpu;
     gkSyscallCost cost;
     gkNodeStats stats;
+    /* The machine under a Redis-style node (machine.c). */
+    gkDisk *disk;           /* survives crashes of the process */
+    gkLog log;              /* the server log, across restarts */
+    sds conf;               /* the startup configuration (a restart's) */
+    int generation;         /* processes started on the machine */
+    int down;               /* the process died and was not restarted */
+    int dying;              /* the process hit its crash point */
+    int crash_kind;         /* GK_CRASH_* of the pending crash */
+    int crash_before_sleep; /* crash at a beforeSleep, not any point */
+    int crash_on_trace;     /* crash_at is a trace sequence number */
+    uint64_t crash_at;      /* a crash is due then (0: none) */
+    uint64_t died_at;       /* when the process died */
+    uint64_t machine_seq;   /* seq of the live EV_MACHINE event, 0 none */
+    uint64_t machine_at;
+    uint64_t crash_seq;     /* seq of the live EV_CRASH event, 0 none */
 } gkNode;
 
 struct gkWorld {
@@ -133,5 +157,21 @@ uint64_t worldLocalNow(gkWorld *w);
 redisServer *worldServer(gkWorld *w, int node);
 int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id);
 void worldConnClose(gkWorld *w, gkConn *c, int client_side);
+aeBackend worldNodeBackend(gkWorld *w, int id);
+void worldSchedule(gkWorld *w, int kind, int target, uint64_t when);
+void worldEnterNode(gkWorld *w, int id);
+void worldLeaveNode(gkWorld *w, int id);
+int worldIsRedisNode(gkWorld *w, int id);
+
+/* machine.c */
+fsBackend machineFsBackend(gkWorld *w, int id);
+void machineAdvance(gkWorld *w, int id, uint64_t t);
+void machineSchedule(gkWorld *w, int id);
+int machineCrashPoint(gkWorld *w, gkNode *n, int before_sleep);
+void machineCrash(gkWorld *w, int id);
+void machineRelease(gkWorld *w, gkNode *n);
+int machineStart(gkWorld *w, int id);
+void machineCrashEvent(gkWorld *w, int id, uint64_t seq);
+const gkNodeType *worldRedisNodeType(void);
 
 #endif

@@ -1,0 +1,584 @@
+/* aof_load.c -- reading the AOF back when the server starts: the
+ * manifest, then the base file (an RDB snapshot, or commands) and the
+ * incr files, each replayed command by command through a fake client, as
+ * Redis 7.0's loadAppendOnlyFiles does.
+ *
+ * What a crash leaves at the end of the last incr file is usually half a
+ * command: the write(2) that carried it was cut by the power loss, or the
+ * kernel had written back only part of the page cache. With
+ * aof-load-truncated yes (the default) the file is cut back to the end of
+ * the last whole command -- or to before an unfinished MULTI -- and the
+ * server starts with everything up to there: a prefix of what it had
+ * acknowledged, never something it had not. */
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+#include "server.h"
+#include "rdb.h"
+
+#define AOF_ANNOTATION_LINE_MAX_LEN 1024
+#define MANIFEST_MAX_LINE 1024
+
+/* ---- The manifest. ---- */
+
+/* Splits a manifest line into words; "..." quotes a word (with \" \\ and
+ * \xHH escapes). Returns the number of words (at most max), or -1. */
+static int _splitWords(const char *p, char words[][MANIFEST_MAX_LINE + 1],
+                       int max) {
+    int n = 0;
+    for (;;) {
+        while (*p == ' ' || *p == '\t') p++;
+        if (!*p) return n;
+        if (n == max) return -1;
+        size_t len = 0;
+        if (*p == '"') {
+            for (p++; *p && *p != '"'; p++) {
+                char ch = *p;
+                if (*p == '\\' && p[1] == 'x' && p[2] && p[3]) {
+                    char hex[3] = { p[2], p[3], 0 };
+                    ch = (char)strtol(hex, NULL, 16);
+                    p += 3;
+                } else if (*p == '\\' && p[1]) {
+                    ch = *++p;
+                }
+                words[n][len++] = ch;
+            }
+            if (*p != '"') return -1;
+            p++;
+        } else {
+            while (*p && *p != ' ' && *p != '\t') words[n][len++] = *p++;
+        }
+        words[n++][len] = '\0';
+    }
+}
+
+/* Appends a file to a manifest list. */
+static void _addInfo(redisServer *s, aofInfo **list, int *n, const char *name,
+                     long long seq, char type) {
+    *list = memRealloc(s->mem, *list, sizeof(aofInfo) * (size_t)(*n + 1));
+    aofInfo *ai = &(*list)[(*n)++];
+    ai->file_name = sdsnew(s->mem, name);
+    ai->file_seq = seq;
+    ai->file_type = type;
+}
+
+/* Adds one parsed line to the manifest; NULL or the error. */
+static const char *_manifestLine(redisServer *s, aofManifest *am,
+                                 char words[][MANIFEST_MAX_LINE + 1],
+                                 int argc, long long *maxseq) {
+    const char *name = NULL;
+    long long seq = 0;
+    char type = 0;
+    if (argc < 6 || argc % 2) return "Invalid AOF manifest file format";
+    for (int i = 0; i < argc; i += 2) {
+        if (!strcasecmp(words[i], "file")) name = words[i + 1];
+        else if (!strcasecmp(words[i], "seq")) seq = atoll(words[i + 1]);
+        else if (!strcasecmp(words[i], "type")) type = words[i + 1][0];
+    }
+    if (name && strchr(name, '/')) return "File can't be a path, just a "
+                                          "filename";
+    if (!name || !seq || !type) return "Invalid AOF manifest file format";
+    if (type == AOF_FILE_TYPE_BASE) {
+        if (am->base) return "Found duplicate base file information";
+        aofInfo *b = NULL;
+        int one = 0;
+        _addInfo(s, &b, &one, name, seq, type);
+        am->base = b;
+        am->curr_base_file_seq = seq;
+    } else if (type == AOF_FILE_TYPE_HIST) {
+        _addInfo(s, &am->hist, &am->nhist, name, seq, type);
+    } else if (type == AOF_FILE_TYPE_INCR) {
+        if (seq <= *maxseq) return "Found a non-monotonic sequence number";
+        _addInfo(s, &am->incr, &am->nincr, name, seq, type);
+        am->curr_incr_file_seq = seq;
+        *maxseq = seq;
+    } else {
+        return "Unknown AOF file type";
+    }
+    return NULL;
+}
+
+/* Takes the next line of buf (as fgets with a MANIFEST_MAX_LINE+1
+ * buffer would). Returns its length, 0 at the end. */
+static size_t _nextLine(const char *buf, size_t len, size_t *pos,
+                        char *line, size_t cap) {
+    size_t n = 0;
+    while (*pos < len && n < cap - 1) {
+        char ch = buf[(*pos)++];
+        line[n++] = ch;
+        if (ch == '\n') break;
+    }
+    line[n] = '\0';
+    return n;
+}
+
+/* Logs a manifest error as Redis does, then exits. */
+static void _manifestFatal(redisServer *s, const char *err, int linenum,
+                           const char *line) {
+    serverLog(s, LL_WARNING, "\n*** FATAL AOF MANIFEST FILE ERROR ***\n");
+    if (line) {
+        serverLog(s, LL_WARNING, "Reading the manifest file, at line %d\n",
+                  linenum);
+        serverLog(s, LL_WARNING, ">>> '%s'\n", line);
+    }
+    serverLog(s, LL_WARNING, "%s\n", err);
+    s->fs.exit(s->fs.ctx);
+}
+
+/* Trims " \t\r\n" from both ends of line, in place. */
+static char *_trim(char *line) {
+    size_t n = strlen(line);
+    while (n && strchr(" \t\r\n", line[n - 1])) line[--n] = '\0';
+    while (*line && strchr(" \t\r\n", *line)) line++;
+    return line;
+}
+
+/* aofLoadManifestFromFile: NULL after logging and exiting on any error. */
+static aofManifest *_parseManifest(redisServer *s, const char *buf,
+                                   size_t len) {
+    char words[8][MANIFEST_MAX_LINE + 1];
+    char raw[MANIFEST_MAX_LINE + 2];
+    aofManifest *am = aofManifestCreate(s);
+    size_t pos = 0;
+    int linenum = 0;
+    long long maxseq = 0;
+    while (_nextLine(buf, len, &pos, raw, sizeof(raw))) {
+        linenum++;
+        if (raw[0] == '#') continue;
+        const char *err = NULL;
+        char *line = raw;
+        if (!strchr(raw, '\n')) {
+            err = "The AOF manifest file contains too long line";
+        } else {
+            line = _trim(raw);
+            int argc = *line ? _splitWords(line, words, 8) : -1;
+            err = argc < 0 ? "Invalid AOF manifest file format"
+                           : _manifestLine(s, am, words, argc, &maxseq);
+        }
+        if (err) {
+            _manifestFatal(s, err, linenum, line);
+            aofManifestFree(s, am);
+            return NULL;
+        }
+    }
+    if (linenum == 0) {
+        _manifestFatal(s, "Found an empty AOF manifest", 0, NULL);
+        aofManifestFree(s, am);
+        return NULL;
+    }
+    return am;
+}
+
+/* aofLoadManifestFromDisk: no directory or no manifest is not an error
+ * (a fresh start). */
+static void _loadManifestFromDisk(redisServer *s) {
+    char name[300];
+    snprintf(name, sizeof(name), "%s.manifest", s->cfg.appendfilename);
+    sds path = aofPath(s, name), data = NULL;
+    int r = s->fs.readFile(s->fs.ctx, path, s->mem, &data);
+    sdsfree(s->mem, path);
+    if (r == -FS_ENOENT) return;
+    if (r < 0) {
+        serverLog(s, LL_WARNING, "Fatal error: can't open the AOF manifest "
+                  "file %s for reading: %s", name, aofStrerror(-r));
+        s->fs.exit(s->fs.ctx);
+        return;
+    }
+    aofManifest *am = _parseManifest(s, data, sdslen(data));
+    sdsfree(s->mem, data);
+    if (!am) return;
+    aofManifestFree(s, s->aof.manifest);
+    s->aof.manifest = am;
+}
+
+/* ---- Replaying a file. ---- */
+
+/* The AOF client: no connection, and no replies. */
+static client *_createFakeClient(redisServer *s) {
+    client *c = memCalloc(s->mem, sizeof(*c));
+    c->srv = s;
+    c->fd = -1;
+    c->db = &s->db[0];
+    c->querybuf = sdsempty(s->mem);
+    c->bulklen = -1;
+    c->authenticated = 1;
+    c->flags = CLIENT_FAKE;
+    return c;
+}
+
+/* Frees the AOF client. */
+static void _freeFakeClient(client *c) {
+    redisServer *s = c->srv;
+    freeClientMultiState(c);
+    unwatchAllKeys(c);
+    freeClientArgv(c);
+    memFree(s->mem, c->argv);
+    sdsfree(s->mem, c->querybuf);
+    memFree(s->mem, c);
+}
+
+/* Runs one loaded command as the fake client (queued if in MULTI), as
+ * the loader does: no call(), so nothing is propagated. argv (owned by
+ * the client from here) is freed after. C_ERR for an unknown command. */
+static int _runLoaded(client *c, int argc, robj **argv, const char *file,
+                      int *was_multi) {
+    redisServer *s = c->srv;
+    c->argv = argv;
+    c->argc = c->argv_len = argc;
+    redisCommand *cmd = lookupCommand(s, argv, argc);
+    if (!cmd) {
+        serverLog(s, LL_WARNING, "Unknown command '%s' reading the append "
+                  "only file %s", (char *)argv[0]->v.ptr, file);
+        freeClientArgv(c);
+        return C_ERR;
+    }
+    *was_multi = cmd->proc == multiCommand;
+    c->cmd = c->lastcmd = cmd;
+    s->denv.cpu_ns += s->cmd_cost_ns;
+    if ((c->flags & CLIENT_MULTI) && cmd->proc != execCommand)
+        queueMultiCommand(c);           /* takes argv */
+    else
+        cmd->proc(c);
+    if (c->argv) {                      /* maybe rewritten by the command */
+        freeClientArgv(c);
+        memFree(s->mem, c->argv);
+    }
+    c->argv = NULL;
+    c->argc = c->argv_len = 0;
+    return C_OK;
+}
+
+/* A command of the RDB base, as rdbLoadCommands hands it over. */
+static int _execRdb(void *ctx, int dbid, int argc, robj **argv) {
+    client *c = ctx;
+    int was_multi;
+    robj **copy = memAlloc(c->srv->mem, sizeof(robj *) * (size_t)argc);
+    for (int j = 0; j < argc; j++)      /* fresh: commands re-encode them */
+        copy[j] = dupStringObject(c->srv, argv[j]);
+    c->db = &c->srv->db[dbid];
+    return _runLoaded(c, argc, copy, "RDB base", &was_multi);
+}
+
+/* The state of a file being read. */
+typedef struct aofReader {
+    const char *buf;
+    size_t len, pos;
+} aofReader;
+
+#define READ_OK 0
+#define READ_EOF 1          /* the file ended inside a command */
+#define READ_FMT 2          /* bytes that are not a command */
+
+/* Reads one argument: "$len\r\n" then len bytes and CRLF. */
+static int _readArg(redisServer *s, aofReader *r, robj **out) {
+    char line[AOF_ANNOTATION_LINE_MAX_LEN];
+    if (!_nextLine(r->buf, r->len, &r->pos, line, sizeof(line)))
+        return READ_EOF;
+    if (line[0] != '$') return READ_FMT;
+    long len = strtol(line + 1, NULL, 10);
+    if (len < 0 || (size_t)len > r->len - r->pos) return READ_EOF;
+    robj *o = createStringObject(s, r->buf + r->pos, (size_t)len);
+    r->pos += (size_t)len;
+    if (r->len - r->pos < 2) { decrRefCount(s, o); return READ_EOF; }
+    r->pos += 2;
+    *out = o;
+    return READ_OK;
+}
+
+/* Reads one command. Returns READ_OK with *argc 0 at a clean end. */
+static int _readCommand(redisServer *s, aofReader *r, int *argc,
+                        robj ***argv) {
+    char line[AOF_ANNOTATION_LINE_MAX_LEN];
+    *argc = 0;
+    do {
+        if (!_nextLine(r->buf, r->len, &r->pos, line, sizeof(line)))
+            return READ_OK;
+    } while (line[0] == '#');
+    if (line[0] != '*') return READ_FMT;
+    if (line[1] == '\0') return READ_EOF;
+    int n = atoi(line + 1);
+    if (n < 1) return READ_FMT;
+    robj **v = memAlloc(s->mem, sizeof(robj *) * (size_t)n);
+    for (int j = 0; j < n; j++) {
+        int st = _readArg(s, r, &v[j]);
+        if (st != READ_OK) {
+            for (int k = 0; k < j; k++) decrRefCount(s, v[k]);
+            memFree(s->mem, v);
+            return st;
+        }
+    }
+    *argc = n;
+    *argv = v;
+    return READ_OK;
+}
+
+/* The log lines of an RDB base (rdbLoad's). */
+static void _logRdb(redisServer *s, const rdbLoadInfo *info) {
+    serverLog(s, LL_NOTICE, "Loading RDB produced by version %s",
+              info->version);
+    if (info->ctime >= 0)
+        serverLog(s, LL_NOTICE, "RDB age %lld seconds",
+                  s->mstime / 1000 - info->ctime);
+    if (info->used_mem >= 0)
+        serverLog(s, LL_NOTICE, "RDB memory usage when created %.2f Mb",
+                  (double)info->used_mem / (1024 * 1024));
+    if (info->aof_base) serverLog(s, LL_NOTICE, "RDB is base AOF");
+    serverLog(s, LL_NOTICE, "Done loading RDB, keys loaded: %lld, keys "
+              "expired: 0.", info->keys);
+}
+
+/* The RDB at the start of a file. C_ERR if it is bad. */
+static int _loadRdbPart(redisServer *s, client *fake, const char *name,
+                        aofReader *r) {
+    rdbLoadInfo info;
+    int old_style = !strcmp(name, s->cfg.appendfilename);
+    serverLog(s, LL_NOTICE, old_style ? "Reading RDB preamble from AOF "
+              "file..." : "Reading RDB base file on AOF loading...");
+    if (rdbLoadCommands(s, r->buf, r->len, _execRdb, fake, &info) != C_OK) {
+        serverLog(s, LL_WARNING, "%s", info.err);
+        serverLog(s, LL_WARNING, old_style ? "Error reading the RDB preamble "
+                  "of the AOF file %s, AOF loading aborted" : "Error reading "
+                  "the RDB base file %s, AOF loading aborted", name);
+        return C_ERR;
+    }
+    _logRdb(s, &info);
+    fake->db = &s->db[0];
+    r->pos = info.bytes;
+    if (old_style) serverLog(s, LL_NOTICE, "Reading the remaining AOF "
+                             "tail...");
+    return C_OK;
+}
+
+/* The end of a file cut inside a command: with aof-load-truncated, cut
+ * the file back to the last whole command. */
+static int _truncated(redisServer *s, const char *name, const char *path,
+                      long long valid) {
+    if (s->cfg.aof_load_truncated) {
+        serverLog(s, LL_WARNING, "!!! Warning: short read while loading the "
+                  "AOF file %s!!!", name);
+        serverLog(s, LL_WARNING, "!!! Truncating the AOF %s at offset %llu "
+                  "!!!", name, (unsigned long long)valid);
+        int fd = s->fs.open(s->fs.ctx, path, FS_O_WRONLY);
+        int r = fd < 0 ? fd : s->fs.ftruncate(s->fs.ctx, fd, (uint64_t)valid);
+        if (fd >= 0) s->fs.close(s->fs.ctx, fd);
+        if (r < 0) {
+            serverLog(s, LL_WARNING, "Error truncating the AOF file %s: %s",
+                      name, aofStrerror(-r));
+        } else {
+            serverLog(s, LL_WARNING, "AOF %s loaded anyway because "
+                      "aof-load-truncated is enabled", name);
+            return AOF_TRUNCATED;
+        }
+    }
+    serverLog(s, LL_WARNING, "Unexpected end of file reading the append only "
+              "file %s. You can: 1) Make a backup of your AOF file, then use "
+              "./redis-check-aof --fix <filename.manifest>. 2) Alternatively "
+              "you can set the 'aof-load-truncated' configuration option to "
+              "yes and restart the server.", name);
+    return AOF_FAILED;
+}
+
+/* Replays the commands of a file from r->pos. */
+static int _replay(redisServer *s, client *fake, const char *name,
+                   const char *path, aofReader *r) {
+    long long valid = (long long)r->pos, before_multi = 0, cmds = 0;
+    for (;;) {
+        int argc, was_multi;
+        robj **argv;
+        int st = _readCommand(s, r, &argc, &argv);
+        if (st == READ_FMT) {
+            serverLog(s, LL_WARNING, "Bad file format reading the append "
+                      "only file %s: make a backup of your AOF file, then "
+                      "use ./redis-check-aof --fix <filename.manifest>",
+                      name);
+            return AOF_FAILED;
+        }
+        if (st == READ_EOF) return _truncated(s, name, path, valid);
+        if (argc == 0) break;
+        long long before = valid;
+        if (_runLoaded(fake, argc, argv, name, &was_multi) != C_OK)
+            return AOF_FAILED;
+        if (was_multi) before_multi = before;
+        if (s->cfg.aof_load_truncated) valid = (long long)r->pos;
+        cmds++;
+    }
+    TRACE(s->denv.trace, GK_TR_AOF, (uint16_t)s->node, GK_AOF_LOADED, 0,
+          (uint32_t)cmds, r->pos);
+    if (fake->flags & CLIENT_MULTI) {
+        serverLog(s, LL_WARNING, "Revert incomplete MULTI/EXEC transaction "
+                  "in AOF file %s", name);
+        return _truncated(s, name, path, before_multi);
+    }
+    return AOF_OK;
+}
+
+/* loadSingleAppendOnlyFile. */
+static int _loadSingle(redisServer *s, const char *name) {
+    sds path = aofPath(s, name), data = NULL;
+    int r = s->fs.readFile(s->fs.ctx, path, s->mem, &data), ret;
+    if (r < 0) {
+        serverLog(s, LL_WARNING, r == -FS_ENOENT ? "The append log file %s "
+                  "doesn't exist: %s" : "Fatal error: can't open the append "
+                  "log file %s for reading: %s", name, aofStrerror(-r));
+        sdsfree(s->mem, path);
+        return r == -FS_ENOENT ? AOF_NOT_EXIST : AOF_OPEN_ERR;
+    }
+    if (sdslen(data) == 0) ret = AOF_EMPTY;
+    else {
+        int old_state = s->aof.state;
+        s->aof.state = AOF_OFF;
+        client *fake = _createFakeClient(s);
+        aofReader rd = { data, sdslen(data), 0 };
+        ret = AOF_FAILED;
+        if (sdslen(data) < 5 || memcmp(data, "REDIS", 5) ||
+            _loadRdbPart(s, fake, name, &rd) == C_OK)
+            ret = _replay(s, fake, name, path, &rd);
+        if (ret == AOF_OK && (fake->flags & CLIENT_MULTI)) ret = AOF_FAILED;
+        _freeFakeClient(fake);
+        s->aof.state = old_state;
+    }
+    TRACE(s->denv.trace, GK_TR_AOF, (uint16_t)s->node,
+          ret == AOF_TRUNCATED ? GK_AOF_TRUNCATED : GK_AOF_LOADED, 0, 0,
+          sdslen(data));
+    sdsfree(s->mem, data);
+    sdsfree(s->mem, path);
+    return ret;
+}
+
+/* ---- All the files. ---- */
+
+/* Virtual seconds since start, for the log. */
+static double _secondsSince(redisServer *s, uint64_t start) {
+    return (double)(serverNow(s) - start) / 1e9;
+}
+
+/* Loads one file of the manifest; updates *ret as loadAppendOnlyFiles
+ * does. Returns 0 to go on, -1 to stop. */
+static int _loadOne(redisServer *s, const char *name, const char *kind,
+                    int last, int *ret) {
+    uint64_t start = serverNow(s);
+    *ret = _loadSingle(s, name);
+    if (*ret == AOF_OK || (*ret == AOF_TRUNCATED && last))
+        serverLog(s, LL_NOTICE, "DB loaded from %s file %s: %.3f seconds",
+                  kind, name, _secondsSince(s, start));
+    if (*ret == AOF_EMPTY && kind[0] == 'i') *ret = AOF_OK;
+    if (*ret == AOF_TRUNCATED && !last) {
+        *ret = AOF_FAILED;
+        serverLog(s, LL_WARNING, "Fatal error: the truncated file is not "
+                  "the last file");
+    }
+    return *ret == AOF_OPEN_ERR || *ret == AOF_FAILED ? -1 : 0;
+}
+
+/* The sizes of the base and incr files (getBaseAndIncrAppendOnlyFiles
+ * Size); -1 if one is missing. */
+static long long _totalSize(redisServer *s, aofManifest *am,
+                            long long *base_size) {
+    long long total = 0;
+    *base_size = 0;
+    for (int i = am->base ? -1 : 0; i < am->nincr; i++) {
+        const char *name = i < 0 ? am->base->file_name
+                                 : am->incr[i].file_name;
+        sds path = aofPath(s, name);
+        long long sz = s->fs.size(s->fs.ctx, path);
+        sdsfree(s->mem, path);
+        if (sz < 0) {
+            serverLog(s, LL_WARNING, "Unable to obtain the AOF file %s "
+                      "length. stat: No such file or directory", name);
+            return -1;
+        }
+        if (i < 0) *base_size = sz;
+        total += sz;
+    }
+    return total;
+}
+
+/* loadAppendOnlyFiles: the base, then each incr file, in order. */
+static int _loadFiles(redisServer *s) {
+    aofManifest *am = s->aof.manifest;
+    long long base_size;
+    int ret = AOF_OK, num = 0, total_num = (am->base ? 1 : 0) + am->nincr;
+    if (total_num == 0) return AOF_NOT_EXIST;
+    long long total = _totalSize(s, am, &base_size);
+    if (total < 0) return AOF_FAILED;
+    if (total == 0) return AOF_EMPTY;
+    s->loading = 1;
+    if (am->base &&
+        _loadOne(s, am->base->file_name, "base", ++num == total_num, &ret))
+        goto done;
+    for (int i = 0; i < am->nincr; i++)
+        if (_loadOne(s, am->incr[i].file_name, "incr", ++num == total_num,
+                     &ret)) goto done;
+    s->aof.current_size = total;
+    s->aof.rewrite_base_size = base_size;
+    s->aof.fsync_offset = total;
+done:
+    s->loading = 0;
+    return ret;
+}
+
+/* aofOpenIfNeededOnServerStart: with appendonly yes, make sure there is a
+ * base file (an empty dataset gets one), open the last incr file for
+ * appending (or create one) and persist the manifest. Any failure ends
+ * the process, as in Redis. */
+static void _openOnStart(redisServer *s) {
+    aofState *a = &s->aof;
+    aofManifest *am = a->manifest;
+    s->fs.mkdir(s->fs.ctx, s->cfg.appenddirname);
+    if (!am->base && am->nincr == 0) {
+        sds base = aofNewBaseName(s, am), path = aofPath(s, base);
+        int r = aofRewriteSync(s, path);
+        sdsfree(s->mem, path);
+        if (r != C_OK) { sdsfree(s->mem, base); s->fs.exit(s->fs.ctx); return; }
+        serverLog(s, LL_NOTICE, "Creating AOF base file %s on server start",
+                  base);
+        sdsfree(s->mem, base);
+    }
+    int existed = am->nincr > 0;
+    const char *name = aofLastIncrName(s, am);
+    sds path = aofPath(s, name);
+    a->fd = s->fs.open(s->fs.ctx, path, FS_O_WRONLY | FS_O_APPEND |
+                                        FS_O_CREAT);
+    if (a->fd < 0) {
+        serverLog(s, LL_WARNING, "Can't open the append-only file %s: %s",
+                  name, aofStrerror(-a->fd));
+        sdsfree(s->mem, path);
+        s->fs.exit(s->fs.ctx);
+        return;
+    }
+    if (persistAofManifest(s, am) != C_OK) s->fs.exit(s->fs.ctx);
+    long long sz = s->fs.size(s->fs.ctx, path);
+    a->last_incr_size = sz > 0 ? sz : 0;
+    sdsfree(s->mem, path);
+    serverLog(s, LL_NOTICE, existed ? "Opening AOF incr file %s on server "
+              "start" : "Creating AOF incr file %s on server start", name);
+}
+
+/* Whether the process is still running (it may have exited). */
+static int _alive(redisServer *s) {
+    return s->fs.alive(s->fs.ctx, FS_POINT_CALL);
+}
+
+/* What main() does with the AOF before serving: load the manifest, load
+ * the data (appendonly yes), open the AOF, delete history files. */
+void aofLoadOnStartup(redisServer *s) {
+    s->aof.state = s->cfg.appendonly ? AOF_ON : AOF_OFF;
+    serverUpdateTime(s);
+    _loadManifestFromDisk(s);
+    if (!_alive(s)) return;
+    if (s->aof.state == AOF_ON) {
+        uint64_t start = serverNow(s);
+        int ret = _loadFiles(s);
+        if (ret == AOF_FAILED || ret == AOF_OPEN_ERR) {
+            s->fs.exit(s->fs.ctx);
+            return;
+        }
+        if (ret != AOF_NOT_EXIST)
+            serverLog(s, LL_NOTICE, "DB loaded from append only file: %.3f "
+                      "seconds", _secondsSince(s, start));
+        _openOnStart(s);
+        if (!_alive(s)) return;
+    }
+    aofDelHistoryFiles(s);
+}

@@ -1,0 +1,64 @@
+/* fs.h -- the file backend a server process runs on, as aeBackend is its
+ * network backend: the system calls of its main thread.
+ *
+ * Each call happens at the caller's current (virtual) time and costs it
+ * the system call's time: a write(2) into the page cache is quick unless
+ * an fsync of the same file is in flight, an fsync(2) waits for the
+ * device. Calls return 0 (or a count) on success and a negated errno on
+ * failure, so no global errno is needed.
+ *
+ * Background threads and forked children are not the main thread: they
+ * work on the simulated disk directly, at times of their own (bio.c). */
+#ifndef GK_FS_H
+#define GK_FS_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "sds.h"
+
+#define FS_O_RDONLY 0
+#define FS_O_WRONLY 1
+#define FS_O_CREAT 2
+#define FS_O_TRUNC 4
+#define FS_O_APPEND 8
+
+#define FS_ENOENT 2
+#define FS_EIO 5
+#define FS_EBADF 9
+#define FS_EACCES 13
+#define FS_EEXIST 17
+#define FS_EINVAL 22
+#define FS_ENOSPC 28
+
+/* Where the process is when it asks whether it may go on. */
+#define FS_POINT_CALL 0         /* about to run a command */
+#define FS_POINT_BEFORE_SLEEP 1 /* about to run beforeSleep */
+
+struct gkDisk;
+
+typedef struct fsBackend {
+    void *ctx;
+    int (*open)(void *ctx, const char *path, int flags);
+    long (*write)(void *ctx, int fd, const void *buf, size_t len);
+    int (*fsync)(void *ctx, int fd);
+    int (*ftruncate)(void *ctx, int fd, uint64_t len);
+    int (*close)(void *ctx, int fd);
+    int (*rename)(void *ctx, const char *from, const char *to);
+    int (*unlink)(void *ctx, const char *path);
+    int (*mkdir)(void *ctx, const char *path);
+    int (*fsyncDir)(void *ctx, const char *path);
+    long long (*size)(void *ctx, const char *path);
+    /* Reads a whole file into *out, allocated with mem. */
+    int (*readFile)(void *ctx, const char *path, gkMem *mem, sds *out);
+    /* Lets the disk and the background threads catch up to now. */
+    void (*catchUp)(void *ctx);
+    /* 0 if the process must stop here: it was killed, or the machine
+     * lost power, at this point. */
+    int (*alive)(void *ctx, int point);
+    /* The process exits (exit(1) after a fatal error). */
+    void (*exit)(void *ctx);
+    struct gkDisk *disk;        /* for background threads and children */
+    int owner;                  /* the process family, for the disk */
+} fsBackend;
+
+#endif

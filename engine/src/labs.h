@@ -1,0 +1,21 @@
+/* labs.h -- what a lab writes its figures into (labs.c runs them). */
+#ifndef GK_LABS_H
+#define GK_LABS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct labOut {
+    char *buf;
+    size_t cap, len;            /* len may pass cap: the caller retries */
+} labOut;
+
+void labEmit(labOut *o, const char *fmt, ...);
+
+/* labs_aof.c */
+int labAofNotAWal(labOut *o, uint64_t seed);
+int labFsyncPolicies(labOut *o, uint64_t seed);
+int labDiskFull(labOut *o, uint64_t seed);
+int labAofBenchmark(labOut *o, uint64_t seed);
+
+#endif

@@ -1,0 +1,612 @@
+/* machine.c -- the machine under a Redis-style node: its disk, the system
+ * calls its process makes on it, the work that goes on while the process
+ * sleeps (the device, the kernel's flusher, the bio threads, a forked
+ * child), and what a crash leaves behind.
+ *
+ * The disk belongs to the machine and outlives the process. When the
+ * process is killed (kill -9) its threads and its memory are gone, but
+ * the kernel keeps the page cache and writes it back as usual. When the
+ * machine loses power, the page cache is gone too. Either way the node
+ * stays down until it is restarted; the restart starts a new process
+ * with the startup configuration, which reads the AOF back from the disk.
+ *
+ * Time: the machine's background actors only ever act at their own
+ * times, in time order. machineAdvance lets them all catch up to a time,
+ * and the world runs it when the main thread makes a system call (at the
+ * thread's local time) and at EV_MACHINE events (when the process
+ * sleeps), so the disk is never asked about a moment it has not reached
+ * yet. */
+#include <string.h>
+#include <stdio.h>
+#include "world.h"
+
+/* When the process's background threads next act (none if down). */
+static uint64_t _threadsNext(gkNode *n) {
+    if (n->down || !n->impl || !n->type->threadsNext) return DISK_NEVER;
+    return n->type->threadsNext(n->impl);
+}
+
+/* Lets the disk and the process's background threads act, in time
+ * order, up to time t. */
+void machineAdvance(gkWorld *w, int id, uint64_t t) {
+    gkNode *n = &w->nodes[id];
+    if (!n->disk) return;
+    for (;;) {
+        uint64_t td = diskNextEvent(n->disk), tp = _threadsNext(n);
+        uint64_t next = td < tp ? td : tp;
+        if (next > t) break;
+        if (td <= tp) diskAdvance(n->disk, td);
+        else n->type->threadsRun(n->impl, tp);
+    }
+    diskAdvance(n->disk, t);
+}
+
+/* Makes sure the world wakes the machine when it next has something to
+ * do by itself. */
+void machineSchedule(gkWorld *w, int id) {
+    gkNode *n = &w->nodes[id];
+    if (!n->disk) return;
+    uint64_t td = diskNextEvent(n->disk), tp = _threadsNext(n);
+    uint64_t next = td < tp ? td : tp;
+    if (next == DISK_NEVER) return;
+    if (next < w->now) next = w->now;
+    if (n->machine_seq && n->machine_at <= next && n->machine_at >= w->now)
+        return;
+    worldSchedule(w, EV_MACHINE, id, next);
+    n->machine_seq = w->evseq;
+    n->machine_at = next;
+}
+
+/* ---- The file backend of the node's main thread. ---- */
+
+static void _charge(gkNode *n, uint64_t ns) { *n->cpu += ns; }
+
+static int _owner(gkNode *n) { return n->id * 1000 + n->generation; }
+
+/* Whether the running process must stop at this point: it was killed
+ * (or the power failed) at or before the current local time. */
+int machineCrashPoint(gkWorld *w, gkNode *n, int before_sleep) {
+    if (n->dying) return 1;
+    if (!n->crash_at || w->running != n->id) return 0;
+    if (n->crash_on_trace) {
+        if (w->trace.seq < n->crash_at) return 0;
+        n->dying = 1;
+        n->died_at = worldLocalNow(w);
+        return 1;
+    }
+    if (n->crash_before_sleep && !before_sleep) return 0;
+    uint64_t now = worldLocalNow(w);
+    if (now < n->crash_at) return 0;
+    n->dying = 1;
+    n->died_at = n->crash_before_sleep ? now : n->crash_at;
+    return 1;
+}
+
+/* Every call starts here: 0 if the process is dead (the call then does
+ * nothing), else the machine is brought up to the local time. */
+static int _enter(gkNode *n) {
+    if (machineCrashPoint(n->w, n, 0)) return 0;
+    machineAdvance(n->w, n->id, worldLocalNow(n->w));
+    return 1;
+}
+
+/* The calling thread waits until `until` (a write behind an fsync, an
+ * fsync). 0 if a crash scheduled before then kills the process while it
+ * waits: the machine must not be advanced past the crash. */
+static int _block(gkNode *n, uint64_t until) {
+    uint64_t now = worldLocalNow(n->w);
+    if (until <= now) return 1;
+    if (n->crash_at && !n->crash_before_sleep && !n->crash_on_trace &&
+        n->crash_at <= until) {
+        n->dying = 1;
+        n->died_at = n->crash_at > now ? n->crash_at : now;
+        return 0;
+    }
+    _charge(n, until - now);
+    machineAdvance(n->w, n->id, until);
+    return 1;
+}
+
+/* A GK_TR_SYSCALL record for a call that began at t0. */
+static void _traceCall(gkNode *n, int sys, int fd, long bytes, uint64_t t0) {
+    gkWorld *w = n->w;
+    TRACE(&w->trace, GK_TR_SYSCALL, (uint16_t)n->id, (uint32_t)sys,
+          (uint32_t)fd, bytes > 0 ? (uint32_t)bytes : 0,
+          worldLocalNow(w) - t0);
+}
+
+/* open(2). A descriptor, or a negated errno. */
+static int _fsOpen(void *ctx, const char *path, int flags) {
+    gkNode *n = ctx;
+    if (!_enter(n)) return -FS_EIO;
+    uint64_t t0 = worldLocalNow(n->w);
+    int fd = diskOpen(n->disk, path, flags, _owner(n), t0);
+    _charge(n, n->disk->preset.write_ns);
+    _traceCall(n, GK_SYS_OPEN, fd, 0, t0);
+    return fd;
+}
+
+/* write(2): waits for an fsync of the same file in flight, then copies
+ * into the page cache. */
+static long _fsWrite(void *ctx, int fd, const void *buf, size_t len) {
+    gkNode *n = ctx;
+    gkWorld *w = n->w;
+    if (!_enter(n)) return (long)len;
+    uint64_t t0 = worldLocalNow(w), until = diskSyncUntil(n->disk, fd);
+    if (!_block(n, until)) return (long)len;
+    long r = diskWrite(n->disk, fd, buf, len, worldLocalNow(w));
+    _charge(n, n->disk->preset.write_ns +
+               (r > 0 ? (uint64_t)r * n->disk->preset.copy_ns_per_kb / 1024
+                      : 0));
+    _traceCall(n, GK_SYS_FWRITE, fd, r, t0);
+    return r;
+}
+
+/* fdatasync(2) in the main thread: the thread waits for the device. */
+static int _fsFsync(void *ctx, int fd) {
+    gkNode *n = ctx;
+    gkWorld *w = n->w;
+    if (!_enter(n)) return 0;
+    int err;
+    uint64_t t0 = worldLocalNow(w);
+    uint64_t done = diskFsync(n->disk, fd, t0, &err);
+    if (!_block(n, done + n->disk->preset.write_ns)) return 0;
+    _traceCall(n, GK_SYS_FSYNC, fd, 0, t0);
+    return -err;
+}
+
+/* ftruncate(2). 0 or a negated errno. */
+static int _fsFtruncate(void *ctx, int fd, uint64_t len) {
+    gkNode *n = ctx;
+    if (!_enter(n)) return 0;
+    uint64_t t0 = worldLocalNow(n->w);
+    int r = diskFtruncate(n->disk, fd, len, t0);
+    _charge(n, n->disk->preset.write_ns);
+    _traceCall(n, GK_SYS_FTRUNCATE, fd, 0, t0);
+    return r;
+}
+
+/* close(2). 0 or a negated errno. */
+static int _fsClose(void *ctx, int fd) {
+    gkNode *n = ctx;
+    if (!_enter(n)) return 0;
+    uint64_t t0 = worldLocalNow(n->w);
+    int r = diskClose(n->disk, fd);
+    _charge(n, n->disk->preset.write_ns);
+    _traceCall(n, GK_SYS_CLOSE, fd, 0, t0);
+    return r;
+}
+
+/* rename(2). 0 or a negated errno. */
+static int _fsRename(void *ctx, const char *from, const char *to) {
+    gkNode *n = ctx;
+    if (!_enter(n)) return 0;
+    uint64_t t0 = worldLocalNow(n->w);
+    int r = diskRename(n->disk, from, to, t0);
+    _charge(n, n->disk->preset.write_ns * 4);
+    _traceCall(n, GK_SYS_RENAME, -1, 0, t0);
+    return r;
+}
+
+/* unlink(2). 0 or a negated errno. */
+static int _fsUnlink(void *ctx, const char *path) {
+    gkNode *n = ctx;
+    if (!_enter(n)) return 0;
+    uint64_t t0 = worldLocalNow(n->w);
+    int r = diskUnlink(n->disk, path, t0);
+    _charge(n, n->disk->preset.write_ns * 2);
+    _traceCall(n, GK_SYS_UNLINK, -1, 0, t0);
+    return r;
+}
+
+/* mkdir(2). 0, or -FS_EEXIST if it exists. */
+static int _fsMkdir(void *ctx, const char *path) {
+    gkNode *n = ctx;
+    if (!_enter(n)) return 0;
+    _charge(n, n->disk->preset.write_ns * 2);
+    return diskMkdir(n->disk, path);
+}
+
+/* fsync(2) of a directory: waits for the device. */
+static int _fsFsyncDir(void *ctx, const char *path) {
+    gkNode *n = ctx;
+    gkWorld *w = n->w;
+    if (!_enter(n)) return 0;
+    int err;
+    uint64_t t0 = worldLocalNow(w);
+    uint64_t done = diskFsyncDir(n->disk, path, t0, &err);
+    if (!_block(n, done + n->disk->preset.write_ns)) return 0;
+    _traceCall(n, GK_SYS_FSYNC, -1, 0, t0);
+    return -err;
+}
+
+/* stat(2)'s size, or -1 if the file does not exist. */
+static long long _fsSize(void *ctx, const char *path) {
+    gkNode *n = ctx;
+    if (!_enter(n)) return -1;
+    _charge(n, n->disk->preset.write_ns / 2);
+    return diskSize(n->disk, path);
+}
+
+/* Reads a whole file: the device time if it is not cached (after a power
+ * loss), then the copy. */
+static int _fsReadFile(void *ctx, const char *path, gkMem *mem, sds *out) {
+    gkNode *n = ctx;
+    if (!_enter(n)) return -FS_EIO;
+    uint64_t t0 = worldLocalNow(n->w), cost;
+    int r = diskRead(n->disk, path, mem, out, &cost);
+    size_t len = r == 0 ? sdslen(*out) : 0;
+    _charge(n, cost + n->disk->preset.write_ns +
+               (uint64_t)len * n->disk->preset.copy_ns_per_kb / 1024);
+    _traceCall(n, GK_SYS_FREAD, -1, (long)len, t0);
+    return r;
+}
+
+static void _fsCatchUp(void *ctx) { _enter(ctx); }
+
+/* Whether the process may go on at this point. */
+static int _fsAlive(void *ctx, int point) {
+    gkNode *n = ctx;
+    return !machineCrashPoint(n->w, n, point == FS_POINT_BEFORE_SLEEP);
+}
+
+/* exit(1): the process ends here, as a kill would end it. */
+static void _fsExit(void *ctx) {
+    gkNode *n = ctx;
+    if (n->dying) return;
+    n->dying = 1;
+    n->crash_kind = GK_CRASH_PROCESS;
+    n->died_at = worldLocalNow(n->w);
+}
+
+/* The file backend of node id's process. */
+fsBackend machineFsBackend(gkWorld *w, int id) {
+    gkNode *n = &w->nodes[id];
+    fsBackend fs = { n, _fsOpen, _fsWrite, _fsFsync, _fsFtruncate, _fsClose,
+                     _fsRename, _fsUnlink, _fsMkdir, _fsFsyncDir, _fsSize,
+                     _fsReadFile, _fsCatchUp, _fsAlive, _fsExit, n->disk,
+                     _owner(n) };
+    return fs;
+}
+
+/* ---- Processes: start, crash, restart. ---- */
+
+/* A new server process on machine id (not yet a node of the world). */
+static redisServer *_newProcess(gkWorld *w, int id, const char *conf,
+                                sds *err) {
+    gkNode *n = &w->nodes[id];
+    redisServer *s = serverCreate(&w->mem, id, worldNodeBackend(w, id),
+                                  &w->rng, &w->trace, w->cfg.unix_ms_at_zero,
+                                  w->cfg.heap_limit);
+    s->fs = machineFsBackend(w, id);
+    s->log = &n->log;
+    s->pid = 1000 * n->generation + id + 1;
+    if (conf && serverLoadConfig(s, conf, err) != C_OK) {
+        serverRelease(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Runs the process's startup (loading the AOF) in the node's time.
+ * Returns GK_OK, or GK_ERR if the process exited during it. */
+int machineStart(gkWorld *w, int id) {
+    gkNode *n = &w->nodes[id];
+    worldEnterNode(w, id);
+    serverStartup(n->impl);
+    worldLeaveNode(w, id);
+    if (n->dying) {
+        machineCrash(w, id);
+        return worldFail(w, GK_ERR, "the server exited during startup: see "
+                                    "its log");
+    }
+    return GK_OK;
+}
+
+/* Adds a Redis-style server node started with a configuration in
+ * redis.conf syntax ("appendonly yes\nappendfsync always\n"; NULL for
+ * the defaults). Its machine gets an empty disk. GK_EINVAL with Redis's
+ * message if the configuration is refused. */
+int gkServerAddConfig(gkWorld *w, const char *conf, int *node_id) {
+    if (w->nnodes == GK_MAX_NODES)
+        return worldFail(w, GK_EINVAL, "too many nodes");
+    int id = w->nnodes;
+    gkNode *n = &w->nodes[id];
+    sds err = NULL;
+    n->disk = diskCreate(&w->mem, &w->trace, (uint16_t)id);
+    logInit(&n->log, &w->mem, 1024);
+    n->conf = sdsnew(&w->mem, conf ? conf : "");
+    redisServer *s = _newProcess(w, id, conf, &err);
+    if (!s) {
+        worldFail(w, GK_EINVAL, err);
+        sdsfree(&w->mem, err);
+        machineRelease(w, n);
+        return GK_EINVAL;
+    }
+    worldAddNode(w, worldRedisNodeType(), s, s->el, &id);
+    if (node_id) *node_id = id;
+    return machineStart(w, id);
+}
+
+/* Adds a Redis-style node with the default configuration. */
+int gkServerAdd(gkWorld *w, int *node_id) {
+    return gkServerAddConfig(w, NULL, node_id);
+}
+
+/* Frees what the machine owns (the process is released elsewhere). */
+void machineRelease(gkWorld *w, gkNode *n) {
+    diskRelease(n->disk);
+    n->disk = NULL;
+    logFree(&n->log);
+    if (n->conf) sdsfree(&w->mem, n->conf);
+    n->conf = NULL;
+}
+
+/* The process dies at n->died_at: its threads get up to that moment,
+ * then everything it held in memory is gone and its connections close.
+ * A power loss also takes the page cache. */
+void machineCrash(gkWorld *w, int id) {
+    gkNode *n = &w->nodes[id];
+    uint64_t at = n->died_at;
+    int kind = n->crash_kind;
+    machineAdvance(w, id, at);
+    redisServer *s = n->impl;
+    TRACE_AT(&w->trace, at, GK_TR_CRASH, (uint16_t)id, (uint32_t)kind,
+             n->crash_at ? 1 : 0, 0, (uint64_t)s->pid);
+    serverRelease(s);
+    n->impl = NULL;
+    n->el = NULL;
+    n->down = 1;
+    n->dying = 0;
+    n->crash_at = 0;
+    n->crash_on_trace = 0;
+    n->crash_before_sleep = 0;
+    n->crash_seq = 0;
+    n->wake_seq = 0;
+    if (at > n->busy_until) n->busy_until = at;
+    diskCloseOwner(n->disk, _owner(n));
+    if (kind == GK_CRASH_POWER) {
+        diskPowerLoss(n->disk);
+        TRACE_AT(&w->trace, at, GK_TR_DISK, (uint16_t)id, GK_DISK_POWER_LOSS,
+                 0, 0, 0);
+    }
+    machineSchedule(w, id);
+}
+
+/* The node if it is a Redis-style one, else NULL. */
+static gkNode *_redisNode(gkWorld *w, int node) {
+    if (!worldIsRedisNode(w, node)) return NULL;
+    return &w->nodes[node];
+}
+
+/* Kills the node's process now (GK_CRASH_PROCESS, kill -9) or cuts the
+ * machine's power (GK_CRASH_POWER). "Now" is after the iteration the
+ * node may still be running in its own time. */
+int gkServerCrash(gkWorld *w, int node, int kind) {
+    gkNode *n = _redisNode(w, node);
+    if (!n) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    if (n->down) return worldFail(w, GK_EINVAL, "the server is down");
+    n->crash_kind = kind == GK_CRASH_POWER ? GK_CRASH_POWER
+                                           : GK_CRASH_PROCESS;
+    n->crash_at = 0;
+    n->dying = 1;
+    n->died_at = n->busy_until > w->now ? n->busy_until : w->now;
+    machineCrash(w, node);
+    return GK_OK;
+}
+
+/* Schedules a crash at virtual time at_ns: the process stops at the first
+ * point at or after it (before a command, a system call, a write of
+ * replies), in the middle of an iteration if it is running one. With
+ * GK_CRASH_AT_BEFORE_SLEEP it stops at the first beforeSleep that starts
+ * at or after at_ns instead: after the commands of that iteration ran,
+ * before their AOF flush and their replies. With GK_CRASH_AT_TRACE,
+ * at_ns is a trace sequence number: the process stops at its first point
+ * after that record (say, between the write of aof_buf and its fsync). */
+int gkServerCrashAt(gkWorld *w, int node, uint64_t at_ns, int kind,
+                    int flags) {
+    gkNode *n = _redisNode(w, node);
+    if (!n) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    if (n->down) return worldFail(w, GK_EINVAL, "the server is down");
+    n->crash_kind = kind == GK_CRASH_POWER ? GK_CRASH_POWER
+                                           : GK_CRASH_PROCESS;
+    n->crash_on_trace = (flags & GK_CRASH_AT_TRACE) != 0;
+    n->crash_before_sleep = (flags & GK_CRASH_AT_BEFORE_SLEEP) != 0;
+    n->crash_at = at_ns;
+    if (!n->crash_on_trace && n->crash_at < w->now) n->crash_at = w->now;
+    if (n->crash_at == 0) n->crash_at = 1;
+    n->crash_seq = 0;
+    if (n->crash_on_trace) return GK_OK;
+    worldSchedule(w, EV_CRASH, node, n->crash_at);
+    n->crash_seq = w->evseq;
+    return GK_OK;
+}
+
+/* EV_CRASH: a scheduled crash whose time has come while the process
+ * slept (a crash inside an iteration was handled there). */
+void machineCrashEvent(gkWorld *w, int id, uint64_t seq) {
+    gkNode *n = &w->nodes[id];
+    if (n->down || n->crash_seq != seq || !n->crash_at) return;
+    if (n->crash_before_sleep || n->crash_on_trace) return;
+    n->dying = 1;
+    n->died_at = n->crash_at;
+    machineCrash(w, id);
+}
+
+/* Starts a new process on a node that is down, with conf (NULL: the
+ * startup configuration). The process loads its AOF, if appendonly is on,
+ * before it serves anyone. */
+int gkServerRestart(gkWorld *w, int node, const char *conf) {
+    gkNode *n = _redisNode(w, node);
+    if (!n) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    if (!n->down) return worldFail(w, GK_EINVAL, "the server is running");
+    sds err = NULL;
+    if (conf) {
+        sdsfree(&w->mem, n->conf);
+        n->conf = sdsnew(&w->mem, conf);
+    }
+    n->generation++;
+    redisServer *s = _newProcess(w, node, n->conf, &err);
+    if (!s) {
+        worldFail(w, GK_EINVAL, err);
+        sdsfree(&w->mem, err);
+        return GK_EINVAL;
+    }
+    n->impl = s;
+    n->el = s->el;
+    n->cpu = n->type->cpu(s);
+    n->down = 0;
+    if (n->busy_until < w->now) n->busy_until = w->now;
+    TRACE(&w->trace, GK_TR_CRASH, (uint16_t)node, GK_CRASH_RESTART, 0, 0,
+          (uint64_t)s->pid);
+    int st = machineStart(w, node);
+    if (st == GK_OK && !n->down) worldWake(w, node, aeNextWake(n->el));
+    return st;
+}
+
+/* 1 if the node's process is running, 0 if it is down. */
+int gkServerIsUp(gkWorld *w, int node) {
+    gkNode *n = _redisNode(w, node);
+    if (!n) return GK_ENOTFOUND;
+    return !n->down;
+}
+
+/* ---- The disk, seen from the host. ---- */
+
+/* The disk of a Redis-style node, caught up to the world's time. */
+static gkDisk *_disk(gkWorld *w, int node) {
+    gkNode *n = _redisNode(w, node);
+    if (!n) return NULL;
+    machineAdvance(w, node, w->now);
+    return n->disk;
+}
+
+/* Switches the node's disk to a preset ("nvme", "ssd", "hdd",
+ * "slow-fsync"). */
+int gkDiskSetPreset(gkWorld *w, int node, const char *name) {
+    gkDisk *d = _disk(w, node);
+    if (!d) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    if (diskSetPreset(d, name) != 0)
+        return worldFail(w, GK_EINVAL, "unknown disk preset");
+    return GK_OK;
+}
+
+const char *gkDiskPresetName(int i) { return diskPresetName(i); }
+
+/* Leaves exactly `bytes` free on the node's disk. */
+int gkDiskSetFree(gkWorld *w, int node, uint64_t bytes) {
+    gkDisk *d = _disk(w, node);
+    if (!d) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    diskSetFree(d, bytes);
+    return GK_OK;
+}
+
+/* Makes a directory of the node's disk read-only (1) or not (0). */
+int gkDiskSetReadOnly(gkWorld *w, int node, const char *dir, int readonly) {
+    gkDisk *d = _disk(w, node);
+    if (!d) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    diskSetReadOnly(d, dir, readonly);
+    return GK_OK;
+}
+
+/* The node's disk as a whole. */
+int gkDiskGetInfo(gkWorld *w, int node, gkDiskInfo *out) {
+    gkDisk *d = _disk(w, node);
+    if (!d) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    memset(out, 0, sizeof(*out));
+    strncpy(out->preset, d->preset.name, sizeof(out->preset) - 1);
+    out->capacity = d->capacity;
+    out->used = d->used;
+    out->free_bytes = d->capacity > d->used ? d->capacity - d->used : 0;
+    out->device_busy_until = d->device_free;
+    out->queued = (uint32_t)d->nops;
+    for (int i = 0; i < d->ninodes; i++) out->files += d->inodes[i].used;
+    out->written = d->stat_written;
+    out->durable_bytes = d->stat_durable;
+    out->syncs = d->stat_syncs;
+    out->writebacks = d->stat_writebacks;
+    return GK_OK;
+}
+
+/* One file of the node's disk. GK_ENOTFOUND if it does not exist. */
+int gkDiskFileInfo(gkWorld *w, int node, const char *path,
+                   gkDiskFile *out) {
+    gkDisk *d = _disk(w, node);
+    if (!d) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    diskInode *ino = diskLookup(d, path);
+    if (!ino) return worldFail(w, GK_ENOTFOUND, "no such file");
+    memset(out, 0, sizeof(*out));
+    out->size = sdslen(ino->data);
+    out->durable = sdslen(ino->durable);
+    for (int i = 0; i < ino->ndirty; i++) out->dirty += ino->dirty[i].len;
+    out->syncing_until = ino->sync_until;
+    out->dirty_since = ino->ndirty ? ino->dirtied_when : 0;
+    out->inode = (int32_t)(ino - d->inodes);
+    out->open = ino->nopen;
+    return GK_OK;
+}
+
+/* The names in a directory ("" is the working one), each followed by a
+ * NUL, as many as fit; *written gets the bytes used. */
+int gkDiskList(gkWorld *w, int node, const char *dir, char *out, size_t cap,
+               size_t *written) {
+    gkDisk *d = _disk(w, node);
+    *written = 0;
+    if (!d) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    diskDir *dd = diskFindDir(d, dir);
+    if (!dd) return worldFail(w, GK_ENOTFOUND, "no such directory");
+    size_t n = 0;
+    for (int i = 0; i < dd->nlive; i++) {
+        size_t len = strlen(dd->live[i].name) + 1;
+        if (n + len > cap) break;
+        memcpy(out + n, dd->live[i].name, len);
+        n += len;
+    }
+    *written = n;
+    return GK_OK;
+}
+
+/* Copies a file's bytes, as the page cache has them (durable = 0) or as
+ * the device does (durable = 1), up to cap; *size gets the full size. */
+int gkDiskReadFile(gkWorld *w, int node, const char *path, int durable,
+                   char *out, size_t cap, size_t *size) {
+    gkDisk *d = _disk(w, node);
+    *size = 0;
+    if (!d) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    diskInode *ino = diskLookup(d, path);
+    if (!ino) return worldFail(w, GK_ENOTFOUND, "no such file");
+    sds src = durable ? ino->durable : ino->data;
+    *size = sdslen(src);
+    if (cap) memcpy(out, src, *size < cap ? *size : cap);
+    return GK_OK;
+}
+
+/* Writes a file on the node's disk, durable at once (a prepared AOF, an
+ * imported directory). The directory is created if needed. */
+int gkDiskWriteFile(gkWorld *w, int node, const char *path, const void *buf,
+                    size_t len) {
+    gkDisk *d = _disk(w, node);
+    if (!d) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    const char *slash = strrchr(path, '/');
+    if (slash) {
+        char dir[DISK_NAME_MAX];
+        size_t n = (size_t)(slash - path);
+        if (n >= sizeof(dir)) return worldFail(w, GK_EINVAL, "path too long");
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+        diskMkdir(d, dir);
+    }
+    int r = diskWriteFile(d, path, buf, len, -1, w->now);
+    if (r == -DISK_ENOSPC) return worldFail(w, GK_ENOMEM, "disk full");
+    if (r < 0) return worldFail(w, GK_EINVAL, "cannot write the file");
+    return GK_OK;
+}
+
+/* Copies the server log lines newer than after_seq (see slog.h). */
+size_t gkServerLogRead(gkWorld *w, int node, uint64_t after_seq, char *out,
+                       size_t cap, uint64_t *last_seq) {
+    gkNode *n = _redisNode(w, node);
+    *last_seq = after_seq;
+    if (!n || cap == 0) return 0;
+    return logRead(&n->log, after_seq, out, cap, last_seq);
+}

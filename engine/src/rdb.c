@@ -1,0 +1,711 @@
+/* rdb.c -- see rdb.h. */
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "rdb.h"
+#include "intset.h"
+#include "listpack.h"
+
+#define RDB_TYPE_STRING 0
+#define RDB_TYPE_SET 2
+#define RDB_TYPE_ZSET 3
+#define RDB_TYPE_HASH 4
+#define RDB_TYPE_ZSET_2 5
+#define RDB_TYPE_SET_INTSET 11
+#define RDB_TYPE_HASH_LISTPACK 16
+#define RDB_TYPE_ZSET_LISTPACK 17
+
+#define RDB_OPCODE_FUNCTION2 245
+#define RDB_OPCODE_MODULE_AUX 247
+#define RDB_OPCODE_IDLE 248
+#define RDB_OPCODE_FREQ 249
+#define RDB_OPCODE_AUX 250
+#define RDB_OPCODE_RESIZEDB 251
+#define RDB_OPCODE_EXPIRETIME_MS 252
+#define RDB_OPCODE_EXPIRETIME 253
+#define RDB_OPCODE_SELECTDB 254
+#define RDB_OPCODE_EOF 255
+
+#define RDB_ENC_INT8 0
+#define RDB_ENC_INT16 1
+#define RDB_ENC_INT32 2
+#define RDB_ENC_LZF 3
+
+/* ---- CRC-64. ----
+ *
+ * Redis seals RDB files with the CRC-64 of Jones et al.: the reflected
+ * polynomial 0xad93d23594c935a9, initial value 0, no final xor (so
+ * "123456789" gives 0xe9c6d914c4b8d9ca). I build the 256-entry table on
+ * the stack at each call rather than keep a global one: 2048 shifts are
+ * nothing next to hashing a whole file once. */
+uint64_t crc64(uint64_t crc, const unsigned char *s, uint64_t l) {
+    const uint64_t poly = 0x95ac9329ac4bc9b5ULL;  /* reflected 0xad93... */
+    uint64_t table[256];
+    for (int i = 0; i < 256; i++) {
+        uint64_t c = (uint64_t)i;
+        for (int k = 0; k < 8; k++) c = (c & 1) ? (c >> 1) ^ poly : c >> 1;
+        table[i] = c;
+    }
+    for (uint64_t i = 0; i < l; i++)
+        crc = table[(crc ^ s[i]) & 0xff] ^ (crc >> 8);
+    return crc;
+}
+
+/* ---- Walking a collection. ---- */
+
+typedef void elemFn(void *ctx, const char *a, size_t alen, const char *b,
+                    size_t blen, double score);
+
+/* The members of an intset, as decimal text. */
+static void _eachIntset(const robj *o, elemFn *fn, void *ctx) {
+    int64_t v;
+    char buf[LONG_STR_SIZE];
+    for (uint32_t i = 0; intsetGet(o->v.ptr, i, &v); i++) {
+        int len = ll2string(buf, sizeof(buf), v);
+        fn(ctx, buf, (size_t)len, NULL, 0, 0);
+    }
+}
+
+/* The entries of a set, hash or skiplist zset dict. */
+static void _eachDict(const robj *o, dict *d, elemFn *fn, void *ctx) {
+    dictIterator *di = dictGetIterator(d);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL) {
+        sds k = dictGetKey(de);
+        if (o->type == OBJ_SET) {
+            fn(ctx, k, sdslen(k), NULL, 0, 0);
+        } else if (o->type == OBJ_HASH) {
+            sds v = dictGetVal(de);
+            fn(ctx, k, sdslen(k), v, sdslen(v), 0);
+        } else {
+            fn(ctx, k, sdslen(k), NULL, 0, *(double *)dictGetVal(de));
+        }
+    }
+    dictReleaseIterator(di);
+}
+
+/* A listpack of pairs: field/value for hashes, member/score for zsets. */
+static void _eachListpack(const robj *o, unsigned char *lp, elemFn *fn,
+                          void *ctx) {
+    unsigned char b1[LP_INTBUF_SIZE], b2[LP_INTBUF_SIZE];
+    unsigned char *p = lpFirst(lp);
+    while (p) {
+        unsigned char *q = lpNext(lp, p);
+        int64_t l1, l2;
+        unsigned char *s1 = lpGet(p, &l1, b1), *s2 = lpGet(q, &l2, b2);
+        if (o->type == OBJ_HASH) {
+            fn(ctx, (char *)s1, (size_t)l1, (char *)s2, (size_t)l2, 0);
+        } else {
+            char num[MAX_D2STRING_CHARS];
+            size_t n = (size_t)l2 < sizeof(num) - 1 ? (size_t)l2
+                                                    : sizeof(num) - 1;
+            memcpy(num, s2, n);
+            num[n] = '\0';
+            fn(ctx, (char *)s1, (size_t)l1, NULL, 0, strtod(num, NULL));
+        }
+        p = lpNext(lp, q);
+    }
+}
+
+/* Calls fn for every element of a set, hash or sorted set: (member) for
+ * a set, (field, value) for a hash, (member, score) for a sorted set. */
+void rdbForEachElement(const robj *o, elemFn *fn, void *ctx) {
+    if (o->encoding == OBJ_ENCODING_INTSET) _eachIntset(o, fn, ctx);
+    else if (o->encoding == OBJ_ENCODING_LISTPACK)
+        _eachListpack(o, o->v.ptr, fn, ctx);
+    else if (o->encoding == OBJ_ENCODING_HT) _eachDict(o, o->v.ptr, fn, ctx);
+    else if (o->encoding == OBJ_ENCODING_SKIPLIST)
+        _eachDict(o, ((zset *)o->v.ptr)->dict, fn, ctx);
+}
+
+/* ---- Writing. ---- */
+
+typedef struct rdbWriter {
+    gkMem *mem;
+    sds buf;
+} rdbWriter;
+
+/* Appends len bytes. */
+static void _wBytes(rdbWriter *w, const void *p, size_t len) {
+    w->buf = sdscatlen(w->mem, w->buf, p, len);
+}
+
+/* Appends one byte. */
+static void _wByte(rdbWriter *w, int b) {
+    unsigned char c = (unsigned char)b;
+    _wBytes(w, &c, 1);
+}
+
+/* Appends v as n little-endian bytes. */
+static void _wLE(rdbWriter *w, uint64_t v, int n) {
+    unsigned char b[8];
+    for (int i = 0; i < n; i++) b[i] = (unsigned char)(v >> (8 * i));
+    _wBytes(w, b, (size_t)n);
+}
+
+/* A length: 6 bits, 14 bits, or 32/64 bits big-endian after a marker. */
+static void _wLen(rdbWriter *w, uint64_t len) {
+    unsigned char b[9];
+    if (len < (1 << 6)) {
+        _wByte(w, (int)len);
+    } else if (len < (1 << 14)) {
+        b[0] = (unsigned char)(0x40 | (len >> 8));
+        b[1] = (unsigned char)(len & 0xff);
+        _wBytes(w, b, 2);
+    } else {
+        int n = len <= UINT32_MAX ? 4 : 8;
+        b[0] = n == 4 ? 0x80 : 0x81;
+        for (int i = 0; i < n; i++)
+            b[1 + i] = (unsigned char)(len >> (8 * (n - 1 - i)));
+        _wBytes(w, b, (size_t)n + 1);
+    }
+}
+
+/* A string, stored as a 1, 2 or 4 byte integer when it is the canonical
+ * text of one (rdbTryIntegerEncoding), else as its length and bytes. */
+static void _wString(rdbWriter *w, const char *p, size_t len) {
+    long long v;
+    char back[LONG_STR_SIZE];
+    if (len > 0 && len <= 11 && string2ll(p, len, &v) &&
+        (size_t)ll2string(back, sizeof(back), v) == len &&
+        !memcmp(back, p, len) && v >= INT32_MIN && v <= INT32_MAX) {
+        if (v >= INT8_MIN && v <= INT8_MAX) {
+            _wByte(w, 0xC0 | RDB_ENC_INT8);
+            _wLE(w, (uint64_t)v, 1);
+        } else if (v >= INT16_MIN && v <= INT16_MAX) {
+            _wByte(w, 0xC0 | RDB_ENC_INT16);
+            _wLE(w, (uint64_t)v, 2);
+        } else {
+            _wByte(w, 0xC0 | RDB_ENC_INT32);
+            _wLE(w, (uint64_t)v, 4);
+        }
+        return;
+    }
+    _wLen(w, len);
+    _wBytes(w, p, len);
+}
+
+/* A string object holding an integer (int-encoded when it fits). */
+static void _wLongLongString(rdbWriter *w, long long v) {
+    char buf[LONG_STR_SIZE];
+    int len = ll2string(buf, sizeof(buf), v);
+    _wString(w, buf, (size_t)len);
+}
+
+/* An AUX field with a string value. */
+static void _wAux(rdbWriter *w, const char *key, const char *val) {
+    _wByte(w, RDB_OPCODE_AUX);
+    _wString(w, key, strlen(key));
+    _wString(w, val, strlen(val));
+}
+
+/* An AUX field with an integer value. */
+static void _wAuxInt(rdbWriter *w, const char *key, long long val) {
+    _wByte(w, RDB_OPCODE_AUX);
+    _wString(w, key, strlen(key));
+    _wLongLongString(w, val);
+}
+
+/* A set member, or a hash field and its value. */
+static void _wElement(void *ctx, const char *a, size_t alen, const char *b,
+                      size_t blen, double score) {
+    rdbWriter *w = ctx;
+    _wString(w, a, alen);
+    if (b) _wString(w, b, blen);
+}
+
+/* A sorted set member and its binary double score. */
+static void _wZsetElement(void *ctx, const char *a, size_t alen,
+                          const char *b, size_t blen, double score) {
+    rdbWriter *w = ctx;
+    uint64_t bits;
+    _wString(w, a, alen);
+    memcpy(&bits, &score, sizeof(bits));
+    _wLE(w, bits, 8);
+}
+
+/* Elements of a set, hash or sorted set. */
+static unsigned long _size(const robj *o) {
+    if (o->type == OBJ_SET) return setTypeSize(o);
+    if (o->type == OBJ_HASH) return hashTypeLength(o);
+    return zsetLength(o);
+}
+
+/* A value: its type byte is written by the caller. */
+static void _wValue(rdbWriter *w, const robj *o) {
+    if (o->type == OBJ_STRING) {
+        if (o->encoding == OBJ_ENCODING_INT) _wLongLongString(w, o->v.ll);
+        else _wString(w, o->v.ptr, sdslen(o->v.ptr));
+        return;
+    }
+    _wLen(w, _size(o));
+    rdbForEachElement(o, o->type == OBJ_ZSET ? _wZsetElement : _wElement, w);
+}
+
+/* The RDB type byte a value is written with. */
+static int _rdbType(const robj *o) {
+    switch (o->type) {
+    case OBJ_STRING: return RDB_TYPE_STRING;
+    case OBJ_SET: return RDB_TYPE_SET;
+    case OBJ_HASH: return RDB_TYPE_HASH;
+    default: return RDB_TYPE_ZSET_2;
+    }
+}
+
+/* One database: SELECTDB, RESIZEDB, then its keys. */
+static void _wDb(rdbWriter *w, redisDb *db, long long *keys) {
+    _wByte(w, RDB_OPCODE_SELECTDB);
+    _wLen(w, (uint64_t)db->id);
+    _wByte(w, RDB_OPCODE_RESIZEDB);
+    _wLen(w, dictSize(db->dict));
+    _wLen(w, dictSize(db->expires));
+    dictIterator *di = dictGetIterator(db->dict);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL) {
+        sds k = dictGetKey(de);
+        robj *o = dictGetVal(de);
+        robj key = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { k } };
+        long long when = getExpire(db, &key);
+        if (when != -1) {
+            _wByte(w, RDB_OPCODE_EXPIRETIME_MS);
+            _wLE(w, (uint64_t)when, 8);
+        }
+        _wByte(w, _rdbType(o));
+        _wString(w, k, sdslen(k));
+        _wValue(w, o);
+        (*keys)++;
+    }
+    dictReleaseIterator(di);
+}
+
+/* rdbSaveRio for an AOF base: the whole dataset as an RDB file, built in
+ * memory allocated from mem (the child's, not the server's). *keys gets
+ * the number of keys written. */
+sds rdbSaveSnapshot(redisServer *s, gkMem *mem, long long *keys) {
+    char magic[16];
+    rdbWriter w = { mem, sdsempty(mem) };
+    snprintf(magic, sizeof(magic), "REDIS%04d", RDB_VERSION);
+    _wBytes(&w, magic, 9);
+    _wAux(&w, "redis-ver", "7.0.15");
+    _wAuxInt(&w, "redis-bits", 64);
+    _wAuxInt(&w, "ctime", s->mstime / 1000);
+    _wAuxInt(&w, "used-mem", (long long)s->mem->used);
+    _wAuxInt(&w, "aof-base", 1);
+    *keys = 0;
+    for (int j = 0; j < s->cfg.databases; j++)
+        if (dictSize(s->db[j].dict)) _wDb(&w, &s->db[j], keys);
+    _wByte(&w, RDB_OPCODE_EOF);
+    _wLE(&w, crc64(0, (unsigned char *)w.buf, sdslen(w.buf)), 8);
+    return w.buf;
+}
+
+/* ---- Reading. ---- */
+
+typedef struct rdbReader {
+    redisServer *s;
+    const unsigned char *p;
+    size_t len, pos;
+    int version;
+    rdbLoadInfo *info;
+} rdbReader;
+
+/* Records why the load failed (the first reason wins); C_ERR. */
+static int _fail(rdbReader *r, const char *why) {
+    if (!r->info->err[0])
+        snprintf(r->info->err, sizeof(r->info->err), "%s", why);
+    return C_ERR;
+}
+
+/* Reads n bytes, or fails on a short file. */
+static int _rBytes(rdbReader *r, void *out, size_t n) {
+    if (r->len - r->pos < n) return _fail(r, "Short read or OOM loading DB");
+    memcpy(out, r->p + r->pos, n);
+    r->pos += n;
+    return C_OK;
+}
+
+/* Reads one byte. */
+static int _rByte(rdbReader *r, int *b) {
+    unsigned char c;
+    if (_rBytes(r, &c, 1) != C_OK) return C_ERR;
+    *b = c;
+    return C_OK;
+}
+
+/* Reads an n-byte little-endian integer. */
+static int _rLE(rdbReader *r, int n, uint64_t *v) {
+    unsigned char b[8];
+    if (_rBytes(r, b, (size_t)n) != C_OK) return C_ERR;
+    *v = 0;
+    for (int i = 0; i < n; i++) *v |= (uint64_t)b[i] << (8 * i);
+    return C_OK;
+}
+
+/* A length; *enc is set (with the encoding in *len) for the special
+ * string encodings 0xC0..0xC3. */
+static int _rLen(rdbReader *r, uint64_t *len, int *enc) {
+    int b, type;
+    *enc = 0;
+    if (_rByte(r, &b) != C_OK) return C_ERR;
+    type = (b & 0xC0) >> 6;
+    if (type == 3) { *enc = 1; *len = (uint64_t)(b & 0x3F); return C_OK; }
+    if (type == 0) { *len = (uint64_t)(b & 0x3F); return C_OK; }
+    if (type == 1) {
+        int b2;
+        if (_rByte(r, &b2) != C_OK) return C_ERR;
+        *len = ((uint64_t)(b & 0x3F) << 8) | (uint64_t)b2;
+        return C_OK;
+    }
+    int n = b == 0x80 ? 4 : b == 0x81 ? 8 : 0;
+    unsigned char be[8];
+    if (!n) return _fail(r, "Unknown length encoding in rdbLoadLen()");
+    if (_rBytes(r, be, (size_t)n) != C_OK) return C_ERR;
+    *len = 0;
+    for (int i = 0; i < n; i++) *len = (*len << 8) | be[i];
+    return C_OK;
+}
+
+/* LZF decompression (the liblzf format Redis uses). Returns 1 if the
+ * output is exactly ulen bytes. */
+static int _lzfDecompress(const unsigned char *in, size_t clen,
+                          unsigned char *out, size_t ulen) {
+    size_t ip = 0, op = 0;
+    while (ip < clen) {
+        unsigned int ctrl = in[ip++];
+        if (ctrl < 32) {
+            ctrl++;
+            if (op + ctrl > ulen || ip + ctrl > clen) return 0;
+            memcpy(out + op, in + ip, ctrl);
+            op += ctrl;
+            ip += ctrl;
+            continue;
+        }
+        size_t len = ctrl >> 5;
+        size_t back = (size_t)(ctrl & 0x1f) << 8;
+        if (len == 7) { if (ip >= clen) return 0; len += in[ip++]; }
+        if (ip >= clen) return 0;
+        back += in[ip++] + 1;
+        len += 2;
+        if (back > op || op + len > ulen) return 0;
+        for (size_t i = 0; i < len; i++, op++) out[op] = out[op - back];
+    }
+    return op == ulen;
+}
+
+/* An LZF-compressed string: compressed and original lengths, then
+ * the compressed bytes. */
+static int _rLzf(rdbReader *r, robj **out) {
+    uint64_t clen, ulen;
+    int enc;
+    if (_rLen(r, &clen, &enc) != C_OK || _rLen(r, &ulen, &enc) != C_OK)
+        return C_ERR;
+    if (clen > r->len - r->pos) return _fail(r, "Short read or OOM");
+    sds s = sdsTryNewlen(r->s->mem, NULL, (size_t)ulen);
+    if (!s) return _fail(r, "Out of memory loading a string");
+    if (!_lzfDecompress(r->p + r->pos, (size_t)clen, (unsigned char *)s,
+                        (size_t)ulen)) {
+        sdsfree(r->s->mem, s);
+        return _fail(r, "Invalid LZF compressed string");
+    }
+    r->pos += (size_t)clen;
+    *out = createObject(r->s, OBJ_STRING, s);
+    return C_OK;
+}
+
+/* A string (in any of its encodings) as a new string object. */
+static int _rString(rdbReader *r, robj **out) {
+    uint64_t len, v;
+    int enc;
+    if (_rLen(r, &len, &enc) != C_OK) return C_ERR;
+    if (enc) {
+        if (len == RDB_ENC_LZF) return _rLzf(r, out);
+        int n = len == RDB_ENC_INT8 ? 1 : len == RDB_ENC_INT16 ? 2 : 4;
+        if (len > RDB_ENC_INT32)
+            return _fail(r, "Unknown RDB string encoding type");
+        if (_rLE(r, n, &v) != C_OK) return C_ERR;
+        long long ll = n == 1 ? (int8_t)v : n == 2 ? (int16_t)v : (int32_t)v;
+        char buf[LONG_STR_SIZE];
+        int len = ll2string(buf, sizeof(buf), ll);
+        *out = createStringObject(r->s, buf, (size_t)len);   /* as argv */
+        return C_OK;
+    }
+    if (len > r->len - r->pos) return _fail(r, "Short read or OOM");
+    *out = createStringObject(r->s, (const char *)r->p + r->pos, (size_t)len);
+    r->pos += (size_t)len;
+    return C_OK;
+}
+
+/* A command being built: argv grows as elements are read. */
+typedef struct rdbCmd {
+    redisServer *s;
+    robj **argv;
+    int argc, cap;
+} rdbCmd;
+
+/* Appends o (taking the reference) to the command. */
+static void _cmdPush(rdbCmd *c, robj *o) {
+    if (c->argc == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 8;
+        c->argv = memRealloc(c->s->mem, c->argv,
+                             sizeof(robj *) * (size_t)c->cap);
+    }
+    c->argv[c->argc++] = o;
+}
+
+/* Appends a new string object. */
+static void _cmdPushStr(rdbCmd *c, const char *p, size_t len) {
+    _cmdPush(c, createStringObject(c->s, p, len));
+}
+
+/* Drops the command's arguments. */
+static void _cmdFree(rdbCmd *c) {
+    for (int i = 0; i < c->argc; i++) decrRefCount(c->s, c->argv[i]);
+    memFree(c->s->mem, c->argv);
+    c->argv = NULL;
+    c->argc = c->cap = 0;
+}
+
+/* Appends a score as ZADD reads it back exactly (%.17g). */
+static void _cmdPushScore(rdbCmd *c, double score) {
+    char buf[MAX_D2STRING_CHARS];
+    int len = snprintf(buf, sizeof(buf), "%.17g", score);
+    _cmdPushStr(c, buf, (size_t)len);
+}
+
+/* Type 2 (set) and 4 (hash): count, then one or two strings each. */
+static int _rPlain(rdbReader *r, rdbCmd *c, int pairs) {
+    uint64_t n;
+    int enc;
+    if (_rLen(r, &n, &enc) != C_OK) return C_ERR;
+    for (uint64_t i = 0; i < n * (uint64_t)(pairs ? 2 : 1); i++) {
+        robj *o;
+        if (_rString(r, &o) != C_OK) return C_ERR;
+        _cmdPush(c, o);
+    }
+    return C_OK;
+}
+
+/* A score: 8 bytes of binary double (type 5), or its text after a
+ * length byte (type 3). */
+static int _rScore(rdbReader *r, int binary, double *score) {
+    uint64_t bits;
+    int len;
+    char buf[256];
+    if (binary) {
+        if (_rLE(r, 8, &bits) != C_OK) return C_ERR;
+        memcpy(score, &bits, sizeof(*score));
+        return C_OK;
+    }
+    if (_rByte(r, &len) != C_OK) return C_ERR;
+    if (len >= 253 || _rBytes(r, buf, (size_t)len) != C_OK)
+        return _fail(r, "Unsupported zset score");
+    buf[len] = '\0';
+    *score = strtod(buf, NULL);
+    return C_OK;
+}
+
+/* Types 5 and 3 (zset): count, then member and score each. */
+static int _rZset(rdbReader *r, rdbCmd *c, int binary) {
+    uint64_t n;
+    int enc;
+    if (_rLen(r, &n, &enc) != C_OK) return C_ERR;
+    for (uint64_t i = 0; i < n; i++) {
+        robj *m;
+        double score;
+        if (_rString(r, &m) != C_OK) return C_ERR;
+        if (_rScore(r, binary, &score) != C_OK) {
+            decrRefCount(r->s, m);
+            return C_ERR;
+        }
+        _cmdPushScore(c, score);
+        _cmdPush(c, m);
+    }
+    return C_OK;
+}
+
+/* A set member or hash pair from a compact encoding. */
+static void _pushElement(void *ctx, const char *a, size_t alen,
+                         const char *b, size_t blen, double score) {
+    rdbCmd *c = ctx;
+    _cmdPushStr(c, a, alen);
+    if (b) _cmdPushStr(c, b, blen);
+}
+
+/* A sorted set pair from a listpack: score, then member. */
+static void _pushZsetElement(void *ctx, const char *a, size_t alen,
+                             const char *b, size_t blen, double score) {
+    rdbCmd *c = ctx;
+    _cmdPushScore(c, score);
+    _cmdPushStr(c, a, alen);
+}
+
+/* Types 11, 16, 17: an intset or a listpack blob, walked in place. */
+static int _rBlob(rdbReader *r, rdbCmd *c, int type) {
+    robj *blob;
+    if (_rString(r, &blob) != C_OK) return C_ERR;
+    if (!sdsEncodedObject(blob) || sdslen(blob->v.ptr) < 7) {
+        decrRefCount(r->s, blob);
+        return _fail(r, "Bad compact encoding in RDB");
+    }
+    robj view = { OBJ_SET, OBJ_ENCODING_INTSET, 1, { blob->v.ptr } };
+    if (type == RDB_TYPE_HASH_LISTPACK || type == RDB_TYPE_ZSET_LISTPACK) {
+        view.type = type == RDB_TYPE_HASH_LISTPACK ? OBJ_HASH : OBJ_ZSET;
+        view.encoding = OBJ_ENCODING_LISTPACK;
+    }
+    rdbForEachElement(&view, view.type == OBJ_ZSET ? _pushZsetElement
+                                                  : _pushElement, c);
+    decrRefCount(r->s, blob);
+    return C_OK;
+}
+
+/* Reads one value of the given type into the command that rebuilds it. */
+static int _rValue(rdbReader *r, int type, rdbCmd *c) {
+    static const char *verb[] = { "SET", "SADD", "HSET", "ZADD" };
+    int v;
+    switch (type) {
+    case RDB_TYPE_STRING: v = 0; break;
+    case RDB_TYPE_SET: case RDB_TYPE_SET_INTSET: v = 1; break;
+    case RDB_TYPE_HASH: case RDB_TYPE_HASH_LISTPACK: v = 2; break;
+    case RDB_TYPE_ZSET: case RDB_TYPE_ZSET_2: case RDB_TYPE_ZSET_LISTPACK:
+        v = 3; break;
+    default: return _fail(r, "Unknown RDB encoding type");
+    }
+    robj *key = c->argv[0];
+    c->argv[0] = createStringObject(r->s, verb[v], strlen(verb[v]));
+    _cmdPush(c, key);
+    if (type == RDB_TYPE_STRING) {
+        robj *o;
+        if (_rString(r, &o) != C_OK) return C_ERR;
+        _cmdPush(c, o);
+        return C_OK;
+    }
+    if (type == RDB_TYPE_SET || type == RDB_TYPE_HASH)
+        return _rPlain(r, c, type == RDB_TYPE_HASH);
+    if (type == RDB_TYPE_ZSET || type == RDB_TYPE_ZSET_2)
+        return _rZset(r, c, type == RDB_TYPE_ZSET_2);
+    return _rBlob(r, c, type);
+}
+
+/* One key: its value becomes a command, its expire a PEXPIREAT. */
+static int _rKey(rdbReader *r, int type, int dbid, long long expire,
+                 rdbExecFn *fn, void *ctx) {
+    rdbCmd c = { r->s, NULL, 0, 0 };
+    robj *key;
+    if (_rString(r, &key) != C_OK) return C_ERR;
+    _cmdPush(&c, key);
+    int st = _rValue(r, type, &c);
+    if (st == C_OK && c.argc > 2) st = fn(ctx, dbid, c.argc, c.argv);
+    if (st == C_OK && expire != -1 && c.argc > 2) {
+        char ms[LONG_STR_SIZE];
+        int mlen = ll2string(ms, sizeof(ms), expire);
+        robj *argv[3] = { createStringObject(r->s, "PEXPIREAT", 9), key,
+                          createStringObject(r->s, ms, (size_t)mlen) };
+        st = fn(ctx, dbid, 3, argv);
+        decrRefCount(r->s, argv[0]);
+        decrRefCount(r->s, argv[2]);
+    }
+    if (st == C_OK) r->info->keys++;
+    _cmdFree(&c);
+    return st;
+}
+
+/* An AUX field: the ones rdbLoad logs are kept in info. */
+static int _rAux(rdbReader *r) {
+    robj *k, *v;
+    if (_rString(r, &k) != C_OK) return C_ERR;
+    if (_rString(r, &v) != C_OK) { decrRefCount(r->s, k); return C_ERR; }
+    char kb[LONG_STR_SIZE], vb[LONG_STR_SIZE];
+    size_t kl, vl;
+    const char *ks = objectStrBytes(k, kb, &kl), *vs = objectStrBytes(v, vb,
+                                                                      &vl);
+    long long ll = 0;
+    int isnum = string2ll(vs, vl, &ll);
+    if (kl == 9 && !memcmp(ks, "redis-ver", 9))
+        snprintf(r->info->version, sizeof(r->info->version), "%.*s",
+                 (int)vl, vs);
+    else if (kl == 5 && !memcmp(ks, "ctime", 5) && isnum) r->info->ctime = ll;
+    else if (kl == 8 && !memcmp(ks, "used-mem", 8) && isnum)
+        r->info->used_mem = ll;
+    else if (kl == 8 && !memcmp(ks, "aof-base", 8)) r->info->aof_base = ll;
+    decrRefCount(r->s, k);
+    decrRefCount(r->s, v);
+    return C_OK;
+}
+
+/* The trailing checksum: 0 means the writer did not compute one. */
+static int _rChecksum(rdbReader *r) {
+    uint64_t want, got = crc64(0, r->p, r->pos);
+    if (r->version < 5) return C_OK;
+    if (_rLE(r, 8, &want) != C_OK) return C_ERR;
+    if (want != 0 && want != got) {
+        snprintf(r->info->err, sizeof(r->info->err), "Wrong RDB checksum "
+                 "expected: (%llx) got (%llx). Aborting now.",
+                 (unsigned long long)want, (unsigned long long)got);
+        return C_ERR;
+    }
+    return C_OK;
+}
+
+/* Handles one opcode (or key) at the reader's position. Returns 1 at the
+ * end of the file, 0 to go on, C_ERR on error. */
+static int _rStep(rdbReader *r, int *dbid, long long *expire,
+                  rdbExecFn *fn, void *ctx) {
+    int type;
+    uint64_t a, b;
+    int enc;
+    if (_rByte(r, &type) != C_OK) return C_ERR;
+    switch (type) {
+    case RDB_OPCODE_EOF: return _rChecksum(r) == C_OK ? 1 : C_ERR;
+    case RDB_OPCODE_AUX: return _rAux(r);
+    case RDB_OPCODE_SELECTDB:
+        if (_rLen(r, &a, &enc) != C_OK) return C_ERR;
+        if (a >= (uint64_t)r->s->cfg.databases)
+            return _fail(r, "FATAL: Data file was created with a Redis "
+                            "server configured to handle more databases");
+        *dbid = (int)a;
+        return 0;
+    case RDB_OPCODE_RESIZEDB:
+        return _rLen(r, &a, &enc) == C_OK && _rLen(r, &b, &enc) == C_OK
+               ? 0 : C_ERR;
+    case RDB_OPCODE_EXPIRETIME_MS:
+        if (_rLE(r, 8, &a) != C_OK) return C_ERR;
+        *expire = (long long)a;
+        return 0;
+    case RDB_OPCODE_EXPIRETIME:
+        if (_rLE(r, 4, &a) != C_OK) return C_ERR;
+        *expire = (long long)(int32_t)a * 1000;
+        return 0;
+    case RDB_OPCODE_IDLE: return _rLen(r, &a, &enc) == C_OK ? 0 : C_ERR;
+    case RDB_OPCODE_FREQ: return _rByte(r, &enc) == C_OK ? 0 : C_ERR;
+    case RDB_OPCODE_MODULE_AUX: case RDB_OPCODE_FUNCTION2:
+        return _fail(r, "Unsupported RDB opcode (modules, functions)");
+    default: {
+        int st = _rKey(r, type, *dbid, *expire, fn, ctx);
+        *expire = -1;
+        return st == C_OK ? 0 : C_ERR;
+    }
+    }
+}
+
+/* Reads an RDB from buf and hands the dataset to fn as commands (SET,
+ * SADD, HSET, ZADD, PEXPIREAT). C_OK with info->bytes set to the bytes
+ * the RDB took; C_ERR with info->err set. */
+int rdbLoadCommands(redisServer *s, const char *buf, size_t len,
+                    rdbExecFn *fn, void *ctx, rdbLoadInfo *info) {
+    rdbReader r = { s, (const unsigned char *)buf, len, 0, 0, info };
+    memset(info, 0, sizeof(*info));
+    info->ctime = info->used_mem = -1;
+    if (len < 9 || memcmp(buf, "REDIS", 5))
+        return _fail(&r, "Wrong signature trying to load DB from file");
+    int ver = atoi(buf + 5);
+    if (ver < 1 || ver > RDB_VERSION)
+        return _fail(&r, "Can't handle RDB format version");
+    r.version = ver;
+    r.pos = 9;
+    int dbid = 0, st = 0;
+    long long expire = -1;
+    while ((st = _rStep(&r, &dbid, &expire, fn, ctx)) == 0) {}
+    if (st != 1) return C_ERR;
+    info->bytes = r.pos;
+    return C_OK;
+}

@@ -1,0 +1,48 @@
+/* rdb.h -- the RDB format (version 10, Redis 7.0), as much of it as the
+ * AOF needs: the AOF's base file is an RDB snapshot unless
+ * aof-use-rdb-preamble is no.
+ *
+ * An RDB file is "REDIS0010", auxiliary fields (0xFA name value: the
+ * version that wrote it, the time, the memory used, "aof-base 1" for an
+ * AOF base), then for each non-empty database a SELECTDB (0xFE) and a
+ * RESIZEDB (0xFB) opcode and its keys -- each an optional expire (0xFC
+ * and 8 bytes of unix ms), a type byte, the key and the value -- then
+ * 0xFF and a CRC-64 of everything before it, little-endian.
+ *
+ * Lengths take 1, 2, 5 or 9 bytes (the top two bits of the first byte
+ * say which); strings that are small integers are stored as 1, 2 or 4
+ * byte integers. The writer stores sets, hashes and sorted sets in their
+ * plain forms (types 2, 4 and 5); the reader also takes the intset and
+ * listpack forms and LZF-compressed strings that Redis itself writes. */
+#ifndef GK_RDB_H
+#define GK_RDB_H
+
+#include <stdint.h>
+#include "server.h"
+
+#define RDB_VERSION 10
+
+/* What a load found, for the log and the caller. */
+typedef struct rdbLoadInfo {
+    char version[32];           /* aux redis-ver */
+    long long ctime;            /* aux ctime, unix seconds (-1 none) */
+    long long used_mem;         /* aux used-mem (-1 none) */
+    int aof_base;               /* aux aof-base 1 */
+    long long keys;             /* keys loaded */
+    size_t bytes;               /* bytes the RDB took, checksum included */
+    char err[128];              /* why it failed */
+} rdbLoadInfo;
+
+/* Receives the dataset as commands, argv[0] first; returns C_ERR to
+ * stop the load. */
+typedef int rdbExecFn(void *ctx, int dbid, int argc, robj **argv);
+
+uint64_t crc64(uint64_t crc, const unsigned char *s, uint64_t l);
+sds rdbSaveSnapshot(redisServer *s, gkMem *mem, long long *keys);
+int rdbLoadCommands(redisServer *s, const char *buf, size_t len,
+                    rdbExecFn *fn, void *ctx, rdbLoadInfo *info);
+void rdbForEachElement(const robj *o, void (*fn)(void *ctx, const char *a,
+                       size_t alen, const char *b, size_t blen,
+                       double score), void *ctx);
+
+#endif

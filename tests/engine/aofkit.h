@@ -1,0 +1,124 @@
+/* aofkit.h -- helpers for the persistence tests: one Redis-style node on
+ * its machine, a host connection to it, its log, its disk. */
+#ifndef AOFKIT_H
+#define AOFKIT_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "glasskv.h"
+
+#define MS 1000000ULL
+#define SEC 1000000000ULL
+
+typedef struct node {
+    gkWorld *w;
+    int srv, conn;
+    char out[1 << 16];
+} node;
+
+/* A world with one node started with conf (redis.conf syntax). */
+static inline void nodeOpen(node *n, uint64_t seed, const char *conf) {
+    gkConfig cfg;
+    gkConfigInit(&cfg);
+    cfg.seed = seed;
+    cfg.trace_capacity = 1u << 18;
+    gkWorldCreate(&n->w, &cfg, NULL, NULL);
+    gkServerAddConfig(n->w, conf, &n->srv);
+    gkConnOpen(n->w, n->srv, &n->conn);
+    gkConnSetLink(n->w, n->conn, 20000, 0);     /* replies arrive when sent */
+}
+
+static inline void nodeClose(node *n) { gkWorldRelease(n->w); }
+
+/* Sends bytes, runs until the connection is quiet, returns the replies. */
+static inline const char *nodeRaw(node *n, const char *bytes, size_t len) {
+    gkConnSend(n->w, n->conn, bytes, len);
+    gkWorldRunUntilIdle(n->w);
+    size_t got = gkConnRecv(n->w, n->conn, n->out, sizeof(n->out) - 1);
+    n->out[got] = '\0';
+    return n->out;
+}
+
+/* One inline command (CRLF added). */
+static inline const char *nodeCmd(node *n, const char *line) {
+    gkConnSend(n->w, n->conn, line, strlen(line));
+    return nodeRaw(n, "\r\n", 2);
+}
+
+static inline void nodeRun(node *n, uint64_t ns) {
+    gkWorldRunUntil(n->w, gkWorldNow(n->w) + ns);
+}
+
+/* Restarts a node that is down and reconnects. */
+static inline int nodeRestart(node *n) {
+    int st = gkServerRestart(n->w, n->srv, NULL);
+    if (st == GK_OK) {
+        gkConnOpen(n->w, n->srv, &n->conn);
+        gkConnSetLink(n->w, n->conn, 20000, 0);
+    }
+    return st;
+}
+
+/* Whether any line of the node's log contains needle. */
+static inline int nodeLogHas(node *n, const char *needle) {
+    static char buf[1 << 20];
+    uint64_t last;
+    size_t len = gkServerLogRead(n->w, n->srv, 0, buf, sizeof(buf) - 1,
+                                 &last);
+    buf[len] = '\0';
+    return strstr(buf, needle) != NULL;
+}
+
+/* How many lines of the log contain needle. */
+static inline int nodeLogCount(node *n, const char *needle) {
+    static char buf[1 << 20];
+    uint64_t last;
+    size_t len = gkServerLogRead(n->w, n->srv, 0, buf, sizeof(buf) - 1,
+                                 &last);
+    int count = 0;
+    buf[len] = '\0';
+    for (char *p = buf; (p = strstr(p, needle)) != NULL; p++) count++;
+    return count;
+}
+
+/* A malloc'd copy of a file of the node's disk (NUL-terminated), NULL if
+ * it does not exist. */
+static inline char *nodeFile(node *n, const char *path, int durable,
+                             size_t *len) {
+    size_t size;
+    if (gkDiskReadFile(n->w, n->srv, path, durable, NULL, 0, &size) != GK_OK)
+        return NULL;
+    char *buf = malloc(size + 1);
+    gkDiskReadFile(n->w, n->srv, path, durable, buf, size, &size);
+    buf[size] = '\0';
+    if (len) *len = size;
+    return buf;
+}
+
+/* An integer field of INFO, or -1. */
+static inline long long nodeInfo(node *n, const char *field) {
+    char want[128];
+    nodeCmd(n, "INFO persistence");
+    snprintf(want, sizeof(want), "\r\n%s:", field);
+    const char *p = strstr(n->out, want);
+    return p ? atoll(p + strlen(want)) : -1;
+}
+
+/* A string field of INFO into buf ("" if absent). */
+static inline const char *nodeInfoStr(node *n, const char *field, char *buf,
+                               size_t cap) {
+    char want[128];
+    nodeCmd(n, "INFO persistence");
+    snprintf(want, sizeof(want), "\r\n%s:", field);
+    const char *p = strstr(n->out, want);
+    buf[0] = '\0';
+    if (!p) return buf;
+    p += strlen(want);
+    size_t len = strcspn(p, "\r");
+    if (len >= cap) len = cap - 1;
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+    return buf;
+}
+
+#endif
