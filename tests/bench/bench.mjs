@@ -43,6 +43,13 @@ console.log(`load ${nat.load_keys.toLocaleString('en-US')} keys  ${nat.load_seco
 console.log(`memory after load   ${(nat.load_memory / 1048576).toFixed(0).padStart(8)} MB  ${(wasm.load_memory / 1048576).toFixed(0).padStart(10)} MB`);
 console.log(`pipelining lab (2 x 1,000,000 simulated commands): ${nat.lab_seconds.toFixed(2)} s native, ${wasm.lab_seconds.toFixed(2)} s wasm = ${Math.round(2e6 / wasm.lab_seconds).toLocaleString('en-US')} simulated commands per wall-second in wasm`);
 console.log(`snapshot of the wasm memory at ${nat.load_keys.toLocaleString('en-US')} keys (${wasm.heap_mb} MB): take ${wasm.snapshot_ms.toFixed(1)} ms, restore ${wasm.restore_ms.toFixed(1)} ms`);
+console.log('\nAOF (virtual time: each policy on each disk preset, 50 clients doing SET):');
+must('make', ['-s', '-C', join(root, 'engine')]);
+const aof = JSON.parse(must(join(root, 'build', 'native', 'glasskv'), ['run', 'aof-benchmark']));
+for (const r of aof.runs) {
+  if (r.disk) console.log(`  ${r.name.padEnd(26)} ${r.disk.padEnd(10)} ${Math.round(r.ops_per_sec).toLocaleString('en-US').padStart(9)} ops/s  ${r.fsyncs_per_sec.toFixed(1).padStart(7)} fsyncs/s  p99 ${r.p99_latency_ms.toFixed(2)} ms`);
+  else console.log(`  ${r.name}: ${JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'name')))}`);
+}
 const target = 1_000_000;
 const minWasm = Math.min(wasm.set_per_sec, wasm.get_per_sec);
 const worst = Math.max(nat.set_per_sec / wasm.set_per_sec, nat.get_per_sec / wasm.get_per_sec);
