@@ -14,6 +14,7 @@
  * and misses are counted for INFO unless this is a write lookup. */
 robj *lookupKeyReadWithFlags(redisDb *db, client *c, robj *key, int flags) {
     redisServer *s = c->srv;
+    s->denv.cpu_ns += COST_LOOKUP_NS;
     dictEntry *de = dictFind(db->dict, key->v.ptr);
     robj *val = NULL;
     if (de) {
@@ -53,6 +54,7 @@ robj *lookupKeyWriteOrReply(client *c, robj *key, const char *reply) {
 /* Adds a key that must not exist; the db takes the caller's reference to
  * val and copies the key name. */
 void dbAdd(redisServer *s, redisDb *db, robj *key, robj *val) {
+    s->denv.cpu_ns += COST_ADD_NS;
     sds copy = sdsdup(s->mem, key->v.ptr);
     if (dictAdd(db->dict, copy, val) != DICT_OK)
         memPanic("dbAdd on an existing key");
@@ -86,6 +88,7 @@ void setKey(client *c, redisDb *db, robj *key, robj *val, int keepttl) {
 /* Deletes key and its TTL. The expires dict shares the key's sds with the
  * main dict, so it must go first. Returns 1 if the key existed. */
 int dbDelete(redisServer *s, redisDb *db, robj *key) {
+    s->denv.cpu_ns += COST_ADD_NS;
     dictEntry *de = dictUnlink(db->dict, key->v.ptr);
     if (!de) return 0;
     if (s->audit.active) auditKeyDeleted(s, db, dictGetKey(de));
@@ -364,6 +367,7 @@ static void _scanCallback(void *privdata, const dictEntry *de) {
     scanItems *si = privdata;
     redisServer *s = si->srv;
     sds key = dictGetKey(de);
+    s->denv.cpu_ns += COST_VISIT_NS;
     _scanPush(si, createStringObject(s, key, sdslen(key)));
     if (si->o && si->o->type == OBJ_HASH) {
         sds val = dictGetVal(de);
@@ -658,6 +662,7 @@ void keysCommand(client *c) {
     dictEntry *de;
     while ((de = dictNext(di)) != NULL) {
         sds key = dictGetKey(de);
+        c->srv->denv.cpu_ns += COST_VISIT_NS;
         if (!all && !stringmatchlen(pattern, plen, key, (int)sdslen(key), 0))
             continue;
         robj kobj = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { key } };

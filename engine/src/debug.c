@@ -205,20 +205,51 @@ static sds _infoKeyspace(redisServer *s, sds info) {
     return info;
 }
 
+static sds _infoCmdstat(redisServer *s, sds info, const redisCommand *cmd) {
+    const cmdStats *st = &s->cmdstats[cmd->id];
+    if (!st->calls && !st->rejected && !st->failed) return info;
+    return sdscatprintf(s->mem, info, "cmdstat_%s:calls=%lld,usec=%lld,"
+                        "usec_per_call=%.2f,rejected_calls=%lld,"
+                        "failed_calls=%lld\r\n", cmd->fullname, st->calls,
+                        st->ns / 1000, st->calls ? (double)st->ns / 1000 /
+                                                   (double)st->calls : 0.0,
+                        st->rejected, st->failed);
+}
+
+/* Per-command counts and CPU time (virtual microseconds), as 7.0 prints
+ * them; subcommands appear as "container|sub". */
+static sds _infoCommandstats(redisServer *s, sds info) {
+    info = sdscat(s->mem, info, "# Commandstats\r\n");
+    for (const redisCommand *c = s->cmdtable; c->declared_name; c++) {
+        info = _infoCmdstat(s, info, c);
+        for (const redisCommand *sub = c->subcommands;
+             sub && sub->declared_name; sub++)
+            info = _infoCmdstat(s, info, sub);
+    }
+    return info;
+}
+
 typedef sds infoSectionFn(redisServer *s, sds info);
-static const struct { const char *name; infoSectionFn *fn; } infoSections[] = {
-    { "server", _infoServer }, { "clients", _infoClients },
-    { "memory", _infoMemory }, { "persistence", aofInfoPersistence },
-    { "stats", _infoStats },
-    { "keyspace", _infoKeyspace }, { NULL, NULL }
+static const struct {
+    const char *name;
+    infoSectionFn *fn;
+    int in_default;             /* shown by a bare INFO */
+} infoSections[] = {
+    { "server", _infoServer, 1 }, { "clients", _infoClients, 1 },
+    { "memory", _infoMemory, 1 }, { "persistence", aofInfoPersistence, 1 },
+    { "stats", _infoStats, 1 }, { "commandstats", _infoCommandstats, 0 },
+    { "keyspace", _infoKeyspace, 1 }, { NULL, NULL, 0 }
 };
 
-static int _infoWants(client *c, const char *section) {
-    if (c->argc == 1) return 1;
+static int _infoWants(client *c, int i) {
+    const char *section = infoSections[i].name;
+    if (c->argc == 1) return infoSections[i].in_default;
     for (int j = 1; j < c->argc; j++) {
         const char *a = c->argv[j]->v.ptr;
         if (!strcasecmp(a, "all") || !strcasecmp(a, "everything") ||
-            !strcasecmp(a, "default") || !strcasecmp(a, section)) return 1;
+            !strcasecmp(a, section)) return 1;
+        if (!strcasecmp(a, "default") && infoSections[i].in_default)
+            return 1;
     }
     return 0;
 }
@@ -229,7 +260,7 @@ void infoCommand(client *c) {
     serverUpdateTime(s);
     sds info = sdsempty(s->mem);
     for (int i = 0; infoSections[i].name; i++) {
-        if (!_infoWants(c, infoSections[i].name)) continue;
+        if (!_infoWants(c, i)) continue;
         if (sdslen(info)) info = sdscat(s->mem, info, "\r\n");
         info = infoSections[i].fn(s, info);
     }

@@ -99,6 +99,8 @@ static void _populateCommandTable(redisServer *s) {
         }
     }
     s->cmdtable = redisCommandTable;
+    s->ncommands = id;
+    s->cmdstats = memCalloc(s->mem, sizeof(cmdStats) * (size_t)id);
 }
 
 void serverUpdateTime(redisServer *s) {
@@ -131,7 +133,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->denv.node = (uint16_t)node;
     s->denv.ns_per_bucket = 4;
     s->denv.ns_per_entry = 40;
-    s->cmd_cost_ns = 250;
+    s->cmd_cost_ns = 210;
     s->cmd_cost_ns_per_kb = 60;
     for (int i = 0; i < 40; i++)
         s->runid[i] = "0123456789abcdef"[rngNext(rng) & 15];
@@ -178,6 +180,7 @@ void serverRelease(redisServer *s) {
     }
     memFree(s->mem, s->db);
     dictRelease(s->commands);
+    memFree(s->mem, s->cmdstats);
     aeDeleteEventLoop(s->el);
     memFree(s->mem, s->also_propagate);
     memFree(s->mem, s);
@@ -294,7 +297,7 @@ static int _rejectDiskError(client *c, int is_exec) {
     if (!is_write && c->cmd->proc != pingCommand) return C_OK;
     if (!writeCommandsDeniedByDiskError(s)) return C_OK;
     sds err = writeCommandsGetDiskErrorMessage(s);
-    c->cmd->rejected_calls++;
+    s->cmdstats[c->cmd->id].rejected++;
     if (is_exec && (c->flags & CLIENT_MULTI)) {
         sds msg = sdscatprintf(s->mem, sdsempty(s->mem), "-EXECABORT "
                                "Transaction discarded because of: %s",
@@ -323,7 +326,7 @@ int processCommand(client *c) {
     if ((c->cmd->arity > 0 && c->cmd->arity != c->argc) ||
         (c->argc < -c->cmd->arity)) {
         flagTransaction(c);
-        c->cmd->rejected_calls++;
+        s->cmdstats[c->cmd->id].rejected++;
         addReplyErrorArity(c);
         return C_OK;
     }
@@ -331,7 +334,7 @@ int processCommand(client *c) {
     int denyoom = (c->cmd->flags & CMD_DENYOOM) ||
                   (is_exec && (c->mstate.cmd_flags & CMD_DENYOOM));
     if (denyoom && serverHeapExceeded(s)) {
-        c->cmd->rejected_calls++;
+        s->cmdstats[c->cmd->id].rejected++;
         if (is_exec && (c->flags & CLIENT_MULTI)) {
             addReplyError(c, "-EXECABORT Transaction discarded because of: "
                           "OOM command not allowed when used memory > "
@@ -427,8 +430,8 @@ void call(client *c) {
     size_t argbytes = 0;
     for (int j = 0; j < c->argc; j++)
         if (sdsEncodedObject(c->argv[j])) argbytes += sdslen(c->argv[j]->v.ptr);
-    s->denv.cpu_ns += s->cmd_cost_ns + argbytes * s->cmd_cost_ns_per_kb / 1024;
     uint64_t cpu0 = s->denv.cpu_ns;
+    s->denv.cpu_ns += s->cmd_cost_ns + argbytes * s->cmd_cost_ns_per_kb / 1024;
     if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
     if (s->execution_nesting == 0) serverUpdateTime(s);
     c->flags &= ~CLIENT_FORCE_PROP;
@@ -440,9 +443,10 @@ void call(client *c) {
         alsoPropagate(s, c->db->id, c->argv, c->argc);
     c->flags &= ~CLIENT_FORCE_PROP;
     if (s->execution_nesting == 0) propagatePendingCommands(s);
-    c->cmd->calls++;
-    c->cmd->microseconds += (long long)((s->denv.cpu_ns - cpu0) / 1000);
-    if (s->stat_total_error_replies != errors) c->cmd->failed_calls++;
+    cmdStats *st = &s->cmdstats[c->cmd->id];
+    st->calls++;
+    st->ns += (long long)(s->denv.cpu_ns - cpu0);
+    if (s->stat_total_error_replies != errors) st->failed++;
     s->stat_numcommands++;
     c->commands_processed++;
     TRACE(s->denv.trace, GK_TR_CMD, (uint16_t)s->node, (uint32_t)c->db->id,

@@ -35,6 +35,13 @@
 #define CRON_DBS_PER_CALL 16
 #define OBJ_SHARED_BULKHDR_LEN 32
 #define OBJ_ENCODING_EMBSTR_SIZE_LIMIT 44
+/* Virtual CPU the keyspace work of a command costs, on top of its
+ * dispatch (cmd_cost_ns): an O(N) command costs N times something, so
+ * KEYS on a million keys stalls the server as it really does. */
+#define COST_LOOKUP_NS 40       /* a dictFind of a key */
+#define COST_ADD_NS 80          /* adding or deleting a key */
+#define COST_VISIT_NS 25        /* one entry visited by KEYS or SCAN */
+
 #define LOOKUP_NONE 0
 #define LOOKUP_NOTOUCH (1 << 0)
 #define LOOKUP_NONOTIFY (1 << 1)
@@ -190,8 +197,12 @@ typedef struct redisCommand {
     struct redisCommand *parent;
     const char *fullname;       /* "config|get" for subcommands */
     int id;
-    long long calls, microseconds, rejected_calls, failed_calls;
 } redisCommand;
+
+/* Per-server statistics of one command (INFO commandstats). */
+typedef struct cmdStats {
+    long long calls, ns, rejected, failed;  /* ns: virtual CPU time */
+} cmdStats;
 
 /* ---- Configuration parameters the server uses. ---- */
 typedef struct serverConfig {
@@ -248,6 +259,8 @@ typedef struct redisServer {
     dictEnv denv;               /* shared by every dict of this server */
     aeEventLoop *el;
     dict *commands;             /* name (nocase) -> redisCommand */
+    cmdStats *cmdstats;         /* indexed by redisCommand.id */
+    int ncommands;
     redisCommand *cmdtable;
     redisDb *db;
     serverConfig cfg;
