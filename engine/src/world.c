@@ -643,7 +643,12 @@ static void _pipeInit(gkWorld *w, gkPipe *p) {
 int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id) {
     if (server_node < 0 || server_node >= w->nnodes)
         return worldFail(w, GK_ENOTFOUND, "no such node");
-    if (w->nconns == w->capconns) {
+    /* The lowest free id, as the kernel hands out the lowest free
+     * descriptor: tables indexed by id stay as small as the number of
+     * connections open at once. */
+    int id = 0;
+    while (id < w->nconns && w->conns[id]) id++;
+    if (id == w->nconns && w->nconns == w->capconns) {
         int cap = w->capconns ? w->capconns * 2 : 8;
         gkConn **n = memTryRealloc(&w->mem, w->conns, sizeof(gkConn *) *
                                    (size_t)cap);
@@ -652,7 +657,8 @@ int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id) {
         w->capconns = cap;
     }
     gkConn *c = memCalloc(&w->mem, sizeof(*c));
-    c->id = w->nconns++;
+    c->id = id;
+    if (id == w->nconns) w->nconns++;
     c->node = server_node;
     c->client_node = client_node;
     _pipeInit(w, &c->up);

@@ -301,6 +301,25 @@ static void testWatchAcrossClients(void) {
     close_(&s);
 }
 
+static void testConnectionIdsReused(void) {
+    session s;
+    open_(&s, 1);
+    size_t before = 0;
+    int maxid = 0;
+    for (int i = 0; i < 2000; i++) {
+        int c;
+        gkConnOpen(s.w, s.srv, &c);
+        if (c > maxid) maxid = c;
+        CHECK_EQ_STR(cmd2(&s, c, "PING\r\n"), "+PONG\r\n");
+        gkConnClose(s.w, c);
+        gkWorldRunUntilIdle(s.w);
+        if (i == 10) before = gkWorldMemory(s.w);
+    }
+    CHECK_EQ_INT(maxid, 1);
+    CHECK_EQ_INT(gkWorldMemory(s.w), before);
+    close_(&s);
+}
+
 int main(void) {
     RUN("every complete command in one buffer runs, in order",
         testPipelinedCommands);
@@ -325,5 +344,7 @@ int main(void) {
         "the table changes", testConfigGetAndDictVersion);
     RUN("a write by another client makes a watching client's EXEC return a "
         "null array", testWatchAcrossClients);
+    RUN("closed connections give their id back and leave no memory behind",
+        testConnectionIdsReused);
     return gkTestReport();
 }
