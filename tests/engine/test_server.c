@@ -315,7 +315,9 @@ static void testConnectionIdsReused(void) {
         gkWorldRunUntilIdle(s.w);
         if (i == 10) before = gkWorldMemory(s.w);
     }
-    CHECK_EQ_INT(maxid, 1);
+    /* The server frees its end on its next iteration, so at most one
+     * closed connection is still waiting for it when the next opens. */
+    CHECK(maxid <= 2);
     CHECK_EQ_INT(gkWorldMemory(s.w), before);
     close_(&s);
 }
