@@ -32,6 +32,9 @@ const exported = [
   'gkConnOpen', 'gkConnClose', 'gkConnSend', 'gkConnPending', 'gkConnRecv',
   'gkConnIsOpen', 'gkTraceEnable', 'gkDictGetBuckets', 'gkDictRehashSteps',
   'gkScanAuditBegin', 'gkScanAuditMissing', 'gkScanAuditEnd',
+  'gkWorkloadStop', 'gkLabName',
+  'gkServerCrash', 'gkServerRestart', 'gkServerIsUp', 'gkDiskSetPreset',
+  'gkDiskPresetName', 'gkDiskSetReadOnly', 'gkDiskList',
 ];
 const runtime = ['UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8', 'HEAPU8'];
 
@@ -56,7 +59,8 @@ function inputs() {
   const cliformat = join(root, 'engine', 'cli', 'cliformat.c');
   if (!existsSync(cliformat)) fail('engine/cli/cliformat.c is missing');
   const exportsC = join(here, 'exports.c');
-  const sources = [...engineSrc, cliformat, exportsC];
+  const aofExportsC = join(here, 'aofexports.c');
+  const sources = [...engineSrc, cliformat, exportsC, aofExportsC];
   const deps = [
     ...sources,
     ...headerFiles(join(root, 'engine', 'src')),

@@ -79,6 +79,12 @@ export function decodeSmallReply(reply: Uint8Array): ReplyValue | undefined {
   return parsed ? toValue(parsed.reply) : undefined;
 }
 
+export interface ConsoleState {
+  conn: number;
+  seq: number;
+  db: number;
+}
+
 export class ConsoleRunner {
   private readonly gk: Glasskv;
   private readonly world: World;
@@ -97,6 +103,18 @@ export class ConsoleRunner {
 
   get prompt(): string {
     return promptFor(this.db);
+  }
+
+  /** What the runner itself remembers (everything else is the engine's),
+   *  for checkpoints. */
+  save(): ConsoleState {
+    return { conn: this.conn, seq: this.seq, db: this.db };
+  }
+
+  load(state: ConsoleState): void {
+    this.conn = state.conn;
+    this.seq = state.seq;
+    this.db = state.db;
   }
 
   /** Runs one input of one or more lines; returns one entry per non-blank line. */

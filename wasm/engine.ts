@@ -14,6 +14,10 @@
 // the engine's own message. A WebAssembly trap (unreachable, out-of-bounds
 // access, abort) becomes a GkTrapError, after which the module is unusable.
 import type { GlasskvFactory, GlasskvModule } from './glasskv';
+import { captureImage, restoreImage, type MemoryImage } from './memimage';
+import type { WorkloadSpec } from './protocol';
+
+export type { WorkloadSpec };
 
 export const Status = {
   OK: 0,
@@ -33,7 +37,41 @@ export const TraceType = {
   SCAN_CALL: 6,
   CRON: 7,
   EXPIRE: 8,
+  SYSCALL: 9,
+  LOOP: 10,
+  CLIENT: 11,
+  SLAB_PAGE: 12,
+  ITEM_STORE: 13,
+  ITEM_EVICT: 14,
+  ITEM_FREE: 15,
+  AOF: 16,
+  BIO: 17,
+  DISK: 18,
+  CRASH: 19,
+  REWRITE: 20,
 } as const;
+
+/** System calls in SYSCALL records (a): b = fd, c = bytes, d = duration ns. */
+export const Syscall = {
+  READ: 0,
+  WRITE: 1,
+  POLL: 2,
+  FWRITE: 3,
+  FSYNC: 4,
+  FTRUNCATE: 5,
+  OPEN: 6,
+  CLOSE: 7,
+  RENAME: 8,
+  UNLINK: 9,
+  FREAD: 10,
+} as const;
+
+/** Event-loop phases in LOOP records (a); d = the iteration number. */
+export const LoopPhase = { BEGIN: 0, BEFORE_SLEEP: 1, END: 2, CRON: 3 } as const;
+
+/** Workload events in CLIENT records (a): b = fd, c = commands, d = bytes
+ *  sent (SEND) or the batch's latency in ns (DONE). */
+export const ClientEvent = { SEND: 0, DONE: 1 } as const;
 
 export const DictKind = { KEYS: 0, EXPIRES: 1 } as const;
 
@@ -119,6 +157,46 @@ export interface TraceBatch {
   data: Float64Array;
 }
 
+const SPEC_ORDER = [
+  'clients', 'pipeline', 'requests', 'multi', 'keyspace', 'valueSize', 'clientCmdNs', 'intervalNs', 'rttNs',
+  'bandwidth',
+] as const;
+
+/** What a workload has done so far (gkWorkloadStats). Times are virtual ns. */
+export interface WorkloadStats {
+  sent: number;
+  completed: number;
+  batches: number;
+  startNs: number;
+  endNs: number;
+  /** Batches timed. */
+  latCount: number;
+  latSumNs: number;
+  latMaxNs: number;
+  latP50Ns: number;
+  latP99Ns: number;
+  /** The program's system calls. */
+  reads: number;
+  writes: number;
+  /** Every request answered. */
+  done: boolean;
+}
+
+/** A host's system calls and loop iterations (gkNodeGetStats). */
+export interface NodeStats {
+  reads: number;
+  writes: number;
+  polls: number;
+  iterations: number;
+}
+
+/** Recent batch latencies of a workload: when each batch completed and how
+ *  long it took, ns, oldest first. */
+export interface LatencySamples {
+  times: Float64Array;
+  latencies: Float64Array;
+}
+
 export interface BucketStrip {
   /** Entries per bin. */
   entries: Uint32Array;
@@ -161,6 +239,12 @@ const encoder = new TextEncoder();
 
 function isTrap(e: unknown): boolean {
   return e instanceof WebAssembly.RuntimeError;
+}
+
+/** A 64-bit seed as its high and low 32-bit halves. */
+function seedHalves(seed: number | bigint): [number, number] {
+  const s = BigInt.asUintN(64, BigInt(seed));
+  return [Number(s >> 32n), Number(s & 0xffffffffn)];
 }
 
 export function traceRecordAt(batch: TraceBatch, i: number): TraceRecord {
@@ -217,9 +301,7 @@ export class Glasskv {
   }
 
   createWorld(config: WorldConfig = {}): World {
-    const seed = BigInt.asUintN(64, BigInt(config.seed ?? 0));
-    const hi = Number(seed >> 32n);
-    const lo = Number(seed & 0xffffffffn);
+    const [hi, lo] = seedHalves(config.seed ?? 0);
     return this.guard(() => {
       const m = this.module;
       const ptr = m._gkwWorldCreate(hi, lo, config.unixMsAtZero ?? 0, config.heapLimit ?? 0,
@@ -277,6 +359,85 @@ export class Glasskv {
         m._free(buf);
       }
     });
+  }
+
+  /** The names of the built-in labs, in the engine's order. */
+  labNames(): string[] {
+    return this.guard(() => {
+      const out: string[] = [];
+      for (let i = 0; ; i++) {
+        const p = this.module._gkLabName(i);
+        if (!p) return out;
+        out.push(this.cstring(p));
+      }
+    });
+  }
+
+  /** Runs a lab headless in fresh worlds of this module and returns its
+   *  figures as the JSON text gkLabRun writes. */
+  labRun(name: string, seed: number | bigint = 1): string {
+    const [hi, lo] = seedHalves(seed);
+    return this.jsonCall((out, cap) => this.withString(name, (n) => this.module._gkwLabRun(n, hi, lo, out, cap)),
+      `no lab named ${name}`);
+  }
+
+  /** Runs one workload to completion in a fresh world (gkWorkloadRunJson). */
+  workloadRunJson(spec: Partial<WorkloadSpec>, seed: number | bigint = 1): string {
+    const [hi, lo] = seedHalves(seed);
+    return this.withSpec(spec, (f, cmd) =>
+      this.jsonCall((out, cap) => this.module._gkwWorkloadRunJson(f, cmd, hi, lo, out, cap), 'invalid workload'));
+  }
+
+  /** Calls fn(out, cap) with growing buffers until the JSON it writes fits. */
+  private jsonCall(fn: (out: number, cap: number) => number, notFound: string): string {
+    return this.guard(() => {
+      let cap = 1 << 16;
+      for (;;) {
+        const out = this.alloc(cap);
+        try {
+          const n = fn(out, cap);
+          if (n < 0) throw new GkError(n, n === Status.ENOTFOUND || n === Status.EINVAL ? notFound : this.statusString(n));
+          if (n < cap) return decoder.decode(this.bytes(out, n));
+          cap = n + 1;
+        } finally {
+          this.module._free(out);
+        }
+      }
+    });
+  }
+
+  /** Calls fn with a workload spec in the heap as gkwWorkloadStart reads it. */
+  withSpec<T>(spec: Partial<WorkloadSpec>, fn: (fields: number, command: number) => T): T {
+    const p = this.alloc(SPEC_ORDER.length * 8);
+    try {
+      const h = this.module.HEAPU8;
+      const view = new DataView(h.buffer, h.byteOffset);
+      SPEC_ORDER.forEach((k, i) => {
+        const v = spec[k];
+        view.setFloat64(p + i * 8, v === undefined ? NaN : Number(v), true);
+      });
+      return this.withString(spec.command ?? '', (cmd) => fn(p, cmd));
+    } finally {
+      this.module._free(p);
+    }
+  }
+
+  /** The end of the module's heap: linear memory below it is the whole
+   *  state of every world in the module. */
+  heapTop(): number {
+    return this.guard(() => this.module._gkwHeapTop() >>> 0);
+  }
+
+  /** A copy of linear memory up to the heap's end, sharing the pages that
+   *  have not changed since `previous`. */
+  captureMemory(previous: MemoryImage | null = null): MemoryImage {
+    return this.guard(() => captureImage(this.module.HEAPU8, this.heapTop(), previous));
+  }
+
+  /** Writes an image back: every world in the module returns to the state
+   *  it had when the image was taken. Call it between engine calls only. */
+  restoreMemory(image: MemoryImage): void {
+    this.guard(() => restoreImage(this.module.HEAPU8, image, this.heapTop()));
   }
 
   /** Deliberately traps, to exercise crash handling. */
@@ -386,6 +547,21 @@ export class World {
 
   get released(): boolean {
     return this.ptr === 0;
+  }
+
+  /** The module this world lives in, and its handle there, for the
+   *  wrappers kept in their own files (wasm/aof.ts). */
+  get engine(): Glasskv {
+    return this.gk;
+  }
+
+  get handle(): number {
+    return this.w;
+  }
+
+  /** Throws the world's last error as a GkError for a failing status. */
+  checkStatus(status: number): number {
+    return this.check(status);
   }
 
   // ---- Time. ----
@@ -578,6 +754,59 @@ export class World {
   /** Runs `steps` incremental rehash steps; returns the engine's result. */
   rehashSteps(node: number, db: number, kind: number, steps: number): number {
     return this.call(() => this.m._gkDictRehashSteps(this.w, node, db, kind, steps));
+  }
+
+  // ---- Workloads and hosts. ----
+
+  /** Starts a client program against node; returns its id (a node id). */
+  workloadStart(node: number, spec: Partial<WorkloadSpec>): number {
+    return this.gk.guard(() => this.gk.withSpec(spec, (f, cmd) => {
+      const s = this.gk.scratchPtr;
+      this.check(this.m._gkwWorkloadStart(this.w, node, f, cmd, s));
+      return this.gk.i32(s);
+    }));
+  }
+
+  /** Stops sending; batches in flight still complete. */
+  workloadStop(id: number): void {
+    this.call(() => this.m._gkWorkloadStop(this.w, id));
+  }
+
+  workloadStats(id: number): WorkloadStats {
+    const s = this.gk.scratchPtr + 8;
+    this.call(() => this.m._gkwWorkloadGetStats(this.w, id, s));
+    const f = this.gk.f64s(s, 13);
+    return {
+      sent: f[0], completed: f[1], batches: f[2], startNs: f[3], endNs: f[4], latCount: f[5], latSumNs: f[6],
+      latMaxNs: f[7], latP50Ns: f[8], latP99Ns: f[9], reads: f[10], writes: f[11], done: f[12] !== 0,
+    };
+  }
+
+  /** The workload's most recent batch latencies (at most max, the engine
+   *  keeps 4,096). */
+  workloadSamples(id: number, max = 4096): LatencySamples {
+    return this.gk.guard(() => {
+      const p = this.gk.alloc(max * 16);
+      try {
+        const n = this.check(this.m._gkwWorkloadSamples(this.w, id, p, p + max * 8, max));
+        return { times: this.gk.f64s(p, n), latencies: this.gk.f64s(p + max * 8, n) };
+      } finally {
+        this.m._free(p);
+      }
+    });
+  }
+
+  /** System calls and loop iterations of any host (server or workload). */
+  nodeStats(node: number): NodeStats {
+    const s = this.gk.scratchPtr + 8;
+    this.call(() => this.m._gkwNodeGetStats(this.w, node, s));
+    const f = this.gk.f64s(s, 4);
+    return { reads: f[0], writes: f[1], polls: f[2], iterations: f[3] };
+  }
+
+  /** Round-trip time (ns) and bandwidth (bytes/s, 0 = unlimited) of conn. */
+  connSetLink(conn: number, rttNs: number, bytesPerSec: number): void {
+    this.call(() => this.m._gkwConnSetLink(this.w, conn, rttNs, bytesPerSec));
   }
 
   // ---- SCAN audit. ----

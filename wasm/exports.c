@@ -10,6 +10,9 @@
  * are copied into flat arrays of doubles in the order documented on each
  * function, which wasm/engine.ts mirrors. */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <emscripten.h>
 #include "glasskv.h"
 #include "cliformat.h"
@@ -151,6 +154,142 @@ int gkwDictGetBucketKeys(gkWorld *w, int node, int db, int kind, int table,
                          size_t *written) {
     return gkDictGetBucketKeys(w, node, db, kind, table, _gkwU64(bucket),
                                out, cap, written);
+}
+
+/* ---- Workloads, host statistics and labs. ---- */
+
+#define GKW_SPEC_FIELDS 10       /* doubles in a workload spec */
+#define GKW_STATS_FIELDS 13      /* doubles in workload statistics */
+
+/* A 32-bit spec field from a double, clamped. */
+static uint32_t _gkwU32(double v) {
+    uint64_t u = _gkwU64(v);
+    return u > UINT32_MAX ? UINT32_MAX : (uint32_t)u;
+}
+
+/* A workload spec from flat doubles, in this order: clients, pipeline,
+ * requests, multi, keyspace, value_size, client_cmd_ns, interval_ns,
+ * rtt_ns, bandwidth. A NaN keeps gkWorkloadSpecInit's default, so the
+ * defaults live in one place; an empty command keeps GET. Fields the
+ * engine keeps in 32 bits are clamped to them. */
+static void _gkwSpec(const double *f, const char *command,
+                     gkWorkloadSpec *s) {
+    gkWorkloadSpecInit(s);
+#define GKW_SET(i, field, conv) if (f[i] == f[i]) s->field = conv(f[i])
+    GKW_SET(0, clients, _gkwU32);
+    GKW_SET(1, pipeline, _gkwU32);
+    GKW_SET(2, requests, _gkwU64);
+    GKW_SET(3, multi, _gkwU32);
+    GKW_SET(4, keyspace, _gkwU32);
+    GKW_SET(5, value_size, _gkwU32);
+    GKW_SET(6, client_cmd_ns, _gkwU32);
+    GKW_SET(7, interval_ns, _gkwU64);
+    GKW_SET(8, rtt_ns, _gkwU64);
+    GKW_SET(9, bandwidth, _gkwU64);
+#undef GKW_SET
+    if (s->multi) s->multi = 1;
+    if (command && command[0]) {
+        strncpy(s->command, command, sizeof(s->command) - 1);
+        s->command[sizeof(s->command) - 1] = '\0';
+    }
+}
+
+/* Starts a workload (spec as _gkwSpec reads it) against node; its id goes
+ * to *id. Returns gkWorkloadStart's status. */
+EMSCRIPTEN_KEEPALIVE
+int gkwWorkloadStart(gkWorld *w, int node, const double *spec,
+                     const char *command, int *id) {
+    gkWorkloadSpec s;
+    _gkwSpec(spec, command, &s);
+    return gkWorkloadStart(w, node, &s, id);
+}
+
+/* Fills out with sent, completed, batches, start_ns, end_ns, lat_count,
+ * lat_sum_ns, lat_max_ns, lat_p50_ns, lat_p99_ns, reads, writes, done. */
+EMSCRIPTEN_KEEPALIVE
+int gkwWorkloadGetStats(gkWorld *w, int id, double *out) {
+    gkWorkloadStats st;
+    int status = gkWorkloadGetStats(w, id, &st);
+    if (status != GK_OK) return status;
+    const uint64_t v[GKW_STATS_FIELDS - 1] = {
+        st.sent, st.completed, st.batches, st.start_ns, st.end_ns,
+        st.lat_count, st.lat_sum_ns, st.lat_max_ns, st.lat_p50_ns,
+        st.lat_p99_ns, st.reads, st.writes };
+    for (int i = 0; i < GKW_STATS_FIELDS - 1; i++) out[i] = (double)v[i];
+    out[GKW_STATS_FIELDS - 1] = st.done;
+    return GK_OK;
+}
+
+/* Copies up to max of the workload's most recent latency samples, oldest
+ * first, into times and latencies (ns, as doubles). Returns how many, or
+ * a negative status if the scratch arrays cannot be allocated. The engine
+ * keeps 4,096 samples, so max beyond that changes nothing. */
+EMSCRIPTEN_KEEPALIVE
+int gkwWorkloadSamples(gkWorld *w, int id, double *times, double *latencies,
+                       uint32_t max) {
+    if (max == 0) return 0;
+    uint64_t *t = malloc(sizeof(uint64_t) * max);
+    uint64_t *l = malloc(sizeof(uint64_t) * max);
+    if (!t || !l) {
+        free(t);
+        free(l);
+        return GK_ENOMEM;
+    }
+    size_t n = gkWorkloadSamples(w, id, t, l, max);
+    for (size_t i = 0; i < n; i++) {
+        times[i] = (double)t[i];
+        latencies[i] = (double)l[i];
+    }
+    free(t);
+    free(l);
+    return (int)n;
+}
+
+/* Fills out with the host's reads, writes, polls and loop iterations. */
+EMSCRIPTEN_KEEPALIVE
+int gkwNodeGetStats(gkWorld *w, int node, double *out) {
+    uint64_t r, wr, p, it;
+    int status = gkNodeGetStats(w, node, &r, &wr, &p, &it);
+    if (status != GK_OK) return status;
+    out[0] = (double)r;
+    out[1] = (double)wr;
+    out[2] = (double)p;
+    out[3] = (double)it;
+    return GK_OK;
+}
+
+EMSCRIPTEN_KEEPALIVE
+int gkwConnSetLink(gkWorld *w, int conn, double rtt_ns, double bytes_per_sec) {
+    return gkConnSetLink(w, conn, _gkwU64(rtt_ns), _gkwU64(bytes_per_sec));
+}
+
+/* gkLabRun with the seed in two 32-bit halves. */
+EMSCRIPTEN_KEEPALIVE
+long gkwLabRun(const char *name, uint32_t seed_hi, uint32_t seed_lo,
+               char *out, size_t cap) {
+    return gkLabRun(name, ((uint64_t)seed_hi << 32) | seed_lo, out, cap);
+}
+
+/* gkWorkloadRunJson with the spec as gkwWorkloadStart takes it. */
+EMSCRIPTEN_KEEPALIVE
+long gkwWorkloadRunJson(const double *spec, const char *command,
+                        uint32_t seed_hi, uint32_t seed_lo, char *out,
+                        size_t cap) {
+    gkWorkloadSpec s;
+    _gkwSpec(spec, command, &s);
+    return gkWorkloadRunJson(&s, ((uint64_t)seed_hi << 32) | seed_lo, out,
+                             cap);
+}
+
+/* ---- The module's memory, for snapshots. ---- */
+
+/* The end of the heap: everything the program has ever allocated (static
+ * data, the stack and every malloc'd block, live or free) lies below it.
+ * A copy of linear memory up to here, written back later, restores every
+ * world in the module exactly; bytes above it were never handed out. */
+EMSCRIPTEN_KEEPALIVE
+size_t gkwHeapTop(void) {
+    return (size_t)sbrk(0);
 }
 
 /* ---- The redis-cli side of the console. ---- */

@@ -56,6 +56,8 @@ export interface GlasskvModule {
   _gkScanAuditBegin(w: World, node: number, db: number, conn: number): number;
   _gkScanAuditMissing(w: World, node: number, out: Ptr, cap: number, writtenOut: Ptr): number;
   _gkScanAuditEnd(w: World, node: number): number;
+  _gkWorkloadStop(w: World, id: number): number;
+  _gkLabName(i: number): Ptr;
 
   // wasm/exports.c: 64-bit values as doubles, structs as arrays of doubles.
   _gkwWorldCreate(
@@ -74,9 +76,34 @@ export interface GlasskvModule {
     w: World, node: number, db: number, kind: number, table: number,
     bucket: number, out: Ptr, cap: number, writtenOut: Ptr,
   ): number;
+  _gkwWorkloadStart(w: World, node: number, spec: Ptr, command: Ptr, idOut: Ptr): number;
+  _gkwWorkloadGetStats(w: World, id: number, out: Ptr): number;
+  _gkwWorkloadSamples(w: World, id: number, times: Ptr, latencies: Ptr, max: number): number;
+  _gkwNodeGetStats(w: World, node: number, out: Ptr): number;
+  _gkwConnSetLink(w: World, conn: number, rttNs: number, bytesPerSec: number): number;
+  _gkwLabRun(name: Ptr, seedHi: number, seedLo: number, out: Ptr, cap: number): number;
+  _gkwWorkloadRunJson(spec: Ptr, command: Ptr, seedHi: number, seedLo: number, out: Ptr, cap: number): number;
+  _gkwHeapTop(): number;
   _gkwCliLine(line: Ptr, len: number, out: Ptr, outLen: Ptr, rawOut: Ptr, repeatOut: Ptr): number;
   _gkwCliFormatReply(buf: Ptr, len: number, raw: number, text: Ptr, textLen: Ptr): number;
   _gkwDebugTrap(): void;
+
+  // Persistence: glasskv.h as it is, then wasm/aofexports.c.
+  _gkServerCrash(w: World, node: number, kind: number): number;
+  _gkServerRestart(w: World, node: number, conf: Ptr): number;
+  _gkServerIsUp(w: World, node: number): number;
+  _gkDiskSetPreset(w: World, node: number, name: Ptr): number;
+  _gkDiskPresetName(i: number): Ptr;
+  _gkDiskSetReadOnly(w: World, node: number, dir: Ptr, readonly: number): number;
+  _gkDiskList(w: World, node: number, dir: Ptr, out: Ptr, cap: number, writtenOut: Ptr): number;
+  _gkwAofGetInfo(w: World, node: number, out: Ptr, names: Ptr): number;
+  _gkwServerThreads(w: World, node: number, out: Ptr, names: Ptr): number;
+  _gkwDiskGetInfo(w: World, node: number, out: Ptr, preset: Ptr): number;
+  _gkwDiskFileInfo(w: World, node: number, path: Ptr, out: Ptr): number;
+  _gkwDiskSetFree(w: World, node: number, bytes: number): number;
+  _gkwDiskReadFile(w: World, node: number, path: Ptr, durable: number, out: Ptr, cap: number, sizeOut: Ptr): number;
+  _gkwServerCrashAt(w: World, node: number, at: number, kind: number, flags: number): number;
+  _gkwServerLogRead(w: World, node: number, after: number, out: Ptr, cap: number, lastOut: Ptr): number;
 }
 
 export type GlasskvFactory = (options?: GlasskvModuleOptions) => Promise<GlasskvModule>;

@@ -5,8 +5,8 @@
 import { GkError, GkTrapError } from './engine';
 import { EngineDeadError, type Session } from './session';
 import {
-  snapshotTransfers, type FromWorker, type Request, type ResultMap, type Snapshot, type ToWorker,
-  type WireError,
+  snapshotTransfers, timelineTransfers, type FromWorker, type LaneItems, type Request, type ResultMap, type Snapshot,
+  type ToWorker, type WireError,
 } from './protocol';
 
 /** Longest stretch of real time one play tick turns into virtual time. */
@@ -45,7 +45,20 @@ function transfersOf(type: Request['type'], result: unknown): Transferable[] {
     case 'play':
     case 'pause':
     case 'snapshot':
+    case 'seek':
       return snapshotTransfers(result as Snapshot);
+    case 'timeline':
+      return timelineTransfers(result as ResultMap['timeline']);
+    case 'connection':
+      return timelineTransfers({ items: result as LaneItems[], bins: [] });
+    case 'iteration': {
+      const r = result as ResultMap['iteration'];
+      return r ? timelineTransfers({ items: [r.items], bins: [] }) : [];
+    }
+    case 'samples': {
+      const r = result as ResultMap['samples'];
+      return [r.times.buffer as ArrayBuffer, r.latencies.buffer as ArrayBuffer];
+    }
     default:
       return [];
   }
@@ -115,6 +128,22 @@ export class WorkerHost {
         return s.trace(req.after, req.max);
       case 'bucketKeys':
         return s.bucketKeys(req.table, req.bucket);
+      case 'timeline':
+        return s.timeline(req.t0, req.t1, req.px, req.nodes);
+      case 'connection':
+        return s.connection(req.fd, req.t0, req.t1);
+      case 'samples':
+        return s.samples(req.workload, req.max);
+      case 'seek':
+        return s.seek(req.t);
+      case 'labRun':
+        return s.labRun(req.name, req.seed);
+      case 'commandNames':
+        return s.commandNames();
+      case 'iteration':
+        return s.iteration(req.node, req.before ?? Infinity);
+      case 'aof':
+        return s.aof();
     }
   }
 

@@ -7,6 +7,8 @@
 // Worker -> page: Events are pushed at any time (log growth, console output,
 // snapshots, a crash), and never answer anything.
 
+import type { AofView, PersistAction } from './aofprotocol';
+
 // ---------------------------------------------------------------- input log
 
 /** The configuration a session is a pure function of, with its input log. */
@@ -47,10 +49,76 @@ export type Action =
   | { kind: 'wait'; ns: number }
   /** Runs the world's next event. */
   | { kind: 'step' }
+  /** Runs events until host `node` has finished one event-loop iteration. */
+  | { kind: 'stepIteration'; node: number }
+  /** Starts a client program against the server (gkWorkloadStart). */
+  | WorkloadAction
+  /** Stops a client program: it sends no new batch (gkWorkloadStop). */
+  | { kind: 'workloadStop'; id: number }
+  /** Starts the first part of a built-in lab's scenario in the sandbox. */
+  | { kind: 'lab'; name: LabName }
+  /** Starts the next part of the running lab (its previous part is done). */
+  | { kind: 'labNext' }
+  /** The server's disk, a crash, a restart (wasm/aofprotocol.ts). */
+  | PersistAction
   /** Executes an unreachable instruction in the engine (crash handling test). */
   | { kind: 'trap' };
 
 export type ActionKind = Action['kind'];
+
+/** The client programs the workload panel offers: presets of one engine
+ *  workload (gkWorkloadSpec), named after the clients they imitate. */
+export type WorkloadPreset = 'benchmark' | 'redis-py' | 'lettuce' | 'monitor';
+
+/** A client program's parameters (gkWorkloadSpec). A field left out keeps
+ *  the engine's default (gkWorkloadSpecInit). */
+export interface WorkloadSpec {
+  /** Connections the program opens. */
+  clients: number;
+  /** Commands written together in one batch. */
+  pipeline: number;
+  /** Commands in all; 0 runs until stopped. */
+  requests: number;
+  /** MULTI ... EXEC around every batch. */
+  multi: boolean;
+  /** Keys key:0 .. key:N-1, picked at random. */
+  keyspace: number;
+  /** Bytes of SET values. */
+  valueSize: number;
+  /** The program's own CPU per command, ns. */
+  clientCmdNs: number;
+  /** GET, SET, INCR, PING or INFO. */
+  command: string;
+  /** 0: batches back to back; else one batch per interval (a monitor). */
+  intervalNs: number;
+  /** Round-trip time of each connection, ns. */
+  rttNs: number;
+  /** Bytes per second each way on each connection; 0 = unlimited. */
+  bandwidth: number;
+}
+
+/** Starting a workload: the preset it came from and its spec, flat (so
+ *  that lesson steps compare field by field). */
+export type WorkloadAction = { kind: 'workload'; preset: WorkloadPreset } & Partial<WorkloadSpec>;
+
+/** What each preset sets unless told otherwise (the rest is the engine's
+ *  gkWorkloadSpecInit): the Run panel's forms and the lessons' workload
+ *  lines start from these. */
+export const PRESET_SPECS: Record<WorkloadPreset, Partial<WorkloadSpec>> = {
+  benchmark: {},
+  'redis-py': { clients: 1, multi: true },
+  lettuce: { clients: 1 },
+  monitor: { clients: 1, pipeline: 1, requests: 0, command: 'INFO', intervalNs: 2e9 },
+};
+
+export const WORKLOAD_SPEC_FIELDS = [
+  'clients', 'pipeline', 'requests', 'multi', 'keyspace', 'valueSize', 'clientCmdNs', 'command', 'intervalNs',
+  'rttNs', 'bandwidth',
+] as const;
+
+/** The labs of the event-loop issue (gkLabRun's names). */
+export const LAB_NAMES = ['pipelining', 'pipeline-vs-multi', 'rtt', 'command-flushing'] as const;
+export type LabName = (typeof LAB_NAMES)[number];
 
 /** An action stamped with the virtual time (ns) at which it was applied. */
 export interface LogEntry {
@@ -81,7 +149,7 @@ export interface ConsoleEntry {
   /** Increasing number, stable across replays of the same log. */
   seq: number;
   /** 'console' for typed lines; the action kind for lines a button sent. */
-  source: 'console' | 'populate' | 'delete' | 'activeRehash' | 'config';
+  source: 'console' | 'populate' | 'delete' | 'activeRehash' | 'config' | 'persist';
   /** The prompt shown before the input ("127.0.0.1:6379[2]>"). */
   prompt: string;
   /** The line as typed, or the command a button sent. */
@@ -182,6 +250,65 @@ export interface ScanSnapshot {
   error: string | null;
 }
 
+/** A client program as the snapshot shows it. */
+export interface WorkloadView {
+  /** Its id: the node id of the program's host. */
+  id: number;
+  preset: WorkloadPreset;
+  /** The spec it was started with (engine defaults filled in are not
+   *  shown: the engine's statistics are). */
+  spec: Partial<WorkloadSpec>;
+  /** Virtual time it was started. */
+  startedAt: number;
+  stopped: boolean;
+  /** The lab part that started it, if any. */
+  lab: { name: LabName; part: number } | null;
+  /** gkWorkloadGetStats. */
+  stats: {
+    sent: number; completed: number; batches: number; startNs: number; endNs: number; latCount: number;
+    latSumNs: number; latMaxNs: number; latP50Ns: number; latP99Ns: number; reads: number; writes: number;
+    done: boolean;
+  };
+  /** Its connections (ids), as the trace has shown them so far. */
+  conns: number[];
+}
+
+/** A host of the world: the server or a client program. */
+export interface HostView {
+  id: number;
+  role: 'server' | 'workload';
+  /** gkNodeGetStats. */
+  reads: number;
+  writes: number;
+  polls: number;
+  iterations: number;
+}
+
+/** Where the world is in its recorded history. */
+export interface HistoryView {
+  /** The latest virtual time the log reaches. */
+  end: number;
+  /** The world is at the end of the log (else it was rewound: the next
+   *  action forks, dropping what came after). */
+  atEnd: boolean;
+  /** Log entries applied. */
+  applied: number;
+  /** Virtual times of the checkpoints (snapshots of engine memory). */
+  checkpoints: number[];
+  /** Bytes the checkpoints hold. */
+  checkpointBytes: number;
+}
+
+/** The lab running in the sandbox. */
+export interface LabView {
+  name: LabName;
+  /** The part running (0-based), of `parts`. */
+  part: number;
+  parts: number;
+  /** Every part has run to completion. */
+  done: boolean;
+}
+
 export interface Snapshot {
   /** Virtual time, ns. */
   now: number;
@@ -202,6 +329,17 @@ export interface Snapshot {
   logLength: number;
   playing: boolean;
   speed: number;
+  workloads: WorkloadView[];
+  hosts: HostView[];
+  history: HistoryView;
+  lab: LabView | null;
+  /** The server's last iteration (begun by now) that ran commands, from
+   *  the trace: how many commands it ran and how many reads fed them. */
+  busy: { number: number; t0: number; t1: number; commands: number; reads: number; bytes: number } | null;
+  /** The last trace record the timeline has taken in. */
+  traceSeq: number;
+  /** Trace records overwritten before the timeline could read them. */
+  traceLost: number;
 }
 
 // ----------------------------------------------------------------- requests
@@ -227,7 +365,25 @@ export type Request =
   /** Trace records newer than `after` (up to `max`). */
   | { id: number; type: 'trace'; after: number; max: number }
   /** The keys in one bucket of the viewed dict. */
-  | { id: number; type: 'bucketKeys'; table: number; bucket: number };
+  | { id: number; type: 'bucketKeys'; table: number; bucket: number }
+  /** The timeline of [t0, t1] at px columns (hosts `nodes`, default all). */
+  | { id: number; type: 'timeline'; t0: number; t1: number; px: number; nodes?: number[] }
+  /** One connection's traffic in [t0, t1] (the sequence diagram). */
+  | { id: number; type: 'connection'; fd: number; t0: number; t1: number }
+  /** A workload's recent batch latencies. */
+  | { id: number; type: 'samples'; workload: number; max: number }
+  /** Moves the world to virtual time t of its recorded history (restore
+   *  the nearest checkpoint, replay the log); not logged. */
+  | { id: number; type: 'seek'; t: number }
+  /** Runs a lab headless (gkLabRun) in a module of its own. */
+  | { id: number; type: 'labRun'; name: LabName; seed: number }
+  /** The names of command ids seen in GK_TR_CMD records. */
+  | { id: number; type: 'commandNames' }
+  /** Host `node`'s last iteration that ended at or before `before` (all
+   *  if omitted), with its items (phases and calls). */
+  | { id: number; type: 'iteration'; node: number; before?: number }
+  /** The AOF panel's view: buffer, file, offsets, threads, crash report. */
+  | { id: number; type: 'aof' };
 
 export type RequestType = Request['type'];
 
@@ -253,6 +409,62 @@ export interface TraceResult {
   lastSeq: number;
 }
 
+/** Items of one host in a window, columnar (see wasm/timeline.ts). */
+export interface LaneItems {
+  node: number;
+  count: number;
+  t0: Float64Array;
+  t1: Float64Array;
+  kind: Uint8Array;
+  fd: Int32Array;
+  n: Float64Array;
+  x: Float64Array;
+}
+
+export interface LaneBins {
+  node: number;
+  /** TIMELINE_BIN_FIELDS floats per column. */
+  data: Float32Array;
+}
+
+export interface TimelineResult {
+  t0: number;
+  t1: number;
+  px: number;
+  mode: 'items' | 'bins';
+  binNs: number;
+  items: LaneItems[];
+  bins: LaneBins[];
+  from: number;
+  clipped: boolean;
+  /** The latest end of any item held (hosts run ahead of the world's
+   *  event clock while they work). */
+  end: number;
+}
+
+export interface SamplesResult {
+  times: Float64Array;
+  latencies: Float64Array;
+}
+
+export interface LabRunResult {
+  name: LabName;
+  /** gkLabRun's JSON. */
+  json: string;
+  /** Real time the run took, ms. */
+  wallMs: number;
+}
+
+export interface IterationResult {
+  node: number;
+  /** The iteration's number (the host's count of iterations before it). */
+  number: number;
+  t0: number;
+  t1: number;
+  /** Its phases and calls, in order of start (the iteration itself first). */
+  items: LaneItems;
+}
+
 export interface ResultMap {
   boot: BootResult;
   act: ActResult;
@@ -262,6 +474,14 @@ export interface ResultMap {
   snapshot: Snapshot;
   trace: TraceResult;
   bucketKeys: string[];
+  timeline: TimelineResult;
+  connection: LaneItems[];
+  samples: SamplesResult;
+  seek: Snapshot;
+  labRun: LabRunResult;
+  commandNames: Record<number, string>;
+  iteration: IterationResult | null;
+  aof: AofView;
 }
 
 export interface WireError {
@@ -325,6 +545,49 @@ export function snapshotTransfers(s: Snapshot): ArrayBuffer[] {
     out.push(t.entries.buffer as ArrayBuffer, t.filled.buffer as ArrayBuffer);
     if (t.visited) out.push(t.visited.buffer as ArrayBuffer);
   }
+  return out;
+}
+
+/** Kinds of timeline items (wasm/timeline.ts ItemKind). */
+export const TimelineItem = {
+  ITER: 0,
+  POLL: 1,
+  READ: 2,
+  WRITE: 3,
+  EXEC: 4,
+  CRON: 5,
+  BEFORE_SLEEP: 6,
+  SEND: 7,
+  DONE: 8,
+  FILE: 9,
+} as const;
+
+/** Fields of a timeline bin (wasm/timeline.ts BinField). */
+export const TimelineBin = {
+  BUSY: 0,
+  POLL: 1,
+  READ: 2,
+  WRITE: 3,
+  EXEC: 4,
+  CRON: 5,
+  ITERS: 6,
+  CMDS: 7,
+  READS: 8,
+  WRITES: 9,
+  POLLS: 10,
+  SENDS: 11,
+  DONES: 12,
+  BYTES_IN: 13,
+  BYTES_OUT: 14,
+} as const;
+export const TIMELINE_BIN_FIELDS = 15;
+
+export function timelineTransfers(w: { items: LaneItems[]; bins: LaneBins[] }): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const l of w.items) {
+    for (const a of [l.t0, l.t1, l.kind, l.fd, l.n, l.x]) out.push(a.buffer as ArrayBuffer);
+  }
+  for (const b of w.bins) out.push(b.data.buffer as ArrayBuffer);
   return out;
 }
 

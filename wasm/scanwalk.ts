@@ -32,6 +32,26 @@ function parseScanReply(r: Reply | null): { cursor: string; keys: Uint8Array[] }
   return { cursor: decoder.decode(c.value), keys };
 }
 
+/** A walk as a checkpoint keeps it. Keys are only ever added to a walk's
+ *  set of keys seen, in order, so the checkpoint keeps the set and how many
+ *  keys it had; a walk restored from it copies that many. */
+export interface WalkState {
+  db: number;
+  count: number;
+  match: string;
+  cursor: string;
+  done: boolean;
+  calls: number;
+  seen: Set<string>;
+  seenCount: number;
+  duplicateReturns: number;
+  recent: ScanCall[];
+  visited: Map<number, Uint8Array>;
+  audit: ScanAuditView | null;
+  missingKeys: string[] | null;
+  error: string | null;
+}
+
 export class ScanWalk {
   readonly db: number;
   readonly count: number;
@@ -39,11 +59,11 @@ export class ScanWalk {
   cursor = '0';
   done = false;
   calls = 0;
-  private readonly seen = new Set<string>();
+  private seen = new Set<string>();
   private duplicateReturns = 0;
-  private readonly recent: ScanCall[] = [];
+  private recent: ScanCall[] = [];
   /** Buckets visited, per table size: one byte per bucket. */
-  private readonly visited = new Map<number, Uint8Array>();
+  private visited = new Map<number, Uint8Array>();
   /** Folded visited bins, by size, bins and number of calls. */
   private readonly binCache = new Map<string, Uint8Array>();
   private audit: ScanAuditView | null = null;
@@ -54,6 +74,35 @@ export class ScanWalk {
     this.db = db;
     this.count = count;
     this.match = match;
+  }
+
+  save(): WalkState {
+    const visited = new Map<number, Uint8Array>();
+    for (const [size, map] of this.visited) visited.set(size, map.slice());
+    return {
+      db: this.db, count: this.count, match: this.match, cursor: this.cursor, done: this.done, calls: this.calls,
+      seen: this.seen, seenCount: this.seen.size, duplicateReturns: this.duplicateReturns,
+      recent: this.recent.slice(), visited, audit: this.audit, missingKeys: this.missingKeys, error: this.error,
+    };
+  }
+
+  static load(s: WalkState): ScanWalk {
+    const w = new ScanWalk(s.db, s.count, s.match);
+    w.cursor = s.cursor;
+    w.done = s.done;
+    w.calls = s.calls;
+    let k = 0;
+    for (const key of s.seen) {
+      if (k++ === s.seenCount) break;
+      w.seen.add(key);
+    }
+    w.duplicateReturns = s.duplicateReturns;
+    w.recent = s.recent.slice();
+    for (const [size, map] of s.visited) w.visited.set(size, map.slice());
+    w.audit = s.audit;
+    w.missingKeys = s.missingKeys;
+    w.error = s.error;
+    return w;
   }
 
   /** The last call got an error reply instead of a cursor. */

@@ -4,16 +4,38 @@
 // rebuilds the session, console transcript included. The session knows
 // nothing about workers or the page: the worker wires it to messages and
 // the tests call it directly.
+//
+// Time travel. The session is at a position of its log: the entries
+// applied so far (the last one, a time advance, maybe only in part). At
+// the end of the log it is live: actions are appended. Seeking to an
+// earlier virtual time restores the nearest checkpoint (a copy of the
+// engine's memory, wasm/checkpoints.ts) and replays the log from there;
+// the entries after the position stay, as the recorded future, and play
+// or a seek forward replays them. An action taken in the past forks: the
+// log is cut at the position and the action appended.
+//
+// The timeline (wasm/timeline.ts) is fed from the trace as the world runs
+// and keeps the recorded future too; a fork cuts it back as well.
 import { DictKind, GkError, GkTrapError, TraceType, type Glasskv, type World } from './engine';
-import { ConsoleRunner } from './consolerun';
+import { ConsoleRunner, type ConsoleState } from './consolerun';
 import { roundTrip } from './driver';
 import { encodeRequest } from './resp';
-import { ScanWalk, splitKeys } from './scanwalk';
+import { ScanWalk, splitKeys, type WalkState } from './scanwalk';
 import { StripCache } from './stripcache';
+import { Checkpoints, atOrBefore, type Checkpoint, type Position } from './checkpoints';
+import { Timeline, type TimelineMark } from './timeline';
+import { LAB_SCENES, countsForCompletion } from './labscenes';
+import { learnCommandNames } from './commandnames';
 import {
-  CONFIGS_SHOWN, type Action, type ActResult, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot,
-  type LogEntry, type SessionLog, type Snapshot, type TableSnapshot, type TraceResult, type ViewOptions,
-  type WorkerEvent,
+  aofView, applyPersist, completePersist, consoleWhileDown, copyPersistState, isUp,
+  loadPersistState, newPersistState, recordAcks, type PersistState,
+} from './aofsession';
+import type { AofView } from './aofprotocol';
+import {
+  CONFIGS_SHOWN, WORKLOAD_SPEC_FIELDS, type Action, type ActResult, type BootResult, type ConsoleEntry,
+  type CrashInfo, type DictSnapshot, type HostView, type IterationResult, type LabName, type LabRunResult, type LaneItems, type LogEntry,
+  type SamplesResult, type SessionLog, type Snapshot, type TableSnapshot, type TimelineResult, type TraceResult,
+  type ViewOptions, type WorkerEvent, type WorkloadAction, type WorkloadSpec, type WorkloadView,
 } from './protocol';
 
 /** Transcript entries returned by a boot (older ones are dropped). */
@@ -26,6 +48,18 @@ export const TRACE_CAPACITY = 1 << 16;
 export const MAX_WAIT_NS = 3600e9;
 /** Most SCAN calls one scanFinish sends. */
 const MAX_SCAN_CALLS = 10_000_000;
+/** Most events one stepIteration runs before giving up. */
+const MAX_ITERATION_EVENTS = 1_000_000;
+/** Trace records read from the engine at once. */
+const DRAIN_BATCH = 16_384;
+/** Virtual time run between two drains of the trace: it shrinks when a
+ *  stretch fills a quarter of the engine's ring, and grows back. */
+const CHUNK_MIN_NS = 1e3;
+const CHUNK_AFTER_ACTION_NS = 1e5;
+const CHUNK_MAX_NS = 1e9;
+/** While a lab part runs, time moves in steps this short, so the next
+ *  part starts within this much of the previous one's end. */
+const LAB_CHUNK_NS = 1e6;
 
 const ALL_TRACE_TYPES = Object.values(TraceType).reduce((m, t) => m | (1 << t), 0);
 
@@ -43,6 +77,38 @@ export interface SessionHost {
   emit(event: WorkerEvent): void;
 }
 
+export interface SessionOptions {
+  /** Real milliseconds of engine work between two checkpoints (0: one
+   *  after every entry and every stretch of time). */
+  checkpointEveryMs?: number;
+  /** Bytes the checkpoints may hold; past it every other one is dropped. */
+  checkpointBudget?: number;
+  /** Real time in ms, to measure engine work. */
+  clock?: () => number;
+}
+
+/** A client program started by an action. */
+interface WorkloadRecord {
+  id: number;
+  action: WorkloadAction;
+  startedAt: number;
+  stopped: boolean;
+  lab: { name: LabName; part: number } | null;
+}
+
+/** Everything the session holds about the world outside the engine's
+ *  memory: small, and copied into every checkpoint. */
+interface HostState {
+  console: ConsoleState;
+  controlDb: number;
+  scanDb: number;
+  populated: number;
+  walk: WalkState | null;
+  workloads: WorkloadRecord[];
+  lab: { name: LabName; part: number } | null;
+  persist: PersistState;
+}
+
 interface Live {
   gk: Glasskv;
   world: World;
@@ -55,7 +121,34 @@ interface Live {
   populated: number;
   walk: ScanWalk | null;
   strips: StripCache;
+  workloads: WorkloadRecord[];
+  lab: { name: LabName; part: number } | null;
+  timeline: Timeline;
+  persist: PersistState;
 }
+
+type Phase = CrashInfo['during'];
+
+function isTimeAction(a: Action): a is Extract<Action, { kind: 'advance' | 'wait' }> {
+  return a.kind === 'advance' || a.kind === 'wait';
+}
+
+/** Where a time advance ends. */
+function entryEnd(e: LogEntry): number {
+  if (e.action.kind === 'advance') return e.action.to;
+  if (e.action.kind === 'wait') return e.t + e.action.ns;
+  return e.t;
+}
+
+function specOf(a: WorkloadAction): Partial<WorkloadSpec> {
+  const spec: Partial<WorkloadSpec> = {};
+  for (const k of WORKLOAD_SPEC_FIELDS) {
+    if (a[k] !== undefined) (spec as Record<string, unknown>)[k] = a[k];
+  }
+  return spec;
+}
+
+const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 export class Session {
   private readonly host: SessionHost;
@@ -66,8 +159,28 @@ export class Session {
   playing = false;
   speed = 1;
 
-  constructor(host: SessionHost) {
+  /** Entries applied; with `partial`, entry `pos` is applied up to now. */
+  private pos = 0;
+  private partial = false;
+  /** The virtual time the log reaches. */
+  private endTime = 0;
+  private readonly checkpoints: Checkpoints<HostState, TimelineMark>;
+  private readonly everyMs: number;
+  private readonly clock: () => number;
+  /** Real ms of engine work since the last checkpoint passed or taken. */
+  private work = 0;
+  private lastCheckpoint: Checkpoint<HostState, TimelineMark> | null = null;
+  /** The engine's trace read up to here. */
+  private drained = 0;
+  private chunkNs = 1e6;
+  private labEngine: Promise<Glasskv> | null = null;
+  private names: Record<number, string> | null = null;
+
+  constructor(host: SessionHost, options: SessionOptions = {}) {
     this.host = host;
+    this.everyMs = options.checkpointEveryMs ?? 250;
+    this.clock = options.clock ?? now;
+    this.checkpoints = new Checkpoints(options.checkpointBudget ?? 768 * 1024 * 1024);
   }
 
   get crashed(): CrashInfo | null {
@@ -76,6 +189,15 @@ export class Session {
 
   get entries(): readonly LogEntry[] {
     return this.log?.entries ?? [];
+  }
+
+  /** The session's place in its log. */
+  get position(): Position {
+    return { index: this.pos, partial: this.partial, now: this.live?.world.now() ?? 0 };
+  }
+
+  private get atEnd(): boolean {
+    return !this.partial && this.pos === this.entries.length;
   }
 
   /** Builds a fresh world from log.config and replays log.entries, then
@@ -87,26 +209,21 @@ export class Session {
     this.playing = false;
     const gk = await this.host.loadEngine();
     this.live = this.open(gk, log);
-    this.log = { version: 1, config: { ...log.config }, entries: [] };
+    this.log = { version: 1, config: { ...log.config }, entries: [...log.entries] };
+    this.pos = 0;
+    this.partial = false;
+    this.checkpoints.clear();
+    this.lastCheckpoint = null;
+    this.drained = 0;
+    this.drain();
+    this.checkpoint();
     const transcript: ConsoleEntry[] = [];
-    const total = log.entries.length;
-    for (let i = 0; i < total; i++) {
-      const entry = log.entries[i];
-      this.log.entries.push(entry);
-      this.guarded('replay', i, entry.action, () => {
-        const now = this.live!.world.now();
-        if (entry.t > now) this.live!.world.runUntil(entry.t);
-        else if (entry.t < now) this.host.emit({ type: 'diverged', index: i, t: entry.t, now });
-        const out = this.apply(entry.action);
-        for (const e of out) transcript.push(e);
-        if (transcript.length > 2 * CONSOLE_KEEP) transcript.splice(0, transcript.length - CONSOLE_KEEP);
-      });
-      if (total > 50 && i % 50 === 49) this.host.emit({ type: 'replay', done: i + 1, total });
-    }
+    this.replayTo(Infinity, 'replay', transcript);
+    this.endTime = this.live.world.now();
     for (const action of script) {
       for (const e of this.actQuietly(action).console) transcript.push(e);
     }
-    return { console: transcript.slice(-CONSOLE_KEEP), snapshot: this.snapshot(), replayed: total };
+    return { console: transcript.slice(-CONSOLE_KEEP), snapshot: this.snapshot(), replayed: log.entries.length };
   }
 
   private open(gk: Glasskv, log: SessionLog): Live {
@@ -121,8 +238,11 @@ export class Session {
     const console = new ConsoleRunner(gk, world, node);
     const scanConn = world.openConn(node);
     const controlConn = world.openConn(node);
-    return { gk, world, node, console, scanConn, controlConn, controlDb: 0, scanDb: 0, populated: 0, walk: null,
-      strips: new StripCache() };
+    return {
+      gk, world, node, console, scanConn, controlConn, controlDb: 0, scanDb: 0, populated: 0, walk: null,
+      strips: new StripCache(), workloads: [], lab: null, timeline: new Timeline(),
+      persist: newPersistState(controlConn, scanConn),
+    };
   }
 
   /** Releases the world (the module instance is dropped with it). */
@@ -145,28 +265,65 @@ export class Session {
   private actQuietly(action: Action): Omit<ActResult, 'snapshot'> {
     const live = this.engine;
     const complete = this.complete(live, action);
+    if (!this.atEnd) this.fork();
     const { index, entry } = this.append(live, complete);
-    let console: ConsoleEntry[] = [];
-    this.guarded('action', index, complete, () => {
-      console = this.apply(complete);
-    });
+    const console: ConsoleEntry[] = [];
+    this.replayTo(Infinity, 'action', console);
+    this.endTime = live.world.now();
     return { index, entry, console };
   }
 
-  /** Runs virtual time forward by ns (the play loop); logged as an advance. */
+  /** Runs virtual time forward by ns (the play loop). At the end of the
+   *  log it is logged as an advance; in the recorded past it replays the
+   *  log, and goes on live once it reaches the end. */
   advanceBy(ns: number): void {
     const live = this.engine;
-    const to = live.world.now() + Math.max(0, Math.round(ns));
-    const action: Action = { kind: 'advance', to };
-    const { index } = this.append(live, action);
-    this.guarded('play', index, action, () => {
-      this.apply(action);
-    });
+    const target = live.world.now() + Math.max(0, Math.round(ns));
+    if (!this.atEnd) {
+      this.replayTo(Math.min(target, this.endTime), 'play');
+      if (!this.atEnd || live.world.now() >= target) return;
+    }
+    for (let guard = 0; guard < 64; guard++) {
+      const { index } = this.append(live, { kind: 'advance', to: target });
+      this.pos = index;
+      this.partial = true;
+      const stopped = this.replayTo(target, 'play', undefined, this.labPartDone(live));
+      this.endTime = live.world.now();
+      if (!stopped) return;
+      // The lab's part ended: the advance ends there, and the next part
+      // starts at once (both logged), then time goes on.
+      const entries = this.log!.entries;
+      const cut: LogEntry = { t: entries[index].t, action: { kind: 'advance', to: live.world.now() } };
+      entries[index] = cut;
+      this.host.emit({ type: 'log', index, entry: cut });
+      this.pos = index + 1;
+      this.partial = false;
+      this.actQuietly({ kind: 'labNext' });
+      if (live.world.now() >= target) return;
+    }
+  }
+
+  /** Moves the world to virtual time t (clamped to the recorded history):
+   *  restores the last checkpoint at or before it, unless going on from
+   *  here is shorter, and replays the log up to t. Not logged. */
+  seek(t: number): Snapshot {
+    if (!this.engine) return this.snapshot();
+    const target = Math.max(0, Math.min(this.endTime, Math.floor(t)));
+    const here = this.position;
+    const cp = this.checkpoints.latestAt(target);
+    if (target < here.now || (cp && !atOrBefore(cp, here))) {
+      if (!cp) throw new RangeError('no checkpoint before that time');
+      this.restore(cp);
+    }
+    this.replayTo(target, 'replay');
+    return this.snapshot();
   }
 
   /** Checks an action can apply now and fills what the log must pin down
    *  (a populate's prefix). Throws before anything is logged. */
   private complete(live: Live, a: Action): Action {
+    const persisted = completePersist(live, a);
+    if (persisted) return persisted;
     const whole = (n: number, lo: number, hi: number, what: string) => {
       if (!Number.isInteger(n) || n < lo || n > hi) throw new RangeError(`${what} must be an integer in [${lo}, ${hi}]`);
     };
@@ -194,15 +351,50 @@ export class Session {
         return a;
       case 'advance':
         if (!(a.to >= live.world.now())) throw new RangeError('advance: time cannot go backwards');
-        return a;
+        return Number.isInteger(a.to) ? a : { kind: 'advance', to: Math.floor(a.to) };
       case 'wait':
         whole(a.ns, 0, MAX_WAIT_NS, 'ns');
         return a;
       case 'config':
         if (!a.name || /\s/.test(a.name)) throw new RangeError('config: a parameter name is required');
         return a;
+      case 'stepIteration':
+        whole(a.node, 0, 15, 'node');
+        return a;
+      case 'workload':
+        this.checkWorkload(a);
+        return a;
+      case 'workloadStop':
+        if (!live.workloads.some((w) => w.id === a.id)) throw new RangeError(`no workload ${a.id}`);
+        return a;
+      case 'lab':
+        if (!(a.name in LAB_SCENES)) throw new RangeError(`no lab named ${a.name}`);
+        return a;
+      case 'labNext':
+        if (!live.lab || live.lab.part + 1 >= LAB_SCENES[live.lab.name].length) throw new RangeError('no lab part to start');
+        return a;
       default:
         return a;
+    }
+  }
+
+  private checkWorkload(a: WorkloadAction): void {
+    const whole = (v: number | undefined, lo: number, hi: number, what: string) => {
+      if (v !== undefined && (!Number.isInteger(v) || v < lo || v > hi)) {
+        throw new RangeError(`${what} must be an integer in [${lo}, ${hi}]`);
+      }
+    };
+    whole(a.clients, 1, 10_000, 'clients');
+    whole(a.pipeline, 1, 1_000_000, 'pipeline');
+    whole(a.requests, 0, 1e12, 'requests');
+    whole(a.keyspace, 1, 1e9, 'keyspace');
+    whole(a.valueSize, 0, 64 * 1024 * 1024, 'value size');
+    whole(a.clientCmdNs, 0, 1e9, 'client CPU per command');
+    whole(a.intervalNs, 0, MAX_WAIT_NS, 'interval');
+    whole(a.rttNs, 0, 60e9, 'round trip');
+    whole(a.bandwidth, 0, 1e12, 'bandwidth');
+    if (a.command !== undefined && !['GET', 'SET', 'INCR', 'PING', 'INFO'].includes(a.command)) {
+      throw new RangeError('command must be GET, SET, INCR, PING or INFO');
     }
   }
 
@@ -210,21 +402,216 @@ export class Session {
    *  ended now is merged into it, so playing adds one entry, not thousands. */
   private append(live: Live, action: Action): { index: number; entry: LogEntry } {
     const entries = this.log!.entries;
-    const now = live.world.now();
+    const t = live.world.now();
     const last = entries[entries.length - 1];
-    if (action.kind === 'advance' && last && last.action.kind === 'advance' && last.action.to === now) {
+    if (action.kind === 'advance' && last && last.action.kind === 'advance' && last.action.to === t) {
       const entry: LogEntry = { t: last.t, action };
       entries[entries.length - 1] = entry;
       this.host.emit({ type: 'log', index: entries.length - 1, entry });
       return { index: entries.length - 1, entry };
     }
-    const entry: LogEntry = { t: now, action };
+    const entry: LogEntry = { t, action };
     entries.push(entry);
     this.host.emit({ type: 'log', index: entries.length - 1, entry });
     return { index: entries.length - 1, entry };
   }
 
-  private guarded(during: CrashInfo['during'], index: number, action: Action, fn: () => void): void {
+  /** Cuts the log at the current position, so an action taken in the past
+   *  becomes the new end; the timeline forgets the future with it. */
+  private fork(): void {
+    const live = this.live!;
+    const t = live.world.now();
+    const entries = this.log!.entries;
+    if (this.partial) {
+      const e = entries[this.pos];
+      const cut: LogEntry = { t: e.t, action: { kind: 'advance', to: t } };
+      entries[this.pos] = cut;
+      entries.length = this.pos + 1;
+      this.host.emit({ type: 'log', index: this.pos, entry: cut });
+      this.pos++;
+      this.partial = false;
+    } else {
+      entries.length = this.pos;
+    }
+    this.endTime = t;
+    this.checkpoints.dropAfter(entries.length, t);
+    if (live.timeline.lastSeq <= this.drained) return;
+    // The timeline holds what came after: rebuild it from the last
+    // checkpoint it was marked at, replaying up to here again.
+    const cp = this.checkpoints.latestMarked(this.position);
+    if (!cp) throw new Error('no marked checkpoint before the fork');
+    this.restore(cp);
+    live.timeline.truncate(cp.mark!);
+    this.replayTo(t, 'replay');
+  }
+
+  /** Applies the log from the current position up to virtual time target:
+   *  every entry stamped at or before it, and time advances up to it.
+   *  Returns true if `stop` ended it early. */
+  private replayTo(target: number, during: Phase, transcript?: ConsoleEntry[], stop?: () => boolean): boolean {
+    const live = this.live!;
+    const { world } = live;
+    const entries = this.log!.entries;
+    const total = entries.length;
+    for (;;) {
+      const e = entries[this.pos];
+      if (!e) return false;
+      if (this.partial) {
+        const end = entryEnd(e);
+        let stopped = false;
+        this.guarded(during, this.pos, e.action, () => {
+          stopped = this.runTo(Math.min(end, target), stop);
+        });
+        if (stopped) return true;
+        if (end > target) return false;
+        this.pos++;
+        this.partial = false;
+        continue;
+      }
+      if (e.t > target) {
+        if (target > world.now()) this.guarded(during, this.pos, e.action, () => this.runTo(target));
+        return false;
+      }
+      const at = world.now();
+      if (e.t > at) this.guarded(during, this.pos, e.action, () => this.runTo(e.t));
+      else if (e.t < at && during === 'replay') this.host.emit({ type: 'diverged', index: this.pos, t: e.t, now: at });
+      if (isTimeAction(e.action)) {
+        this.partial = true;
+        continue;
+      }
+      this.guarded(during, this.pos, e.action, () => {
+        const t0 = this.clock();
+        const out = this.apply(e.action);
+        this.work += this.clock() - t0;
+        if (transcript) {
+          for (const c of out) transcript.push(c);
+          if (transcript.length > 2 * CONSOLE_KEEP) transcript.splice(0, transcript.length - CONSOLE_KEEP);
+        }
+      });
+      this.pos++;
+      this.drain();
+      // The action may have started something busy: time moves in short
+      // stretches again until the trace shows how busy.
+      this.chunkNs = Math.min(this.chunkNs, CHUNK_AFTER_ACTION_NS);
+      this.maybeCheckpoint();
+      if (during === 'replay' && total > 50 && this.pos % 50 === 0) {
+        this.host.emit({ type: 'replay', done: this.pos, total });
+      }
+    }
+  }
+
+  /** Runs the world until time t in stretches, reading the trace between
+   *  them so the engine's ring never overflows. Returns true if `stop`
+   *  held after a stretch (and t was not reached). */
+  private runTo(until: number, stop?: () => boolean): boolean {
+    const { world } = this.live!;
+    const t = Math.floor(until);
+    do {
+      const from = world.now();
+      const until = Math.min(t, from + (stop ? Math.min(this.chunkNs, LAB_CHUNK_NS) : this.chunkNs));
+      const t0 = this.clock();
+      world.runUntil(until);
+      this.work += this.clock() - t0;
+      const read = this.drain();
+      if (read > TRACE_CAPACITY / 4) this.chunkNs = Math.max(CHUNK_MIN_NS, this.chunkNs / 4);
+      else if (read < TRACE_CAPACITY / 32) this.chunkNs = Math.min(CHUNK_MAX_NS, this.chunkNs * 2);
+      this.maybeCheckpoint();
+      if (stop && world.now() < t && stop()) return true;
+    } while (world.now() < t);
+    return false;
+  }
+
+  /** Feeds the trace written since the last drain to the timeline. */
+  private drain(): number {
+    const { world, timeline } = this.live!;
+    let read = 0;
+    for (;;) {
+      const batch = world.traceRead(this.drained, DRAIN_BATCH);
+      if (!batch.count) return read;
+      timeline.ingest(batch.data, batch.count);
+      this.drained = batch.data[(batch.count - 1) * 8];
+      read += batch.count;
+      if (batch.count < DRAIN_BATCH) return read;
+    }
+  }
+
+  // ---- Checkpoints. ----
+
+  /** The position, with an advance that ended exactly now counted as in
+   *  progress (it may be extended by the next play tick). */
+  private checkpointPosition(): Position {
+    const t = this.live!.world.now();
+    const entries = this.log!.entries;
+    if (!this.partial && this.pos > 0) {
+      const last = entries[this.pos - 1];
+      if (isTimeAction(last.action) && entryEnd(last) === t) return { index: this.pos - 1, partial: true, now: t };
+    }
+    return { index: this.pos, partial: this.partial, now: t };
+  }
+
+  private maybeCheckpoint(): void {
+    const p = this.checkpointPosition();
+    const passed = this.checkpoints.latest(p);
+    if (passed !== this.lastCheckpoint) {
+      this.lastCheckpoint = passed;
+      this.work = 0;
+    }
+    if (this.work >= this.everyMs) this.checkpoint();
+  }
+
+  /** Takes a checkpoint here (unless there is one already). */
+  checkpoint(): void {
+    const live = this.engine;
+    const p = this.checkpointPosition();
+    const prev = this.checkpoints.latest(p);
+    if (prev && prev.now === p.now && prev.index === p.index && prev.partial === p.partial) return;
+    const timelineAhead = live.timeline.lastSeq > this.drained;
+    const cp: Checkpoint<HostState, TimelineMark> = {
+      ...p,
+      traceSeq: this.drained,
+      image: live.gk.captureMemory(prev?.image ?? null),
+      state: this.saveState(live),
+      mark: timelineAhead ? null : live.timeline.mark(p.now),
+    };
+    this.checkpoints.insert(cp);
+    this.lastCheckpoint = cp;
+    this.work = 0;
+  }
+
+  private restore(cp: Checkpoint<HostState, TimelineMark>): void {
+    const live = this.live!;
+    live.gk.restoreMemory(cp.image);
+    this.loadState(live, cp.state);
+    this.pos = cp.index;
+    this.partial = cp.partial;
+    this.drained = cp.traceSeq;
+    live.strips.invalidate();
+    this.lastCheckpoint = cp;
+    this.work = 0;
+  }
+
+  private saveState(live: Live): HostState {
+    return {
+      console: live.console.save(), controlDb: live.controlDb, scanDb: live.scanDb, populated: live.populated,
+      walk: live.walk ? live.walk.save() : null,
+      workloads: live.workloads.map((w) => ({ ...w, lab: w.lab && { ...w.lab } })),
+      lab: live.lab && { ...live.lab },
+      persist: copyPersistState(live.persist),
+    };
+  }
+
+  private loadState(live: Live, s: HostState): void {
+    live.console.load(s.console);
+    live.controlDb = s.controlDb;
+    live.scanDb = s.scanDb;
+    live.populated = s.populated;
+    live.walk = s.walk ? ScanWalk.load(s.walk) : null;
+    live.workloads = s.workloads.map((w) => ({ ...w, lab: w.lab && { ...w.lab } }));
+    live.lab = s.lab && { ...s.lab };
+    loadPersistState(live, s.persist);
+  }
+
+  private guarded(during: Phase, index: number, action: Action, fn: () => void): void {
     try {
       fn();
     } catch (e) {
@@ -247,8 +634,13 @@ export class Session {
     const live = this.live!;
     const { world, node } = live;
     switch (a.kind) {
-      case 'console':
-        return live.console.run(a.text);
+      case 'console': {
+        const refused = consoleWhileDown(live, a.text);
+        if (refused) return refused;
+        const out = live.console.run(a.text);
+        recordAcks(live, out);
+        return out;
+      }
       case 'populate':
         live.populated++;
         this.selectControl(live, a.db);
@@ -284,9 +676,68 @@ export class Session {
       case 'step':
         if (world.nextEventTime() !== null) world.step();
         return [];
+      case 'stepIteration':
+        this.stepIteration(live, a.node);
+        return [];
+      case 'workload':
+        this.startWorkload(live, a, null);
+        return [];
+      case 'workloadStop': {
+        const w = live.workloads.find((x) => x.id === a.id)!;
+        world.workloadStop(a.id);
+        w.stopped = true;
+        return [];
+      }
+      case 'lab':
+        this.startLabPart(live, a.name, 0);
+        return [];
+      case 'labNext':
+        this.startLabPart(live, live.lab!.name, live.lab!.part + 1);
+        return [];
+      case 'disk':
+      case 'diskFree':
+      case 'crash':
+      case 'restart':
+        return applyPersist(live, a);
       case 'trap':
         return live.gk.debugTrap();
     }
+  }
+
+  /** Runs events until host `node` has completed one more iteration of its
+   *  event loop (an iteration is one event: the wake-up of the host). */
+  private stepIteration(live: Live, node: number): void {
+    const { world } = live;
+    const before = world.nodeStats(node).iterations;
+    for (let i = 0; i < MAX_ITERATION_EVENTS && world.nextEventTime() !== null; i++) {
+      world.step();
+      if (world.nodeStats(node).iterations !== before) return;
+    }
+  }
+
+  private startWorkload(live: Live, a: WorkloadAction, lab: WorkloadRecord['lab']): void {
+    const id = live.world.workloadStart(live.node, specOf(a));
+    live.workloads.push({ id, action: a, startedAt: live.world.now(), stopped: false, lab });
+  }
+
+  private startLabPart(live: Live, name: LabName, part: number): void {
+    live.lab = { name, part };
+    for (const p of LAB_SCENES[name][part].programs) this.startWorkload(live, p, { name, part });
+  }
+
+  /** While a lab runs and has a next part: whether its current part is
+   *  done (every program but monitors has had all its replies). */
+  private labPartDone(live: Live): (() => boolean) | undefined {
+    const lab = live.lab;
+    if (!lab || lab.part + 1 >= LAB_SCENES[lab.name].length) return undefined;
+    return () => this.partDone(live);
+  }
+
+  private partDone(live: Live): boolean {
+    const lab = live.lab!;
+    const mine = live.workloads.filter((w) => w.lab && w.lab.name === lab.name && w.lab.part === lab.part &&
+      countsForCompletion(w.action));
+    return mine.every((w) => live.world.workloadStats(w.id).done);
   }
 
   private selectControl(live: Live, db: number): void {
@@ -341,7 +792,34 @@ export class Session {
       logLength: this.log!.entries.length,
       playing: this.playing,
       speed: this.speed,
+      workloads: live.workloads.map((w) => this.workloadView(live, w)),
+      hosts: this.hosts(live),
+      history: {
+        end: this.endTime, atEnd: this.atEnd, applied: this.pos,
+        checkpoints: this.checkpoints.all.map((c) => c.now), checkpointBytes: this.checkpoints.bytes,
+      },
+      lab: live.lab && {
+        name: live.lab.name, part: live.lab.part, parts: LAB_SCENES[live.lab.name].length,
+        done: live.lab.part + 1 === LAB_SCENES[live.lab.name].length && this.partDone(live),
+      },
+      busy: live.timeline.lastBusy(live.node, world.now()),
+      traceSeq: Math.min(this.drained, live.timeline.lastSeq),
+      traceLost: live.timeline.lost,
     };
+  }
+
+  private workloadView(live: Live, w: WorkloadRecord): WorkloadView {
+    const { kind: _kind, preset, ...spec } = w.action;
+    void _kind;
+    return {
+      id: w.id, preset, spec, startedAt: w.startedAt, stopped: w.stopped, lab: w.lab && { ...w.lab },
+      stats: live.world.workloadStats(w.id), conns: live.timeline.connections(w.id),
+    };
+  }
+
+  private hosts(live: Live): HostView[] {
+    const ids = [live.node, ...live.workloads.map((w) => w.id)];
+    return ids.map((id) => ({ id, role: id === live.node ? 'server' : 'workload', ...live.world.nodeStats(id) }));
   }
 
   private dictSnapshot(live: Live): DictSnapshot | null {
@@ -374,6 +852,7 @@ export class Session {
 
   private config(live: Live): Record<string, string> {
     const out: Record<string, string> = {};
+    if (!isUp(live)) return out;
     for (const name of CONFIGS_SHOWN) out[name] = live.world.serverConfigGet(live.node, name);
     return out;
   }
@@ -397,5 +876,74 @@ export class Session {
   bucketKeys(table: number, bucket: number): string[] {
     const { world, node } = this.engine;
     return splitKeys(world.bucketKeysRaw(node, this.view.db, DictKind.KEYS, table, bucket));
+  }
+
+  // ---- The views of the event loop. ----
+
+  timeline(t0: number, t1: number, px: number, nodes?: number[]): TimelineResult {
+    return this.engine.timeline.window(t0, Math.max(t0 + 1, t1), px, nodes);
+  }
+
+  connection(fd: number, t0: number, t1: number): LaneItems[] {
+    return this.engine.timeline.connection(fd, t0, Math.max(t0 + 1, t1));
+  }
+
+  iteration(node: number, before: number): IterationResult | null {
+    const { timeline } = this.engine;
+    const it = timeline.lastIteration(node, before);
+    if (!it) return null;
+    const lane = timeline.window(it.t0, it.t1, 8192, [node]).items[0];
+    const keep: number[] = [];
+    if (lane) for (let i = 0; i < lane.count; i++) if (lane.t0[i] >= it.t0 && lane.t1[i] <= it.t1) keep.push(i);
+    const pick = <T extends Float64Array | Uint8Array | Int32Array>(a: T, out: T): T => {
+      keep.forEach((k, j) => { out[j] = a[k]; });
+      return out;
+    };
+    const n = keep.length;
+    return {
+      node, number: it.number, t0: it.t0, t1: it.t1,
+      items: lane ? {
+        node, count: n, t0: pick(lane.t0, new Float64Array(n)), t1: pick(lane.t1, new Float64Array(n)),
+        kind: pick(lane.kind, new Uint8Array(n)), fd: pick(lane.fd, new Int32Array(n)),
+        n: pick(lane.n, new Float64Array(n)), x: pick(lane.x, new Float64Array(n)),
+      } : {
+        node, count: 0, t0: new Float64Array(0), t1: new Float64Array(0), kind: new Uint8Array(0),
+        fd: new Int32Array(0), n: new Float64Array(0), x: new Float64Array(0),
+      },
+    };
+  }
+
+  samples(workload: number, max: number): SamplesResult {
+    const { world } = this.engine;
+    return world.workloadSamples(workload, Math.max(1, Math.min(4096, Math.floor(max))));
+  }
+
+  /** Runs a lab headless in a module instance of its own, so the
+   *  session's memory (and its checkpoints) never see it. */
+  async labRun(name: LabName, seed: number): Promise<LabRunResult> {
+    if (!(name in LAB_SCENES)) throw new RangeError(`no lab named ${name}`);
+    const gk = await this.labModule();
+    const t0 = this.clock();
+    const json = gk.labRun(name, seed);
+    return { name, json, wallMs: this.clock() - t0 };
+  }
+
+  /** What the command ids of GK_TR_CMD records stand for. */
+  async commandNames(): Promise<Record<number, string>> {
+    this.names ??= learnCommandNames(await this.labModule());
+    return this.names;
+  }
+
+  /** The AOF panel's view of the server (not logged). */
+  aof(): AofView {
+    return aofView(this.engine);
+  }
+
+  private labModule(): Promise<Glasskv> {
+    this.labEngine ??= this.host.loadEngine();
+    this.labEngine.catch(() => {
+      this.labEngine = null;
+    });
+    return this.labEngine;
   }
 }

@@ -153,7 +153,7 @@ test.describe('the SCAN lesson', () => {
     await page.keyboard.press('Enter');
     const picker = app.byId('lessons.picker');
     await expect(picker).toBeVisible();
-    await expect(picker.getByTestId('lessons.start')).toBeFocused();
+    await expect(picker.getByTestId('lessons.start').first()).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(picker).toBeHidden();
     await expect(opener).toBeFocused();

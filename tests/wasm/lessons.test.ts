@@ -118,7 +118,8 @@ describe('the lesson parser', () => {
   it('names the file and line of a mistake', () => {
     const at = (body: string, front = FRONT) => errorOf(() => parse(body, front));
     expect(at('## S\n\n```glasskv do\nadd 10\nfly away\n```\n').message).toBe('tutorials/en/demo.md:12: unknown action "fly" '
-      + '(add, delete, rehash-step, active-rehashing, scan-start, scan-step, scan-finish, wait, next-event)');
+      + '(add, delete, rehash-step, active-rehashing, scan-start, scan-step, scan-finish, wait, next-event, '
+      + 'next-iteration, workload, workload-stop, lab)');
     expect(at('## S\n\n```glasskv expect\nreply = 1\n```\n').line).toBe(10);
     expect(at('## S\n\n```glasskv wiggle\nx\n```\n').message).toMatch(/:10: unknown block "glasskv wiggle"/);
     expect(at('## S\n\n```glasskv predict\nquestion: Q?\nrun: PING\n```\n').message).toMatch(/needs "answer:"/);

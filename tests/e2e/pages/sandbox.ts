@@ -30,10 +30,20 @@ export class SandboxPage {
     page.on('pageerror', (e) => this.errors.push(e.message));
   }
 
-  /** Opens a fresh session with a fixed seed (or the saved one with fresh=false). */
-  async open({ fresh = true, seed = 7 }: { fresh?: boolean; seed?: number } = {}): Promise<void> {
+  /** Opens a fresh session with a fixed seed (or the saved one with
+   *  fresh=false), showing `pane` in the views column. */
+  async open({ fresh = true, seed = 7, pane = 'keys' }: {
+    fresh?: boolean; seed?: number; pane?: 'loop' | 'keys' | 'aof';
+  } = {}): Promise<void> {
     await this.page.goto(fresh ? `./?fresh&seed=${seed}` : './');
     await this.waitReady();
+    await this.showPane(pane);
+  }
+
+  /** Selects a tab of the views column (the choice survives reloads). */
+  async showPane(pane: 'loop' | 'keys' | 'aof'): Promise<void> {
+    const tab = this.byId(`views.tab.${pane}`);
+    if (await tab.count() && (await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
   }
 
   async waitReady(): Promise<void> {

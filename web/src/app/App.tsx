@@ -3,27 +3,35 @@ import { ConsolePanel } from '../console/ConsolePanel';
 import { CrashDialog } from '../shell/CrashDialog';
 import { Header } from '../shell/Header';
 import { StatusBar } from '../shell/StatusBar';
+import { LoopViews } from '../views/loop/LoopViews';
 import { HashTablePanel } from '../views/ht/HashTablePanel';
 import { useCurrentLesson } from '../views/lesson/hooks';
 import { LessonPanel } from '../views/lesson/LessonPanel';
 import { LessonPicker } from '../views/lesson/LessonPicker';
 import { ScanPanel } from '../views/scan/ScanPanel';
+import { AofPanel } from '../views/aof/AofPanel';
+import { usePane, ViewTabs } from './ViewTabs';
 
 export const App = memo(function App() {
   const lesson = useCurrentLesson();
+  const pane = usePane();
   const shows = (v: 'console' | 'ht' | 'scan') => !lesson || lesson.views.includes(v);
+  const keys = lesson !== null || pane === 'keys';
+  const loopViews = lesson ? lesson.views.includes('loop') : pane === 'loop';
   return (
     <div className="app">
       <Header />
       <StatusBar />
       <main className={`layout ${lesson ? 'with-lesson' : ''}`}>
         <div className="side">
-          {lesson ? <LessonPanel /> : null}
+          {lesson ? <LessonPanel /> : <ViewTabs />}
           {shows('console') ? <ConsolePanel /> : null}
         </div>
         <div className="views">
-          {shows('ht') ? <HashTablePanel /> : null}
-          {shows('scan') ? <ScanPanel /> : null}
+          {keys && shows('ht') ? <HashTablePanel /> : null}
+          {keys && shows('scan') ? <ScanPanel /> : null}
+          {!keys && pane === 'aof' ? <AofPanel /> : null}
+          {loopViews ? <LoopViews /> : null}
         </div>
       </main>
       <LessonPicker />

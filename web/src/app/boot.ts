@@ -7,6 +7,7 @@ import { initialLang, saveLang } from '../i18n';
 import { LessonRunner } from '../lessons/runner';
 import { freshLog, loadLog } from '../model/persist';
 import { Store } from '../model/store';
+import { LoopModel } from '../model/loop';
 import type { TestHandle } from './testHandle';
 
 function createWorker(): Worker {
@@ -37,11 +38,12 @@ function start(): Start {
   return { log: fresh ? freshLog(seed) : loadLog() ?? freshLog(seed), fresh, lesson };
 }
 
-export function createApp(): { store: Store; lessons: LessonRunner } {
+export function createApp(): { store: Store; lessons: LessonRunner; loop: LoopModel } {
   const bridge = new Bridge(createWorker);
   const begin = start();
   const store = new Store(bridge, begin.log, initialLang());
   const lessons = new LessonRunner(store);
+  const loop = new LoopModel(bridge, store);
   if (begin.fresh) lessons.forgetActive();
   store.subscribe(() => {
     const lang = store.getState().lang;
@@ -56,6 +58,10 @@ export function createApp(): { store: Store; lessons: LessonRunner } {
     act: (action) => store.act(action),
     idle: () => store.idle(),
     trace: (after, max) => bridge.call({ type: 'trace', after, max }),
+    loop: () => loop.getState(),
+    viewsIdle: () => loop.idle(),
+    seek: (t) => store.seek(t),
+    timeline: (t0, t1, px, nodes) => bridge.call({ type: 'timeline', t0, t1, px, nodes }),
   };
   (window as unknown as { glasskv: TestHandle }).glasskv = handle;
   window.addEventListener('pagehide', () => store.saveNow());
@@ -63,5 +69,5 @@ export function createApp(): { store: Store; lessons: LessonRunner } {
     lessons.reconcile();
     if (begin.lesson) return lessons.open(begin.lesson);
   });
-  return { store, lessons };
+  return { store, lessons, loop };
 }

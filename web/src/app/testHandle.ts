@@ -1,6 +1,7 @@
 // The typed handle the page exposes as window.glasskv for end-to-end tests
 // (and for curious students in the devtools console).
-import type { Action, ConsoleEntry, TraceResult } from '../../../wasm/protocol';
+import type { Action, ConsoleEntry, TimelineResult, TraceResult } from '../../../wasm/protocol';
+import type { LoopState } from '../model/loop';
 import type { LessonState } from '../lessons/runner';
 import type { AppState } from '../model/store';
 
@@ -11,4 +12,11 @@ export interface TestHandle {
   /** Resolves when no request to the engine is in flight. */
   idle(): Promise<void>;
   trace(after: number, max: number): Promise<TraceResult>;
+  /** What the event-loop views hold (timeline window, sequence, samples). */
+  loop(): LoopState;
+  /** Resolves when no event-loop view request is in flight. */
+  viewsIdle(): Promise<void>;
+  /** Rewinds (or goes forward) to virtual time t of the recorded history. */
+  seek(t: number): Promise<void>;
+  timeline(t0: number, t1: number, px: number, nodes?: number[]): Promise<TimelineResult>;
 }

@@ -1,5 +1,7 @@
 // English texts. Every key here must exist in ko.ts (the compiler checks).
 // {name} marks a parameter.
+import { aofEn } from './aof.en';
+import { loopEn } from './loop.en';
 export const en = {
   'app.subtitle': 'sandbox · a Redis 7.0 server you can see through',
   'lang.label': 'Language',
@@ -188,6 +190,8 @@ export const en = {
   'action.trap': 'deliberate trap',
   'common.on': 'on',
   'common.off': 'off',
+  ...aofEn,
+  ...loopEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

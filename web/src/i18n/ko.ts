@@ -1,4 +1,6 @@
 // 한국어 텍스트. en.ts와 같은 키를 모두 가져야 한다.
+import { aofKo } from './aof.ko';
+import { loopKo } from './loop.ko';
 import type { MessageKey } from './en';
 
 export const ko: Record<MessageKey, string> = {
@@ -189,4 +191,6 @@ export const ko: Record<MessageKey, string> = {
   'action.trap': '의도된 트랩',
   'common.on': '켬',
   'common.off': '끔',
+  ...aofKo,
+  ...loopKo,
 };

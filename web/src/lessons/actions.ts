@@ -11,7 +11,15 @@
 //   scan-finish                   SCAN calls until the cursor is 0
 //   wait 100ms                    let virtual time pass (ns, us, ms, s)
 //   next-event [n]                run the next n queued events
-import type { Action } from '../../../wasm/protocol';
+//   next-iteration [n] [node=0]   run until host `node` has done n more
+//                                 event-loop iterations
+//   workload PRESET [clients=N] [pipeline=N] [requests=N] [multi=yes|no]
+//            [command=GET] [keyspace=N] [value=N] [interval=2s]
+//            [rtt=100us] [bandwidth=N] [client-cpu=35us]
+//                                 start a client program (the Run panel)
+//   workload-stop ID              stop client program ID
+//   lab NAME                      start a lab's first part live
+import { LAB_NAMES, PRESET_SPECS, type Action, type LabName, type WorkloadAction, type WorkloadPreset } from '../../../wasm/protocol';
 
 const MAX_KEYS = 1_000_000;
 const MAX_REPEAT = 10_000;
@@ -107,10 +115,64 @@ export function parseActionLine(line: string): Action[] {
     case 'next-event':
       allowOnly(w, [], verb);
       return repeat(int(w.positional[0], 'the number of events', 1, MAX_REPEAT, 1), { kind: 'step' });
+    case 'next-iteration':
+      allowOnly(w, ['node'], verb);
+      return repeat(int(w.positional[0], 'the number of iterations', 1, MAX_REPEAT, 1),
+        { kind: 'stepIteration', node: int(w.options.get('node'), 'node', 0, 15, 0) });
+    case 'workload':
+      return [workload(w)];
+    case 'workload-stop':
+      allowOnly(w, [], verb);
+      return [{ kind: 'workloadStop', id: int(w.positional[0], 'the workload id', 1, 15) }];
+    case 'lab': {
+      allowOnly(w, [], verb);
+      const name = w.positional[0] ?? '';
+      if (!(LAB_NAMES as readonly string[]).includes(name)) throw new ActionLineError(`lab takes one of ${LAB_NAMES.join(', ')}`);
+      return [{ kind: 'lab', name: name as LabName }];
+    }
     default:
       throw new ActionLineError(`unknown action "${verb}" (add, delete, rehash-step, active-rehashing, `
-        + 'scan-start, scan-step, scan-finish, wait, next-event)');
+        + 'scan-start, scan-step, scan-finish, wait, next-event, next-iteration, workload, workload-stop, lab)');
   }
+}
+
+const PRESETS: readonly WorkloadPreset[] = ['benchmark', 'redis-py', 'lettuce', 'monitor'];
+const COMMANDS = ['GET', 'SET', 'INCR', 'PING', 'INFO'];
+
+/** "workload redis-py pipeline=100 multi=yes rtt=100us": the preset's own
+ *  settings (PRESET_SPECS: a monitor sends INFO on one connection, redis-py
+ *  wraps batches in MULTI/EXEC), overridden by the options written; the
+ *  engine's defaults fill the rest. */
+function workload(w: Words): WorkloadAction {
+  allowOnly(w, ['clients', 'pipeline', 'requests', 'multi', 'command', 'keyspace', 'value', 'interval', 'rtt',
+    'bandwidth', 'client-cpu'], 'workload');
+  const preset = w.positional[0] as WorkloadPreset;
+  if (!PRESETS.includes(preset) || w.positional.length !== 1) {
+    throw new ActionLineError(`workload takes a preset (${PRESETS.join(', ')}) and name=value options`);
+  }
+  const a: WorkloadAction = { kind: 'workload', preset, ...PRESET_SPECS[preset] };
+  const o = w.options;
+  const num = (k: string, what: string, lo: number, hi: number) => int(o.get(k), what, lo, hi);
+  if (o.has('clients')) a.clients = num('clients', 'clients', 1, 10_000);
+  if (o.has('pipeline')) a.pipeline = num('pipeline', 'pipeline', 1, 1_000_000);
+  if (o.has('requests')) a.requests = num('requests', 'requests', 0, 1e12);
+  if (o.has('keyspace')) a.keyspace = num('keyspace', 'keyspace', 1, 1e9);
+  if (o.has('value')) a.valueSize = num('value', 'value', 0, 64 * 1024 * 1024);
+  if (o.has('bandwidth')) a.bandwidth = num('bandwidth', 'bandwidth (bytes per second)', 0, 1e12);
+  if (o.has('multi')) {
+    const v = o.get('multi')!.toLowerCase();
+    if (v !== 'yes' && v !== 'no') throw new ActionLineError('multi takes yes or no');
+    a.multi = v === 'yes';
+  }
+  if (o.has('command')) {
+    const c = o.get('command')!.toUpperCase();
+    if (!COMMANDS.includes(c)) throw new ActionLineError(`command is one of ${COMMANDS.join(', ')}`);
+    a.command = c;
+  }
+  if (o.has('interval')) a.intervalNs = parseDuration(o.get('interval')!);
+  if (o.has('rtt')) a.rttNs = parseDuration(o.get('rtt')!);
+  if (o.has('client-cpu')) a.clientCmdNs = parseDuration(o.get('client-cpu')!);
+  return a;
 }
 
 /** Actions are the same step of a lesson if they are equal, fields the

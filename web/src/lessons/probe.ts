@@ -11,16 +11,25 @@
 //   ht.*             the keyspace dict the view shows: size[0], size[1], used[0],
 //                    used[1], keys, rehashing (yes/no), rehashidx
 //   config.NAME      a configuration parameter, read with gkServerConfigGet
+//   workload[i].*    the i-th client program started (0 first): id, done
+//                    (yes/no), completed, batches, ops (commands per second
+//                    of virtual time, rounded), p50_ms, p99_ms, max_ms
+//                    (batch latencies), syscalls (its reads and writes per
+//                    command, to 3 decimals)
+//   server.*         the server host: iterations, reads, writes, polls, and
+//                    busy.commands, busy.reads, busy.bytes: its last loop
+//                    iteration that ran commands, from the trace
+//   lab.*            the lab running in the sandbox: part (from 0), done
 //
 // Nothing here knows an answer: it only reads what the engine reported.
-import type { ReplyValue, Snapshot } from '../../../wasm/protocol';
+import type { ReplyValue, Snapshot, WorkloadView } from '../../../wasm/protocol';
 import type { CompareOp } from './types';
 
 export type ProbeValue = string | number | boolean | null | undefined | ProbeValue[] | { [k: string]: ProbeValue };
 
 type Segment = { name: string } | { index: number };
 
-export const PROBE_ROOTS = ['reply', 'scan', 'ht', 'config'] as const;
+export const PROBE_ROOTS = ['reply', 'scan', 'ht', 'config', 'workload', 'server', 'lab'] as const;
 
 /** Splits "reply[1].length" into segments; throws on a malformed path. */
 export function parseProbe(path: string): Segment[] {
@@ -84,6 +93,29 @@ export function probeRoots(snapshot: Snapshot | null, reply: ReplyValue | undefi
       rehashidx: dict.rehashidx,
     },
     config: snapshot ? { ...snapshot.config } : null,
+    workload: snapshot ? snapshot.workloads.map(workloadProbe) : null,
+    server: snapshot && serverProbe(snapshot),
+    lab: snapshot?.lab ? { part: snapshot.lab.part, done: snapshot.lab.done ? 'yes' : 'no' } : null,
+  };
+}
+
+const ms = (ns: number) => Math.round(ns / 1e3) / 1e3;
+
+function workloadProbe(w: WorkloadView): ProbeValue {
+  const s = w.stats;
+  const secs = (s.endNs - s.startNs) / 1e9;
+  return {
+    id: w.id, done: s.done ? 'yes' : 'no', completed: s.completed, batches: s.batches,
+    ops: secs > 0 ? Math.round(s.completed / secs) : 0, p50_ms: ms(s.latP50Ns), p99_ms: ms(s.latP99Ns),
+    max_ms: ms(s.latMaxNs), syscalls: s.completed ? Math.round(((s.reads + s.writes) / s.completed) * 1e3) / 1e3 : 0,
+  };
+}
+
+function serverProbe(s: Snapshot): ProbeValue {
+  const h = s.hosts.find((x) => x.role === 'server');
+  return {
+    iterations: h?.iterations ?? 0, reads: h?.reads ?? 0, writes: h?.writes ?? 0, polls: h?.polls ?? 0,
+    busy: s.busy && { commands: s.busy.commands, reads: s.busy.reads, bytes: s.busy.bytes },
   };
 }
 

@@ -5,6 +5,7 @@ export const FOCUS_TARGETS = [
   'console', 'console.input',
   'ht', 'ht.table.0', 'ht.table.1', 'ht.actions',
   'scan', 'scan.controls', 'scan.cursor', 'scan.checker', 'scan.visited', 'scan.keys',
+  'loop.run', 'loop.labs', 'loop.timeline', 'loop.sequence', 'loop.clients', 'loop.charts',
 ] as const;
 
 export type FocusTarget = (typeof FOCUS_TARGETS)[number];

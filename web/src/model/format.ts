@@ -71,6 +71,24 @@ export function describeAction(a: Action): { key: MessageKey; params: Params } {
       return { key: 'action.wait', params: { t: formatDelta(a.ns).slice(1) } };
     case 'step':
       return { key: 'action.step', params: {} };
+    case 'disk':
+      return { key: 'action.disk', params: { preset: a.preset } };
+    case 'diskFree':
+      return { key: 'action.diskFree', params: { bytes: formatBytes(a.bytes) } };
+    case 'crash':
+      return { key: 'action.crash', params: { mode: a.mode === 'power' ? 'power loss' : 'kill -9' } };
+    case 'restart':
+      return { key: 'action.restart', params: {} };
+    case 'stepIteration':
+      return { key: 'action.stepIteration', params: { node: a.node } };
+    case 'workload':
+      return { key: 'action.workload', params: { preset: a.preset, clients: a.clients ?? '', pipeline: a.pipeline ?? 1 } };
+    case 'workloadStop':
+      return { key: 'action.workloadStop', params: { id: a.id } };
+    case 'lab':
+      return { key: 'action.lab', params: { name: a.name } };
+    case 'labNext':
+      return { key: 'action.labNext', params: {} };
     case 'trap':
       return { key: 'action.trap', params: {} };
   }

@@ -6,6 +6,7 @@ import { BridgeCallError, type Bridge, type BridgeEvent } from '../../../wasm/br
 import type {
   Action, ConsoleEntry, CrashInfo, LogEntry, SessionLog, Snapshot,
 } from '../../../wasm/protocol';
+import type { AofView } from '../../../wasm/aofprotocol';
 import type { Lang } from '../i18n';
 import { clearLog, freshLog, saveLog } from './persist';
 
@@ -53,6 +54,8 @@ export class Store {
   private bins = 0;
   private viewQueued = false;
   private idleWaiters: (() => void)[] = [];
+  private seekTarget: number | null = null;
+  private seeking: Promise<void> | null = null;
 
   constructor(bridge: Bridge, log: SessionLog, lang: Lang) {
     this.bridge = bridge;
@@ -259,6 +262,16 @@ export class Store {
     }
   }
 
+  /** The AOF panel's view (read only, not logged); null if unavailable. */
+  async aofView(): Promise<AofView | null> {
+    if (this.state.phase !== 'ready') return null;
+    try {
+      return await this.bridge.call({ type: 'aof' });
+    } catch {
+      return null;
+    }
+  }
+
   clearConsole(): void {
     this.set({ console: [] });
   }
@@ -269,6 +282,26 @@ export class Store {
 
   async pause(): Promise<void> {
     await this.control(() => this.bridge.call({ type: 'pause' }));
+  }
+
+  /** Moves the world to virtual time t of its recorded history (not
+   *  logged). While one seek runs, later ones wait and only the last of
+   *  them is made: dragging the scrubber never queues up work. */
+  async seek(t: number): Promise<void> {
+    this.seekTarget = t;
+    if (this.seeking) return this.seeking;
+    this.seeking = (async () => {
+      while (this.seekTarget !== null) {
+        const target = this.seekTarget;
+        this.seekTarget = null;
+        await this.control(() => this.bridge.call({ type: 'seek', t: target }));
+      }
+    })();
+    try {
+      await this.seeking;
+    } finally {
+      this.seeking = null;
+    }
   }
 
   async setSpeed(speed: number): Promise<void> {

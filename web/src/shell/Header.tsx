@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { useT } from '../app/hooks';
 import { LessonsButton } from '../views/lesson/LessonsButton';
+import { HistoryBar } from './HistoryBar';
 import { LangSwitch } from './LangSwitch';
 import { SessionInfo } from './SessionInfo';
 import { TimeControls } from './TimeControls';
@@ -20,6 +21,7 @@ export const Header = memo(function Header() {
         </span>
       </div>
       <TimeControls />
+      <HistoryBar />
       <div className="header-end">
         <LessonsButton />
         <SessionInfo />

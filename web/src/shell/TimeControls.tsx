@@ -2,8 +2,9 @@ import { memo, useCallback } from 'react';
 import { useAppState, useReady, useStoreApi, useT } from '../app/hooks';
 import { NextIcon, PauseIcon, PlayIcon } from './icons';
 import { formatClock, formatDelta, formatSubMs, formatWall } from '../model/format';
+import { useLoopApi } from '../views/loop/hooks';
 
-const SPEEDS = [0.01, 0.1, 1, 10, 100];
+const SPEEDS = [0.001, 0.01, 0.1, 1, 10, 100];
 
 export const TimeControls = memo(function TimeControls() {
   const t = useT();
@@ -12,7 +13,10 @@ export const TimeControls = memo(function TimeControls() {
   const playing = useAppState((s) => s.snapshot?.playing ?? false);
   const speed = useAppState((s) => s.speed);
   const onToggle = useCallback(() => void (playing ? store.pause() : store.play()), [playing, store]);
+  const loop = useLoopApi();
   const onStep = useCallback(() => void store.act({ kind: 'step' }), [store]);
+  const onIteration = useCallback(() => void store.act({ kind: 'stepIteration', node: 0 }), [store]);
+  const onPhase = useCallback(() => void loop.nextPhase(0), [loop]);
   return (
     <div className="time" title={t('time.hint')}>
       <button
@@ -38,9 +42,21 @@ export const TimeControls = memo(function TimeControls() {
           ))}
         </select>
       </label>
-      <button type="button" className="btn" data-testid="time.step" disabled={!ready || playing} onClick={onStep}>
-        <NextIcon /> {t('time.step')}
-      </button>
+      <div className="step-group" role="group" aria-label={t('time.stepGroup')}>
+        <span className="step-label">{t('time.stepGroup')}</span>
+        <button type="button" className="btn" data-testid="time.step" disabled={!ready || playing} title={t('time.step')}
+          onClick={onStep}>
+          <NextIcon /> {t('time.stepEvent')}
+        </button>
+        <button type="button" className="btn" data-testid="time.stepIteration" disabled={!ready || playing}
+          title={t('time.stepIterationHint')} onClick={onIteration}>
+          <NextIcon /> {t('time.stepIterationShort')}
+        </button>
+        <button type="button" className="btn" data-testid="time.stepPhase" disabled={!ready || playing}
+          title={t('time.stepPhaseHint')} onClick={onPhase}>
+          <NextIcon /> {t('time.stepPhaseShort')}
+        </button>
+      </div>
       <Clock />
     </div>
   );

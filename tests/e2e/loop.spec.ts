@@ -1,0 +1,136 @@
+import { test } from '@playwright/test';
+import { SandboxPage, expect } from './pages/sandbox';
+import { LoopPane, iterationsOf } from './pages/loop';
+
+test.describe('the event-loop pane', () => {
+  test('a workload runs, steps one iteration at a time, rewinds and comes back to the same world', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 9, pane: 'loop' });
+    const loop = new LoopPane(app);
+    await loop.startWorkload('benchmark', { clients: 3, pipeline: 4, requests: 0 });
+    await expect(app.byId('wl.row')).toHaveCount(1);
+    await loop.play('0.01', 1500);
+    const played = await loop.snapshot();
+    expect(played.now).toBeGreaterThan(1e6);
+    expect(played.workloads[0].stats.completed).toBeGreaterThan(100);
+
+    // One more iteration of the server: the timeline shows it, numbered
+    // as the engine counts iterations.
+    await app.byId('time.stepIteration').click();
+    await loop.settle();
+    const stepped = await loop.snapshot();
+    expect(stepped.hosts[0].iterations).toBe(played.hosts[0].iterations + 1);
+    const shown = await loop.shown();
+    expect(shown.mode).toBe('items');
+    const numbers = iterationsOf(shown.items.find((l) => l.node === 0), Infinity);
+    expect(Math.max(...numbers)).toBe(stepped.hosts[0].iterations - 1);
+    const all = await loop.serverIterations(0, stepped.now + 1e6, Infinity);
+    expect(all.length).toBe(stepped.hosts[0].iterations);
+    expect(all).toEqual(all.map((_, i) => i));
+    await app.screenshot('loop-timeline-iteration');
+
+    // Phases of the next iteration, one by one, from the trace.
+    await app.byId('time.stepPhase').click();
+    await loop.settle();
+    const phase = app.byId('loop.phase');
+    await expect(phase).toHaveAttribute('data-phase', '1');
+    await expect(phase).toHaveAttribute('data-iteration', String(stepped.hosts[0].iterations));
+    await app.byId('time.stepPhase').click();
+    await expect(phase).toHaveAttribute('data-phase', '2');
+    await expect(phase).toContainText(`iteration #${stepped.hosts[0].iterations}`);
+    await app.screenshot('loop-phase-step');
+
+    // Hovering explains what is under the pointer.
+    await loop.timeline.hover({ position: { x: 400, y: 62 } });
+    await expect(app.byId('loop.tip')).toBeVisible();
+
+    // Rewind to the middle of the history with the scrubber.
+    const before = await loop.snapshot();
+    const box = (await app.byId('history.scrub').boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2);
+    await loop.settle();
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'no');
+    const rewound = await loop.snapshot();
+    expect(rewound.now).toBeLessThan(before.now * 0.75);
+    expect(rewound.now).toBeGreaterThan(before.now * 0.25);
+    expect(rewound.history.end).toBe(before.history.end);
+    expect(rewound.hosts[0].iterations).toBeLessThan(before.hosts[0].iterations);
+    // The world at the rewound time is the one the timeline showed then.
+    const upToNow = await loop.serverIterations(0, before.now + 1e6, rewound.now);
+    expect(upToNow.length).toBe(rewound.hosts[0].iterations);
+    await expect(app.byId('history.text')).toContainText('Rewound');
+    await app.screenshot('loop-rewound');
+
+    // Back to the end: the same world as before rewinding.
+    await app.byId('history.end').click();
+    await loop.settle();
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'yes');
+    const back = await loop.snapshot();
+    expect(back.now).toBe(before.now);
+    expect(back.hosts).toEqual(before.hosts);
+    expect(back.workloads).toEqual(before.workloads);
+    expect(back.traceSeq).toBe(before.traceSeq);
+    expect(back.logLength).toBe(before.logLength);
+    expect(app.errors).toEqual([]);
+  });
+
+  test('a lab runs live part by part and headless as figures; the views show its round trips and latencies', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4, pane: 'loop' });
+    const loop = new LoopPane(app);
+    await app.byId('lab.pipeline-vs-multi.live').click();
+    await app.idle();
+    await loop.play('0.1', 3500);
+    let snap = await loop.snapshot();
+    expect(snap.lab).toMatchObject({ name: 'pipeline-vs-multi', part: 1 });
+    await loop.play('1', 1500);
+    snap = await loop.snapshot();
+    expect(snap.workloads.length).toBe(3);
+    await app.byId('loop.fit').click();
+    await loop.settle();
+    await expect(loop.timeline).toHaveAttribute('data-mode', 'bins');
+    await app.screenshot('loop-timeline-history');
+
+    await app.byId('lab.pipeline-vs-multi.headless').click();
+    const table = app.byId('lab.pipeline-vs-multi.table');
+    await expect(table).toBeVisible({ timeout: 60_000 });
+    await expect(table.locator('tbody tr')).toHaveCount(2);
+    await expect(table).toContainText('MULTI/EXEC batches');
+    await app.screenshot('loop-lab-figures');
+
+    await app.byId('seq.conn').scrollIntoViewIfNeeded();
+    await expect(app.byId('loop.sequence')).toBeVisible();
+    await expect(app.byId('loop.latency')).toHaveAttribute('data-series', '3');
+    await app.screenshot('loop-sequence-and-charts');
+    await page.locator('.loop-sequence').screenshot({ path: 'test-results/loop-sequence.png' });
+    await page.locator('.loop-clients').screenshot({ path: 'test-results/loop-charts.png' });
+    await page.locator('.loop-timeline').screenshot({ path: 'test-results/loop-timeline.png' });
+    expect(app.errors).toEqual([]);
+  });
+
+  test('the pipelining lesson runs its clients and checks each prediction against the engine', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 2, pane: 'keys' });
+    const { lesson } = app;
+    await lesson.open('pipelining');
+    await expect(app.byId('loop.pane')).toBeVisible();
+    await lesson.answer('0.0', '2');
+    await expect(lesson.block('0.0')).toHaveAttribute('data-verdict', 'right');
+    await expect(app.byId('wl.row')).toHaveCount(1);
+    await lesson.next();
+    await lesson.answer('1.0', '1');
+    await expect(lesson.block('1.0')).toHaveAttribute('data-verdict', 'wrong');
+    await expect(lesson.block('1.0').getByTestId('lesson.predict.result')).toContainText('the engine says 0.125');
+    await lesson.next();
+    await lesson.answer('2.0', '20001');
+    await expect(lesson.block('2.0')).toHaveAttribute('data-verdict', 'right');
+    const loop = new LoopPane(app);
+    await loop.settle();
+    await app.screenshot('loop-lesson-multi');
+    await app.byId('lang.ko').click();
+    await expect(app.byId('loop.pane')).toContainText('이벤트 루프 타임라인');
+    await loop.settle();
+    await app.screenshot('loop-lesson-multi-ko');
+    expect(app.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+// Page object of the event-loop pane: workloads, labs, the timeline, the
+// sequence diagram, the charts, and the time controls that go with them.
+import { expect, type Locator } from '@playwright/test';
+import type { LaneItems, Snapshot, TimelineResult } from '../../../wasm/protocol';
+import type { SandboxPage } from './sandbox';
+
+const ITER = 0;
+
+export class LoopPane {
+  constructor(private readonly app: SandboxPage) {}
+
+  get timeline(): Locator {
+    return this.app.byId('loop.timeline');
+  }
+
+  /** Starts a client program from the Run panel's form. */
+  async startWorkload(preset: 'benchmark' | 'redis-py' | 'lettuce' | 'monitor',
+    fields: Partial<Record<'clients' | 'requests' | 'pipeline', number>> = {}): Promise<void> {
+    await this.app.byId(`run.tab.${preset}`).click();
+    for (const [k, v] of Object.entries(fields)) await this.app.byId(`wl.${k}`).fill(String(v));
+    await this.app.byId('wl.start').click();
+    await this.app.idle();
+  }
+
+  async play(speed: string, ms: number): Promise<void> {
+    await this.app.byId('time.speed').selectOption(speed);
+    await this.app.byId('time.play').click();
+    await this.app.page.waitForTimeout(ms);
+    await this.app.byId('time.play').click();
+    await this.app.idle();
+    await this.settle();
+  }
+
+  /** Waits until the views have asked for what the last snapshot shows. */
+  async settle(): Promise<void> {
+    await this.app.page.evaluate(async () => {
+      await window.glasskv.idle();
+      await window.glasskv.viewsIdle();
+      await new Promise((r) => requestAnimationFrame(() => r(null)));
+      await window.glasskv.viewsIdle();
+    });
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    return this.app.page.evaluate(() => {
+      const s = window.glasskv.state().snapshot!;
+      return { ...s, dict: null } as unknown as Snapshot;
+    });
+  }
+
+  /** The window of the timeline the page holds (what it draws). */
+  async shown(): Promise<TimelineResult> {
+    return this.app.page.evaluate(() => window.glasskv.loop().timeline!);
+  }
+
+  /** The numbers of the server iterations the timeline holds that began
+   *  by time `until` (a host's iteration may end past the world's clock). */
+  async serverIterations(t0: number, t1: number, until: number): Promise<number[]> {
+    const r = await this.app.page.evaluate(([a, b]) => window.glasskv.timeline(a, b, 8192, [0]), [t0, t1]);
+    if (r.mode !== 'items') throw new Error('expected every item');
+    return iterationsOf(r.items[0], until);
+  }
+}
+
+export function iterationsOf(l: LaneItems | undefined, until: number): number[] {
+  const out: number[] = [];
+  if (!l) return out;
+  for (let i = 0; i < l.count; i++) if (l.kind[i] === ITER && l.t0[i] <= until) out.push(l.x[i]);
+  return out;
+}
+
+export { expect };

@@ -1,0 +1,146 @@
+// The persistence part of the worker protocol: the actions that change the
+// server's machine (its disk, a crash, a restart) and the AOF view the
+// worker answers with. Shared by both sides, so it uses neither lib.
+
+/** How the server goes down: kill -9 of the process (the page cache
+ *  survives) or a power loss (only bytes on the device survive). */
+export type CrashMode = 'process' | 'power';
+
+export type PersistAction =
+  /** Switches the server's disk to a preset (gkDiskSetPreset). */
+  | { kind: 'disk'; preset: string }
+  /** Leaves exactly `bytes` free on the server's disk (gkDiskSetFree). */
+  | { kind: 'diskFree'; bytes: number }
+  /** Kills the server's process or cuts the machine's power now. */
+  | { kind: 'crash'; mode: CrashMode }
+  /** Starts a new server process, with `conf` as its configuration file
+   *  (filled in when logged: appendonly and appendfsync as they were in
+   *  force when the server went down). */
+  | { kind: 'restart'; conf?: string };
+
+export const DISK_PRESETS = ['nvme', 'ssd', 'hdd', 'slow-fsync'] as const;
+
+/** The AOF state the engine reports (gkAofGetInfo). */
+export interface AofInfoView {
+  state: number;
+  fsync: 'no' | 'always' | 'everysec';
+  lastWriteOk: boolean;
+  bufferLength: number;
+  currentSize: number;
+  baseSize: number;
+  pendingBioFsync: number;
+  delayedFsync: number;
+  postponed: boolean;
+  fed: number;
+  written: number;
+  acked: number;
+  durable: number;
+  incrFile: string;
+  baseFile: string;
+}
+
+export interface ThreadView {
+  name: string;
+  busy: boolean;
+  pending: number;
+  jobsDone: number;
+  busyNs: number;
+}
+
+/** Offsets of the AOF stream over time, from the engine's trace, anchored
+ *  at the values gkAofGetInfo reports now. NaN where not known. */
+export interface AofSeries {
+  t: number[];
+  fed: number[];
+  written: number[];
+  acked: number[];
+  durable: number[];
+  /** aof_buf length. */
+  buf: number[];
+}
+
+/** A job on a lane: a bio job (START to DONE) or a main-thread iteration. */
+export interface LaneJob {
+  lane: number;
+  t0: number;
+  t1: number;
+}
+
+/** One command of the incr file, where it is. */
+export interface AofCommand {
+  /** Byte offset in the incr file. */
+  start: number;
+  end: number;
+  argv: string[];
+  stage: 'durable' | 'written';
+}
+
+export interface AofFileView {
+  path: string;
+  size: number;
+  durable: number;
+  dirty: number;
+  /** The bytes shown (the file's tail), from `from`. */
+  from: number;
+  text: string;
+  commands: AofCommand[];
+}
+
+/** A write the console was told succeeded, as the recovery compares it. */
+export interface AckedWrite {
+  db: number;
+  key: string;
+  /** The value acknowledged (null: the key was deleted). */
+  value: string | null;
+  /** Virtual time of the reply. */
+  t: number;
+  command: string;
+}
+
+export interface CrashRecord {
+  t: number;
+  mode: CrashMode;
+  appendonly: boolean;
+  fsync: string;
+  /** The AOF stream at the instant of the crash (null: AOF off). */
+  aof: { fed: number; written: number; acked: number; durable: number; buf: number } | null;
+  acked: number;
+}
+
+export interface RecoveryRow extends AckedWrite {
+  /** What the restarted server has. */
+  found: string | null;
+  outcome: 'kept' | 'lost' | 'older';
+}
+
+export interface RecoveryReport {
+  crash: CrashRecord;
+  restartedAt: number;
+  rows: RecoveryRow[];
+  kept: number;
+  lost: number;
+  /** Keys the restarted server has in all. */
+  dbsize: number;
+  /** The server log lines of the restart. */
+  log: string;
+}
+
+export interface AofView {
+  now: number;
+  up: boolean;
+  appendonly: boolean;
+  info: AofInfoView | null;
+  threads: ThreadView[];
+  disk: { preset: string; free: number; capacity: number; syncs: number; writebacks: number } | null;
+  file: AofFileView | null;
+  series: AofSeries;
+  jobs: LaneJob[];
+  /** Virtual times of beforeSleep flushes in the window. */
+  flushes: number[];
+  /** The window the series and jobs cover. */
+  t0: number;
+  crash: CrashRecord | null;
+  report: RecoveryReport | null;
+  /** Writes acknowledged since the server last started. */
+  acked: number;
+}

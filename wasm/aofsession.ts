@@ -1,0 +1,470 @@
+// The session's persistence side: the actions that act on the server's
+// machine (disk preset, free space, crash, restart), the ledger of writes
+// the console was told succeeded, the recovery report that compares that
+// ledger with what a restarted server holds, and the AOF view.
+//
+// The report is an observation: the ledger holds what replies said (SET's
+// value once it answered OK, INCR's reply, DEL's keys), and after a
+// restart the keys are read back with GET and EXISTS on a connection of
+// their own. What survived is decided by the engine alone.
+import { GkError, type Glasskv, type World } from './engine';
+import type { ConsoleRunner } from './consolerun';
+import { exchange } from './driver';
+import { encodeRequest, parseReply, parseRequest, type Reply } from './resp';
+import {
+  AofEvent, BioType, CrashEvent, CrashKind, DiskEvent, JobEvent, aofInfo, diskFileInfo, diskInfo, diskReadFile,
+  diskSetFree, diskSetPreset, serverCrash, serverIsUp, serverLogRead, serverRestart, serverThreads,
+} from './aof';
+import { TraceType, TRACE_FIELDS } from './engine';
+import {
+  DISK_PRESETS, type AckedWrite, type AofCommand, type AofFileView, type AofSeries, type AofView, type CrashRecord,
+  type LaneJob, type PersistAction, type RecoveryReport, type RecoveryRow,
+} from './aofprotocol';
+import type { Action, ConsoleEntry } from './protocol';
+
+/** Keys the ledger follows at most. */
+export const LEDGER_MAX = 10_000;
+/** Trace records the AOF view reads back from the engine's ring. */
+const VIEW_RECORDS = 16_384;
+/** Bytes of the incr file's tail the view shows. */
+const FILE_TAIL = 4096;
+const REFUSED = 'Could not connect to Redis at 127.0.0.1:6379: Connection refused';
+const decoder = new TextDecoder();
+
+/** What the session remembers about persistence (checkpointed with it). */
+export interface PersistState {
+  controlConn: number;
+  scanConn: number;
+  /** Acknowledged writes by "db\0key", the latest per key. */
+  ledger: Record<string, AckedWrite>;
+  /** The configuration file of the next restart. */
+  conf: string | null;
+  crash: CrashRecord | null;
+  report: RecoveryReport | null;
+  /** Log lines already shown in a report. */
+  logSeq: number;
+}
+
+/** The parts of the session's live world this module uses. */
+export interface PersistLive {
+  gk: Glasskv;
+  world: World;
+  node: number;
+  console: ConsoleRunner;
+  controlConn: number;
+  scanConn: number;
+  controlDb: number;
+  scanDb: number;
+  persist: PersistState;
+}
+
+export function newPersistState(controlConn: number, scanConn: number): PersistState {
+  return { controlConn, scanConn, ledger: {}, conf: null, crash: null, report: null, logSeq: 0 };
+}
+
+export function copyPersistState(s: PersistState): PersistState {
+  return { ...s, ledger: { ...s.ledger } };
+}
+
+/** Puts a checkpointed state back, connections included. */
+export function loadPersistState(live: PersistLive, s: PersistState): void {
+  live.persist = copyPersistState(s);
+  live.controlConn = s.controlConn;
+  live.scanConn = s.scanConn;
+}
+
+const PERSIST_KINDS = new Set(['disk', 'diskFree', 'crash', 'restart']);
+/** Actions that need no running server. */
+const WHILE_DOWN = new Set(['console', 'advance', 'wait', 'step', 'disk', 'diskFree', 'restart', 'trap']);
+
+export function isPersistAction(a: Action): a is PersistAction {
+  return PERSIST_KINDS.has(a.kind);
+}
+
+export function isUp(live: PersistLive): boolean {
+  return serverIsUp(live.world, live.node);
+}
+
+/** Checks an action against the server's state before it is logged, and
+ *  completes a restart with its configuration file. Returns the action to
+ *  log if it is a persistence action, null for any other (already checked
+ *  for a server that is down). */
+export function completePersist(live: PersistLive, a: Action): Action | null {
+  const up = isUp(live);
+  if (!up && !WHILE_DOWN.has(a.kind)) throw new RangeError('the server is down: restart it first');
+  if (!isPersistAction(a)) return null;
+  switch (a.kind) {
+    case 'disk':
+      if (!(DISK_PRESETS as readonly string[]).includes(a.preset)) throw new RangeError(`no disk preset ${a.preset}`);
+      return a;
+    case 'diskFree':
+      if (!Number.isInteger(a.bytes) || a.bytes < 0 || a.bytes > 2 ** 50) throw new RangeError('bytes out of range');
+      return a;
+    case 'crash':
+      if (!up) throw new RangeError('the server is already down');
+      if (a.mode !== 'process' && a.mode !== 'power') throw new RangeError('crash mode must be process or power');
+      return a;
+    case 'restart':
+      if (up) throw new RangeError('the server is running');
+      return a.conf !== undefined ? a : { ...a, conf: live.persist.conf ?? '' };
+  }
+}
+
+/** Applies a persistence action. */
+export function applyPersist(live: PersistLive, a: PersistAction): ConsoleEntry[] {
+  const { world, node } = live;
+  switch (a.kind) {
+    case 'disk':
+      diskSetPreset(world, node, a.preset);
+      return [live.console.note('persist', `disk preset ${a.preset}`, {})];
+    case 'diskFree':
+      diskSetFree(world, node, a.bytes);
+      return [live.console.note('persist', `disk free ${a.bytes} bytes`, {})];
+    case 'crash':
+      crash(live, a.mode);
+      return [live.console.note('persist', a.mode === 'power' ? 'power loss' : 'kill -9', {})];
+    case 'restart':
+      restart(live, a.conf ?? '');
+      return [live.console.note('persist', 'redis-server restarted', {})];
+  }
+}
+
+function configOr(world: World, node: number, name: string, fallback: string): string {
+  try {
+    return world.serverConfigGet(node, name);
+  } catch (e) {
+    if (e instanceof GkError) return fallback;
+    throw e;
+  }
+}
+
+function crash(live: PersistLive, mode: 'process' | 'power'): void {
+  const { world, node } = live;
+  const appendonly = configOr(world, node, 'appendonly', 'no') === 'yes';
+  const fsync = configOr(world, node, 'appendfsync', 'everysec');
+  let aof: CrashRecord['aof'] = null;
+  if (appendonly) {
+    const i = aofInfo(world, node);
+    aof = { fed: i.fed, written: i.written, acked: i.acked, durable: i.durable, buf: i.bufferLength };
+  }
+  serverCrash(world, node, mode === 'power' ? CrashKind.POWER : CrashKind.PROCESS);
+  const p = live.persist;
+  p.crash = { t: world.now(), mode, appendonly, fsync, aof, acked: Object.keys(p.ledger).length };
+  p.report = null;
+  p.conf = `appendonly ${appendonly ? 'yes' : 'no'}\nappendfsync ${fsync}\n`;
+}
+
+function restart(live: PersistLive, conf: string): void {
+  const { world, node } = live;
+  const p = live.persist;
+  serverRestart(world, node, conf);
+  world.runUntilIdle();
+  live.controlConn = p.controlConn = world.openConn(node);
+  live.scanConn = p.scanConn = world.openConn(node);
+  live.controlDb = 0;
+  live.scanDb = 0;
+  const rows = readBack(live);
+  const log = serverLogRead(world, node, p.logSeq);
+  p.logSeq = log.last;
+  if (p.crash) {
+    const dbsize = reply(live, ['DBSIZE']);
+    p.report = {
+      crash: p.crash, restartedAt: world.now(), rows,
+      kept: rows.filter((r) => r.outcome === 'kept').length,
+      lost: rows.filter((r) => r.outcome !== 'kept').length,
+      dbsize: dbsize && dbsize.type === 'int' ? Number(dbsize.value) : 0,
+      log: lastStart(log.text),
+    };
+  }
+  // From now on the ledger holds what this process has.
+  const ledger: Record<string, AckedWrite> = {};
+  for (const r of rows) {
+    if (r.found === null && r.value === null) continue;
+    ledger[`${r.db}\0${r.key}`] = { db: r.db, key: r.key, value: r.found, t: r.t, command: r.command };
+  }
+  p.ledger = ledger;
+}
+
+/** The log lines from the last "Redis is starting". */
+function lastStart(text: string): string {
+  const lines = text.split('\n');
+  let from = 0;
+  lines.forEach((l, i) => {
+    if (l.includes('Redis is starting')) from = i;
+  });
+  return lines.slice(from).join('\n').trim();
+}
+
+function reply(live: PersistLive, args: string[]): Reply | null {
+  const r = parseReply(exchange(live.world, live.controlConn, encodeRequest(args), 1), 0);
+  return r ? r.reply : null;
+}
+
+function selectControl(live: PersistLive, db: number): void {
+  if (live.controlDb === db) return;
+  reply(live, ['SELECT', String(db)]);
+  live.controlDb = db;
+}
+
+/** Reads every ledger key back from the restarted server. */
+function readBack(live: PersistLive): RecoveryRow[] {
+  const rows: RecoveryRow[] = [];
+  const writes = Object.values(live.persist.ledger).sort((a, b) => a.db - b.db || a.t - b.t);
+  for (const w of writes) {
+    selectControl(live, w.db);
+    let found: string | null = null;
+    const r = reply(live, ['GET', w.key]);
+    if (r && r.type === 'bulk' && r.value) found = decoder.decode(r.value);
+    else if (r && r.type === 'error') found = `(${r.value.split(' ')[0]})`;
+    let outcome: RecoveryRow['outcome'] = 'kept';
+    if (found !== w.value) outcome = found === null || w.value === null ? 'lost' : 'older';
+    rows.push({ ...w, found, outcome });
+  }
+  selectControl(live, 0);
+  return rows;
+}
+
+/** The console while the server is down: redis-cli cannot connect. */
+export function consoleWhileDown(live: PersistLive, text: string): ConsoleEntry[] | null {
+  if (isUp(live)) return null;
+  const out: ConsoleEntry[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (!line.trim()) continue;
+    out.push(live.console.note('console', line, { prompt: 'not connected>', output: REFUSED, status: 'error' }));
+  }
+  return out;
+}
+
+// ---- The ledger of acknowledged writes. ----
+
+const INCRS = new Set(['incr', 'decr', 'incrby', 'decrby', 'incrbyfloat']);
+
+function dbOfPrompt(prompt: string): number {
+  const m = /\[(\d+)\]>$/.exec(prompt);
+  return m ? Number(m[1]) : 0;
+}
+
+/** Records the writes of console entries whose replies said they were
+ *  done. Only replies are read: SET/SETEX/PSETEX/MSET answered OK, the
+ *  INCR family's new value, DEL/UNLINK, FLUSHDB/FLUSHALL. */
+export function recordAcks(live: PersistLive, entries: readonly ConsoleEntry[]): void {
+  const p = live.persist;
+  const t = live.world.now();
+  for (const e of entries) {
+    if (e.source !== 'console' || e.status !== 'ok' || e.reply === undefined) continue;
+    const line = live.gk.cliLine(e.input);
+    const args = line && line.argc > 0 ? parseRequest(line.resp) : null;
+    if (!args || !args.length) continue;
+    const argv = args.map((a) => decoder.decode(a));
+    const cmd = argv[0].toLowerCase();
+    const db = dbOfPrompt(e.prompt);
+    const put = (key: string, value: string | null) => {
+      const id = `${db}\0${key}`;
+      if (!(id in p.ledger) && Object.keys(p.ledger).length >= LEDGER_MAX) return;
+      p.ledger[id] = { db, key, value, t, command: argv.join(' ') };
+    };
+    if (cmd === 'set' && argv.length >= 3 && e.reply === 'OK') put(argv[1], argv[2]);
+    else if ((cmd === 'setex' || cmd === 'psetex') && argv.length === 4 && e.reply === 'OK') put(argv[1], argv[3]);
+    else if (cmd === 'mset' && e.reply === 'OK') for (let i = 1; i + 1 < argv.length; i += 2) put(argv[i], argv[i + 1]);
+    else if (INCRS.has(cmd) && argv.length >= 2 && typeof e.reply !== 'object') put(argv[1], String(e.reply));
+    else if ((cmd === 'del' || cmd === 'unlink') && typeof e.reply === 'number') {
+      for (const k of argv.slice(1)) put(k, null);
+    } else if (cmd === 'flushall' || (cmd === 'flushdb' && e.reply === 'OK')) {
+      for (const w of Object.values(p.ledger)) if (cmd === 'flushall' || w.db === db) put(w.key, null);
+    }
+  }
+}
+
+// ---- The AOF view. ----
+
+const MAIN_LANE = 0;
+const BIO_LANE: Record<number, number> = {
+  [BioType.CLOSE_FILE]: 1, [BioType.AOF_FSYNC]: 2, [BioType.LAZY_FREE]: 3,
+};
+
+interface Rec {
+  seq: number; time: number; type: number; a: number; b: number; c: number; d: number;
+}
+
+/** The server's trace records still in the engine's ring, since its
+ *  process last started, oldest first. */
+function recentRecords(world: World, node: number): Rec[] {
+  const last = world.traceLastSeq();
+  const batch = world.traceRead(Math.max(0, last - VIEW_RECORDS), VIEW_RECORDS);
+  const out: Rec[] = [];
+  const d = batch.data;
+  for (let i = 0; i < batch.count; i++) {
+    const o = i * TRACE_FIELDS;
+    if (d[o + 3] !== node) continue;
+    const type = d[o + 2];
+    if (type === TraceType.CRASH && d[o + 4] === CrashEvent.RESTART) out.length = 0;
+    out.push({ seq: d[o], time: d[o + 1], type, a: d[o + 4], b: d[o + 5], c: d[o + 6], d: d[o + 7] });
+  }
+  return out;
+}
+
+/** fed/written/acked/buf/durable over the records, anchored at `now`'s
+ *  values: sums of what each record added, taken back from today's. */
+function seriesOf(recs: Rec[], now: number, anchor: { fed: number; written: number; acked: number;
+  durable: number; buf: number }, incr: { inode: number; size: number } | null): AofSeries {
+  let fedAdded = 0;
+  let writtenAdded = 0;
+  for (const r of recs) {
+    if (r.type !== TraceType.AOF) continue;
+    if (r.a === AofEvent.FEED) fedAdded += r.c;
+    else if (r.a === AofEvent.WRITE || (r.a === AofEvent.WRITE_ERR && r.c > 0)) writtenAdded += r.c;
+  }
+  let fed = anchor.fed - fedAdded;
+  let written = anchor.written - writtenAdded;
+  let incrSize = incr ? incr.size - writtenAdded : NaN;
+  let acked = NaN;
+  let durable = NaN;
+  let buf = NaN;
+  const s: AofSeries = { t: [], fed: [], written: [], acked: [], durable: [], buf: [] };
+  const push = (t: number) => {
+    s.t.push(t);
+    s.fed.push(fed);
+    s.written.push(written);
+    s.acked.push(acked);
+    s.durable.push(durable);
+    s.buf.push(buf);
+  };
+  for (const r of recs) {
+    if (r.type === TraceType.AOF && r.a === AofEvent.FEED) {
+      fed += r.c;
+      buf = r.d;
+    } else if (r.type === TraceType.AOF && (r.a === AofEvent.WRITE || r.a === AofEvent.WRITE_ERR)) {
+      written += r.c;
+      incrSize += r.c;
+      buf = r.a === AofEvent.WRITE ? 0 : r.d;
+    } else if (r.type === TraceType.AOF && r.a === AofEvent.FSYNC) {
+      durable = written;
+    } else if (r.type === TraceType.LOOP && r.a === 2) {
+      acked = fed;
+    } else if (r.type === TraceType.DISK && incr && r.b === incr.inode &&
+      (r.a === DiskEvent.SYNCED || r.a === DiskEvent.WRITTEN_BACK)) {
+      durable = written - Math.max(0, incrSize - r.d);
+    } else {
+      continue;
+    }
+    push(r.time);
+  }
+  fed = anchor.fed;
+  written = anchor.written;
+  acked = anchor.acked;
+  durable = anchor.durable;
+  buf = anchor.buf;
+  // A host's clock runs ahead of the world's while it works, so its last
+  // records may be stamped after the world's now.
+  push(Math.max(now, s.t.length ? s.t[s.t.length - 1] : now));
+  return s;
+}
+
+function jobsOf(recs: Rec[], now: number): { jobs: LaneJob[]; flushes: number[] } {
+  const jobs: LaneJob[] = [];
+  const flushes: number[] = [];
+  const open: Record<number, number> = {};
+  let iter = NaN;
+  for (const r of recs) {
+    if (r.type === TraceType.BIO) {
+      const lane = BIO_LANE[r.a];
+      if (lane === undefined) continue;
+      if (r.b === JobEvent.START) open[lane] = r.time;
+      else if (r.b === JobEvent.DONE && open[lane] !== undefined) {
+        jobs.push({ lane, t0: open[lane], t1: r.time });
+        delete open[lane];
+      }
+    } else if (r.type === TraceType.LOOP) {
+      if (r.a === 0) iter = r.time;
+      else if (r.a === 1) flushes.push(r.time);
+      else if (r.a === 2 && iter === iter) {
+        jobs.push({ lane: MAIN_LANE, t0: iter, t1: r.time });
+        iter = NaN;
+      }
+    }
+  }
+  for (const [lane, t0] of Object.entries(open)) jobs.push({ lane: Number(lane), t0, t1: now });
+  return { jobs, flushes };
+}
+
+/** The commands in a tail of the incr file, each with its stage. */
+export function commandsOf(bytes: Uint8Array, from: number, durable: number): AofCommand[] {
+  const out: AofCommand[] = [];
+  let at = 0;
+  // The tail may start inside a command: skip to the first "*" at a line start.
+  if (from > 0) {
+    for (at = 0; at < bytes.length; at++) {
+      if (bytes[at] === 42 && at > 0 && bytes[at - 1] === 10) break;
+    }
+  }
+  while (at < bytes.length) {
+    let r;
+    try {
+      r = parseReply(bytes, at);
+    } catch {
+      break;
+    }
+    if (!r) break;
+    const argv = r.reply.type === 'array' && r.reply.value
+      ? r.reply.value.map((x) => (x.type === 'bulk' && x.value ? decoder.decode(x.value) : ''))
+      : [];
+    const start = from + at;
+    const end = from + r.end;
+    out.push({ start, end, argv, stage: end <= durable ? 'durable' : 'written' });
+    at = r.end;
+  }
+  return out;
+}
+
+function fileView(world: World, node: number, path: string): AofFileView | null {
+  const info = diskFileInfo(world, node, path);
+  if (!info) return null;
+  const from = Math.max(0, info.size - FILE_TAIL);
+  const all = diskReadFile(world, node, path, false, info.size);
+  if (!all) return null;
+  const bytes = all.bytes.subarray(from);
+  return {
+    path, size: info.size, durable: info.durable, dirty: info.dirty, from,
+    text: decoder.decode(bytes), commands: commandsOf(bytes, from, info.durable),
+  };
+}
+
+/** Everything the AOF panel shows, read from the engine now. */
+export function aofView(live: PersistLive): AofView {
+  const { world, node } = live;
+  const p = live.persist;
+  const recsNow = isUp(live) ? recentRecords(world, node) : [];
+  const now = Math.max(world.now(), recsNow.length ? recsNow[recsNow.length - 1].time : 0);
+  const base = {
+    now, crash: p.crash, report: p.report, acked: Object.keys(p.ledger).length,
+    series: { t: [], fed: [], written: [], acked: [], durable: [], buf: [] }, jobs: [], flushes: [], t0: now,
+  };
+  const disk = diskInfo(world, node);
+  const diskView = {
+    preset: disk.preset, free: disk.free, capacity: disk.capacity, syncs: disk.syncs, writebacks: disk.writebacks,
+  };
+  if (!isUp(live)) {
+    return { ...base, up: false, appendonly: false, info: null, threads: [], disk: diskView, file: null };
+  }
+  const appendonly = world.serverConfigGet(node, 'appendonly') === 'yes';
+  const threads = serverThreads(world, node).map((t) => ({
+    name: t.name, busy: t.busy, pending: t.pending, jobsDone: t.jobsDone, busyNs: t.busyNs,
+  }));
+  const recs = recsNow;
+  const { jobs, flushes } = jobsOf(recs, now);
+  const t0 = recs.length ? recs[0].time : now;
+  const i = aofInfo(world, node);
+  const info = {
+    state: i.state, fsync: i.fsync, lastWriteOk: i.lastWriteOk, bufferLength: i.bufferLength,
+    currentSize: i.currentSize, baseSize: i.baseSize, pendingBioFsync: i.pendingBioFsync,
+    delayedFsync: i.delayedFsync, postponed: i.flushPostponedStart !== 0, fed: i.fed, written: i.written,
+    acked: i.acked, durable: i.durable, incrFile: i.incrFile, baseFile: i.baseFile,
+  };
+  const path = i.incrFile ? `appendonlydir/${i.incrFile}` : '';
+  const file = path ? fileView(world, node, path) : null;
+  const fi = path ? diskFileInfo(world, node, path) : null;
+  const series = i.state === 0 ? base.series : seriesOf(recs, now,
+    { fed: i.fed, written: i.written, acked: i.acked, durable: i.durable, buf: i.bufferLength },
+    fi ? { inode: fi.inode, size: fi.size } : null);
+  return { ...base, up: true, appendonly, info, threads, disk: diskView, file, series, jobs, flushes, t0 };
+}

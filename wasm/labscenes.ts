@@ -1,0 +1,76 @@
+// The labs of the event-loop lessons as live scenes in the sandbox: each
+// lab is a few parts, each part a set of client programs started together;
+// the next part starts when every program of the previous one (monitors
+// aside) has had all its replies. The headless labs (engine/src/labs.c,
+// `glasskv run <lab>`) run every part in a fresh world and print figures;
+// these run them one after another against the sandbox's server, so the
+// timeline, the sequence diagram and the charts show them happen.
+//
+// The programs are those of labs.c, with fewer hosts and requests where
+// labs.c uses more than a sandbox can show: a world has room for fifteen
+// client programs, and a live part should take seconds, not minutes, of
+// virtual time.
+import type { LabName, WorkloadAction } from './protocol';
+
+const US = 1e3;
+const MS = 1e6;
+
+export interface LabPart {
+  /** Names the part as labs.c names its run. */
+  name: string;
+  programs: WorkloadAction[];
+}
+
+function times(n: number, w: WorkloadAction): WorkloadAction[] {
+  return Array.from({ length: n }, () => ({ ...w }));
+}
+
+const gets = (clients: number, pipeline: number, requests: number, rttNs: number, clientCmdNs: number):
+  WorkloadAction => ({
+  kind: 'workload', preset: pipeline > 1 ? 'redis-py' : 'benchmark', command: 'GET', clients, pipeline, requests,
+  rttNs, clientCmdNs,
+});
+
+export const LAB_SCENES: Record<LabName, LabPart[]> = {
+  // Seed 001: python clients doing GETs, each round trip paying its own
+  // read and write; then batches of 1024. labs.c: 8 programs of 10
+  // connections, 125,000 GETs each; here 7 programs (two parts must fit in
+  // one world), four batches of 1024 per connection.
+  pipelining: [
+    { name: 'no pipeline', programs: times(7, gets(10, 1, 40_960, 200 * US, 35 * US)) },
+    { name: 'pipeline of 1024', programs: times(7, gets(10, 1024, 40_960, 200 * US, 35 * US)) },
+  ],
+  // Seed 000: one client sends batches of 20,000 GETs, inside MULTI/EXEC
+  // and then plainly, while a monitor sends INFO every 10 ms (labs.c: every
+  // 50 ms, for one virtual second per run).
+  'pipeline-vs-multi': [
+    {
+      name: 'MULTI/EXEC batches',
+      programs: [
+        { ...gets(1, 20_000, 400_000, 100 * US, 100), preset: 'redis-py', multi: true },
+        { kind: 'workload', preset: 'monitor', command: 'INFO', clients: 1, pipeline: 1, requests: 0,
+          intervalNs: 10 * MS, rttNs: 100 * US, clientCmdNs: 200 },
+      ],
+    },
+    { name: 'plain pipeline', programs: [{ ...gets(1, 20_000, 400_000, 100 * US, 100), preset: 'redis-py' }] },
+  ],
+  // Seed 002: one connection at 0.1 ms and at 250 ms round trip, with and
+  // without a pipeline of 100.
+  rtt: [
+    { name: '0.1 ms, no pipeline', programs: [gets(1, 1, 5000, 100 * US, 5 * US)] },
+    { name: '0.1 ms, pipeline of 100', programs: [gets(1, 100, 100_000, 100 * US, 5 * US)] },
+    { name: '250 ms, no pipeline', programs: [gets(1, 1, 12, 250 * MS, 5 * US)] },
+    { name: '250 ms, pipeline of 100', programs: [gets(1, 100, 1200, 250 * MS, 5 * US)] },
+  ],
+  // Seed 002: a Lettuce-like client with auto-flush off writes every B
+  // commands in one flush.
+  'command-flushing': [1, 50, 1000].map((b) => ({
+    name: b === 1 ? 'flush every command' : `flush every ${b}`,
+    programs: [{ ...gets(1, b, 20_000, 100 * US, 2 * US), preset: 'lettuce' as const }],
+  })),
+};
+
+/** Monitors run until stopped: a part is done without them. */
+export function countsForCompletion(w: WorkloadAction): boolean {
+  return (w.requests ?? 1) > 0 && !w.intervalNs;
+}

@@ -1,0 +1,40 @@
+// Which pane the views column shows, outside React so that the header's
+// tabs and the layout can both follow it.
+export type Pane = 'loop' | 'keys' | 'aof';
+export const PANES: readonly Pane[] = ['loop', 'keys', 'aof'];
+
+const STORAGE_KEY = 'glasskv.pane';
+
+/** The pane chosen last (kept across reloads), the event loop at first. */
+function initialPane(): Pane {
+  try {
+    const saved = localStorage.getItem(STORAGE_KEY);
+    if ((PANES as readonly string[]).includes(saved ?? '')) return saved as Pane;
+  } catch {
+    // Storage may be unavailable: start on the event loop.
+  }
+  return 'loop';
+}
+
+let current: Pane = initialPane();
+const listeners = new Set<() => void>();
+
+export function getPane(): Pane {
+  return current;
+}
+
+export function setPane(p: Pane): void {
+  if (p === current) return;
+  current = p;
+  try {
+    localStorage.setItem(STORAGE_KEY, p);
+  } catch {
+    // Not kept; the choice still holds for this page.
+  }
+  for (const fn of listeners) fn();
+}
+
+export function subscribePane(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}

@@ -1,0 +1,49 @@
+import { memo, useCallback } from 'react';
+import { useAppState, useReady, useStoreApi, useT } from '../app/hooks';
+import { formatDuration } from '../render/timeaxis';
+
+/** The recorded history as a scrubber: drag to go back to any virtual
+ *  time; the marks are the engine's memory snapshots. */
+export const HistoryBar = memo(function HistoryBar() {
+  const t = useT();
+  const store = useStoreApi();
+  const ready = useReady();
+  const now = useAppState((s) => s.snapshot?.now ?? 0);
+  const history = useAppState((s) => s.snapshot?.history ?? null);
+  const onInput = useCallback((v: number) => void store.seek(v), [store]);
+  const toEnd = useCallback(() => void store.seek(history?.end ?? 0), [store, history]);
+  if (!history) return null;
+  const end = Math.max(history.end, 1);
+  const rewound = !history.atEnd;
+  const text = rewound
+    ? t('history.rewound', { t: formatDuration(now, 6), end: formatDuration(history.end, 6) })
+    : t('history.atEnd', {
+      end: formatDuration(history.end, 4), n: history.checkpoints.length,
+      mb: (history.checkpointBytes / 1048576).toFixed(1),
+    });
+  return (
+    <div className={`history ${rewound ? 'rewound' : ''}`} data-testid="history" data-at-end={rewound ? 'no' : 'yes'}
+      title={`${text}\n${t('history.hint')}`}>
+      <div className="history-main">
+        <div className="history-track">
+          <input type="range" min={0} max={end} step="any" value={Math.min(now, end)} disabled={!ready}
+            data-testid="history.scrub" aria-label={t('history.scrub')} aria-valuetext={formatDuration(now, 6)}
+            onChange={(e) => onInput(Number(e.target.value))} />
+          <div className="history-marks" aria-hidden="true">
+            {history.checkpoints.map((c) => <span key={c} style={{ left: `${(c / end) * 100}%` }} />)}
+          </div>
+        </div>
+        <span className="history-line">
+          {rewound ? (
+            <button type="button" className="history-end" data-testid="history.end" disabled={!ready} onClick={toEnd}>
+              {t('history.live')} ⏭
+            </button>
+          ) : null}
+          <span className="history-text" data-testid="history.text">
+            <span className="history-label">{rewound ? t('history.rewoundLabel') : t('history.label')}</span> {text}
+          </span>
+        </span>
+      </div>
+    </div>
+  );
+});

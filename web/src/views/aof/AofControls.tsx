@@ -1,0 +1,46 @@
+import { memo } from 'react';
+import type { AofView } from '../../../../wasm/aofprotocol';
+import { DISK_PRESETS } from '../../../../wasm/aofprotocol';
+import { useReady, useStoreApi, useT } from '../../app/hooks';
+import { formatBytes } from '../../model/format';
+
+const POLICIES = ['always', 'everysec', 'no'] as const;
+/** Free space left by "Fill the disk": less than one command. */
+const FULL_BYTES = 8;
+const PLENTY_BYTES = 100 * 1024 ** 3;
+
+export const AofControls = memo(function AofControls({ view }: { view: AofView }) {
+  const t = useT();
+  const store = useStoreApi();
+  const ready = useReady() && view.up;
+  const policy = view.info?.fsync ?? 'everysec';
+  return (
+    <div className="aof-controls">
+      <label>
+        <input type="checkbox" data-testid="aof.appendonly" checked={view.appendonly} disabled={!ready}
+          onChange={(e) => void store.act({ kind: 'config', name: 'appendonly', value: e.target.checked ? 'yes' : 'no' })} />
+        {t('aof.appendonly')}
+      </label>
+      <label>
+        <span>{t('aof.fsync')}</span>
+        <select data-testid="aof.fsync" value={policy} disabled={!ready}
+          onChange={(e) => void store.act({ kind: 'config', name: 'appendfsync', value: e.target.value })}>
+          {POLICIES.map((p) => <option key={p} value={p}>{p}</option>)}
+        </select>
+      </label>
+      <label>
+        <span>{t('aof.disk')}</span>
+        <select data-testid="aof.disk" value={view.disk?.preset ?? 'ssd'} disabled={!useReady()}
+          onChange={(e) => void store.act({ kind: 'disk', preset: e.target.value })}>
+          {DISK_PRESETS.map((p) => <option key={p} value={p}>{p}</option>)}
+        </select>
+      </label>
+      <span className="dim" data-testid="aof.free">{t('aof.diskFree')}: {formatBytes(view.disk?.free ?? 0)}</span>
+      <button type="button" data-testid="aof.diskFull" disabled={!useReady()}
+        onClick={() => void store.act({ kind: 'diskFree', bytes: FULL_BYTES })}>{t('aof.diskFull')}</button>
+      <button type="button" data-testid="aof.diskFreeUp" disabled={!useReady()}
+        onClick={() => void store.act({ kind: 'diskFree', bytes: PLENTY_BYTES })}>{t('aof.diskFreeUp')}</button>
+      <p className="dim aof-policy">{t(`aof.fsync.${policy}`)}</p>
+    </div>
+  );
+});

@@ -1,0 +1,43 @@
+import { memo } from 'react';
+import { useT } from '../../app/hooks';
+import { AofControls } from './AofControls';
+import { AofFile } from './AofFile';
+import { ViewCanvas } from './Canvas';
+import { CrashControls } from './CrashControls';
+import { drawOffsets } from './draw';
+import { RecoveryReport } from './RecoveryReport';
+import { StageBar } from './StageBar';
+import { ThreadsStrip } from './ThreadsStrip';
+import { useAofView } from './useAofView';
+
+export const AofPanel = memo(function AofPanel() {
+  const t = useT();
+  const view = useAofView();
+  return (
+    <section className="panel aof" aria-labelledby="aof-title" data-testid="aof.panel">
+      <header className="panel-head">
+        <h2 id="aof-title">{t('aof.title')}</h2>
+        <span className="panel-sub">{t('aof.subtitle')}</span>
+      </header>
+      {view ? (
+        <>
+          <AofControls view={view} />
+          <CrashControls view={view} />
+          <RecoveryReport view={view} />
+          {view.up && !view.appendonly ? <p className="dim" data-testid="aof.offNote">{t('aof.off')}</p> : null}
+          {view.up && view.appendonly ? (
+            <>
+              <StageBar view={view} />
+              <h3>{t('aof.chart')}</h3>
+              {view.series.t.length > 1 ? (
+                <ViewCanvas view={view} draw={drawOffsets} height={140} testId="aof.chart" label={t('aof.chart')} />
+              ) : <p className="dim">{t('aof.chartEmpty')}</p>}
+              <AofFile view={view} />
+            </>
+          ) : null}
+          {view.up ? <ThreadsStrip view={view} /> : null}
+        </>
+      ) : null}
+    </section>
+  );
+});

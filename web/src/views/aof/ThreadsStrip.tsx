@@ -1,0 +1,36 @@
+import { memo } from 'react';
+import type { AofView } from '../../../../wasm/aofprotocol';
+import { useT } from '../../app/hooks';
+import { ViewCanvas } from './Canvas';
+import { drawThreads } from './draw';
+import { THREAD_LANES } from './model';
+
+const LANE_PX = 22;
+
+/** The main thread and the three bio threads, with their jobs over time. */
+export const ThreadsStrip = memo(function ThreadsStrip({ view }: { view: AofView }) {
+  const t = useT();
+  return (
+    <div className="aof-threads" data-testid="aof.threads">
+      <h3>{t('aof.threads')}</h3>
+      <p className="dim">{t('aof.threadsHint')}</p>
+      <div className="aof-threads-grid">
+        <ul>
+          {THREAD_LANES.map((name) => {
+            const th = view.threads.find((x) => x.name === name);
+            return (
+              <li key={name} style={{ height: LANE_PX }} data-testid={`aof.thread.${name}`}>
+                <code>{name}</code>{' '}
+                <span className="dim">
+                  {th ? `${th.busy ? t('aof.thread.busy') : t('aof.thread.idle')} · ${t('aof.thread.pending', { n: th.pending })} · ${t('aof.thread.done', { n: th.jobsDone })}` : ''}
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+        <ViewCanvas view={view} draw={drawThreads} height={LANE_PX * THREAD_LANES.length} testId="aof.threads.canvas"
+          label={t('aof.threads')} />
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,58 @@
+import { memo, useCallback } from 'react';
+import { LAB_NAMES, type LabName } from '../../../../wasm/protocol';
+import { useAppState, useReady, useStoreApi, useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
+import { useLoop, useLoopApi } from './hooks';
+import { LabTable } from './LabTable';
+
+/** The four labs: each runs live in the sandbox or headless for figures. */
+export const LabsPanel = memo(function LabsPanel() {
+  const t = useT();
+  const target = useLessonTarget('loop.labs');
+  const lab = useAppState((s) => s.snapshot?.lab ?? null);
+  const shown = useLoop((s) => s.labShown);
+  const run = useLoop((s) => (s.labShown ? s.labRuns[s.labShown] : undefined));
+  const seed = useAppState((s) => s.log.config.seed);
+  return (
+    <div className="loop-labs" {...target}>
+      <p className="panel-hint">{t('lab.sub')}</p>
+      <ul className="lab-list">
+        {LAB_NAMES.map((name) => <LabRow key={name} name={name} />)}
+      </ul>
+      {shown && run && 'json' in run ? <LabTable run={run} seed={seed} title={t(`lab.name.${shown}`)} /> : null}
+      {shown && run && 'error' in run ? <p className="scan-error">{t('lab.error', { msg: run.error })}</p> : null}
+      {lab ? (
+        <p className="lab-status" data-testid="lab.status" data-part={lab.part} data-done={lab.done ? 'yes' : 'no'}>
+          {lab.done
+            ? t('lab.partDone', { name: t(`lab.name.${lab.name}`), n: lab.parts })
+            : t('lab.part', { name: t(`lab.name.${lab.name}`), k: lab.part + 1, n: lab.parts })}
+        </p>
+      ) : null}
+    </div>
+  );
+});
+
+const LabRow = memo(function LabRow({ name }: { name: LabName }) {
+  const t = useT();
+  const store = useStoreApi();
+  const loop = useLoopApi();
+  const ready = useReady();
+  const seed = useAppState((s) => s.log.config.seed);
+  const run = useLoop((s) => s.labRuns[name]);
+  const live = useCallback(() => void store.act({ kind: 'lab', name }), [store, name]);
+  const headless = useCallback(() => void loop.runLab(name, seed), [loop, name, seed]);
+  const running = run !== undefined && 'running' in run;
+  return (
+    <li className="lab-row" data-testid={`lab.${name}`}>
+      <span className="lab-name">{t(`lab.name.${name}`)}</span>
+      <button type="button" className="btn small primary" data-testid={`lab.${name}.live`} disabled={!ready}
+        title={t('lab.liveHint')} onClick={live}>
+        {t('lab.live')}
+      </button>
+      <button type="button" className="btn small" data-testid={`lab.${name}.headless`} disabled={running}
+        title={t('lab.headlessHint', { name })} onClick={headless}>
+        {running ? t('lab.running') : t('lab.headless')}
+      </button>
+    </li>
+  );
+});

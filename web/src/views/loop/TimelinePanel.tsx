@@ -1,0 +1,94 @@
+import { memo, useCallback } from 'react';
+import { useAppState, useT } from '../../app/hooks';
+import { formatDuration } from '../../render/timeaxis';
+import { loopPalette } from '../../render/timeline';
+import { useLessonTarget } from '../lesson/hooks';
+import { useLoop, useLoopApi } from './hooks';
+import { PhaseCaption } from './PhaseCaption';
+import { TimelineCanvas } from './TimelineCanvas';
+
+export const TimelinePanel = memo(function TimelinePanel() {
+  const t = useT();
+  const target = useLessonTarget('loop.timeline');
+  const lost = useAppState((s) => s.snapshot?.traceLost ?? 0);
+  return (
+    <section className="panel loop-timeline" aria-labelledby="timeline-title" {...target}>
+      <header className="panel-head">
+        <h2 id="timeline-title">{t('loop.timeline')}</h2>
+        <span className="panel-sub">{t('loop.timelineSub')}</span>
+        <TimelineToolbar />
+      </header>
+      <TimelineCanvas />
+      <div className="timeline-foot">
+        <TimelineLegend />
+        <WindowInfo />
+      </div>
+      {lost ? <p className="panel-hint warn">{t('loop.lost', { n: lost })}</p> : null}
+      <PhaseCaption />
+    </section>
+  );
+});
+
+const TimelineToolbar = memo(function TimelineToolbar() {
+  const t = useT();
+  const loop = useLoopApi();
+  const follow = useLoop((s) => s.viewport.follow);
+  const zoomIn = useCallback(() => loop.zoom(0.5), [loop]);
+  const zoomOut = useCallback(() => loop.zoom(2), [loop]);
+  const fit = useCallback(() => loop.fit(), [loop]);
+  const toggle = useCallback(() => loop.follow(!follow), [loop, follow]);
+  return (
+    <div className="toolbar">
+      <button type="button" className="btn small" data-testid="loop.zoomIn" title={t('loop.zoomIn')} onClick={zoomIn}>＋</button>
+      <button type="button" className="btn small" data-testid="loop.zoomOut" title={t('loop.zoomOut')} onClick={zoomOut}>－</button>
+      <button type="button" className="btn small" data-testid="loop.fit" onClick={fit}>{t('loop.fit')}</button>
+      <button type="button" className={`btn small ${follow ? 'on' : ''}`} data-testid="loop.follow" aria-pressed={follow}
+        title={t('loop.followHint')} onClick={toggle}>
+        {t('loop.follow')}
+      </button>
+    </div>
+  );
+});
+
+const LEGEND = [
+  ['legend.poll', loopPalette.poll],
+  ['legend.read', loopPalette.read],
+  ['legend.exec', loopPalette.exec],
+  ['legend.beforeSleep', loopPalette.beforeSleep],
+  ['legend.write', loopPalette.write],
+  ['legend.cron', loopPalette.cron],
+  ['legend.send', loopPalette.send],
+  ['legend.done', loopPalette.done],
+] as const;
+
+const TimelineLegend = memo(function TimelineLegend() {
+  const t = useT();
+  return (
+    <ul className="legend">
+      {LEGEND.map(([key, color]) => (
+        <li key={key}>
+          <span className="swatch" style={{ background: color }} aria-hidden="true" />
+          {t(key)}
+        </li>
+      ))}
+      <li>
+        <span className="swatch sleep" aria-hidden="true" />
+        {t('legend.sleep')}
+      </li>
+    </ul>
+  );
+});
+
+const WindowInfo = memo(function WindowInfo() {
+  const t = useT();
+  const r = useLoop((s) => s.timeline);
+  if (!r) return <span className="window-info dim">{t('loop.howto')}</span>;
+  const span = r.t1 - r.t0;
+  return (
+    <span className="window-info" data-testid="loop.window" data-mode={r.mode}>
+      {t('loop.span', { t: formatDuration(span) })} · {t('loop.perPixel', { t: formatDuration(span / r.px) })}
+      {' · '}{r.mode === 'bins' ? t('loop.summed') : t('loop.exact')}
+      <span className="dim"> · {t('loop.howto')}</span>
+    </span>
+  );
+});

@@ -1,0 +1,52 @@
+// A canvas that measures itself (device pixels), and redraws with `draw`
+// at most once per animation frame, whenever draw changes or it resizes.
+import { useEffect, useRef, type RefObject } from 'react';
+
+export type Draw = (ctx: CanvasRenderingContext2D, w: number, h: number, dpr: number) => void;
+
+export function useCanvas(draw: Draw, onWidth?: (px: number) => void): RefObject<HTMLCanvasElement | null> {
+  const ref = useRef<HTMLCanvasElement>(null);
+  const frame = useRef(0);
+  const drawRef = useRef(draw);
+  drawRef.current = draw;
+  const widthRef = useRef(onWidth);
+  widthRef.current = onWidth;
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const paint = () => {
+      frame.current = 0;
+      const ctx = el.getContext('2d');
+      if (ctx) drawRef.current(ctx, el.width, el.height, window.devicePixelRatio || 1);
+    };
+    const schedule = () => {
+      if (!frame.current) frame.current = requestAnimationFrame(paint);
+    };
+    const ro = new ResizeObserver(() => {
+      const dpr = window.devicePixelRatio || 1;
+      const w = Math.max(1, Math.round(el.clientWidth * dpr));
+      const h = Math.max(1, Math.round(el.clientHeight * dpr));
+      if (el.width !== w || el.height !== h) {
+        el.width = w;
+        el.height = h;
+      }
+      widthRef.current?.(w);
+      schedule();
+    });
+    ro.observe(el);
+    el.addEventListener('redraw', schedule);
+    return () => {
+      ro.disconnect();
+      el.removeEventListener('redraw', schedule);
+      if (frame.current) cancelAnimationFrame(frame.current);
+      frame.current = 0;
+    };
+  }, []);
+
+  useEffect(() => {
+    ref.current?.dispatchEvent(new Event('redraw'));
+  }, [draw]);
+
+  return ref;
+}
