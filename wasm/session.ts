@@ -180,7 +180,7 @@ export class Session {
     this.host = host;
     this.everyMs = options.checkpointEveryMs ?? 250;
     this.clock = options.clock ?? now;
-    this.checkpoints = new Checkpoints(options.checkpointBudget ?? 768 * 1024 * 1024);
+    this.checkpoints = new Checkpoints(options.checkpointBudget ?? 512 * 1024 * 1024);
   }
 
   get crashed(): CrashInfo | null {

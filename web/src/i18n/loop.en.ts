@@ -48,7 +48,7 @@ export const loopEn = {
 
   'tip.iteration': 'Iteration #{n} of {host}: woke up at {t0}, went back to sleep after {d}.',
   'tip.iterationHint': 'One pass of aeProcessEvents: poll, handle what is ready, run due timers, beforeSleep.',
-  'tip.poll': 'epoll_wait returned {n} ready descriptors; the call cost {d} of CPU.',
+  'tip.poll': 'epoll_wait: descriptors ready {n}; the call cost {d} of CPU.',
   'tip.pollHint': 'Between iterations the host sleeps inside epoll_wait until bytes arrive or a timer is due.',
   'tip.read': 'read(fd {fd}) took in {bytes} bytes in {d}.',
   'tip.readHint': 'The server reads up to 16 KB per client per event, then parses every complete command in it.',

@@ -36,7 +36,7 @@ export const HistoryBar = memo(function HistoryBar() {
         <span className="history-line">
           {rewound ? (
             <button type="button" className="history-end" data-testid="history.end" disabled={!ready} onClick={toEnd}>
-              {t('history.live')} ⏭
+              {t('history.live')}
             </button>
           ) : null}
           <span className="history-text" data-testid="history.text">

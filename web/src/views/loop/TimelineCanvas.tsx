@@ -117,7 +117,10 @@ export const TimelineCanvas = memo(function TimelineCanvas() {
         aria-label={t('loop.timeline')} style={{ height }} data-mode={result?.mode ?? ''}
         onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerLeave={onLeave}
         onDoubleClick={onDouble} />
-      {hover?.hit && result ? <TimelineTip hit={hover.hit} result={result} lanes={lanes} x={hover.x} y={hover.y} /> : null}
+      {hover?.hit && result ? (
+        <TimelineTip hit={hover.hit} result={result} lanes={lanes} x={hover.x} y={hover.y}
+          width={canvas.current?.clientWidth ?? 0} />
+      ) : null}
     </div>
   );
 });

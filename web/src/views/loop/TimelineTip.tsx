@@ -6,12 +6,14 @@ import { explainBin, explainItem } from './explain';
 import { useLoop } from './hooks';
 
 /** The explanation of what is under the pointer. */
-export const TimelineTip = memo(function TimelineTip({ hit, result, lanes, x, y }: {
+export const TimelineTip = memo(function TimelineTip({ hit, result, lanes, x, y, width }: {
   hit: NonNullable<TimelineHit>;
   result: TimelineResult;
   lanes: LaneInfo[];
   x: number;
   y: number;
+  /** Width of the timeline's box: the tip opens towards its middle. */
+  width: number;
 }) {
   const t = useT();
   const names = useLoop((s) => s.names);
@@ -26,7 +28,8 @@ export const TimelineTip = memo(function TimelineTip({ hit, result, lanes, x, y 
     text = explainBin(t, result, hit.node, hit.column, lane);
   }
   return (
-    <div className="loop-tip" style={{ left: x, top: y + 18 }} role="tooltip" data-testid="loop.tip">
+    <div className="loop-tip" role="tooltip" data-testid="loop.tip"
+      style={x < width / 2 ? { left: Math.max(0, x - 24), top: y + 18 } : { right: Math.max(0, width - x - 24), top: y + 18 }}>
       <div>{text.title}</div>
       {text.hint ? <div className="dim">{text.hint}</div> : null}
     </div>
