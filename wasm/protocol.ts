@@ -8,6 +8,7 @@
 // snapshots, a crash), and never answer anything.
 
 import type { AofView, PersistAction } from './aofprotocol';
+import type { ScanAudit } from './engine';
 
 // ---------------------------------------------------------------- input log
 
@@ -221,16 +222,8 @@ export interface ScanCall {
   duplicates: string[];
 }
 
-export interface ScanAuditView {
-  tracked: number;
-  throughout: number;
-  returned: number;
-  missing: number;
-  duplicates: number;
-  foreign: number;
-  calls: number;
-  active: boolean;
-}
+/** The engine's SCAN audit, as the page shows it (the db is the walk's). */
+export type ScanAuditView = Omit<ScanAudit, 'db'>;
 
 export interface ScanSnapshot {
   db: number;
