@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
-/** The production build is served here by `vite preview` for the tests. */
-export const E2E_PORT = 4179;
+/** The production build is served here by `vite preview` for the tests
+ *  (GK_E2E_PORT picks another port, so that two checkouts can test at once). */
+export const E2E_PORT = Number(process.env.GK_E2E_PORT) || 4179;
 
 export default defineConfig({
   testDir: 'tests/e2e',
