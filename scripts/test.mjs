@@ -1,4 +1,5 @@
-// Runs every test suite in turn and prints a summary: C tests natively and
+// Runs every test suite in turn and prints a summary: the TypeScript
+// type-check of the page, the worker and the tests, C tests natively and
 // under AddressSanitizer + UndefinedBehaviorSanitizer, Vitest (the real
 // .wasm, and the differential tests against Debian's redis-server), and
 // Playwright in Debian's Chromium.
@@ -8,7 +9,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
 const suites = [
+  ...['web', 'wasm', 'tests'].map((p) =>
+    [`TypeScript (${p})`, process.execPath, [tsc, '-p', p, '--noEmit']]),
   ['C tests', 'make', ['-s', '-C', 'engine', 'test', '-j2']],
   ['C tests (ASan+UBSan)', 'make', ['-s', '-C', 'engine', 'test', 'SAN=1', '-j2']],
 ];

@@ -2,9 +2,8 @@
 // log. Whatever path a session takes through its history, the world it
 // ends in must be the one it would have had without rewinding.
 import { describe, expect, it } from 'vitest';
-import { TraceType } from '../../wasm/engine';
 import { PAGE_BYTES } from '../../wasm/memimage';
-import type { Action, Snapshot } from '../../wasm/protocol';
+import type { Action, LogEntry, Snapshot } from '../../wasm/protocol';
 import { Session, type SessionOptions } from '../../wasm/session';
 import { emptyLog, loadGlasskv, rawExchange } from './helpers';
 import type { WorkerEvent } from '../../wasm/protocol';
@@ -188,7 +187,7 @@ describe('an action in the past', () => {
     expect(log.every((e) => e.t <= forked.snapshot.now)).toBe(true);
     const cut = log.at(-2)!;
     expect(cut.action.kind === 'advance' ? cut.action.to : cut.t).toBeLessThanOrEqual(at);
-    const mirrored: typeof log = [];
+    const mirrored: LogEntry[] = [];
     for (const e of events) {
       if (e.type !== 'log') continue;
       mirrored.length = e.index;
