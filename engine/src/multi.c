@@ -159,12 +159,18 @@ static watchers *_watchersOf(redisServer *s, int dbid, sds key, int create) {
     return w;
 }
 
-static void _watchKey(client *c, robj *key) {
-    redisServer *s = c->srv;
+/* The client's watch of key in db, NULL if it does not watch it. */
+static watchedKey *_watchOf(client *c, int dbid, sds key) {
     watchedKey *list = c->watched;
     for (int j = 0; j < c->watched_count; j++)
-        if (list[j].dbid == c->db->id && sdscmp(list[j].key, key->v.ptr) == 0)
-            return;
+        if (list[j].dbid == dbid && sdscmp(list[j].key, key) == 0)
+            return &list[j];
+    return NULL;
+}
+
+static void _watchKey(client *c, robj *key) {
+    redisServer *s = c->srv;
+    if (_watchOf(c, c->db->id, key->v.ptr)) return;
     watchers *w = _watchersOf(s, c->db->id, key->v.ptr, 1);
     if (w->n == w->cap) {
         w->cap = w->cap ? w->cap * 2 : 4;
@@ -225,12 +231,28 @@ void unwatchCommand(client *c) {
     addReplyOK(c);
 }
 
-/* A write to key dooms the transactions of every client watching it. */
+/* A write to key dooms the transactions of every client watching it.
+ *
+ * Except one case, as in 7.0: a client that watched the key when it had
+ * already expired watched, in effect, a missing key. When that key is
+ * now deleted (a lazy expire by DEL, EXISTS, GET ... or the expire
+ * cycle) it is still missing, so nothing changed for that client: its
+ * watch forgets the expiry and stays clean. A later write that creates
+ * the key dooms it like any write. */
 void touchWatchedKey(redisServer *s, redisDb *db, robj *key) {
     if (dictSize(db->watched_keys) == 0) return;
     watchers *w = _watchersOf(s, db->id, key->v.ptr, 0);
     if (!w) return;
-    for (int i = 0; i < w->n; i++) w->clients[i]->flags |= CLIENT_DIRTY_CAS;
+    int missing = dictFind(db->dict, key->v.ptr) == NULL;
+    for (int i = 0; i < w->n; i++) {
+        client *c = w->clients[i];
+        watchedKey *wk = _watchOf(c, db->id, key->v.ptr);
+        if (wk && wk->expired && missing) {
+            wk->expired = 0;
+            continue;
+        }
+        c->flags |= CLIENT_DIRTY_CAS;
+    }
 }
 
 /* FLUSHDB/FLUSHALL: watched keys that existed are modified. Call before

@@ -301,6 +301,45 @@ static void testWatchAcrossClients(void) {
     close_(&s);
 }
 
+/* Redis 7.0 (checked against redis-server 7.0.15): a key already expired
+ * when WATCHed is watched as absent. Deleting it (DEL expires it first
+ * and answers 0) or reading it changes nothing; writing it does, even
+ * after such a delete. */
+static void testWatchOfAnAlreadyExpiredKey(void) {
+    static const struct { const char *other, *exec; } cases[] = {
+        { "DEL k\r\n", "*1\r\n+PONG\r\n" },
+        { "EXISTS k\r\n", "*1\r\n+PONG\r\n" },
+        { "", "*1\r\n+PONG\r\n" },
+        { "SET k v2\r\n", "*-1\r\n" },
+        { "DEL k\r\nSET k v2\r\n", "*-1\r\n" },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        session s;
+        open_(&s, 1);
+        int other;
+        gkConnOpen(s.w, s.srv, &other);
+        cmd2(&s, other, "SET k v PX 1\r\n");
+        gkWorldRunUntil(s.w, gkWorldNow(s.w) + 50000000ULL);
+        CHECK_EQ_STR(cmd(&s, "WATCH k\r\n"), "+OK\r\n");
+        if (cases[i].other[0]) cmd2(&s, other, cases[i].other);
+        char want[64];
+        snprintf(want, sizeof(want), "+OK\r\n+QUEUED\r\n%s", cases[i].exec);
+        CHECK_EQ_STR(cmd(&s, "MULTI\r\nPING\r\nEXEC\r\n"), want);
+        close_(&s);
+    }
+    /* Live when watched, expired since: a read that deletes it aborts. */
+    session s;
+    open_(&s, 1);
+    int other;
+    gkConnOpen(s.w, s.srv, &other);
+    cmd(&s, "SET k v PX 100\r\nWATCH k\r\n");
+    gkWorldRunUntil(s.w, gkWorldNow(s.w) + 200000000ULL);
+    CHECK_EQ_STR(cmd2(&s, other, "EXISTS k\r\n"), ":0\r\n");
+    CHECK_EQ_STR(cmd(&s, "MULTI\r\nPING\r\nEXEC\r\n"),
+                 "+OK\r\n+QUEUED\r\n*-1\r\n");
+    close_(&s);
+}
+
 static void testConnectionIdsReused(void) {
     session s;
     open_(&s, 1);
@@ -346,6 +385,9 @@ int main(void) {
         "the table changes", testConfigGetAndDictVersion);
     RUN("a write by another client makes a watching client's EXEC return a "
         "null array", testWatchAcrossClients);
+    RUN("a key already expired when watched and then deleted or read "
+        "leaves the transaction alone; writing it aborts it",
+        testWatchOfAnAlreadyExpiredKey);
     RUN("closed connections give their id back and leave no memory behind",
         testConnectionIdsReused);
     return gkTestReport();
