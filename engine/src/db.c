@@ -726,3 +726,28 @@ static void _renameGeneric(client *c, int nx) {
 
 void renameCommand(client *c) { _renameGeneric(c, 0); }
 void renamenxCommand(client *c) { _renameGeneric(c, 1); }
+
+/* HDEL, SREM and ZREM: removes each argument after the key from the
+ * collection at argv[1] (of the given type) with remove, and replies how
+ * many went. The key goes away with its last member; the remaining
+ * arguments are then not looked at, since nothing is left to remove them
+ * from. A missing key replies 0, a key of another type WRONGTYPE. */
+void removeMembersCommand(client *c, int type, memberRemoveFn *remove,
+                          memberCountFn *count) {
+    robj *o = lookupKeyWriteOrReply(c, c->argv[1], ":0\r\n");
+    long long deleted = 0;
+    if (o == NULL || checkType(c, o, type)) return;
+    for (int j = 2; j < c->argc; j++) {
+        if (!remove(c->srv, o, c->argv[j]->v.ptr)) continue;
+        deleted++;
+        if (count(o) == 0) {
+            dbDelete(c->srv, c->db, c->argv[1]);
+            break;
+        }
+    }
+    if (deleted) {
+        signalModifiedKey(c, c->db, c->argv[1]);
+        c->srv->dirty += deleted;
+    }
+    addReplyLongLong(c, deleted);
+}

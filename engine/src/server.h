@@ -430,6 +430,10 @@ int incrementallyRehash(redisServer *s, int dbid);
 int parseScanCursorOrReply(client *c, robj *o, uint64_t *cursor);
 void scanGenericCommand(client *c, robj *o, uint64_t cursor);
 void signalModifiedKey(client *c, redisDb *db, robj *key);
+typedef int memberRemoveFn(redisServer *s, robj *o, const sds member);
+typedef unsigned long memberCountFn(const robj *o);
+void removeMembersCommand(client *c, int type, memberRemoveFn *remove,
+                          memberCountFn *count);
 void auditKeyDeleted(redisServer *s, redisDb *db, const sds key);
 void auditKeyReturned(client *c, const char *key, size_t len);
 void auditClear(redisServer *s);

@@ -338,22 +338,7 @@ void hincrbyCommand(client *c) {
  * The key goes away with its last field, and the remaining arguments are
  * then not looked at. */
 void hdelCommand(client *c) {
-    robj *o = lookupKeyWriteOrReply(c, c->argv[1], HASH_REPLY_ZERO);
-    long long deleted = 0;
-    if (o == NULL || checkType(c, o, OBJ_HASH)) return;
-    for (int j = 2; j < c->argc; j++) {
-        if (!hashTypeDelete(c->srv, o, c->argv[j]->v.ptr)) continue;
-        deleted++;
-        if (hashTypeLength(o) == 0) {
-            dbDelete(c->srv, c->db, c->argv[1]);
-            break;
-        }
-    }
-    if (deleted) {
-        signalModifiedKey(c, c->db, c->argv[1]);
-        c->srv->dirty += deleted;
-    }
-    addReplyLongLong(c, deleted);
+    removeMembersCommand(c, OBJ_HASH, hashTypeDelete, hashTypeLength);
 }
 
 /* ---- Commands: reads ---- */

@@ -161,22 +161,7 @@ void saddCommand(client *c) {
  * goes away with its last member; the remaining arguments are then not
  * looked at, since nothing is left to remove them from. */
 void sremCommand(client *c) {
-    robj *set = lookupKeyWriteOrReply(c, c->argv[1], SET_REPLY_ZERO);
-    long long deleted = 0;
-    if (set == NULL || checkType(c, set, OBJ_SET)) return;
-    for (int j = 2; j < c->argc; j++) {
-        if (!setTypeRemove(c->srv, set, c->argv[j]->v.ptr)) continue;
-        deleted++;
-        if (setTypeSize(set) == 0) {
-            dbDelete(c->srv, c->db, c->argv[1]);
-            break;
-        }
-    }
-    if (deleted) {
-        signalModifiedKey(c, c->db, c->argv[1]);
-        c->srv->dirty += deleted;
-    }
-    addReplyLongLong(c, deleted);
+    removeMembersCommand(c, OBJ_SET, setTypeRemove, setTypeSize);
 }
 
 /* SISMEMBER key member: 1 or 0. */

@@ -1062,21 +1062,7 @@ void zincrbyCommand(client *c) {
 /* ZREM key member [member ...]: replies with the number removed. The key
  * goes away with its last member, and the rest are not looked at. */
 void zremCommand(client *c) {
-    robj *zobj = lookupKeyWriteOrReply(c, c->argv[1], ZSET_REPLY_ZERO);
-    long long deleted = 0;
-    if (zobj == NULL || checkType(c, zobj, OBJ_ZSET)) return;
-    for (int j = 2; j < c->argc; j++) {
-        deleted += zsetDel(c->srv, zobj, c->argv[j]->v.ptr);
-        if (zsetLength(zobj) == 0) {
-            dbDelete(c->srv, c->db, c->argv[1]);
-            break;
-        }
-    }
-    if (deleted) {
-        signalModifiedKey(c, c->db, c->argv[1]);
-        c->srv->dirty += deleted;
-    }
-    addReplyLongLong(c, deleted);
+    removeMembersCommand(c, OBJ_ZSET, zsetDel, zsetLength);
 }
 
 /* ==== Commands: point reads ==== */
