@@ -258,6 +258,9 @@ size_t gkTraceRead(gkWorld *w, uint64_t after_seq, gkTraceRecord *out,
                    size_t max);
 void gkTraceEnable(gkWorld *w, uint32_t type_mask);
 
+/* The dict calls return GK_ENOTFOUND for an unknown node or db and
+ * GK_EINVAL for a bad kind, table, bucket or count, with the reason in
+ * gkWorldLastError. */
 int gkDictGetInfo(gkWorld *w, int node, int db, int kind, gkDictInfo *out);
 int gkDictGetBuckets(gkWorld *w, int node, int db, int kind, int table,
                      uint32_t bins, uint32_t *entries, uint32_t *filled);

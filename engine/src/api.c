@@ -17,17 +17,24 @@ void gkTraceEnable(gkWorld *w, uint32_t type_mask) {
     w->trace.enabled = type_mask;
 }
 
-static dict *_getDict(gkWorld *w, int node, int db, int kind) {
+/* The keys or expires dict of db on node. GK_ENOTFOUND (with a message
+ * in gkWorldLastError) for an unknown node or db, GK_EINVAL for an
+ * unknown kind; *out is set only on success. */
+static int _getDict(gkWorld *w, int node, int db, int kind, dict **out) {
     redisServer *s = worldServer(w, node);
-    if (!s || db < 0 || db >= s->cfg.databases) return NULL;
-    if (kind == GK_DICT_KEYS) return s->db[db].dict;
-    if (kind == GK_DICT_EXPIRES) return s->db[db].expires;
-    return NULL;
+    if (!s) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    if (db < 0 || db >= s->cfg.databases)
+        return worldFail(w, GK_ENOTFOUND, "no such database");
+    if (kind == GK_DICT_KEYS) *out = s->db[db].dict;
+    else if (kind == GK_DICT_EXPIRES) *out = s->db[db].expires;
+    else return worldFail(w, GK_EINVAL, "unknown dict kind");
+    return GK_OK;
 }
 
 int gkDictGetInfo(gkWorld *w, int node, int db, int kind, gkDictInfo *out) {
-    dict *d = _getDict(w, node, db, kind);
-    if (!d) return GK_ENOTFOUND;
+    dict *d;
+    int status = _getDict(w, node, db, kind, &d);
+    if (status != GK_OK) return status;
     out->rehashidx = d->rehashidx;
     for (int t = 0; t < 2; t++) {
         out->size[t] = DICTHT_SIZE(d->ht_size_exp[t]);
@@ -46,8 +53,11 @@ int gkDictGetInfo(gkWorld *w, int node, int db, int kind, gkDictInfo *out) {
  * of buckets as a strip of a thousand pixels. */
 int gkDictGetBuckets(gkWorld *w, int node, int db, int kind, int table,
                      uint32_t bins, uint32_t *entries, uint32_t *filled) {
-    dict *d = _getDict(w, node, db, kind);
-    if (!d || table < 0 || table > 1 || bins == 0) return GK_EINVAL;
+    dict *d;
+    int status = _getDict(w, node, db, kind, &d);
+    if (status != GK_OK) return status;
+    if (table < 0 || table > 1 || bins == 0)
+        return worldFail(w, GK_EINVAL, "bad table or bin count");
     memset(entries, 0, sizeof(uint32_t) * bins);
     memset(filled, 0, sizeof(uint32_t) * bins);
     uint64_t size = DICTHT_SIZE(d->ht_size_exp[table]);
@@ -67,10 +77,12 @@ int gkDictGetBuckets(gkWorld *w, int node, int db, int kind, int table,
 int gkDictGetBucketKeys(gkWorld *w, int node, int db, int kind, int table,
                         uint64_t bucket, char *out, size_t cap,
                         size_t *written) {
-    dict *d = _getDict(w, node, db, kind);
+    dict *d;
     *written = 0;
-    if (!d || table < 0 || table > 1) return GK_EINVAL;
-    if (bucket >= DICTHT_SIZE(d->ht_size_exp[table])) return GK_EINVAL;
+    int status = _getDict(w, node, db, kind, &d);
+    if (status != GK_OK) return status;
+    if (table < 0 || table > 1 || bucket >= DICTHT_SIZE(d->ht_size_exp[table]))
+        return worldFail(w, GK_EINVAL, "no such bucket");
     size_t n = 0;
     for (dictEntry *he = d->ht_table[table][bucket]; he; he = he->next) {
         sds k = dictGetKey(he);
@@ -88,20 +100,22 @@ int gkDictGetBucketKeys(gkWorld *w, int node, int db, int kind, int table,
  * had touched it. Returns 1 if the rehash continues, 0 if it is done (or
  * there was none), or a negative status. */
 int gkDictRehashSteps(gkWorld *w, int node, int db, int kind, int steps) {
-    dict *d = _getDict(w, node, db, kind);
-    if (!d || steps < 1) return GK_EINVAL;
+    dict *d;
+    int status = _getDict(w, node, db, kind, &d);
+    if (status != GK_OK) return status;
+    if (steps < 1) return worldFail(w, GK_EINVAL, "steps must be positive");
     return dictRehash(d, steps);
 }
 
 int gkScanAuditBegin(gkWorld *w, int node, int db, int conn) {
     redisServer *s = worldServer(w, node);
-    if (!s) return GK_ENOTFOUND;
+    if (!s) return worldFail(w, GK_ENOTFOUND, "no such server node");
     return auditBegin(s, db, conn);
 }
 
 int gkScanAuditGet(gkWorld *w, int node, gkScanAudit *out) {
     redisServer *s = worldServer(w, node);
-    if (!s) return GK_ENOTFOUND;
+    if (!s) return worldFail(w, GK_ENOTFOUND, "no such server node");
     auditGet(s, out);
     return GK_OK;
 }
@@ -109,14 +123,14 @@ int gkScanAuditGet(gkWorld *w, int node, gkScanAudit *out) {
 int gkScanAuditMissing(gkWorld *w, int node, char *out, size_t cap,
                        size_t *written) {
     redisServer *s = worldServer(w, node);
-    if (!s) return GK_ENOTFOUND;
+    if (!s) return worldFail(w, GK_ENOTFOUND, "no such server node");
     *written = auditMissing(s, out, cap);
     return GK_OK;
 }
 
 int gkScanAuditEnd(gkWorld *w, int node) {
     redisServer *s = worldServer(w, node);
-    if (!s) return GK_ENOTFOUND;
+    if (!s) return worldFail(w, GK_ENOTFOUND, "no such server node");
     auditEnd(s);
     return GK_OK;
 }

@@ -340,6 +340,25 @@ static void testWatchOfAnAlreadyExpiredKey(void) {
     close_(&s);
 }
 
+static void testIntrospectionStatuses(void) {
+    session s;
+    open_(&s, 1);
+    gkDictInfo info;
+    uint32_t e[4], f[4];
+    CHECK(gkDictGetInfo(s.w, s.srv, 0, GK_DICT_KEYS, &info) == GK_OK);
+    CHECK(gkDictGetInfo(s.w, 99, 0, GK_DICT_KEYS, &info) == GK_ENOTFOUND);
+    CHECK_EQ_STR(gkWorldLastError(s.w), "no such server node");
+    CHECK(gkDictGetInfo(s.w, s.srv, 16, GK_DICT_KEYS, &info) == GK_ENOTFOUND);
+    CHECK(gkDictGetBuckets(s.w, 99, 0, GK_DICT_KEYS, 0, 4, e, f)
+          == GK_ENOTFOUND);
+    CHECK(gkDictGetBuckets(s.w, s.srv, 0, GK_DICT_KEYS, 2, 4, e, f)
+          == GK_EINVAL);
+    CHECK(gkDictGetInfo(s.w, s.srv, 0, 7, &info) == GK_EINVAL);
+    CHECK(gkDictRehashSteps(s.w, s.srv, 0, GK_DICT_KEYS, 0) == GK_EINVAL);
+    CHECK(gkScanAuditEnd(s.w, 99) == GK_ENOTFOUND);
+    close_(&s);
+}
+
 static void testConnectionIdsReused(void) {
     session s;
     open_(&s, 1);
@@ -388,6 +407,8 @@ int main(void) {
     RUN("a key already expired when watched and then deleted or read "
         "leaves the transaction alone; writing it aborts it",
         testWatchOfAnAlreadyExpiredKey);
+    RUN("introspection calls say not found for an unknown node or db and "
+        "invalid for a bad argument", testIntrospectionStatuses);
     RUN("closed connections give their id back and leave no memory behind",
         testConnectionIdsReused);
     return gkTestReport();
