@@ -1,15 +1,14 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
+import { memo, useCallback, useMemo, useState, type PointerEvent } from 'react';
 import { useAppState, useStoreApi, useT } from '../../app/hooks';
 import { drawStrip, type StripModel } from '../../render/strip';
 import { StripHover, type HoverPoint } from './StripHover';
+import { useCanvas, type Draw } from '../useCanvas';
 
 /** The canvas of one table. It measures itself, asks the engine for one bin
  *  per device pixel, and redraws at most once per animation frame. */
 export const StripCanvas = memo(function StripCanvas({ index }: { index: 0 | 1 }) {
   const t = useT();
   const store = useStoreApi();
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const frame = useRef(0);
   const table = useAppState((s) => s.snapshot?.dict?.tables[index] ?? null);
   const rehashidx = useAppState((s) => (index === 0 ? s.snapshot?.dict?.rehashidx ?? -1 : -1));
   const lastCall = useAppState((s) => s.snapshot?.scan?.recent.at(-1) ?? null);
@@ -20,48 +19,12 @@ export const StripCanvas = memo(function StripCanvas({ index }: { index: 0 | 1 }
     return { table, rehashidx, lastBuckets: last };
   }, [table, rehashidx, lastCall]);
 
-  useEffect(() => {
-    const el = canvas.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => {
-      const dpr = window.devicePixelRatio || 1;
-      const w = Math.max(1, Math.round(el.clientWidth * dpr));
-      const h = Math.max(1, Math.round(el.clientHeight * dpr));
-      if (el.width !== w || el.height !== h) {
-        el.width = w;
-        el.height = h;
-      }
-      store.setBins(w);
-      el.dispatchEvent(new Event('redraw'));
-    });
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, [store]);
-
-  useEffect(() => {
-    const el = canvas.current;
-    if (!el) return;
-    const draw = () => {
-      frame.current = 0;
-      const ctx = el.getContext('2d');
-      if (!ctx) return;
-      if (!model) {
-        ctx.clearRect(0, 0, el.width, el.height);
-        return;
-      }
-      drawStrip(ctx, el.width, el.height, window.devicePixelRatio || 1, model);
-    };
-    const schedule = () => {
-      if (!frame.current) frame.current = requestAnimationFrame(draw);
-    };
-    schedule();
-    el.addEventListener('redraw', schedule);
-    return () => {
-      el.removeEventListener('redraw', schedule);
-      if (frame.current) cancelAnimationFrame(frame.current);
-      frame.current = 0;
-    };
+  const draw = useCallback<Draw>((ctx, w, h, dpr) => {
+    if (model) drawStrip(ctx, w, h, dpr, model);
+    else ctx.clearRect(0, 0, w, h);
   }, [model]);
+  const onWidth = useCallback((px: number) => store.setBins(px), [store]);
+  const canvas = useCanvas(draw, onWidth);
 
   const [hover, setHover] = useState<HoverPoint | null>(null);
   const onMove = useCallback((e: PointerEvent<HTMLCanvasElement>) => {

@@ -5,7 +5,7 @@ import {
 } from '../../render/charts';
 import { useLessonTarget } from '../lesson/hooks';
 import { useLoop, useLoopApi } from './hooks';
-import { useCanvas } from './useCanvas';
+import { useCanvas } from '../useCanvas';
 
 export const ChartsPanel = memo(function ChartsPanel() {
   const target = useLessonTarget('loop.charts');

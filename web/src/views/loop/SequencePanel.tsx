@@ -4,7 +4,7 @@ import { drawSequence, type SequenceModel } from '../../render/sequence';
 import { formatDuration } from '../../render/timeaxis';
 import { useLessonTarget } from '../lesson/hooks';
 import { useLoop, useLoopApi } from './hooks';
-import { useCanvas } from './useCanvas';
+import { useCanvas } from '../useCanvas';
 
 export const SequencePanel = memo(function SequencePanel() {
   const t = useT();

@@ -4,7 +4,7 @@ import { drawTimeline, hitTest, layout, timeAt, timelineHeight, type TimelineHit
 import { useLoop, useLoopApi } from './hooks';
 import { useLanes } from './lanes';
 import { TimelineTip } from './TimelineTip';
-import { useCanvas } from './useCanvas';
+import { useCanvas } from '../useCanvas';
 
 /** The timeline's canvas: wheel zooms around the pointer, dragging pans,
  *  dragging along the time axis rewinds, hovering explains. */

@@ -1,5 +1,7 @@
 // A canvas that measures itself (device pixels), and redraws with `draw`
 // at most once per animation frame, whenever draw changes or it resizes.
+// onWidth hears the width in device pixels after each resize (the hash
+// table strips ask the engine for one bin per pixel).
 import { useEffect, useRef, type RefObject } from 'react';
 
 export type Draw = (ctx: CanvasRenderingContext2D, w: number, h: number, dpr: number) => void;
