@@ -295,126 +295,75 @@ static void test_rawcommands(void) {
 
 /* ---- Formatting replies as redis-cli --no-raw does. ---- */
 
-/* a status reply prints bare with a newline */
-static void test_status(void) {
-    static const char in[] =
-        "+OK\r\n";
-    static const char want[] =
-        "OK\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
+/* ---- Replies as redis-cli prints them. ---- */
 
-/* an integer prints as (integer) N */
-static void test_integer(void) {
-    static const char in[] =
-        ":1\r\n";
-    static const char want[] =
-        "(integer) 1\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
+/* One reply and the text redis-cli printed for it (raw: with --raw, as
+ * INFO and its kin print). in and want may hold NUL bytes: their lengths
+ * come from the literals. */
+typedef struct formatCase {
+    const char *name;       /* the sentence the test reports */
+    int raw;
+    const char *in, *want;
+    size_t inlen, wantlen;
+} formatCase;
 
-/* a negative integer keeps its sign */
-static void test_negint(void) {
-    static const char in[] =
-        ":-99\r\n";
-    static const char want[] =
-        "(integer) -99\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
+#define FORMAT(name, raw, in, want) \
+    { name, raw, in, want, sizeof(in) - 1, sizeof(want) - 1 }
 
-/* the smallest 64-bit integer prints in full */
-static void test_intmin(void) {
-    static const char in[] =
-        ":-9223372036854775808\r\n";
-    static const char want[] =
-        "(integer) -9223372036854775808\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a nil bulk string prints (nil) */
-static void test_nil(void) {
-    static const char in[] =
-        "$-1\r\n";
-    static const char want[] =
-        "(nil)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* an error prints as (error) and its text */
-static void test_error(void) {
-    static const char in[] =
-        "-ERR unknown command 'FOO', with args beginning with: 'bar' \r\n";
-    static const char want[] =
-        "(error) ERR unknown command 'FOO', with args beginning with: 'bar' \n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a bulk string prints in double quotes */
-static void test_bulk(void) {
-    static const char in[] =
+static const formatCase formatCases[] = {
+    FORMAT("a status reply prints bare with a newline", 0,
+        "+OK\r\n",
+        "OK\n"),
+    FORMAT("an integer prints as (integer) N", 0,
+        ":1\r\n",
+        "(integer) 1\n"),
+    FORMAT("a negative integer keeps its sign", 0,
+        ":-99\r\n",
+        "(integer) -99\n"),
+    FORMAT("the smallest 64-bit integer prints in full", 0,
+        ":-9223372036854775808\r\n",
+        "(integer) -9223372036854775808\n"),
+    FORMAT("a nil bulk string prints (nil)", 0,
+        "$-1\r\n",
+        "(nil)\n"),
+    FORMAT("an error prints as (error) and its text", 0,
+        "-ERR unknown command 'FOO', with args beginning with: 'bar' \r\n",
+        "(error) ERR unknown command 'FOO', with args beginning with: "
+        "'bar' \n"),
+    FORMAT("a bulk string prints in double quotes", 0,
         "$5\r\n"
-        "hello\r\n";
-    static const char want[] =
-        "\"hello\"\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a binary bulk string is escaped as sdscatrepr escapes it */
-static void test_binary(void) {
-    static const char in[] =
+        "hello\r\n",
+        "\"hello\"\n"),
+    FORMAT("a binary bulk string is escaped as sdscatrepr escapes it", 0,
         "$42\r\n"
         "\000\001\002\003\004\005\006\007\010\t\n\013\014\r\016\017\020\021"
         "\022\023\024\025\026\027\030\031\032\033\034\035\036\037 \"\\'~\177"
-        "\200\303\251\377\r\n";
-    static const char want[] =
+        "\200\303\251\377\r\n",
         "\"\\x00\\x01\\x02\\x03\\x04\\x05\\x06\\a\\b\\t\\n\\x0b\\x0c\\r\\x0e\\"
         "x0f\\x10\\x11\\x12\\x13\\x14\\x15\\x16\\x17\\x18\\x19\\x1a\\x1b\\x1c"
-        "\\x1d\\x1e\\x1f \\\"\\\\'~\\x7f\\x80\\xc3\\xa9\\xff\"\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* an empty bulk string prints as two quotes */
-static void test_emptybulk(void) {
-    static const char in[] =
+        "\\x1d\\x1e\\x1f \\\"\\\\'~\\x7f\\x80\\xc3\\xa9\\xff\"\n"),
+    FORMAT("an empty bulk string prints as two quotes", 0,
         "$0\r\n"
-        "\r\n";
-    static const char want[] =
-        "\"\"\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a bulk string holding CRLFs is read by its length */
-static void test_crlfbulk(void) {
-    static const char in[] =
+        "\r\n",
+        "\"\"\n"),
+    FORMAT("a bulk string holding CRLFs is read by its length", 0,
         "$4\r\n"
         "\r\n"
         "\r\n"
-        "\r\n";
-    static const char want[] =
-        "\"\\r\\n\\r\\n\"\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* array elements are numbered from 1) on their own lines */
-static void test_array(void) {
-    static const char in[] =
+        "\r\n",
+        "\"\\r\\n\\r\\n\"\n"),
+    FORMAT("array elements are numbered from 1) on their own lines", 0,
         "*3\r\n"
         "$1\r\n"
         "a\r\n"
         "$3\r\n"
         "b c\r\n"
         "$0\r\n"
-        "\r\n";
-    static const char want[] =
+        "\r\n",
         "1) \"a\"\n"
         "2) \"b c\"\n"
-        "3) \"\"\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* nine elements need one column for the index */
-static void test_nine(void) {
-    static const char in[] =
+        "3) \"\"\n"),
+    FORMAT("nine elements need one column for the index", 0,
         "*9\r\n"
         "$1\r\n"
         "0\r\n"
@@ -433,8 +382,7 @@ static void test_nine(void) {
         "$1\r\n"
         "7\r\n"
         "$1\r\n"
-        "8\r\n";
-    static const char want[] =
+        "8\r\n",
         "1) \"0\"\n"
         "2) \"1\"\n"
         "3) \"2\"\n"
@@ -443,13 +391,8 @@ static void test_nine(void) {
         "6) \"5\"\n"
         "7) \"6\"\n"
         "8) \"7\"\n"
-        "9) \"8\"\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* ten elements pad every index to two columns */
-static void test_ten(void) {
-    static const char in[] =
+        "9) \"8\"\n"),
+    FORMAT("ten elements pad every index to two columns", 0,
         "*10\r\n"
         "$1\r\n"
         "0\r\n"
@@ -470,8 +413,7 @@ static void test_ten(void) {
         "$1\r\n"
         "8\r\n"
         "$1\r\n"
-        "9\r\n";
-    static const char want[] =
+        "9\r\n",
         " 1) \"0\"\n"
         " 2) \"1\"\n"
         " 3) \"2\"\n"
@@ -481,13 +423,8 @@ static void test_ten(void) {
         " 7) \"6\"\n"
         " 8) \"7\"\n"
         " 9) \"8\"\n"
-        "10) \"9\"\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* more than a hundred elements pad every index to three columns */
-static void test_hundred(void) {
-    static const char in[] =
+        "10) \"9\"\n"),
+    FORMAT("more than a hundred elements pad every index to three columns", 0,
         "*101\r\n$2\r\nv0\r\n$2\r\nv1\r\n$2\r\nv2\r\n$2\r\nv3\r\n$2\r\nv4\r\n$"
         "2\r\nv5\r\n$2\r\nv6\r\n$2\r\nv7\r\n$2\r\nv8\r\n$2\r\nv9\r\n$3\r\nv10"
         "\r\n$3\r\nv11\r\n$3\r\nv12\r\n$3\r\nv13\r\n$3\r\nv14\r\n$3\r\nv15\r\n"
@@ -507,8 +444,7 @@ static void test_hundred(void) {
         "\r\n$3\r\nv85\r\n$3\r\nv86\r\n$3\r\nv87\r\n$3\r\nv88\r\n$3\r\nv89\r\n"
         "$3\r\nv90\r\n$3\r\nv91\r\n$3\r\nv92\r\n$3\r\nv93\r\n$3\r\nv94\r\n$3\r"
         "\nv95\r\n$3\r\nv96\r\n$3\r\nv97\r\n$3\r\nv98\r\n$3\r\nv99\r\n$4\r\nv1"
-        "00\r\n";
-    static const char want[] =
+        "00\r\n",
         "  1) \"v0\"\n"
         "  2) \"v1\"\n"
         "  3) \"v2\"\n"
@@ -609,47 +545,26 @@ static void test_hundred(void) {
         " 98) \"v97\"\n"
         " 99) \"v98\"\n"
         "100) \"v99\"\n"
-        "101) \"v100\"\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* an empty array prints (empty array) */
-static void test_emptyarray(void) {
-    static const char in[] =
-        "*0\r\n";
-    static const char want[] =
-        "(empty array)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a null array prints (nil) */
-static void test_nullarray(void) {
-    static const char in[] =
-        "*-1\r\n";
-    static const char want[] =
-        "(nil)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* nils inside an array print (nil) after their index */
-static void test_mget(void) {
-    static const char in[] =
+        "101) \"v100\"\n"),
+    FORMAT("an empty array prints (empty array)", 0,
+        "*0\r\n",
+        "(empty array)\n"),
+    FORMAT("a null array prints (nil)", 0,
+        "*-1\r\n",
+        "(nil)\n"),
+    FORMAT("nils inside an array print (nil) after their index", 0,
         "*3\r\n"
         "$5\r\n"
         "hello\r\n"
         "$-1\r\n"
         "$3\r\n"
-        "-99\r\n";
-    static const char want[] =
+        "-99\r\n",
         "1) \"hello\"\n"
         "2) (nil)\n"
-        "3) \"-99\"\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a nested array starts on its parent index line and indents the rest */
-static void test_scan(void) {
-    static const char in[] =
+        "3) \"-99\"\n"),
+    FORMAT("a nested array starts on its parent index line and indents "
+           "the rest",
+        0,
         "*2\r\n"
         "$1\r\n"
         "0\r\n"
@@ -693,8 +608,7 @@ static void test_scan(void) {
         "$2\r\n"
         "k5\r\n"
         "$1\r\n"
-        "l\r\n";
-    static const char want[] =
+        "l\r\n",
         "1) \"0\"\n"
         "2)  1) \"n\"\n"
         "    2) \"k9\"\n"
@@ -715,26 +629,15 @@ static void test_scan(void) {
         "   17) \"l101\"\n"
         "   18) \"l10\"\n"
         "   19) \"k5\"\n"
-        "   20) \"l\"\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* an empty nested array prints (empty array) on its index line */
-static void test_scanempty(void) {
-    static const char in[] =
+        "   20) \"l\"\n"),
+    FORMAT("an empty nested array prints (empty array) on its index line", 0,
         "*2\r\n"
         "$1\r\n"
         "1\r\n"
-        "*0\r\n";
-    static const char want[] =
+        "*0\r\n",
         "1) \"1\"\n"
-        "2) (empty array)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* nested empty arrays print at every depth */
-static void test_empties(void) {
-    static const char in[] =
+        "2) (empty array)\n"),
+    FORMAT("nested empty arrays print at every depth", 0,
         "*3\r\n"
         "*0\r\n"
         "*1\r\n"
@@ -742,30 +645,18 @@ static void test_empties(void) {
         "*2\r\n"
         "*1\r\n"
         "*0\r\n"
-        ":5\r\n";
-    static const char want[] =
+        ":5\r\n",
         "1) (empty array)\n"
         "2) 1) (empty array)\n"
         "3) 1) 1) (empty array)\n"
-        "   2) (integer) 5\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a null array inside an array prints (nil) */
-static void test_nullnested(void) {
-    static const char in[] =
+        "   2) (integer) 5\n"),
+    FORMAT("a null array inside an array prints (nil)", 0,
         "*2\r\n"
         "*-1\r\n"
-        "$-1\r\n";
-    static const char want[] =
+        "$-1\r\n",
         "1) (nil)\n"
-        "2) (nil)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* each nesting level pads to the width of its own largest index */
-static void test_widths(void) {
-    static const char in[] =
+        "2) (nil)\n"),
+    FORMAT("each nesting level pads to the width of its own largest index", 0,
         "*10\r\n"
         "*11\r\n"
         ":1\r\n"
@@ -787,8 +678,7 @@ static void test_widths(void) {
         ":2\r\n"
         ":2\r\n"
         ":2\r\n"
-        ":2\r\n";
-    static const char want[] =
+        ":2\r\n",
         " 1)  1) (integer) 1\n"
         "     2) (integer) 1\n"
         "     3) (integer) 1\n"
@@ -808,21 +698,15 @@ static void test_widths(void) {
         " 7) (integer) 2\n"
         " 8) (integer) 2\n"
         " 9) (integer) 2\n"
-        "10) (integer) 2\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* deep nesting indents by each parent index width plus two */
-static void test_cmdinfo(void) {
-    static const char in[] =
+        "10) (integer) 2\n"),
+    FORMAT("deep nesting indents by each parent index width plus two", 0,
         "*1\r\n*10\r\n$3\r\nget\r\n:2\r\n*2\r\n+readonly\r\n+fast\r\n:1\r\n:1"
         "\r\n:1\r\n*3\r\n+@read\r\n+@string\r\n+@fast\r\n*0\r\n*1\r\n*6\r\n$5"
         "\r\nflags\r\n*2\r\n+RO\r\n+access\r\n$12\r\nbegin_search\r\n*4\r\n$4"
         "\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n$"
         "9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6"
         "\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r"
-        "\n*0\r\n";
-    static const char want[] =
+        "\n*0\r\n",
         "1)  1) \"get\"\n"
         "    2) (integer) 2\n"
         "    3) 1) readonly\n"
@@ -853,13 +737,8 @@ static void test_cmdinfo(void) {
         "                4) (integer) 1\n"
         "                5) \"limit\"\n"
         "                6) (integer) 0\n"
-        "   10) (empty array)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* errors, nils and arrays mix inside one array */
-static void test_exec(void) {
-    static const char in[] =
+        "   10) (empty array)\n"),
+    FORMAT("errors, nils and arrays mix inside one array", 0,
         "*4\r\n"
         ":-98\r\n"
         "*3\r\n"
@@ -871,39 +750,21 @@ static void test_exec(void) {
         "\r\n"
         "$-1\r\n"
         "-WRONGTYPE Operation against a key holding the wrong kind of value\r"
-        "\n";
-    static const char want[] =
+        "\n",
         "1) (integer) -98\n"
         "2) 1) \"a\"\n"
         "   2) \"b c\"\n"
         "   3) \"\"\n"
         "3) (nil)\n"
         "4) (error) WRONGTYPE Operation against a key holding the wrong kind o"
-        "f value\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a status reply prints only up to its first NUL byte */
-static void test_statusnul(void) {
-    static const char in[] =
-        "+a\000b\r\n";
-    static const char want[] =
-        "a\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* an error reply prints only up to its first NUL byte */
-static void test_errornul(void) {
-    static const char in[] =
-        "-ERR a\000b\r\n";
-    static const char want[] =
-        "(error) ERR a\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a RESP3 map prints key => value with # indexes */
-static void test_hello3(void) {
-    static const char in[] =
+        "f value\n"),
+    FORMAT("a status reply prints only up to its first NUL byte", 0,
+        "+a\000b\r\n",
+        "a\n"),
+    FORMAT("an error reply prints only up to its first NUL byte", 0,
+        "-ERR a\000b\r\n",
+        "(error) ERR a\n"),
+    FORMAT("a RESP3 map prints key => value with # indexes", 0,
         "%7\r\n"
         "$6\r\n"
         "server\r\n"
@@ -929,89 +790,41 @@ static void test_hello3(void) {
         "master\r\n"
         "$7\r\n"
         "modules\r\n"
-        "*0\r\n";
-    static const char want[] =
+        "*0\r\n",
         "1# \"server\" => \"redis\"\n"
         "2# \"version\" => \"7.0.15\"\n"
         "3# \"proto\" => (integer) 3\n"
         "4# \"id\" => (integer) 158\n"
         "5# \"mode\" => \"standalone\"\n"
         "6# \"role\" => \"master\"\n"
-        "7# \"modules\" => (empty array)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a RESP3 double prints (double) and its text */
-static void test_double(void) {
-    static const char in[] =
-        ",3.141\r\n";
-    static const char want[] =
-        "(double) 3.141\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a RESP3 double keeps the server exponent notation */
-static void test_doubleexp(void) {
-    static const char in[] =
-        ",1.5e10\r\n";
-    static const char want[] =
-        "(double) 1.5e10\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a RESP3 negative infinity prints as -inf */
-static void test_doubleinf(void) {
-    static const char in[] =
-        ",-inf\r\n";
-    static const char want[] =
-        "(double) -inf\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a RESP3 true prints (true) */
-static void test_true(void) {
-    static const char in[] =
-        "#t\r\n";
-    static const char want[] =
-        "(true)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a RESP3 false prints (false) */
-static void test_false(void) {
-    static const char in[] =
-        "#f\r\n";
-    static const char want[] =
-        "(false)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a RESP3 null prints (nil) */
-static void test_null3(void) {
-    static const char in[] =
-        "_\r\n";
-    static const char want[] =
-        "(nil)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a RESP3 set numbers its elements with ~ */
-static void test_set3(void) {
-    static const char in[] =
+        "7# \"modules\" => (empty array)\n"),
+    FORMAT("a RESP3 double prints (double) and its text", 0,
+        ",3.141\r\n",
+        "(double) 3.141\n"),
+    FORMAT("a RESP3 double keeps the server exponent notation", 0,
+        ",1.5e10\r\n",
+        "(double) 1.5e10\n"),
+    FORMAT("a RESP3 negative infinity prints as -inf", 0,
+        ",-inf\r\n",
+        "(double) -inf\n"),
+    FORMAT("a RESP3 true prints (true)", 0,
+        "#t\r\n",
+        "(true)\n"),
+    FORMAT("a RESP3 false prints (false)", 0,
+        "#f\r\n",
+        "(false)\n"),
+    FORMAT("a RESP3 null prints (nil)", 0,
+        "_\r\n",
+        "(nil)\n"),
+    FORMAT("a RESP3 set numbers its elements with ~", 0,
         "~3\r\n"
         ":0\r\n"
         ":1\r\n"
-        ":2\r\n";
-    static const char want[] =
+        ":2\r\n",
         "1~ (integer) 0\n"
         "2~ (integer) 1\n"
-        "3~ (integer) 2\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a RESP3 set pads its indexes like an array */
-static void test_set12(void) {
-    static const char in[] =
+        "3~ (integer) 2\n"),
+    FORMAT("a RESP3 set pads its indexes like an array", 0,
         "~12\r\n"
         "$1\r\n"
         "a\r\n"
@@ -1036,8 +849,7 @@ static void test_set12(void) {
         "$1\r\n"
         "k\r\n"
         "$1\r\n"
-        "l\r\n";
-    static const char want[] =
+        "l\r\n",
         " 1~ \"a\"\n"
         " 2~ \"b\"\n"
         " 3~ \"c\"\n"
@@ -1049,53 +861,24 @@ static void test_set12(void) {
         " 9~ \"i\"\n"
         "10~ \"j\"\n"
         "11~ \"k\"\n"
-        "12~ \"l\"\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* an empty RESP3 set prints (empty set) */
-static void test_emptyset(void) {
-    static const char in[] =
-        "~0\r\n";
-    static const char want[] =
-        "(empty set)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* an empty RESP3 map prints (empty hash) */
-static void test_emptyhash(void) {
-    static const char in[] =
-        "%0\r\n";
-    static const char want[] =
-        "(empty hash)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a RESP3 verbatim string prints raw without its format */
-static void test_verbatim(void) {
-    static const char in[] =
+        "12~ \"l\"\n"),
+    FORMAT("an empty RESP3 set prints (empty set)", 0,
+        "~0\r\n",
+        "(empty set)\n"),
+    FORMAT("an empty RESP3 map prints (empty hash)", 0,
+        "%0\r\n",
+        "(empty hash)\n"),
+    FORMAT("a RESP3 verbatim string prints raw without its format", 0,
         "=29\r\n"
-        "txt:This is a verbatim\nstring\r\n";
-    static const char want[] =
+        "txt:This is a verbatim\nstring\r\n",
         "This is a verbatim\n"
-        "string\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a verbatim string drops any four-byte format prefix */
-static void test_verbatimmkd(void) {
-    static const char in[] =
+        "string\n"),
+    FORMAT("a verbatim string drops any four-byte format prefix", 0,
         "=7\r\n"
-        "mkd:a\nb\r\n";
-    static const char want[] =
+        "mkd:a\nb\r\n",
         "a\n"
-        "b\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* RESP3 pairs of member and double nest one level */
-static void test_zrange3(void) {
-    static const char in[] =
+        "b\n"),
+    FORMAT("RESP3 pairs of member and double nest one level", 0,
         "*3\r\n"
         "*2\r\n"
         "$1\r\n"
@@ -1108,20 +891,14 @@ static void test_zrange3(void) {
         "*2\r\n"
         "$1\r\n"
         "b\r\n"
-        ",2.5\r\n";
-    static const char want[] =
+        ",2.5\r\n",
         "1) 1) \"c\"\n"
         "   2) (double) -inf\n"
         "2) 1) \"a\"\n"
         "   2) (double) 1\n"
         "3) 1) \"b\"\n"
-        "   2) (double) 2.5\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a map pads its indexes to the number of entries not elements */
-static void test_map10(void) {
-    static const char in[] =
+        "   2) (double) 2.5\n"),
+    FORMAT("a map pads its indexes to the number of entries not elements", 0,
         "%10\r\n"
         "+k0\r\n"
         ":0\r\n"
@@ -1142,8 +919,7 @@ static void test_map10(void) {
         "+k8\r\n"
         ":8\r\n"
         "+k9\r\n"
-        ":9\r\n";
-    static const char want[] =
+        ":9\r\n",
         " 1# k0 => (integer) 0\n"
         " 2# k1 => (integer) 1\n"
         " 3# k2 => (integer) 2\n"
@@ -1153,13 +929,8 @@ static void test_map10(void) {
         " 7# k6 => (integer) 6\n"
         " 8# k7 => (integer) 7\n"
         " 9# k8 => (integer) 8\n"
-        "10# k9 => (integer) 9\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a map value spanning lines starts on its own line */
-static void test_xinfo3(void) {
-    static const char in[] =
+        "10# k9 => (integer) 9\n"),
+    FORMAT("a map value spanning lines starts on its own line", 0,
         "%9\r\n"
         "$6\r\n"
         "length\r\n"
@@ -1202,8 +973,7 @@ static void test_xinfo3(void) {
         "w\r\n"
         "$6\r\n"
         "groups\r\n"
-        "*0\r\n";
-    static const char want[] =
+        "*0\r\n",
         "1# \"length\" => (integer) 1\n"
         "2# \"radix-tree-keys\" => (integer) 1\n"
         "3# \"radix-tree-nodes\" => (integer) 2\n"
@@ -1217,13 +987,9 @@ static void test_xinfo3(void) {
         "         2) \"v\"\n"
         "         3) \"g\"\n"
         "         4) \"w\"\n"
-        "9# \"groups\" => (empty array)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a map value is multi-line only with more than one entry somewhere */
-static void test_mapvalues(void) {
-    static const char in[] =
+        "9# \"groups\" => (empty array)\n"),
+    FORMAT("a map value is multi-line only with more than one entry somewhere",
+        0,
         "%5\r\n"
         "+a\r\n"
         "*1\r\n"
@@ -1249,8 +1015,7 @@ static void test_mapvalues(void) {
         "+e\r\n"
         "~2\r\n"
         ":1\r\n"
-        ":2\r\n";
-    static const char want[] =
+        ":2\r\n",
         "1# a => 1) (integer) 1\n"
         "2# b => \n"
         "   1) 1) (integer) 1\n"
@@ -1264,13 +1029,10 @@ static void test_mapvalues(void) {
         "      3) (integer) 3 => (integer) 4\n"
         "5# e => \n"
         "   1~ (integer) 1\n"
-        "   2~ (integer) 2\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* a multi-line map value nested in an array is indented to its siblings */
-static void test_maparray(void) {
-    static const char in[] =
+        "   2~ (integer) 2\n"),
+    FORMAT("a multi-line map value nested in an array is indented to its "
+           "siblings",
+        0,
         "*11\r\n"
         ":0\r\n"
         ":0\r\n"
@@ -1288,8 +1050,7 @@ static void test_maparray(void) {
         "+a\r\n"
         "+b\r\n"
         "+j\r\n"
-        "*-1\r\n";
-    static const char want[] =
+        "*-1\r\n",
         " 1) (integer) 0\n"
         " 2) (integer) 0\n"
         " 3) (integer) 0\n"
@@ -1303,13 +1064,8 @@ static void test_maparray(void) {
         "11) 1# k => \n"
         "       1) a\n"
         "       2) b\n"
-        "    2# j => (nil)\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* an aggregate map key keeps the value on its last line */
-static void test_mapkeys(void) {
-    static const char in[] =
+        "    2# j => (nil)\n"),
+    FORMAT("an aggregate map key keeps the value on its last line", 0,
         "%1\r\n"
         "*2\r\n"
         "+a\r\n"
@@ -1318,27 +1074,20 @@ static void test_mapkeys(void) {
         "+k\r\n"
         "*2\r\n"
         ":1\r\n"
-        ":2\r\n";
-    static const char want[] =
+        ":2\r\n",
         "1# 1) a\n"
         "   2) b => \n"
         "   1# k => \n"
         "      1) (integer) 1\n"
-        "      2) (integer) 2\n";
-    _expectFormat(LIT(in), 0, LIT(want));
-}
-
-/* raw mode prints a bulk string as its bytes without a newline */
-static void test_rawhtstats(void) {
-    static const char in[] =
+        "      2) (integer) 2\n"),
+    FORMAT("raw mode prints a bulk string as its bytes without a newline", 1,
         "$394\r\n[Dictionary HT]\nHash table 0 stats (main hash table):\n tabl"
         "e size: 32\n number of elements: 21\n different slots: 17\n max chain"
         " length: 3\n avg chain length (counted): 1.24\n avg chain length (com"
         "puted): 1.24\n Chain length distribution:\n   0: 15 (46.88%)\n   1: 1"
         "4 (43.75%)\n   2: 2 (6.25%)\n   3: 1 (3.12%)\n[Expires HT]\nHash tabl"
         "e 0 stats (main hash table):\nNo stats available for empty dictionari"
-        "es\n\r\n";
-    static const char want[] =
+        "es\n\r\n",
         "[Dictionary HT]\n"
         "Hash table 0 stats (main hash table):\n"
         " table size: 32\n"
@@ -1354,54 +1103,26 @@ static void test_rawhtstats(void) {
         "   3: 1 (3.12%)\n"
         "[Expires HT]\n"
         "Hash table 0 stats (main hash table):\n"
-        "No stats available for empty dictionaries\n";
-    _expectFormat(LIT(in), 1, LIT(want));
-}
-
-/* raw mode prints an error without (error) and with a newline */
-static void test_rawerror(void) {
-    static const char in[] =
-        "-ERR value is not an integer or out of range\r\n";
-    static const char want[] =
-        "ERR value is not an integer or out of range\n";
-    _expectFormat(LIT(in), 1, LIT(want));
-}
-
-/* raw mode keeps the CRLFs of INFO text */
-static void test_rawinfo(void) {
-    static const char in[] =
+        "No stats available for empty dictionaries\n"),
+    FORMAT("raw mode prints an error without (error) and with a newline", 1,
+        "-ERR value is not an integer or out of range\r\n",
+        "ERR value is not an integer or out of range\n"),
+    FORMAT("raw mode keeps the CRLFs of INFO text", 1,
         "$45\r\n"
         "# Keyspace\r\n"
         "db9:keys=21,expires=0,avg_ttl=0\r\n"
-        "\r\n";
-    static const char want[] =
+        "\r\n",
         "# Keyspace\r\n"
-        "db9:keys=21,expires=0,avg_ttl=0\r\n";
-    _expectFormat(LIT(in), 1, LIT(want));
-}
-
-/* raw mode prints an empty bulk string as nothing */
-static void test_rawempty(void) {
-    static const char in[] =
+        "db9:keys=21,expires=0,avg_ttl=0\r\n"),
+    FORMAT("raw mode prints an empty bulk string as nothing", 1,
         "$0\r\n"
-        "\r\n";
-    static const char want[] =
-        "";
-    _expectFormat(LIT(in), 1, LIT(want));
-}
-
-/* raw mode prints an error in full, NUL bytes included */
-static void test_rawerrornul(void) {
-    static const char in[] =
-        "-ERR a\000b\r\n";
-    static const char want[] =
-        "ERR a\000b\n";
-    _expectFormat(LIT(in), 1, LIT(want));
-}
-
-/* raw mode puts one element per line and a space inside map entries */
-static void test_rawnested(void) {
-    static const char in[] =
+        "\r\n",
+        ""),
+    FORMAT("raw mode prints an error in full, NUL bytes included", 1,
+        "-ERR a\000b\r\n",
+        "ERR a\000b\n"),
+    FORMAT("raw mode puts one element per line and a space inside map entries",
+        1,
         "*3\r\n"
         "*2\r\n"
         "+a\r\n"
@@ -1411,38 +1132,31 @@ static void test_rawnested(void) {
         "+k\r\n"
         "+v\r\n"
         "+k2\r\n"
-        "*0\r\n";
-    static const char want[] =
+        "*0\r\n",
         "a\n"
         "\n"
         "7\n"
         "k v\n"
-        "k2 ";
-    _expectFormat(LIT(in), 1, LIT(want));
-}
-
-/* raw mode prints booleans, doubles and nulls as redis-cli does */
-static void test_rawscalars(void) {
-    static const char in[] =
+        "k2 "),
+    FORMAT("raw mode prints booleans, doubles and nulls as redis-cli does", 1,
         "*3\r\n"
         "#t\r\n"
         ",2.5\r\n"
-        "_\r\n";
-    static const char want[] =
+        "_\r\n",
         "(true)\n"
-        "2.5\n";
-    _expectFormat(LIT(in), 1, LIT(want));
-}
-
-/* raw mode prints a verbatim string without its format */
-static void test_rawverbatim(void) {
-    static const char in[] =
+        "2.5\n"),
+    FORMAT("raw mode prints a verbatim string without its format", 1,
         "=7\r\n"
-        "txt:a\nb\r\n";
-    static const char want[] =
+        "txt:a\nb\r\n",
         "a\n"
-        "b";
-    _expectFormat(LIT(in), 1, LIT(want));
+        "b"),
+};
+
+static const formatCase *current;
+
+static void _runFormatCase(void) {
+    _expectFormat(current->in, current->inlen, current->raw, current->want,
+                  current->wantlen);
 }
 
 /* Blob errors and attributes, which redis-cli's hiredis rejects, and big
@@ -1517,75 +1231,11 @@ int main(void) {
     RUN("a lone number or a number with trailing text is the command",
         test_norepeat);
     RUN("INFO, DEBUG HTSTATS and their kin print raw", test_rawcommands);
-    RUN("a status reply prints bare with a newline", test_status);
-    RUN("an integer prints as (integer) N", test_integer);
-    RUN("a negative integer keeps its sign", test_negint);
-    RUN("the smallest 64-bit integer prints in full", test_intmin);
-    RUN("a nil bulk string prints (nil)", test_nil);
-    RUN("an error prints as (error) and its text", test_error);
-    RUN("a bulk string prints in double quotes", test_bulk);
-    RUN("a binary bulk string is escaped as sdscatrepr escapes it",
-        test_binary);
-    RUN("an empty bulk string prints as two quotes", test_emptybulk);
-    RUN("a bulk string holding CRLFs is read by its length", test_crlfbulk);
-    RUN("array elements are numbered from 1) on their own lines", test_array);
-    RUN("nine elements need one column for the index", test_nine);
-    RUN("ten elements pad every index to two columns", test_ten);
-    RUN("more than a hundred elements pad every index to three columns",
-        test_hundred);
-    RUN("an empty array prints (empty array)", test_emptyarray);
-    RUN("a null array prints (nil)", test_nullarray);
-    RUN("nils inside an array print (nil) after their index", test_mget);
-    RUN("a nested array starts on its parent index line and indents the rest",
-        test_scan);
-    RUN("an empty nested array prints (empty array) on its index line",
-        test_scanempty);
-    RUN("nested empty arrays print at every depth", test_empties);
-    RUN("a null array inside an array prints (nil)", test_nullnested);
-    RUN("each nesting level pads to the width of its own largest index",
-        test_widths);
-    RUN("deep nesting indents by each parent index width plus two",
-        test_cmdinfo);
-    RUN("errors, nils and arrays mix inside one array", test_exec);
-    RUN("a status reply prints only up to its first NUL byte", test_statusnul);
-    RUN("an error reply prints only up to its first NUL byte", test_errornul);
-    RUN("a RESP3 map prints key => value with # indexes", test_hello3);
-    RUN("a RESP3 double prints (double) and its text", test_double);
-    RUN("a RESP3 double keeps the server exponent notation", test_doubleexp);
-    RUN("a RESP3 negative infinity prints as -inf", test_doubleinf);
-    RUN("a RESP3 true prints (true)", test_true);
-    RUN("a RESP3 false prints (false)", test_false);
-    RUN("a RESP3 null prints (nil)", test_null3);
-    RUN("a RESP3 set numbers its elements with ~", test_set3);
-    RUN("a RESP3 set pads its indexes like an array", test_set12);
-    RUN("an empty RESP3 set prints (empty set)", test_emptyset);
-    RUN("an empty RESP3 map prints (empty hash)", test_emptyhash);
-    RUN("a RESP3 verbatim string prints raw without its format", test_verbatim);
-    RUN("a verbatim string drops any four-byte format prefix",
-        test_verbatimmkd);
-    RUN("RESP3 pairs of member and double nest one level", test_zrange3);
-    RUN("a map pads its indexes to the number of entries not elements",
-        test_map10);
-    RUN("a map value spanning lines starts on its own line", test_xinfo3);
-    RUN("a map value is multi-line only with more than one entry somewhere",
-        test_mapvalues);
-    RUN("a multi-line map value nested in an array is indented to its siblings",
-        test_maparray);
-    RUN("an aggregate map key keeps the value on its last line", test_mapkeys);
-    RUN("raw mode prints a bulk string as its bytes without a newline",
-        test_rawhtstats);
-    RUN("raw mode prints an error without (error) and with a newline",
-        test_rawerror);
-    RUN("raw mode keeps the CRLFs of INFO text", test_rawinfo);
-    RUN("raw mode prints an empty bulk string as nothing", test_rawempty);
-    RUN("raw mode prints an error in full, NUL bytes included",
-        test_rawerrornul);
-    RUN("raw mode puts one element per line and a space inside map entries",
-        test_rawnested);
-    RUN("raw mode prints booleans, doubles and nulls as redis-cli does",
-        test_rawscalars);
-    RUN("raw mode prints a verbatim string without its format",
-        test_rawverbatim);
+    for (size_t i = 0; i < sizeof(formatCases) / sizeof(formatCases[0]);
+         i++) {
+        current = &formatCases[i];
+        RUN(current->name, _runFormatCase);
+    }
     RUN("blob errors, attributes and big numbers are refused",
         test_unsupported);
     RUN("malformed integers, lengths, doubles and booleans are refused",
