@@ -8,6 +8,8 @@
  * aligned for any scalar type (16 bytes also suits long double). */
 #define MEM_PREFIX 16
 
+/* Sets up an accounting allocator over fn (libc when NULL); ud is passed to
+ * every call of fn. Counters start at zero. Nothing is allocated. */
 void memInit(gkMem *m, gkAllocFn fn, void *ud) {
     m->fn = fn ? fn : memDefaultAlloc;
     m->ud = ud;
@@ -39,6 +41,7 @@ void *memTryAlloc(gkMem *m, size_t size) {
     return p + MEM_PREFIX;
 }
 
+/* As memTryAlloc, with the block zeroed. */
 void *memTryCalloc(gkMem *m, size_t size) {
     void *p = memTryAlloc(m, size);
     if (p) memset(p, 0, size);
@@ -67,24 +70,31 @@ void memPanic(const char *what) {
     abort();
 }
 
+/* memAlloc, memCalloc and memRealloc are memTry* that never return NULL:
+ * see memPanic above. The block is the caller's, freed with memFree on the
+ * same m. */
 void *memAlloc(gkMem *m, size_t size) {
     void *p = memTryAlloc(m, size);
     if (!p) memPanic("out of memory");
     return p;
 }
 
+/* See memAlloc. */
 void *memCalloc(gkMem *m, size_t size) {
     void *p = memTryCalloc(m, size);
     if (!p) memPanic("out of memory");
     return p;
 }
 
+/* See memAlloc. ptr (which may be NULL) is dead once this returns. */
 void *memRealloc(gkMem *m, void *ptr, size_t size) {
     void *p = memTryRealloc(m, ptr, size);
     if (!p) memPanic("out of memory");
     return p;
 }
 
+/* Frees a block from this m's alloc functions and takes it off the count;
+ * NULL is a no-op. */
 void memFree(gkMem *m, void *ptr) {
     if (!ptr) return;
     char *old = (char *)ptr - MEM_PREFIX;
@@ -93,6 +103,8 @@ void memFree(gkMem *m, void *ptr) {
     m->fn(m->ud, old, osize + MEM_PREFIX, 0);
 }
 
+/* The size asked for when ptr (not NULL, from mem*Alloc) was allocated,
+ * without the 16-byte prefix that the used counter includes. */
 size_t memSize(const void *ptr) {
     return *(const size_t *)((const char *)ptr - MEM_PREFIX);
 }

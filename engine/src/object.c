@@ -7,6 +7,10 @@
 #include "intset.h"
 #include "listpack.h"
 
+/* A new object of the given type wrapping ptr, with refcount 1 and encoding
+ * RAW; the caller sets the real encoding. The object takes ownership of ptr,
+ * which decrRefCount frees by encoding. Never returns NULL: memAlloc stops
+ * the engine when the host refuses memory. */
 robj *createObject(redisServer *s, int type, void *ptr) {
     robj *o = memAlloc(s->mem, sizeof(*o));
     o->type = (uint8_t)type;
@@ -26,10 +30,14 @@ robj *createStringObject(redisServer *s, const char *ptr, size_t len) {
     return o;
 }
 
+/* A string object with a private copy of len bytes from ptr, always RAW
+ * whatever its length (APPEND and SETRANGE grow it in place). Refcount 1. */
 robj *createRawStringObject(redisServer *s, const char *ptr, size_t len) {
     return createObject(s, OBJ_STRING, sdsnewlen(s->mem, ptr, len));
 }
 
+/* An INT-encoded string object holding value, refcount 1. Unlike Redis I
+ * never hand out a shared integer, so the caller may always modify it. */
 robj *createStringObjectFromLongLong(redisServer *s, long long value) {
     robj *o = createObject(s, OBJ_STRING, NULL);
     o->encoding = OBJ_ENCODING_INT;
@@ -37,6 +45,8 @@ robj *createStringObjectFromLongLong(redisServer *s, long long value) {
     return o;
 }
 
+/* A string object holding value as Redis formats doubles in replies (see
+ * d2string): "3" rather than "3.0", "inf", 17 significant digits. */
 robj *createStringObjectFromDouble(redisServer *s, double value) {
     char buf[MAX_D2STRING_CHARS];
     int len = d2string(buf, sizeof(buf), value);
@@ -86,6 +96,9 @@ robj *getDecodedObject(redisServer *s, robj *o) {
     return createStringObject(s, buf, (size_t)len);
 }
 
+/* Points *len bytes at the value of a string object: the sds itself, or for
+ * an INT encoding its decimal text written into buf (LONG_STR_SIZE bytes).
+ * The result is borrowed: valid while o lives and buf is in scope. */
 const char *objectStrBytes(const robj *o, char *buf, size_t *len) {
     if (o->encoding == OBJ_ENCODING_INT) {
         *len = (size_t)ll2string(buf, LONG_STR_SIZE, o->v.ll);
@@ -95,24 +108,30 @@ const char *objectStrBytes(const robj *o, char *buf, size_t *len) {
     return o->v.ptr;
 }
 
+/* An empty set encoded as a hash table (HT), refcount 1. */
 robj *createSetObject(redisServer *s) {
     robj *o = createObject(s, OBJ_SET, dictCreate(&setDictType, &s->denv));
     o->encoding = OBJ_ENCODING_HT;
     return o;
 }
 
+/* An empty set encoded as an intset, refcount 1: the encoding SADD starts
+ * with when the first member is an integer. */
 robj *createIntsetObject(redisServer *s) {
     robj *o = createObject(s, OBJ_SET, intsetNew(s->mem));
     o->encoding = OBJ_ENCODING_INTSET;
     return o;
 }
 
+/* An empty hash encoded as a listpack, refcount 1. */
 robj *createHashObject(redisServer *s) {
     robj *o = createObject(s, OBJ_HASH, lpNew(s->mem, 0));
     o->encoding = OBJ_ENCODING_LISTPACK;
     return o;
 }
 
+/* An empty sorted set encoded as a skiplist plus a member->score dict,
+ * refcount 1. */
 robj *createZsetObject(redisServer *s) {
     zset *zs = memAlloc(s->mem, sizeof(*zs));
     zs->dict = dictCreate(&zsetDictType, &s->denv);
@@ -122,6 +141,7 @@ robj *createZsetObject(redisServer *s) {
     return o;
 }
 
+/* An empty sorted set encoded as a listpack, refcount 1. */
 robj *createZsetListpackObject(redisServer *s) {
     robj *o = createObject(s, OBJ_ZSET, lpNew(s->mem, 0));
     o->encoding = OBJ_ENCODING_LISTPACK;
@@ -144,6 +164,8 @@ void freeObjectValue(redisServer *s, robj *o) {
     }
 }
 
+/* Drops one reference; the last one frees the value and the object. A
+ * refcount already at 0 means a double free, and stops the engine. */
 void decrRefCount(redisServer *s, robj *o) {
     if (o->refcount <= 0) memPanic("decrRefCount against refcount <= 0");
     if (--o->refcount == 0) {
@@ -152,12 +174,16 @@ void decrRefCount(redisServer *s, robj *o) {
     }
 }
 
+/* Length in bytes of a string object's value; for an INT encoding, the
+ * length of its decimal text (what STRLEN replies). */
 size_t stringObjectLen(const robj *o) {
     if (sdsEncodedObject(o)) return sdslen(o->v.ptr);
     char buf[LONG_STR_SIZE];
     return (size_t)ll2string(buf, sizeof(buf), o->v.ll);
 }
 
+/* The name OBJECT ENCODING shows for an encoding, "unknown" for any other
+ * value. A static string. */
 const char *strEncoding(int encoding) {
     switch (encoding) {
     case OBJ_ENCODING_RAW: return "raw";
@@ -171,6 +197,8 @@ const char *strEncoding(int encoding) {
     }
 }
 
+/* The name TYPE replies for o's type, "unknown" for any other. A static
+ * string. */
 const char *typeName(const robj *o) {
     switch (o->type) {
     case OBJ_STRING: return "string";
@@ -192,6 +220,8 @@ int checkType(client *c, robj *o, int type) {
     return 0;
 }
 
+/* 1 if two string objects hold the same bytes, whatever their encodings
+ * (INT 12 equals RAW "12"), else 0. */
 int equalStringObjects(robj *a, robj *b) {
     char ba[LONG_STR_SIZE], bb[LONG_STR_SIZE];
     size_t la, lb;
@@ -213,6 +243,9 @@ int getLongLongFromObject(const robj *o, long long *target) {
     return C_OK;
 }
 
+/* As getLongLongFromObject; on failure I reply msg, or Redis's "value is not
+ * an integer or out of range" when msg is NULL, and return C_ERR with
+ * *target untouched. */
 int getLongLongFromObjectOrReply(client *c, robj *o, long long *target,
                                  const char *msg) {
     long long value;
@@ -242,11 +275,15 @@ int getRangeLongFromObjectOrReply(client *c, robj *o, long long min,
     return C_OK;
 }
 
+/* Same as getLongLongFromObjectOrReply: "long" is 64 bits here (see
+ * getRangeLongFromObjectOrReply). */
 int getLongFromObjectOrReply(client *c, robj *o, long long *target,
                              const char *msg) {
     return getLongLongFromObjectOrReply(c, o, target, msg);
 }
 
+/* An integer >= 0. On failure replies msg if given, else the parse error or
+ * "value is out of range, must be positive", and returns C_ERR. */
 int getPositiveLongFromObjectOrReply(client *c, robj *o, long long *target,
                                      const char *msg) {
     if (msg) return getRangeLongFromObjectOrReply(c, o, 0, LLONG_MAX, target,
@@ -256,6 +293,9 @@ int getPositiveLongFromObjectOrReply(client *c, robj *o, long long *target,
                                          "positive");
 }
 
+/* C_OK and the value if o (NULL counts as 0) is a string that strtod reads
+ * whole: no leading space, no trailing bytes, no NaN, no overflow. C_ERR for
+ * anything else, including a non-string type. */
 int getDoubleFromObject(const robj *o, double *target) {
     double value = 0;
     if (o) {
@@ -268,6 +308,8 @@ int getDoubleFromObject(const robj *o, double *target) {
     return C_OK;
 }
 
+/* As getDoubleFromObject; on failure replies msg, or "value is not a valid
+ * float" when msg is NULL, and returns C_ERR with *target untouched. */
 int getDoubleFromObjectOrReply(client *c, robj *o, double *target,
                                const char *msg) {
     double value;
@@ -303,6 +345,7 @@ void objectRefcountCommand(client *c) {
     addReplyLongLong(c, o->refcount);
 }
 
+/* OBJECT HELP: replies the subcommand list as an array of status lines. */
 void objectHelpCommand(client *c) {
     static const char *help[] = {
         "ENCODING <key>",

@@ -23,12 +23,16 @@ sds sdsTryNewlen(gkMem *m, const void *init, size_t len) {
     return h->buf;
 }
 
+/* As sdsTryNewlen, but never returns NULL: a refused allocation stops the
+ * engine. The string is the caller's, freed with sdsfree on the same m. */
 sds sdsnewlen(gkMem *m, const void *init, size_t len) {
     sds s = sdsTryNewlen(m, init, len);
     if (!s) memPanic("out of memory allocating a string");
     return s;
 }
 
+/* A new string copied from the C string init; NULL gives an empty string.
+ * Stops the engine if memory is refused. */
 sds sdsnew(gkMem *m, const char *init) {
     return sdsnewlen(m, init, init ? strlen(init) : 0);
 }
@@ -37,6 +41,7 @@ sds sdsempty(gkMem *m) { return sdsnewlen(m, "", 0); }
 
 sds sdsdup(gkMem *m, const sds s) { return sdsnewlen(m, s, sdslen(s)); }
 
+/* Frees s, which must come from the same allocator m; NULL is a no-op. */
 void sdsfree(gkMem *m, sds s) {
     if (s) memFree(m, SDS_HDR(s));
 }
@@ -57,6 +62,8 @@ sds sdsTryMakeRoomFor(gkMem *m, sds s, size_t addlen) {
     return nh->buf;
 }
 
+/* As sdsTryMakeRoomFor, but stops the engine instead of returning NULL. The
+ * old pointer is dead once this returns: use the result. */
 sds sdsMakeRoomFor(gkMem *m, sds s, size_t addlen) {
     sds n = sdsTryMakeRoomFor(m, s, addlen);
     if (!n) memPanic("out of memory growing a string");
@@ -70,6 +77,9 @@ void sdsIncrLen(sds s, size_t incr) {
     h->buf[h->len] = '\0';
 }
 
+/* Appends len bytes from t. The sdscat* family shares one contract: it may
+ * move the string, so s is dead afterwards and the result replaces it, and
+ * it never returns NULL (a refused allocation stops the engine). */
 sds sdscatlen(gkMem *m, sds s, const void *t, size_t len) {
     s = sdsMakeRoomFor(m, s, len);
     memcpy(s + sdslen(s), t, len);
@@ -77,14 +87,18 @@ sds sdscatlen(gkMem *m, sds s, const void *t, size_t len) {
     return s;
 }
 
+/* Appends the C string t; see sdscatlen. */
 sds sdscat(gkMem *m, sds s, const char *t) {
     return sdscatlen(m, s, t, strlen(t));
 }
 
+/* Appends the sds t (binary safe); see sdscatlen. */
 sds sdscatsds(gkMem *m, sds s, const sds t) {
     return sdscatlen(m, s, t, sdslen(t));
 }
 
+/* Appends printf-formatted text; see sdscatlen. If vsnprintf fails the
+ * string comes back unchanged. */
 sds sdscatvprintf(gkMem *m, sds s, const char *fmt, va_list ap) {
     char small[256];
     va_list cp;
@@ -99,6 +113,7 @@ sds sdscatvprintf(gkMem *m, sds s, const char *fmt, va_list ap) {
     return s;
 }
 
+/* As sdscatvprintf, with variadic arguments. */
 sds sdscatprintf(gkMem *m, sds s, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -143,11 +158,14 @@ void sdsrange(sds s, long start, long end) {
     SDS_HDR(s)->len = (size_t)newlen;
 }
 
+/* Empties s in place; the allocation is kept for reuse. */
 void sdsclear(sds s) {
     SDS_HDR(s)->len = 0;
     s[0] = '\0';
 }
 
+/* Shrinks the allocation to fit the content. If the allocator refuses, s
+ * comes back unchanged; otherwise the old pointer is dead. */
 sds sdsRemoveFreeSpace(gkMem *m, sds s) {
     sdshdr *h = SDS_HDR(s);
     if (h->alloc == h->len) return s;
@@ -157,15 +175,19 @@ sds sdsRemoveFreeSpace(gkMem *m, sds s) {
     return nh->buf;
 }
 
+/* Bytes the string occupies: header, allocated capacity and the NUL (the
+ * gkMem block prefix is not counted). */
 size_t sdsAllocSize(const sds s) {
     return sizeof(sdshdr) + SDS_HDR(s)->alloc + 1;
 }
 
+/* Lowercases s in place, byte by byte in the C locale. */
 void sdstolower(sds s) {
     for (size_t i = 0; i < sdslen(s); i++)
         s[i] = (char)tolower((unsigned char)s[i]);
 }
 
+/* Uppercases s in place, byte by byte in the C locale. */
 void sdstoupper(sds s) {
     for (size_t i = 0; i < sdslen(s); i++)
         s[i] = (char)toupper((unsigned char)s[i]);
@@ -179,6 +201,8 @@ int sdscmp(const sds a, const sds b) {
     return la < lb ? -1 : (la > lb ? 1 : 0);
 }
 
+/* A new string holding value in decimal. Stops the engine if memory is
+ * refused. */
 sds sdsfromlonglong(gkMem *m, long long value) {
     char buf[LONG_STR_SIZE];
     int len = ll2string(buf, sizeof(buf), value);
