@@ -28,10 +28,15 @@ robj *lookupKeyReadWithFlags(redisDb *db, client *c, robj *key, int flags) {
     return val;
 }
 
+/* lookupKeyReadWithFlags in the client's db, counting a hit or a miss. The
+ * value is borrowed: no reference is taken. May delete the key if it has
+ * expired, which propagates a DEL. */
 robj *lookupKeyRead(client *c, robj *key) {
     return lookupKeyReadWithFlags(c->db, c, key, LOOKUP_NONE);
 }
 
+/* As lookupKeyRead for a command about to write the key: no hit or miss is
+ * counted. The expired-key deletion still happens. */
 robj *lookupKeyWrite(client *c, robj *key) {
     return lookupKeyReadWithFlags(c->db, c, key, LOOKUP_WRITE);
 }
@@ -43,6 +48,7 @@ robj *lookupKeyReadOrReply(client *c, robj *key, const char *reply) {
     return o;
 }
 
+/* As lookupKeyWrite, replying with the given protocol text if missing. */
 robj *lookupKeyWriteOrReply(client *c, robj *key, const char *reply) {
     robj *o = lookupKeyWrite(c, key);
     if (!o) addReplyProto(c, reply, strlen(reply));
@@ -97,6 +103,8 @@ int dbDelete(redisServer *s, redisDb *db, robj *key) {
     return 1;
 }
 
+/* 1 if key is in the main dict, else 0. The TTL is not checked and nothing
+ * is deleted: a key past its expire time still counts until removed. */
 int dbExists(redisDb *db, robj *key) {
     return dictFind(db->dict, key->v.ptr) != NULL;
 }
@@ -123,6 +131,8 @@ long long emptyData(redisServer *s, int dbnum) {
     return removed;
 }
 
+/* Points the client at db id; C_ERR (nothing changed, no reply) if id is
+ * not in 0..databases-1. */
 int selectDb(client *c, int id) {
     if (id < 0 || id >= c->srv->cfg.databases) return C_ERR;
     c->db = &c->srv->db[id];
@@ -142,12 +152,14 @@ void setExpire(client *c, redisDb *db, robj *key, long long when) {
     (void)c;
 }
 
+/* key's absolute expire time in unix ms, or -1 if it has none. */
 long long getExpire(redisDb *db, robj *key) {
     if (dictSize(db->expires) == 0) return -1;
     dictEntry *de = dictFind(db->expires, key->v.ptr);
     return de ? dictGetSignedIntegerVal(de) : -1;
 }
 
+/* Drops key's TTL; 1 if it had one, else 0. Watchers are not touched. */
 int removeExpire(redisDb *db, robj *key) {
     return dictDelete(db->expires, key->v.ptr) == DICT_OK;
 }
@@ -275,6 +287,10 @@ static void _expireDb(redisServer *s, redisDb *db, expireState *st) {
     } while (repeat);
 }
 
+/* One run of active expiry (see above): type is ACTIVE_EXPIRE_CYCLE_SLOW
+ * from serverCron or _FAST from beforeSleep. Deleted keys are counted,
+ * touch their watchers and are propagated as DEL or UNLINK. Charges virtual
+ * CPU and updates expire_timelimit_exit and the stale percentage. */
 void activeExpireCycle(redisServer *s, int type) {
     expireState st = { s->mstime, s->denv.cpu_ns, 0, 0, 0, 0 };
     int dbs = CRON_DBS_PER_CALL;
@@ -548,6 +564,8 @@ void selectCommand(client *c) {
         addReplyOK(c);
 }
 
+/* DBSIZE: the number of keys in the client's db, expired ones included
+ * until removed. */
 void dbsizeCommand(client *c) {
     addReplyLongLong(c, (long long)dictSize(c->db->dict));
 }
@@ -565,6 +583,9 @@ static int _getFlushFlags(client *c) {
     return C_OK;
 }
 
+/* FLUSHDB [ASYNC|SYNC]: empties the client's db (both flags free at once
+ * here), dooms every transaction watching a key in it, replies +OK. It is
+ * propagated even when the db was already empty. */
 void flushdbCommand(client *c) {
     if (_getFlushFlags(c) != C_OK) return;
     c->srv->dirty += emptyData(c->srv, c->db->id);
@@ -572,12 +593,16 @@ void flushdbCommand(client *c) {
     addReplyOK(c);
 }
 
+/* FLUSHALL [ASYNC|SYNC]: empties every db as FLUSHDB does; the dirty count
+ * gets one more so that it always propagates. Replies +OK. */
 void flushallCommand(client *c) {
     if (_getFlushFlags(c) != C_OK) return;
     c->srv->dirty += emptyData(c->srv, -1) + 1;
     addReplyOK(c);
 }
 
+/* EXISTS key [key ...]: how many of the keys exist, a key named twice
+ * counting twice. Expired keys are deleted on the way and count as 0. */
 void existsCommand(client *c) {
     long long count = 0;
     for (int j = 1; j < c->argc; j++)
@@ -603,6 +628,10 @@ static void _delGeneric(client *c, int lazy) {
     addReplyLongLong(c, deleted);
 }
 
+/* DEL key [key ...]: the number of keys removed. Each removed key touches
+ * its watchers and dirties the server; with lazyfree-lazy-user-del it is
+ * freed as UNLINK frees it. An expired key is deleted as expired (a DEL
+ * propagated for it) and does not count. */
 void delCommand(client *c) {
     _delGeneric(c, c->srv->cfg.lazyfree_lazy_user_del);
 }
@@ -647,6 +676,8 @@ int dbAsyncDelete(redisServer *s, redisDb *db, robj *key) {
     return 1;
 }
 
+/* TYPE key: a status reply, the type's name or "none". An expired key is
+ * deleted on the way and replies "none". */
 void typeCommand(client *c) {
     robj *o = lookupKeyReadWithFlags(c->db, c, c->argv[1], LOOKUP_NOTOUCH);
     addReplyStatus(c, o ? typeName(o) : "none");
@@ -690,6 +721,8 @@ static robj *_dbRandomKey(client *c) {
     }
 }
 
+/* RANDOMKEY: a random key as a bulk string, or null if the db is empty.
+ * Expired keys drawn on the way are deleted (and propagated) and redrawn. */
 void randomkeyCommand(client *c) {
     robj *k = _dbRandomKey(c);
     if (!k) { addReplyNull(c); return; }

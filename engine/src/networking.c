@@ -45,6 +45,8 @@ client *createClient(redisServer *s, int fd) {
     return c;
 }
 
+/* Drops the client's reference to each argument and forgets the command;
+ * the argv array itself is kept for the next request. */
 void freeClientArgv(client *c) {
     for (int j = 0; j < c->argc; j++) decrRefCount(c->srv, c->argv[j]);
     c->argc = 0;
@@ -510,12 +512,20 @@ static void _addReplyProtoToList(client *c, const char *s, size_t len) {
     c->reply_bytes += size;
 }
 
+/* Appends len raw bytes of RESP to the client's reply: into its 16 KB
+ * buffer, then into the block list. This contract holds for every addReply*
+ * below: nothing reaches the socket before beforeSleep; no status is
+ * returned; for a fake client (AOF loading) or one about to be closed the
+ * reply is dropped silently; if the host refuses a reply block the client
+ * is dropped (freeClientAsync). Arguments are borrowed: I copy the bytes and
+ * keep no reference, except the *Sds variants, which free their sds. */
 void addReplyProto(client *c, const char *s, size_t len) {
     if (_prepareClientToWrite(c) != C_OK) return;
     size_t n = _addReplyToBuffer(c, s, len);
     if (n < len) _addReplyProtoToList(c, s + n, len - n);
 }
 
+/* Appends the bytes of a string object as raw protocol (no framing). */
 void addReply(client *c, robj *obj) {
     char buf[LONG_STR_SIZE];
     size_t len;
@@ -532,20 +542,24 @@ static void _addReplyLongLongWithPrefix(client *c, long long ll, char pre) {
     addReplyProto(c, buf, (size_t)len + 3);
 }
 
+/* An integer reply, ":<ll>\r\n". */
 void addReplyLongLong(client *c, long long ll) {
     _addReplyLongLongWithPrefix(c, ll, ':');
 }
 
+/* An array header, "*<length>\r\n"; the caller adds the elements. */
 void addReplyArrayLen(client *c, long length) {
     _addReplyLongLongWithPrefix(c, length, '*');
 }
 
+/* A bulk string of len bytes from p, binary safe. */
 void addReplyBulkCBuffer(client *c, const void *p, size_t len) {
     _addReplyLongLongWithPrefix(c, (long long)len, '$');
     addReplyProto(c, p, len);
     addReplyProto(c, "\r\n", 2);
 }
 
+/* A bulk string holding the value of a string object (INT as decimal). */
 void addReplyBulk(client *c, robj *obj) {
     char buf[LONG_STR_SIZE];
     size_t len;
@@ -553,6 +567,7 @@ void addReplyBulk(client *c, robj *obj) {
     addReplyBulkCBuffer(c, p, len);
 }
 
+/* A bulk string of the C string s; the null bulk string if s is NULL. */
 void addReplyBulkCString(client *c, const char *s) {
     if (!s) addReplyNull(c);
     else addReplyBulkCBuffer(c, s, strlen(s));
@@ -564,12 +579,14 @@ void addReplyBulkSds(client *c, sds s) {
     sdsfree(c->srv->mem, s);
 }
 
+/* ll in decimal, as a bulk string (not an integer reply). */
 void addReplyBulkLongLong(client *c, long long ll) {
     char buf[LONG_STR_SIZE];
     int len = ll2string(buf, sizeof(buf), ll);
     addReplyBulkCBuffer(c, buf, (size_t)len);
 }
 
+/* addReplyBulk of o, or the null bulk string when o is NULL. */
 void addReplyBulkOrNil(client *c, robj *o) {
     if (o) addReplyBulk(c, o);
     else addReplyNull(c);
@@ -579,12 +596,14 @@ void addReplyNull(client *c) { addReplyProto(c, "$-1\r\n", 5); }
 void addReplyNullArray(client *c) { addReplyProto(c, "*-1\r\n", 5); }
 void addReplyOK(client *c) { addReplyProto(c, "+OK\r\n", 5); }
 
+/* A status reply, "+<s>\r\n"; s must not hold CR or LF. */
 void addReplyStatusLength(client *c, const char *s, size_t len) {
     addReplyProto(c, "+", 1);
     addReplyProto(c, s, len);
     addReplyProto(c, "\r\n", 2);
 }
 
+/* addReplyStatusLength of a C string. */
 void addReplyStatus(client *c, const char *status) {
     addReplyStatusLength(c, status, strlen(status));
 }
@@ -605,6 +624,8 @@ static void _addReplyErrorLength(client *c, const char *s, size_t len) {
     c->srv->stat_total_error_replies++;
 }
 
+/* An error reply, "-ERR <err>\r\n", or err as is when it starts with its
+ * own "-CODE". err must not hold CR or LF. Counts in total_error_replies. */
 void addReplyError(client *c, const char *err) {
     _addReplyErrorLength(c, err, strlen(err));
 }
@@ -618,6 +639,8 @@ void addReplyErrorSds(client *c, sds err) {
     sdsfree(c->srv->mem, err);
 }
 
+/* A printf-formatted error, as addReplyErrorSds (CR and LF become
+ * spaces). */
 void addReplyErrorFormat(client *c, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -626,16 +649,20 @@ void addReplyErrorFormat(client *c, const char *fmt, ...) {
     addReplyErrorSds(c, s);
 }
 
+/* "wrong number of arguments for '<command>' command"; c->cmd must be set. */
 void addReplyErrorArity(client *c) {
     addReplyErrorFormat(c, "wrong number of arguments for '%s' command",
                         c->cmd->fullname);
 }
 
+/* "invalid expire time in '<command>' command"; c->cmd must be set. */
 void addReplyErrorExpireTime(client *c) {
     addReplyErrorFormat(c, "invalid expire time in '%s' command",
                         c->cmd->fullname);
 }
 
+/* The error a container command (OBJECT, CONFIG, ...) replies to an
+ * unknown subcommand in argv[1], as 7.0 words it; argc must be >= 2. */
 void addReplySubcommandSyntaxError(client *c) {
     sds cmd = sdsnew(c->srv->mem, c->argv[0]->v.ptr);
     sdstoupper(cmd);
@@ -683,6 +710,8 @@ void *addReplyDeferredLen(client *c) {
     return b;
 }
 
+/* Fills the marker that addReplyDeferredLen returned with "*<length>\r\n".
+ * A NULL node (the reply was being dropped) is ignored. */
 void setDeferredArrayLen(client *c, void *node, long length) {
     if (!node) return;
     clientReplyBlock *b = node;
