@@ -7,6 +7,9 @@
 
 uint64_t gkTraceLastSeq(gkWorld *w) { return w->trace.seq; }
 
+/* Copies up to max trace records with seq > after_seq into out, oldest
+ * first, and returns how many. Records the ring has overwritten are gone:
+ * a first seq above after_seq + 1 tells the reader it lost some. */
 size_t gkTraceRead(gkWorld *w, uint64_t after_seq, gkTraceRecord *out,
                    size_t max) {
     return traceRead(&w->trace, after_seq, out, max);
@@ -31,6 +34,9 @@ static int _getDict(gkWorld *w, int node, int db, int kind, dict **out) {
     return GK_OK;
 }
 
+/* Fills out with the shape of one dict: both tables' sizes and entry
+ * counts, the rehash index and pause count, the resize policy, the
+ * version. Errors as _getDict; out is untouched on error. */
 int gkDictGetInfo(gkWorld *w, int node, int db, int kind, gkDictInfo *out) {
     dict *d;
     int status = _getDict(w, node, db, kind, &d);
@@ -107,12 +113,19 @@ int gkDictRehashSteps(gkWorld *w, int node, int db, int kind, int steps) {
     return dictRehash(d, steps);
 }
 
+/* Starts (or restarts) a SCAN audit of db for the client on connection
+ * conn, recording every key now in db (see audit.c). GK_ENOTFOUND with a
+ * reason for an unknown node. auditBegin's own failures, GK_EINVAL for a db
+ * out of range and GK_ENOTFOUND for no such client, leave
+ * gkWorldLastError as it was. */
 int gkScanAuditBegin(gkWorld *w, int node, int db, int conn) {
     redisServer *s = worldServer(w, node);
     if (!s) return worldFail(w, GK_ENOTFOUND, "no such server node");
     return auditBegin(s, db, conn);
 }
 
+/* Fills out with the audit's counters, missing counted now. GK_ENOTFOUND
+ * for an unknown node; with no audit ever begun, all zeros. */
 int gkScanAuditGet(gkWorld *w, int node, gkScanAudit *out) {
     redisServer *s = worldServer(w, node);
     if (!s) return worldFail(w, GK_ENOTFOUND, "no such server node");
@@ -120,6 +133,10 @@ int gkScanAuditGet(gkWorld *w, int node, gkScanAudit *out) {
     return GK_OK;
 }
 
+/* Writes the keys present throughout and not yet returned, each as a
+ * 4-byte little-endian length then the bytes, as many as fit in cap;
+ * *written gets the bytes used. GK_ENOTFOUND for an unknown node (then
+ * *written is not set). */
 int gkScanAuditMissing(gkWorld *w, int node, char *out, size_t cap,
                        size_t *written) {
     redisServer *s = worldServer(w, node);
@@ -128,6 +145,9 @@ int gkScanAuditMissing(gkWorld *w, int node, char *out, size_t cap,
     return GK_OK;
 }
 
+/* Stops the audit and frees its key records. The counters stay readable
+ * with active = 0, but missing then reads 0: it is counted from the
+ * records. GK_ENOTFOUND for an unknown node. */
 int gkScanAuditEnd(gkWorld *w, int node) {
     redisServer *s = worldServer(w, node);
     if (!s) return worldFail(w, GK_ENOTFOUND, "no such server node");
@@ -149,6 +169,10 @@ static uint64_t _aofDurable(redisServer *s) {
     return w > lag ? w - lag : 0;
 }
 
+/* Fills out with node's AOF state: sizes, stream offsets (fed, written,
+ * acked, durable), fsync status, current file names (truncated to fit).
+ * Not read-only: it first brings the node's machine (disk, bio threads) up
+ * to the world's time. GK_ENOTFOUND if node is not a running Redis node. */
 int gkAofGetInfo(gkWorld *w, int node, gkAofInfo *out) {
     redisServer *s = worldServer(w, node);
     if (!s) return worldFail(w, GK_ENOTFOUND, "no running server node");

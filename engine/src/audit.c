@@ -52,12 +52,18 @@ int auditBegin(redisServer *s, int dbid, int fd) {
     return GK_OK;
 }
 
+/* Stops the audit and frees the recorded keys. The counters stay, with
+ * active = 0, for a last auditGet, which then reads missing as 0. Safe when
+ * no audit is running. */
 void auditEnd(redisServer *s) {
     _auditFreeKeys(s);
     s->audit.active = 0;
     s->audit.counts.active = 0;
 }
 
+/* Called by every deletion from db while an audit is active: a recorded
+ * key of the audited db stops counting as present throughout. key is
+ * borrowed. */
 void auditKeyDeleted(redisServer *s, redisDb *db, const sds key) {
     if (db->id != s->audit.dbid) return;
     dictEntry *de = dictFind(s->audit.keys, key);
@@ -77,6 +83,9 @@ void auditClear(redisServer *s) {
     s->audit.counts.throughout = 0;
 }
 
+/* Called for each key a SCAN of the audited client returns: marks it
+ * returned, or counts a duplicate, or a foreign key (one not present when
+ * the audit began). key is borrowed; I copy it only for the lookup. */
 void auditKeyReturned(client *c, const char *key, size_t len) {
     redisServer *s = c->srv;
     sds k = sdsnewlen(s->mem, key, len);

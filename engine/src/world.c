@@ -19,6 +19,8 @@
 #include <string.h>
 #include "world.h"
 
+/* Fills cfg with the defaults: seed 1, time zero at 2026-01-01T00:00:00Z,
+ * no heap limit, room for 65536 trace records, every other field zero. */
 void gkConfigInit(gkConfig *cfg) {
     memset(cfg, 0, sizeof(*cfg));
     cfg->seed = 1;
@@ -27,6 +29,8 @@ void gkConfigInit(gkConfig *cfg) {
     cfg->trace_capacity = 1u << 16;
 }
 
+/* A short English name for a GK_* status, "unknown status" for any other
+ * value. A static string; never NULL. */
 const char *gkStatusString(int status) {
     switch (status) {
     case GK_OK: return "ok";
@@ -39,6 +43,9 @@ const char *gkStatusString(int status) {
     }
 }
 
+/* Records msg (truncated to the error buffer) as the world's last error, if
+ * w is not NULL, and returns status, so that a caller can write
+ * `return worldFail(w, GK_EINVAL, "...")`. msg must not be NULL. */
 int worldFail(gkWorld *w, int status, const char *msg) {
     if (w) {
         strncpy(w->err, msg, sizeof(w->err) - 1);
@@ -47,6 +54,9 @@ int worldFail(gkWorld *w, int status, const char *msg) {
     return status;
 }
 
+/* The message of the last failure a gk* call recorded ("" if none). The
+ * buffer is the world's: the next failure overwrites it, and the pointer
+ * lives until gkWorldRelease. */
 const char *gkWorldLastError(gkWorld *w) { return w->err; }
 
 /* Loopback costs measured on this kind of machine: see
@@ -99,6 +109,8 @@ static void _connFree(gkWorld *w, gkConn *c) {
     memFree(&w->mem, c);
 }
 
+/* Frees the world and everything in it: nodes, connections, events, the
+ * trace. NULL is a no-op; w is dead afterwards. */
 void gkWorldRelease(gkWorld *w) {
     if (!w) return;
     for (int i = w->nnodes - 1; i >= 0; i--) {
@@ -202,6 +214,9 @@ static void _evSkipStale(gkWorld *w) {
     while (w->nevents && _evStale(w, &w->events[0])) _evPop(w);
 }
 
+/* Virtual time of the next live event, UINT64_MAX if none is queued. Stale
+ * events (a wake, machine step or crash since replaced) are popped on the
+ * way. */
 uint64_t gkWorldNextEventTime(gkWorld *w) {
     _evSkipStale(w);
     return w->nevents ? w->events[0].when : UINT64_MAX;
@@ -416,6 +431,9 @@ void worldEnterNode(gkWorld *w, int id) {
     w->running = id;
 }
 
+/* Ends what worldEnterNode began: the node stays busy until its local
+ * clock, and its next timer and machine work are scheduled, unless the
+ * node is dying (a scheduled crash fell due while it ran). */
 void worldLeaveNode(gkWorld *w, int id) {
     gkNode *n = &w->nodes[id];
     n->busy_until = worldLocalNow(w);
@@ -583,6 +601,8 @@ static const gkNodeType redisNodeType = { "redis", _redisAccept,
  * seed comes from the world's PRNG, so the seed decides every bucket. */
 const gkNodeType *worldRedisNodeType(void) { return &redisNodeType; }
 
+/* 1 if node exists and is a Redis-style node (whether its process is up or
+ * down), else 0. */
 int worldIsRedisNode(gkWorld *w, int node) {
     return node >= 0 && node < w->nnodes &&
            w->nodes[node].type == &redisNodeType;
@@ -595,6 +615,11 @@ redisServer *worldServer(gkWorld *w, int node) {
     return w->nodes[node].impl;
 }
 
+/* CONFIG SET name value on node, run as its main thread (the CPU it takes
+ * moves its clock). GK_ENOTFOUND if node is not a running Redis node;
+ * GK_EINVAL with the server's message as the last error if the parameter
+ * or value is refused. A scheduled crash that falls due while the setting
+ * runs takes effect before this returns. */
 int gkServerConfigSet(gkWorld *w, int node, const char *name,
                       const char *value) {
     redisServer *s = worldServer(w, node);
@@ -712,6 +737,9 @@ static gkConn *_hostConn(gkWorld *w, int conn) {
     return c;
 }
 
+/* Closes the host's end of conn: the server reads end-of-stream after the
+ * bytes in flight. Replies not yet received are lost to the host. Returns
+ * GK_ENOTFOUND if conn is unknown, not the host's, or already closed. */
 int gkConnClose(gkWorld *w, int conn) {
     gkConn *c = _hostConn(w, conn);
     if (!c) return worldFail(w, GK_ENOTFOUND, "no such connection");
@@ -731,6 +759,8 @@ int gkConnSend(gkWorld *w, int conn, const void *buf, size_t len) {
     return GK_OK;
 }
 
+/* Reply bytes that have arrived on the host's end of conn and are not yet
+ * received; 0 for an unknown or closed connection. */
 size_t gkConnPending(gkWorld *w, int conn) {
     gkConn *c = _hostConn(w, conn);
     return c ? _pipeUnread(&c->down) : 0;
