@@ -109,9 +109,14 @@ static void _expireGeneric(client *c, long long basetime, int unit) {
     addReplyLongLong(c, 1);
 }
 
+/* EXPIRE key seconds [NX|XX|GT|LT]: :1 if the TTL was set (or the key
+ * deleted, for a time already past), :0 if the key is missing or a flag
+ * refused. Propagated as PEXPIREAT with the absolute ms, or as DEL/UNLINK
+ * when it deleted the key. Touches watchers when it changes anything. */
 void expireCommand(client *c) {
     _expireGeneric(c, c->srv->mstime, UNIT_SECONDS);
 }
+/* PEXPIRE key milliseconds [NX|XX|GT|LT]: as EXPIRE, in ms. */
 void pexpireCommand(client *c) {
     _expireGeneric(c, c->srv->mstime, UNIT_MILLISECONDS);
 }
@@ -137,6 +142,8 @@ static void _ttlGeneric(client *c, int output_ms) {
 void ttlCommand(client *c) { _ttlGeneric(c, 0); }
 void pttlCommand(client *c) { _ttlGeneric(c, 1); }
 
+/* PERSIST key: :1 if the key had a TTL and now has none (watchers touched,
+ * dirty), :0 if it is missing or had no TTL. */
 void persistCommand(client *c) {
     if (lookupKeyWrite(c, c->argv[1]) && removeExpire(c->db, c->argv[1])) {
         signalModifiedKey(c, c->db, c->argv[1]);

@@ -32,6 +32,9 @@ void initClientMultiState(client *c) {
     memset(&c->mstate, 0, sizeof(c->mstate));
 }
 
+/* Frees the queued commands, dropping the queue's reference to each of
+ * their arguments, and leaves an empty queue. The MULTI flags and the
+ * watches are not touched: discardTransaction does the whole reset. */
 void freeClientMultiState(client *c) {
     redisServer *s = c->srv;
     for (int j = 0; j < c->mstate.count; j++) {
@@ -76,6 +79,9 @@ void flagTransaction(client *c) {
     if (c->flags & CLIENT_MULTI) c->flags |= CLIENT_DIRTY_EXEC;
 }
 
+/* MULTI: +OK, and the client's next commands are queued until EXEC or
+ * DISCARD. Inside MULTI it is an error ("MULTI calls can not be nested")
+ * that leaves the transaction as it was. */
 void multiCommand(client *c) {
     if (c->flags & CLIENT_MULTI) {
         addReplyError(c, "MULTI calls can not be nested");
@@ -85,6 +91,8 @@ void multiCommand(client *c) {
     addReplyOK(c);
 }
 
+/* DISCARD: drops the queue and every watch, leaves MULTI, replies +OK.
+ * Outside MULTI, the error "DISCARD without MULTI". */
 void discardCommand(client *c) {
     if (!(c->flags & CLIENT_MULTI)) {
         addReplyError(c, "DISCARD without MULTI");
@@ -214,6 +222,9 @@ void unwatchAllKeys(client *c) {
     c->watched_count = c->watched_cap = 0;
 }
 
+/* WATCH key [key ...]: +OK. Each key of the current db is watched once,
+ * however often named (see touchWatchedKey for what dooms a watch). An
+ * error inside MULTI; a no-op if a watched key was already touched. */
 void watchCommand(client *c) {
     if (c->flags & CLIENT_MULTI) {
         addReplyError(c, "WATCH inside MULTI is not allowed");
@@ -225,6 +236,8 @@ void watchCommand(client *c) {
     addReplyOK(c);
 }
 
+/* UNWATCH: forgets every watched key and clears a doomed watch, so the
+ * next transaction may run. Always +OK. */
 void unwatchCommand(client *c) {
     unwatchAllKeys(c);
     c->flags &= ~(uint64_t)CLIENT_DIRTY_CAS;

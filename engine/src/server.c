@@ -13,16 +13,20 @@ uint64_t dictSdsHash(const dict *d, const void *key) {
     return siphash((const uint8_t *)key, sdslen((sds)key), d->env->seed);
 }
 
+/* As dictSdsHash, ASCII case-insensitive: for the command table. */
 uint64_t dictSdsCaseHash(const dict *d, const void *key) {
     return siphash_nocase((const uint8_t *)key, sdslen((sds)key),
                           d->env->seed);
 }
 
+/* 1 if two sds keys hold the same bytes (binary safe), else 0. */
 int dictSdsKeyCompare(const dict *d, const void *k1, const void *k2) {
     size_t l1 = sdslen((sds)k1), l2 = sdslen((sds)k2);
     return l1 == l2 && memcmp(k1, k2, l1) == 0;
 }
 
+/* 1 if two keys are equal ignoring ASCII case, else 0. strcasecmp stops at
+ * a NUL byte, so this is for command names only, never for user keys. */
 int dictSdsKeyCaseCompare(const dict *d, const void *k1, const void *k2) {
     return strcasecmp(k1, k2) == 0;
 }
@@ -103,6 +107,8 @@ static void _populateCommandTable(redisServer *s) {
     s->cmdstats = memCalloc(s->mem, sizeof(cmdStats) * (size_t)id);
 }
 
+/* Caches the process's virtual clock as unix time in ustime and mstime,
+ * shifted by the world's unix time at zero. */
 void serverUpdateTime(redisServer *s) {
     uint64_t ns = s->el->backend.now(s->el->backend.ctx);
     s->ustime = s->unix_ms_at_zero * 1000 + (long long)(ns / 1000);
@@ -166,6 +172,9 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     return s;
 }
 
+/* Frees the server and all it owns: its clients, the databases and their
+ * values, the AOF state, the event loop. Pending BIO jobs never run, but
+ * values queued for lazy freeing are freed. s is dead afterwards. */
 void serverRelease(redisServer *s) {
     bioKill(&s->bio);
     aofRelease(s);
@@ -557,16 +566,22 @@ void quitCommand(client *c) {
     c->flags |= CLIENT_CLOSE_AFTER_REPLY;
 }
 
+/* TIME: a two-element array of bulk strings, unix seconds and the
+ * microseconds within them, from the clock cached when the top-level
+ * command (EXEC, for a queued TIME) began. */
 void timeCommand(client *c) {
     addReplyArrayLen(c, 2);
     addReplyBulkLongLong(c, c->srv->ustime / 1000000);
     addReplyBulkLongLong(c, c->srv->ustime % 1000000);
 }
 
+/* COMMAND COUNT: the number of top-level commands in the table. */
 void commandCountCommand(client *c) {
     addReplyLongLong(c, (long long)dictSize(c->srv->commands));
 }
 
+/* COMMAND with no subcommand would describe every command; the engine
+ * does not, and replies an error pointing at COMMAND COUNT. */
 void commandCommand(client *c) {
     addReplyError(c, "COMMAND without subcommands is not supported here; "
                   "try COMMAND COUNT");

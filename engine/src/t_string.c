@@ -164,18 +164,23 @@ void setCommand(client *c) {
     _setGeneric(c, flags, c->argv[1], c->argv[2], expire, unit, NULL, NULL);
 }
 
+/* SETNX key value: :1 if the key was set, :0 if it already existed (then
+ * nothing changes). The value is stored re-encoded (tryObjectEncoding). */
 void setnxCommand(client *c) {
     c->argv[2] = tryObjectEncoding(c->srv, c->argv[2]);
     _setGeneric(c, OBJ_SET_NX, c->argv[1], c->argv[2], NULL, 0, ":1\r\n",
                 ":0\r\n");
 }
 
+/* SETEX key seconds value: +OK. seconds must be > 0, else "invalid expire
+ * time in 'setex' command". Propagated as SET key value PXAT <ms>. */
 void setexCommand(client *c) {
     c->argv[3] = tryObjectEncoding(c->srv, c->argv[3]);
     _setGeneric(c, OBJ_EX, c->argv[1], c->argv[3], c->argv[2], UNIT_SECONDS,
                 NULL, NULL);
 }
 
+/* PSETEX key milliseconds value: as SETEX, with the time in ms. */
 void psetexCommand(client *c) {
     c->argv[3] = tryObjectEncoding(c->srv, c->argv[3]);
     _setGeneric(c, OBJ_PX, c->argv[1], c->argv[3], c->argv[2],
@@ -195,6 +200,9 @@ void getsetCommand(client *c) {
     decrRefCount(c->srv, set);
 }
 
+/* MSET key value [key value ...]: +OK; sets every pair left to right (a key
+ * named twice keeps its last value), dropping any TTLs. An even argc is an
+ * arity error, replied before anything is set. */
 void msetCommand(client *c) {
     if ((c->argc % 2) == 0) { addReplyErrorArity(c); return; }
     for (int j = 1; j < c->argc; j += 2) {
@@ -218,6 +226,8 @@ void msetnxCommand(client *c) {
     addReplyLongLong(c, 1);
 }
 
+/* MGET key [key ...]: an array with one bulk per key, null for a missing
+ * key or one that does not hold a string (MGET never replies WRONGTYPE). */
 void mgetCommand(client *c) {
     addReplyArrayLen(c, c->argc - 1);
     for (int j = 1; j < c->argc; j++) {
@@ -256,6 +266,8 @@ static void _incrDecr(client *c, long long incr) {
 void incrCommand(client *c) { _incrDecr(c, 1); }
 void decrCommand(client *c) { _incrDecr(c, -1); }
 
+/* INCRBY key increment: the new value, as INCR. The increment must parse
+ * as a 64-bit integer, else "value is not an integer or out of range". */
 void incrbyCommand(client *c) {
     long long incr;
     if (getLongLongFromObjectOrReply(c, c->argv[2], &incr, NULL) != C_OK)
@@ -263,6 +275,8 @@ void incrbyCommand(client *c) {
     _incrDecr(c, incr);
 }
 
+/* DECRBY key decrement: the new value. A decrement of LLONG_MIN, which
+ * cannot be negated, is "decrement would overflow". */
 void decrbyCommand(client *c) {
     long long incr;
     if (getLongLongFromObjectOrReply(c, c->argv[2], &incr, NULL) != C_OK)
@@ -378,6 +392,8 @@ void appendCommand(client *c) {
     addReplyLongLong(c, (long long)totlen);
 }
 
+/* STRLEN key: the length of the string value, 0 if the key is missing,
+ * WRONGTYPE for another type. An INT value counts its decimal digits. */
 void strlenCommand(client *c) {
     robj *o = lookupKeyReadOrReply(c, c->argv[1], ":0\r\n");
     if (!o || checkType(c, o, OBJ_STRING)) return;
