@@ -13,6 +13,10 @@
 #include <string.h>
 #include "ae.h"
 
+/* A loop for descriptors 0..setsize-1 (aeResizeSetSize grows it) that
+ * polls, reads, writes and tells time through backend, copied by value.
+ * Never returns NULL: memory comes from m, whose refusal stops the engine.
+ * Freed by aeDeleteEventLoop. */
 aeEventLoop *aeCreateEventLoop(gkMem *m, int setsize, aeBackend backend) {
     aeEventLoop *el = memCalloc(m, sizeof(*el));
     el->mem = m;
@@ -25,6 +29,8 @@ aeEventLoop *aeCreateEventLoop(gkMem *m, int setsize, aeBackend backend) {
     return el;
 }
 
+/* Frees the loop, its tables and its pending timers. Client data, the
+ * descriptors and the backend are the caller's and are left alone. */
 void aeDeleteEventLoop(aeEventLoop *el) {
     aeTimeEvent *te = el->timeEventHead;
     while (te) {
@@ -51,6 +57,10 @@ int aeResizeSetSize(aeEventLoop *el, int setsize) {
     return AE_OK;
 }
 
+/* Adds mask (AE_READABLE, AE_WRITABLE, AE_BARRIER) to fd's events with
+ * proc as the handler of the bits given. One clientData serves both
+ * handlers: the last call sets it. AE_ERR, nothing changed, if fd is
+ * outside the table. */
 int aeCreateFileEvent(aeEventLoop *el, int fd, int mask, aeFileProc *proc,
                       void *clientData) {
     if (fd < 0 || fd >= el->setsize) return AE_ERR;
@@ -63,6 +73,9 @@ int aeCreateFileEvent(aeEventLoop *el, int fd, int mask, aeFileProc *proc,
     return AE_OK;
 }
 
+/* Removes the bits of mask from fd's events; removing AE_WRITABLE drops
+ * AE_BARRIER as well. A no-op for an fd out of range or not registered.
+ * The descriptor itself is not closed. */
 void aeDeleteFileEvent(aeEventLoop *el, int fd, int mask) {
     if (fd < 0 || fd >= el->setsize) return;
     aeFileEvent *fe = &el->events[fd];
@@ -78,6 +91,7 @@ void aeDeleteFileEvent(aeEventLoop *el, int fd, int mask) {
     }
 }
 
+/* The event mask registered for fd; 0 if none or out of range. */
 int aeGetFileEvents(aeEventLoop *el, int fd) {
     if (fd < 0 || fd >= el->setsize) return 0;
     return el->events[fd].mask;
@@ -109,6 +123,8 @@ int aeDeleteTimeEvent(aeEventLoop *el, long long id) {
     return AE_ERR;
 }
 
+/* Sets the function run at the end of every iteration, before the loop
+ * sleeps (NULL for none). */
 void aeSetBeforeSleepProc(aeEventLoop *el, aeBeforeSleepProc *proc) {
     el->beforesleep = proc;
 }

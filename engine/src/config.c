@@ -334,6 +334,9 @@ void configGetCommand(client *c) {
     setDeferredArrayLen(c, len, n);
 }
 
+/* CONFIG RESETSTAT: zeroes the INFO stats counters listed here and replies
+ * +OK. Anything not listed (commandstats, forks, the stale percentage)
+ * keeps counting. */
 void configResetStatCommand(client *c) {
     redisServer *s = c->srv;
     s->stat_numcommands = s->stat_numconnections = 0;
@@ -344,6 +347,7 @@ void configResetStatCommand(client *c) {
     addReplyOK(c);
 }
 
+/* CONFIG HELP: the subcommand list as an array of status lines. */
 void configHelpCommand(client *c) {
     static const char *help[] = {
         "GET <pattern>",

@@ -80,6 +80,9 @@ static void _debugPopulate(client *c) {
     addReplyOK(c);
 }
 
+/* DEBUG HELP | HTSTATS dbid | POPULATE count [prefix] [size]: see the help
+ * text. Any other subcommand or argument count gets the subcommand syntax
+ * error. POPULATE's keys are not propagated, as in Redis. */
 void debugCommand(client *c) {
     const char *sub = c->argv[1]->v.ptr;
     if (!strcasecmp(sub, "help") && c->argc == 2) {
@@ -271,6 +274,8 @@ void infoCommand(client *c) {
 
 void clientIdCommand(client *c) { addReplyLongLong(c, (long long)c->id); }
 
+/* CLIENT SETNAME name: +OK. The name may hold only '!'..'~'; an empty name
+ * clears it. The client keeps its own copy. */
 void clientSetNameCommand(client *c) {
     sds name = c->argv[2]->v.ptr;
     for (size_t i = 0; i < sdslen(name); i++) {
@@ -321,6 +326,8 @@ static sds _clientInfoString(redisServer *s, client *cl, sds o) {
         cl->lastcmd ? cl->lastcmd->fullname : "NULL");
 }
 
+/* CLIENT INFO: one CLIENT LIST line about the calling client, as a bulk
+ * string. */
 void clientInfoCommand(client *c) {
     sds o = _clientInfoString(c->srv, c, sdsempty(c->srv->mem));
     addReplyVerbatim(c, o, sdslen(o), "txt");
@@ -368,6 +375,7 @@ void clientListCommand(client *c) {
     sdsfree(s->mem, o);
 }
 
+/* CLIENT GETNAME: the name as a bulk string, or null if none was set. */
 void clientGetNameCommand(client *c) {
     if (c->name) addReplyBulkCBuffer(c, c->name, sdslen(c->name));
     else addReplyNull(c);

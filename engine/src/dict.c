@@ -67,6 +67,8 @@ static signed char _dictNextExp(uint64_t size) {
     return e;
 }
 
+/* The table size _dictExpand would pick for size entries: the smallest
+ * power of two >= size, at least 4, capped at 2^62. */
 uint64_t dictNextPower(uint64_t size) {
     return (uint64_t)1 << _dictNextExp(size);
 }
@@ -319,6 +321,9 @@ dictEntry *dictFind(dict *d, const void *key) {
     return NULL;
 }
 
+/* The value stored under key, or NULL if key is absent (so a stored NULL
+ * looks absent). Borrowed: no reference is taken. Like dictFind, performs
+ * a rehash step. */
 void *dictFetchValue(dict *d, const void *key) {
     dictEntry *he = dictFind(d, key);
     return he ? dictGetVal(he) : NULL;
@@ -369,6 +374,9 @@ dictEntry *dictUnlink(dict *d, const void *key) {
     return _dictGenericUnlink(d, key);
 }
 
+/* Frees an entry that dictUnlink returned, running the type's key and
+ * value destructors on it (set the value to NULL first to keep it alive).
+ * NULL is a no-op. */
 void dictFreeUnlinkedEntry(dict *d, dictEntry *he) {
     if (he) _dictFreeEntry(d, he);
 }
@@ -400,6 +408,8 @@ void dictEmpty(dict *d) {
     d->version++;
 }
 
+/* Frees every entry (through the type's destructors), the tables and the
+ * dict itself. No iterator may still be open on it. */
 void dictRelease(dict *d) {
     dictEmpty(d);
     memFree(d->env->mem, d);
@@ -424,6 +434,10 @@ static uint64_t _dictFingerprint(dict *d) {
     return h;
 }
 
+/* An unsafe iterator: the dict must not change while it is in use, not
+ * even by the rehash step that dictFind takes; dictReleaseIterator checks
+ * this by fingerprint and stops the engine on a change. Use
+ * dictGetSafeIterator to modify the dict while iterating. */
 dictIterator *dictGetIterator(dict *d) {
     dictIterator *iter = memAlloc(d->env->mem, sizeof(*iter));
     iter->d = d;
@@ -475,6 +489,9 @@ dictEntry *dictNext(dictIterator *iter) {
     return NULL;
 }
 
+/* Frees an iterator. For a safe one that started, resumes rehashing; for
+ * an unsafe one that started, checks the fingerprint and stops the engine
+ * if the dict changed during the iteration. */
 void dictReleaseIterator(dictIterator *iter) {
     if (!(iter->index == -1 && iter->table == 0)) {
         if (iter->safe) dictResumeRehashing(iter->d);

@@ -8,6 +8,8 @@ static uint64_t _splitmix(uint64_t *x) {
     return z ^ (z >> 31);
 }
 
+/* Seeds the xoshiro256** state from seed through splitmix64, so any seed,
+ * 0 included, gives a well-mixed state. Same seed, same sequence. */
 void rngSeed(gkRng *r, uint64_t seed) {
     for (int i = 0; i < 4; i++) r->s[i] = _splitmix(&seed);
 }
@@ -16,6 +18,7 @@ static inline uint64_t _rotl(uint64_t x, int k) {
     return (x << k) | (x >> (64 - k));
 }
 
+/* The next 64 random bits (xoshiro256**). */
 uint64_t rngNext(gkRng *r) {
     uint64_t *s = r->s;
     uint64_t result = _rotl(s[1] * 5, 7) * 9;

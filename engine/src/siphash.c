@@ -67,10 +67,13 @@ static uint64_t _siphash(const uint8_t *in, size_t len, const uint8_t *k,
     return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
 }
 
+/* SipHash-1-2 of inlen bytes at in, keyed by the 16 bytes at k. */
 uint64_t siphash(const uint8_t *in, size_t inlen, const uint8_t *k) {
     return _siphash(in, inlen, k, 0);
 }
 
+/* As siphash with ASCII A-Z folded to lower case, so strings that differ
+ * only in case hash alike. */
 uint64_t siphash_nocase(const uint8_t *in, size_t inlen, const uint8_t *k) {
     return _siphash(in, inlen, k, 1);
 }

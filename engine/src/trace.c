@@ -18,11 +18,16 @@ int traceInit(gkTrace *t, gkMem *m, uint32_t cap, uint64_t (*now)(void *),
     return GK_OK;
 }
 
+/* Frees the ring; t must not be used again before another traceInit. m is
+ * the allocator traceInit was given. */
 void traceFree(gkTrace *t, gkMem *m) {
     memFree(m, t->ring);
     t->ring = NULL;
 }
 
+/* Appends one record stamped with the clock's time, overwriting the oldest
+ * when the ring is full. Does not check the enabled mask: the TRACE macro
+ * does, and direct callers must. */
 void traceEmit(gkTrace *t, uint16_t type, uint16_t node, uint32_t a,
                uint32_t b, uint32_t c, uint64_t d) {
     gkTraceRecord *r = &t->ring[(++t->seq) & (t->cap - 1)];

@@ -19,6 +19,8 @@ int ull2string(char *dst, size_t dstlen, unsigned long long value) {
     return n;
 }
 
+/* As ull2string, for a signed value (LLONG_MIN included). Returns the
+ * length, or 0, writing nothing, if dst is too small. */
 int ll2string(char *dst, size_t dstlen, long long value) {
     if (value >= 0) return ull2string(dst, dstlen, (unsigned long long)value);
     if (dstlen < 2) return 0;
@@ -210,6 +212,8 @@ int stringmatchlen(const char *pattern, int patternLen, const char *string,
                       0);
 }
 
+/* v with its 64 bits in reverse order: dictScan's cursor increments the
+ * high bits of the reversed index (see the comment on dictScan). */
 uint64_t reverseBits64(uint64_t v) {
     uint64_t s = 64, mask = ~0ULL;
     while ((s >>= 1) > 0) {
