@@ -30,7 +30,7 @@ robj *lookupKeyReadWithFlags(redisDb *db, client *c, robj *key, int flags) {
 
 /* lookupKeyReadWithFlags in the client's db, counting a hit or a miss. The
  * value is borrowed: no reference is taken. May delete the key if it has
- * expired, which propagates a DEL. */
+ * expired, which propagates a DEL (or UNLINK). */
 robj *lookupKeyRead(client *c, robj *key) {
     return lookupKeyReadWithFlags(c->db, c, key, LOOKUP_NONE);
 }
@@ -630,8 +630,8 @@ static void _delGeneric(client *c, int lazy) {
 
 /* DEL key [key ...]: the number of keys removed. Each removed key touches
  * its watchers and dirties the server; with lazyfree-lazy-user-del it is
- * freed as UNLINK frees it. An expired key is deleted as expired (a DEL
- * propagated for it) and does not count. */
+ * freed as UNLINK frees it. An expired key is deleted as expired (its own
+ * DEL or UNLINK propagated) and does not count. */
 void delCommand(client *c) {
     _delGeneric(c, c->srv->cfg.lazyfree_lazy_user_del);
 }

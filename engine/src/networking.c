@@ -517,8 +517,9 @@ static void _addReplyProtoToList(client *c, const char *s, size_t len) {
  * below: nothing reaches the socket before beforeSleep; no status is
  * returned; for a fake client (AOF loading) or one about to be closed the
  * reply is dropped silently; if the host refuses a reply block the client
- * is dropped (freeClientAsync). Arguments are borrowed: I copy the bytes and
- * keep no reference, except the *Sds variants, which free their sds. */
+ * is dropped (freeClientAsync; addReplyDeferredLen instead stops the
+ * engine). Arguments are borrowed: I copy the bytes and keep no reference,
+ * except the *Sds variants, which free their sds. */
 void addReplyProto(client *c, const char *s, size_t len) {
     if (_prepareClientToWrite(c) != C_OK) return;
     size_t n = _addReplyToBuffer(c, s, len);

@@ -31,7 +31,7 @@ robj *createStringObject(redisServer *s, const char *ptr, size_t len) {
 }
 
 /* A string object with a private copy of len bytes from ptr, always RAW
- * whatever its length (APPEND and SETRANGE grow it in place). Refcount 1. */
+ * whatever its length (APPEND then grows it in place). Refcount 1. */
 robj *createRawStringObject(redisServer *s, const char *ptr, size_t len) {
     return createObject(s, OBJ_STRING, sdsnewlen(s->mem, ptr, len));
 }
@@ -148,6 +148,7 @@ robj *createZsetListpackObject(redisServer *s) {
     return o;
 }
 
+/* Takes one more reference to o; each must be dropped with decrRefCount. */
 void incrRefCount(robj *o) { o->refcount++; }
 
 /* Frees the value an object holds, according to its type and encoding. */
@@ -282,8 +283,9 @@ int getLongFromObjectOrReply(client *c, robj *o, long long *target,
     return getLongLongFromObjectOrReply(c, o, target, msg);
 }
 
-/* An integer >= 0. On failure replies msg if given, else the parse error or
- * "value is out of range, must be positive", and returns C_ERR. */
+/* An integer >= 0. On any failure, not an integer or negative alike, I
+ * reply msg, or "value is out of range, must be positive" when msg is NULL
+ * (as Redis does), and return C_ERR. */
 int getPositiveLongFromObjectOrReply(client *c, robj *o, long long *target,
                                      const char *msg) {
     if (msg) return getRangeLongFromObjectOrReply(c, o, 0, LLONG_MAX, target,

@@ -37,8 +37,11 @@ sds sdsnew(gkMem *m, const char *init) {
     return sdsnewlen(m, init, init ? strlen(init) : 0);
 }
 
+/* A new empty string; sdsempty and sdsdup stop the engine if memory is
+ * refused, and the result is the caller's, freed with sdsfree. */
 sds sdsempty(gkMem *m) { return sdsnewlen(m, "", 0); }
 
+/* A new copy of s (binary safe); see sdsempty. */
 sds sdsdup(gkMem *m, const sds s) { return sdsnewlen(m, s, sdslen(s)); }
 
 /* Frees s, which must come from the same allocator m; NULL is a no-op. */
