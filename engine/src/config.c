@@ -334,16 +334,24 @@ void configGetCommand(client *c) {
     setDeferredArrayLen(c, len, n);
 }
 
-/* CONFIG RESETSTAT: zeroes the INFO stats counters listed here and replies
- * +OK. Anything not listed (commandstats, forks, the stale percentage)
- * keeps counting. */
+/* CONFIG RESETSTAT: zeroes what 7.0 zeroes -- the INFO stats counters,
+ * the fork figures, aof_delayed_fsync and every command's commandstats
+ * line (a command with no calls left drops out of INFO commandstats) --
+ * and replies +OK. Gauges (memory, clients, keys) are not counters and
+ * stay. */
 void configResetStatCommand(client *c) {
     redisServer *s = c->srv;
     s->stat_numcommands = s->stat_numconnections = 0;
     s->stat_expiredkeys = s->stat_keyspace_hits = 0;
     s->stat_keyspace_misses = s->stat_net_input_bytes = 0;
     s->stat_net_output_bytes = s->stat_total_error_replies = 0;
-    s->stat_rejected_conn = 0;
+    s->stat_unexpected_error_replies = s->stat_rejected_conn = 0;
+    s->stat_expired_stale_perc_x100 = 0;
+    s->stat_inst_ops_per_sec = 0;
+    s->stat_inst_last_cmds = 0;
+    s->stat_total_forks = s->stat_fork_time_us = 0;
+    s->aof.delayed_fsync = 0;
+    memset(s->cmdstats, 0, sizeof(cmdStats) * (size_t)s->ncommands);
     addReplyOK(c);
 }
 

@@ -332,15 +332,15 @@ void objectEncodingCommand(client *c) {
 }
 
 /* OBJECT REFCOUNT <key>. Redis stores the integers 0..9999 as shared
- * objects with a refcount of INT_MAX (when no maxmemory policy needs
- * per-key LRU data); the engine does not share them but reports the same
- * number. */
+ * objects with a refcount of INT_MAX unless an LRU or LFU maxmemory policy
+ * needs per-key access data; the engine's policy is noeviction, which
+ * shares them with or without maxmemory. The engine does not share them
+ * but reports the same number. */
 void objectRefcountCommand(client *c) {
     robj *o = lookupKeyReadWithFlags(c->db, c, c->argv[2],
                                      LOOKUP_NOTOUCH | LOOKUP_NONOTIFY);
     if (!o) { addReplyNull(c); return; }
-    if (o->encoding == OBJ_ENCODING_INT && o->v.ll >= 0 && o->v.ll < 10000 &&
-        c->srv->cfg.maxmemory == 0) {
+    if (o->encoding == OBJ_ENCODING_INT && o->v.ll >= 0 && o->v.ll < 10000) {
         addReplyLongLong(c, INT_MAX);
         return;
     }

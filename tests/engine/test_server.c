@@ -340,6 +340,19 @@ static void testWatchOfAnAlreadyExpiredKey(void) {
     close_(&s);
 }
 
+static void testResetStatClearsCommandstats(void) {
+    session s;
+    open_(&s, 1);
+    cmd(&s, "SET a 1\r\nGET a\r\nCONFIG RESETSTAT\r\n");
+    const char *info = cmd(&s, "INFO commandstats\r\n");
+    CHECK(strstr(info, "cmdstat_config|resetstat:calls=1,") != NULL);
+    CHECK(strstr(info, "cmdstat_set:") == NULL);
+    CHECK(strstr(info, "cmdstat_get:") == NULL);
+    info = cmd(&s, "INFO stats\r\n");
+    CHECK(strstr(info, "total_commands_processed:2\r\n") != NULL);
+    close_(&s);
+}
+
 static void testIntrospectionStatuses(void) {
     session s;
     open_(&s, 1);
@@ -407,6 +420,8 @@ int main(void) {
     RUN("a key already expired when watched and then deleted or read "
         "leaves the transaction alone; writing it aborts it",
         testWatchOfAnAlreadyExpiredKey);
+    RUN("CONFIG RESETSTAT clears every command's commandstats line",
+        testResetStatClearsCommandstats);
     RUN("introspection calls say not found for an unknown node or db and "
         "invalid for a bad argument", testIntrospectionStatuses);
     RUN("closed connections give their id back and leave no memory behind",
