@@ -115,13 +115,15 @@ int gkDictRehashSteps(gkWorld *w, int node, int db, int kind, int steps) {
 
 /* Starts (or restarts) a SCAN audit of db for the client on connection
  * conn, recording every key now in db (see audit.c). GK_ENOTFOUND with a
- * reason for an unknown node. auditBegin's own failures, GK_EINVAL for a db
- * out of range and GK_ENOTFOUND for no such client, leave
- * gkWorldLastError as it was. */
+ * reason for an unknown node, db or connection. */
 int gkScanAuditBegin(gkWorld *w, int node, int db, int conn) {
     redisServer *s = worldServer(w, node);
     if (!s) return worldFail(w, GK_ENOTFOUND, "no such server node");
-    return auditBegin(s, db, conn);
+    if (db < 0 || db >= s->cfg.databases)
+        return worldFail(w, GK_ENOTFOUND, "no such database");
+    if (auditBegin(s, db, conn) != GK_OK)
+        return worldFail(w, GK_ENOTFOUND, "no such connection");
+    return GK_OK;
 }
 
 /* Fills out with the audit's counters, missing counted now. GK_ENOTFOUND

@@ -73,7 +73,8 @@ void auditKeyDeleted(redisServer *s, redisDb *db, const sds key) {
     }
 }
 
-/* A FLUSHDB/FLUSHALL deletes every recorded key at once. */
+/* A FLUSHDB of the audited db, or a FLUSHALL, deletes every recorded key
+ * at once. */
 void auditClear(redisServer *s) {
     dictIterator *di = dictGetIterator(s->audit.keys);
     dictEntry *de;

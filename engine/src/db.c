@@ -118,7 +118,8 @@ void signalModifiedKey(client *c, redisDb *db, robj *key) {
 /* Empties one db (or all with dbnum -1); returns the keys removed. */
 long long emptyData(redisServer *s, int dbnum) {
     long long removed = 0;
-    if (s->audit.active) auditClear(s);
+    if (s->audit.active && (dbnum == -1 || dbnum == s->audit.dbid))
+        auditClear(s);
     for (int j = 0; j < s->cfg.databases; j++) {
         if (dbnum != -1 && dbnum != j) continue;
         touchAllWatchedKeysInDb(s, &s->db[j]);

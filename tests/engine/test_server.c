@@ -340,6 +340,25 @@ static void testWatchOfAnAlreadyExpiredKey(void) {
     close_(&s);
 }
 
+/* Regression: a FLUSHDB of another db cleared the audited db's keys from
+ * the audit, so a walk that missed keys would have passed. */
+static void testScanAuditIgnoresFlushOfAnotherDb(void) {
+    session s;
+    open_(&s, 1);
+    cmd(&s, "DEBUG POPULATE 100\r\n");
+    CHECK_EQ_INT(gkScanAuditBegin(s.w, s.srv, 0, s.conn), GK_OK);
+    int other;
+    gkConnOpen(s.w, s.srv, &other);
+    cmd2(&s, other, "SELECT 1\r\nSET x 1\r\nFLUSHDB\r\n");
+    gkScanAudit a;
+    gkScanAuditGet(s.w, s.srv, &a);
+    CHECK_EQ_INT(a.throughout, 100);
+    cmd(&s, "FLUSHALL\r\n");
+    gkScanAuditGet(s.w, s.srv, &a);
+    CHECK_EQ_INT(a.throughout, 0);
+    close_(&s);
+}
+
 static void testResetStatClearsCommandstats(void) {
     session s;
     open_(&s, 1);
@@ -369,6 +388,10 @@ static void testIntrospectionStatuses(void) {
     CHECK(gkDictGetInfo(s.w, s.srv, 0, 7, &info) == GK_EINVAL);
     CHECK(gkDictRehashSteps(s.w, s.srv, 0, GK_DICT_KEYS, 0) == GK_EINVAL);
     CHECK(gkScanAuditEnd(s.w, 99) == GK_ENOTFOUND);
+    CHECK(gkScanAuditBegin(s.w, s.srv, 16, s.conn) == GK_ENOTFOUND);
+    CHECK_EQ_STR(gkWorldLastError(s.w), "no such database");
+    CHECK(gkScanAuditBegin(s.w, s.srv, 0, 999) == GK_ENOTFOUND);
+    CHECK_EQ_STR(gkWorldLastError(s.w), "no such connection");
     close_(&s);
 }
 
@@ -413,6 +436,8 @@ int main(void) {
         testHeapLimitGivesOom);
     RUN("the SCAN audit sees every original key returned while keys are "
         "added", testScanAudit);
+    RUN("a FLUSHDB of another db leaves the audited keys present",
+        testScanAuditIgnoresFlushOfAnotherDb);
     RUN("configuration can be read back; the dict version moves only when "
         "the table changes", testConfigGetAndDictVersion);
     RUN("a write by another client makes a watching client's EXEC return a "
