@@ -34,7 +34,7 @@ static void _debugHtstats(client *c) {
 static void _debugPopulate(client *c) {
     redisServer *s = c->srv;
     long long keys, valsize = 0;
-    char buf[128];
+    char buf[128];   /* as 7.0's: a long prefix is cut, names may repeat */
     if (getPositiveLongFromObjectOrReply(c, c->argv[2], &keys, NULL) != C_OK)
         return;
     if (dictTryExpand(c->db->dict, (uint64_t)keys) != DICT_OK) {

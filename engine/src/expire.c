@@ -94,8 +94,10 @@ static void _expireGeneric(client *c, long long basetime, int unit) {
     }
     if (when <= s->mstime && !s->loading) {
         /* Deleted at once: a DEL, not an expiry (expired_keys stays), and
-         * propagated as one. */
-        dbDelete(s, c->db, key);
+         * propagated as one; freed by the lazy-free thread under
+         * lazyfree-lazy-expire, as the UNLINK it propagates says. */
+        if (s->cfg.lazyfree_lazy_expire) dbAsyncDelete(s, c->db, key);
+        else dbDelete(s, c->db, key);
         const char *v = s->cfg.lazyfree_lazy_expire ? "UNLINK" : "DEL";
         robj *verb = createStringObject(s, v, strlen(v));
         rewriteClientCommandVector(c, 2, verb, key);
