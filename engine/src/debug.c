@@ -334,7 +334,16 @@ void clientInfoCommand(client *c) {
     sdsfree(c->srv->mem, o);
 }
 
-/* CLIENT LIST [TYPE normal] [ID id ...]: every client is a normal one. */
+/* The connected client with this id, or NULL. O(clients): CLIENT LIST ID
+ * is a debugging command, and the world has a handful of clients. */
+static client *_clientById(redisServer *s, uint64_t id) {
+    for (int fd = 0; fd < s->clients_cap; fd++)
+        if (s->clients[fd] && s->clients[fd]->id == id) return s->clients[fd];
+    return NULL;
+}
+
+/* CLIENT LIST [TYPE normal] [ID id ...]: every client is a normal one.
+ * Ids must be 1 or more ("Invalid client ID" otherwise). */
 void clientListCommand(client *c) {
     redisServer *s = c->srv;
     int type_ok = 1, ids_from = 0;
@@ -354,23 +363,27 @@ void clientListCommand(client *c) {
             if (getLongLongFromObjectOrReply(c, c->argv[j], &id,
                                              "Invalid client ID") != C_OK)
                 return;
+            if (id < 1) {
+                addReplyError(c, "Invalid client ID");
+                return;
+            }
         }
     } else if (c->argc != 2) {
         addReplyError(c, "syntax error");
         return;
     }
     sds o = sdsempty(s->mem);
-    for (int fd = 0; type_ok && fd < s->clients_cap; fd++) {
-        client *cl = s->clients[fd];
-        if (!cl) continue;
-        int wanted = !ids_from;
-        for (int j = ids_from; ids_from && j < c->argc; j++) {
+    if (ids_from) {
+        /* In the order given, a repeated id repeated, as 7.0 does. */
+        for (int j = ids_from; j < c->argc; j++) {
             long long id;
             getLongLongFromObject(c->argv[j], &id);
-            if ((uint64_t)id == cl->id) wanted = 1;
+            client *cl = _clientById(s, (uint64_t)id);
+            if (cl) o = _clientInfoString(s, cl, o);
         }
-        if (wanted) o = _clientInfoString(s, cl, o);
     }
+    for (int fd = 0; type_ok && !ids_from && fd < s->clients_cap; fd++)
+        if (s->clients[fd]) o = _clientInfoString(s, s->clients[fd], o);
     addReplyVerbatim(c, o, sdslen(o), "txt");
     sdsfree(s->mem, o);
 }
