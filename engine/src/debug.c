@@ -343,7 +343,8 @@ static client *_clientById(redisServer *s, uint64_t id) {
 }
 
 /* CLIENT LIST [TYPE normal] [ID id ...]: every client is a normal one.
- * Ids must be 1 or more ("Invalid client ID" otherwise). */
+ * An id that is not an integer is refused ("Invalid client ID"); one that
+ * matches no client (0 and negative ones included) lists nothing. */
 void clientListCommand(client *c) {
     redisServer *s = c->srv;
     int type_ok = 1, ids_from = 0;
@@ -363,10 +364,6 @@ void clientListCommand(client *c) {
             if (getLongLongFromObjectOrReply(c, c->argv[j], &id,
                                              "Invalid client ID") != C_OK)
                 return;
-            if (id < 1) {
-                addReplyError(c, "Invalid client ID");
-                return;
-            }
         }
     } else if (c->argc != 2) {
         addReplyError(c, "syntax error");
