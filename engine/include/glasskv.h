@@ -478,6 +478,54 @@ int gkMemcachedLayout(const char *options, gkMcClass *rows, uint32_t max,
  * for the UI to show next to the slab view). */
 const char *gkMemcachedNotes(void);
 
+/* ---- memcached fill workloads: many sets of chosen value sizes. ---- */
+
+/* Value sizes of a memcached fill workload. */
+enum { GK_MC_DIST_FIXED = 0, GK_MC_DIST_UNIFORM = 1, GK_MC_DIST_NORMAL = 2,
+       GK_MC_DIST_SHIFT = 3 };
+
+typedef struct gkMcFillSpec {
+    uint32_t dist;        /* GK_MC_DIST_* */
+    uint32_t size_a;      /* value bytes. fixed: the size; uniform: the
+                             least; normal: the mean; shift: at the start */
+    uint32_t size_b;      /* uniform: the most; normal: the standard
+                             deviation; shift: the size at the end */
+    uint32_t key_bytes;   /* bytes per key */
+    uint64_t keyspace;    /* distinct keys: set i writes key i % keyspace */
+    uint64_t total;       /* sets in the whole workload (a shift moves
+                             from size_a to size_b over them) */
+    uint64_t seed;        /* the sizes' random stream */
+} gkMcFillSpec;
+
+typedef struct gkMcFillResult {
+    uint64_t sent;          /* sets sent */
+    uint64_t stored;        /* replied STORED */
+    uint64_t out_of_memory; /* SERVER_ERROR out of memory storing object */
+    uint64_t too_large;     /* SERVER_ERROR object too large for cache */
+    uint64_t evictions;     /* items the node evicted meanwhile */
+    uint64_t value_bytes;   /* value bytes sent */
+} gkMcFillResult;
+
+/* Limits of one gkMemcachedFill call (GK_EINVAL beyond them): the sets it
+ * sends, the value bytes they carry in all, and one value's size. A call
+ * at the count limit takes seconds of real time: larger workloads go in
+ * slices. */
+#define GK_MC_FILL_MAX_COUNT 1048576u
+#define GK_MC_FILL_MAX_BYTES 1073741824u
+#define GK_MC_FILL_MAX_VALUE 16777216u
+
+/* Sends sets first .. first+count-1 of the workload to a memcached-style
+ * node over a connection of its own, pipelined as a client would, runs
+ * the world until every reply arrived, and ADDS what they said to *out.
+ * The same spec and range give the same sets, so a workload can run in
+ * slices. */
+int gkMemcachedFill(gkWorld *w, int node, const gkMcFillSpec *spec,
+                    uint64_t first, uint64_t count, gkMcFillResult *out);
+
+/* The value size of set i of a fill workload, as gkMemcachedFill sends it
+ * (for drawing the distribution). The spec is not checked here. */
+uint32_t gkMcFillValueSize(const gkMcFillSpec *spec, uint64_t i);
+
 #ifdef __cplusplus
 }
 #endif
