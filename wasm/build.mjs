@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the engine to WebAssembly: every engine/src/*.c, the redis-cli
-// formatter (engine/cli/cliformat.c) and wasm/exports.c, linked into one
+// formatter (engine/cli/cliformat.c) and wasm/*exports.c, linked into one
 // ES module factory (createGlasskv) and its .wasm, written inside the Vite
 // source tree so that Vite rewrites the .wasm URL in dev and in builds.
 //
@@ -35,6 +35,7 @@ const exported = [
   'gkWorkloadStop', 'gkLabName',
   'gkServerCrash', 'gkServerRestart', 'gkServerIsUp', 'gkDiskSetPreset',
   'gkDiskPresetName', 'gkDiskSetReadOnly', 'gkDiskList',
+  'gkMemcachedAdd', 'gkMemcachedPages', 'gkMemcachedChunks', 'gkMemcachedNotes',
 ];
 const runtime = ['UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8', 'HEAPU8'];
 
@@ -60,7 +61,8 @@ function inputs() {
   if (!existsSync(cliformat)) fail('engine/cli/cliformat.c is missing');
   const exportsC = join(here, 'exports.c');
   const aofExportsC = join(here, 'aofexports.c');
-  const sources = [...engineSrc, cliformat, exportsC, aofExportsC];
+  const mcExportsC = join(here, 'mcexports.c');
+  const sources = [...engineSrc, cliformat, exportsC, aofExportsC, mcExportsC];
   const deps = [
     ...sources,
     ...headerFiles(join(root, 'engine', 'src')),

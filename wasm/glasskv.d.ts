@@ -104,6 +104,16 @@ export interface GlasskvModule {
   _gkwDiskReadFile(w: World, node: number, path: Ptr, durable: number, out: Ptr, cap: number, sizeOut: Ptr): number;
   _gkwServerCrashAt(w: World, node: number, at: number, kind: number, flags: number): number;
   _gkwServerLogRead(w: World, node: number, after: number, out: Ptr, cap: number, lastOut: Ptr): number;
+
+  // memcached-style nodes: glasskv.h as it is, then wasm/mcexports.c.
+  _gkMemcachedAdd(w: World, options: Ptr, nodeIdOut: Ptr): number;
+  _gkMemcachedPages(w: World, node: number, cls: number, used: Ptr, max: number, nOut: Ptr): number;
+  _gkMemcachedChunks(w: World, node: number, cls: number, page: number, bytes: Ptr, max: number, nOut: Ptr): number;
+  _gkMemcachedNotes(): Ptr;
+  _gkwMemcachedClasses(w: World, node: number, rows: Ptr, totals: Ptr): number;
+  _gkwMemcachedLayout(options: Ptr, rows: Ptr, err: Ptr, cap: number): number;
+  _gkwMemcachedItemClass(w: World, node: number, nkey: number, flags: number, vlen: number, out: Ptr): number;
+  _gkwMemcachedFill(w: World, node: number, spec: Ptr, first: number, count: number, acc: Ptr): number;
 }
 
 export type GlasskvFactory = (options?: GlasskvModuleOptions) => Promise<GlasskvModule>;

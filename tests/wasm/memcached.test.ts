@@ -1,0 +1,155 @@
+// The memcached-style node's exports on the real .wasm: the class ladder
+// checked against Debian's memcached 1.6.18 (`memcached -vv` prints it at
+// start-up), pages and chunks filling as sets arrive, where an item lands,
+// fill workloads in slices, and refused options.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+import { loadGlasskv, rawExchange } from './helpers';
+import { GkError, type Glasskv, type World } from '../../wasm/engine';
+import {
+  McDist, memcachedAdd, memcachedChunks, memcachedClasses, memcachedFill, memcachedItemClass, memcachedLayout,
+  memcachedNotes, memcachedPages, type McFillSpec,
+} from '../../wasm/mc';
+
+/** The class table memcached itself prints with -vv for these options
+ *  (it is started on no port and stopped at once), or its error line. */
+function realLadder(options: string[]): { rows: { id: number; size: number; perslab: number }[]; text: string } {
+  const r = spawnSync('timeout', ['-s', 'INT', '0.4', 'memcached', '-u', 'root', '-vv', '-p', '0', '-U', '0',
+    '-l', '127.0.0.1', ...options], { encoding: 'utf8' });
+  const text = `${r.stdout}${r.stderr}`;
+  const rows = [...text.matchAll(/slab class +(\d+): chunk size +(\d+) perslab +(\d+)/g)]
+    .map((m) => ({ id: Number(m[1]), size: Number(m[2]), perslab: Number(m[3]) }));
+  return { rows, text };
+}
+
+async function mcWorld(options = ''): Promise<{ gk: Glasskv; world: World; node: number; conn: number }> {
+  const gk = await loadGlasskv();
+  const world = gk.createWorld({ seed: 7, unixMsAtZero: 1_767_225_600_000 });
+  const node = memcachedAdd(world, options);
+  const conn = world.openConn(node);
+  return { gk, world, node, conn };
+}
+
+const set = (key: string, value: string, flags = 0) => `set ${key} ${flags} 0 ${value.length}\r\n${value}\r\n`;
+
+describe('memcached slab exports', () => {
+  const ladders = [[], ['-f', '2', '-n', '64'], ['-f', '1.08'], ['-n', '100', '-I', '4m'],
+    ['-I', '2m', '-o', 'slab_chunk_max=262144'], ['-f', '1.5', '-n', '16', '-C']];
+  test.each(ladders.map((o) => [o.join(' ') || '(defaults)', o]))(
+    'the class ladder for %s is the one memcached -vv prints', async (_name, options) => {
+      const gk = await loadGlasskv();
+      const real = realLadder(options as string[]);
+      expect(real.rows.length).toBeGreaterThan(0);
+      const ours = memcachedLayout(gk, (options as string[]).join(' '));
+      expect(ours.map((c) => ({ id: c.id, size: c.chunkSize, perslab: c.perslab }))).toEqual(real.rows);
+    });
+
+  test('the default node has 39 classes from 96 bytes to slab_chunk_max, and no page yet', async () => {
+    const { world, node } = await mcWorld();
+    const { classes, totals } = memcachedClasses(world, node);
+    expect(classes.length).toBe(39);
+    expect(totals.classes).toBe(39);
+    expect(classes[0]).toMatchObject({ id: 1, chunkSize: 96, perslab: 10922, pages: 0, usedChunks: 0 });
+    expect(classes[38]).toMatchObject({ id: 39, chunkSize: 524288, perslab: 2 });
+    expect(totals).toMatchObject({ pageSize: 1048576, chunkMax: 524288, itemSizeMax: 1048576, limit: 64 << 20 });
+    expect(totals.totalMalloced).toBe(0);
+    expect(classes.every((c) => c.freeHeadPage === -1 && c.freeHeadChunk === -1)).toBe(true);
+  });
+
+  test('options memcached refuses are refused with its message', async () => {
+    const gk = await loadGlasskv();
+    const real = realLadder(['-f', '0.5']).text.trim();
+    expect(() => memcachedLayout(gk, '-f 0.5')).toThrow(GkError);
+    expect(() => memcachedLayout(gk, '-f 0.5')).toThrow(real);
+    const world = gk.createWorld({ seed: 1 });
+    expect(() => memcachedAdd(world, '-o slab_chunk_max=100000')).toThrow(/evenly divisible/);
+    expect(() => memcachedClasses(world, 42)).toThrow(GkError);
+  });
+
+  test('sets take chunks of the class their size picks, and the first set takes a page', async () => {
+    const { world, node, conn } = await mcWorld();
+    const where = memcachedItemClass(world, node, 3, 0, 100);
+    // 48-byte header + key+1 + value+2 + 8 bytes of CAS = 162: class 4 (192).
+    expect(where).toEqual({ cls: 4, ntotal: 48 + 4 + 102 + 8 });
+    expect(rawExchange(world, conn, set('k:1', 'x'.repeat(100)))).toBe('STORED\r\n');
+    let { classes, totals } = memcachedClasses(world, node);
+    const c4 = classes[3];
+    expect(c4).toMatchObject({ pages: 1, usedChunks: 1, freeChunks: 5460, items: 1, requested: where.ntotal });
+    expect(c4.allocated).toBe(1 << 20);
+    expect(totals.totalMalloced).toBe(1 << 20);
+    expect(memcachedPages(world, node, 4)).toEqual(new Uint32Array([1]));
+    for (let i = 2; i <= 10; i++) rawExchange(world, conn, set(`k:${i}`, 'x'.repeat(100)));
+    ({ classes, totals } = memcachedClasses(world, node));
+    expect(classes[3].usedChunks).toBe(10);
+    expect(totals.currItems).toBe(10);
+    const chunks = memcachedChunks(world, node, 4, 0);
+    expect(chunks.length).toBe(5461);
+    const used = [...chunks].filter((b) => b > 0);
+    expect(used.length).toBe(10);
+    // Keys k:2 .. k:9 are 3 bytes, k:10 is 4: one byte more.
+    expect(used.filter((b) => b === 162).length).toBe(9);
+    expect(used.filter((b) => b === 163).length).toBe(1);
+    const head = classes[3];
+    expect(head.freeHeadPage).toBe(0);
+    expect(chunks[head.freeHeadChunk]).toBe(0);
+    expect(rawExchange(world, conn, 'delete k:1\r\n')).toBe('DELETED\r\n');
+    expect(memcachedClasses(world, node).classes[3].usedChunks).toBe(9);
+  });
+
+  test('an item larger than slab_chunk_max is refused above -I and stored in chunks below it', async () => {
+    const { world, node, conn } = await mcWorld();
+    expect(memcachedItemClass(world, node, 1, 0, 2 << 20).cls).toBe(0);
+    const big = memcachedItemClass(world, node, 1, 0, 700_000);
+    expect(big.cls).toBe(39);
+    expect(rawExchange(world, conn, set('b', 'y'.repeat(700_000)))).toBe('STORED\r\n');
+    // As memcached 1.6 chunks it: the header in a small class, 524288
+    // bytes in the largest, the rest in the class that fits it.
+    const withPages = memcachedClasses(world, node).classes.filter((c) => c.pages > 0);
+    expect(withPages.map((c) => [c.id, c.usedChunks])).toEqual([[2, 1], [35, 1], [39, 1]]);
+    expect(withPages[2].requested).toBe(big.ntotal);
+    expect(() => memcachedChunks(world, node, 3, 0)).toThrow(/no such slab page/);
+    expect(() => memcachedPages(world, node, 99)).toThrow(/no such slab class/);
+  });
+
+  test('the notes say how the node differs from memcached', async () => {
+    const gk = await loadGlasskv();
+    expect(memcachedNotes(gk)).toMatch(/no_lru_maintainer/);
+  });
+});
+
+describe('memcached fill workloads', () => {
+  const spec: McFillSpec = { dist: McDist.UNIFORM, sizeA: 50, sizeB: 3000, keyBytes: 10, keyspace: 5000, total: 4000, seed: 3 };
+
+  test('a workload run in slices leaves the node as one run does', async () => {
+    const a = await mcWorld('-m 2');
+    const b = await mcWorld('-m 2');
+    const whole = memcachedFill(a.world, a.node, spec, 0, spec.total);
+    let acc = undefined;
+    for (let first = 0; first < spec.total; first += 700) {
+      acc = memcachedFill(b.world, b.node, spec, first, Math.min(700, spec.total - first), acc);
+    }
+    expect(acc).toEqual(whole);
+    expect(whole.sent).toBe(spec.total);
+    expect(memcachedClasses(b.world, b.node)).toEqual(memcachedClasses(a.world, a.node));
+  });
+
+  test('values that shift from small to large evict in big classes while small ones keep free chunks', async () => {
+    const { world, node } = await mcWorld('-m 4');
+    const shift: McFillSpec = { dist: McDist.SHIFT, sizeA: 100, sizeB: 4000, keyBytes: 10, keyspace: 3000, total: 30000, seed: 1 };
+    const r = memcachedFill(world, node, shift, 0, shift.total);
+    expect(r.sent).toBe(shift.total);
+    expect(r.evictions).toBeGreaterThan(0);
+    const { classes, totals } = memcachedClasses(world, node);
+    expect(totals.evictions).toBe(r.evictions);
+    const evicting = classes.filter((c) => c.evicted > 0);
+    const idle = classes.filter((c) => c.pages > 0 && c.freeChunks > 0 && c.evicted === 0);
+    expect(evicting.length).toBeGreaterThan(0);
+    expect(idle.length).toBeGreaterThan(0);
+    expect(Math.max(...evicting.map((c) => c.chunkSize))).toBeGreaterThan(Math.min(...idle.map((c) => c.chunkSize)));
+  });
+
+  test('a fill on a node that does not exist throws', async () => {
+    const { world } = await mcWorld();
+    expect(() => memcachedFill(world, 99, spec, 0, 10)).toThrow(GkError);
+  });
+});
