@@ -4,6 +4,7 @@
 // for the page's ack so they never pile up faster than the page draws.
 import { GkError, GkTrapError } from './engine';
 import { EngineDeadError, type Session } from './session';
+import { slabsTransfers } from './mcsession';
 import {
   snapshotTransfers, timelineTransfers, type FromWorker, type LaneItems, type Request, type ResultMap, type Snapshot,
   type ToWorker, type WireError,
@@ -59,6 +60,8 @@ function transfersOf(type: Request['type'], result: unknown): Transferable[] {
       const r = result as ResultMap['samples'];
       return [r.times.buffer as ArrayBuffer, r.latencies.buffer as ArrayBuffer];
     }
+    case 'slabs':
+      return slabsTransfers(result);
     default:
       return [];
   }
@@ -144,6 +147,8 @@ export class WorkerHost {
         return s.iteration(req.node, req.before ?? Infinity);
       case 'aof':
         return s.aof();
+      case 'slabs':
+        return s.slabs(req.query);
     }
   }
 

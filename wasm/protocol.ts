@@ -8,6 +8,7 @@
 // snapshots, a crash), and never answer anything.
 
 import type { AofView, PersistAction } from './aofprotocol';
+import type { McAction, SlabsQuery, SlabsResultMap } from './mcprotocol';
 import type { ScanAudit } from './engine';
 
 // ---------------------------------------------------------------- input log
@@ -62,6 +63,8 @@ export type Action =
   | { kind: 'labNext' }
   /** The server's disk, a crash, a restart (wasm/aofprotocol.ts). */
   | PersistAction
+  /** The memcached node: start, protocol lines, fill slices (wasm/mcprotocol.ts). */
+  | McAction
   /** Executes an unreachable instruction in the engine (crash handling test). */
   | { kind: 'trap' };
 
@@ -376,7 +379,9 @@ export type Request =
    *  if omitted), with its items (phases and calls). */
   | { id: number; type: 'iteration'; node: number; before?: number }
   /** The AOF panel's view: buffer, file, offsets, threads, crash report. */
-  | { id: number; type: 'aof' };
+  | { id: number; type: 'aof' }
+  /** The Slabs view's queries on the memcached node (wasm/mcprotocol.ts). */
+  | { id: number; type: 'slabs'; query: SlabsQuery };
 
 export type RequestType = Request['type'];
 
@@ -475,6 +480,7 @@ export interface ResultMap {
   commandNames: Record<number, string>;
   iteration: IterationResult | null;
   aof: AofView;
+  slabs: SlabsResultMap[keyof SlabsResultMap];
 }
 
 export interface WireError {

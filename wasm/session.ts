@@ -32,6 +32,10 @@ import {
 } from './aofsession';
 import type { AofView } from './aofprotocol';
 import {
+  applyMc, completeMc, copyMcState, loadMcState, newMcState, slabsQuery, type McState,
+} from './mcsession';
+import type { SlabsQuery, SlabsResultMap } from './mcprotocol';
+import {
   CONFIGS_SHOWN, WORKLOAD_SPEC_FIELDS, type Action, type ActResult, type BootResult, type ConsoleEntry,
   type CrashInfo, type DictSnapshot, type HostView, type IterationResult, type LabName, type LabRunResult, type LaneItems, type LogEntry,
   type SamplesResult, type SessionLog, type Snapshot, type TableSnapshot, type TimelineResult, type TraceResult,
@@ -107,6 +111,7 @@ interface HostState {
   workloads: WorkloadRecord[];
   lab: { name: LabName; part: number } | null;
   persist: PersistState;
+  mc: McState;
 }
 
 interface Live {
@@ -125,6 +130,9 @@ interface Live {
   lab: { name: LabName; part: number } | null;
   timeline: Timeline;
   persist: PersistState;
+  /** The memcached node's world (wasm/mcsession.ts). */
+  mc: McState;
+  mcWorld: World | null;
 }
 
 type Phase = CrashInfo['during'];
@@ -242,6 +250,7 @@ export class Session {
       gk, world, node, console, scanConn, controlConn, controlDb: 0, scanDb: 0, populated: 0, walk: null,
       strips: new StripCache(), workloads: [], lab: null, timeline: new Timeline(),
       persist: newPersistState(controlConn, scanConn),
+      mc: newMcState(log.config.seed, log.config.unixMsAtZero), mcWorld: null,
     };
   }
 
@@ -324,6 +333,8 @@ export class Session {
   private complete(live: Live, a: Action): Action {
     const persisted = completePersist(live, a);
     if (persisted) return persisted;
+    const mc = completeMc(live, a);
+    if (mc) return mc;
     const whole = (n: number, lo: number, hi: number, what: string) => {
       if (!Number.isInteger(n) || n < lo || n > hi) throw new RangeError(`${what} must be an integer in [${lo}, ${hi}]`);
     };
@@ -597,6 +608,7 @@ export class Session {
       workloads: live.workloads.map((w) => ({ ...w, lab: w.lab && { ...w.lab } })),
       lab: live.lab && { ...live.lab },
       persist: copyPersistState(live.persist),
+      mc: copyMcState(live.mc),
     };
   }
 
@@ -609,6 +621,7 @@ export class Session {
     live.workloads = s.workloads.map((w) => ({ ...w, lab: w.lab && { ...w.lab } }));
     live.lab = s.lab && { ...s.lab };
     loadPersistState(live, s.persist);
+    loadMcState(live, s.mc);
   }
 
   private guarded(during: Phase, index: number, action: Action, fn: () => void): void {
@@ -699,6 +712,11 @@ export class Session {
       case 'crash':
       case 'restart':
         return applyPersist(live, a);
+      case 'mcStart':
+      case 'mcLine':
+      case 'mcFill':
+        applyMc(live, a);
+        return [];
       case 'trap':
         return live.gk.debugTrap();
     }
@@ -937,6 +955,11 @@ export class Session {
   /** The AOF panel's view of the server (not logged). */
   aof(): AofView {
     return aofView(this.engine);
+  }
+
+  /** The Slabs view's queries (not logged; nothing runs). */
+  slabs<Q extends SlabsQuery>(query: Q): SlabsResultMap[Q['what']] {
+    return slabsQuery(this.engine, query);
   }
 
   private labModule(): Promise<Glasskv> {

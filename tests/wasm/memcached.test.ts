@@ -4,8 +4,11 @@
 // fill workloads in slices, and refused options.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { loadGlasskv, rawExchange } from './helpers';
+import { emptyLog, loadGlasskv, rawExchange } from './helpers';
 import { GkError, type Glasskv, type World } from '../../wasm/engine';
+import { Session } from '../../wasm/session';
+import { MC_DEFAULTS } from '../../wasm/mcprotocol';
+import type { Action } from '../../wasm/protocol';
 import {
   McDist, memcachedAdd, memcachedChunks, memcachedClasses, memcachedFill, memcachedItemClass, memcachedLayout,
   memcachedNotes, memcachedPages, type McFillSpec,
@@ -151,5 +154,82 @@ describe('memcached fill workloads', () => {
   test('a fill on a node that does not exist throws', async () => {
     const { world } = await mcWorld();
     expect(() => memcachedFill(world, 99, spec, 0, 10)).toThrow(GkError);
+  });
+});
+
+describe('memcached actions in the session', () => {
+  function session(checkpointEveryMs: number): Session {
+    return new Session({ loadEngine: loadGlasskv, emit: () => {} }, { checkpointEveryMs });
+  }
+  const view = (s: Session, cls = 1) => s.slabs({ what: 'view', cls, from: 0, pages: 4 });
+
+  test('protocol lines typed in two actions reach the node, and the raw replies are kept', async () => {
+    const s = session(250);
+    await s.boot(emptyLog());
+    expect(view(s).running).toBe(false);
+    s.act({ kind: 'mcLine', text: 'set greeting 0 0 5' });
+    s.act({ kind: 'mcLine', text: 'hello' });
+    s.act({ kind: 'mcLine', text: 'get greeting\nset a 0 0 bad\nversion' });
+    const v = view(s);
+    expect(v.running).toBe(true);
+    expect(v.options).toEqual(MC_DEFAULTS);
+    expect(v.console.map((e) => e.output)).toEqual([
+      '', '', 'STORED\r\n', 'VALUE greeting 0 5\r\nhello\r\nEND\r\nCLIENT_ERROR bad command line format\r\nVERSION 1.6.18\r\n',
+    ]);
+    expect(v.totals!.currItems).toBe(1);
+    // The Redis world keeps its hosts: the memcached node lives apart.
+    expect(s.snapshot().hosts.length).toBe(1);
+  });
+
+  test('options are checked before they are logged, with memcached messages', async () => {
+    const s = session(250);
+    await s.boot(emptyLog());
+    expect(() => s.act({ kind: 'mcStart', options: { ...MC_DEFAULTS, f: 1 } })).toThrow(/Factor must be greater than 1/);
+    expect(() => s.act({ kind: 'mcStart', options: { ...MC_DEFAULTS, m: 1e6 } })).toThrow(RangeError);
+    expect(s.entries.length).toBe(0);
+    s.act({ kind: 'mcStart', options: { ...MC_DEFAULTS, f: 2, n: 64 } });
+    expect(view(s).classes[0].chunkSize).toBe(112);
+  });
+
+  test('rewinding and replaying give the node the same slabs as never rewinding', async () => {
+    const spec = { dist: McDist.SHIFT, sizeA: 100, sizeB: 3000, keyBytes: 8, keyspace: 2000, total: 6000, seed: 5 };
+    const actions: Action[] = [
+      { kind: 'mcStart', options: { ...MC_DEFAULTS, m: 3 } },
+      { kind: 'mcLine', text: 'set x 0 0 3\nabc' },
+      { kind: 'wait', ns: 1e6 },
+    ];
+    for (let first = 0; first < spec.total; first += 1500) actions.push({ kind: 'mcFill', spec, first, count: 1500 });
+    const a = session(0);
+    await a.boot(emptyLog());
+    const marks: { t: number; view: ReturnType<typeof view> }[] = [];
+    for (const act of actions) {
+      a.act(act);
+      marks.push({ t: a.position.now, view: view(a, 5) });
+    }
+    const end = view(a, 5);
+    expect(end.fill!.result.sent).toBe(spec.total);
+    expect(end.fill!.next).toBe(spec.total);
+    expect(end.totals!.evictions).toBeGreaterThan(0);
+    // Each slice takes virtual time: back to just before the second one
+    // was sent, then forward again.
+    expect(marks[4].t).toBeGreaterThan(marks[3].t);
+    expect(marks[3].view.totals).not.toEqual(end.totals);
+    a.seek(marks[3].t - 1);
+    expect(view(a, 5).totals).toEqual(marks[3].view.totals);
+    a.seek(marks.at(-1)!.t);
+    expect(view(a, 5)).toEqual(end);
+    // A fresh session replaying the log.
+    const b = session(1e9);
+    await b.boot({ ...emptyLog(), entries: [...a.entries] });
+    expect(view(b, 5)).toEqual(end);
+  });
+
+  test('a fill the engine refuses is shown in the memcached console', async () => {
+    const s = session(250);
+    await s.boot(emptyLog());
+    const spec = { dist: McDist.FIXED, sizeA: 10, sizeB: 0, keyBytes: 2, keyspace: 1000, total: 10, seed: 1 };
+    s.act({ kind: 'mcFill', spec, first: 0, count: 10 });
+    expect(view(s).console.at(-1)!.output).toMatch(/keyspace too large for key_bytes/);
+    expect(() => s.act({ kind: 'mcFill', spec, first: 5, count: 10 })).toThrow(RangeError);
   });
 });

@@ -62,6 +62,7 @@ export function createApp(): { store: Store; lessons: LessonRunner; loop: LoopMo
     viewsIdle: () => loop.idle(),
     seek: (t) => store.seek(t),
     timeline: (t0, t1, px, nodes) => bridge.call({ type: 'timeline', t0, t1, px, nodes }),
+    slabs: (query) => store.slabs(query),
   };
   (window as unknown as { glasskv: TestHandle }).glasskv = handle;
   window.addEventListener('pagehide', () => store.saveNow());

@@ -1,6 +1,7 @@
 // The typed handle the page exposes as window.glasskv for end-to-end tests
 // (and for curious students in the devtools console).
 import type { Action, ConsoleEntry, TimelineResult, TraceResult } from '../../../wasm/protocol';
+import type { SlabsQuery, SlabsResultMap } from '../../../wasm/mcprotocol';
 import type { LoopState } from '../model/loop';
 import type { LessonState } from '../lessons/runner';
 import type { AppState } from '../model/store';
@@ -19,4 +20,6 @@ export interface TestHandle {
   /** Rewinds (or goes forward) to virtual time t of the recorded history. */
   seek(t: number): Promise<void>;
   timeline(t0: number, t1: number, px: number, nodes?: number[]): Promise<TimelineResult>;
+  /** The memcached node's slabs, a what-if layout, or where an item lands. */
+  slabs<Q extends SlabsQuery>(query: Q): Promise<SlabsResultMap[Q['what']] | null>;
 }

@@ -1,6 +1,7 @@
 // English texts. Every key here must exist in ko.ts (the compiler checks).
 // {name} marks a parameter.
 import { aofEn } from './aof.en';
+import { slabsEn } from './slabs.en';
 import { loopEn } from './loop.en';
 export const en = {
   'app.subtitle': 'sandbox · a Redis 7.0 server you can see through',
@@ -192,6 +193,7 @@ export const en = {
   'common.off': 'off',
   ...aofEn,
   ...loopEn,
+  ...slabsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

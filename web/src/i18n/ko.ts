@@ -1,5 +1,6 @@
 // 한국어 텍스트. en.ts와 같은 키를 모두 가져야 한다.
 import { aofKo } from './aof.ko';
+import { slabsKo } from './slabs.ko';
 import { loopKo } from './loop.ko';
 import type { MessageKey } from './en';
 
@@ -193,4 +194,5 @@ export const ko: Record<MessageKey, string> = {
   'common.off': '끔',
   ...aofKo,
   ...loopKo,
+  ...slabsKo,
 };

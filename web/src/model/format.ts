@@ -1,5 +1,6 @@
 // Formatting for display: virtual time, counts, log actions. Pure functions.
 import type { Action } from '../../../wasm/protocol';
+import { mcCommandLine } from '../../../wasm/mcprotocol';
 import type { MessageKey, Params } from '../i18n';
 
 function pad(n: number, width: number): string {
@@ -91,5 +92,13 @@ export function describeAction(a: Action): { key: MessageKey; params: Params } {
       return { key: 'action.labNext', params: {} };
     case 'trap':
       return { key: 'action.trap', params: {} };
+    case 'mcStart':
+      return { key: 'action.mcStart', params: { cmd: mcCommandLine(a.options) } };
+    case 'mcLine': {
+      const first = a.text.split(/\r?\n/)[0];
+      return { key: 'action.mcLine', params: { text: first.length > 40 ? `${first.slice(0, 40)}…` : first } };
+    }
+    case 'mcFill':
+      return { key: 'action.mcFill', params: { from: a.first, to: a.first + a.count - 1 } };
   }
 }

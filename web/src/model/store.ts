@@ -7,6 +7,7 @@ import type {
   Action, ConsoleEntry, CrashInfo, LogEntry, SessionLog, Snapshot,
 } from '../../../wasm/protocol';
 import type { AofView } from '../../../wasm/aofprotocol';
+import type { SlabsQuery, SlabsResultMap } from '../../../wasm/mcprotocol';
 import type { Lang } from '../i18n';
 import { clearLog, freshLog, saveLog } from './persist';
 
@@ -267,6 +268,16 @@ export class Store {
     if (this.state.phase !== 'ready') return null;
     try {
       return await this.bridge.call({ type: 'aof' });
+    } catch {
+      return null;
+    }
+  }
+
+  /** The Slabs pane's queries (read only, not logged); null if unavailable. */
+  async slabs<Q extends SlabsQuery>(query: Q): Promise<SlabsResultMap[Q['what']] | null> {
+    if (this.state.phase !== 'ready') return null;
+    try {
+      return (await this.bridge.call({ type: 'slabs', query })) as SlabsResultMap[Q['what']];
     } catch {
       return null;
     }

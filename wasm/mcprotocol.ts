@@ -1,0 +1,116 @@
+// The memcached part of the worker protocol: the logged actions that start
+// the memcached-style node, type protocol lines at it and run slices of a
+// fill workload, and the read-only queries the Slabs view makes. Shared by
+// both sides, so it uses neither lib.
+import type { McClass, McFillResult, McFillSpec, McTotals } from './mc';
+
+export type { McClass, McFillResult, McFillSpec, McTotals };
+
+/** The node's options, as memcached's command line sets them. */
+export interface McOptions {
+  /** -m: megabytes for items. */
+  m: number;
+  /** -n: the smallest chunk's room for key, value and flags, bytes. */
+  n: number;
+  /** -f: the growth factor between classes. */
+  f: number;
+  /** -I: the largest item, bytes. */
+  I: number;
+  /** -o slab_chunk_max, bytes (null: memcached's default, half of -I). */
+  chunkMax: number | null;
+  /** -C: no CAS (8 bytes less per item). */
+  noCas: boolean;
+}
+
+/** memcached 1.6.18's defaults. */
+export const MC_DEFAULTS: McOptions = { m: 64, n: 48, f: 1.25, I: 1 << 20, chunkMax: null, noCas: false };
+
+/** The most memory the page lets the node have: every megabyte of it may
+ *  end up in the engine's memory and in its checkpoints. */
+export const MC_MAX_MB = 1024;
+
+/** The command line (without the program name) for these options. */
+export function mcCommandLine(o: McOptions): string {
+  const parts = [`-m ${o.m}`, `-n ${o.n}`, `-f ${o.f}`, `-I ${o.I}`];
+  if (o.chunkMax !== null) parts.push(`-o slab_chunk_max=${o.chunkMax}`);
+  if (o.noCas) parts.push('-C');
+  return parts.join(' ');
+}
+
+export type McAction =
+  /** Starts the memcached node with these options; a running one is
+   *  replaced (its items are gone, as after a restart). */
+  | { kind: 'mcStart'; options: McOptions }
+  /** Text typed at the node in its protocol, lines separated by "\n"
+   *  (sent with "\r\n"), e.g. "set k 0 0 5\nhello". */
+  | { kind: 'mcLine'; text: string }
+  /** Sets first .. first+count-1 of a fill workload (gkMemcachedFill). */
+  | { kind: 'mcFill'; spec: McFillSpec; first: number; count: number };
+
+export const MC_ACTION_KINDS = ['mcStart', 'mcLine', 'mcFill'] as const;
+
+/** One exchange in the memcached console. */
+export interface McConsoleEntry {
+  /** Virtual time it was sent. */
+  t: number;
+  input: string;
+  /** The raw reply, as the node sent it (truncated past MC_REPLY_KEEP). */
+  output: string;
+  /** Bytes of the whole reply. */
+  bytes: number;
+}
+
+/** Bytes of a reply the console keeps. */
+export const MC_REPLY_KEEP = 16 * 1024;
+
+/** A fill workload as run so far. */
+export interface McFillProgress {
+  spec: McFillSpec;
+  /** The next set to send (sets before it were sent). */
+  next: number;
+  result: McFillResult;
+}
+
+export type SlabsQuery =
+  /** The node's classes, and the pages of class `cls` from page `from`
+   *  on (at most `pages` of them) with every chunk's use. */
+  | { what: 'view'; cls: number; from: number; pages: number }
+  /** The ladder these options would give (no node needed). */
+  | { what: 'layout'; options: McOptions }
+  /** Where an item would land on the running node. */
+  | { what: 'itemClass'; nkey: number; flags: number; vlen: number };
+
+export interface SlabsPage {
+  /** Index of the page in its class. */
+  index: number;
+  /** Bytes used per chunk (0: free). */
+  chunks: Uint32Array;
+}
+
+export interface SlabsView {
+  /** False until the first mcStart. */
+  running: boolean;
+  options: McOptions | null;
+  now: number;
+  classes: McClass[];
+  totals: McTotals | null;
+  /** The class the pages are of, and its used chunks per page. */
+  cls: number;
+  used: Uint32Array;
+  pages: SlabsPage[];
+  console: McConsoleEntry[];
+  fill: McFillProgress | null;
+  /** How the node differs from memcached (the engine's English text). */
+  notes: string;
+}
+
+export type SlabsResult =
+  | SlabsView
+  | { classes: McClass[]; error: string | null }
+  | { cls: number; ntotal: number } | null;
+
+export interface SlabsResultMap {
+  view: SlabsView;
+  layout: { classes: McClass[]; error: string | null };
+  itemClass: { cls: number; ntotal: number } | null;
+}
