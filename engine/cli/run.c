@@ -14,7 +14,8 @@ static int _runUsage(void) {
         "           [--requests N] [--command GET|SET|INCR|PING]\n"
         "           [--value-size B] [--rtt-us U] [--multi] [--seed N]\n"
         "\nlabs:\n");
-    for (int i = 0; gkLabName(i); i++) fprintf(stderr, "  %s\n", gkLabName(i));
+    for (int i = 0; gkLabName(i); i++)
+        fprintf(stderr, "  %-20s (%s)\n", gkLabName(i), gkLabTopic(i));
     return 2;
 }
 

@@ -281,6 +281,7 @@ int gkNodeGetStats(gkWorld *w, int node, uint64_t *reads, uint64_t *writes,
 
 long gkLabRun(const char *name, uint64_t seed, char *out, size_t cap);
 const char *gkLabName(int i);
+const char *gkLabTopic(int i);
 long gkWorkloadRunJson(const gkWorkloadSpec *spec, uint64_t seed, char *out,
                        size_t cap);
 

@@ -9,7 +9,10 @@
  *   rtt                one client at 0.1 ms and at 250 ms round trip,
  *                      pipelined and not (seed 002)
  *   command-flushing   a Lettuce-like client flushing every 1, 50 or 1000
- *                      commands (seed 002) */
+ *                      commands (seed 002)
+ *
+ * It also holds the registry of every lab, these and those of labs_aof.c
+ * and labs_mc.c, which gkLabName and gkLabTopic enumerate. */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -201,19 +204,25 @@ static int _labCommandFlushing(labOut *o, uint64_t seed) {
     return GK_OK;
 }
 
+/* Every lab, grouped by the part of the server it teaches: the event
+ * loop, the AOF, memcached's slabs. */
 static const struct {
     const char *name;
+    const char *topic;
     int (*run)(labOut *o, uint64_t seed);
 } labs[] = {
-    { "pipelining", _labPipelining },
-    { "pipeline-vs-multi", _labPipelineVsMulti },
-    { "rtt", _labRtt },
-    { "command-flushing", _labCommandFlushing },
-    { "aof-not-a-wal", labAofNotAWal },
-    { "fsync-policies", labFsyncPolicies },
-    { "disk-full", labDiskFull },
-    { "aof-benchmark", labAofBenchmark },
-    { NULL, NULL }
+    { "pipelining", "event-loop", _labPipelining },
+    { "pipeline-vs-multi", "event-loop", _labPipelineVsMulti },
+    { "rtt", "event-loop", _labRtt },
+    { "command-flushing", "event-loop", _labCommandFlushing },
+    { "aof-not-a-wal", "aof", labAofNotAWal },
+    { "fsync-policies", "aof", labFsyncPolicies },
+    { "disk-full", "aof", labDiskFull },
+    { "aof-benchmark", "aof", labAofBenchmark },
+    { "slab-classes", "memcached", labSlabClasses },
+    { "item-placement", "memcached", labItemPlacement },
+    { "slab-calcification", "memcached", labSlabCalcification },
+    { NULL, NULL, NULL }
 };
 
 /* Runs lab `name` and writes {"lab":..., "runs":[...]} into out (cut at
@@ -249,4 +258,11 @@ long gkWorkloadRunJson(const gkWorkloadSpec *spec, uint64_t seed, char *out,
 const char *gkLabName(int i) {
     if (i < 0 || i >= (int)(sizeof(labs) / sizeof(labs[0])) - 1) return NULL;
     return labs[i].name;
+}
+
+/* The topic of lab i ("event-loop", "aof", "memcached"), or NULL past the
+ * last. */
+const char *gkLabTopic(int i) {
+    if (i < 0 || i >= (int)(sizeof(labs) / sizeof(labs[0])) - 1) return NULL;
+    return labs[i].topic;
 }

@@ -18,4 +18,9 @@ int labFsyncPolicies(labOut *o, uint64_t seed);
 int labDiskFull(labOut *o, uint64_t seed);
 int labAofBenchmark(labOut *o, uint64_t seed);
 
+/* labs_mc.c */
+int labSlabClasses(labOut *o, uint64_t seed);
+int labItemPlacement(labOut *o, uint64_t seed);
+int labSlabCalcification(labOut *o, uint64_t seed);
+
 #endif

@@ -23,7 +23,7 @@
  * 1 MB (slab_page_size). A page is cut into perslab = 1048576 / size
  * chunks; whatever is left at the end of the page (1048576 - perslab *
  * size) is never used. Class 1 fits 10922 chunks of 96 bytes and wastes
- * 64 bytes; class 38 (394840 bytes) fits only 2 and wastes 259096 bytes,
+ * 64 bytes; class 38 (394840 bytes) fits only 2 and wastes 258896 bytes,
  * a quarter of its page.
  *
  * The waste you pay. An item of ntotal bytes lands in the first class
