@@ -3,8 +3,11 @@
 // measured in this run.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+import { realMemcachedFill } from './memcached.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, 'build', 'bench');
@@ -56,3 +59,39 @@ const worst = Math.max(nat.set_per_sec / wasm.set_per_sec, nat.get_per_sec / was
 console.log(`\ntarget: wasm >= ${target.toLocaleString('en-US')} ops/s: ${minWasm >= target ? 'met' : 'NOT met'} (${f(minWasm).trim()})`);
 console.log(`target: wasm within 1.6x of native: ${worst <= 1.6 ? 'met' : 'NOT met'} (${worst.toFixed(2)}x)`);
 console.log(`target: pipelining lab under 5 s of wall time: ${wasm.lab_seconds < 5 ? 'met' : 'NOT met'} in wasm under Node (${wasm.lab_seconds.toFixed(2)} s); Chromium runs the same wasm`);
+
+// memcached: the same fill natively, in WebAssembly through the C driver
+// and through wasm/mc.ts (the app's module), and on Debian's memcached.
+console.log('\nbench: memcached fill through wasm/mc.ts, then on the real memcached...');
+await build({ input: join(root, 'tests/bench/mcbench.ts'), platform: 'node', external: [/^node:/],
+  output: { file: join(out, 'mcbench.mjs'), format: 'esm' }, logLevel: 'warn' });
+const ts = JSON.parse(must(process.execPath, [join(out, 'mcbench.mjs'), join(root, 'web/src/wasm-gen/glasskv.wasm')]));
+const mc = { native: nat.mc, wasm: wasm.mc, ts };
+const real = await realMemcachedFill(ts.options, { size: ts.value_bytes, keyBytes: 10, keyspace: 1e9 }, ts.sets);
+const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
+const perByte = (bytes, items) => (bytes / (items * ts.value_bytes)).toFixed(3);
+console.log(`\nmemcached node, ${ts.options}, ${ts.value_bytes}-byte values under distinct 10-digit keys,`);
+console.log(`sent in slices of ${ts.slice.toLocaleString('en-US')} sets until a slice evicts (memory full); best of 3 runs\n`);
+console.log('                          native (C)    wasm (C)  wasm (mc.ts)  memcached 1.6.18');
+const row = (name, pick, fmt) => console.log(`${name.padEnd(22)}${[mc.native, mc.wasm, mc.ts].map((m) => fmt(pick(m)).padStart(12)).join('  ')}  ${fmt(pick(real)).padStart(16)}`);
+const num = (n) => Math.round(n).toLocaleString('en-US');
+row('sets sent', (m) => m.sets, num);
+row('items held', (m) => m.curr_items ?? m.currItems, num);
+row('evictions', (m) => m.evictions, num);
+row('total_malloced', (m) => m.total_malloced ?? m.totalMalloced, mb);
+row('whole memory', (m) => m.world_memory ?? m.rss, mb);
+console.log(`${'sets per second'.padEnd(22)}${[mc.native, mc.wasm, mc.ts].map((m) => num(m.sets_per_sec).padStart(12)).join('  ')}  ${num(real.setsPerSec).padStart(16)}`);
+console.log('(whole memory: every byte the engine\'s world holds; memcached\'s resident set. memcached\'s rate is a Node');
+console.log(' client over loopback TCP, 100 sets a write: a different measurement from the engine\'s in-process rate.)\n');
+const items = ts.curr_items, realItems = real.currItems;
+console.log(`slab memory per stored value byte: engine ${perByte(ts.total_malloced, items)}, memcached ${perByte(real.totalMalloced, realItems)}` +
+  ` = ${((ts.total_malloced / items) / (real.totalMalloced / realItems)).toFixed(3)}x`);
+console.log(`whole memory per stored value byte: engine ${perByte(ts.world_memory, items)} (world), memcached ${perByte(real.rss, realItems)} (RSS)` +
+  ` = ${((ts.world_memory / items) / (real.rss / realItems)).toFixed(3)}x`);
+const same = ['total_malloced', 'curr_items', 'evictions'].filter((k) => {
+  const r = { total_malloced: real.totalMalloced, curr_items: real.currItems, evictions: real.evictions }[k];
+  return [mc.native, mc.wasm, mc.ts].every((m) => m[k] === r);
+});
+console.log(`total_malloced, items held and evictions equal to memcached's in all three builds: ${same.length === 3 ? 'yes' : `no (equal: ${same.join(', ') || 'none'})`}`);
+console.log(`wasm (mc.ts) / native sets per second: ${(mc.ts.sets_per_sec / mc.native.sets_per_sec).toFixed(2)}`);
+console.log(`(rates are wall-clock on a shared machine: 1-minute load average ${loadavg()[0].toFixed(1)} at the end of the run)`);
