@@ -29,9 +29,16 @@ export const MC_DEFAULTS: McOptions = { m: 64, n: 48, f: 1.25, I: 1 << 20, chunk
  *  end up in the engine's memory and in its checkpoints. */
 export const MC_MAX_MB = 1024;
 
+/** A size as memcached's -I takes it: "1m", "512k" or bytes. */
+export function mcSize(bytes: number): string {
+  if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)}m`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024}k`;
+  return String(bytes);
+}
+
 /** The command line (without the program name) for these options. */
 export function mcCommandLine(o: McOptions): string {
-  const parts = [`-m ${o.m}`, `-n ${o.n}`, `-f ${o.f}`, `-I ${o.I}`];
+  const parts = [`-m ${o.m}`, `-n ${o.n}`, `-f ${o.f}`, `-I ${mcSize(o.I)}`];
   if (o.chunkMax !== null) parts.push(`-o slab_chunk_max=${o.chunkMax}`);
   if (o.noCas) parts.push('-C');
   return parts.join(' ');

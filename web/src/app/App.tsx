@@ -10,6 +10,7 @@ import { LessonPanel } from '../views/lesson/LessonPanel';
 import { LessonPicker } from '../views/lesson/LessonPicker';
 import { ScanPanel } from '../views/scan/ScanPanel';
 import { AofPanel } from '../views/aof/AofPanel';
+import { SlabsPanel } from '../views/slabs/SlabsPanel';
 import { usePane, ViewTabs } from './ViewTabs';
 
 export const App = memo(function App() {
@@ -31,6 +32,7 @@ export const App = memo(function App() {
           {keys && shows('ht') ? <HashTablePanel /> : null}
           {keys && shows('scan') ? <ScanPanel /> : null}
           {!keys && pane === 'aof' ? <AofPanel /> : null}
+          {!keys && pane === 'slabs' ? <SlabsPanel /> : null}
           {loopViews ? <LoopViews /> : null}
         </div>
       </main>

@@ -1,7 +1,7 @@
 // Which pane the views column shows, outside React so that the header's
 // tabs and the layout can both follow it.
-export type Pane = 'loop' | 'keys' | 'aof';
-export const PANES: readonly Pane[] = ['loop', 'keys', 'aof'];
+export type Pane = 'loop' | 'keys' | 'aof' | 'slabs';
+export const PANES: readonly Pane[] = ['loop', 'keys', 'aof', 'slabs'];
 
 const STORAGE_KEY = 'glasskv.pane';
 

@@ -73,6 +73,7 @@ export const slabsEn = {
   'slabs.whatif.f': '-f growth factor',
   'slabs.whatif.I': '-I largest item',
   'slabs.whatif.result': '{n} classes, chunks from {min} to {max} bytes (now {cur} classes)',
+  'slabs.whatif.resultIdle': '{n} classes, chunks from {min} to {max} bytes',
   'slabs.whatif.apply': 'Apply: restart memcached',
   'slabs.whatif.reset': 'Defaults',
   'slabs.whatif.ladder': 'Chunk sizes',
@@ -100,7 +101,7 @@ export const slabsEn = {
   'slabs.fill.presetHint': 'Restarts memcached with -m 8, then sends values shifting from 100 to 4,000 bytes over 40,000 sets on 4,000 keys.',
   'slabs.fill.progress': 'sent {sent} of {total} · {stored} stored · {evictions} evictions · {oom} out of memory · {large} too large',
   'slabs.fill.invalid': 'Check the fields: whole numbers, the smallest at most the largest.',
-  'slabs.calc': 'Slab calcification: class {evicting} evicts while classes {idle} keep {free} free chunks. Pages stay with the class that took them first (this node has no slab rebalancing).',
+  'slabs.calc': 'Slab calcification: full classes ({evicting}) have evicted and evict again on the next set, while classes {idle} hold {free} free chunks. Pages stay with the class that took them first (this node has no slab rebalancing).',
 
   'slabs.notes.title': 'How this node differs from memcached',
   'slabs.notes.lru': 'Classic per-class LRU, as with -o no_lru_maintainer: memcached 1.6\'s segmented HOT/WARM/COLD LRU and its maintainer thread are left out.',

@@ -75,6 +75,7 @@ export const slabsKo: Record<keyof typeof slabsEn, string> = {
   'slabs.whatif.f': '-f 증가 계수',
   'slabs.whatif.I': '-I 가장 큰 아이템',
   'slabs.whatif.result': '클래스 {n}개, 청크 {min}–{max}바이트 (현재 {cur}개)',
+  'slabs.whatif.resultIdle': '클래스 {n}개, 청크 {min}–{max}바이트',
   'slabs.whatif.apply': '적용: memcached 재시작',
   'slabs.whatif.reset': '기본값',
   'slabs.whatif.ladder': '청크 크기',
@@ -102,7 +103,7 @@ export const slabsKo: Record<keyof typeof slabsEn, string> = {
   'slabs.fill.presetHint': 'memcached를 -m 8로 재시작한 뒤, 키 4,000개에 set 40,000번 동안 값 크기를 100에서 4,000바이트로 옮겨 갑니다.',
   'slabs.fill.progress': '{total}개 중 {sent}개 보냄 · 저장 {stored} · 축출 {evictions} · 메모리 부족 {oom} · 너무 큼 {large}',
   'slabs.fill.invalid': '입력을 확인하세요: 정수여야 하고, 최소가 최대보다 클 수 없습니다.',
-  'slabs.calc': '슬랩 석회화: 클래스 {evicting}는 축출하는데 클래스 {idle}에는 빈 청크가 {free}개 남아 있습니다. 페이지는 처음 가져간 클래스에 남습니다 (이 노드에는 슬랩 재배치가 없습니다).',
+  'slabs.calc': '슬랩 석회화: 가득 찬 클래스({evicting})는 축출했고 다음 set에서도 축출하는데, 클래스 {idle}에는 빈 청크가 {free}개 남아 있습니다. 페이지는 처음 가져간 클래스에 남습니다 (이 노드에는 슬랩 재배치가 없습니다).',
 
   'slabs.notes.title': '이 노드가 memcached와 다른 점',
   'slabs.notes.lru': '-o no_lru_maintainer처럼 클래스마다 고전적인 LRU 하나: memcached 1.6의 HOT/WARM/COLD 분할 LRU와 그 관리 스레드는 빠져 있습니다.',

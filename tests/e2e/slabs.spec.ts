@@ -1,0 +1,113 @@
+import { test } from '@playwright/test';
+import { SlabsPane } from './pages/slabs';
+import { SandboxPage, expect } from './pages/sandbox';
+
+test.describe('the Slabs pane', () => {
+  test('sets typed in the memcached console take chunks of the class the engine picks', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const slabs = new SlabsPane(app);
+    await app.open({ seed: 5 });
+    await slabs.show();
+    await expect(app.byId('slabs.notStarted')).toBeVisible();
+
+    await slabs.send('set greeting 0 0 5');
+    await expect(slabs.lastReply).toContainText('(no reply yet');
+    await slabs.send('hello');
+    await expect(slabs.lastReply).toHaveText('STORED\\r\\n');
+    await expect(app.byId('slabs.status')).toHaveAttribute('data-items', '1');
+    // 48 + "greeting" 8 + 1 + "hello" 5 + 2 + CAS 8 = 72 bytes: class 1 (96).
+    await expect(slabs.row(1)).toHaveAttribute('data-used', '1');
+
+    // While a set line is typed, its class is marked, as the engine says.
+    // 48 + "user:1" 6 + 1 + 300 + 2 + 8 = 365 bytes: class 7 (384-byte chunks).
+    await slabs.input.fill('set user:1 0 0 300');
+    await expect(app.byId('slabs.landing')).toBeVisible();
+    expect(await slabs.landing()).toBe(7);
+    await expect(app.byId('slabs.landing')).toContainText('365');
+    await expect(slabs.row(7)).toHaveClass(/landing/);
+    await slabs.input.fill('set big 0 0 2000000');
+    await expect(app.byId('slabs.landing')).toHaveAttribute('data-cls', '0');
+    await slabs.input.fill('');
+
+    // Quick sets of 300 bytes fill class 7 chunk by chunk.
+    await app.byId('slabs.quick.size').fill('300');
+    for (let i = 1; i <= 5; i++) {
+      await app.byId('slabs.quick.key').fill(`user:${i}`);
+      await app.byId('slabs.quick.send').click();
+      await app.idle();
+    }
+    await expect(slabs.row(7)).toHaveAttribute('data-used', '5');
+    await slabs.selectClass(7);
+    await expect(app.byId('slabs.canvas')).toBeVisible();
+    await expect(app.byId('slabs.head')).toContainText('page 0');
+    await app.screenshot('slabs-sets');
+    await slabs.screenshot('slabs-panel-sets');
+
+    await app.byId('slabs.asTable').click();
+    const row = app.byId('slabs.pagesTable').locator('tbody tr').first();
+    await expect(row.locator('td').first()).toHaveText('5');
+    await app.byId('slabs.asGrid').click();
+
+    // The same numbers come back through the test handle.
+    const view = await page.evaluate(() => window.glasskv.slabs({ what: 'view', cls: 7, from: 0, pages: 1 }));
+    expect(view!.classes[6].usedChunks).toBe(5);
+    expect([...view!.pages[0].chunks].filter((b) => b === 365).length).toBe(5);
+    expect(app.errors).toEqual([]);
+  });
+
+  test('the factor slider changes the class ladder the engine lays out, and Apply restarts the node with it', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const slabs = new SlabsPane(app);
+    await app.open({ seed: 5 });
+    await slabs.show();
+    await expect(app.byId('slabs.whatif.result')).toHaveAttribute('data-classes', '39');
+    const f = slabs.slider('f');
+    await f.focus();
+    // From 1.25 to 2.00 with the keyboard: 75 steps of 0.01.
+    for (let i = 0; i < 75; i++) await f.press('ArrowRight');
+    await expect(f).toHaveValue('2');
+    await expect(app.byId('slabs.whatif.result')).not.toHaveAttribute('data-classes', '39');
+    const wanted = await slabs.whatIfClasses();
+    expect(wanted).toBeLessThan(39);
+    await app.screenshot('slabs-whatif-factor-2');
+    await app.byId('slabs.apply').click();
+    await app.idle();
+    await expect(app.byId('slabs.classes')).toHaveAttribute('data-classes', String(wanted));
+    await expect(app.byId('slabs.status')).toContainText('-f 2');
+    await page.getByRole('button', { name: '한국어' }).click();
+    await expect(app.byId('slabs.panel')).toContainText('슬랩 클래스');
+    await slabs.screenshot('slabs-panel-korean');
+    expect(app.errors).toEqual([]);
+  });
+
+  test('a workload whose values grow evicts in large classes while small ones keep free chunks', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const slabs = new SlabsPane(app);
+    await app.open({ seed: 5 });
+    await slabs.show();
+    await app.byId('slabs.fill.preset').click();
+    await expect(app.byId('slabs.fill.progress')).toHaveAttribute('data-sent', '40000', { timeout: 60_000 });
+    await app.idle();
+    await expect(app.byId('slabs.calc')).toBeVisible();
+    const evictions = Number(await app.byId('slabs.status').getAttribute('data-evictions'));
+    expect(evictions).toBeGreaterThan(0);
+    await expect(app.byId('slabs.status')).toContainText('-m 8');
+    // The log holds the restart and one action per slice: replayable.
+    const kinds = await app.state((s) => s.log.entries.map((e) => e.action.kind));
+    expect(kinds.filter((k) => k === 'mcFill').length).toBe(20);
+    // A class that evicted and has no free chunk left, beside others with free chunks.
+    const evicting = page.locator('[data-testid^="slabs.class."].evicting[data-free="0"]').first();
+    const cls = Number((await evicting.getAttribute('data-testid'))!.split('.').pop());
+    await slabs.selectClass(cls);
+    await expect(app.byId('slabs.calc')).toContainText(String(cls));
+    await expect(app.byId('slabs.head')).toContainText('empty');
+    await app.screenshot('slabs-calcification');
+    await slabs.screenshot('slabs-panel-calcification');
+
+    // Reloading replays the log to the same node.
+    await page.reload();
+    await app.waitReady();
+    await expect(app.byId('slabs.status')).toHaveAttribute('data-evictions', String(evictions));
+    expect(app.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { memo, useCallback, useState } from 'react';
+import type { McClass } from '../../../../wasm/mcprotocol';
+import { useT } from '../../app/hooks';
+import { bytesText, classBytes, sumClasses } from './model';
+import { selectClass } from './selection';
+
+const COLS = ['id', 'chunk', 'perslab', 'pages', 'used', 'free', 'requested', 'usedBytes', 'waste', 'evicted'] as const;
+
+const ClassRow = memo(function ClassRow({ c, selected, landing }: { c: McClass; selected: boolean; landing: boolean }) {
+  const t = useT();
+  const { used, waste } = classBytes(c);
+  const onClick = useCallback(() => selectClass(c.id), [c.id]);
+  const cls = [selected ? 'selected' : '', landing ? 'landing' : '', c.evicted > 0 ? 'evicting' : '',
+    c.pages === 0 ? 'empty' : ''].join(' ').trim();
+  return (
+    <tr className={cls} aria-selected={selected} data-testid={`slabs.class.${c.id}`} data-pages={c.pages}
+      data-used={c.usedChunks} data-free={c.freeChunks} data-evicted={c.evicted}>
+      <th scope="row">
+        <button type="button" className="linkish" onClick={onClick} aria-label={t('slabs.selectClass', { cls: c.id })}>
+          {landing ? <span className="landing-mark" aria-hidden="true">▶</span> : null}
+          {c.id}
+        </button>
+      </th>
+      <td>{c.chunkSize}</td>
+      <td>{c.perslab}</td>
+      <td>{c.pages}</td>
+      <td>{c.usedChunks}</td>
+      <td>{c.freeChunks}</td>
+      <td>{bytesText(c.requested)}</td>
+      <td>{bytesText(used)}</td>
+      <td className={waste > 0 ? 'waste' : ''}>{bytesText(waste)}</td>
+      <td className={c.evicted > 0 ? 'evicted' : ''}>{c.evicted}</td>
+    </tr>
+  );
+});
+
+/** Every slab class with its memory, the landing class of the typed item
+ *  marked (▶ and a stripe, not colour alone). */
+export const ClassTable = memo(function ClassTable({ classes, selected, landing }: {
+  classes: readonly McClass[]; selected: number; landing: number | null;
+}) {
+  const t = useT();
+  const [activeOnly, setActiveOnly] = useState(false);
+  const shown = activeOnly ? classes.filter((c) => c.pages > 0 || c.id === landing || c.id === selected) : classes;
+  const sum = sumClasses(classes);
+  return (
+    <div className="slabs-classes">
+      <div className="slabs-row-head">
+        <button type="button" className="btn small ghost" aria-pressed={activeOnly} data-testid="slabs.activeOnly"
+          onClick={() => setActiveOnly((v) => !v)}>
+          {activeOnly ? t('slabs.showAll', { n: classes.length }) : t('slabs.showActive')}
+        </button>
+      </div>
+      <div className="slabs-table-wrap">
+        <table className="slabs-table" data-testid="slabs.classes" data-classes={classes.length}>
+          <caption>{t('slabs.table.caption')}</caption>
+          <thead>
+            <tr>{COLS.map((k) => <th key={k} scope="col">{t(`slabs.col.${k}`)}</th>)}</tr>
+          </thead>
+          <tbody>
+            {shown.map((c) => <ClassRow key={c.id} c={c} selected={c.id === selected} landing={c.id === landing} />)}
+          </tbody>
+          <tfoot>
+            <tr data-testid="slabs.total" data-waste={sum.waste} data-evicted={sum.evicted}>
+              <th scope="row">{t('slabs.total')}</th>
+              <td /><td />
+              <td>{sum.pages}</td>
+              <td>{sum.used}</td>
+              <td>{sum.free}</td>
+              <td>{bytesText(sum.requested)}</td>
+              <td>{bytesText(sum.usedBytes)}</td>
+              <td className="waste">{bytesText(sum.waste)}</td>
+              <td>{sum.evicted}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      <p className="dim small">{t('slabs.waste.help')}</p>
+    </div>
+  );
+});

@@ -1,0 +1,55 @@
+// Runs a fill workload in slices, one logged mcFill action each, so the
+// view redraws between them and Stop takes effect at the next slice. No
+// React: the form subscribes to its state.
+import { MC_DEFAULTS, type McFillSpec } from '../../../../wasm/mcprotocol';
+import type { Store } from '../../model/store';
+
+export interface FillRun {
+  running: boolean;
+  stopping: boolean;
+}
+
+let state: FillRun = { running: false, stopping: false };
+const listeners = new Set<() => void>();
+
+function set(patch: Partial<FillRun>): void {
+  state = { ...state, ...patch };
+  for (const fn of listeners) fn();
+}
+
+export function getFillRun(): FillRun {
+  return state;
+}
+
+export function subscribeFillRun(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export function stopFill(): void {
+  if (state.running) set({ stopping: true });
+}
+
+/** Sends the workload's sets from `first` on, `slice` at a time, until
+ *  done, stopped, or an action fails. */
+export async function runFill(store: Store, spec: McFillSpec, slice: number, first = 0): Promise<void> {
+  if (state.running) return;
+  set({ running: true, stopping: false });
+  try {
+    for (let at = first; at < spec.total && !state.stopping; at += slice) {
+      const count = Math.min(slice, spec.total - at);
+      const before = store.getState().log.entries.length;
+      await store.act({ kind: 'mcFill', spec, first: at, count });
+      if (store.getState().log.entries.length === before || store.getState().phase !== 'ready') break;
+    }
+  } finally {
+    set({ running: false, stopping: false });
+  }
+}
+
+/** The calcification preset: a small node, then values that grow. */
+export const CALCIFICATION = {
+  options: { ...MC_DEFAULTS, m: 8 },
+  spec: { dist: 3, sizeA: 100, sizeB: 4000, keyBytes: 10, keyspace: 4000, total: 40000, seed: 1 } as McFillSpec,
+  slice: 2000,
+};
