@@ -29,6 +29,20 @@ void labEmit(labOut *o, const char *fmt, ...) {
     if (n > 0) o->len += (size_t)n;
 }
 
+/* A fresh world seeded with seed that keeps only the trace records in
+ * trace_mask, in a ring of capacity records (16 when it keeps none).
+ * NULL if the allocator refuses. */
+gkWorld *labWorld(uint64_t seed, uint32_t trace_mask, uint32_t capacity) {
+    gkConfig cfg;
+    gkWorld *w;
+    gkConfigInit(&cfg);
+    cfg.seed = seed;
+    cfg.trace_capacity = trace_mask ? capacity : 16;
+    if (gkWorldCreate(&w, &cfg, NULL, NULL) != GK_OK) return NULL;
+    gkTraceEnable(w, trace_mask);
+    return w;
+}
+
 typedef struct labRun {
     const char *name;
     int programs;           /* client programs (cores) */

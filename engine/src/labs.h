@@ -11,6 +11,8 @@ typedef struct labOut {
 } labOut;
 
 void labEmit(labOut *o, const char *fmt, ...);
+struct gkWorld *labWorld(uint64_t seed, uint32_t trace_mask,
+                         uint32_t capacity);
 
 /* labs_aof.c */
 int labAofNotAWal(labOut *o, uint64_t seed);

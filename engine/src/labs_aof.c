@@ -40,16 +40,8 @@ typedef struct probe {
     uint64_t cap;
 } probe;
 
-/* A fresh world; only the trace records in trace_mask are kept. */
 static gkWorld *_world(uint64_t seed, uint32_t trace_mask) {
-    gkConfig cfg;
-    gkWorld *w;
-    gkConfigInit(&cfg);
-    cfg.seed = seed;
-    cfg.trace_capacity = trace_mask ? 1u << 16 : 16;
-    if (gkWorldCreate(&w, &cfg, NULL, NULL) != GK_OK) return NULL;
-    gkTraceEnable(w, trace_mask);
-    return w;
+    return labWorld(seed, trace_mask, 1u << 16);
 }
 
 /* A probe connected to node. */

@@ -34,13 +34,8 @@
  * Only the trace records in trace_mask are kept. */
 static gkWorld *_mcWorld(uint64_t seed, const char *options, int *node,
                          uint32_t trace_mask) {
-    gkConfig cfg;
-    gkWorld *w;
-    gkConfigInit(&cfg);
-    cfg.seed = seed;
-    cfg.trace_capacity = trace_mask ? 1u << 12 : 16;
-    if (gkWorldCreate(&w, &cfg, NULL, NULL) != GK_OK) return NULL;
-    gkTraceEnable(w, trace_mask);
+    gkWorld *w = labWorld(seed, trace_mask, 1u << 12);
+    if (!w) return NULL;
     if (gkMemcachedAdd(w, options, node) != GK_OK) {
         gkWorldRelease(w);
         return NULL;

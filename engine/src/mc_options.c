@@ -18,6 +18,7 @@
  * silently ignored. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,31 +198,41 @@ static int _optProtocol(optState *st, const char *arg) {
     return 0;
 }
 
-/* The numeric options whose only check is "greater than 0". */
+/* Stores atoi(v) in *dst and refuses with msg (a format that may name
+ * the option: name) unless lo <= the value <= hi: the one check most of
+ * memcached's numeric options get. */
+static int _intIn(optState *st, int32_t *dst, const char *v, int32_t lo,
+                  int32_t hi, const char *msg, const char *name) {
+    *dst = _atoi(v);
+    if (*dst >= lo && *dst <= hi) return 0;
+    _say(st->msg, msg, name);
+    return OPT_FAIL;
+}
+
+/* The options memcached checks only against 0: -c and -t must be above
+ * it, while -n and -R need only differ from it (a negative -n passes, as
+ * in memcached). */
 static int _optPositive(optState *st, int c, const char *arg) {
-    mcSettings *s = st->s;
-    switch (c) {
-    case 'c':
-        s->maxconns = _atoi(arg);
-        if (s->maxconns > 0) return 0;
-        _say(st->msg, "Maximum connections must be greater than 0");
-        return OPT_FAIL;
-    case 'n':
-        s->chunk_size = _atoi(arg);
-        if (s->chunk_size != 0) return 0;
-        _say(st->msg, "Chunk size must be greater than 0");
-        return OPT_FAIL;
-    case 't':
-        s->num_threads = _atoi(arg);
-        if (s->num_threads > 0) return 0;
-        _say(st->msg, "Number of threads must be greater than 0");
-        return OPT_FAIL;
-    case 'R':
-        s->reqs_per_event = _atoi(arg);
-        if (s->reqs_per_event != 0) return 0;
-        _say(st->msg, "Number of requests per event must be greater "
-             "than 0");
-        return OPT_FAIL;
+    static const struct {
+        char opt;
+        int nonzero;            /* 0: must be > 0; 1: must be != 0 */
+        size_t field;           /* an int32_t of mcSettings */
+        const char *msg;
+    } checks[] = {
+        { 'c', 0, offsetof(mcSettings, maxconns),
+          "Maximum connections must be greater than 0" },
+        { 'n', 1, offsetof(mcSettings, chunk_size),
+          "Chunk size must be greater than 0" },
+        { 't', 0, offsetof(mcSettings, num_threads),
+          "Number of threads must be greater than 0" },
+        { 'R', 1, offsetof(mcSettings, reqs_per_event),
+          "Number of requests per event must be greater than 0" },
+    };
+    for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+        if (checks[i].opt != c) continue;
+        int32_t *dst = (int32_t *)((char *)st->s + checks[i].field);
+        int32_t lo = checks[i].nonzero && _atoi(arg) < 0 ? INT32_MIN : 1;
+        return _intIn(st, dst, arg, lo, INT32_MAX, "%s", checks[i].msg);
     }
     return 0;
 }
@@ -325,13 +336,9 @@ static int _subLru(optState *st, const char *name, const char *v) {
         return _subMissing(st, what);
     }
     int hot = !strcmp(name, "hot_lru_pct");
-    if (hot || !strcmp(name, "warm_lru_pct")) {
-        int32_t *pct = hot ? &s->hot_lru_pct : &s->warm_lru_pct;
-        *pct = _atoi(v);
-        if (*pct >= 1 && *pct < 80) return 0;
-        _say(st->msg, "%s must be > 1 and < 80", name);
-        return OPT_FAIL;
-    }
+    if (hot || !strcmp(name, "warm_lru_pct"))
+        return _intIn(st, hot ? &s->hot_lru_pct : &s->warm_lru_pct, v, 1, 79,
+                      "%s must be > 1 and < 80", name);
     double *f = !strcmp(name, "hot_max_factor") ? &s->hot_max_factor
                                                  : &s->warm_max_factor;
     *f = strtod(v, NULL);
@@ -345,10 +352,8 @@ static int _subAutomove(optState *st, const char *name, const char *v) {
     mcSettings *s = st->s;
     if (!strcmp(name, "slab_automove")) {
         if (!v) { s->slab_automove = 1; return 0; }
-        s->slab_automove = _atoi(v);
-        if (s->slab_automove >= 0 && s->slab_automove <= 2) return 0;
-        _say(st->msg, "slab_automove must be between 0 and 2");
-        return OPT_FAIL;
+        return _intIn(st, &s->slab_automove, v, 0, 2,
+                      "%s must be between 0 and 2", name);
     }
     if (!strcmp(name, "slab_automove_ratio")) {
         if (!v) return _subMissing(st, "slab_automove_ratio argument");
@@ -404,11 +409,8 @@ static int _subCrawler(optState *st, const char *name, const char *v) {
     if (!strcmp(name, "no_lru_crawler")) { s->lru_crawler = 0; return 0; }
     if (!strcmp(name, "lru_crawler_sleep")) {
         if (!v) return _subMissing(st, "lru_crawler_sleep value");
-        s->lru_crawler_sleep = _atoi(v);
-        if (s->lru_crawler_sleep <= 1000000 && s->lru_crawler_sleep >= 0)
-            return 0;
-        _say(st->msg, "LRU crawler sleep must be between 0 and 1 second");
-        return OPT_FAIL;
+        return _intIn(st, &s->lru_crawler_sleep, v, 0, 1000000, "%s",
+                      "LRU crawler sleep must be between 0 and 1 second");
     }
     if (!v) return _subMissing(st, "lru_crawler_tocrawl value");
     if (mcSafeStrtoul(v, &s->lru_crawler_tocrawl)) return 0;
@@ -445,11 +447,8 @@ static int _subNumber(optState *st, const char *name, const char *v) {
     if (!strcmp(name, "tail_repair_time")) {
         if (!v) return _subMissing(st, "numeric argument for "
                                    "tail_repair_time");
-        s->tail_repair_time = _atoi(v);
-        if (s->tail_repair_time >= 10) return 0;
-        _say(st->msg, "Cannot set tail_repair_time to less than 10 "
-             "seconds");
-        return OPT_FAIL;
+        return _intIn(st, &s->tail_repair_time, v, 10, INT32_MAX,
+                      "Cannot set %s to less than 10 seconds", name);
     }
     if (!strcmp(name, "temporary_ttl")) {
         if (!v) return _subMissing(st, "temporary_ttl argument");

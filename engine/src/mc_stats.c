@@ -17,6 +17,7 @@
  *                  and one response object per request in flight;
  *   reserved_fds   5 per (nominal) worker thread, as memcached reserves. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "mc_server.h"
@@ -37,6 +38,46 @@ static void _stat(mcConn *c, const char *name, const char *fmt, ...) {
 static void _end(mcConn *c) { mcConnOut(c, "END\r\n", 5); }
 
 static const char *_yesno(int b) { return b ? "yes" : "no"; }
+
+/* A counter line: its name after the block's prefix, and its value. */
+typedef struct statRow {
+    const char *f;
+    unsigned long long v;
+} statRow;
+
+/* Appends "STAT <prefix><f> <v>" for each row: the printer of `stats`'
+ * counters and of every per-class block of `stats slabs` and `stats
+ * items` ("3:" or "items:3:" as the prefix). */
+static void _statRows(mcConn *c, const char *prefix, const statRow *rows,
+                      size_t n) {
+    char name[96];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(name, sizeof(name), "%s%s", prefix, rows[i].f);
+        _stat(c, name, "%llu", rows[i].v);
+    }
+}
+
+#define ROWS(r) (r), sizeof(r) / sizeof((r)[0])
+
+/* The sum over every class of one uint64_t field at offset `off` of an
+ * array of MC_MAX_CLASSES per-class structs of `stride` bytes. The totals
+ * of `stats` are such sums (memcached's threadlocal_stats_aggregate and
+ * item_stats_totals). */
+static unsigned long long _classSum(const void *arr, size_t stride,
+                                    size_t off) {
+    const char *p = arr;
+    uint64_t sum = 0, v;
+    for (size_t i = 0; i < MC_MAX_CLASSES; i++) {
+        memcpy(&v, p + i * stride + off, sizeof(v));
+        sum += v;
+    }
+    return sum;
+}
+
+#define SLAB_SUM(k, field) _classSum((k)->slab_stats, sizeof(mcSlabStats), \
+                                     offsetof(mcSlabStats, field))
+#define ITEM_SUM(k, field) _classSum((k)->itemstats, sizeof(mcItemStats), \
+                                     offsetof(mcItemStats, field))
 
 /* ---- stats ---- */
 
@@ -71,45 +112,34 @@ static void _serverProcess(mcConn *c) {
 
 /* The command counters of server_stats. */
 static void _serverCommands(mcConn *c) {
-    mcCache *k = &c->srv->cache;
-    mcSlabStats t;
-    memset(&t, 0, sizeof(t));
-    for (int i = 0; i < MC_MAX_CLASSES; i++) {
-        mcSlabStats *p = &k->slab_stats[i];
-        t.set_cmds += p->set_cmds;
-        t.get_hits += p->get_hits;
-        t.touch_hits += p->touch_hits;
-        t.delete_hits += p->delete_hits;
-        t.cas_hits += p->cas_hits;
-        t.cas_badval += p->cas_badval;
-        t.incr_hits += p->incr_hits;
-        t.decr_hits += p->decr_hits;
-    }
+    const mcCache *k = &c->srv->cache;
     const mcThreadStats *ts = &k->ts;
-    const struct { const char *name; uint64_t v; } rows[] = {
-        {"cmd_get", ts->get_cmds}, {"cmd_set", t.set_cmds},
+    const statRow rows[] = {
+        {"cmd_get", ts->get_cmds}, {"cmd_set", SLAB_SUM(k, set_cmds)},
         {"cmd_flush", ts->flush_cmds}, {"cmd_touch", ts->touch_cmds},
-        {"cmd_meta", ts->meta_cmds}, {"get_hits", t.get_hits},
+        {"cmd_meta", ts->meta_cmds}, {"get_hits", SLAB_SUM(k, get_hits)},
         {"get_misses", ts->get_misses}, {"get_expired", ts->get_expired},
         {"get_flushed", ts->get_flushed},
         {"delete_misses", ts->delete_misses},
-        {"delete_hits", t.delete_hits}, {"incr_misses", ts->incr_misses},
-        {"incr_hits", t.incr_hits}, {"decr_misses", ts->decr_misses},
-        {"decr_hits", t.decr_hits}, {"cas_misses", ts->cas_misses},
-        {"cas_hits", t.cas_hits}, {"cas_badval", t.cas_badval},
-        {"touch_hits", t.touch_hits}, {"touch_misses", ts->touch_misses},
+        {"delete_hits", SLAB_SUM(k, delete_hits)},
+        {"incr_misses", ts->incr_misses},
+        {"incr_hits", SLAB_SUM(k, incr_hits)},
+        {"decr_misses", ts->decr_misses},
+        {"decr_hits", SLAB_SUM(k, decr_hits)},
+        {"cas_misses", ts->cas_misses}, {"cas_hits", SLAB_SUM(k, cas_hits)},
+        {"cas_badval", SLAB_SUM(k, cas_badval)},
+        {"touch_hits", SLAB_SUM(k, touch_hits)},
+        {"touch_misses", ts->touch_misses},
         {"store_too_large", ts->store_too_large},
         {"store_no_memory", ts->store_no_memory},
         {"auth_cmds", ts->auth_cmds}, {"auth_errors", ts->auth_errors},
-        {"bytes_read", ts->bytes_read},
-        {"bytes_written", ts->bytes_written},
     };
-    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        if (!strcmp(rows[i].name, "bytes_read") &&
-            c->srv->settings.idle_timeout)
-            _stat(c, "idle_kicks", "0");
-        _stat(c, rows[i].name, "%llu", (unsigned long long)rows[i].v);
-    }
+    const statRow bytes[] = {
+        {"bytes_read", ts->bytes_read}, {"bytes_written", ts->bytes_written},
+    };
+    _statRows(c, "", ROWS(rows));
+    if (c->srv->settings.idle_timeout) _stat(c, "idle_kicks", "0");
+    _statRows(c, "", ROWS(bytes));
 }
 
 /* The memory, thread, hash and background-task lines of server_stats.
@@ -153,36 +183,20 @@ static void _serverInternals(mcConn *c) {
 
 /* get_stats(NULL): the cache's totals. */
 static void _cacheTotals(mcConn *c) {
-    mcCache *k = &c->srv->cache;
-    mcItemStats t;
-    memset(&t, 0, sizeof(t));
-    for (int i = 0; i < MC_MAX_CLASSES; i++) {
-        mcItemStats *p = &k->itemstats[i];
-        t.expired_unfetched += p->expired_unfetched;
-        t.evicted_unfetched += p->evicted_unfetched;
-        t.evicted += p->evicted;
-        t.reclaimed += p->reclaimed;
-        t.crawler_reclaimed += p->crawler_reclaimed;
-        t.crawler_items_checked += p->crawler_items_checked;
-        t.lrutail_reflocked += p->lrutail_reflocked;
-    }
-    _stat(c, "bytes", "%llu", (unsigned long long)k->curr_bytes);
-    _stat(c, "curr_items", "%llu", (unsigned long long)k->curr_items);
-    _stat(c, "total_items", "%llu", (unsigned long long)k->total_items);
-    _stat(c, "slab_global_page_pool", "%u",
-          k->slabs.cls[MC_GLOBAL_PAGE_POOL].slabs);
-    _stat(c, "expired_unfetched", "%llu",
-          (unsigned long long)t.expired_unfetched);
-    _stat(c, "evicted_unfetched", "%llu",
-          (unsigned long long)t.evicted_unfetched);
-    _stat(c, "evictions", "%llu", (unsigned long long)t.evicted);
-    _stat(c, "reclaimed", "%llu", (unsigned long long)t.reclaimed);
-    _stat(c, "crawler_reclaimed", "%llu",
-          (unsigned long long)t.crawler_reclaimed);
-    _stat(c, "crawler_items_checked", "%llu",
-          (unsigned long long)t.crawler_items_checked);
-    _stat(c, "lrutail_reflocked", "%llu",
-          (unsigned long long)t.lrutail_reflocked);
+    const mcCache *k = &c->srv->cache;
+    const statRow rows[] = {
+        {"bytes", k->curr_bytes}, {"curr_items", k->curr_items},
+        {"total_items", k->total_items},
+        {"slab_global_page_pool", k->slabs.cls[MC_GLOBAL_PAGE_POOL].slabs},
+        {"expired_unfetched", ITEM_SUM(k, expired_unfetched)},
+        {"evicted_unfetched", ITEM_SUM(k, evicted_unfetched)},
+        {"evictions", ITEM_SUM(k, evicted)},
+        {"reclaimed", ITEM_SUM(k, reclaimed)},
+        {"crawler_reclaimed", ITEM_SUM(k, crawler_reclaimed)},
+        {"crawler_items_checked", ITEM_SUM(k, crawler_items_checked)},
+        {"lrutail_reflocked", ITEM_SUM(k, lrutail_reflocked)},
+    };
+    _statRows(c, "", ROWS(rows));
 }
 
 /* ---- stats settings ---- */
@@ -280,8 +294,8 @@ static void _slabsStats(mcConn *c) {
         const mcSlabClass *p = &k->slabs.cls[i];
         const mcSlabStats *ss = &k->slab_stats[i];
         if (p->slabs == 0) continue;
-        char name[64];
-        const struct { const char *f; unsigned long long v; } rows[] = {
+        char prefix[16];
+        const statRow rows[] = {
             {"chunk_size", p->size}, {"chunks_per_page", p->perslab},
             {"total_pages", p->slabs},
             {"total_chunks", (uint32_t)(p->slabs * p->perslab)},
@@ -292,10 +306,8 @@ static void _slabsStats(mcConn *c) {
             {"decr_hits", ss->decr_hits}, {"cas_hits", ss->cas_hits},
             {"cas_badval", ss->cas_badval}, {"touch_hits", ss->touch_hits},
         };
-        for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
-            snprintf(name, sizeof(name), "%d:%s", i, rows[r].f);
-            _stat(c, name, "%llu", rows[r].v);
-        }
+        snprintf(prefix, sizeof(prefix), "%d:", i);
+        _statRows(c, prefix, ROWS(rows));
         total++;
     }
     _stat(c, "active_slabs", "%d", total);
@@ -309,7 +321,7 @@ static void _itemsClass(mcConn *c, int n) {
     mcCache *k = &c->srv->cache;
     const mcItemStats *t = &k->itemstats[n];
     uint32_t age = k->tails[n] ? k->current_time - k->tails[n]->time : 0;
-    const struct { const char *f; unsigned long long v; } rows[] = {
+    const statRow rows[] = {
         {"number", k->sizes[n]}, {"age", age},
         {"mem_requested", k->sizes_bytes[n]}, {"evicted", t->evicted},
         {"evicted_nonzero", t->evicted_nonzero},
@@ -321,11 +333,9 @@ static void _itemsClass(mcConn *c, int n) {
         {"crawler_items_checked", t->crawler_items_checked},
         {"lrutail_reflocked", t->lrutail_reflocked},
     };
-    char name[64];
-    for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
-        snprintf(name, sizeof(name), "items:%d:%s", n, rows[r].f);
-        _stat(c, name, "%llu", rows[r].v);
-    }
+    char prefix[24];
+    snprintf(prefix, sizeof(prefix), "items:%d:", n);
+    _statRows(c, prefix, ROWS(rows));
 }
 
 /* stats items: the classes whose LRU holds items. */

@@ -244,6 +244,7 @@ const tables = [
   ['-o', 'slab_chunk_max=262144'], ['-n', '1000', '-f', '1.5', '-I', '2m', '-m', '16'],
   ['-o', 'slab_sizes=100-200-300'], ['-o', 'no_chunked_items'], ['-C', '-n', '64'],
   ['-I', '512k', '-o', 'slab_chunk_max=65536'], ['-f', '1.01'], ['-n', '-10'],
+  ['-R', '-5', '-o', 'hot_lru_pct=1,slab_automove=2,lru_crawler_sleep=1000000,tail_repair_time=10'],
 ];
 
 const refused = [
@@ -251,6 +252,9 @@ const refused = [
   ['-o', 'slab_chunk_max=1000'], ['-o', 'slab_chunk_max=2097152'], ['-o', 'bogus,slab_chunk_max=1'],
   ['-o', 'slab_sizes=100-104'], ['-o', 'slab_sizes=200-100'], ['-o', 'hot_lru_pct=90'],
   ['-x'], ['-m'], ['--foo'], ['--help=3'], ['-B', 'foo'], ['-c', '0'], ['-p', '70000'],
+  ['-t', '0'], ['-t', '-2'], ['-R', '0'], ['-c', '-1'], ['-o', 'hot_lru_pct=80'], ['-o', 'warm_lru_pct=0'],
+  ['-o', 'slab_automove=3'], ['-o', 'slab_automove=-1'], ['-o', 'lru_crawler_sleep=1000001'],
+  ['-o', 'lru_crawler_sleep=-1'], ['-o', 'tail_repair_time=9'], ['-o', 'hot_lru_pct=79'],
 ];
 
 describe('glasskv slabs prints the class table memcached -vv prints', () => {
