@@ -210,13 +210,16 @@ static uint64_t _stageSet(fill *f, uint64_t i) {
     return (uint64_t)hl + n + 2;
 }
 
-/* Counts one whole reply line (its first 63 bytes are enough). */
+/* Counts one whole reply line (its first 63 bytes are enough). A large
+ * item whose chunks run out partway gets memcached's other out-of-memory
+ * reply, and counts as out of memory too. */
 static void _reply(fill *f) {
     f->line[f->linelen] = '\0';
     f->replies++;
     if (!strcmp(f->line, "STORED\r"))
         f->got.stored++;
-    else if (!strcmp(f->line, "SERVER_ERROR out of memory storing object\r"))
+    else if (!strcmp(f->line, "SERVER_ERROR out of memory storing object\r")
+             || !strcmp(f->line, "SERVER_ERROR Out of memory during read\r"))
         f->got.out_of_memory++;
     else if (!strcmp(f->line, "SERVER_ERROR object too large for cache\r"))
         f->got.too_large++;
@@ -282,6 +285,11 @@ static uint64_t _evictions(gkWorld *w, int node) {
  * once and then answered before the next: the world runs in between, so
  * virtual time advances as the node works. The connection is closed
  * before returning.
+ *
+ * out_of_memory also counts "SERVER_ERROR Out of memory during read",
+ * memcached's reply when a chunked item cannot get all its chunks, so
+ * stored + out_of_memory + too_large = sent unless the node said
+ * something else.
  *
  * Work is bounded: GK_EINVAL if count exceeds GK_MC_FILL_MAX_COUNT sets,
  * the range's values exceed GK_MC_FILL_MAX_BYTES or one value's size

@@ -219,6 +219,14 @@ static void testTooLargeAndOutOfMemoryAreCounted(void) {
     CHECK_EQ_INT(r.evictions, 0);
     CHECK_EQ_INT(stat_(&s, "store_no_memory"), 10);
     close_(&s);
+    /* Chunked items whose chunks run out: "Out of memory during read". */
+    open_(&s, "-m 2 -M");
+    memset(&r, 0, sizeof(r));
+    gkMcFillSpec large = spec_(GK_MC_DIST_FIXED, 600000, 0, 6, 6);
+    CHECK_EQ_INT(gkMemcachedFill(s.w, s.node, &large, 0, 6, &r), GK_OK);
+    CHECK_EQ_INT(r.stored, 2);
+    CHECK_EQ_INT(r.out_of_memory, 4);
+    close_(&s);
 }
 
 static void testEvictionsAreCounted(void) {
