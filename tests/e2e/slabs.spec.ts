@@ -40,18 +40,25 @@ test.describe('the Slabs pane', () => {
     await slabs.selectClass(7);
     await expect(app.byId('slabs.canvas')).toBeVisible();
     await expect(app.byId('slabs.head')).toContainText('page 0');
+    // One more set while class 7 is shown: the chunk it takes is outlined
+    // (held still: the tests run with reduced motion).
+    await app.byId('slabs.quick.key').fill('user:6');
+    await app.byId('slabs.quick.send').click();
+    await app.idle();
+    await expect(slabs.row(7)).toHaveAttribute('data-used', '6');
+    await app.byId('slabs.canvas').screenshot({ path: 'test-results/slabs-canvas-just-taken.png' });
     await app.screenshot('slabs-sets');
     await slabs.screenshot('slabs-panel-sets');
 
     await app.byId('slabs.asTable').click();
     const row = app.byId('slabs.pagesTable').locator('tbody tr').first();
-    await expect(row.locator('td').first()).toHaveText('5');
+    await expect(row.locator('td').first()).toHaveText('6');
     await app.byId('slabs.asGrid').click();
 
     // The same numbers come back through the test handle.
     const view = await page.evaluate(() => window.glasskv.slabs({ what: 'view', cls: 7, from: 0, pages: 1 }));
-    expect(view!.classes[6].usedChunks).toBe(5);
-    expect([...view!.pages[0].chunks].filter((b) => b === 365).length).toBe(5);
+    expect(view!.classes[6].usedChunks).toBe(6);
+    expect([...view!.pages[0].chunks].filter((b) => b === 365).length).toBe(6);
     expect(app.errors).toEqual([]);
   });
 

@@ -46,12 +46,13 @@ export interface PagesLayout {
 export function layoutPages(n: number, perslab: number, width: number): PagesLayout {
   const gap = 10;
   const labelH = 14;
-  const want = perslab > 2000 ? 170 : perslab > 200 ? 150 : 130;
-  const cols = Math.max(1, Math.min(n, Math.floor((width + gap) / (want + gap))));
-  // A page is at most 280 px wide: one page alone is not stretched.
-  const tile = Math.min(280, Math.max(60, (width - gap * (cols - 1)) / cols));
   const gridCols = Math.max(1, Math.ceil(Math.sqrt(perslab)));
   const gridRows = Math.max(1, Math.ceil(perslab / gridCols));
+  // About 8 px per chunk where a page allows it, so a chunk just taken can
+  // be seen; a page of 10,922 chunks is capped at 520 px.
+  const want = Math.min(520, Math.max(140, gridCols * 8));
+  const cols = Math.max(1, Math.min(n, Math.floor((width + gap) / (want + gap))));
+  const tile = Math.max(60, Math.min(want, (width - gap * (cols - 1)) / cols));
   const cell = tile / gridCols;
   const rows = Math.max(1, Math.ceil(n / cols));
   const tileH = labelH + cell * gridRows;
