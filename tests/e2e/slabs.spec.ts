@@ -111,6 +111,16 @@ test.describe('the Slabs pane', () => {
     await app.screenshot('slabs-calcification');
     await slabs.screenshot('slabs-panel-calcification');
 
+    // Rewinding to before the 8th slice shows the node as it was then; forward again, as it is.
+    const log = await app.state((s) => s.log.entries);
+    const slice8 = log.filter((e) => e.action.kind === 'mcFill')[7];
+    await page.evaluate((t) => window.glasskv.seek(t), slice8.t - 1);
+    await expect(app.byId('slabs.fill.progress')).toHaveAttribute('data-sent', '14000');
+    const earlier = Number(await app.byId('slabs.status').getAttribute('data-evictions'));
+    expect(earlier).toBeLessThan(evictions);
+    await page.evaluate((t) => window.glasskv.seek(t), log.at(-1)!.t + 1e9);
+    await expect(app.byId('slabs.status')).toHaveAttribute('data-evictions', String(evictions));
+
     // Reloading replays the log to the same node.
     await page.reload();
     await app.waitReady();
