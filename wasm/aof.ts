@@ -21,6 +21,10 @@ export const AofEvent = {
 /** bio job types (a) and job events (b) in BIO trace records. */
 export const BioType = { CLOSE_FILE: 0, AOF_FSYNC: 1, LAZY_FREE: 2 } as const;
 export const JobEvent = { QUEUED: 0, START: 1, DONE: 2 } as const;
+/** ACK trace records (GK_TR_ACK): a client program was told a write
+ *  succeeded; a = key number (key:N, db 0), b = fd, c = AckKind, d = INCR's
+ *  new value or the length of SET's value (that many "x"). */
+export const AckKind = { SET: 0, INCR: 1 } as const;
 /** Disk events in DISK trace records (a). */
 export const DiskEvent = { SYNCED: 0, WRITTEN_BACK: 1, POWER_LOSS: 2 } as const;
 

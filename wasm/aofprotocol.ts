@@ -95,6 +95,8 @@ export interface AckedWrite {
   /** Virtual time of the reply. */
   t: number;
   command: string;
+  /** Writes to the key acknowledged since the server last started. */
+  count: number;
 }
 
 export interface CrashRecord {
@@ -104,7 +106,12 @@ export interface CrashRecord {
   fsync: string;
   /** The AOF stream at the instant of the crash (null: AOF off). */
   aof: { fed: number; written: number; acked: number; durable: number; buf: number } | null;
+  /** Keys in the ledger. */
   acked: number;
+  /** Writes acknowledged since the server started (all keys). */
+  writes: number;
+  /** Of those, writes to keys beyond the ledger's limit (not followed). */
+  untracked: number;
 }
 
 export interface RecoveryRow extends AckedWrite {
@@ -141,6 +148,8 @@ export interface AofView {
   t0: number;
   crash: CrashRecord | null;
   report: RecoveryReport | null;
-  /** Writes acknowledged since the server last started. */
+  /** Keys with writes acknowledged since the server last started. */
   acked: number;
+  /** Writes acknowledged since the server last started. */
+  writes: number;
 }

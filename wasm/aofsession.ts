@@ -1,18 +1,20 @@
 // The session's persistence side: the actions that act on the server's
 // machine (disk preset, free space, crash, restart), the ledger of writes
-// the console was told succeeded, the recovery report that compares that
+// clients were told succeeded, the recovery report that compares that
 // ledger with what a restarted server holds, and the AOF view.
 //
 // The report is an observation: the ledger holds what replies said (SET's
-// value once it answered OK, INCR's reply, DEL's keys), and after a
-// restart the keys are read back with GET and EXISTS on a connection of
-// their own. What survived is decided by the engine alone.
+// value once it answered OK, INCR's reply, DEL's keys), for the console's
+// commands and for the client programs' (the engine traces every write a
+// workload saw acknowledged: GK_TR_ACK), and after a restart the keys are
+// read back with GET on a connection of their own. What survived is
+// decided by the engine alone.
 import { GkError, type Glasskv, type World } from './engine';
 import type { ConsoleRunner } from './consolerun';
 import { exchange } from './driver';
-import { encodeRequest, parseReply, parseRequest, type Reply } from './resp';
+import { concat, encodeRequest, parseReply, parseRequest, type Reply } from './resp';
 import {
-  AofEvent, BioType, CrashEvent, CrashKind, DiskEvent, JobEvent, aofInfo, diskFileInfo, diskInfo, diskReadFile,
+  AckKind, AofEvent, BioType, CrashEvent, CrashKind, DiskEvent, JobEvent, aofInfo, diskFileInfo, diskInfo, diskReadFile,
   diskSetFree, diskSetPreset, serverCrash, serverIsUp, serverLogRead, serverRestart, serverThreads,
 } from './aof';
 import { TraceType, TRACE_FIELDS } from './engine';
@@ -22,7 +24,9 @@ import {
 } from './aofprotocol';
 import type { Action, ConsoleEntry } from './protocol';
 
-/** Keys the ledger follows at most. */
+/** Keys the ledger follows at most: the ones most recently acknowledged,
+ *  which are the ones a crash can lose (a workload of millions of SETs
+ *  keeps only these, and counts the rest). */
 export const LEDGER_MAX = 10_000;
 /** Trace records the AOF view reads back from the engine's ring. */
 const VIEW_RECORDS = 16_384;
@@ -35,8 +39,14 @@ const decoder = new TextDecoder();
 export interface PersistState {
   controlConn: number;
   scanConn: number;
-  /** Acknowledged writes by "db\0key", the latest per key. */
-  ledger: Record<string, AckedWrite>;
+  /** Acknowledged writes by "db\0key", the latest per key, the key
+   *  acknowledged longest ago first. */
+  ledger: Map<string, AckedWrite>;
+  /** Writes acknowledged since the server last started, all keys. */
+  writes: number;
+  /** Of those, writes to keys the ledger dropped when full (the keys
+   *  acknowledged longest ago). */
+  untracked: number;
   /** The configuration file of the next restart. */
   conf: string | null;
   crash: CrashRecord | null;
@@ -59,11 +69,13 @@ export interface PersistLive {
 }
 
 export function newPersistState(controlConn: number, scanConn: number): PersistState {
-  return { controlConn, scanConn, ledger: {}, conf: null, crash: null, report: null, logSeq: 0 };
+  return {
+    controlConn, scanConn, ledger: new Map(), writes: 0, untracked: 0, conf: null, crash: null, report: null, logSeq: 0,
+  };
 }
 
 export function copyPersistState(s: PersistState): PersistState {
-  return { ...s, ledger: { ...s.ledger } };
+  return { ...s, ledger: new Map(s.ledger) };
 }
 
 /** Puts a checkpointed state back, connections included. */
@@ -149,7 +161,10 @@ function crash(live: PersistLive, mode: 'process' | 'power'): void {
   }
   serverCrash(world, node, mode === 'power' ? CrashKind.POWER : CrashKind.PROCESS);
   const p = live.persist;
-  p.crash = { t: world.now(), mode, appendonly, fsync, aof, acked: Object.keys(p.ledger).length };
+  p.crash = {
+    t: world.now(), mode, appendonly, fsync, aof, acked: p.ledger.size, writes: p.writes,
+    untracked: p.untracked,
+  };
   p.report = null;
   p.conf = `appendonly ${appendonly ? 'yes' : 'no'}\nappendfsync ${fsync}\n`;
 }
@@ -177,12 +192,14 @@ function restart(live: PersistLive, conf: string): void {
     };
   }
   // From now on the ledger holds what this process has.
-  const ledger: Record<string, AckedWrite> = {};
+  const ledger = new Map<string, AckedWrite>();
   for (const r of rows) {
     if (r.found === null && r.value === null) continue;
-    ledger[`${r.db}\0${r.key}`] = { db: r.db, key: r.key, value: r.found, t: r.t, command: r.command };
+    ledger.set(`${r.db}\0${r.key}`, { db: r.db, key: r.key, value: r.found, t: r.t, command: r.command, count: 0 });
   }
   p.ledger = ledger;
+  p.writes = 0;
+  p.untracked = 0;
 }
 
 /** The log lines from the last "Redis is starting". */
@@ -206,19 +223,33 @@ function selectControl(live: PersistLive, db: number): void {
   live.controlDb = db;
 }
 
-/** Reads every ledger key back from the restarted server. */
+/** GETs sent in one pipeline when reading the ledger back. */
+const READ_BATCH = 512;
+
+/** Reads every ledger key back from the restarted server, GETs pipelined
+ *  a batch at a time (tens of thousands of keys after a workload). */
 function readBack(live: PersistLive): RecoveryRow[] {
   const rows: RecoveryRow[] = [];
-  const writes = Object.values(live.persist.ledger).sort((a, b) => a.db - b.db || a.t - b.t);
-  for (const w of writes) {
-    selectControl(live, w.db);
-    let found: string | null = null;
-    const r = reply(live, ['GET', w.key]);
-    if (r && r.type === 'bulk' && r.value) found = decoder.decode(r.value);
-    else if (r && r.type === 'error') found = `(${r.value.split(' ')[0]})`;
-    let outcome: RecoveryRow['outcome'] = 'kept';
-    if (found !== w.value) outcome = found === null || w.value === null ? 'lost' : 'older';
-    rows.push({ ...w, found, outcome });
+  const writes = [...live.persist.ledger.values()].sort((a, b) => a.db - b.db || a.t - b.t);
+  for (let i = 0; i < writes.length;) {
+    const db = writes[i].db;
+    selectControl(live, db);
+    const batch: AckedWrite[] = [];
+    for (; i < writes.length && writes[i].db === db && batch.length < READ_BATCH; i++) batch.push(writes[i]);
+    const bytes = exchange(live.world, live.controlConn,
+      concat(batch.map((w) => encodeRequest(['GET', w.key]))), batch.length);
+    let at = 0;
+    for (const w of batch) {
+      const r = parseReply(bytes, at);
+      if (r) at = r.end;
+      const got = r ? r.reply : null;
+      let found: string | null = null;
+      if (got && got.type === 'bulk' && got.value) found = decoder.decode(got.value);
+      else if (got && got.type === 'error') found = `(${got.value.split(' ')[0]})`;
+      let outcome: RecoveryRow['outcome'] = 'kept';
+      if (found !== w.value) outcome = found === null || w.value === null ? 'lost' : 'older';
+      rows.push({ ...w, found, outcome });
+    }
   }
   selectControl(live, 0);
   return rows;
@@ -258,11 +289,8 @@ export function recordAcks(live: PersistLive, entries: readonly ConsoleEntry[]):
     const argv = args.map((a) => decoder.decode(a));
     const cmd = argv[0].toLowerCase();
     const db = dbOfPrompt(e.prompt);
-    const put = (key: string, value: string | null) => {
-      const id = `${db}\0${key}`;
-      if (!(id in p.ledger) && Object.keys(p.ledger).length >= LEDGER_MAX) return;
-      p.ledger[id] = { db, key, value, t, command: argv.join(' ') };
-    };
+    const command = argv.join(' ');
+    const put = (key: string, value: string | null) => ack(p, db, key, value, t, command);
     if (cmd === 'set' && argv.length >= 3 && e.reply === 'OK') put(argv[1], argv[2]);
     else if ((cmd === 'setex' || cmd === 'psetex') && argv.length === 4 && e.reply === 'OK') put(argv[1], argv[3]);
     else if (cmd === 'mset' && e.reply === 'OK') for (let i = 1; i + 1 < argv.length; i += 2) put(argv[i], argv[i + 1]);
@@ -270,8 +298,55 @@ export function recordAcks(live: PersistLive, entries: readonly ConsoleEntry[]):
     else if ((cmd === 'del' || cmd === 'unlink') && typeof e.reply === 'number') {
       for (const k of argv.slice(1)) put(k, null);
     } else if (cmd === 'flushall' || (cmd === 'flushdb' && e.reply === 'OK')) {
-      for (const w of Object.values(p.ledger)) if (cmd === 'flushall' || w.db === db) put(w.key, null);
+      for (const w of [...p.ledger.values()]) if (cmd === 'flushall' || w.db === db) put(w.key, null);
     }
+  }
+}
+
+/** Records one acknowledged write: the key's latest value and how many
+ *  writes it was told succeeded. The key moves to the end of the ledger
+ *  (Map order); when full, the key acknowledged longest ago is dropped
+ *  and its writes counted as untracked. A new object each time, so
+ *  checkpoints can share the ledger's entries. */
+function ack(p: PersistState, db: number, key: string, value: string | null, t: number, command: string): void {
+  p.writes++;
+  const id = `${db}\0${key}`;
+  const prev = p.ledger.get(id);
+  if (prev) {
+    p.ledger.delete(id);
+  } else if (p.ledger.size >= LEDGER_MAX) {
+    const [oldest, w] = p.ledger.entries().next().value!;
+    p.ledger.delete(oldest);
+    p.untracked += w.count;
+  }
+  p.ledger.set(id, { db, key, value, t, command, count: (prev ? prev.count : 0) + 1 });
+}
+
+const TWO_64 = 2 ** 64;
+
+/** SET values of a client program: `n` times "x", as redis-benchmark
+ *  writes them (one string per length). */
+const xs = new Map<number, string>();
+function valueOfLength(n: number): string {
+  let v = xs.get(n);
+  if (v === undefined) xs.set(n, (v = 'x'.repeat(n)));
+  return v;
+}
+
+/** Records the writes the client programs were told succeeded, from the
+ *  engine's GK_TR_ACK trace records (key:N in db 0; d is INCR's reply or
+ *  the length of SET's value). */
+export function recordWorkloadAcks(live: PersistLive, data: Float64Array, count: number): void {
+  const p = live.persist;
+  for (let i = 0; i < count; i++) {
+    const o = i * TRACE_FIELDS;
+    if (data[o + 2] !== TraceType.ACK) continue;
+    const set = data[o + 6] === AckKind.SET;
+    const d = data[o + 7];
+    const value = set ? valueOfLength(d) : String(d >= 2 ** 63 ? d - TWO_64 : d);
+    const key = `key:${data[o + 4]}`;
+    ack(p, 0, key, value, data[o + 1], set ? `SET ${key} ${value.length > 16 ? `(${value.length} bytes)` : value}`
+      : `INCR ${key}`);
   }
 }
 
@@ -436,7 +511,7 @@ export function aofView(live: PersistLive): AofView {
   const recsNow = isUp(live) ? recentRecords(world, node) : [];
   const now = Math.max(world.now(), recsNow.length ? recsNow[recsNow.length - 1].time : 0);
   const base = {
-    now, crash: p.crash, report: p.report, acked: Object.keys(p.ledger).length,
+    now, crash: p.crash, report: p.report, acked: p.ledger.size, writes: p.writes,
     series: { t: [], fed: [], written: [], acked: [], durable: [], buf: [] }, jobs: [], flushes: [], t0: now,
   };
   const disk = diskInfo(world, node);

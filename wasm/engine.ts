@@ -49,6 +49,7 @@ export const TraceType = {
   DISK: 18,
   CRASH: 19,
   REWRITE: 20,
+  ACK: 21,
 } as const;
 
 /** System calls in SYSCALL records (a): b = fd, c = bytes, d = duration ns. */

@@ -28,7 +28,7 @@ import { LAB_SCENES, countsForCompletion } from './labscenes';
 import { learnCommandNames } from './commandnames';
 import {
   aofView, applyPersist, completePersist, consoleWhileDown, copyPersistState, isUp,
-  loadPersistState, newPersistState, recordAcks, type PersistState,
+  loadPersistState, newPersistState, recordAcks, recordWorkloadAcks, type PersistState,
 } from './aofsession';
 import type { AofView } from './aofprotocol';
 import {
@@ -540,6 +540,7 @@ export class Session {
       const batch = world.traceRead(this.drained, DRAIN_BATCH);
       if (!batch.count) return read;
       timeline.ingest(batch.data, batch.count);
+      recordWorkloadAcks(this.live!, batch.data, batch.count);
       this.drained = batch.data[(batch.count - 1) * 8];
       read += batch.count;
       if (batch.count < DRAIN_BATCH) return read;

@@ -88,6 +88,14 @@ typedef struct gkWorld gkWorld;
 #define GK_TR_CRASH 19       /* a=GK_CRASH_* b=1 if at a chosen point,
                                 d=pid of the process that died or began */
 #define GK_TR_REWRITE 20     /* AOF rewrite: a=GK_RW_* c=keys, d=bytes */
+#define GK_TR_ACK 21         /* a workload was told a write succeeded:
+                                a=key number (key:N, db 0), b=fd,
+                                c=GK_ACK_*, d=INCR's new value or the
+                                length of SET's value (that many "x") */
+
+/* Acknowledged writes in GK_TR_ACK records. */
+#define GK_ACK_SET 0         /* SET answered +OK */
+#define GK_ACK_INCR 1        /* INCR answered :<d> */
 
 /* Workload events in GK_TR_CLIENT records. */
 #define GK_CL_SEND 0         /* a batch was written */

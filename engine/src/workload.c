@@ -27,6 +27,9 @@ typedef struct wlConn {
     uint64_t batch_sent;        /* when the batch was written */
     sds wbuf;                   /* batch bytes not written yet */
     size_t wpos;
+    uint32_t *keys;             /* key numbers of the batch's writes */
+    uint32_t keys_cap;
+    uint32_t replies;           /* replies of the batch read so far */
 } wlConn;
 
 typedef struct workload {
@@ -42,6 +45,7 @@ typedef struct workload {
     uint64_t sample_time[WL_SAMPLES], sample_lat[WL_SAMPLES];
     uint64_t nsamples;
     int stopped;
+    int ack;                    /* GK_ACK_* if the command writes, or -1 */
 } workload;
 
 void gkWorkloadSpecInit(gkWorkloadSpec *spec) {
@@ -126,13 +130,13 @@ static uint64_t _now(workload *wl) {
     return wl->el->backend.now(wl->el->backend.ctx);
 }
 
-static sds _appendCommand(workload *wl, sds b) {
+static sds _appendCommand(workload *wl, sds b, uint32_t *keynum) {
     gkMem *m = &wl->w->mem;
     const char *cmd = wl->spec.command;
     char key[32];
-    int kl = snprintf(key, sizeof(key), "key:%llu", (unsigned long long)
-                      rngBelow(&wl->rng, wl->spec.keyspace ? wl->spec.keyspace
-                                                           : 1));
+    *keynum = (uint32_t)rngBelow(&wl->rng, wl->spec.keyspace ?
+                                 wl->spec.keyspace : 1);
+    int kl = snprintf(key, sizeof(key), "key:%u", *keynum);
     if (!strcmp(cmd, "SET")) {
         b = sdscatprintf(m, b, "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%u\r\n", kl,
                          key, wl->spec.value_size);
@@ -180,8 +184,17 @@ static void _sendBatch(workload *wl, wlConn *wc) {
     uint32_t k = sp->pipeline ? sp->pipeline : 1;
     if (k > left) k = (uint32_t)left;
     gkMem *m = &wl->w->mem;
+    if (wl->ack >= 0 && wc->keys_cap < k) {
+        wc->keys = memRealloc(m, wc->keys, sizeof(uint32_t) * k);
+        wc->keys_cap = k;
+    }
     if (sp->multi) wc->wbuf = sdscat(m, wc->wbuf, "*1\r\n$5\r\nMULTI\r\n");
-    for (uint32_t i = 0; i < k; i++) wc->wbuf = _appendCommand(wl, wc->wbuf);
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t key;
+        wc->wbuf = _appendCommand(wl, wc->wbuf, &key);
+        if (wl->ack >= 0) wc->keys[i] = key;
+    }
+    wc->replies = 0;
     if (sp->multi) wc->wbuf = sdscat(m, wc->wbuf, "*1\r\n$4\r\nEXEC\r\n");
     wl->cpu += (uint64_t)k * sp->client_cmd_ns / 2;
     wc->expect = sp->multi ? k + 2 : k;
@@ -207,6 +220,50 @@ static void _batchDone(workload *wl, wlConn *wc) {
     if (!wl->spec.interval_ns) _sendBatch(wl, wc);
 }
 
+/* ---- Acknowledged writes. ----
+ * A write counts as acknowledged when its reply says it was done: +OK for
+ * SET, an integer for INCR. Each one becomes a GK_TR_ACK record, so that
+ * a crash's recovery can be compared with what the clients were told,
+ * write by write, as the console's writes are. */
+
+static void _ackOne(workload *wl, wlConn *wc, uint32_t key, const char *p,
+                    long len) {
+    long long v = 0;
+    if (wl->ack == GK_ACK_SET) {
+        if (len != 5 || memcmp(p, "+OK\r\n", 5)) return;
+        v = wl->spec.value_size;
+    } else if (len < 4 || p[0] != ':' ||
+               !string2ll(p + 1, (size_t)len - 3, &v)) {
+        return;
+    }
+    TRACE(&wl->w->trace, GK_TR_ACK, (uint16_t)wl->node, key,
+          (uint32_t)wc->fd, (uint32_t)wl->ack, (uint64_t)v);
+}
+
+/* One complete reply of the batch in flight. Without MULTI reply i answers
+ * command i; with it, MULTI's +OK and the +QUEUED replies acknowledge
+ * nothing and EXEC's array holds the commands' replies in order (an
+ * -EXECABORT holds none). */
+static void _ackReply(workload *wl, wlConn *wc, const char *p, long len) {
+    uint32_t i = wc->replies++;
+    if (wl->ack < 0) return;
+    if (!wl->spec.multi) {
+        if (i < wc->batch_cmds) _ackOne(wl, wc, wc->keys[i], p, len);
+        return;
+    }
+    if (i != wc->batch_cmds + 1 || p[0] != '*') return;
+    const char *nl = memchr(p, '\n', (size_t)len);
+    long long n = 0;
+    if (!string2ll(p + 1, (size_t)(nl - p) - 2, &n)) return;
+    long off = nl - p + 1;
+    for (long long j = 0; j < n && j < wc->batch_cmds; j++) {
+        long r = _respLen(p + off, (size_t)(len - off));
+        if (r <= 0) return;
+        _ackOne(wl, wc, wc->keys[j], p + off, r);
+        off += r;
+    }
+}
+
 /* Reads replies and counts them against the batch in flight. */
 static void _readable(aeEventLoop *el, int fd, void *privdata, int mask) {
     workload *wl = el->privdata;
@@ -223,6 +280,7 @@ static void _readable(aeEventLoop *el, int fd, void *privdata, int mask) {
     long r = 0;
     while (wc->expect && (r = _respLen(wc->rbuf + off,
                                        sdslen(wc->rbuf) - off)) > 0) {
+        _ackReply(wl, wc, wc->rbuf + off, r);
         off += (size_t)r;
         wl->cpu += wl->spec.client_cmd_ns / 2;
         if (--wc->expect == 0) _batchDone(wl, wc);
@@ -252,6 +310,7 @@ static void _wlRelease(void *impl) {
     for (uint32_t i = 0; i < wl->spec.clients; i++) {
         sdsfree(m, wl->conns[i].rbuf);
         sdsfree(m, wl->conns[i].wbuf);
+        memFree(m, wl->conns[i].keys);
     }
     memFree(m, wl->conns);
     aeDeleteEventLoop(wl->el);
@@ -300,6 +359,8 @@ int gkWorkloadStart(gkWorld *w, int server_node, const gkWorkloadSpec *spec,
     wl->server = server_node;
     wl->spec = *spec;
     wl->spec.command[sizeof(wl->spec.command) - 1] = '\0';
+    wl->ack = !strcmp(wl->spec.command, "SET") ? GK_ACK_SET :
+              !strcmp(wl->spec.command, "INCR") ? GK_ACK_INCR : -1;
     rngSeed(&wl->rng, rngNext(&w->rng));
     wl->conns = memCalloc(&w->mem, sizeof(wlConn) * spec->clients);
     wl->el = aeCreateEventLoop(&w->mem, 1024, worldBackend(w));
