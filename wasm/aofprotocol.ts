@@ -123,9 +123,16 @@ export interface RecoveryRow extends AckedWrite {
 export interface RecoveryReport {
   crash: CrashRecord;
   restartedAt: number;
+  /** Keys compared, lost and older values first, then by the time of
+   *  their last acknowledged write, latest first. The view carries the
+   *  first REPORT_ROWS of them; `keys` counts them all. */
   rows: RecoveryRow[];
+  keys: number;
   kept: number;
+  /** Keys absent or holding an older value after the restart. */
   lost: number;
+  /** Acknowledged writes on the keys compared (the ledger's counts). */
+  followed: number;
   /** Keys the restarted server has in all. */
   dbsize: number;
   /** The server log lines of the restart. */

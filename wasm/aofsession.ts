@@ -28,6 +28,8 @@ import type { Action, ConsoleEntry } from './protocol';
  *  which are the ones a crash can lose (a workload of millions of SETs
  *  keeps only these, and counts the rest). */
 export const LEDGER_MAX = 10_000;
+/** Rows of the recovery report a view carries (the page shows fewer). */
+export const REPORT_ROWS = 500;
 /** Trace records the AOF view reads back from the engine's ring. */
 const VIEW_RECORDS = 16_384;
 /** Bytes of the incr file's tail the view shows. */
@@ -183,10 +185,12 @@ function restart(live: PersistLive, conf: string): void {
   p.logSeq = log.last;
   if (p.crash) {
     const dbsize = reply(live, ['DBSIZE']);
+    rows.sort((a, b) => Number(a.outcome === 'kept') - Number(b.outcome === 'kept') || b.t - a.t);
     p.report = {
-      crash: p.crash, restartedAt: world.now(), rows,
+      crash: p.crash, restartedAt: world.now(), rows, keys: rows.length,
       kept: rows.filter((r) => r.outcome === 'kept').length,
       lost: rows.filter((r) => r.outcome !== 'kept').length,
+      followed: rows.reduce((n, r) => n + r.count, 0),
       dbsize: dbsize && dbsize.type === 'int' ? Number(dbsize.value) : 0,
       log: lastStart(log.text),
     };
@@ -511,7 +515,9 @@ export function aofView(live: PersistLive): AofView {
   const recsNow = isUp(live) ? recentRecords(world, node) : [];
   const now = Math.max(world.now(), recsNow.length ? recsNow[recsNow.length - 1].time : 0);
   const base = {
-    now, crash: p.crash, report: p.report, acked: p.ledger.size, writes: p.writes,
+    now, crash: p.crash, acked: p.ledger.size, writes: p.writes,
+    report: p.report && p.report.rows.length > REPORT_ROWS
+      ? { ...p.report, rows: p.report.rows.slice(0, REPORT_ROWS) } : p.report,
     series: { t: [], fed: [], written: [], acked: [], durable: [], buf: [] }, jobs: [], flushes: [], t0: now,
   };
   const disk = diskInfo(world, node);

@@ -30,7 +30,7 @@ import {
   aofView, applyPersist, completePersist, consoleWhileDown, copyPersistState, isUp,
   loadPersistState, newPersistState, recordAcks, recordWorkloadAcks, type PersistState,
 } from './aofsession';
-import type { AofView } from './aofprotocol';
+import type { AofView, RecoveryReport } from './aofprotocol';
 import {
   applyMc, completeMc, copyMcState, loadMcState, newMcState, slabsQuery, type McState,
 } from './mcsession';
@@ -961,6 +961,11 @@ export class Session {
   /** The Slabs view's queries (not logged; nothing runs). */
   slabs<Q extends SlabsQuery>(query: Q): SlabsResultMap[Q['what']] {
     return slabsQuery(this.engine, query);
+  }
+
+  /** The last recovery report with all its rows (views carry the first). */
+  recoveryReport(): RecoveryReport | null {
+    return this.engine.persist.report;
   }
 
   private labModule(): Promise<Glasskv> {

@@ -18,7 +18,7 @@ export const CrashControls = memo(function CrashControls({ view }: { view: AofVi
             title={t('aof.crash.powerHint')} onClick={() => void store.act({ kind: 'crash', mode: 'power' })}>
             {t('aof.crash.power')}
           </button>
-          <span className="dim" data-testid="aof.acked">{t('aof.acked', { n: view.acked })}</span>
+          <span className="dim" data-testid="aof.acked">{t('aof.acked', { n: view.acked, writes: view.writes })}</span>
         </>
       ) : (
         <>

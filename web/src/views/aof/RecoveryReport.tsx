@@ -1,10 +1,28 @@
 import { memo } from 'react';
-import type { AofView } from '../../../../wasm/aofprotocol';
+import type { AofView, RecoveryRow } from '../../../../wasm/aofprotocol';
 import { useT } from '../../app/hooks';
 import { explainKey } from './model';
 
 /** Rows shown; the summary counts them all. */
 const MAX_ROWS = 200;
+/** Characters of a value shown in a cell. */
+const MAX_VALUE = 40;
+
+function shown(v: string): string {
+  return v.length > MAX_VALUE ? `${v.slice(0, MAX_VALUE)}… (${v.length})` : v;
+}
+
+const Row = memo(function Row({ row, absent, outcome }: { row: RecoveryRow; absent: string; outcome: string }) {
+  return (
+    <tr className={row.outcome} data-testid={`aof.report.row.${row.outcome}`}>
+      <td><code>{row.db ? `[${row.db}] ` : ''}{row.key}</code></td>
+      <td className="num">{row.count}</td>
+      <td><code>{row.value === null ? absent : shown(row.value)}</code></td>
+      <td><code>{row.found === null ? absent : shown(row.found)}</code></td>
+      <td>{outcome}</td>
+    </tr>
+  );
+});
 
 export const RecoveryReport = memo(function RecoveryReport({ view }: { view: AofView }) {
   const t = useT();
@@ -12,11 +30,15 @@ export const RecoveryReport = memo(function RecoveryReport({ view }: { view: Aof
   const explain = explainKey(view);
   if (!r) return null;
   const a = r.crash.aof;
+  const absent = t('aof.report.absent');
   return (
     <div className="aof-report" data-testid="aof.report">
       <h3>{t('aof.report.title')}</h3>
       <p data-testid="aof.report.summary">
-        {t('aof.report.summary', { kept: r.kept, total: r.rows.length, lost: r.lost, dbsize: r.dbsize })}
+        {t('aof.report.summary', { kept: r.kept, total: r.keys, lost: r.lost, dbsize: r.dbsize })}
+      </p>
+      <p className="dim" data-testid="aof.report.writes">
+        {t('aof.report.writes', { writes: r.crash.writes, followed: r.followed, untracked: r.crash.untracked })}
       </p>
       {explain ? <p className="aof-explain" data-testid="aof.report.explain">{t(explain)}</p> : null}
       {a ? <p className="dim">{t('aof.report.offsets', { acked: a.acked, written: a.written, durable: a.durable })}</p> : null}
@@ -24,22 +46,18 @@ export const RecoveryReport = memo(function RecoveryReport({ view }: { view: Aof
         <table className="aof-report-table">
           <thead>
             <tr>
-              <th>{t('aof.report.key')}</th><th>{t('aof.report.acked')}</th>
+              <th>{t('aof.report.key')}</th><th>{t('aof.report.count')}</th><th>{t('aof.report.acked')}</th>
               <th>{t('aof.report.found')}</th><th>{t('aof.report.outcome')}</th>
             </tr>
           </thead>
           <tbody>
             {r.rows.slice(0, MAX_ROWS).map((row) => (
-              <tr key={`${row.db}:${row.key}`} className={row.outcome} data-testid={`aof.report.row.${row.outcome}`}>
-                <td><code>{row.db ? `[${row.db}] ` : ''}{row.key}</code></td>
-                <td><code>{row.value ?? t('aof.report.absent')}</code></td>
-                <td><code>{row.found ?? t('aof.report.absent')}</code></td>
-                <td>{t(`aof.report.${row.outcome}`)}</td>
-              </tr>
+              <Row key={`${row.db}:${row.key}`} row={row} absent={absent} outcome={t(`aof.report.${row.outcome}`)} />
             ))}
           </tbody>
         </table>
       )}
+      {r.keys > MAX_ROWS ? <p className="dim">{t('aof.report.more', { n: r.keys - MAX_ROWS })}</p> : null}
       <details>
         <summary>{t('aof.log')}</summary>
         <pre className="aof-log">{r.log}</pre>
