@@ -11,6 +11,8 @@ import type { World } from './engine';
 
 /** gkServerCrash kinds (GK_CRASH_*). */
 export const CrashKind = { PROCESS: 0, POWER: 1 } as const;
+/** gkServerCrashAt flags (GK_CRASH_AT_*). */
+export const CrashAt = { BEFORE_SLEEP: 1, TRACE: 2 } as const;
 /** CRASH trace records also carry RESTART (a new process started). */
 export const CrashEvent = { PROCESS: 0, POWER: 1, RESTART: 2 } as const;
 
@@ -248,6 +250,14 @@ export function serverCrash(world: World, node: number, kind: number): void {
 export function serverCrashAt(world: World, node: number, at: number, kind: number, flags = 0): void {
   const gk = world.engine;
   gk.guard(() => world.checkStatus(gk.module._gkwServerCrashAt(world.handle, node, at, kind, flags)));
+}
+
+/** Arms a crash right after the node's next trace record of this type
+ *  and a (and b, unless -1), written from now on (gkServerCrashAtEvent). */
+export function serverCrashAtEvent(world: World, node: number, kind: number, type: number, a: number,
+  b = -1): void {
+  const gk = world.engine;
+  gk.guard(() => world.checkStatus(gk.module._gkwServerCrashAtEvent(world.handle, node, kind, type, a, b)));
 }
 
 /** Starts a new process on a node that is down; conf in redis.conf syntax

@@ -131,6 +131,13 @@ int gkwServerCrashAt(gkWorld *w, int node, double at, int kind, int flags) {
     return gkServerCrashAt(w, node, _gkwAofU64(at), kind, flags);
 }
 
+/* gkServerCrashAtEvent with b as an int (-1: any). */
+EMSCRIPTEN_KEEPALIVE
+int gkwServerCrashAtEvent(gkWorld *w, int node, int kind, int type,
+                          uint32_t a, int b) {
+    return gkServerCrashAtEvent(w, node, kind, type, a, b);
+}
+
 /* gkServerLogRead with the sequence numbers as doubles: the bytes copied,
  * and *last the sequence number of the last line read. */
 EMSCRIPTEN_KEEPALIVE

@@ -11,6 +11,11 @@ export type PersistAction =
   | { kind: 'disk'; preset: string }
   /** Leaves exactly `bytes` free on the server's disk (gkDiskSetFree). */
   | { kind: 'diskFree'; bytes: number }
+  /** Makes a directory of the server's disk read-only or writable again
+   *  (gkDiskSetReadOnly; "" is the working directory). */
+  | { kind: 'diskReadOnly'; dir: string; readonly: boolean }
+  /** Arms a crash at a chosen point of what the server does next. */
+  | { kind: 'crashAt'; point: CrashPoint; mode: CrashMode }
   /** Kills the server's process or cuts the machine's power now. */
   | { kind: 'crash'; mode: CrashMode }
   /** Starts a new server process, with `conf` as its configuration file
@@ -19,6 +24,17 @@ export type PersistAction =
   | { kind: 'restart'; conf?: string };
 
 export const DISK_PRESETS = ['nvme', 'ssd', 'hdd', 'slow-fsync'] as const;
+
+/** Where an armed crash stops the process:
+ *  - beforeSleep: at the next beforeSleep, after the iteration's commands
+ *    ran, before their AOF flush and their replies (GK_CRASH_AT_BEFORE_SLEEP);
+ *  - afterWrite: right after the next write(2) of aof_buf, before its
+ *    fsync (always) and before the replies (GK_AOF_WRITE);
+ *  - duringFsync: while the next background fsync runs (everysec: the
+ *    bio_aof_fsync job started and not done), noticed at the main
+ *    thread's next point (GK_BIO_AOF_FSYNC, GK_JOB_START). */
+export const CRASH_POINTS = ['beforeSleep', 'afterWrite', 'duringFsync'] as const;
+export type CrashPoint = (typeof CRASH_POINTS)[number];
 
 /** The AOF state the engine reports (gkAofGetInfo). */
 export interface AofInfoView {
@@ -102,9 +118,12 @@ export interface AckedWrite {
 export interface CrashRecord {
   t: number;
   mode: CrashMode;
+  /** The chosen point of an armed crash (null: a crash now). */
+  point: CrashPoint | null;
   appendonly: boolean;
   fsync: string;
-  /** The AOF stream at the instant of the crash (null: AOF off). */
+  /** The AOF stream at the instant of the crash (null: AOF off, or an
+   *  armed crash, whose instant the page learns afterwards). */
   aof: { fed: number; written: number; acked: number; durable: number; buf: number } | null;
   /** Keys in the ledger. */
   acked: number;
@@ -155,6 +174,10 @@ export interface AofView {
   t0: number;
   crash: CrashRecord | null;
   report: RecoveryReport | null;
+  /** A crash armed and not happened yet. */
+  armed: { point: CrashPoint; mode: CrashMode } | null;
+  /** Directories made read-only. */
+  readOnly: string[];
   /** Keys with writes acknowledged since the server last started. */
   acked: number;
   /** Writes acknowledged since the server last started. */

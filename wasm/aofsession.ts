@@ -15,11 +15,12 @@ import { exchange } from './driver';
 import { concat, encodeRequest, parseReply, parseRequest, type Reply } from './resp';
 import {
   AckKind, AofEvent, BioType, CrashEvent, CrashKind, DiskEvent, JobEvent, aofInfo, diskFileInfo, diskInfo, diskReadFile,
-  diskSetFree, diskSetPreset, serverCrash, serverIsUp, serverLogRead, serverRestart, serverThreads,
+  CrashAt, diskSetFree, diskSetPreset, diskSetReadOnly, serverCrash, serverCrashAt, serverCrashAtEvent, serverIsUp,
+  serverLogRead, serverRestart, serverThreads,
 } from './aof';
 import { TraceType, TRACE_FIELDS } from './engine';
 import {
-  DISK_PRESETS, type AckedWrite, type AofCommand, type AofFileView, type AofSeries, type AofView, type CrashRecord,
+  CRASH_POINTS, DISK_PRESETS, type AckedWrite, type CrashMode, type CrashPoint, type AofCommand, type AofFileView, type AofSeries, type AofView, type CrashRecord,
   type LaneJob, type PersistAction, type RecoveryReport, type RecoveryRow,
 } from './aofprotocol';
 import type { Action, ConsoleEntry } from './protocol';
@@ -53,6 +54,10 @@ export interface PersistState {
   conf: string | null;
   crash: CrashRecord | null;
   report: RecoveryReport | null;
+  /** A crash armed, with the configuration in force when it was. */
+  armed: { point: CrashPoint; mode: CrashMode; appendonly: boolean; fsync: string } | null;
+  /** Directories made read-only (gkDiskSetReadOnly has no getter). */
+  readOnly: string[];
   /** Log lines already shown in a report. */
   logSeq: number;
 }
@@ -72,12 +77,13 @@ export interface PersistLive {
 
 export function newPersistState(controlConn: number, scanConn: number): PersistState {
   return {
-    controlConn, scanConn, ledger: new Map(), writes: 0, untracked: 0, conf: null, crash: null, report: null, logSeq: 0,
+    controlConn, scanConn, ledger: new Map(), writes: 0, untracked: 0, conf: null, crash: null, report: null,
+    armed: null, readOnly: [], logSeq: 0,
   };
 }
 
 export function copyPersistState(s: PersistState): PersistState {
-  return { ...s, ledger: new Map(s.ledger) };
+  return { ...s, ledger: new Map(s.ledger), readOnly: [...s.readOnly], armed: s.armed && { ...s.armed } };
 }
 
 /** Puts a checkpointed state back, connections included. */
@@ -87,9 +93,11 @@ export function loadPersistState(live: PersistLive, s: PersistState): void {
   live.scanConn = s.scanConn;
 }
 
-const PERSIST_KINDS = new Set(['disk', 'diskFree', 'crash', 'restart']);
+const PERSIST_KINDS = new Set(['disk', 'diskFree', 'diskReadOnly', 'crash', 'crashAt', 'restart']);
 /** Actions that need no running server. */
-const WHILE_DOWN = new Set(['console', 'advance', 'wait', 'step', 'disk', 'diskFree', 'restart', 'trap']);
+const WHILE_DOWN = new Set(['console', 'advance', 'wait', 'step', 'disk', 'diskFree', 'diskReadOnly', 'restart', 'trap']);
+/** Directories a scenario can make read-only: the working one and the AOF's. */
+export const READONLY_DIRS = ['', 'appendonlydir'] as const;
 
 export function isPersistAction(a: Action): a is PersistAction {
   return PERSIST_KINDS.has(a.kind);
@@ -114,9 +122,17 @@ export function completePersist(live: PersistLive, a: Action): Action | null {
     case 'diskFree':
       if (!Number.isInteger(a.bytes) || a.bytes < 0 || a.bytes > 2 ** 50) throw new RangeError('bytes out of range');
       return a;
+    case 'diskReadOnly':
+      if (!(READONLY_DIRS as readonly string[]).includes(a.dir)) throw new RangeError(`no directory ${a.dir}`);
+      if (typeof a.readonly !== 'boolean') throw new RangeError('readonly must be true or false');
+      return a;
     case 'crash':
+    case 'crashAt':
       if (!up) throw new RangeError('the server is already down');
       if (a.mode !== 'process' && a.mode !== 'power') throw new RangeError('crash mode must be process or power');
+      if (a.kind === 'crashAt' && !(CRASH_POINTS as readonly string[]).includes(a.point)) {
+        throw new RangeError(`no crash point ${a.point}`);
+      }
       return a;
     case 'restart':
       if (up) throw new RangeError('the server is running');
@@ -134,9 +150,18 @@ export function applyPersist(live: PersistLive, a: PersistAction): ConsoleEntry[
     case 'diskFree':
       diskSetFree(world, node, a.bytes);
       return [live.console.note('persist', `disk free ${a.bytes} bytes`, {})];
+    case 'diskReadOnly': {
+      diskSetReadOnly(world, node, a.dir, a.readonly);
+      const ro = live.persist.readOnly.filter((d) => d !== a.dir);
+      live.persist.readOnly = a.readonly ? [...ro, a.dir].sort() : ro;
+      return [live.console.note('persist', `chmod ${a.readonly ? 'a-w' : 'u+w'} ${a.dir || '.'}`, {})];
+    }
     case 'crash':
       crash(live, a.mode);
       return [live.console.note('persist', a.mode === 'power' ? 'power loss' : 'kill -9', {})];
+    case 'crashAt':
+      arm(live, a.point, a.mode);
+      return [live.console.note('persist', `${a.mode === 'power' ? 'power loss' : 'kill -9'} armed: ${a.point}`, {})];
     case 'restart':
       restart(live, a.conf ?? '');
       return [live.console.note('persist', 'redis-server restarted', {})];
@@ -152,6 +177,33 @@ function configOr(world: World, node: number, name: string, fallback: string): s
   }
 }
 
+/** How each armed point asks the engine. */
+function arm(live: PersistLive, point: CrashPoint, mode: CrashMode): void {
+  const { world, node } = live;
+  const kind = mode === 'power' ? CrashKind.POWER : CrashKind.PROCESS;
+  if (point === 'beforeSleep') serverCrashAt(world, node, world.now(), kind, CrashAt.BEFORE_SLEEP);
+  else if (point === 'afterWrite') serverCrashAtEvent(world, node, kind, TraceType.AOF, AofEvent.WRITE);
+  else serverCrashAtEvent(world, node, kind, TraceType.BIO, BioType.AOF_FSYNC, JobEvent.START);
+  live.persist.armed = {
+    point, mode, appendonly: configOr(world, node, 'appendonly', 'no') === 'yes',
+    fsync: configOr(world, node, 'appendfsync', 'everysec'),
+  };
+}
+
+/** An armed crash happened (its CRASH record, at a chosen point): the
+ *  record of it, as crash() makes for a crash now. */
+function armedCrashed(live: PersistLive, t: number): void {
+  const p = live.persist;
+  const a = p.armed!;
+  p.armed = null;
+  p.crash = {
+    t, mode: a.mode, point: a.point, appendonly: a.appendonly, fsync: a.fsync, aof: null, acked: p.ledger.size,
+    writes: p.writes, untracked: p.untracked,
+  };
+  p.report = null;
+  p.conf = `appendonly ${a.appendonly ? 'yes' : 'no'}\nappendfsync ${a.fsync}\n`;
+}
+
 function crash(live: PersistLive, mode: 'process' | 'power'): void {
   const { world, node } = live;
   const appendonly = configOr(world, node, 'appendonly', 'no') === 'yes';
@@ -163,8 +215,9 @@ function crash(live: PersistLive, mode: 'process' | 'power'): void {
   }
   serverCrash(world, node, mode === 'power' ? CrashKind.POWER : CrashKind.PROCESS);
   const p = live.persist;
+  p.armed = null;
   p.crash = {
-    t: world.now(), mode, appendonly, fsync, aof, acked: p.ledger.size, writes: p.writes,
+    t: world.now(), mode, point: null, appendonly, fsync, aof, acked: p.ledger.size, writes: p.writes,
     untracked: p.untracked,
   };
   p.report = null;
@@ -337,13 +390,19 @@ function valueOfLength(n: number): string {
   return v;
 }
 
-/** Records the writes the client programs were told succeeded, from the
- *  engine's GK_TR_ACK trace records (key:N in db 0; d is INCR's reply or
- *  the length of SET's value). */
-export function recordWorkloadAcks(live: PersistLive, data: Float64Array, count: number): void {
+/** Reads the trace as the session drains it: the writes the client
+ *  programs were told succeeded (GK_TR_ACK records: key:N in db 0; d is
+ *  INCR's reply or the length of SET's value), and the moment an armed
+ *  crash happened (a CRASH record at a chosen point). */
+export function observePersist(live: PersistLive, data: Float64Array, count: number): void {
   const p = live.persist;
   for (let i = 0; i < count; i++) {
     const o = i * TRACE_FIELDS;
+    if (data[o + 2] === TraceType.CRASH && p.armed && data[o + 3] === live.node && data[o + 5] === 1 &&
+      data[o + 4] !== CrashEvent.RESTART) {
+      armedCrashed(live, data[o + 1]);
+      continue;
+    }
     if (data[o + 2] !== TraceType.ACK) continue;
     const set = data[o + 6] === AckKind.SET;
     const d = data[o + 7];
@@ -515,7 +574,8 @@ export function aofView(live: PersistLive): AofView {
   const recsNow = isUp(live) ? recentRecords(world, node) : [];
   const now = Math.max(world.now(), recsNow.length ? recsNow[recsNow.length - 1].time : 0);
   const base = {
-    now, crash: p.crash, acked: p.ledger.size, writes: p.writes,
+    now, crash: p.crash, acked: p.ledger.size, writes: p.writes, readOnly: p.readOnly,
+    armed: p.armed && { point: p.armed.point, mode: p.armed.mode },
     report: p.report && p.report.rows.length > REPORT_ROWS
       ? { ...p.report, rows: p.report.rows.slice(0, REPORT_ROWS) } : p.report,
     series: { t: [], fed: [], written: [], acked: [], durable: [], buf: [] }, jobs: [], flushes: [], t0: now,

@@ -28,7 +28,7 @@ import { LAB_SCENES, countsForCompletion } from './labscenes';
 import { learnCommandNames } from './commandnames';
 import {
   aofView, applyPersist, completePersist, consoleWhileDown, copyPersistState, isUp,
-  loadPersistState, newPersistState, recordAcks, recordWorkloadAcks, type PersistState,
+  loadPersistState, newPersistState, observePersist, recordAcks, type PersistState,
 } from './aofsession';
 import type { AofView, RecoveryReport } from './aofprotocol';
 import {
@@ -540,7 +540,7 @@ export class Session {
       const batch = world.traceRead(this.drained, DRAIN_BATCH);
       if (!batch.count) return read;
       timeline.ingest(batch.data, batch.count);
-      recordWorkloadAcks(this.live!, batch.data, batch.count);
+      observePersist(this.live!, batch.data, batch.count);
       this.drained = batch.data[(batch.count - 1) * 8];
       read += batch.count;
       if (batch.count < DRAIN_BATCH) return read;
@@ -710,7 +710,9 @@ export class Session {
         return [];
       case 'disk':
       case 'diskFree':
+      case 'diskReadOnly':
       case 'crash':
+      case 'crashAt':
       case 'restart':
         return applyPersist(live, a);
       case 'mcStart':

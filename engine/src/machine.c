@@ -63,10 +63,32 @@ static void _charge(gkNode *n, uint64_t ns) { *n->cpu += ns; }
 
 static int _owner(gkNode *n) { return n->id * 1000 + n->generation; }
 
+/* Looks at the trace records written since the last look for the one a
+ * gkServerCrashAtEvent waits for; once seen, the crash is due right after
+ * it, as with GK_CRASH_AT_TRACE. */
+static void _crashScan(gkWorld *w, gkNode *n) {
+    gkTraceRecord r[32];
+    size_t got;
+    while ((got = gkTraceRead(w, n->crash_scan, r, 32)) > 0) {
+        for (size_t i = 0; i < got; i++) {
+            n->crash_scan = r[i].seq;
+            if (r[i].node != n->id || r[i].type != n->crash_ev_type ||
+                r[i].a != n->crash_ev_a ||
+                (n->crash_ev_b >= 0 && r[i].b != (uint32_t)n->crash_ev_b))
+                continue;
+            n->crash_on_event = 0;
+            n->crash_on_trace = 1;
+            n->crash_at = r[i].seq;
+            return;
+        }
+    }
+}
+
 /* Whether the running process must stop at this point: it was killed
  * (or the power failed) at or before the current local time. */
 int machineCrashPoint(gkWorld *w, gkNode *n, int before_sleep) {
     if (n->dying) return 1;
+    if (n->crash_on_event && w->running == n->id) _crashScan(w, n);
     if (!n->crash_at || w->running != n->id) return 0;
     if (n->crash_on_trace) {
         if (w->trace.seq < n->crash_at) return 0;
@@ -360,6 +382,7 @@ void machineCrash(gkWorld *w, int id) {
     n->dying = 0;
     n->crash_at = 0;
     n->crash_on_trace = 0;
+    n->crash_on_event = 0;
     n->crash_before_sleep = 0;
     n->crash_seq = 0;
     n->wake_seq = 0;
@@ -411,6 +434,7 @@ int gkServerCrashAt(gkWorld *w, int node, uint64_t at_ns, int kind,
     n->crash_kind = kind == GK_CRASH_POWER ? GK_CRASH_POWER
                                            : GK_CRASH_PROCESS;
     n->crash_on_trace = (flags & GK_CRASH_AT_TRACE) != 0;
+    n->crash_on_event = 0;
     n->crash_before_sleep = (flags & GK_CRASH_AT_BEFORE_SLEEP) != 0;
     n->crash_at = at_ns;
     if (!n->crash_on_trace && n->crash_at < w->now) n->crash_at = w->now;
@@ -419,6 +443,34 @@ int gkServerCrashAt(gkWorld *w, int node, uint64_t at_ns, int kind,
     if (n->crash_on_trace) return GK_OK;
     worldSchedule(w, EV_CRASH, node, n->crash_at);
     n->crash_seq = w->evseq;
+    return GK_OK;
+}
+
+/* Arms a crash right after the next trace record of this node with this
+ * type and a (and b, unless b is -1), written from now on: say, right
+ * after the next write(2) of aof_buf (GK_TR_AOF, GK_AOF_WRITE), or while
+ * the next background fsync runs (GK_TR_BIO, GK_BIO_AOF_FSYNC,
+ * GK_JOB_START). The process stops at its first point after the record;
+ * if the record never comes, the process never stops. The records are
+ * looked for at the process's points, so the trace type must be enabled. */
+int gkServerCrashAtEvent(gkWorld *w, int node, int kind, int type,
+                         uint32_t a, int64_t b) {
+    gkNode *n = _redisNode(w, node);
+    if (!n) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    if (n->down) return worldFail(w, GK_EINVAL, "the server is down");
+    if (type <= 0 || type >= 32 || !(w->trace.enabled & (1u << type)))
+        return worldFail(w, GK_EINVAL, "trace type not enabled");
+    n->crash_kind = kind == GK_CRASH_POWER ? GK_CRASH_POWER
+                                           : GK_CRASH_PROCESS;
+    n->crash_at = 0;
+    n->crash_seq = 0;
+    n->crash_on_trace = 0;
+    n->crash_before_sleep = 0;
+    n->crash_on_event = 1;
+    n->crash_ev_type = (uint32_t)type;
+    n->crash_ev_a = a;
+    n->crash_ev_b = b;
+    n->crash_scan = w->trace.seq;
     return GK_OK;
 }
 

@@ -243,6 +243,47 @@ static void testCrashBetweenWriteAndFsync(void) {
     }
 }
 
+/* gkServerCrashAtEvent finds the record by itself: a crash right after
+ * the next write(2) of aof_buf behaves as the crash at its sequence
+ * number above, with no sequence number known in advance. */
+static void testCrashAtTheNextAofWrite(void) {
+    for (int kind = 0; kind < 2; kind++) {
+        node n;
+        nodeOpen(&n, 5, "appendonly yes\nappendfsync always\n");
+        nodeRun(&n, 50 * MS);
+        CHECK_EQ_STR(nodeCmd(&n, "SET before 1"), "+OK\r\n");
+        CHECK_EQ_INT(gkServerCrashAtEvent(n.w, n.srv, kind, GK_TR_AOF,
+                                          GK_AOF_WRITE, -1), GK_OK);
+        CHECK_EQ_STR(nodeCmd(&n, "SET a 1"), "");
+        CHECK_EQ_INT(gkServerIsUp(n.w, n.srv), 0);
+        CHECK_EQ_INT(nodeRestart(&n), GK_OK);
+        CHECK_EQ_STR(nodeCmd(&n, "EXISTS before"), ":1\r\n");
+        CHECK_EQ_STR(nodeCmd(&n, "EXISTS a"), kind == GK_CRASH_PROCESS
+                     ? ":1\r\n" : ":0\r\n");
+        nodeClose(&n);
+    }
+}
+
+/* everysec: the write was acknowledged, then the power fails while the
+ * bio thread's fsync of it runs: the acknowledged write is lost. The
+ * main thread notices the record at its next point (the next serverCron
+ * at the latest), so the fsync must outlast that: the slow-fsync disk. */
+static void testPowerLossDuringTheBackgroundFsync(void) {
+    node n;
+    nodeOpen(&n, 6, "appendonly yes\nappendfsync everysec\n");
+    nodeRun(&n, 50 * MS);
+    gkDiskSetPreset(n.w, n.srv, "slow-fsync");
+    CHECK_EQ_INT(gkServerCrashAtEvent(n.w, n.srv, GK_CRASH_POWER, GK_TR_BIO,
+                                      GK_BIO_AOF_FSYNC, GK_JOB_START), GK_OK);
+    CHECK_EQ_STR(nodeCmd(&n, "SET a 1"), "+OK\r\n");
+    for (int i = 0; i < 40 && gkServerIsUp(n.w, n.srv) == 1; i++)
+        nodeRun(&n, 100 * MS);
+    CHECK_EQ_INT(gkServerIsUp(n.w, n.srv), 0);
+    CHECK_EQ_INT(nodeRestart(&n), GK_OK);
+    CHECK_EQ_STR(nodeCmd(&n, "EXISTS a"), ":0\r\n");
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("appendfsync always never loses an acknowledged write",
         testAlwaysNeverLosesAnAcknowledgedWrite);
@@ -258,5 +299,9 @@ int main(void) {
         testCrashBeforeBeforeSleepLosesTheWholeIteration);
     RUN("a crash between write and fsync keeps an unacknowledged write "
         "only while the page cache survives", testCrashBetweenWriteAndFsync);
+    RUN("a crash armed for the next write of aof_buf happens right after it",
+        testCrashAtTheNextAofWrite);
+    RUN("a power loss while the background fsync runs loses an "
+        "acknowledged write", testPowerLossDuringTheBackgroundFsync);
     return gkTestReport();
 }

@@ -208,3 +208,87 @@ describe('acknowledged writes of client programs', () => {
     expect(older.every((r) => Number(r.found ?? 0) < Number(r.value))).toBe(true);
   });
 });
+
+describe('disk controls and crashes at a chosen point in a session', () => {
+  test('a full disk makes writes fail with MISCONF while GET works, and freeing space recovers', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    aofOn(session);
+    session.act({ kind: 'console', text: 'SET a 1' });
+    session.act({ kind: 'diskFree', bytes: 8 });
+    session.act({ kind: 'console', text: 'SET b 2' });
+    session.act({ kind: 'wait', ns: 2e9 });
+    const out = session.act({ kind: 'console', text: 'SET c 3\nGET a' }).console;
+    expect(out[0].output).toMatch(/^\(error\) MISCONF Errors writing to the AOF file: No space left on device/);
+    expect(out[1].output).toBe('"1"');
+    expect(session.aof().info!.lastWriteOk).toBe(false);
+    session.act({ kind: 'diskFree', bytes: 1e9 });
+    session.act({ kind: 'wait', ns: 2e9 });
+    expect(session.act({ kind: 'console', text: 'SET c 3' }).console[0].output).toBe('OK');
+  });
+
+  test('a read-only appendonlydir makes turning appendonly on fail, and is logged', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    session.act({ kind: 'diskReadOnly', dir: 'appendonlydir', readonly: true });
+    expect(session.aof().readOnly).toEqual(['appendonlydir']);
+    const out = session.act({ kind: 'console', text: 'CONFIG SET appendonly yes' }).console;
+    session.act({ kind: 'wait', ns: 2e9 });
+    // Redis 7.0's startAppendOnly cannot open its temporary incr file.
+    expect(out[0].output).toBe("(error) ERR CONFIG SET failed (possibly related to argument 'appendonly') - " +
+      'Unable to turn on AOF. Check server logs.');
+    expect(session.aof().info!.state).toBe(0);
+    session.act({ kind: 'diskReadOnly', dir: 'appendonlydir', readonly: false });
+    expect(session.aof().readOnly).toEqual([]);
+    expect(() => session.act({ kind: 'diskReadOnly', dir: '/etc', readonly: true })).toThrow(/no directory/);
+    expect(session.entries.filter((e) => e.action.kind === 'diskReadOnly')).toHaveLength(2);
+  });
+
+  test('a crash armed before the next beforeSleep loses the burst no client got a reply for', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    aofOn(session);
+    session.act({ kind: 'console', text: 'CONFIG SET appendfsync always\nSET kept 1' });
+    session.act({ kind: 'crashAt', point: 'beforeSleep', mode: 'process' });
+    expect(session.aof().armed).toEqual({ point: 'beforeSleep', mode: 'process' });
+    const out = session.act({ kind: 'console', text: 'SET burst 1' }).console;
+    expect(out[0].status).not.toBe('ok');
+    expect(session.aof().up).toBe(false);
+    session.act({ kind: 'restart' });
+    const report = session.aof().report!;
+    expect(report.crash.point).toBe('beforeSleep');
+    expect(report.rows.map((r) => [r.key, r.outcome])).toEqual([['kept', 'kept']]);
+    expect(session.act({ kind: 'console', text: 'EXISTS burst' }).console[0].output).toBe('(integer) 0');
+  });
+
+  test('a crash right after the next write of aof_buf keeps the write only on a process crash', async () => {
+    for (const mode of ['process', 'power'] as const) {
+      const { session } = newSession();
+      await session.boot(emptyLog());
+      aofOn(session);
+      session.act({ kind: 'console', text: 'CONFIG SET appendfsync always' });
+      session.act({ kind: 'crashAt', point: 'afterWrite', mode });
+      session.act({ kind: 'console', text: 'SET a 1' });
+      expect(session.aof().up).toBe(false);
+      session.act({ kind: 'restart' });
+      expect(session.aof().report!.crash.point).toBe('afterWrite');
+      expect(session.act({ kind: 'console', text: 'EXISTS a' }).console[0].output)
+        .toBe(mode === 'process' ? '(integer) 1' : '(integer) 0');
+    }
+  });
+
+  test('a power loss during the next background fsync loses the writes it was syncing', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    session.act({ kind: 'disk', preset: 'slow-fsync' });
+    aofOn(session);
+    session.act({ kind: 'crashAt', point: 'duringFsync', mode: 'power' });
+    session.act({ kind: 'console', text: 'SET a 1' });
+    for (let i = 0; i < 10 && session.aof().up; i++) session.act({ kind: 'wait', ns: 1e9 });
+    expect(session.aof().up).toBe(false);
+    session.act({ kind: 'restart' });
+    const report = session.aof().report!;
+    expect(report.crash.point).toBe('duringFsync');
+    expect(report.rows.find((r) => r.key === 'a')!.outcome).toBe('lost');
+  });
+});

@@ -76,8 +76,12 @@ export function describeAction(a: Action): { key: MessageKey; params: Params } {
       return { key: 'action.disk', params: { preset: a.preset } };
     case 'diskFree':
       return { key: 'action.diskFree', params: { bytes: formatBytes(a.bytes) } };
+    case 'diskReadOnly':
+      return { key: a.readonly ? 'action.diskReadOnly' : 'action.diskWritable', params: { dir: a.dir || '.' } };
     case 'crash':
       return { key: 'action.crash', params: { mode: a.mode === 'power' ? 'power loss' : 'kill -9' } };
+    case 'crashAt':
+      return { key: 'action.crashAt', params: { mode: a.mode === 'power' ? 'power loss' : 'kill -9', point: a.point } };
     case 'restart':
       return { key: 'action.restart', params: {} };
     case 'stepIteration':

@@ -8,6 +8,7 @@ const POLICIES = ['always', 'everysec', 'no'] as const;
 /** Free space left by "Fill the disk": less than one command. */
 const FULL_BYTES = 8;
 const PLENTY_BYTES = 100 * 1024 ** 3;
+const AOF_DIR = 'appendonlydir';
 
 export const AofControls = memo(function AofControls({ view }: { view: AofView }) {
   const t = useT();
@@ -40,6 +41,14 @@ export const AofControls = memo(function AofControls({ view }: { view: AofView }
         onClick={() => void store.act({ kind: 'diskFree', bytes: FULL_BYTES })}>{t('aof.diskFull')}</button>
       <button type="button" data-testid="aof.diskFreeUp" disabled={!useReady()}
         onClick={() => void store.act({ kind: 'diskFree', bytes: PLENTY_BYTES })}>{t('aof.diskFreeUp')}</button>
+      <label title={t('aof.readOnlyHint')}>
+        <input type="checkbox" data-testid="aof.readOnly" checked={view.readOnly.includes(AOF_DIR)}
+          disabled={!useReady()}
+          onChange={(e) => void store.act({ kind: 'diskReadOnly', dir: AOF_DIR, readonly: e.target.checked })} />
+        {t('aof.readOnly')}
+      </label>
+      {view.info && !view.info.lastWriteOk
+        ? <p className="warn aof-policy" data-testid="aof.misconf">{t('aof.misconfHint')}</p> : null}
       <p className="dim aof-policy">{t(`aof.fsync.${policy}`)}</p>
     </div>
   );

@@ -9,6 +9,7 @@ import { RecoveryReport } from './RecoveryReport';
 import { StageBar } from './StageBar';
 import { ThreadsStrip } from './ThreadsStrip';
 import { useAofView } from './useAofView';
+import './aof.css';
 
 export const AofPanel = memo(function AofPanel() {
   const t = useT();

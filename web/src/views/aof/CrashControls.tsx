@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { AofView } from '../../../../wasm/aofprotocol';
 import { useReady, useStoreApi, useT } from '../../app/hooks';
+import { CrashAtPicker } from './CrashAtPicker';
 
 export const CrashControls = memo(function CrashControls({ view }: { view: AofView }) {
   const t = useT();
@@ -19,6 +20,7 @@ export const CrashControls = memo(function CrashControls({ view }: { view: AofVi
             {t('aof.crash.power')}
           </button>
           <span className="dim" data-testid="aof.acked">{t('aof.acked', { n: view.acked, writes: view.writes })}</span>
+          <CrashAtPicker view={view} />
         </>
       ) : (
         <>

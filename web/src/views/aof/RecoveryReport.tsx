@@ -40,6 +40,11 @@ export const RecoveryReport = memo(function RecoveryReport({ view }: { view: Aof
       <p className="dim" data-testid="aof.report.writes">
         {t('aof.report.writes', { writes: r.crash.writes, followed: r.followed, untracked: r.crash.untracked })}
       </p>
+      {r.crash.point ? (
+        <p className="aof-explain" data-testid="aof.report.point">
+          {t('aof.report.point', { point: t(`aof.crashAt.${r.crash.point}`) })}
+        </p>
+      ) : null}
       {explain ? <p className="aof-explain" data-testid="aof.report.explain">{t(explain)}</p> : null}
       {a ? <p className="dim">{t('aof.report.offsets', { acked: a.acked, written: a.written, durable: a.durable })}</p> : null}
       {r.rows.length === 0 ? <p className="dim">{t('aof.report.none')}</p> : (
