@@ -252,12 +252,13 @@ export function serverCrashAt(world: World, node: number, at: number, kind: numb
   gk.guard(() => world.checkStatus(gk.module._gkwServerCrashAt(world.handle, node, at, kind, flags)));
 }
 
-/** Arms a crash right after the node's next trace record of this type
- *  and a (and b, unless -1), written from now on (gkServerCrashAtEvent). */
+/** Arms a crash right after the node's next trace record of this type,
+ *  a and b (-1: any), written from now on; with CrashAt.BEFORE_SLEEP, at
+ *  the first beforeSleep after it (gkServerCrashAtEvent). */
 export function serverCrashAtEvent(world: World, node: number, kind: number, type: number, a: number,
-  b = -1): void {
+  b = -1, flags = 0): void {
   const gk = world.engine;
-  gk.guard(() => world.checkStatus(gk.module._gkwServerCrashAtEvent(world.handle, node, kind, type, a, b)));
+  gk.guard(() => world.checkStatus(gk.module._gkwServerCrashAtEvent(world.handle, node, kind, type, a, b, flags)));
 }
 
 /** Starts a new process on a node that is down; conf in redis.conf syntax

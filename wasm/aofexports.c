@@ -131,11 +131,11 @@ int gkwServerCrashAt(gkWorld *w, int node, double at, int kind, int flags) {
     return gkServerCrashAt(w, node, _gkwAofU64(at), kind, flags);
 }
 
-/* gkServerCrashAtEvent with b as an int (-1: any). */
+/* gkServerCrashAtEvent with a and b as ints (-1: any). */
 EMSCRIPTEN_KEEPALIVE
-int gkwServerCrashAtEvent(gkWorld *w, int node, int kind, int type,
-                          uint32_t a, int b) {
-    return gkServerCrashAtEvent(w, node, kind, type, a, b);
+int gkwServerCrashAtEvent(gkWorld *w, int node, int kind, int type, int a,
+                          int b, int flags) {
+    return gkServerCrashAtEvent(w, node, kind, type, a, b, flags);
 }
 
 /* gkServerLogRead with the sequence numbers as doubles: the bytes copied,

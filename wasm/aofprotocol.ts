@@ -25,9 +25,14 @@ export type PersistAction =
 
 export const DISK_PRESETS = ['nvme', 'ssd', 'hdd', 'slow-fsync'] as const;
 
+/** The labs of the AOF issue (gkLabRun's names), run headless. */
+export const AOF_LAB_NAMES = ['aof-not-a-wal', 'fsync-policies', 'disk-full'] as const;
+export type AofLabName = (typeof AOF_LAB_NAMES)[number];
+
 /** Where an armed crash stops the process:
- *  - beforeSleep: at the next beforeSleep, after the iteration's commands
- *    ran, before their AOF flush and their replies (GK_CRASH_AT_BEFORE_SLEEP);
+ *  - beforeSleep: at the beforeSleep of the next iteration that runs a
+ *    command: its commands ran, their AOF flush and their replies never
+ *    happen (a GK_TR_CMD record, GK_CRASH_AT_BEFORE_SLEEP);
  *  - afterWrite: right after the next write(2) of aof_buf, before its
  *    fsync (always) and before the replies (GK_AOF_WRITE);
  *  - duringFsync: while the next background fsync runs (everysec: the
@@ -120,6 +125,9 @@ export interface CrashRecord {
   mode: CrashMode;
   /** The chosen point of an armed crash (null: a crash now). */
   point: CrashPoint | null;
+  /** For an armed crash, what the trace showed between the arming and
+   *  the crash: commands the server ran, aof_buf's length at the end. */
+  sinceArmed: { commands: number; buf: number } | null;
   appendonly: boolean;
   fsync: string;
   /** The AOF stream at the instant of the crash (null: AOF off, or an

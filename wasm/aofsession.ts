@@ -15,7 +15,7 @@ import { exchange } from './driver';
 import { concat, encodeRequest, parseReply, parseRequest, type Reply } from './resp';
 import {
   AckKind, AofEvent, BioType, CrashEvent, CrashKind, DiskEvent, JobEvent, aofInfo, diskFileInfo, diskInfo, diskReadFile,
-  CrashAt, diskSetFree, diskSetPreset, diskSetReadOnly, serverCrash, serverCrashAt, serverCrashAtEvent, serverIsUp,
+  CrashAt, diskSetFree, diskSetPreset, diskSetReadOnly, serverCrash, serverCrashAtEvent, serverIsUp,
   serverLogRead, serverRestart, serverThreads,
 } from './aof';
 import { TraceType, TRACE_FIELDS } from './engine';
@@ -54,8 +54,11 @@ export interface PersistState {
   conf: string | null;
   crash: CrashRecord | null;
   report: RecoveryReport | null;
-  /** A crash armed, with the configuration in force when it was. */
-  armed: { point: CrashPoint; mode: CrashMode; appendonly: boolean; fsync: string } | null;
+  /** A crash armed, with the configuration in force when it was, and
+   *  what the trace showed since: commands run, aof_buf's length. */
+  armed: {
+    point: CrashPoint; mode: CrashMode; appendonly: boolean; fsync: string; commands: number; buf: number;
+  } | null;
   /** Directories made read-only (gkDiskSetReadOnly has no getter). */
   readOnly: string[];
   /** Log lines already shown in a report. */
@@ -181,12 +184,15 @@ function configOr(world: World, node: number, name: string, fallback: string): s
 function arm(live: PersistLive, point: CrashPoint, mode: CrashMode): void {
   const { world, node } = live;
   const kind = mode === 'power' ? CrashKind.POWER : CrashKind.PROCESS;
-  if (point === 'beforeSleep') serverCrashAt(world, node, world.now(), kind, CrashAt.BEFORE_SLEEP);
+  // Not the next beforeSleep of any iteration (an idle serverCron has one
+  // too), but of the next one that runs a command.
+  if (point === 'beforeSleep') serverCrashAtEvent(world, node, kind, TraceType.CMD, -1, -1, CrashAt.BEFORE_SLEEP);
   else if (point === 'afterWrite') serverCrashAtEvent(world, node, kind, TraceType.AOF, AofEvent.WRITE);
   else serverCrashAtEvent(world, node, kind, TraceType.BIO, BioType.AOF_FSYNC, JobEvent.START);
+  const appendonly = configOr(world, node, 'appendonly', 'no') === 'yes';
   live.persist.armed = {
-    point, mode, appendonly: configOr(world, node, 'appendonly', 'no') === 'yes',
-    fsync: configOr(world, node, 'appendfsync', 'everysec'),
+    point, mode, appendonly, fsync: configOr(world, node, 'appendfsync', 'everysec'), commands: 0,
+    buf: appendonly ? aofInfo(world, node).bufferLength : 0,
   };
 }
 
@@ -198,7 +204,7 @@ function armedCrashed(live: PersistLive, t: number): void {
   p.armed = null;
   p.crash = {
     t, mode: a.mode, point: a.point, appendonly: a.appendonly, fsync: a.fsync, aof: null, acked: p.ledger.size,
-    writes: p.writes, untracked: p.untracked,
+    writes: p.writes, untracked: p.untracked, sinceArmed: { commands: a.commands, buf: a.buf },
   };
   p.report = null;
   p.conf = `appendonly ${a.appendonly ? 'yes' : 'no'}\nappendfsync ${a.fsync}\n`;
@@ -217,7 +223,7 @@ function crash(live: PersistLive, mode: 'process' | 'power'): void {
   const p = live.persist;
   p.armed = null;
   p.crash = {
-    t: world.now(), mode, point: null, appendonly, fsync, aof, acked: p.ledger.size, writes: p.writes,
+    t: world.now(), mode, point: null, sinceArmed: null, appendonly, fsync, aof, acked: p.ledger.size, writes: p.writes,
     untracked: p.untracked,
   };
   p.report = null;
@@ -398,10 +404,15 @@ export function observePersist(live: PersistLive, data: Float64Array, count: num
   const p = live.persist;
   for (let i = 0; i < count; i++) {
     const o = i * TRACE_FIELDS;
-    if (data[o + 2] === TraceType.CRASH && p.armed && data[o + 3] === live.node && data[o + 5] === 1 &&
-      data[o + 4] !== CrashEvent.RESTART) {
-      armedCrashed(live, data[o + 1]);
-      continue;
+    const type = data[o + 2];
+    if (p.armed && data[o + 3] === live.node) {
+      if (type === TraceType.CMD) p.armed.commands++;
+      else if (type === TraceType.AOF && data[o + 4] === AofEvent.FEED) p.armed.buf = data[o + 7];
+      else if (type === TraceType.AOF && data[o + 4] === AofEvent.WRITE) p.armed.buf = 0;
+      else if (type === TraceType.CRASH && data[o + 5] === 1 && data[o + 4] !== CrashEvent.RESTART) {
+        armedCrashed(live, data[o + 1]);
+        continue;
+      }
     }
     if (data[o + 2] !== TraceType.ACK) continue;
     const set = data[o + 6] === AckKind.SET;

@@ -103,7 +103,8 @@ export interface GlasskvModule {
   _gkwDiskSetFree(w: World, node: number, bytes: number): number;
   _gkwDiskReadFile(w: World, node: number, path: Ptr, durable: number, out: Ptr, cap: number, sizeOut: Ptr): number;
   _gkwServerCrashAt(w: World, node: number, at: number, kind: number, flags: number): number;
-  _gkwServerCrashAtEvent(w: World, node: number, kind: number, type: number, a: number, b: number): number;
+  _gkwServerCrashAtEvent(w: World, node: number, kind: number, type: number, a: number, b: number,
+    flags: number): number;
   _gkwServerLogRead(w: World, node: number, after: number, out: Ptr, cap: number, lastOut: Ptr): number;
 
   // memcached-style nodes: glasskv.h as it is, then wasm/mcexports.c.

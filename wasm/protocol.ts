@@ -7,7 +7,7 @@
 // Worker -> page: Events are pushed at any time (log growth, console output,
 // snapshots, a crash), and never answer anything.
 
-import type { AofView, PersistAction } from './aofprotocol';
+import type { AofLabName, AofView, PersistAction } from './aofprotocol';
 import type { McAction, SlabsQuery, SlabsResultMap } from './mcprotocol';
 import type { ScanAudit } from './engine';
 
@@ -372,7 +372,7 @@ export type Request =
    *  the nearest checkpoint, replay the log); not logged. */
   | { id: number; type: 'seek'; t: number }
   /** Runs a lab headless (gkLabRun) in a module of its own. */
-  | { id: number; type: 'labRun'; name: LabName; seed: number }
+  | { id: number; type: 'labRun'; name: LabName | AofLabName; seed: number }
   /** The names of command ids seen in GK_TR_CMD records. */
   | { id: number; type: 'commandNames' }
   /** Host `node`'s last iteration that ended at or before `before` (all
@@ -446,7 +446,7 @@ export interface SamplesResult {
 }
 
 export interface LabRunResult {
-  name: LabName;
+  name: LabName | AofLabName;
   /** gkLabRun's JSON. */
   json: string;
   /** Real time the run took, ms. */

@@ -30,7 +30,7 @@ import {
   aofView, applyPersist, completePersist, consoleWhileDown, copyPersistState, isUp,
   loadPersistState, newPersistState, observePersist, recordAcks, type PersistState,
 } from './aofsession';
-import type { AofView, RecoveryReport } from './aofprotocol';
+import { AOF_LAB_NAMES, type AofLabName, type AofView, type RecoveryReport } from './aofprotocol';
 import {
   applyMc, completeMc, copyMcState, loadMcState, newMcState, slabsQuery, type McState,
 } from './mcsession';
@@ -941,8 +941,10 @@ export class Session {
 
   /** Runs a lab headless in a module instance of its own, so the
    *  session's memory (and its checkpoints) never see it. */
-  async labRun(name: LabName, seed: number): Promise<LabRunResult> {
-    if (!(name in LAB_SCENES)) throw new RangeError(`no lab named ${name}`);
+  async labRun(name: LabName | AofLabName, seed: number): Promise<LabRunResult> {
+    if (!(name in LAB_SCENES) && !(AOF_LAB_NAMES as readonly string[]).includes(name)) {
+      throw new RangeError(`no lab named ${name}`);
+    }
     const gk = await this.labModule();
     const t0 = this.clock();
     const json = gk.labRun(name, seed);

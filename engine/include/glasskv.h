@@ -346,7 +346,7 @@ int gkServerCrash(gkWorld *w, int node, int kind);
 int gkServerCrashAt(gkWorld *w, int node, uint64_t at_ns, int kind,
                     int flags);
 int gkServerCrashAtEvent(gkWorld *w, int node, int kind, int type,
-                         uint32_t a, int64_t b);
+                         int64_t a, int64_t b, int flags);
 int gkServerRestart(gkWorld *w, int node, const char *conf);
 int gkServerIsUp(gkWorld *w, int node);
 size_t gkServerLogRead(gkWorld *w, int node, uint64_t after_seq, char *out,

@@ -73,12 +73,17 @@ static void _crashScan(gkWorld *w, gkNode *n) {
         for (size_t i = 0; i < got; i++) {
             n->crash_scan = r[i].seq;
             if (r[i].node != n->id || r[i].type != n->crash_ev_type ||
-                r[i].a != n->crash_ev_a ||
+                (n->crash_ev_a >= 0 && r[i].a != (uint32_t)n->crash_ev_a) ||
                 (n->crash_ev_b >= 0 && r[i].b != (uint32_t)n->crash_ev_b))
                 continue;
             n->crash_on_event = 0;
-            n->crash_on_trace = 1;
-            n->crash_at = r[i].seq;
+            if (n->crash_ev_flags & GK_CRASH_AT_BEFORE_SLEEP) {
+                n->crash_before_sleep = 1;
+                n->crash_at = r[i].time ? r[i].time : 1;
+            } else {
+                n->crash_on_trace = 1;
+                n->crash_at = r[i].seq;
+            }
             return;
         }
     }
@@ -447,14 +452,17 @@ int gkServerCrashAt(gkWorld *w, int node, uint64_t at_ns, int kind,
 }
 
 /* Arms a crash right after the next trace record of this node with this
- * type and a (and b, unless b is -1), written from now on: say, right
- * after the next write(2) of aof_buf (GK_TR_AOF, GK_AOF_WRITE), or while
- * the next background fsync runs (GK_TR_BIO, GK_BIO_AOF_FSYNC,
- * GK_JOB_START). The process stops at its first point after the record;
- * if the record never comes, the process never stops. The records are
- * looked for at the process's points, so the trace type must be enabled. */
+ * type, a and b (-1: any), written from now on: say, right after the next
+ * write(2) of aof_buf (GK_TR_AOF, GK_AOF_WRITE), or while the next
+ * background fsync runs (GK_TR_BIO, GK_BIO_AOF_FSYNC, GK_JOB_START). The
+ * process stops at its first point after the record; with
+ * GK_CRASH_AT_BEFORE_SLEEP, at the first beforeSleep after it instead
+ * (after a GK_TR_CMD record: the commands of that iteration ran, their
+ * AOF flush and their replies never happen). If the record never comes,
+ * the process never stops. The records are looked for at the process's
+ * points, so the trace type must be enabled. */
 int gkServerCrashAtEvent(gkWorld *w, int node, int kind, int type,
-                         uint32_t a, int64_t b) {
+                         int64_t a, int64_t b, int flags) {
     gkNode *n = _redisNode(w, node);
     if (!n) return worldFail(w, GK_ENOTFOUND, "no such server node");
     if (n->down) return worldFail(w, GK_EINVAL, "the server is down");
@@ -470,6 +478,7 @@ int gkServerCrashAtEvent(gkWorld *w, int node, int kind, int type,
     n->crash_ev_type = (uint32_t)type;
     n->crash_ev_a = a;
     n->crash_ev_b = b;
+    n->crash_ev_flags = flags;
     n->crash_scan = w->trace.seq;
     return GK_OK;
 }

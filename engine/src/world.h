@@ -121,8 +121,10 @@ typedef struct gkNode {
     int crash_before_sleep; /* crash at a beforeSleep, not any point */
     int crash_on_trace;     /* crash_at is a trace sequence number */
     int crash_on_event;     /* waiting for a trace record like this one: */
-    uint32_t crash_ev_type, crash_ev_a;
-    int64_t crash_ev_b;     /* (-1: any b) */
+    uint32_t crash_ev_type;
+    int64_t crash_ev_a, crash_ev_b; /* (-1: any) */
+    int crash_ev_flags;     /* GK_CRASH_AT_BEFORE_SLEEP: at the first
+                               beforeSleep after the record */
     uint64_t crash_scan;    /* records up to this seq were looked at */
     uint64_t crash_at;      /* a crash is due then (0: none) */
     uint64_t died_at;       /* when the process died */

@@ -253,7 +253,7 @@ static void testCrashAtTheNextAofWrite(void) {
         nodeRun(&n, 50 * MS);
         CHECK_EQ_STR(nodeCmd(&n, "SET before 1"), "+OK\r\n");
         CHECK_EQ_INT(gkServerCrashAtEvent(n.w, n.srv, kind, GK_TR_AOF,
-                                          GK_AOF_WRITE, -1), GK_OK);
+                                          GK_AOF_WRITE, -1, 0), GK_OK);
         CHECK_EQ_STR(nodeCmd(&n, "SET a 1"), "");
         CHECK_EQ_INT(gkServerIsUp(n.w, n.srv), 0);
         CHECK_EQ_INT(nodeRestart(&n), GK_OK);
@@ -274,13 +274,37 @@ static void testPowerLossDuringTheBackgroundFsync(void) {
     nodeRun(&n, 50 * MS);
     gkDiskSetPreset(n.w, n.srv, "slow-fsync");
     CHECK_EQ_INT(gkServerCrashAtEvent(n.w, n.srv, GK_CRASH_POWER, GK_TR_BIO,
-                                      GK_BIO_AOF_FSYNC, GK_JOB_START), GK_OK);
+                                      GK_BIO_AOF_FSYNC, GK_JOB_START, 0),
+                 GK_OK);
     CHECK_EQ_STR(nodeCmd(&n, "SET a 1"), "+OK\r\n");
     for (int i = 0; i < 40 && gkServerIsUp(n.w, n.srv) == 1; i++)
         nodeRun(&n, 100 * MS);
     CHECK_EQ_INT(gkServerIsUp(n.w, n.srv), 0);
     CHECK_EQ_INT(nodeRestart(&n), GK_OK);
     CHECK_EQ_STR(nodeCmd(&n, "EXISTS a"), ":0\r\n");
+    nodeClose(&n);
+}
+
+/* Armed with GK_CRASH_AT_BEFORE_SLEEP on the next command, the crash
+ * waits through idle iterations (serverCron's) and stops the iteration
+ * that runs the burst before its beforeSleep. */
+static void testCrashBeforeTheBeforeSleepOfTheNextBusyIteration(void) {
+    node n;
+    char req[64 * 100];
+    size_t len = 0;
+    nodeOpen(&n, 7, "appendonly yes\nappendfsync always\n");
+    nodeRun(&n, 50 * MS);
+    CHECK_EQ_INT(gkServerCrashAtEvent(n.w, n.srv, GK_CRASH_PROCESS, GK_TR_CMD,
+                                      -1, -1, GK_CRASH_AT_BEFORE_SLEEP),
+                 GK_OK);
+    nodeRun(&n, 1000 * MS);
+    CHECK_EQ_INT(gkServerIsUp(n.w, n.srv), 1);
+    for (int i = 0; i < 100; i++)
+        len += (size_t)sprintf(req + len, "SET k:%d %d\r\n", i, i);
+    CHECK_EQ_STR(nodeRaw(&n, req, len), "");
+    CHECK_EQ_INT(gkServerIsUp(n.w, n.srv), 0);
+    CHECK_EQ_INT(nodeRestart(&n), GK_OK);
+    CHECK_EQ_STR(nodeCmd(&n, "DBSIZE"), ":0\r\n");
     nodeClose(&n);
 }
 
@@ -303,5 +327,7 @@ int main(void) {
         testCrashAtTheNextAofWrite);
     RUN("a power loss while the background fsync runs loses an "
         "acknowledged write", testPowerLossDuringTheBackgroundFsync);
+    RUN("a crash armed for the beforeSleep after the next command skips "
+        "idle iterations", testCrashBeforeTheBeforeSleepOfTheNextBusyIteration);
     return gkTestReport();
 }

@@ -292,3 +292,32 @@ describe('disk controls and crashes at a chosen point in a session', () => {
     expect(report.rows.find((r) => r.key === 'a')!.outcome).toBe('lost');
   });
 });
+
+describe('the AOF-is-not-a-WAL scene', () => {
+  test('a pipelined burst runs in memory, the crash before its beforeSleep leaves no trace in the AOF and no reply', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    aofOn(session);
+    session.act({ kind: 'console', text: 'SET before 1' });
+    run(session, [
+      { kind: 'crashAt', point: 'beforeSleep', mode: 'process' },
+      { kind: 'wait', ns: 2e9 },
+    ]);
+    // Idle iterations (serverCron's) do not set it off.
+    expect(session.aof().up).toBe(true);
+    run(session, [
+      { kind: 'workload', preset: 'benchmark', command: 'SET', clients: 1, pipeline: 400, requests: 400,
+        keyspace: 1_000_000 },
+      { kind: 'wait', ns: 1e9 },
+    ]);
+    const down = session.aof();
+    expect(down.up).toBe(false);
+    expect(down.crash!.sinceArmed!.commands).toBe(400);
+    expect(down.crash!.sinceArmed!.buf).toBeGreaterThan(400 * 30);
+    expect(down.crash!.writes).toBe(1);
+    session.act({ kind: 'restart' });
+    const report = session.aof().report!;
+    expect(report.dbsize).toBe(1);
+    expect(report.rows.map((r) => [r.key, r.outcome])).toEqual([['before', 'kept']]);
+  });
+});

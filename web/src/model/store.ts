@@ -4,9 +4,9 @@
 // subscribe to slices of it; every change to the world goes through act().
 import { BridgeCallError, type Bridge, type BridgeEvent } from '../../../wasm/bridge';
 import type {
-  Action, ConsoleEntry, CrashInfo, LogEntry, SessionLog, Snapshot,
+  Action, ConsoleEntry, CrashInfo, LabRunResult, LogEntry, SessionLog, Snapshot,
 } from '../../../wasm/protocol';
-import type { AofView } from '../../../wasm/aofprotocol';
+import type { AofLabName, AofView } from '../../../wasm/aofprotocol';
 import type { SlabsQuery, SlabsResultMap } from '../../../wasm/mcprotocol';
 import type { Lang } from '../i18n';
 import { clearLog, freshLog, saveLog } from './persist';
@@ -281,6 +281,11 @@ export class Store {
     } catch {
       return null;
     }
+  }
+
+  /** The figures of an AOF lab run headless in the worker (not logged). */
+  aofLabRun(name: AofLabName, seed: number): Promise<LabRunResult> {
+    return this.bridge.call({ type: 'labRun', name, seed });
   }
 
   clearConsole(): void {

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { useT } from '../../app/hooks';
 import { AofControls } from './AofControls';
 import { AofFile } from './AofFile';
+import { AofLabs } from './AofLabs';
 import { ViewCanvas } from './Canvas';
 import { CrashControls } from './CrashControls';
 import { drawOffsets } from './draw';
@@ -37,6 +38,7 @@ export const AofPanel = memo(function AofPanel() {
             </>
           ) : null}
           {view.up ? <ThreadsStrip view={view} /> : null}
+          <AofLabs view={view} />
         </>
       ) : null}
     </section>

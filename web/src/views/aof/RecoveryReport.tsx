@@ -43,6 +43,7 @@ export const RecoveryReport = memo(function RecoveryReport({ view }: { view: Aof
       {r.crash.point ? (
         <p className="aof-explain" data-testid="aof.report.point">
           {t('aof.report.point', { point: t(`aof.crashAt.${r.crash.point}`) })}
+          {r.crash.sinceArmed ? ` ${t('aof.report.sinceArmed', { ...r.crash.sinceArmed })}` : ''}
         </p>
       ) : null}
       {explain ? <p className="aof-explain" data-testid="aof.report.explain">{t(explain)}</p> : null}
