@@ -257,7 +257,7 @@ function restart(live: PersistLive, conf: string): void {
   // From now on the ledger holds what this process has.
   const ledger = new Map<string, AckedWrite>();
   for (const r of rows) {
-    if (r.found === null && r.value === null) continue;
+    if (r.found === null) continue;
     ledger.set(`${r.db}\0${r.key}`, { db: r.db, key: r.key, value: r.found, t: r.t, command: r.command, count: 0 });
   }
   p.ledger = ledger;

@@ -40,3 +40,133 @@ test.describe('the AOF panel', () => {
     expect(app.errors).toEqual([]);
   });
 });
+
+test.describe('the AOF panel: disk, crash points, labs, zoom', () => {
+  test('a full disk gets MISCONF in the console while GET works; freeing space brings writes back', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const aof = new AofPane(app);
+    await app.open({ seed: 5, pane: 'aof' });
+    await aof.enable();
+    await aof.waitOn();
+    await app.console.run('SET a 1');
+    await app.byId('aof.diskFull').click();
+    await app.idle();
+    await app.console.run('SET b 2');
+    await aof.wait(2e9);
+    await app.console.run('SET c 3');
+    expect(await app.console.lastOutput()).toMatch(/^\(error\) MISCONF Errors writing to the AOF file: No space left on device/);
+    await expect(app.byId('aof.misconf')).toBeVisible();
+    expect(await app.console.reply('GET a')).toBe('"1"');
+    // The checkbox follows the engine's disk: click, then wait for the view.
+    await app.byId('aof.readOnly').click();
+    await expect(app.byId('aof.readOnly')).toBeChecked();
+    await app.screenshot('aof-disk-full-misconf');
+    await app.byId('aof.readOnly').click();
+    await expect(app.byId('aof.readOnly')).not.toBeChecked();
+    await app.byId('aof.diskFreeUp').click();
+    await aof.wait(2e9);
+    expect(await app.console.reply('SET c 3')).toBe('OK');
+    await expect(app.byId('aof.misconf')).toHaveCount(0);
+    const kinds = await app.state((s) => s.log.entries.map((e) => e.action.kind));
+    expect(kinds.filter((k) => k === 'diskFree')).toHaveLength(2);
+    expect(kinds.filter((k) => k === 'diskReadOnly')).toHaveLength(2);
+    expect(app.errors).toEqual([]);
+  });
+
+  test('a crash armed right after the next write of aof_buf: no reply, and a power loss loses the write', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const aof = new AofPane(app);
+    await app.open({ seed: 6, pane: 'aof' });
+    await aof.enable();
+    await aof.waitOn();
+    await aof.policy('always');
+    await app.console.run('SET kept 1');
+    await aof.crashAt('afterWrite', 'power');
+    await app.screenshot('aof-crash-at-armed');
+    await app.console.run('SET lost 1');
+    await expect(app.byId('aof.down')).toBeVisible();
+    await aof.restart();
+    await expect(app.byId('aof.report.point')).toContainText('right after the next write(2) of aof_buf');
+    await expect(aof.rows('kept')).toHaveCount(1);
+    expect(await app.console.reply('EXISTS lost')).toBe('(integer) 0');
+    expect(await app.state((s) => s.log.entries.some((e) => e.action.kind === 'crashAt'))).toBe(true);
+    await aof.panel.screenshot({ path: 'test-results/aof-panel-crash-at-report.png' });
+    expect(app.errors).toEqual([]);
+  });
+
+  test('a SET workload under everysec on the slow-fsync disk loses acknowledged writes on power loss', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const aof = new AofPane(app);
+    await app.open({ seed: 8, pane: 'aof' });
+    await aof.disk('slow-fsync');
+    await aof.enable();
+    await aof.waitOn();
+    await page.evaluate(() => window.glasskv.act({
+      kind: 'workload', preset: 'benchmark', command: 'SET', clients: 4, requests: 0, keyspace: 1_000_000,
+    }));
+    // The end of the first rewrite fsyncs in the main thread for seconds on
+    // this disk (the base file, the manifest): the clients wait that long.
+    await aof.wait(4e9);
+    await aof.wait(4e9);
+    await expect(app.byId('aof.acked')).toContainText(/[1-9][\d,]* writes acknowledged/);
+    await aof.crash('power');
+    await aof.restart();
+    await expect(aof.rows('lost').first()).toBeVisible();
+    await expect(app.byId('aof.report.writes')).toContainText('writes were acknowledged');
+    await app.screenshot('aof-workload-power-loss-report');
+    await aof.panel.screenshot({ path: 'test-results/aof-panel-workload-report.png' });
+    expect(app.errors).toEqual([]);
+  });
+
+  test('the labs run headless with their figures explained, and the live scene loses a burst no one was told about', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const aof = new AofPane(app);
+    await app.open({ seed: 9, pane: 'aof' });
+    const table = await aof.runLab('disk-full');
+    await expect(table).toContainText('GET still works');
+    await expect(app.byId('aof.lab.disk-full.explain')).toContainText('MISCONF');
+    await aof.runLab('aof-not-a-wal');
+    await expect(app.byId('aof.lab.aof-not-a-wal.explain')).toContainText('not a write-ahead log');
+    await app.byId('aof.lab.aof-not-a-wal.table').scrollIntoViewIfNeeded();
+    await app.screenshot('aof-lab-not-a-wal');
+    await aof.enable();
+    await aof.waitOn();
+    await app.byId('aof.lab.live').click();
+    await app.idle();
+    await aof.wait(1e9);
+    await expect(app.byId('aof.down')).toBeVisible();
+    await aof.restart();
+    await expect(app.byId('aof.report.point')).toContainText('ran 400 commands');
+    await expect(aof.summary).toContainText('(0 keys after restart)');
+    expect(app.errors).toEqual([]);
+  });
+
+  test('the offsets chart zooms with buttons, the wheel and the keyboard, and resets', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const aof = new AofPane(app);
+    await app.open({ seed: 4, pane: 'aof' });
+    await aof.enable();
+    await aof.waitOn();
+    for (let i = 0; i < 5; i++) {
+      await app.console.run(`SET k${i} ${i}`);
+      await aof.wait(3e8);
+    }
+    const win = app.byId('aof.chart.window');
+    await expect(win).toHaveAttribute('data-zoomed', 'no');
+    await app.byId('aof.chart.zoomIn').click();
+    await expect(win).toHaveAttribute('data-zoomed', 'yes');
+    await app.byId('aof.chart.reset').click();
+    await expect(win).toHaveAttribute('data-zoomed', 'no');
+    const box = app.byId('aof.chart.box');
+    await box.hover();
+    await page.mouse.wheel(0, -300);
+    await expect(win).toHaveAttribute('data-zoomed', 'yes');
+    await box.focus();
+    await page.keyboard.press('+');
+    await page.keyboard.press('ArrowLeft');
+    await app.screenshot('aof-chart-zoomed');
+    await page.keyboard.press('0');
+    await expect(win).toHaveAttribute('data-zoomed', 'no');
+    expect(app.errors).toEqual([]);
+  });
+});

@@ -46,4 +46,39 @@ export class AofPane {
   rows(outcome: 'kept' | 'lost' | 'older'): Locator {
     return this.app.byId(`aof.report.row.${outcome}`);
   }
+
+  async disk(preset: 'nvme' | 'ssd' | 'hdd' | 'slow-fsync'): Promise<void> {
+    await this.app.byId('aof.disk').selectOption(preset);
+    await this.app.idle();
+    await expect(this.app.byId('aof.disk')).toHaveValue(preset);
+  }
+
+  /** Runs virtual time forward by ns (a logged wait, through the test handle). */
+  async wait(ns: number): Promise<void> {
+    await this.app.page.evaluate((n) => window.glasskv.act({ kind: 'wait', ns: n }), ns);
+    await this.app.idle();
+  }
+
+  /** Runs virtual time until the AOF is on (its first rewrite done:
+   *  gkAofGetInfo's state 1), a second at a time. */
+  async waitOn(): Promise<void> {
+    for (let i = 0; i < 30 && (await this.panel.getAttribute('data-aof-state')) !== '1'; i++) await this.wait(1e9);
+    await expect(this.panel).toHaveAttribute('data-aof-state', '1');
+  }
+
+  /** Arms a crash at a point of the picker. */
+  async crashAt(point: 'beforeSleep' | 'afterWrite' | 'duringFsync', mode: 'process' | 'power'): Promise<void> {
+    await this.app.byId('aof.crashAt.point').selectOption(point);
+    await this.app.byId('aof.crashAt.mode').selectOption(mode);
+    await this.app.byId('aof.crashAt.arm').click();
+    await expect(this.app.byId('aof.crashAt.armed')).toBeVisible();
+  }
+
+  /** Runs a lab headless and waits for its table. */
+  async runLab(name: 'aof-not-a-wal' | 'fsync-policies' | 'disk-full'): Promise<Locator> {
+    await this.app.byId(`aof.lab.${name}.run`).click();
+    const table = this.app.byId(`aof.lab.${name}.table`);
+    await expect(table).toBeVisible();
+    return table;
+  }
 }

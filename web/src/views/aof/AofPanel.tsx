@@ -3,9 +3,8 @@ import { useT } from '../../app/hooks';
 import { AofControls } from './AofControls';
 import { AofFile } from './AofFile';
 import { AofLabs } from './AofLabs';
-import { ViewCanvas } from './Canvas';
 import { CrashControls } from './CrashControls';
-import { drawOffsets } from './draw';
+import { OffsetsChart } from './OffsetsChart';
 import { RecoveryReport } from './RecoveryReport';
 import { StageBar } from './StageBar';
 import { ThreadsStrip } from './ThreadsStrip';
@@ -16,7 +15,8 @@ export const AofPanel = memo(function AofPanel() {
   const t = useT();
   const view = useAofView();
   return (
-    <section className="panel aof" aria-labelledby="aof-title" data-testid="aof.panel">
+    <section className="panel aof" aria-labelledby="aof-title" data-testid="aof.panel"
+      data-aof-state={view?.info?.state ?? ''}>
       <header className="panel-head">
         <h2 id="aof-title">{t('aof.title')}</h2>
         <span className="panel-sub">{t('aof.subtitle')}</span>
@@ -32,7 +32,7 @@ export const AofPanel = memo(function AofPanel() {
               <StageBar view={view} />
               <h3>{t('aof.chart')}</h3>
               {view.series.t.length > 1 ? (
-                <ViewCanvas view={view} draw={drawOffsets} height={140} testId="aof.chart" label={t('aof.chart')} />
+                <OffsetsChart view={view} />
               ) : <p className="dim">{t('aof.chartEmpty')}</p>}
               <AofFile view={view} />
             </>

@@ -28,6 +28,7 @@ export const CrashAtPicker = memo(function CrashAtPicker({ view }: { view: AofVi
       </select>
       <button type="button" className="danger" data-testid="aof.crashAt.arm" disabled={!ready}
         onClick={() => void store.act({ kind: 'crashAt', point, mode })}>{t('aof.crashAt.arm')}</button>
+      <p className="dim aof-crash-at-hint" data-testid="aof.crashAt.hint">{t(`aof.crashAt.${point}.hint`)}</p>
       {armed ? (
         <span className="warn" data-testid="aof.crashAt.armed">
           {t('aof.crashAt.armed', { mode: t(`aof.crashAt.mode.${armed.mode}`), point: t(`aof.crashAt.${armed.point}`) })}

@@ -1,20 +1,29 @@
 // Canvas drawing of the offsets chart and the threads strip: pure functions
 // of the view and the canvas size.
 import type { AofView } from '../../../../wasm/aofprotocol';
-import { STAGES, STAGE_COLORS, THREAD_LANES, jobsOnLane, polyline, seriesRange } from './model';
+import {
+  STAGES, STAGE_COLORS, THREAD_LANES, jobsOnLane, polyline, seriesRange, visibleWindow, type TimeWindow,
+} from './model';
 
 const BG = '#0b1324';
 const GRID = '#24324b';
 const FLUSH = 'rgba(244,114,182,0.35)';
 
-export function drawOffsets(ctx: CanvasRenderingContext2D, v: AofView, w: number, h: number): void {
+/** The span of time the offsets chart covers unzoomed. */
+export function offsetsSpan(v: AofView): TimeWindow {
+  const t0 = v.series.t.length ? v.series.t[0] : v.now;
+  return { t0, t1: Math.max(v.now, t0 + 1) };
+}
+
+/** The offsets chart over `zoom` (null: all of the series). */
+export function drawOffsets(ctx: CanvasRenderingContext2D, v: AofView, w: number, h: number,
+  zoom: TimeWindow | null = null): void {
   ctx.fillStyle = BG;
   ctx.fillRect(0, 0, w, h);
   const s = v.series;
   if (s.t.length < 2) return;
-  const t0 = s.t[0];
-  const t1 = Math.max(v.now, t0 + 1);
-  const { lo, hi } = seriesRange(s);
+  const { t0, t1 } = visibleWindow(offsetsSpan(v), zoom);
+  const { lo, hi } = seriesRange(s, t0, t1);
   ctx.strokeStyle = GRID;
   for (let i = 1; i < 4; i++) {
     ctx.beginPath();
@@ -24,7 +33,7 @@ export function drawOffsets(ctx: CanvasRenderingContext2D, v: AofView, w: number
   }
   ctx.fillStyle = FLUSH;
   for (const f of v.flushes) {
-    if (f < t0) continue;
+    if (f < t0 || f > t1) continue;
     ctx.fillRect(((f - t0) / (t1 - t0)) * w, 0, 1, h);
   }
   const shifted = { ...s };

@@ -48,18 +48,60 @@ export function polyline(series: AofSeries, key: Stage, t0: number, t1: number, 
   return out;
 }
 
-/** The smallest and largest stream offsets the chart shows. */
-export function seriesRange(s: AofSeries): { lo: number; hi: number } {
+/** The smallest and largest stream offsets the chart shows between t0
+ *  and t1 (the values in force at t0 included: the series are steps). */
+export function seriesRange(s: AofSeries, t0 = -Infinity, t1 = Infinity): { lo: number; hi: number } {
   let lo = Infinity;
   let hi = 0;
+  let first = 0;
+  while (first + 1 < s.t.length && s.t[first + 1] <= t0) first++;
   for (const k of STAGES) {
-    for (const v of s[k]) {
+    const ys = s[k];
+    for (let i = first; i < ys.length && s.t[i] <= t1; i++) {
+      const v = ys[i];
       if (Number.isNaN(v)) continue;
       lo = Math.min(lo, v);
       hi = Math.max(hi, v);
     }
   }
   return lo === Infinity ? { lo: 0, hi: 1 } : { lo, hi: Math.max(hi, lo + 1) };
+}
+
+/** A window of virtual time, [t0, t1]. */
+export interface TimeWindow {
+  t0: number;
+  t1: number;
+}
+
+/** The narrowest window the chart zooms to (100 µs of virtual time). */
+export const MIN_SPAN_NS = 1e5;
+
+/** The window the chart shows: all of the series (following now) unless
+ *  zoomed, and a zoomed window is kept inside the series' span. */
+export function visibleWindow(full: TimeWindow, zoom: TimeWindow | null): TimeWindow {
+  if (!zoom) return full;
+  const span = Math.min(full.t1 - full.t0, Math.max(MIN_SPAN_NS, zoom.t1 - zoom.t0));
+  const t0 = Math.min(Math.max(zoom.t0, full.t0), full.t1 - span);
+  return { t0, t1: t0 + span };
+}
+
+/** Zooms by `factor` (< 1 in, > 1 out) around the point at fraction `at`
+ *  of the window's width; null once it covers the whole series again. */
+export function zoomBy(full: TimeWindow, zoom: TimeWindow | null, factor: number, at = 0.5): TimeWindow | null {
+  const w = visibleWindow(full, zoom);
+  const pivot = w.t0 + (w.t1 - w.t0) * Math.min(1, Math.max(0, at));
+  const span = Math.max(MIN_SPAN_NS, (w.t1 - w.t0) * factor);
+  if (span >= full.t1 - full.t0) return null;
+  const t0 = pivot - (pivot - w.t0) * (span / (w.t1 - w.t0));
+  return visibleWindow(full, { t0, t1: t0 + span });
+}
+
+/** Moves a zoomed window by `frac` of its width (negative: earlier). */
+export function panBy(full: TimeWindow, zoom: TimeWindow | null, frac: number): TimeWindow | null {
+  if (!zoom) return null;
+  const w = visibleWindow(full, zoom);
+  const d = (w.t1 - w.t0) * frac;
+  return visibleWindow(full, { t0: w.t0 + d, t1: w.t1 + d });
 }
 
 export function jobsOnLane(jobs: readonly LaneJob[], lane: number): LaneJob[] {
