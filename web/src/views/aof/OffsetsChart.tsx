@@ -57,7 +57,9 @@ export const OffsetsChart = memo(function OffsetsChart({ view }: { view: AofView
           {t('aof.chart.reset')}
         </button>
         <span className="dim" data-testid="aof.chart.window" data-zoomed={zoom ? 'yes' : 'no'}>
-          {t(zoom ? 'aof.chart.windowZoomed' : 'aof.chart.windowAll', { span: formatDuration(w.t1 - w.t0) })}
+          {t(zoom ? 'aof.chart.windowZoomed' : 'aof.chart.windowAll', {
+            span: formatDuration(w.t1 - w.t0), from: formatDuration(w.t0), to: formatDuration(w.t1),
+          })}
         </span>
       </div>
       <div ref={box} className="aof-chart-box" tabIndex={0} onKeyDown={onKey} data-testid="aof.chart.box"
