@@ -138,6 +138,12 @@ test.describe('the AOF panel: disk, crash points, labs, zoom', () => {
     await aof.restart();
     await expect(app.byId('aof.report.point')).toContainText('ran 400 commands');
     await expect(aof.summary).toContainText('(0 keys after restart)');
+    await app.screenshot('aof-live-scene-report');
+    // The same panel in Korean.
+    await app.byId('lang.ko').click();
+    await expect(app.byId('aof.report.point')).toContainText('명령 400개');
+    await aof.panel.screenshot({ path: 'test-results/aof-panel-ko.png' });
+    await app.byId('lang.en').click();
     expect(app.errors).toEqual([]);
   });
 

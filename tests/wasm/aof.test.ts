@@ -321,3 +321,25 @@ describe('the AOF-is-not-a-WAL scene', () => {
     expect(report.rows.map((r) => [r.key, r.outcome])).toEqual([['before', 'kept']]);
   });
 });
+
+describe('replay of persistence actions', () => {
+  test('replaying a log with a workload, an armed crash and a restart rebuilds the same report and ledger', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(11));
+    aofOn(session);
+    run(session, [
+      { kind: 'workload', preset: 'benchmark', command: 'INCR', clients: 2, requests: 0, keyspace: 100 },
+      { kind: 'wait', ns: 5e8 },
+      { kind: 'crashAt', point: 'afterWrite', mode: 'power' },
+      { kind: 'wait', ns: 5e8 },
+      { kind: 'restart' },
+    ]);
+    const first = session.recoveryReport()!;
+    expect(first.crash.point).toBe('afterWrite');
+    expect(first.crash.writes).toBeGreaterThan(0);
+    const { session: again } = newSession();
+    await again.boot({ ...emptyLog(11), entries: [...session.entries] });
+    expect(again.recoveryReport()).toEqual(first);
+    expect(again.aof().writes).toBe(session.aof().writes);
+  });
+});

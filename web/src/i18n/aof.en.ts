@@ -87,7 +87,7 @@ export const aofEn = {
   'aof.crashAt.mode.process': 'kill -9',
   'aof.crashAt.mode.power': 'power loss',
   'aof.crashAt.arm': 'Arm',
-  'aof.crashAt.armed': 'Armed: {mode} at {point}. Run writes and press Play: the server stops there.',
+  'aof.crashAt.armed': 'Armed: {mode}, {point}. Run writes (or press Play): the server stops there.',
   'aof.report.point': 'The crash was armed for {point}.',
   'aof.report.sinceArmed': 'Between the arming and the crash the server ran {commands} commands; aof_buf held {buf} bytes when it died.',
   'action.restart': 'restart redis-server',

@@ -87,7 +87,7 @@ export const aofKo: Record<keyof typeof aofEn, string> = {
   'aof.crashAt.mode.process': 'kill -9',
   'aof.crashAt.mode.power': '전원 차단',
   'aof.crashAt.arm': '예약',
-  'aof.crashAt.armed': '예약됨: {point}에서 {mode}. 쓰기를 실행하고 재생하면 서버가 그 지점에서 멈춘다.',
+  'aof.crashAt.armed': '예약됨: {mode}, {point}. 쓰기를 실행하거나 재생하면 서버가 그 지점에서 멈춘다.',
   'aof.report.sinceArmed': '예약부터 크래시까지 서버는 명령 {commands}개를 실행했고, 죽을 때 aof_buf에는 {buf}바이트가 있었다.',
   'aof.report.point': '크래시는 {point}에 예약되어 있었다.',
   'action.diskFree': '디스크 남은 공간 {bytes}',
