@@ -35,7 +35,9 @@ export const RecoveryReport = memo(function RecoveryReport({ view }: { view: Aof
     <div className="aof-report" data-testid="aof.report">
       <h3>{t('aof.report.title')}</h3>
       <p data-testid="aof.report.summary">
-        {t('aof.report.summary', { kept: r.kept, total: r.keys, lost: r.lost, dbsize: r.dbsize })}
+        {r.keys
+          ? t('aof.report.summary', { kept: r.kept, total: r.keys, lost: r.lost, dbsize: r.dbsize })
+          : t('aof.report.summaryNone', { dbsize: r.dbsize })}
       </p>
       <p className="dim" data-testid="aof.report.writes">
         {t('aof.report.writes', { writes: r.crash.writes, followed: r.followed, untracked: r.crash.untracked })}
@@ -48,7 +50,7 @@ export const RecoveryReport = memo(function RecoveryReport({ view }: { view: Aof
       ) : null}
       {explain ? <p className="aof-explain" data-testid="aof.report.explain">{t(explain)}</p> : null}
       {a ? <p className="dim">{t('aof.report.offsets', { acked: a.acked, written: a.written, durable: a.durable })}</p> : null}
-      {r.rows.length === 0 ? <p className="dim">{t('aof.report.none')}</p> : (
+      {r.rows.length === 0 ? null : (
         <table className="aof-report-table">
           <thead>
             <tr>
