@@ -387,6 +387,12 @@ function ack(p: PersistState, db: number, key: string, value: string | null, t: 
 
 const TWO_64 = 2 ** 64;
 
+/** Records one write acknowledged to one of the page's own connections
+ *  (a button's), as the console's are. */
+export function recordAck(live: PersistLive, db: number, key: string, value: string | null, command: string): void {
+  ack(live.persist, db, key, value, live.world.now(), `${command} ${key}`);
+}
+
 /** SET values of a client program: `n` times "x", as redis-benchmark
  *  writes them (one string per length). */
 const xs = new Map<number, string>();

@@ -28,7 +28,7 @@ import { LAB_SCENES, countsForCompletion } from './labscenes';
 import { learnCommandNames } from './commandnames';
 import {
   aofView, applyPersist, completePersist, consoleWhileDown, copyPersistState, isUp,
-  loadPersistState, newPersistState, observePersist, recordAcks, type PersistState,
+  loadPersistState, newPersistState, observePersist, recordAck, recordAcks, type PersistState,
 } from './aofsession';
 import { AOF_LAB_NAMES, type AofLabName, type AofView, type RecoveryReport } from './aofprotocol';
 import {
@@ -776,6 +776,10 @@ export class Session {
       if (!key || key.type !== 'bulk' || !key.value) break;
       const del = roundTrip(live.world, live.controlConn, encodeRequest(['DEL', key.value]));
       if (del && del.type === 'int') deleted += Number(del.value);
+      // The button's DEL was acknowledged: the recovery report follows it.
+      if (del && del.type === 'int' && del.value > 0) {
+        recordAck(live, live.controlDb, new TextDecoder().decode(key.value), null, 'DEL');
+      }
     }
     return live.console.note('delete', `RANDOMKEY + DEL × ${n}`, { deleted });
   }

@@ -322,6 +322,18 @@ describe('the AOF-is-not-a-WAL scene', () => {
   });
 });
 
+describe('acknowledged writes of the page\'s buttons', () => {
+  test('the delete button\'s acknowledged DEL is followed like a typed one', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    run(session, [...writes('always', 1), { kind: 'delete', db: 0, n: 1 }]);
+    expect(session.aof().writes).toBe(2);
+    run(session, [{ kind: 'crash', mode: 'power' }, { kind: 'restart' }]);
+    const row = session.recoveryReport()!.rows.find((r) => r.key === 'key:0')!;
+    expect([row.value, row.count, row.command, row.found, row.outcome]).toEqual([null, 2, 'DEL key:0', null, 'kept']);
+  });
+});
+
 describe('replay of persistence actions', () => {
   test('replaying a log with a workload, an armed crash and a restart rebuilds the same report and ledger', async () => {
     const { session } = newSession();
