@@ -132,6 +132,9 @@ test.describe('the AOF panel: disk, crash points, labs, zoom', () => {
     await aof.enable();
     await aof.waitOn();
     await app.byId('aof.lab.live').click();
+    // The scene is two logged actions (arm, then the burst's client).
+    await expect.poll(() => app.state((st) => st.log.entries.map((e) => e.action.kind).join(' ')))
+      .toMatch(/crashAt workload$/);
     await app.idle();
     await aof.wait(1e9);
     await expect(app.byId('aof.down')).toBeVisible();
