@@ -6,10 +6,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { AofView } from '../../wasm/aofprotocol';
 import type { ConsoleEntry, ReplyValue, Snapshot } from '../../wasm/protocol';
 import { parseLesson } from '../../web/src/lessons/parse';
 import { actionsAtEntry, autoBlocks, blocksOf, claimsOf, clickBlocks, stepActions } from '../../web/src/lessons/plan';
-import { compare, probeRoots, readProbe, showValue } from '../../web/src/lessons/probe';
+import { compare, needsAof, probeRoots, readProbe, showValue } from '../../web/src/lessons/probe';
 import { LessonError, type Lesson, type PredictBlock } from '../../web/src/lessons/types';
 import { emptyLog, newSession } from './helpers';
 
@@ -93,6 +94,15 @@ describe('the lesson parser', () => {
     expect(l.steps[0].items.at(-1)).toEqual({ kind: 'prose', nodes: [{ t: 'code', lang: 'js', v: 'not a block' }] });
   });
 
+  it('turns the AOF pane\'s buttons and the lab\'s next part into actions of the input log', () => {
+    const l = parse(['## One', '', '```glasskv do', 'disk slow-fsync', 'disk-free 8', 'crash process', 'crash power',
+      'restart', 'lab rtt', 'lab-next', '```', ''].join('\n'));
+    expect(stepActions(l.steps[0])).toEqual([
+      { kind: 'disk', preset: 'slow-fsync' }, { kind: 'diskFree', bytes: 8 }, { kind: 'crash', mode: 'process' },
+      { kind: 'crash', mode: 'power' }, { kind: 'restart' }, { kind: 'lab', name: 'rtt' }, { kind: 'labNext' },
+    ]);
+  });
+
   it('drops raw HTML, unsafe links and images, and decodes character references', () => {
     const l = parse([
       '## Step', '',
@@ -119,7 +129,7 @@ describe('the lesson parser', () => {
     const at = (body: string, front = FRONT) => errorOf(() => parse(body, front));
     expect(at('## S\n\n```glasskv do\nadd 10\nfly away\n```\n').message).toBe('tutorials/en/demo.md:12: unknown action "fly" '
       + '(add, delete, rehash-step, active-rehashing, scan-start, scan-step, scan-finish, wait, next-event, '
-      + 'next-iteration, workload, workload-stop, lab)');
+      + 'next-iteration, workload, workload-stop, lab, lab-next, disk, disk-free, crash, restart)');
     expect(at('## S\n\n```glasskv expect\nreply = 1\n```\n').line).toBe(10);
     expect(at('## S\n\n```glasskv wiggle\nx\n```\n').message).toMatch(/:10: unknown block "glasskv wiggle"/);
     expect(at('## S\n\n```glasskv predict\nquestion: Q?\nrun: PING\n```\n').message).toMatch(/needs "answer:"/);
@@ -130,7 +140,10 @@ describe('the lesson parser', () => {
     expect(at('## S\n\n```glasskv run\nPING\n```\n\n```glasskv run auto\nPING\n```\n').message).toMatch(/:14: auto blocks run as the step opens/);
     expect(at('## S\n', FRONT.replace('id: demo', 'id: other')).message).toMatch(/differs from the file name/);
     expect(at('## S\n', FRONT.replace('seed: 5', 'sede: 5')).message).toMatch(/:6: unknown front matter key "sede"/);
-    expect(at('## S\n', FRONT.replace('[console, scan]', '[console, aof]')).message).toMatch(/unknown view "aof"/);
+    expect(at('## S\n', FRONT.replace('[console, scan]', '[console, disk]')).message).toMatch(/unknown view "disk"/);
+    expect(at('## S\n\n```glasskv do\ncrash gently\n```\n').message).toMatch(/:11: crash takes process .* or power/);
+    expect(at('## S\n\n```glasskv do\ndisk floppy\n```\n').message).toMatch(/:11: disk takes one of nvme, ssd, hdd, slow-fsync/);
+    expect(at('## S\n\n```glasskv do\nrestart now\n```\n').message).toMatch(/:11: restart takes nothing/);
     expect(at('No steps here.\n').message).toMatch(/at least one step/);
     expect(errorOf(() => parseLesson('# no front matter', 'tutorials/en/demo.md')).line).toBe(1);
   });
@@ -158,8 +171,43 @@ describe('probes', () => {
   });
 });
 
-/** What must be identical between two ways of reaching a step. */
-function essence(s: Snapshot) {
+describe('AOF probes', () => {
+  it('read where acknowledged bytes are, the threads, and what a restart kept', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(3));
+    const roots = () => probeRoots(session.snapshot(), undefined, session.aof());
+    expect(readProbe('aof.on', roots())).toBe('no');
+    expect(needsAof('aof.on')).toBe(true);
+    expect(needsAof('reply[0]')).toBe(false);
+    session.act({ kind: 'config', name: 'appendonly', value: 'yes' });
+    session.act({ kind: 'wait', ns: 1e9 });
+    session.act({ kind: 'config', name: 'appendfsync', value: 'always' });
+    session.act({ kind: 'console', text: 'SET a 1' });
+    expect(readProbe('aof.on', roots())).toBe('yes');
+    expect(readProbe('aof.last', roots())).toBe('disk');
+    expect(readProbe('aof.at_risk', roots())).toBe(0);
+    expect(readProbe('aof.commands', roots())).toBe(2);
+    expect(readProbe('threads.count', roots())).toBe(4);
+    expect(readProbe('threads.bio_aof_fsync.done', roots())).toBe(0);
+    session.act({ kind: 'config', name: 'appendfsync', value: 'no' });
+    session.act({ kind: 'console', text: 'SET b 2' });
+    expect(readProbe('aof.last', roots())).toBe('page-cache');
+    expect(readProbe('aof.at_risk', roots())).toBeGreaterThan(0);
+    session.act({ kind: 'crash', mode: 'power' });
+    expect(readProbe('aof.up', roots())).toBe('no');
+    expect(readProbe('crash.mode', roots())).toBe('power');
+    expect(readProbe('recovery', roots())).toBeNull();
+    session.act({ kind: 'restart' });
+    expect(readProbe('recovery.kept_keys', roots())).toEqual(['a']);
+    expect(readProbe('recovery.lost_keys', roots())).toEqual(['b']);
+    expect(readProbe('recovery.survived', roots())).toBe(1);
+  });
+});
+
+/** What must be identical between two ways of reaching a step: the
+ *  keyspace, the walker, and the server's persistence (up or down, the AOF
+ *  stream's offsets, the last crash and its recovery report). */
+function essence(s: Snapshot, aof: AofView) {
   const t = (i: number) => {
     const x = s.dict?.tables[i];
     return x && { size: x.size, used: x.used, entries: Array.from(x.entries), filled: Array.from(x.filled) };
@@ -167,6 +215,7 @@ function essence(s: Snapshot) {
   return {
     now: s.now, memory: s.memory, prompt: s.prompt, rehashidx: s.dict?.rehashidx, t0: t(0), t1: t(1),
     scan: s.scan && { ...s.scan }, config: s.config, logLength: s.logLength,
+    aof: { up: aof.up, appendonly: aof.appendonly, info: aof.info, crash: aof.crash, report: aof.report, disk: aof.disk },
   };
 }
 
@@ -219,7 +268,10 @@ describe('the lessons in tutorials/', () => {
           return out;
         };
         const check = (entry: (typeof claims)[number], out: ConsoleEntry[]) => {
-          const roots = probeRoots(walk.session.snapshot(), lastReply(out));
+          const probes = [...entry.expects.flatMap((e) => e.checks.map((c) => c.probe)),
+            ...(entry.block.type === 'predict' ? [entry.block.answer] : [])];
+          const aof = probes.some(needsAof) ? walk.session.aof() : null;
+          const roots = probeRoots(walk.session.snapshot(), lastReply(out), aof);
           for (const e of entry.expects) {
             for (const c of e.checks) {
               const v = readProbe(c.probe, roots);
@@ -236,7 +288,7 @@ describe('the lessons in tutorials/', () => {
           }
         };
         for (const c of claims.filter((x) => x.block.auto)) check(c, run(c.block));
-        atEntry.push(essence(walk.session.snapshot()));
+        atEntry.push(essence(walk.session.snapshot(), walk.session.aof()));
         for (const c of claims.filter((x) => !x.block.auto)) check(c, run(c.block));
       }
       expect(failures).toEqual([]);
@@ -244,11 +296,11 @@ describe('the lessons in tutorials/', () => {
       for (let k = 0; k < lesson.steps.length; k++) {
         const fresh = newSession();
         const r = await fresh.session.boot({ version: 1, config, entries: [] }, actionsAtEntry(lesson, k));
-        expect(essence(r.snapshot), `step ${k + 1} of ${file}`).toEqual(atEntry[k]);
+        expect(essence(r.snapshot, fresh.session.aof()), `step ${k + 1} of ${file}`).toEqual(atEntry[k]);
         expect(fresh.events.filter((e) => e.type === 'diverged')).toEqual([]);
         const replayed = newSession();
         const again = await replayed.session.boot({ version: 1, config, entries: [...fresh.session.entries] });
-        expect(essence(again.snapshot)).toEqual(atEntry[k]);
+        expect(essence(again.snapshot, replayed.session.aof())).toEqual(atEntry[k]);
       }
     });
   }

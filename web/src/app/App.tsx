@@ -17,6 +17,7 @@ export const App = memo(function App() {
   const lesson = useCurrentLesson();
   const pane = usePane();
   const shows = (v: 'console' | 'ht' | 'scan') => !lesson || lesson.views.includes(v);
+  const aofPane = lesson ? lesson.views.includes('aof') : pane === 'aof';
   const keys = lesson !== null || pane === 'keys';
   const loopViews = lesson ? lesson.views.includes('loop') : pane === 'loop';
   return (
@@ -31,7 +32,7 @@ export const App = memo(function App() {
         <div className="views">
           {keys && shows('ht') ? <HashTablePanel /> : null}
           {keys && shows('scan') ? <ScanPanel /> : null}
-          {!keys && pane === 'aof' ? <AofPanel /> : null}
+          {aofPane ? <AofPanel /> : null}
           {!keys && pane === 'slabs' ? <SlabsPanel /> : null}
           {loopViews ? <LoopViews /> : null}
         </div>

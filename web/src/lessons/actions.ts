@@ -19,6 +19,12 @@
 //                                 start a client program (the Run panel)
 //   workload-stop ID              stop client program ID
 //   lab NAME                      start a lab's first part live
+//   lab-next                      start the lab's next part now
+//   disk PRESET                   the server's disk (nvme, ssd, hdd, slow-fsync)
+//   disk-free BYTES               leave exactly BYTES free on that disk
+//   crash process|power           kill -9 the server, or cut the power
+//   restart                       start redis-server again
+import { DISK_PRESETS } from '../../../wasm/aofprotocol';
 import { LAB_NAMES, PRESET_SPECS, type Action, type LabName, type WorkloadAction, type WorkloadPreset } from '../../../wasm/protocol';
 
 const MAX_KEYS = 1_000_000;
@@ -130,9 +136,37 @@ export function parseActionLine(line: string): Action[] {
       if (!(LAB_NAMES as readonly string[]).includes(name)) throw new ActionLineError(`lab takes one of ${LAB_NAMES.join(', ')}`);
       return [{ kind: 'lab', name: name as LabName }];
     }
+    case 'lab-next':
+      allowOnly(w, [], verb);
+      if (w.positional.length) throw new ActionLineError('lab-next takes nothing');
+      return [{ kind: 'labNext' }];
+    case 'disk': {
+      allowOnly(w, [], verb);
+      const preset = w.positional[0] ?? '';
+      if (!(DISK_PRESETS as readonly string[]).includes(preset) || w.positional.length !== 1) {
+        throw new ActionLineError(`disk takes one of ${DISK_PRESETS.join(', ')}`);
+      }
+      return [{ kind: 'disk', preset }];
+    }
+    case 'disk-free':
+      allowOnly(w, [], verb);
+      return [{ kind: 'diskFree', bytes: int(w.positional[0], 'the free bytes', 0, 2 ** 50) }];
+    case 'crash': {
+      allowOnly(w, [], verb);
+      const mode = (w.positional[0] ?? '').toLowerCase();
+      if ((mode !== 'process' && mode !== 'power') || w.positional.length !== 1) {
+        throw new ActionLineError('crash takes process (kill -9: the page cache survives) or power (it does not)');
+      }
+      return [{ kind: 'crash', mode }];
+    }
+    case 'restart':
+      allowOnly(w, [], verb);
+      if (w.positional.length) throw new ActionLineError('restart takes nothing');
+      return [{ kind: 'restart' }];
     default:
       throw new ActionLineError(`unknown action "${verb}" (add, delete, rehash-step, active-rehashing, `
-        + 'scan-start, scan-step, scan-finish, wait, next-event, next-iteration, workload, workload-stop, lab)');
+        + 'scan-start, scan-step, scan-finish, wait, next-event, next-iteration, workload, workload-stop, lab, '
+        + 'lab-next, disk, disk-free, crash, restart)');
   }
 }
 
@@ -176,13 +210,14 @@ function workload(w: Words): WorkloadAction {
 }
 
 /** Actions are the same step of a lesson if they are equal, fields the
- *  lesson left to the engine aside (the key prefix of an add). */
+ *  lesson left to the session aside (the key prefix of an add, the
+ *  configuration file a restart is logged with). */
 export function sameAction(logged: Action, planned: Action): boolean {
   if (logged.kind !== planned.kind) return false;
   const a = logged as unknown as Record<string, unknown>;
   const b = planned as unknown as Record<string, unknown>;
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    if (k === 'prefix' && b[k] === undefined) continue;
+    if ((k === 'prefix' || k === 'conf') && b[k] === undefined) continue;
     if (a[k] !== b[k]) return false;
   }
   return true;

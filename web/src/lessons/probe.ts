@@ -20,8 +20,21 @@
 //                    busy.commands, busy.reads, busy.bytes: its last loop
 //                    iteration that ran commands, from the trace
 //   lab.*            the lab running in the sandbox: part (from 0), done
+//   aof.*            the AOF (gkAofGetInfo and the incr file): on, up,
+//                    fsync, buffer, fed, written, acked, durable, unwritten
+//                    (fed - written), at_risk (acked - durable), last (where
+//                    the newest command's bytes are: aof_buf, page-cache or
+//                    disk), postponed, delayed, size, commands, durable_commands
+//   threads.NAME.*   a server thread (main, bio_close_file, bio_aof_fsync,
+//                    bio_lazy_free): busy, pending, done; threads.count
+//   disk.*           the server's disk: preset, syncs, writebacks, free
+//   crash.*          the last crash: mode, fsync, and the AOF stream at
+//                    that instant: fed, written, acked, durable, buffer
+//   recovery.*       the report after the restart: kept (= survived), lost,
+//                    total, dbsize, lost_keys, kept_keys
 //
 // Nothing here knows an answer: it only reads what the engine reported.
+import type { AofView } from '../../../wasm/aofprotocol';
 import type { ReplyValue, Snapshot, WorkloadView } from '../../../wasm/protocol';
 import type { CompareOp } from './types';
 
@@ -29,7 +42,18 @@ export type ProbeValue = string | number | boolean | null | undefined | ProbeVal
 
 type Segment = { name: string } | { index: number };
 
-export const PROBE_ROOTS = ['reply', 'scan', 'ht', 'config', 'workload', 'server', 'lab'] as const;
+export const PROBE_ROOTS = [
+  'reply', 'scan', 'ht', 'config', 'workload', 'server', 'lab', 'aof', 'threads', 'disk', 'crash', 'recovery',
+] as const;
+
+/** Roots read from the AOF view (a request of its own to the worker). */
+const AOF_ROOTS = new Set(['aof', 'threads', 'disk', 'crash', 'recovery']);
+
+/** Whether a probe path reads the AOF view. */
+export function needsAof(path: string): boolean {
+  const root = parseProbe(path)[0];
+  return 'name' in root && AOF_ROOTS.has(root.name);
+}
 
 /** Splits "reply[1].length" into segments; throws on a malformed path. */
 export function parseProbe(path: string): Segment[] {
@@ -58,8 +82,10 @@ function replyProbe(v: ReplyValue | undefined): ProbeValue {
   return { error: v.error };
 }
 
-/** The roots a probe reads, from a snapshot and the block's last reply. */
-export function probeRoots(snapshot: Snapshot | null, reply: ReplyValue | undefined): Record<string, ProbeValue> {
+/** The roots a probe reads, from a snapshot, the block's last reply and,
+ *  for the persistence roots, the AOF view. */
+export function probeRoots(snapshot: Snapshot | null, reply: ReplyValue | undefined,
+  aof: AofView | null = null): Record<string, ProbeValue> {
   const scan = snapshot?.scan ?? null;
   const dict = snapshot?.dict ?? null;
   const last = scan?.recent.at(-1) ?? null;
@@ -96,7 +122,52 @@ export function probeRoots(snapshot: Snapshot | null, reply: ReplyValue | undefi
     workload: snapshot ? snapshot.workloads.map(workloadProbe) : null,
     server: snapshot && serverProbe(snapshot),
     lab: snapshot?.lab ? { part: snapshot.lab.part, done: snapshot.lab.done ? 'yes' : 'no' } : null,
+    ...aofRoots(aof),
   };
+}
+
+const yesNo = (b: boolean) => (b ? 'yes' : 'no');
+
+function aofRoots(v: AofView | null): Record<string, ProbeValue> {
+  if (!v) return { aof: null, threads: null, disk: null, crash: null, recovery: null };
+  const i = v.info;
+  const cmds = v.file?.commands ?? [];
+  const threads: Record<string, ProbeValue> = { count: v.threads.length };
+  for (const t of v.threads) threads[t.name] = { busy: yesNo(t.busy), pending: t.pending, done: t.jobsDone };
+  const c = v.crash;
+  const r = v.report;
+  return {
+    aof: {
+      up: yesNo(v.up), on: yesNo(v.up && v.appendonly),
+      ...(i && {
+        fsync: i.fsync, buffer: i.bufferLength, fed: i.fed, written: i.written, acked: i.acked, durable: i.durable,
+        unwritten: i.fed - i.written, at_risk: i.acked - i.durable, last: lastStage(v), postponed: yesNo(i.postponed),
+        delayed: i.delayedFsync, size: i.currentSize, commands: cmds.length,
+        durable_commands: cmds.filter((x) => x.stage === 'durable').length,
+      }),
+    },
+    threads,
+    disk: v.disk && { preset: v.disk.preset, syncs: v.disk.syncs, writebacks: v.disk.writebacks, free: v.disk.free },
+    crash: c && {
+      mode: c.mode, fsync: c.fsync, ...(c.aof && {
+        fed: c.aof.fed, written: c.aof.written, acked: c.aof.acked, durable: c.aof.durable, buffer: c.aof.buf,
+      }),
+    },
+    recovery: r && {
+      kept: r.kept, survived: r.kept, lost: r.lost, total: r.rows.length, dbsize: r.dbsize,
+      kept_keys: r.rows.filter((x) => x.outcome === 'kept').map((x) => x.key),
+      lost_keys: r.rows.filter((x) => x.outcome !== 'kept').map((x) => x.key),
+    },
+  };
+}
+
+/** Where the newest command's bytes are: still in aof_buf (the process's
+ *  memory), written to the page cache, or fsynced to the device. */
+function lastStage(v: AofView): string | null {
+  const i = v.info;
+  if (!i || i.fed === 0) return null;
+  if (i.fed > i.written) return 'aof_buf';
+  return i.durable >= i.written ? 'disk' : 'page-cache';
 }
 
 const ms = (ns: number) => Math.round(ns / 1e3) / 1e3;

@@ -6,6 +6,7 @@ export const FOCUS_TARGETS = [
   'ht', 'ht.table.0', 'ht.table.1', 'ht.actions',
   'scan', 'scan.controls', 'scan.cursor', 'scan.checker', 'scan.visited', 'scan.keys',
   'loop.run', 'loop.labs', 'loop.timeline', 'loop.sequence', 'loop.clients', 'loop.charts',
+  'aof', 'aof.controls', 'aof.crash', 'aof.stages', 'aof.file', 'aof.threads', 'aof.report',
 ] as const;
 
 export type FocusTarget = (typeof FOCUS_TARGETS)[number];

@@ -3,6 +3,7 @@ import type { AofView } from '../../../../wasm/aofprotocol';
 import { DISK_PRESETS } from '../../../../wasm/aofprotocol';
 import { useReady, useStoreApi, useT } from '../../app/hooks';
 import { formatBytes } from '../../model/format';
+import { useLessonTarget } from '../lesson/hooks';
 
 const POLICIES = ['always', 'everysec', 'no'] as const;
 /** Free space left by "Fill the disk": less than one command. */
@@ -15,8 +16,9 @@ export const AofControls = memo(function AofControls({ view }: { view: AofView }
   const store = useStoreApi();
   const ready = useReady() && view.up;
   const policy = view.info?.fsync ?? 'everysec';
+  const target = useLessonTarget('aof.controls');
   return (
-    <div className="aof-controls">
+    <div className="aof-controls" {...target}>
       <label>
         <input type="checkbox" data-testid="aof.appendonly" checked={view.appendonly} disabled={!ready}
           onChange={(e) => void store.act({ kind: 'config', name: 'appendonly', value: e.target.checked ? 'yes' : 'no' })} />

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { AofView } from '../../../../wasm/aofprotocol';
 import { useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 
 /** Commands shown from the file's tail. */
 const MAX_COMMANDS = 40;
@@ -10,10 +11,11 @@ export const AofFile = memo(function AofFile({ view }: { view: AofView }) {
   const t = useT();
   const f = view.file;
   const buf = view.info?.bufferLength ?? 0;
+  const target = useLessonTarget('aof.file');
   if (!f) return null;
   const cmds = f.commands.slice(-MAX_COMMANDS);
   return (
-    <div className="aof-file" data-testid="aof.file">
+    <div className="aof-file" data-testid="aof.file" {...target}>
       <h3>{t('aof.file')} <span className="dim"><code>{f.path}</code> · {t('aof.fileTail', { n: f.size - f.from, size: f.size })}</span></h3>
       {cmds.length === 0 ? <p className="dim">{t('aof.fileEmpty')}</p> : null}
       <ol className="aof-cmds">

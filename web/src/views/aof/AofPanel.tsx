@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 import { AofControls } from './AofControls';
 import { AofFile } from './AofFile';
 import { AofLabs } from './AofLabs';
@@ -14,9 +15,10 @@ import './aof.css';
 export const AofPanel = memo(function AofPanel() {
   const t = useT();
   const view = useAofView();
+  const target = useLessonTarget('aof');
   return (
     <section className="panel aof" aria-labelledby="aof-title" data-testid="aof.panel"
-      data-aof-state={view?.info?.state ?? ''}>
+      data-aof-state={view?.info?.state ?? ''} {...target}>
       <header className="panel-head">
         <h2 id="aof-title">{t('aof.title')}</h2>
         <span className="panel-sub">{t('aof.subtitle')}</span>

@@ -2,13 +2,15 @@ import { memo } from 'react';
 import type { AofView } from '../../../../wasm/aofprotocol';
 import { useReady, useStoreApi, useT } from '../../app/hooks';
 import { CrashAtPicker } from './CrashAtPicker';
+import { useLessonTarget } from '../lesson/hooks';
 
 export const CrashControls = memo(function CrashControls({ view }: { view: AofView }) {
   const t = useT();
   const store = useStoreApi();
   const ready = useReady();
+  const target = useLessonTarget('aof.crash');
   return (
-    <div className="aof-crash">
+    <div className="aof-crash" {...target}>
       {view.up ? (
         <>
           <button type="button" className="danger" data-testid="aof.crash.process" disabled={!ready}

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { AofView, RecoveryRow } from '../../../../wasm/aofprotocol';
 import { useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 import { explainKey } from './model';
 
 /** Rows shown; the summary counts them all. */
@@ -28,11 +29,12 @@ export const RecoveryReport = memo(function RecoveryReport({ view }: { view: Aof
   const t = useT();
   const r = view.report;
   const explain = explainKey(view);
+  const target = useLessonTarget('aof.report');
   if (!r) return null;
   const a = r.crash.aof;
   const absent = t('aof.report.absent');
   return (
-    <div className="aof-report" data-testid="aof.report">
+    <div className="aof-report" data-testid="aof.report" {...target}>
       <h3>{t('aof.report.title')}</h3>
       <p data-testid="aof.report.summary">
         {r.keys

@@ -1,15 +1,17 @@
 import { memo } from 'react';
 import type { AofView } from '../../../../wasm/aofprotocol';
 import { useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 import { STAGES, STAGE_COLORS } from './model';
 
 /** The four offsets of the AOF stream now, and aof_buf. */
 export const StageBar = memo(function StageBar({ view }: { view: AofView }) {
   const t = useT();
   const info = view.info;
+  const target = useLessonTarget('aof.stages');
   if (!info) return null;
   return (
-    <div className="aof-stages">
+    <div className="aof-stages" {...target}>
       <ul className="legend">
         {STAGES.map((k) => (
           <li key={k} data-testid={`aof.stage.${k}`}>

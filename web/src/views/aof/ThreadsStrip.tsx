@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { AofView } from '../../../../wasm/aofprotocol';
 import { useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 import { ViewCanvas } from './Canvas';
 import { drawThreads } from './draw';
 import { THREAD_LANES } from './model';
@@ -10,8 +11,9 @@ const LANE_PX = 22;
 /** The main thread and the three bio threads, with their jobs over time. */
 export const ThreadsStrip = memo(function ThreadsStrip({ view }: { view: AofView }) {
   const t = useT();
+  const target = useLessonTarget('aof.threads');
   return (
-    <div className="aof-threads" data-testid="aof.threads">
+    <div className="aof-threads" data-testid="aof.threads" {...target}>
       <h3>{t('aof.threads')}</h3>
       <p className="dim">{t('aof.threadsHint')}</p>
       <div className="aof-threads-grid">
