@@ -711,9 +711,13 @@ export class Session {
       case 'disk':
       case 'diskFree':
       case 'diskReadOnly':
+        return applyPersist(live, a);
       case 'crash':
       case 'crashAt':
       case 'restart':
+        // A restarted server's keyspace is a new dict whose version counts
+        // from the start again, so strips cached before could pass for it.
+        live.strips.invalidate();
         return applyPersist(live, a);
       case 'mcStart':
       case 'mcLine':

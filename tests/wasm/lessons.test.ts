@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AofView } from '../../wasm/aofprotocol';
-import type { ConsoleEntry, ReplyValue, Snapshot } from '../../wasm/protocol';
+import type { Action, ConsoleEntry, ReplyValue, Snapshot } from '../../wasm/protocol';
 import { parseLesson } from '../../web/src/lessons/parse';
 import { actionsAtEntry, autoBlocks, blocksOf, claimsOf, clickBlocks, stepActions } from '../../web/src/lessons/plan';
 import { compare, needsAof, probeRoots, readProbe, showValue } from '../../web/src/lessons/probe';
@@ -201,6 +201,23 @@ describe('AOF probes', () => {
     expect(readProbe('recovery.kept_keys', roots())).toEqual(['a']);
     expect(readProbe('recovery.lost_keys', roots())).toEqual(['b']);
     expect(readProbe('recovery.survived', roots())).toBe(1);
+  });
+});
+
+describe('the hash table view after a restart', () => {
+  it('shows the restarted server\'s buckets, not those cached before the crash', async () => {
+    const actions: Action[] = [
+      { kind: 'config', name: 'appendonly', value: 'yes' }, { kind: 'wait', ns: 1e9 },
+      { kind: 'console', text: 'SET user:1 a\nSET user:2 b\nSET cart:1 c\nSET cart:2 d' },
+      { kind: 'crash', mode: 'process' }, { kind: 'restart' },
+    ];
+    const stepwise = newSession();
+    await stepwise.session.boot(emptyLog(1));
+    for (const a of actions) stepwise.session.act(a);
+    const once = newSession();
+    const r = await once.session.boot(emptyLog(1), actions);
+    const strip = (s: Snapshot) => s.dict?.tables[0] && Array.from(s.dict.tables[0].entries);
+    expect(strip(stepwise.session.snapshot())).toEqual(strip(r.snapshot));
   });
 });
 
