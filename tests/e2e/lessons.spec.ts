@@ -1,4 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from '@playwright/test';
+import { parseLesson } from '../../web/src/lessons/parse';
+import { clickBlocks, focusOf } from '../../web/src/lessons/plan';
+import type { Lesson } from '../../web/src/lessons/types';
 import { SandboxPage, expect } from './pages/sandbox';
 
 const LESSON = 'scan-rehashing';
@@ -193,4 +197,65 @@ test.describe('the SCAN lesson', () => {
     await app.screenshot('lesson-1280x720');
     expect(app.errors).toEqual([]);
   });
+});
+
+const TUTORIALS = new URL('../../tutorials/', import.meta.url).pathname;
+
+function lessonsIn(lang: 'en' | 'ko'): Lesson[] {
+  return readdirSync(`${TUTORIALS}${lang}`).filter((f) => f.endsWith('.md')).sort()
+    .map((f) => parseLesson(readFileSync(`${TUTORIALS}${lang}/${f}`, 'utf8'), `tutorials/${lang}/${f}`));
+}
+
+/** Lessons whose every step is kept as a screenshot for review. */
+const SHOWN = new Set(['aof-fsync', 'redis-threads', 'rtt-and-flushing']);
+
+test.describe('every lesson, start to end', () => {
+  for (const lang of ['en', 'ko'] as const) {
+    for (const lesson of lessonsIn(lang)) {
+      test(`${lang}/${lesson.id} runs every block, answers every question and moves on in place`, async ({ page }) => {
+        test.setTimeout(300_000);
+        const app = new SandboxPage(page);
+        await app.open({ seed: 5 });
+        if (lang === 'ko') await app.byId('lang.ko').click();
+        const pane = app.lesson;
+        await pane.open(lesson.id);
+        await expect(pane.panel.locator('#lesson-title')).toContainText(lesson.title);
+        for (const step of lesson.steps) {
+          await expect(pane.title).toHaveText(step.title);
+          for (const block of clickBlocks(step)) {
+            if (block.type !== 'predict') {
+              await pane.run(block.key);
+            } else {
+              // The first offered answer (or 0), then, if the engine said
+              // otherwise, Try again from the same state with its answer.
+              const first = block.choices ? block.choices[0].value : '0';
+              await pane.answer(block.key, first);
+              const given = (await pane.state()).active!.answers[block.key];
+              if (block.choices) expect(block.choices.map((c) => c.value.toLowerCase())).toContain(given.actual.toLowerCase());
+              await expect(pane.block(block.key)).toHaveAttribute('data-verdict', given.correct ? 'right' : 'wrong');
+              if (!given.correct) {
+                await pane.block(block.key).getByTestId('lesson.predict.retry').click();
+                await pane.settled();
+                await pane.answer(block.key, given.actual);
+                await expect(pane.block(block.key)).toHaveAttribute('data-verdict', 'right');
+              }
+            }
+            expect((await pane.state()).error).toBeNull();
+          }
+          for (const target of focusOf(step)) {
+            await expect(page.locator(`[data-lesson-target="${target}"]`).first()).toHaveAttribute('data-lesson-focus', 'on');
+          }
+          if (SHOWN.has(lesson.id)) await app.screenshot(`lesson-${lesson.id}-${lang}-step${step.index + 1}`);
+          if (step.index + 1 < lesson.steps.length) {
+            await pane.next();
+            expect((await pane.state()).rebuilt).toBe(false);
+          } else {
+            await app.byId('lesson.finish').click();
+            await expect(app.byId('lesson.finished')).toBeVisible();
+          }
+        }
+        expect(app.errors).toEqual([]);
+      });
+    }
+  }
 });
