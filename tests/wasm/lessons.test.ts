@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { AofView } from '../../wasm/aofprotocol';
 import type { Action, ConsoleEntry, ReplyValue, Snapshot } from '../../wasm/protocol';
 import { parseLesson } from '../../web/src/lessons/parse';
-import { actionsAtEntry, autoBlocks, blocksOf, claimsOf, clickBlocks, stepActions } from '../../web/src/lessons/plan';
+import { LESSON_EPOCH_MS, actionsAtEntry, autoBlocks, blocksOf, claimsOf, clickBlocks, stepActions } from '../../web/src/lessons/plan';
 import { compare, needsAof, probeRoots, readProbe, showValue } from '../../web/src/lessons/probe';
 import { LessonError, type Lesson, type PredictBlock } from '../../web/src/lessons/types';
 import { emptyLog, newSession } from './helpers';
@@ -272,7 +272,7 @@ describe('the lessons in tutorials/', () => {
   for (const file of files) {
     it(`${file}: every step rebuilt from a clean state matches the walk, and every claim and answer holds`, async () => {
       const lesson = load(file);
-      const config = emptyLog(lesson.seed).config;
+      const config = { ...emptyLog(lesson.seed).config, unixMsAtZero: LESSON_EPOCH_MS };
       const walk = newSession();
       await walk.session.boot({ version: 1, config, entries: [] });
       const atEntry: ReturnType<typeof essence>[] = [];

@@ -8,6 +8,13 @@ import type { Action, LogEntry } from '../../../wasm/protocol';
 import { sameAction } from './actions';
 import { isActionBlock, type ActionBlock, type Block, type ExpectBlock, type Lesson, type Step } from './types';
 
+/** The Unix time at virtual time 0 of every lesson's world (2026-01-01
+ *  00:00:00 UTC). A sandbox starts at the real time, but a lesson must be
+ *  the same world whenever it is opened: Redis counts some things in whole
+ *  seconds of this clock (everysec fsyncs at most once per second of
+ *  unixtime), so the offset into the second changes what a step shows. */
+export const LESSON_EPOCH_MS = 1_767_225_600_000;
+
 export function blocksOf(step: Step): Block[] {
   return step.items.flatMap((i) => (i.kind === 'block' ? [i.block] : []));
 }

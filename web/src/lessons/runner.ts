@@ -12,7 +12,7 @@ import type { Lang } from '../i18n';
 import { freshConfig, freshLog } from '../model/persist';
 import type { Store } from '../model/store';
 import { findLesson } from './catalog';
-import { actionsAtEntry, actionsBefore, actionsBeforeClick, autoBlocks, clickBlocks, logFollows } from './plan';
+import { LESSON_EPOCH_MS, actionsAtEntry, actionsBefore, actionsBeforeClick, autoBlocks, clickBlocks, logFollows } from './plan';
 import { compare, needsAof, probeRoots, readProbe, showValue } from './probe';
 import { emptySaved, loadSaved, storeSaved, type Answer, type LessonProgress, type SavedLessons } from './progress';
 import type { ActionBlock, Lesson } from './types';
@@ -295,7 +295,7 @@ export class LessonRunner {
 }
 
 function newProgress(lesson: Lesson): LessonProgress {
-  return { step: 0, ran: 0, completed: [], answers: {}, config: freshConfig(lesson.seed) };
+  return { step: 0, ran: 0, completed: [], answers: {}, config: { ...freshConfig(lesson.seed), unixMsAtZero: LESSON_EPOCH_MS } };
 }
 
 function activeOf(id: string, p: LessonProgress): ActiveLesson {
