@@ -199,6 +199,36 @@ test.describe('the SCAN lesson', () => {
   });
 });
 
+test.describe('the AOF lesson', () => {
+  test('a later step is rebuilt across the earlier crashes and restarts, and its own crash loses what the engine says', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4 });
+    const { lesson } = app;
+    await lesson.open('aof-fsync');
+    await lesson.goTo(6);
+    await expect(lesson.title).toHaveText('everysec on a slow disk: acknowledged, still in aof_buf');
+    await expect(lesson.panel).toContainText('replayed');
+    // Three restarts happened on the way; the last one's report (the power
+    // loss 40 s after order:1) lost nothing.
+    await expect(app.byId('aof.report')).toContainText('order:1');
+    await expect(app.byId('aof.report.row.lost')).toHaveCount(0);
+    expect(await app.console.reply('GET order:1')).toBe('"paid"');
+    await expect(app.byId('lesson.offPlan')).toBeVisible();
+    await lesson.goTo(6);
+    for (const key of ['6.0', '6.1', '6.2', '6.3']) await lesson.run(key);
+    await expect(app.byId('aof.disk')).toHaveValue('slow-fsync');
+    await lesson.answer('6.5', 'aof_buf');
+    await expect(lesson.block('6.5')).toHaveAttribute('data-verdict', 'right');
+    await expect(app.byId('aof.buf')).toContainText('fsync');
+    await lesson.answer('6.7', '1');
+    await expect(lesson.block('6.7')).toHaveAttribute('data-verdict', 'right');
+    await expect(app.byId('aof.report.row.lost')).toHaveCount(1);
+    await expect(app.byId('aof.report.row.lost')).toContainText('job:2');
+    await app.screenshot('lesson-aof-fsync-rebuilt-step7');
+    expect(app.errors).toEqual([]);
+  });
+});
+
 const TUTORIALS = new URL('../../tutorials/', import.meta.url).pathname;
 
 function lessonsIn(lang: 'en' | 'ko'): Lesson[] {
