@@ -31,7 +31,8 @@
 //   crash.*          the last crash: mode, fsync, and the AOF stream at
 //                    that instant: fed, written, acked, durable, buffer
 //   recovery.*       the report after the restart: kept (= survived), lost,
-//                    total, dbsize, lost_keys, kept_keys
+//                    total, dbsize, lost_keys, kept_keys (each a set,
+//                    listed in natural order: cart:2 before cart:10)
 //
 // Nothing here knows an answer: it only reads what the engine reported.
 import type { AofView } from '../../../wasm/aofprotocol';
@@ -155,10 +156,17 @@ function aofRoots(v: AofView | null): Record<string, ProbeValue> {
     },
     recovery: r && {
       kept: r.kept, survived: r.kept, lost: r.lost, total: r.rows.length, dbsize: r.dbsize,
-      kept_keys: r.rows.filter((x) => x.outcome === 'kept').map((x) => x.key),
-      lost_keys: r.rows.filter((x) => x.outcome !== 'kept').map((x) => x.key),
+      kept_keys: keysWhere(r.rows, (x) => x.outcome === 'kept'),
+      lost_keys: keysWhere(r.rows, (x) => x.outcome !== 'kept'),
     },
   };
+}
+
+/** The keys of the rows that pass, in natural order: the report lists
+ *  lost keys first and newest first, but an answer is a set. */
+function keysWhere<R extends { key: string }>(rows: readonly R[], keep: (r: R) => boolean): string[] {
+  return rows.filter(keep).map((x) => x.key)
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
 /** Where the newest command's bytes are: still in aof_buf (the process's
