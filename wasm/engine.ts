@@ -597,6 +597,14 @@ export class World {
     return this.gk.guard(() => this.m._gkWorldMemory(this.w) >>> 0);
   }
 
+  /** gkWorldDigest as 16 hex digits: equal for worlds in the same state
+   *  (data, tables, clocks, counters), different otherwise. */
+  digest(): string {
+    const out = this.gk.scratchPtr;
+    this.gk.guard(() => this.m._gkwWorldDigest(this.w, out));
+    return this.gk.cstring(out);
+  }
+
   // ---- Nodes and connections. ----
 
   addServer(): number {

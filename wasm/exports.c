@@ -281,6 +281,18 @@ long gkwWorkloadRunJson(const double *spec, const char *command,
                              cap);
 }
 
+/* Writes the world's digest (gkWorldDigest) as 16 lowercase hex digits
+ * and a NUL into out (17 bytes): a 64-bit number does not cross as a
+ * double. */
+EMSCRIPTEN_KEEPALIVE
+void gkwWorldDigest(gkWorld *w, char *out) {
+    uint64_t d = 0;
+    gkWorldDigest(w, &d);
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 0; i < 16; i++) out[i] = hex[(d >> (60 - 4 * i)) & 15];
+    out[16] = '\0';
+}
+
 /* ---- The module's memory, for snapshots. ---- */
 
 /* The end of the heap: everything the program has ever allocated (static

@@ -84,6 +84,7 @@ export interface GlasskvModule {
   _gkwLabRun(name: Ptr, seedHi: number, seedLo: number, out: Ptr, cap: number): number;
   _gkwWorkloadRunJson(spec: Ptr, command: Ptr, seedHi: number, seedLo: number, out: Ptr, cap: number): number;
   _gkwHeapTop(): number;
+  _gkwWorldDigest(w: World, out: Ptr): void;
   _gkwCliLine(line: Ptr, len: number, out: Ptr, outLen: Ptr, rawOut: Ptr, repeatOut: Ptr): number;
   _gkwCliFormatReply(buf: Ptr, len: number, raw: number, text: Ptr, textLen: Ptr): number;
   _gkwDebugTrap(): void;

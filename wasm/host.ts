@@ -149,6 +149,8 @@ export class WorkerHost {
         return s.aof();
       case 'slabs':
         return s.slabs(req.query);
+      case 'digest':
+        return s.digest();
     }
   }
 

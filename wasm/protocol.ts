@@ -381,7 +381,9 @@ export type Request =
   /** The AOF panel's view: buffer, file, offsets, threads, crash report. */
   | { id: number; type: 'aof' }
   /** The Slabs view's queries on the memcached node (wasm/mcprotocol.ts). */
-  | { id: number; type: 'slabs'; query: SlabsQuery };
+  | { id: number; type: 'slabs'; query: SlabsQuery }
+  /** The engine's digest of the world's state (read only, not logged). */
+  | { id: number; type: 'digest' };
 
 export type RequestType = Request['type'];
 
@@ -480,7 +482,8 @@ export interface ResultMap {
   commandNames: Record<number, string>;
   iteration: IterationResult | null;
   aof: AofView;
-  slabs: SlabsResultMap[keyof SlabsResultMap];
+  slabs: SlabsResultMap[keyof SlabsResultMap]
+  digest: string;
 }
 
 export interface WireError {

@@ -966,6 +966,12 @@ export class Session {
   }
 
   /** The AOF panel's view of the server (not logged). */
+  /** The engine's digest of the world's state (gkWorldDigest): equal
+   *  digests mean equal worlds, whatever path led to them. */
+  digest(): string {
+    return this.engine.world.digest();
+  }
+
   aof(): AofView {
     return aofView(this.engine);
   }

@@ -245,6 +245,7 @@ int gkWorldStep(gkWorld *w, uint64_t *next_time);
 int gkWorldRunUntil(gkWorld *w, uint64_t time_ns);
 int gkWorldRunUntilIdle(gkWorld *w);
 uint64_t gkWorldNextEventTime(gkWorld *w);
+void gkWorldDigest(gkWorld *w, uint64_t *out);
 
 int gkServerAdd(gkWorld *w, int *node_id);
 int gkServerConfigSet(gkWorld *w, int node, const char *name,
