@@ -2,6 +2,9 @@ import { memo } from 'react';
 import { ConsolePanel } from '../console/ConsolePanel';
 import { CrashDialog } from '../shell/CrashDialog';
 import { Header } from '../shell/Header';
+import { FileDrop } from '../shell/FileDrop';
+import { ShareNotice } from '../shell/ShareNotice';
+import { ShortcutsDialog } from '../shell/ShortcutsDialog';
 import { StatusBar } from '../shell/StatusBar';
 import { LoopViews } from '../views/loop/LoopViews';
 import { HashTablePanel } from '../views/ht/HashTablePanel';
@@ -24,6 +27,7 @@ export const App = memo(function App() {
     <div className="app">
       <Header />
       <StatusBar />
+      <ShareNotice />
       <main className={`layout ${lesson ? 'with-lesson' : ''}`}>
         <div className="side">
           {lesson ? <LessonPanel /> : <ViewTabs />}
@@ -39,6 +43,8 @@ export const App = memo(function App() {
       </main>
       <LessonPicker />
       <CrashDialog />
+      <ShortcutsDialog />
+      <FileDrop />
     </div>
   );
 });

@@ -1,11 +1,19 @@
 // Starts the engine worker, the store and the lesson runner, restores the
-// saved input log (and the open lesson, if any), and installs the test
-// handle (window.glasskv) that end-to-end tests use.
+// saved input log (and the open lesson, if any) or opens the state a
+// shared link carries, and installs the test handle (window.glasskv) that
+// end-to-end tests use.
 import { Bridge } from '../../../wasm/bridge';
 import type { SessionLog } from '../../../wasm/protocol';
 import { initialLang, saveLang } from '../i18n';
 import { LessonRunner } from '../lessons/runner';
-import { freshLog, loadLog } from '../model/persist';
+import { emptySaved } from '../lessons/progress';
+import { freshLog, loadLog, setPersistence } from '../model/persist';
+import { fragmentOf } from '../share/codec';
+import { ShareModel } from '../share/model';
+import { pageMode, type PageMode } from './mode';
+import { setPane } from './pane';
+import { Presenter } from './presenter';
+import { installShortcuts } from './shortcuts';
 import { Store } from '../model/store';
 import { LoopModel } from '../model/loop';
 import type { TestHandle } from './testHandle';
@@ -38,18 +46,35 @@ function start(): Start {
   return { log: fresh ? freshLog(seed) : loadLog() ?? freshLog(seed), fresh, lesson };
 }
 
-export function createApp(): { store: Store; lessons: LessonRunner; loop: LoopModel } {
+export interface App {
+  store: Store;
+  lessons: LessonRunner;
+  loop: LoopModel;
+  share: ShareModel;
+  presenter: Presenter;
+  mode: PageMode;
+}
+
+export function createApp(): App {
+  const mode = pageMode();
+  // An embed keeps nothing: not the session, not the language, not the pane.
+  if (mode.embed) {
+    setPersistence(false);
+    setPane(mode.view, false);
+  }
   const bridge = new Bridge(createWorker);
   const begin = start();
-  const store = new Store(bridge, begin.log, initialLang());
-  const lessons = new LessonRunner(store);
+  const store = new Store(bridge, begin.log, mode.lang ?? initialLang());
+  const lessons = new LessonRunner(store, mode.embed ? emptySaved() : undefined);
   const loop = new LoopModel(bridge, store);
-  if (begin.fresh) lessons.forgetActive();
+  const share = new ShareModel(store, lessons, mode.embed);
+  const presenter = new Presenter(mode.present);
+  if (begin.fresh && !mode.embed) lessons.forgetActive();
   store.subscribe(() => {
     const lang = store.getState().lang;
     if (document.documentElement.lang !== lang) {
       document.documentElement.lang = lang;
-      saveLang(lang);
+      if (!mode.embed) saveLang(lang);
     }
   });
   const handle: TestHandle = {
@@ -63,12 +88,41 @@ export function createApp(): { store: Store; lessons: LessonRunner; loop: LoopMo
     seek: (t) => store.seek(t),
     timeline: (t0, t1, px, nodes) => bridge.call({ type: 'timeline', t0, t1, px, nodes }),
     slabs: (query) => store.slabs(query),
+    digest: () => bridge.call({ type: 'digest' }),
+    shareLink: async () => (await share.link()).url,
+    exportText: () => share.fileText(),
+    share: () => share.getState(),
+    presenter: () => presenter.getState(),
   };
   (window as unknown as { glasskv: TestHandle }).glasskv = handle;
   window.addEventListener('pagehide', () => store.saveNow());
-  void store.boot().then(() => {
-    lessons.reconcile();
-    if (begin.lesson) return lessons.open(begin.lesson);
+  installShortcuts(store, lessons, presenter);
+  // A link pasted into the address bar of this tab changes only the
+  // fragment: no reload, so it is opened here.
+  window.addEventListener('hashchange', () => {
+    const fragment = fragmentOf(location.hash);
+    if (fragment === null) return;
+    if (!mode.embed) history.replaceState(null, '', location.pathname + location.search);
+    void share.openFragment(fragment);
   });
-  return { store, lessons, loop };
+  void (async () => {
+    const fragment = fragmentOf(location.hash);
+    if (fragment !== null) {
+      // The full app saves the opened state as its session, so the
+      // fragment goes: a reload replays the session, not the link again.
+      // An embed saves nothing and keeps it.
+      if (!mode.embed) history.replaceState(null, '', location.pathname + location.search);
+      if (await share.openFragment(fragment)) {
+        if (mode.autoplay) await store.play();
+        return;
+      }
+    }
+    await store.boot();
+    if (!mode.embed) {
+      lessons.reconcile();
+      if (begin.lesson) await lessons.open(begin.lesson);
+    }
+    if (mode.autoplay) await store.play();
+  })();
+  return { store, lessons, loop, share, presenter, mode };
 }

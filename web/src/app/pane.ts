@@ -23,13 +23,17 @@ export function getPane(): Pane {
   return current;
 }
 
-export function setPane(p: Pane): void {
+/** Shows pane p; `remember` false leaves the saved choice alone (an
+ *  embedded page, a shared link's pane). */
+export function setPane(p: Pane, remember = true): void {
   if (p === current) return;
   current = p;
-  try {
-    localStorage.setItem(STORAGE_KEY, p);
-  } catch {
-    // Not kept; the choice still holds for this page.
+  if (remember) {
+    try {
+      localStorage.setItem(STORAGE_KEY, p);
+    } catch {
+      // Not kept; the choice still holds for this page.
+    }
   }
   for (const fn of listeners) fn();
 }

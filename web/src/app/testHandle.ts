@@ -5,6 +5,8 @@ import type { SlabsQuery, SlabsResultMap } from '../../../wasm/mcprotocol';
 import type { LoopState } from '../model/loop';
 import type { LessonState } from '../lessons/runner';
 import type { AppState } from '../model/store';
+import type { ShareState } from '../share/model';
+import type { PresenterState } from './presenter';
 
 export interface TestHandle {
   state(): AppState;
@@ -22,4 +24,12 @@ export interface TestHandle {
   timeline(t0: number, t1: number, px: number, nodes?: number[]): Promise<TimelineResult>;
   /** The memcached node's slabs, a what-if layout, or where an item lands. */
   slabs<Q extends SlabsQuery>(query: Q): Promise<SlabsResultMap[Q['what']] | null>;
+  /** The engine's digest of the world's state (equal states, equal digests). */
+  digest(): Promise<string>;
+  /** A link to the current state, as the Share button makes it. */
+  shareLink(): Promise<string>;
+  /** The current state as an export file's text. */
+  exportText(): string;
+  share(): ShareState;
+  presenter(): PresenterState;
 }

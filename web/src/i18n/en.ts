@@ -3,6 +3,7 @@
 import { aofEn } from './aof.en';
 import { slabsEn } from './slabs.en';
 import { loopEn } from './loop.en';
+import { shareEn } from './share.en';
 export const en = {
   'app.subtitle': 'sandbox · a Redis 7.0 server you can see through',
   'lang.label': 'Language',
@@ -194,6 +195,7 @@ export const en = {
   ...aofEn,
   ...loopEn,
   ...slabsEn,
+  ...shareEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

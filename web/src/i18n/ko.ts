@@ -2,6 +2,7 @@
 import { aofKo } from './aof.ko';
 import { slabsKo } from './slabs.ko';
 import { loopKo } from './loop.ko';
+import { shareKo } from './share.ko';
 import type { MessageKey } from './en';
 
 export const ko: Record<MessageKey, string> = {
@@ -195,4 +196,5 @@ export const ko: Record<MessageKey, string> = {
   ...aofKo,
   ...loopKo,
   ...slabsKo,
+  ...shareKo,
 };

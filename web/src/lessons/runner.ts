@@ -7,7 +7,7 @@
 // the previous step ends (the log holds the planned actions and nothing
 // else); otherwise the step's starting state is rebuilt from a clean world:
 // the scenario plus the planned actions of the earlier steps (plan.ts).
-import type { ConsoleEntry, ReplyValue } from '../../../wasm/protocol';
+import type { ConsoleEntry, ReplyValue, SessionLog } from '../../../wasm/protocol';
 import type { Lang } from '../i18n';
 import { freshConfig, freshLog } from '../model/persist';
 import type { Store } from '../model/store';
@@ -110,6 +110,21 @@ export class LessonRunner {
         return;
       }
     }
+  }
+
+  /** Takes the open lesson from a shared session (a link or a file): the
+   *  caller boots the shared log; here the lesson is marked open at that
+   *  step with that configuration, and `sandbox` is what closing it will
+   *  bring back. False if this page has no such lesson or step. */
+  adopt(id: string, step: number, ran: number, config: LessonProgress['config'], sandbox: SessionLog | null): boolean {
+    const lesson = this.lesson(id);
+    if (!lesson || step >= lesson.steps.length || ran > clickBlocks(lesson.steps[step]).length) return false;
+    const prev = this.saved.lessons[id];
+    const a: ActiveLesson = { id, step, ran, completed: prev?.completed ?? [], answers: {} };
+    this.saved = { ...this.saved, sandbox };
+    this.update(a, config);
+    this.set({ rebuilt: false, error: null });
+    return true;
   }
 
   // ---- Opening and leaving. ----

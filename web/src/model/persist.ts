@@ -3,6 +3,18 @@
 import type { LogEntry, SessionConfig, SessionLog } from '../../../wasm/protocol';
 
 const STORAGE_KEY = 'glasskv.session.v1';
+/** The session put aside when a shared link or a file was opened. */
+const PREVIOUS_KEY = 'glasskv.session.previous.v1';
+
+// An embedded page (an iframe on someone's course page) shares the site's
+// storage with the full app: it must neither read nor overwrite the
+// session the reader keeps there.
+let persistent = true;
+
+/** Turns saving and loading of the session off (embed mode) or on. */
+export function setPersistence(on: boolean): void {
+  persistent = on;
+}
 /** Default heap limit for the engine: growing commands get -OOM past it. */
 const HEAP_LIMIT = 1024 * 1024 * 1024;
 
@@ -27,10 +39,10 @@ function isEntry(e: unknown): e is LogEntry {
     && typeof o.action.kind === 'string';
 }
 
-/** The saved log, or null when there is none or it cannot be read. */
-export function loadLog(): SessionLog | null {
+function readLog(key: string): SessionLog | null {
+  if (!persistent) return null;
   try {
-    const raw = localStorage.getItem(STORAGE_KEY);
+    const raw = localStorage.getItem(key);
     if (!raw) return null;
     const log = JSON.parse(raw) as SessionLog;
     const c = log?.config;
@@ -42,18 +54,47 @@ export function loadLog(): SessionLog | null {
   }
 }
 
-export function saveLog(log: SessionLog): boolean {
+/** The saved log, or null when there is none or it cannot be read. */
+export function loadLog(): SessionLog | null {
+  return readLog(STORAGE_KEY);
+}
+
+/** The session put aside by the last link or file opened, if any. */
+export function loadPrevious(): SessionLog | null {
+  return readLog(PREVIOUS_KEY);
+}
+
+function writeLog(key: string, log: SessionLog): boolean {
+  if (!persistent) return false;
   try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(log));
+    localStorage.setItem(key, JSON.stringify(log));
     return true;
   } catch {
     return false;
   }
 }
 
+export function saveLog(log: SessionLog): boolean {
+  return writeLog(STORAGE_KEY, log);
+}
+
+/** Keeps `log` aside, to be restored later (replaces what was kept). */
+export function savePrevious(log: SessionLog): boolean {
+  return writeLog(PREVIOUS_KEY, log);
+}
+
+export function clearPrevious(): void {
+  remove(PREVIOUS_KEY);
+}
+
 export function clearLog(): void {
+  remove(STORAGE_KEY);
+}
+
+function remove(key: string): void {
+  if (!persistent) return;
   try {
-    localStorage.removeItem(STORAGE_KEY);
+    localStorage.removeItem(key);
   } catch {
     // Nothing saved to clear.
   }

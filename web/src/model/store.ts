@@ -57,6 +57,7 @@ export class Store {
   private idleWaiters: (() => void)[] = [];
   private seekTarget: number | null = null;
   private seeking: Promise<void> | null = null;
+  private lastSeek: number | null = null;
 
   constructor(bridge: Bridge, log: SessionLog, lang: Lang) {
     this.bridge = bridge;
@@ -168,6 +169,7 @@ export class Store {
   /** Boots the worker from `log` (replaying it), then applies `script`
    *  action by action, logging each. Resolves true when the engine is ready. */
   async boot(log: SessionLog = this.state.log, script: Action[] = []): Promise<boolean> {
+    this.lastSeek = null;
     this.saveNow();
     this.set({
       phase: 'loading', log, history: historyOf(log.entries), crash: null, dead: null, error: null,
@@ -227,6 +229,7 @@ export class Store {
   /** Applies one action; resolves with its transcript lines ([] on failure). */
   async act(action: Action): Promise<ConsoleEntry[]> {
     if (this.state.phase !== 'ready') return [];
+    this.lastSeek = null;
     try {
       const r = await this.track(() => this.bridge.call({ type: 'act', action }));
       this.appendConsole(r.console);
@@ -293,6 +296,7 @@ export class Store {
   }
 
   async play(): Promise<void> {
+    this.lastSeek = null;
     await this.control(() => this.bridge.call({ type: 'play', speed: this.state.speed }));
   }
 
@@ -310,6 +314,7 @@ export class Store {
       while (this.seekTarget !== null) {
         const target = this.seekTarget;
         this.seekTarget = null;
+        this.lastSeek = target;
         await this.control(() => this.bridge.call({ type: 'seek', t: target }));
       }
     })();
@@ -318,6 +323,14 @@ export class Store {
     } finally {
       this.seeking = null;
     }
+  }
+
+  /** The virtual time the world was last sought to, while it stays there
+   *  (null once an action, a boot or play moved it): a world in the past
+   *  is rebuilt exactly by seeking to this same time, not to its clock,
+   *  which a busy host may have run past it. */
+  get seekedTo(): number | null {
+    return this.lastSeek;
   }
 
   async setSpeed(speed: number): Promise<void> {

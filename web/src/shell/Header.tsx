@@ -3,6 +3,8 @@ import { useT } from '../app/hooks';
 import { LessonsButton } from '../views/lesson/LessonsButton';
 import { HistoryBar } from './HistoryBar';
 import { LangSwitch } from './LangSwitch';
+import { PresenterButton } from './PresenterButton';
+import { ShareButton } from './ShareButton';
 import { SessionInfo } from './SessionInfo';
 import { TimeControls } from './TimeControls';
 
@@ -25,6 +27,8 @@ export const Header = memo(function Header() {
       <div className="header-end">
         <LessonsButton />
         <SessionInfo />
+        <ShareButton />
+        <PresenterButton />
         <LangSwitch />
       </div>
     </header>

@@ -2,9 +2,9 @@ import { memo } from 'react';
 import { useAppState, useStoreApi, useT } from '../app/hooks';
 import type { Lang } from '../i18n';
 
-const LANGS: { lang: Lang; label: string }[] = [
-  { lang: 'en', label: 'English' },
-  { lang: 'ko', label: '한국어' },
+const LANGS: { lang: Lang; label: string; short: string }[] = [
+  { lang: 'en', label: 'English', short: 'EN' },
+  { lang: 'ko', label: '한국어', short: '한' },
 ];
 
 export const LangSwitch = memo(function LangSwitch() {
@@ -13,7 +13,7 @@ export const LangSwitch = memo(function LangSwitch() {
   const current = useAppState((s) => s.lang);
   return (
     <div className="segmented" role="group" aria-label={t('lang.label')}>
-      {LANGS.map(({ lang, label }) => (
+      {LANGS.map(({ lang, label, short }) => (
         <button
           key={lang}
           type="button"
@@ -21,8 +21,12 @@ export const LangSwitch = memo(function LangSwitch() {
           aria-pressed={current === lang}
           data-testid={`lang.${lang}`}
           onClick={() => store.setLang(lang)}
+          aria-label={label}
+          title={label}
         >
-          {label}
+          {/* The short form shows on narrower screens (styles.css). */}
+          <span className="lang-long" aria-hidden="true">{label}</span>
+          <span className="lang-short" aria-hidden="true">{short}</span>
         </button>
       ))}
     </div>

@@ -26,3 +26,21 @@ export function NextIcon() {
     </svg>
   );
 }
+
+export function ShareIcon() {
+  return (
+    <svg {...common}>
+      <path d="M8 1.5 4.5 5h2.3v5h2.4V5h2.3z" fill="currentColor" />
+      <path d="M2.5 8.5v5h11v-5" fill="none" stroke="currentColor" strokeWidth="1.6" />
+    </svg>
+  );
+}
+
+export function PresentIcon() {
+  return (
+    <svg {...common}>
+      <rect x="1.5" y="2" width="13" height="8.5" rx="1" fill="none" stroke="currentColor" strokeWidth="1.6" />
+      <path d="M8 10.5v2.5M5 14.5h6" stroke="currentColor" strokeWidth="1.6" />
+    </svg>
+  );
+}

@@ -1,0 +1,332 @@
+import { writeFileSync } from 'node:fs';
+import { test, type Browser, type Page } from '@playwright/test';
+import { SandboxPage, expect } from './pages/sandbox';
+
+/** The engine's digest of the world's state, once nothing is in flight. */
+async function digest(app: SandboxPage): Promise<string> {
+  await app.idle();
+  return app.page.evaluate(() => window.glasskv.digest());
+}
+
+/** Opens `url` in a fresh browser context (no storage shared with the
+ *  page that made it) and waits for the engine. */
+async function openFresh(browser: Browser, url: string, locale = 'en-US'): Promise<SandboxPage> {
+  const context = await browser.newContext({ locale, viewport: { width: 1600, height: 1000 }, reducedMotion: 'reduce' });
+  const app = new SandboxPage(await context.newPage());
+  await app.page.goto(url);
+  await app.waitReady();
+  await app.idle();
+  return app;
+}
+
+/** Copies the link with the Share dialog and reads it from the page. */
+async function copyLink(app: SandboxPage): Promise<string> {
+  await app.byId('share.open').click();
+  await expect(app.byId('share.dialog')).toBeVisible();
+  await app.byId('share.link.copy').click();
+  await expect(app.byId('share.link.url.status')).toBeVisible();
+  const url = await app.byId('share.link.url').inputValue();
+  await app.screenshot('share-dialog');
+  await app.byId('share.close').click();
+  return url;
+}
+
+async function buildState(app: SandboxPage): Promise<void> {
+  await app.console.run('SET greeting hello\nHSET user:1 name alice age 31\nSET ttl x PX 800000\nSELECT 2\nSADD s a b c');
+  await app.console.run('SELECT 0');
+  await app.table.add(1000);
+  await app.scan.start(20);
+  await app.scan.step();
+  await app.scan.step();
+  await app.byId('time.step').click();
+  await app.idle();
+  await app.byId('time.step').click();
+  await app.idle();
+}
+
+function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+test.describe('sharing a state', () => {
+  test('a copied link opened in a fresh browser context rebuilds the same engine state', async ({ page, browser }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 21 });
+    await buildState(app);
+    const want = await digest(app);
+    const logged = await app.state((s) => s.log.entries.length);
+    const url = await copyLink(app);
+    expect(url).toMatch(/#s=[A-Za-z0-9_-]+$/);
+    expect(url).toBe(await page.evaluate(() => window.glasskv.shareLink()));
+
+    const other = await openFresh(browser, url);
+    await expect(other.byId('share.notice')).toHaveAttribute('data-kind', 'opened');
+    expect(await digest(other)).toBe(want);
+    expect(await other.state((s) => s.log.entries.length)).toBe(logged);
+    await expect(other.console.prompt).toHaveText('127.0.0.1:6379>');
+    await expect(other.scan.cursor).toHaveText(await app.scan.cursor.textContent() ?? '');
+    // The fragment is gone: a reload replays the saved session, the same state.
+    expect(other.page.url()).not.toContain('#s=');
+    await other.page.reload();
+    await other.waitReady();
+    expect(await digest(other)).toBe(want);
+    // Acting on both keeps them equal: the same world, not a look-alike.
+    await app.console.run('INCR visits');
+    await other.console.run('INCR visits');
+    expect(await digest(other)).toBe(await digest(app));
+    expect(other.errors).toEqual([]);
+    expect(app.errors).toEqual([]);
+    await other.page.context().close();
+  });
+
+  test('a link keeps a rewound position and an open lesson step', async ({ page, browser }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4 });
+    await app.lesson.open('scan-rehashing');
+    await app.lesson.goTo(1);
+    await app.lesson.run('1.0');
+    await app.console.run('SET extra 1');
+    const lessonWant = await app.lesson.state();
+    const inLesson = await digest(app);
+    const lessonUrl = await page.evaluate(() => window.glasskv.shareLink());
+
+    const other = await openFresh(browser, lessonUrl);
+    await expect(other.lesson.panel).toHaveAttribute('data-lesson', 'scan-rehashing');
+    expect((await other.lesson.state()).active).toMatchObject({ id: 'scan-rehashing', step: 1, ran: lessonWant.active!.ran });
+    expect(await digest(other)).toBe(inLesson);
+    await other.page.context().close();
+
+    // Rewound to the middle of the history.
+    await app.open({ seed: 9 });
+    await app.table.add(1000);
+    await app.console.run('SET a 1');
+    await app.byId('time.step').click();
+    await app.console.run('SET b 2');
+    // Just before the last action: the world is in the recorded past.
+    const last = await app.state((s) => s.log.entries.at(-1)!.t);
+    await page.evaluate((t) => window.glasskv.seek(t), last - 1);
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'no');
+    const rewound = await digest(app);
+    const url = await page.evaluate(() => window.glasskv.shareLink());
+    const again = await openFresh(browser, url);
+    await expect(again.byId('history')).toHaveAttribute('data-at-end', 'no');
+    expect(await digest(again)).toBe(rewound);
+    await again.page.context().close();
+  });
+
+  test('opening a link puts the reader\'s own session aside, and one click brings it back', async ({ page, browser }) => {
+    const maker = await openFresh(browser, './?fresh&seed=31');
+    await maker.console.run('SET shared yes');
+    const url = await maker.page.evaluate(() => window.glasskv.shareLink());
+    const sharedDigest = await digest(maker);
+    await maker.page.context().close();
+
+    const app = new SandboxPage(page);
+    await app.open({ seed: 32 });
+    await app.console.run('SET mine 1');
+    await app.console.run('SET also 2');
+    const mine = await digest(app);
+    await page.goto(url);
+    await app.waitReady();
+    await expect(app.byId('share.notice')).toContainText('Your own session (2 actions) was put aside');
+    expect(await digest(app)).toBe(sharedDigest);
+    await app.screenshot('share-opened-notice');
+    await app.byId('share.notice.restore').click();
+    await expect(app.byId('share.notice')).toHaveAttribute('data-kind', 'restored');
+    await app.waitReady();
+    expect(await digest(app)).toBe(mine);
+    expect(await app.console.reply('GET mine')).toBe('"1"');
+    // The shared one is now the one put aside: the dialog offers it back.
+    await app.byId('share.open').click();
+    await expect(app.byId('share.previous')).toContainText('(1 actions)');
+    expect(app.errors).toEqual([]);
+  });
+
+  test('damaged and hostile fragments say what is wrong and leave the session as it was', async ({ page }) => {
+    const errors = pageErrors(page);
+    const app = new SandboxPage(page);
+    await app.open({ seed: 5 });
+    await app.console.run('SET keep me');
+    const before = await digest(app);
+    const cases: [string, RegExp][] = [
+      ['#s=%%%not-base64', /not base64url/],
+      ['#s=AAAA_w', /not a valid compressed stream/],
+      ['#s=' + 'A'.repeat(5), /not base64url/],
+    ];
+    // A valid stream holding JSON that is not a session, and a log with a
+    // made-up action.
+    const bad = await page.evaluate(async () => {
+      const pack = async (v: string) => {
+        const s = new Blob([v]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+        const b = new Uint8Array(await new Response(s).arrayBuffer());
+        return btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      };
+      return [
+        await pack('{"v":1,"log":'),
+        await pack(JSON.stringify({ v: 1, log: { version: 1, config: { seed: 1, unixMsAtZero: 0, heapLimit: 0 }, entries: [{ t: 0, action: { kind: 'formatDisk' } }] } })),
+      ];
+    });
+    cases.push([`#s=${bad[0]}`, /not valid JSON/], [`#s=${bad[1]}`, /action of its log is invalid \(#1: formatDisk\)/]);
+    for (const [hash, message] of cases) {
+      await page.goto(`./${hash}`);
+      await app.waitReady();
+      await expect(app.byId('share.notice')).toHaveAttribute('data-kind', 'error');
+      await expect(app.byId('share.notice')).toContainText(message);
+      await expect(app.byId('share.notice')).toContainText('Your session is unchanged');
+      expect(await digest(app)).toBe(before);
+    }
+    await app.screenshot('share-bad-link');
+    expect(errors).toEqual([]);
+  });
+
+  test('an exported file imported in a fresh context (picker or drop) rebuilds the same state', async ({ page, browser }, info) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 12 });
+    await buildState(app);
+    const want = await digest(app);
+    await app.byId('share.open').click();
+    const [download] = await Promise.all([page.waitForEvent('download'), app.byId('share.file.export').click()]);
+    const path = info.outputPath('session.json');
+    await download.saveAs(path);
+    expect(download.suggestedFilename()).toMatch(/^glasskv-session-12-.*\.json$/);
+
+    const other = await openFresh(browser, './?fresh&seed=99');
+    await other.byId('share.open').click();
+    await other.byId('share.file.input').setInputFiles(path);
+    await expect(other.byId('share.notice')).toHaveAttribute('data-kind', 'opened');
+    await other.waitReady();
+    expect(await digest(other)).toBe(want);
+
+    // Dropped on the page instead, in another fresh context.
+    const text = await page.evaluate(() => window.glasskv.exportText());
+    const third = await openFresh(browser, './?fresh&seed=98');
+    await third.page.evaluate((body) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([body], 'session.json', { type: 'application/json' }));
+      window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt }));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, cancelable: true }));
+    }, text);
+    await expect(third.byId('share.notice')).toHaveAttribute('data-kind', 'opened');
+    await third.waitReady();
+    expect(await digest(third)).toBe(want);
+
+    // Not a session file: a clear refusal, nothing changed.
+    const junk = info.outputPath('junk.json');
+    writeFileSync(junk, '{"hello": "world"}');
+    const kept = await digest(third);
+    await third.byId('share.open').click();
+    await third.byId('share.file.input').setInputFiles(junk);
+    await expect(third.byId('share.notice')).toContainText('not a glasskv session file');
+    expect(await digest(third)).toBe(kept);
+    for (const a of [other, third]) await a.page.context().close();
+  });
+});
+
+test.describe('embed mode', () => {
+  test('shows one view with its time controls, in the asked language, and keeps nothing in storage', async ({ page, browser }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 8 });
+    await app.table.add(1000);
+    await app.console.run('SET k v');
+    const want = await digest(app);
+    await app.byId('share.open').click();
+    await app.byId('share.embed.view').selectOption('keys');
+    await app.byId('share.embed.copy').click();
+    const code = await app.byId('share.embed.code').inputValue();
+    const src = /src="([^"]+)"/.exec(code)![1].replace(/&amp;/g, '&');
+    expect(src).toContain('embed=1');
+    expect(src).toContain('view=keys');
+
+    const embed = await openFresh(browser, src.replace('lang=en', 'lang=ko'));
+    await expect(embed.byId('embed')).toHaveAttribute('data-view', 'keys');
+    await expect(embed.byId('ht.keys')).toBeVisible();
+    await expect(embed.byId('console.input')).toHaveCount(0);
+    await expect(embed.byId('views.tab.loop')).toHaveCount(0);
+    await expect(embed.page.locator('html')).toHaveAttribute('lang', 'ko');
+    await expect(embed.byId('time.play')).toContainText('재생');
+    expect(await digest(embed)).toBe(want);
+    expect(await embed.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('glasskv.')))).toEqual([]);
+    await embed.screenshot('embed-keys-ko');
+    await embed.page.context().close();
+
+    const loop = await openFresh(browser, './?embed=1&view=loop&autoplay=1');
+    await expect(loop.byId('embed')).toHaveAttribute('data-view', 'loop');
+    await loop.page.waitForFunction(() => window.glasskv.state().snapshot?.playing === true);
+    await loop.screenshot('embed-loop');
+    expect(loop.errors).toEqual([]);
+    await loop.page.context().close();
+  });
+});
+
+test.describe('presenter mode and the keyboard', () => {
+  test('presenter mode enlarges the page; Space, the arrows, R and ? drive it, but not while typing', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 6, pane: 'loop' });
+    await app.console.run('SET a 1');
+    await app.byId('present.toggle').click();
+    await expect(page.locator('html')).toHaveClass(/presenter/);
+    const size = await page.evaluate(() => getComputedStyle(document.documentElement).fontSize);
+    expect(parseFloat(size)).toBeGreaterThan(17);
+
+    await page.keyboard.press('?');
+    await expect(app.byId('keys.dialog')).toBeVisible();
+    await expect(app.byId('keys.dialog')).toContainText('Rewind to the start');
+    await app.screenshot('presenter-shortcuts');
+    await page.keyboard.press('Escape');
+    await expect(app.byId('keys.dialog')).toBeHidden();
+
+    const logged = await app.state((s) => s.log.entries.length);
+    await page.keyboard.press('ArrowRight');
+    await app.idle();
+    expect(await app.state((s) => s.log.entries.at(-1)!.action.kind)).toBe('step');
+    expect(await app.state((s) => s.log.entries.length)).toBe(logged + 1);
+    const t1 = await app.state((s) => s.snapshot!.now);
+    expect(t1).toBeGreaterThan(0);
+    // ← goes back to just before that step.
+    await page.keyboard.press('ArrowLeft');
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'no');
+    await app.idle();
+    expect(await app.state((s) => s.snapshot!.now)).toBeLessThan(t1);
+    await app.byId('history.end').click();
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'yes');
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => window.glasskv.state().snapshot?.playing === true);
+    await page.waitForFunction((t) => window.glasskv.state().snapshot!.now > t, t1);
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => window.glasskv.state().snapshot?.playing === false);
+    await app.screenshot('presenter-mode');
+
+    // R goes back to the start: the state after what was logged at time 0
+    // (the SET, which itself took virtual time).
+    await page.keyboard.press('r');
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'no');
+    await app.idle();
+    const start = await app.state((s) => s.snapshot!.now);
+    expect(start).toBeLessThan(t1);
+    expect(await digest(app)).not.toBe('');
+    await page.keyboard.press('ArrowLeft');
+    await app.idle();
+    expect(await app.state((s) => s.snapshot!.now)).toBe(start);
+
+    // Keys typed in the console stay in the console.
+    await app.byId('history.end').click();
+    await app.idle();
+    const before = await app.state((s) => s.log.entries.length);
+    await app.console.input.click();
+    await page.keyboard.type('r ?');
+    await expect(app.console.input).toHaveValue('r ?');
+    await expect(app.byId('keys.dialog')).toBeHidden();
+    await app.console.input.press('ArrowRight');
+    expect(await app.state((s) => s.log.entries.length)).toBe(before);
+    expect(await app.state((s) => s.snapshot!.playing)).toBe(false);
+
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('p');
+    await expect(page.locator('html')).not.toHaveClass(/presenter/);
+    expect(app.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,77 @@
+// The link codec and the validation of shared sessions (web/src/share),
+// run in Node, whose CompressionStream speaks the same raw DEFLATE.
+import { describe, expect, it } from 'vitest';
+import { decodeState, encodeState, fromBase64Url, toBase64Url } from '../../web/src/share/codec';
+import { ShareError, type SharedState } from '../../web/src/share/validate';
+
+const state: SharedState = {
+  log: {
+    version: 1,
+    config: { seed: 42, unixMsAtZero: 1_767_225_600_000, heapLimit: 1 << 30 },
+    entries: [
+      { t: 0, action: { kind: 'console', text: 'SET a 1\nGET a' } },
+      { t: 1200, action: { kind: 'populate', db: 0, n: 1000, prefix: 'k1' } },
+      { t: 5000, action: { kind: 'workload', preset: 'lettuce', clients: 1, pipeline: 50 } },
+      { t: 9000, action: { kind: 'advance', to: 2e9 } },
+    ],
+  },
+  at: 3000,
+  lesson: { id: 'scan-rehashing', step: 2, ran: 1 },
+  pane: 'keys',
+};
+
+async function refusal(text: string): Promise<string> {
+  try {
+    await decodeState(text);
+  } catch (e) {
+    if (e instanceof ShareError) return e.key;
+    throw e;
+  }
+  throw new Error('accepted');
+}
+
+async function packJson(value: unknown): Promise<string> {
+  const bytes = new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
+  const s = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  return toBase64Url(new Uint8Array(await new Response(s).arrayBuffer()));
+}
+
+describe('shared links', () => {
+  it('round-trip a session, its position, lesson and pane exactly', async () => {
+    const text = await encodeState(state);
+    expect(text).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(await decodeState(text)).toEqual(state);
+  });
+
+  it('base64url round-trips every byte value', () => {
+    const all = Uint8Array.from({ length: 256 * 3 + 1 }, (_, i) => (i * 7) & 255);
+    expect(fromBase64Url(toBase64Url(all))).toEqual(all);
+  });
+
+  it('refuse damaged or hostile fragments with a reason, never a throw of another kind', async () => {
+    expect(await refusal('!!!')).toBe('share.err.encoding');
+    expect(await refusal('')).toBe('share.err.encoding');
+    expect(await refusal('AAAA_w')).toBe('share.err.compressed');
+    expect(await refusal(await packJson('{not json'))).toBe('share.err.json');
+    expect(await refusal(await packJson({ v: 2 }))).toBe('share.err.version');
+    const log = state.log;
+    const bad = (patch: object) => packJson({ v: 1, log: { ...log, ...patch } });
+    expect(await refusal(await bad({ config: { ...log.config, seed: -1 } }))).toBe('share.err.config');
+    expect(await refusal(await bad({ entries: [{ t: 5, action: { kind: 'nuke' } }] }))).toBe('share.err.action');
+    expect(await refusal(await bad({ entries: [{ t: 5, action: { kind: 'populate', db: 0, n: 1e9 } }] }))).toBe('share.err.action');
+    expect(await refusal(await bad({ entries: [{ t: 5, action: { kind: 'console', text: 'PING', extra: 1 } }] }))).toBe('share.err.action');
+    expect(await refusal(await bad({ entries: [{ t: 5, action: { kind: 'trap' } }] }))).toBe('share.err.unsupported');
+    expect(await refusal(await bad({
+      entries: [{ t: 9, action: { kind: 'step' } }, { t: 5, action: { kind: 'step' } }],
+    }))).toBe('share.err.entries');
+    expect(await refusal(await packJson({ v: 1, log, at: -4 }))).toBe('share.err.position');
+    expect(await refusal(await packJson({ v: 1, log, lesson: { id: 3 } }))).toBe('share.err.lesson');
+  });
+
+  it('refuse a small fragment that inflates past the cap (a zip bomb)', async () => {
+    const huge = `{"v":1,"pad":"${'a'.repeat(20 << 20)}"}`;
+    const text = await packJson(huge);
+    expect(text.length).toBeLessThan(40_000);
+    expect(await refusal(text)).toBe('share.err.tooBig');
+  });
+});

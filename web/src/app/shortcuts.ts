@@ -1,0 +1,99 @@
+// Keyboard control of time, for presenting (and anyone): Space plays or
+// pauses, → steps (the next event, or the lesson's next step), ← goes back
+// (to before the last action, or the lesson's previous step), R rewinds
+// to the start, ? shows the list. Keys typed into a field, or pressed on a
+// button, a link or a slider, keep their usual meaning.
+import type { LessonRunner } from '../lessons/runner';
+import type { Store } from '../model/store';
+import type { Presenter } from './presenter';
+
+export interface Shortcut {
+  keys: string[];
+  /** The i18n key of what it does. */
+  what: 'keys.play' | 'keys.next' | 'keys.back' | 'keys.rewind' | 'keys.help' | 'keys.present' | 'keys.close';
+}
+
+export const SHORTCUTS: readonly Shortcut[] = [
+  { keys: ['Space'], what: 'keys.play' },
+  { keys: ['→'], what: 'keys.next' },
+  { keys: ['←'], what: 'keys.back' },
+  { keys: ['R'], what: 'keys.rewind' },
+  { keys: ['P'], what: 'keys.present' },
+  { keys: ['?'], what: 'keys.help' },
+  { keys: ['Esc'], what: 'keys.close' },
+];
+
+/** Typing targets: every key belongs to them. */
+function isTyping(el: Element | null): boolean {
+  if (!(el instanceof HTMLElement)) return false;
+  if (el.isContentEditable) return true;
+  if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
+  if (el instanceof HTMLInputElement) return !['button', 'checkbox', 'radio', 'submit', 'reset'].includes(el.type);
+  return false;
+}
+
+/** Controls that Space, Enter and the arrows already operate. */
+function isControl(el: Element | null): boolean {
+  if (!(el instanceof HTMLElement)) return false;
+  return el.closest('button, a[href], input, [role="tab"], [role="slider"], summary, [role="button"]') !== null;
+}
+
+/** The virtual time just before the last action taken before `now`. */
+function beforeLastAction(store: Store): number {
+  const s = store.getState();
+  const now = s.snapshot?.now ?? 0;
+  const entries = s.log.entries;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e.action.kind !== 'advance' && e.t < now) return Math.max(0, e.t - 1);
+  }
+  return 0;
+}
+
+export function installShortcuts(store: Store, lessons: LessonRunner, presenter: Presenter): () => void {
+  const onKey = (e: KeyboardEvent) => {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = e.target instanceof Element ? e.target : null;
+    if (isTyping(target)) return;
+    const ready = store.getState().phase === 'ready';
+    const playing = store.getState().snapshot?.playing ?? false;
+    const inLesson = lessons.getState().active !== null;
+    let handled = true;
+    switch (e.key) {
+      case ' ':
+        if (isControl(target)) return;
+        if (ready) void (playing ? store.pause() : store.play());
+        break;
+      case 'ArrowRight':
+        if (isControl(target)) return;
+        if (inLesson) void lessons.next();
+        else if (ready && !playing) void store.act({ kind: 'step' });
+        break;
+      case 'ArrowLeft':
+        if (isControl(target)) return;
+        if (inLesson) void lessons.previous();
+        else if (ready && !playing) void store.seek(beforeLastAction(store));
+        break;
+      case 'r':
+      case 'R':
+        if (ready) void (playing ? store.pause() : Promise.resolve()).then(() => store.seek(0));
+        break;
+      case 'p':
+      case 'P':
+        presenter.toggle();
+        break;
+      case '?':
+        presenter.setHelp(!presenter.getState().help);
+        break;
+      case 'Escape':
+        if (presenter.getState().help) presenter.setHelp(false);
+        else handled = false;
+        break;
+      default:
+        handled = false;
+    }
+    if (handled) e.preventDefault();
+  };
+  window.addEventListener('keydown', onKey);
+  return () => window.removeEventListener('keydown', onKey);
+}

@@ -1,0 +1,169 @@
+// Checks a session that came from outside (a link, a file): every field
+// of the configuration and of each logged action is typed and bounded as
+// the worker would accept it, before anything reaches the engine. A
+// hostile or damaged log gets a ShareError naming what is wrong, never a
+// crash and never a world booted from half-checked input.
+import type { Action, ActionKind, LogEntry, SessionConfig, SessionLog } from '../../../wasm/protocol';
+import { LAB_NAMES } from '../../../wasm/protocol';
+import { DISK_PRESETS } from '../../../wasm/aofprotocol';
+import { PANES, type Pane } from '../app/pane';
+
+/** Why a shared session was refused: a message key and what it names. */
+export class ShareError extends Error {
+  constructor(readonly key: ShareErrorKey, readonly detail = '') {
+    super(detail ? `${key}: ${detail}` : key);
+    this.name = 'ShareError';
+  }
+}
+
+export type ShareErrorKey =
+  | 'share.err.encoding' | 'share.err.compressed' | 'share.err.tooBig' | 'share.err.json'
+  | 'share.err.version' | 'share.err.config' | 'share.err.entries' | 'share.err.action'
+  | 'share.err.position' | 'share.err.lesson' | 'share.err.unsupported' | 'share.err.notOurs';
+
+/** A session with where it stood: what a link or a file carries. */
+export interface SharedState {
+  log: SessionLog;
+  /** Virtual time the world was rewound to (absent: the end of the log). */
+  at?: number;
+  lesson?: { id: string; step: number; ran: number };
+  pane?: Pane;
+}
+
+export const MAX_ENTRIES = 200_000;
+const MAX_TEXT = 1 << 20;
+const MAX_STRING = 4096;
+const MAX_NS = 1e18;
+
+type Field = ['int', number, number] | ['num', number, number] | ['str', number] | ['bool'] | ['enum', readonly string[]];
+interface Spec {
+  required: Record<string, Field>;
+  optional?: Record<string, Field>;
+}
+
+const db: Field = ['int', 0, 15];
+const many: Field = ['int', 1, 1_000_000];
+const ns: Field = ['int', 0, MAX_NS];
+
+// One entry per action kind: the compiler refuses this table when a kind
+// is added to the protocol without being described here. The bounds are
+// the worker's (wasm/session.ts complete()).
+const SPECS: Record<ActionKind, Spec | null> = {
+  console: { required: { text: ['str', MAX_TEXT] } },
+  populate: { required: { db, n: many }, optional: { prefix: ['str', 64] } },
+  delete: { required: { db, n: many } },
+  rehashStep: { required: { db, steps: many } },
+  activeRehash: { required: { on: ['bool'] } },
+  config: { required: { name: ['str', 128], value: ['str', MAX_STRING] } },
+  scanStart: { required: { db, count: many, match: ['str', MAX_STRING] } },
+  scanStep: { required: {} },
+  scanFinish: { required: {} },
+  advance: { required: { to: ns } },
+  wait: { required: { ns: ['int', 0, 3600e9] } },
+  step: { required: {} },
+  stepIteration: { required: { node: ['int', 0, 15] } },
+  workload: {
+    required: { preset: ['enum', ['benchmark', 'redis-py', 'lettuce', 'monitor']] },
+    optional: {
+      clients: ['int', 1, 10_000], pipeline: many, requests: ['int', 0, 1e12], multi: ['bool'],
+      keyspace: ['int', 1, 1e9], valueSize: ['int', 0, 64 * 1024 * 1024], clientCmdNs: ['int', 0, 1e9],
+      command: ['enum', ['GET', 'SET', 'INCR', 'PING', 'INFO']], intervalNs: ['int', 0, 3600e9],
+      rttNs: ['int', 0, 60e9], bandwidth: ['int', 0, 1e12],
+    },
+  },
+  workloadStop: { required: { id: ['int', 0, 15] } },
+  lab: { required: { name: ['enum', LAB_NAMES] } },
+  labNext: { required: {} },
+  disk: { required: { preset: ['enum', DISK_PRESETS] } },
+  diskFree: { required: { bytes: ['int', 0, 1e15] } },
+  crash: { required: { mode: ['enum', ['process', 'power']] } },
+  restart: { required: {}, optional: { conf: ['str', 64 * 1024] } },
+  // A deliberate trap only makes sense in the crash-handling tests.
+  trap: null,
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function fits(v: unknown, f: Field): boolean {
+  switch (f[0]) {
+    case 'int':
+      return typeof v === 'number' && Number.isInteger(v) && v >= f[1] && v <= f[2];
+    case 'num':
+      return typeof v === 'number' && Number.isFinite(v) && v >= f[1] && v <= f[2];
+    case 'str':
+      return typeof v === 'string' && v.length <= f[1];
+    case 'bool':
+      return typeof v === 'boolean';
+    case 'enum':
+      return typeof v === 'string' && f[1].includes(v);
+  }
+}
+
+/** The action, checked field by field (unknown fields are refused). */
+export function checkAction(v: unknown, i: number): Action {
+  const where = `#${i + 1}`;
+  if (!isObject(v) || typeof v.kind !== 'string' || !Object.hasOwn(SPECS, v.kind)) {
+    throw new ShareError('share.err.action', `${where}: ${isObject(v) ? String(v.kind).slice(0, 40) : typeof v}`);
+  }
+  const spec = SPECS[v.kind as ActionKind];
+  if (!spec) throw new ShareError('share.err.unsupported', `${where}: ${v.kind}`);
+  for (const [name, f] of Object.entries(spec.required)) {
+    if (!fits(v[name], f)) throw new ShareError('share.err.action', `${where} ${v.kind}.${name}`);
+  }
+  for (const [name, value] of Object.entries(v)) {
+    if (name === 'kind' || Object.hasOwn(spec.required, name)) continue;
+    const f = spec.optional && Object.hasOwn(spec.optional, name) ? spec.optional[name] : null;
+    if (!f || (value !== undefined && !fits(value, f))) throw new ShareError('share.err.action', `${where} ${v.kind}.${name}`);
+  }
+  return v as unknown as Action;
+}
+
+export function checkConfig(v: unknown): SessionConfig {
+  if (!isObject(v)) throw new ShareError('share.err.config');
+  const { seed, unixMsAtZero, heapLimit } = v;
+  if (!fits(seed, ['int', 0, Number.MAX_SAFE_INTEGER])) throw new ShareError('share.err.config', 'seed');
+  // Unix ms between 1970 and 9999.
+  if (!fits(unixMsAtZero, ['int', 0, 253402300799999])) throw new ShareError('share.err.config', 'unixMsAtZero');
+  if (!fits(heapLimit, ['int', 0, 4 * 1024 ** 3])) throw new ShareError('share.err.config', 'heapLimit');
+  return { seed: seed as number, unixMsAtZero: unixMsAtZero as number, heapLimit: heapLimit as number };
+}
+
+/** Entries in order of virtual time, each with a checked action. */
+export function checkEntries(v: unknown): LogEntry[] {
+  if (!Array.isArray(v)) throw new ShareError('share.err.entries');
+  if (v.length > MAX_ENTRIES) throw new ShareError('share.err.entries', `${v.length} > ${MAX_ENTRIES}`);
+  const out: LogEntry[] = [];
+  let last = 0;
+  v.forEach((e: unknown, i) => {
+    if (!isObject(e) || !fits(e.t, ns) || (e.t as number) < last) throw new ShareError('share.err.entries', `#${i + 1}`);
+    last = e.t as number;
+    out.push({ t: last, action: checkAction(e.action, i) });
+  });
+  return out;
+}
+
+export function checkLog(v: unknown): SessionLog {
+  if (!isObject(v) || v.version !== 1) throw new ShareError('share.err.version');
+  return { version: 1, config: checkConfig(v.config), entries: checkEntries(v.entries) };
+}
+
+/** A whole shared state (the JSON of a link or a file). */
+export function checkShared(v: unknown): SharedState {
+  if (!isObject(v) || v.v !== 1) throw new ShareError('share.err.version');
+  const out: SharedState = { log: checkLog(v.log) };
+  if (v.at !== undefined) {
+    if (!fits(v.at, ns)) throw new ShareError('share.err.position');
+    out.at = v.at as number;
+  }
+  if (v.lesson !== undefined) {
+    const l = v.lesson;
+    if (!isObject(l) || !fits(l.id, ['str', 128]) || !fits(l.step, ['int', 0, 1000]) || !fits(l.ran, ['int', 0, 1000])) {
+      throw new ShareError('share.err.lesson');
+    }
+    out.lesson = { id: l.id as string, step: l.step as number, ran: l.ran as number };
+  }
+  if (v.pane !== undefined && (PANES as readonly unknown[]).includes(v.pane)) out.pane = v.pane as Pane;
+  return out;
+}

@@ -1,0 +1,51 @@
+import { memo, useCallback, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+
+interface Props {
+  /** The id of the element that names the dialog. */
+  labelledBy: string;
+  className?: string;
+  testId: string;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+const FOCUSABLE = 'button:not(:disabled), a[href], input:not(:disabled), select:not(:disabled), textarea:not(:disabled)';
+
+/** A modal dialog: focus moves in (to its first primary button, else its
+ *  first control) and back out when it closes; Tab stays inside; Escape
+ *  or a click outside closes it. */
+export const Modal = memo(function Modal({ labelledBy, className = '', testId, onClose, children }: Props) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    const d = box.current;
+    (d?.querySelector<HTMLElement>('.btn.primary') ?? d?.querySelector<HTMLElement>(FOCUSABLE))?.focus();
+    return () => before?.focus();
+  }, []);
+  const onKeyDown = useCallback((e: KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      onClose();
+    } else if (e.key === 'Tab' && box.current) {
+      const items = [...box.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+      if (!items.length) return;
+      const first = items[0];
+      const last = items[items.length - 1];
+      if (e.shiftKey && document.activeElement === first) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && document.activeElement === last) {
+        e.preventDefault();
+        first.focus();
+      }
+    }
+  }, [onClose]);
+  return (
+    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div className={`dialog ${className}`} role="dialog" aria-modal="true" aria-labelledby={labelledBy}
+        data-testid={testId} ref={box} onKeyDown={onKeyDown}>
+        {children}
+      </div>
+    </div>
+  );
+});
