@@ -17,7 +17,8 @@ export const Transcript = memo(function Transcript() {
     end.current?.scrollIntoView({ block: 'end' });
   }, [entries]);
   return (
-    <div className="transcript" data-testid="console.transcript" aria-live="polite">
+    <div className="transcript" data-testid="console.transcript" aria-live="polite" role="log" tabIndex={0}
+      aria-label={t('console.title')}>
       {entries.length === 0 ? <p className="transcript-empty">{t('console.empty')}</p> : null}
       {entries.map((e) => (
         <Entry key={e.seq} entry={e} />

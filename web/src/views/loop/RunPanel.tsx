@@ -19,7 +19,7 @@ export const RunPanel = memo(function RunPanel() {
         <h2 id="run-title">{t('run.title')}</h2>
         <div className="segmented run-tabs" role="tablist" aria-label={t('run.title')}>
           {TABS.map((p) => (
-            <button key={p} type="button" role="tab" aria-selected={tab === p} aria-pressed={tab === p}
+            <button key={p} type="button" role="tab" aria-selected={tab === p}
               data-testid={`run.tab.${p}`} onClick={() => setTab(p)}>
               {p === 'labs' ? t('lab.title') : t(`wl.preset.${p}`)}
             </button>
