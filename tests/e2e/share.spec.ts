@@ -166,9 +166,12 @@ test.describe('sharing a state', () => {
       return [
         await pack('{"v":1,"log":'),
         await pack(JSON.stringify({ v: 1, log: { version: 1, config: { seed: 1, unixMsAtZero: 0, heapLimit: 0 }, entries: [{ t: 0, action: { kind: 'formatDisk' } }] } })),
+        // Well formed, but a SCAN step with no walk started cannot replay.
+        await pack(JSON.stringify({ v: 1, log: { version: 1, config: { seed: 1, unixMsAtZero: 0, heapLimit: 0 }, entries: [{ t: 0, action: { kind: 'scanStep' } }] } })),
       ];
     });
-    cases.push([`#s=${bad[0]}`, /not valid JSON/], [`#s=${bad[1]}`, /action of its log is invalid \(#1: formatDisk\)/]);
+    cases.push([`#s=${bad[0]}`, /not valid JSON/], [`#s=${bad[1]}`, /action of its log is invalid \(#1: formatDisk\)/],
+      [`#s=${bad[2]}`, /does not replay on this engine/]);
     for (const [hash, message] of cases) {
       await page.goto(`./${hash}`);
       await app.waitReady();

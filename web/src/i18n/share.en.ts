@@ -44,6 +44,7 @@ export const shareEn = {
   'share.err.position': 'its position in time is invalid.',
   'share.err.lesson': 'its lesson step is invalid.',
   'share.err.notOurs': 'it is not a glasskv session file.',
+  'share.err.replay': 'its input log does not replay on this engine ({detail}).',
   'share.err.read': 'it could not be read ({detail}).',
 
   'embed.open': 'Open in glasskv',

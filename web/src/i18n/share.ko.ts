@@ -46,6 +46,7 @@ export const shareKo: Record<keyof typeof shareEn, string> = {
   'share.err.position': '시간상의 위치가 올바르지 않습니다.',
   'share.err.lesson': '레슨 단계가 올바르지 않습니다.',
   'share.err.notOurs': 'glasskv 세션 파일이 아닙니다.',
+  'share.err.replay': '입력 로그를 이 엔진에서 다시 실행할 수 없습니다({detail}).',
   'share.err.read': '읽을 수 없습니다({detail}).',
 
   'embed.open': 'glasskv에서 열기',

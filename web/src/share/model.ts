@@ -153,7 +153,19 @@ export class ShareModel {
     if ((!state.lesson || lessonMissing) && !this.embedded && this.lessons.getState().active) this.lessons.forgetActive();
     if (state.pane && !this.embedded) setPane(state.pane);
     this.set({ previous: putAside ?? this.state.previous, notice: null });
-    await this.store.boot(state.log);
+    if (!(await this.store.boot(state.log))) {
+      // Well formed, but this engine refuses to replay it (an action that
+      // cannot apply where the log puts it): back to the reader's session.
+      const why = this.store.getState().error ?? this.store.getState().crash?.message ?? '';
+      if (this.lessons.getState().active) this.lessons.forgetActive();
+      if (own) {
+        if (putAside !== null) clearPrevious();
+        this.set({ previous: putAside !== null ? null : this.state.previous });
+        await this.store.boot(own);
+      }
+      this.set({ notice: { kind: 'error', source, key: 'share.err.replay', detail: why } });
+      return;
+    }
     if (state.at !== undefined) await this.store.seek(state.at);
     // An embed's reader did not open anything: no notice there.
     if (this.embedded) return;

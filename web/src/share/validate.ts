@@ -19,7 +19,7 @@ export class ShareError extends Error {
 export type ShareErrorKey =
   | 'share.err.encoding' | 'share.err.compressed' | 'share.err.tooBig' | 'share.err.json'
   | 'share.err.version' | 'share.err.config' | 'share.err.entries' | 'share.err.action'
-  | 'share.err.position' | 'share.err.lesson' | 'share.err.unsupported' | 'share.err.notOurs';
+  | 'share.err.position' | 'share.err.lesson' | 'share.err.unsupported' | 'share.err.notOurs' | 'share.err.replay';
 
 /** A session with where it stood: what a link or a file carries. */
 export interface SharedState {
