@@ -87,6 +87,8 @@ test.describe('sharing a state', () => {
     await app.lesson.open('scan-rehashing');
     await app.lesson.goTo(1);
     await app.lesson.run('1.0');
+    await app.lesson.answer('1.2', '16');
+    await expect(app.lesson.block('1.2')).toHaveAttribute('data-verdict', 'right');
     await app.console.run('SET extra 1');
     const lessonWant = await app.lesson.state();
     const inLesson = await digest(app);
@@ -96,6 +98,7 @@ test.describe('sharing a state', () => {
     await expect(other.lesson.panel).toHaveAttribute('data-lesson', 'scan-rehashing');
     expect((await other.lesson.state()).active).toMatchObject({ id: 'scan-rehashing', step: 1, ran: lessonWant.active!.ran });
     expect(await digest(other)).toBe(inLesson);
+    await expect(other.lesson.block('1.2')).toHaveAttribute('data-verdict', 'right');
     await other.page.context().close();
 
     // Rewound to the middle of the history.
@@ -241,6 +244,18 @@ test.describe('embed mode', () => {
     const src = /src="([^"]+)"/.exec(code)![1].replace(/&amp;/g, '&');
     expect(src).toContain('embed=1');
     expect(src).toContain('view=keys');
+
+    // The snippet itself, in a page of another origin.
+    const host = await browser.newContext();
+    const hostPage = await host.newPage();
+    await hostPage.setContent(`<!doctype html><title>course</title>${code}`);
+    const frame = hostPage.frameLocator('iframe');
+    await expect(frame.getByTestId('embed')).toHaveAttribute('data-view', 'keys');
+    const inner = hostPage.frames().find((f) => f.url().includes('embed=1'))!;
+    await inner.waitForFunction(() => window.glasskv?.state().phase === 'ready' && window.glasskv.state().inflight === 0);
+    expect(await inner.evaluate(() => window.glasskv.digest())).toBe(want);
+    await hostPage.screenshot({ path: 'test-results/embed-in-iframe.png' });
+    await host.close();
 
     const embed = await openFresh(browser, src.replace('lang=en', 'lang=ko'));
     await expect(embed.byId('embed')).toHaveAttribute('data-view', 'keys');

@@ -16,7 +16,7 @@ const state: SharedState = {
     ],
   },
   at: 3000,
-  lesson: { id: 'scan-rehashing', step: 2, ran: 1 },
+  lesson: { id: 'scan-rehashing', step: 2, ran: 1, answers: { '2.1': { given: '16', actual: '16', correct: true } } },
   pane: 'keys',
 };
 
@@ -66,6 +66,7 @@ describe('shared links', () => {
     }))).toBe('share.err.entries');
     expect(await refusal(await packJson({ v: 1, log, at: -4 }))).toBe('share.err.position');
     expect(await refusal(await packJson({ v: 1, log, lesson: { id: 3 } }))).toBe('share.err.lesson');
+    expect(await refusal(await packJson({ v: 1, log, lesson: { id: 'x', step: 0, ran: 0, answers: { '0.1': { given: 1 } } } }))).toBe('share.err.lesson');
   });
 
   it('refuse a small fragment that inflates past the cap (a zip bomb)', async () => {

@@ -116,11 +116,14 @@ export class LessonRunner {
    *  caller boots the shared log; here the lesson is marked open at that
    *  step with that configuration, and `sandbox` is what closing it will
    *  bring back. False if this page has no such lesson or step. */
-  adopt(id: string, step: number, ran: number, config: LessonProgress['config'], sandbox: SessionLog | null): boolean {
+  adopt(
+    id: string, step: number, ran: number, config: LessonProgress['config'], sandbox: SessionLog | null,
+    answers: Record<string, Answer> = {},
+  ): boolean {
     const lesson = this.lesson(id);
     if (!lesson || step >= lesson.steps.length || ran > clickBlocks(lesson.steps[step]).length) return false;
     const prev = this.saved.lessons[id];
-    const a: ActiveLesson = { id, step, ran, completed: prev?.completed ?? [], answers: {} };
+    const a: ActiveLesson = { id, step, ran, completed: prev?.completed ?? [], answers };
     this.saved = { ...this.saved, sandbox };
     this.update(a, config);
     this.set({ rebuilt: false, error: null });

@@ -71,7 +71,7 @@ export class ShareModel {
     const h = s.snapshot?.history;
     if (h && !h.atEnd) out.at = this.store.seekedTo ?? s.snapshot!.now;
     const a = this.lessons.getState().active;
-    if (a) out.lesson = { id: a.id, step: a.step, ran: a.ran };
+    if (a) out.lesson = { id: a.id, step: a.step, ran: a.ran, answers: a.answers };
     return out;
   }
 
@@ -147,8 +147,8 @@ export class ShareModel {
     }
     let lessonMissing = false;
     if (state.lesson && !this.embedded) {
-      const { id, step, ran } = state.lesson;
-      lessonMissing = !this.lessons.adopt(id, step, ran, state.log.config, own);
+      const { id, step, ran, answers = {} } = state.lesson;
+      lessonMissing = !this.lessons.adopt(id, step, ran, state.log.config, own, answers);
     }
     if ((!state.lesson || lessonMissing) && !this.embedded && this.lessons.getState().active) this.lessons.forgetActive();
     if (state.pane && !this.embedded) setPane(state.pane);

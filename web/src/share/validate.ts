@@ -26,8 +26,15 @@ export interface SharedState {
   log: SessionLog;
   /** Virtual time the world was rewound to (absent: the end of the log). */
   at?: number;
-  lesson?: { id: string; step: number; ran: number };
+  lesson?: { id: string; step: number; ran: number; answers?: Record<string, SharedAnswer> };
   pane?: Pane;
+}
+
+/** A prediction given in the lesson and what the engine said. */
+export interface SharedAnswer {
+  given: string;
+  actual: string;
+  correct: boolean;
 }
 
 export const MAX_ENTRIES = 200_000;
@@ -149,6 +156,19 @@ export function checkLog(v: unknown): SessionLog {
   return { version: 1, config: checkConfig(v.config), entries: checkEntries(v.entries) };
 }
 
+function checkAnswers(v: unknown): Record<string, SharedAnswer> {
+  if (!isObject(v) || Object.keys(v).length > 1000) throw new ShareError('share.err.lesson');
+  const out: Record<string, SharedAnswer> = {};
+  for (const [key, a] of Object.entries(v)) {
+    if (!/^\d{1,4}\.\d{1,4}$/.test(key) || !isObject(a) || !fits(a.given, ['str', MAX_STRING])
+      || !fits(a.actual, ['str', MAX_STRING]) || !fits(a.correct, ['bool'])) {
+      throw new ShareError('share.err.lesson');
+    }
+    out[key] = { given: a.given as string, actual: a.actual as string, correct: a.correct as boolean };
+  }
+  return out;
+}
+
 /** A whole shared state (the JSON of a link or a file). */
 export function checkShared(v: unknown): SharedState {
   if (!isObject(v) || v.v !== 1) throw new ShareError('share.err.version');
@@ -163,6 +183,7 @@ export function checkShared(v: unknown): SharedState {
       throw new ShareError('share.err.lesson');
     }
     out.lesson = { id: l.id as string, step: l.step as number, ran: l.ran as number };
+    if (l.answers !== undefined) out.lesson.answers = checkAnswers(l.answers);
   }
   if (v.pane !== undefined && (PANES as readonly unknown[]).includes(v.pane)) out.pane = v.pane as Pane;
   return out;
