@@ -228,6 +228,35 @@ test.describe('sharing a state', () => {
     expect(await digest(third)).toBe(kept);
     for (const a of [other, third]) await a.page.context().close();
   });
+
+  test('a session too long for a link says so and is exported as a file instead', async ({ page, browser }, info) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 14 });
+    // 80,000 random base64 characters do not compress below the link limit.
+    const blob = await page.evaluate(() => {
+      const a = new Uint8Array(60_000);
+      crypto.getRandomValues(a);
+      return btoa(String.fromCharCode(...a)).replace(/[+/=]/g, 'x');
+    });
+    await page.evaluate((v) => window.glasskv.act({ kind: 'console', text: `SET big ${v}` }), blob);
+    await app.idle();
+    await app.byId('share.open').click();
+    await app.byId('share.link.copy').click();
+    await expect(app.byId('share.link.url.tooLong')).toContainText('too long for a link');
+    await expect(app.byId('share.link.url')).toHaveCount(0);
+    await app.screenshot('share-too-long');
+    const [download] = await Promise.all([page.waitForEvent('download'), app.byId('share.file.export').click()]);
+    const path = info.outputPath('long.json');
+    await download.saveAs(path);
+    const other = await openFresh(browser, './?fresh&seed=1');
+    await other.byId('share.open').click();
+    await other.byId('share.file.input').setInputFiles(path);
+    await expect(other.byId('share.notice')).toHaveAttribute('data-kind', 'opened');
+    await other.waitReady();
+    expect(await digest(other)).toBe(await digest(app));
+    expect((await other.console.reply('STRLEN big'))).toBe(`(integer) ${blob.length}`);
+    await other.page.context().close();
+  });
 });
 
 test.describe('embed mode', () => {
