@@ -28,6 +28,10 @@ export const MC_DEFAULTS: McOptions = { m: 64, n: 48, f: 1.25, I: 1 << 20, chunk
 /** The most memory the page lets the node have: every megabyte of it may
  *  end up in the engine's memory and in its checkpoints. */
 export const MC_MAX_MB = 1024;
+/** Sets one mcFill action may send, and the largest value of a fill:
+ *  gkMemcachedFill's own limits (GK_MC_FILL_MAX_COUNT, _VALUE). */
+export const FILL_MAX_COUNT = 1_048_576;
+export const FILL_MAX_VALUE = 1 << 24;
 
 /** A size as memcached's -I takes it: "1m", "512k" or bytes. */
 export function mcSize(bytes: number): string {

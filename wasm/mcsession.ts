@@ -20,7 +20,7 @@ import {
   memcachedLayout, memcachedNotes, memcachedPages,
 } from './mc';
 import {
-  MC_DEFAULTS, MC_MAX_MB, MC_REPLY_KEEP, mcCommandLine, type McAction, type McConsoleEntry, type McFillProgress,
+  FILL_MAX_COUNT, FILL_MAX_VALUE, MC_DEFAULTS, MC_MAX_MB, MC_REPLY_KEEP, mcCommandLine, type McAction, type McConsoleEntry, type McFillProgress,
   type McOptions, type SlabsPage, type SlabsQuery, type SlabsResultMap, type SlabsView,
 } from './mcprotocol';
 import type { Action } from './protocol';
@@ -31,9 +31,6 @@ export const MC_CONSOLE_KEEP = 200;
 export const MC_VIEW_PAGES = 64;
 /** Virtual time to wait for replies beyond the instant a line was sent. */
 const REPLY_WAIT_NS = 10e9;
-/** Sets one mcFill action may send (gkMemcachedFill's own limit). */
-const FILL_MAX_COUNT = 4_194_304;
-const FILL_MAX_VALUE = 1 << 24;
 const decoder = new TextDecoder();
 
 /** What the session keeps about the memcached node (checkpointed). */

@@ -69,6 +69,37 @@ describe('shared links', () => {
     expect(await refusal(await packJson({ v: 1, log, lesson: { id: 'x', step: 0, ran: 0, answers: { '0.1': { given: 1 } } } }))).toBe('share.err.lesson');
   });
 
+  it('carry the AOF and memcached actions, nested fields checked one by one', async () => {
+    const options = { m: 16, n: 48, f: 1.25, I: 1 << 20, chunkMax: null, noCas: false };
+    const spec = { dist: 3, sizeA: 100, sizeB: 1000, keyBytes: 8, keyspace: 50_000, total: 100_000, seed: 7 };
+    const entries = [
+      { t: 0, action: { kind: 'diskReadOnly', dir: 'appendonlydir', readonly: true } },
+      { t: 1, action: { kind: 'crashAt', point: 'afterWrite', mode: 'power' } },
+      { t: 2, action: { kind: 'mcStart', options } },
+      { t: 3, action: { kind: 'mcLine', text: 'set k 0 0 5\nhello' } },
+      { t: 4, action: { kind: 'mcFill', spec, first: 0, count: 5000 } },
+    ];
+    const shared = { v: 1, log: { ...state.log, entries } };
+    expect((await decodeState(await packJson(shared))).log.entries).toEqual(entries);
+    const withAction = (action: object) => packJson({ v: 1, log: { ...state.log, entries: [{ t: 0, action }] } });
+    const refusedField = async (action: object) => {
+      try {
+        await decodeState(await withAction(action));
+      } catch (e) {
+        if (e instanceof ShareError) return e.detail;
+        throw e;
+      }
+      return 'accepted';
+    };
+    expect(await refusedField({ kind: 'mcStart', options: { ...options, m: 0 } })).toBe('#1 mcStart.options');
+    expect(await refusedField({ kind: 'mcStart', options: { ...options, chunkMax: 'big' } })).toBe('#1 mcStart.options');
+    expect(await refusedField({ kind: 'mcStart', options: { ...options, evil: 1 } })).toBe('#1 mcStart.options');
+    expect(await refusedField({ kind: 'mcFill', spec, first: 0, count: 1 << 21 })).toBe('#1 mcFill.count');
+    expect(await refusedField({ kind: 'mcFill', spec: { ...spec, keyBytes: 251 }, first: 0, count: 1 })).toBe('#1 mcFill.spec');
+    expect(await refusedField({ kind: 'crashAt', point: 'whenever', mode: 'power' })).toBe('#1 crashAt.point');
+    expect(await refusedField({ kind: 'mcStart', options: { ...options, chunkMax: 65536 } })).toBe('accepted');
+  });
+
   it('refuse a small fragment that inflates past the cap (a zip bomb)', async () => {
     const huge = `{"v":1,"pad":"${'a'.repeat(20 << 20)}"}`;
     const text = await packJson(huge);

@@ -5,7 +5,8 @@
 // crash and never a world booted from half-checked input.
 import type { Action, ActionKind, LogEntry, SessionConfig, SessionLog } from '../../../wasm/protocol';
 import { LAB_NAMES } from '../../../wasm/protocol';
-import { DISK_PRESETS } from '../../../wasm/aofprotocol';
+import { CRASH_POINTS, DISK_PRESETS } from '../../../wasm/aofprotocol';
+import { FILL_MAX_COUNT, FILL_MAX_VALUE, MC_MAX_MB } from '../../../wasm/mcprotocol';
 import { PANES, type Pane } from '../app/pane';
 
 /** Why a shared session was refused: a message key and what it names. */
@@ -42,7 +43,12 @@ const MAX_TEXT = 1 << 20;
 const MAX_STRING = 4096;
 const MAX_NS = 1e18;
 
-type Field = ['int', number, number] | ['num', number, number] | ['str', number] | ['bool'] | ['enum', readonly string[]];
+type Field =
+  | ['int', number, number] | ['num', number, number] | ['str', number] | ['bool'] | ['enum', readonly string[]]
+  /** A nested object of exactly these fields. */
+  | ['obj', Spec]
+  /** null, or a value of the field. */
+  | ['nullOr', Field];
 interface Spec {
   required: Record<string, Field>;
   optional?: Record<string, Field>;
@@ -83,8 +89,33 @@ const SPECS: Record<ActionKind, Spec | null> = {
   labNext: { required: {} },
   disk: { required: { preset: ['enum', DISK_PRESETS] } },
   diskFree: { required: { bytes: ['int', 0, 1e15] } },
+  diskReadOnly: { required: { dir: ['str', 256], readonly: ['bool'] } },
   crash: { required: { mode: ['enum', ['process', 'power']] } },
+  crashAt: { required: { point: ['enum', CRASH_POINTS], mode: ['enum', ['process', 'power']] } },
   restart: { required: {}, optional: { conf: ['str', 64 * 1024] } },
+  mcStart: {
+    required: {
+      options: ['obj', {
+        required: {
+          m: ['int', 1, MC_MAX_MB], n: ['int', 1, 1 << 20], f: ['num', 0, 1000], I: ['int', 1024, 1 << 30],
+          chunkMax: ['nullOr', ['int', 1, 1 << 30]], noCas: ['bool'],
+        },
+      }],
+    },
+  },
+  mcLine: { required: { text: ['str', 4 << 20] } },
+  mcFill: {
+    required: {
+      spec: ['obj', {
+        required: {
+          dist: ['int', 0, 3], sizeA: ['int', 0, FILL_MAX_VALUE], sizeB: ['int', 0, FILL_MAX_VALUE],
+          keyBytes: ['int', 1, 250], keyspace: ['int', 1, Number.MAX_SAFE_INTEGER],
+          total: ['int', 1, Number.MAX_SAFE_INTEGER], seed: ['int', 0, Number.MAX_SAFE_INTEGER],
+        },
+      }],
+      first: ['int', 0, Number.MAX_SAFE_INTEGER], count: ['int', 1, FILL_MAX_COUNT],
+    },
+  },
   // A deliberate trap only makes sense in the crash-handling tests.
   trap: null,
 };
@@ -105,7 +136,24 @@ function fits(v: unknown, f: Field): boolean {
       return typeof v === 'boolean';
     case 'enum':
       return typeof v === 'string' && f[1].includes(v);
+    case 'obj':
+      return isObject(v) && misfit(v, f[1]) === null;
+    case 'nullOr':
+      return v === null || fits(v, f[1]);
   }
+}
+
+/** The first field of v that does not fit spec, or null: every required
+ *  field must fit, and every other one be an optional field that fits
+ *  (unknown fields are refused). `skip` names a field checked elsewhere. */
+function misfit(v: Record<string, unknown>, spec: Spec, skip = ''): string | null {
+  for (const [name, f] of Object.entries(spec.required)) if (!fits(v[name], f)) return name;
+  for (const [name, value] of Object.entries(v)) {
+    if (name === skip || Object.hasOwn(spec.required, name)) continue;
+    const f = spec.optional && Object.hasOwn(spec.optional, name) ? spec.optional[name] : null;
+    if (!f || (value !== undefined && !fits(value, f))) return name;
+  }
+  return null;
 }
 
 /** The action, checked field by field (unknown fields are refused). */
@@ -116,14 +164,8 @@ export function checkAction(v: unknown, i: number): Action {
   }
   const spec = SPECS[v.kind as ActionKind];
   if (!spec) throw new ShareError('share.err.unsupported', `${where}: ${v.kind}`);
-  for (const [name, f] of Object.entries(spec.required)) {
-    if (!fits(v[name], f)) throw new ShareError('share.err.action', `${where} ${v.kind}.${name}`);
-  }
-  for (const [name, value] of Object.entries(v)) {
-    if (name === 'kind' || Object.hasOwn(spec.required, name)) continue;
-    const f = spec.optional && Object.hasOwn(spec.optional, name) ? spec.optional[name] : null;
-    if (!f || (value !== undefined && !fits(value, f))) throw new ShareError('share.err.action', `${where} ${v.kind}.${name}`);
-  }
+  const bad = misfit(v, spec, 'kind');
+  if (bad !== null) throw new ShareError('share.err.action', `${where} ${v.kind}.${bad}`);
   return v as unknown as Action;
 }
 
