@@ -58,6 +58,11 @@ export type McAction =
   /** Sets first .. first+count-1 of a fill workload (gkMemcachedFill). */
   | { kind: 'mcFill'; spec: McFillSpec; first: number; count: number };
 
+/** The slab labs (engine/src/labs_mc.c), run headless by the worker's
+ *  labRun like the others. */
+export const MC_LAB_NAMES = ['slab-classes', 'item-placement', 'slab-calcification'] as const;
+export type McLabName = (typeof MC_LAB_NAMES)[number];
+
 export const MC_ACTION_KINDS = ['mcStart', 'mcLine', 'mcFill'] as const;
 
 /** One exchange in the memcached console. */

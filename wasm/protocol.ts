@@ -8,7 +8,7 @@
 // snapshots, a crash), and never answer anything.
 
 import type { AofLabName, AofView, PersistAction } from './aofprotocol';
-import type { McAction, SlabsQuery, SlabsResultMap } from './mcprotocol';
+import type { McAction, McLabName, SlabsQuery, SlabsResultMap } from './mcprotocol';
 import type { ScanAudit } from './engine';
 
 // ---------------------------------------------------------------- input log
@@ -372,7 +372,7 @@ export type Request =
    *  the nearest checkpoint, replay the log); not logged. */
   | { id: number; type: 'seek'; t: number }
   /** Runs a lab headless (gkLabRun) in a module of its own. */
-  | { id: number; type: 'labRun'; name: LabName | AofLabName; seed: number }
+  | { id: number; type: 'labRun'; name: LabName | AofLabName | McLabName; seed: number }
   /** The names of command ids seen in GK_TR_CMD records. */
   | { id: number; type: 'commandNames' }
   /** Host `node`'s last iteration that ended at or before `before` (all
@@ -448,7 +448,7 @@ export interface SamplesResult {
 }
 
 export interface LabRunResult {
-  name: LabName | AofLabName;
+  name: LabName | AofLabName | McLabName;
   /** gkLabRun's JSON. */
   json: string;
   /** Real time the run took, ms. */

@@ -34,7 +34,7 @@ import { AOF_LAB_NAMES, type AofLabName, type AofView, type RecoveryReport } fro
 import {
   applyMc, completeMc, copyMcState, loadMcState, newMcState, slabsQuery, type McState,
 } from './mcsession';
-import type { SlabsQuery, SlabsResultMap } from './mcprotocol';
+import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } from './mcprotocol';
 import {
   CONFIGS_SHOWN, WORKLOAD_SPEC_FIELDS, type Action, type ActResult, type BootResult, type ConsoleEntry,
   type CrashInfo, type DictSnapshot, type HostView, type IterationResult, type LabName, type LabRunResult, type LaneItems, type LogEntry,
@@ -949,8 +949,9 @@ export class Session {
 
   /** Runs a lab headless in a module instance of its own, so the
    *  session's memory (and its checkpoints) never see it. */
-  async labRun(name: LabName | AofLabName, seed: number): Promise<LabRunResult> {
-    if (!(name in LAB_SCENES) && !(AOF_LAB_NAMES as readonly string[]).includes(name)) {
+  async labRun(name: LabName | AofLabName | McLabName, seed: number): Promise<LabRunResult> {
+    if (!(name in LAB_SCENES) && !(AOF_LAB_NAMES as readonly string[]).includes(name)
+      && !(MC_LAB_NAMES as readonly string[]).includes(name)) {
       throw new RangeError(`no lab named ${name}`);
     }
     const gk = await this.labModule();

@@ -127,4 +127,67 @@ test.describe('the Slabs pane', () => {
     await expect(app.byId('slabs.status')).toHaveAttribute('data-evictions', String(evictions));
     expect(app.errors).toEqual([]);
   });
+  test('the slab labs run headless in the worker and each run is told in words with its own figures', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const slabs = new SlabsPane(app);
+    await app.open({ seed: 5 });
+    await slabs.show();
+    const logBefore = await app.state((s) => s.log.entries.length);
+
+    await app.byId('slabs.lab.slab-classes.run').click();
+    await expect(app.byId('slabs.lab.slab-classes.table')).toBeVisible();
+    // memcached 1.6.18 -vv with the defaults: 39 classes, 96 bytes and
+    // 10922 per page first, 524288 and 2 per page last.
+    const rows = app.byId('slabs.lab.rows.0').locator('tbody tr');
+    await expect(rows).toHaveCount(39);
+    await expect(rows.first().locator('td').nth(1)).toHaveText('96');
+    await expect(rows.first().locator('td').nth(2)).toHaveText('10,922');
+    await expect(rows.last().locator('td').nth(1)).toHaveText('524,288');
+    const classes = app.byId('slabs.lab.slab-classes.explain').locator('li');
+    await expect(classes).toHaveCount(2);
+    await expect(classes.first()).toContainText(
+      '39 classes, from 96-byte chunks (10,922 per 1,048,576-byte page) to class 39 at 524,288 bytes (2 per page)');
+    // -f 2: the run's own ladder, fewer classes.
+    const f2 = Number((await app.byId('slabs.lab.rows.1').locator('tbody tr').count()));
+    expect(f2).toBeLessThan(39);
+    await expect(classes.nth(1)).toContainText(`${f2} classes`);
+    await app.byId('slabs.labs').screenshot({ path: 'test-results/slabs-lab-classes.png' });
+
+    await app.byId('slabs.lab.item-placement.run').click();
+    const items = app.byId('slabs.lab.item-placement.explain').locator('li');
+    await expect(items.first()).toBeVisible();
+    const n = await app.byId('slabs.lab.rows.0').locator('tbody tr').count();
+    await expect(items).toHaveCount(n);
+    // ntotal = 48 + (10 + 1) + (100 + 2) + 8 = 169: class 4, 192-byte chunks.
+    await expect(items.filter({ hasText: 'A 10-byte key and a 100-byte value make an item of 169 bytes' }))
+      .toContainText('class 4, whose 192-byte chunk leaves 23 bytes unused');
+    await expect(items.filter({ hasText: 'slab_chunk_max' }).first()).toContainText('chunked item');
+    await expect(items.last()).toContainText('SERVER_ERROR object too large for cache');
+    await app.byId('slabs.labs').screenshot({ path: 'test-results/slabs-lab-items.png' });
+
+    await app.byId('slabs.lab.slab-calcification.run').click();
+    const table = app.byId('slabs.lab.slab-calcification.table');
+    await expect(table).toBeVisible({ timeout: 60_000 });
+    const calc = app.byId('slabs.lab.slab-calcification.explain').locator('li');
+    await expect(calc).toHaveCount(2);
+    // The sentence carries the figures of the table's column for its run.
+    const figure = async (label: string, run: number) =>
+      (await table.locator('> table tbody tr', { has: page.getByRole('rowheader', { name: label, exact: true }) })
+        .locator('td').nth(run).textContent())!.trim();
+    const evictions = await figure('evictions', 0);
+    expect(Number(evictions.replace(/,/g, ''))).toBeGreaterThan(0);
+    await expect(calc.first()).toContainText(`gave ${evictions} evictions`);
+    await expect(calc.first()).toContainText(`${await figure('free chunk bytes in other classes', 0)} bytes`);
+    await app.byId('slabs.labs').screenshot({ path: 'test-results/slabs-lab-calcification.png' });
+
+    await page.getByRole('button', { name: '한국어' }).click();
+    await expect(calc.first()).toContainText(`축출이 ${evictions}번`);
+    await app.byId('slabs.lab.slab-classes.run').click();
+    await expect(app.byId('slabs.lab.slab-classes.explain').locator('li').first()).toContainText('클래스 39개');
+    await app.byId('slabs.labs').screenshot({ path: 'test-results/slabs-lab-classes-ko.png' });
+
+    // Headless: the sandbox's log did not move.
+    expect(await app.state((s) => s.log.entries.length)).toBe(logBefore);
+    expect(app.errors).toEqual([]);
+  });
 });

@@ -7,7 +7,7 @@ import type {
   Action, ConsoleEntry, CrashInfo, LabRunResult, LogEntry, SessionLog, Snapshot,
 } from '../../../wasm/protocol';
 import type { AofLabName, AofView } from '../../../wasm/aofprotocol';
-import type { SlabsQuery, SlabsResultMap } from '../../../wasm/mcprotocol';
+import type { McLabName, SlabsQuery, SlabsResultMap } from '../../../wasm/mcprotocol';
 import type { Lang } from '../i18n';
 import { clearLog, freshLog, saveLog } from './persist';
 
@@ -288,6 +288,11 @@ export class Store {
 
   /** The figures of an AOF lab run headless in the worker (not logged). */
   aofLabRun(name: AofLabName, seed: number): Promise<LabRunResult> {
+    return this.bridge.call({ type: 'labRun', name, seed });
+  }
+
+  /** The figures of a slab lab run headless in the worker (not logged). */
+  mcLabRun(name: McLabName, seed: number): Promise<LabRunResult> {
     return this.bridge.call({ type: 'labRun', name, seed });
   }
 

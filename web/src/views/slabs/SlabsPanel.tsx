@@ -9,6 +9,7 @@ import { McConsole } from './McConsole';
 import { calcification, idList } from './model';
 import { Notes } from './Notes';
 import { PagesView } from './PagesView';
+import { SlabLabs } from './SlabLabs';
 import { WhatIf } from './WhatIf';
 import './slabs.css';
 
@@ -80,6 +81,7 @@ export const SlabsPanel = memo(function SlabsPanel() {
         <WhatIf current={view?.options ?? null} classes={view?.classes.length ?? 0} />
         <FillForm fill={view?.fill ?? null} />
       </div>
+      <SlabLabs />
     </section>
   );
 });
