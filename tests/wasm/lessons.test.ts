@@ -7,10 +7,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AofView } from '../../wasm/aofprotocol';
+import type { SlabsView } from '../../wasm/mcprotocol';
 import type { Action, ConsoleEntry, ReplyValue, Snapshot } from '../../wasm/protocol';
+import { parseActionLine } from '../../web/src/lessons/actions';
 import { parseLesson } from '../../web/src/lessons/parse';
 import { LESSON_EPOCH_MS, actionsAtEntry, autoBlocks, blocksOf, claimsOf, clickBlocks, stepActions } from '../../web/src/lessons/plan';
-import { compare, needsAof, probeRoots, readProbe, showValue } from '../../web/src/lessons/probe';
+import { compare, needsAof, needsSlabs, probeRoots, readProbe, readSlabs, showValue, slabItem } from '../../web/src/lessons/probe';
 import { LessonError, type Lesson, type PredictBlock } from '../../web/src/lessons/types';
 import { emptyLog, newSession } from './helpers';
 
@@ -129,7 +131,7 @@ describe('the lesson parser', () => {
     const at = (body: string, front = FRONT) => errorOf(() => parse(body, front));
     expect(at('## S\n\n```glasskv do\nadd 10\nfly away\n```\n').message).toBe('tutorials/en/demo.md:12: unknown action "fly" '
       + '(add, delete, rehash-step, active-rehashing, scan-start, scan-step, scan-finish, wait, next-event, '
-      + 'next-iteration, workload, workload-stop, lab, lab-next, disk, disk-free, crash, restart)');
+      + 'next-iteration, workload, workload-stop, lab, lab-next, disk, disk-free, crash, restart, mc-start, mc, mc-set, mc-fill)');
     expect(at('## S\n\n```glasskv expect\nreply = 1\n```\n').line).toBe(10);
     expect(at('## S\n\n```glasskv wiggle\nx\n```\n').message).toMatch(/:10: unknown block "glasskv wiggle"/);
     expect(at('## S\n\n```glasskv predict\nquestion: Q?\nrun: PING\n```\n').message).toMatch(/needs "answer:"/);
@@ -168,6 +170,73 @@ describe('probes', () => {
     expect(() => readProbe('replies[0]', roots)).toThrow(/a probe starts with/);
     expect(() => readProbe('reply..x', roots)).toThrow(/not a probe path/);
     expect(() => readProbe('reply[1]length', roots)).toThrow(/not a probe path/);
+  });
+});
+
+describe('Slabs probes and memcached action lines', () => {
+  it('read the classes, the totals and where an item of given sizes lands, as the engine reports them', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(3));
+    const ask = (paths: string[]) => readSlabs(paths, (q) => session.slabs(q));
+    const roots = async (...paths: string[]) => probeRoots(session.snapshot(), undefined, null, await ask(paths));
+    expect(needsSlabs('slabs.class[1].chunk')).toBe(true);
+    expect(needsSlabs('aof.on')).toBe(false);
+    expect(slabItem('k10_v100')).toEqual({ nkey: 10, vlen: 100, flags: 0 });
+    expect(slabItem('k2_v100_f5')).toEqual({ nkey: 2, vlen: 100, flags: 5 });
+    expect(slabItem('class')).toBeNull();
+    expect(readProbe('slabs.running', await roots('slabs.running'))).toBe('no');
+
+    for (const a of parseActionLine('mc-start -m 16 -f 1.25')) session.act(a);
+    let r = await roots('slabs.item.k10_v100.class', 'slabs.item.k2_v100_f5.ntotal');
+    expect(readProbe('slabs.running', r)).toBe('yes');
+    // memcached 1.6.18 -vv: 39 classes, class 1 is 96 bytes and 10922 per page.
+    expect(readProbe('slabs.classes', r)).toBe(39);
+    expect(readProbe('slabs.class[1].chunk', r)).toBe(96);
+    expect(readProbe('slabs.class[1].perslab', r)).toBe(10922);
+    expect(readProbe('slabs.class[5].perslab', r)).toBe(4369);
+    expect(readProbe('slabs.total.limit', r)).toBe(16 << 20);
+    expect(readProbe('slabs.active', r)).toBe(0);
+    // 48 + 10+1 + 100+2 + 8 = 169: class 4 (192). Flags 5 add 4 bytes: 165.
+    expect(readProbe('slabs.item.k10_v100.class', r)).toBe(4);
+    expect(readProbe('slabs.item.k10_v100.waste', r)).toBe(192 - 169);
+    expect(readProbe('slabs.item.k2_v100_f5.ntotal', r)).toBe(165);
+
+    for (const a of parseActionLine('mc-set user:1 100')) session.act(a);
+    for (const a of parseActionLine('mc get user:1\\nversion')) session.act(a);
+    r = await roots('slabs.total');
+    expect(readProbe('slabs.class[4].used', r)).toBe(1);
+    expect(readProbe('slabs.class[4].pages', r)).toBe(1);
+    expect(readProbe('slabs.class[4].free', r)).toBe(5461 - 1);
+    expect(readProbe('slabs.total.malloced', r)).toBe(1 << 20);
+    expect(readProbe('slabs.total.items', r)).toBe(1);
+    const view = session.slabs({ what: 'view', cls: 1, from: 0, pages: 0 });
+    expect(view.console.at(-1)!.output).toMatch(/^VALUE user:1 0 100\r\nx{100}\r\nEND\r\nVERSION /);
+
+    // A shift from small to large values on a small node: calcification.
+    for (const a of parseActionLine('mc-start -m 8')) session.act(a);
+    const fill = parseActionLine('mc-fill shift 100 4000 total=40000 keys=4000');
+    expect(fill).toHaveLength(1);
+    for (const a of fill) session.act(a);
+    r = await roots('slabs.calcified');
+    expect(readProbe('slabs.calcified', r)).toBe('yes');
+    expect(readProbe('slabs.total.evictions', r)).toBeGreaterThan(0);
+    const evicting = readProbe('slabs.evicting', r) as number[];
+    expect(readProbe(`slabs.class[${evicting[0]}].free`, r)).toBe(0);
+    expect((readProbe('slabs.idle', r) as number[]).length).toBeGreaterThan(0);
+  });
+
+  it('refuse lines memcached would refuse or that name nothing', () => {
+    expect(() => parseActionLine('mc-start -x 3')).toThrow(/mc-start takes memcached's/);
+    expect(() => parseActionLine('mc-start -m')).toThrow(/-m needs a value/);
+    expect(() => parseActionLine('mc-fill zipf 1 2 total=5')).toThrow(/distribution/);
+    expect(() => parseActionLine('mc-fill shift 100 total=5')).toThrow(/shift FROM TO/);
+    expect(() => parseActionLine('mc-set k')).toThrow(/a key/);
+    expect(() => parseActionLine('mc')).toThrow(/protocol line/);
+    expect(parseActionLine('mc-start -I 2m -o slab_chunk_max=512k -C')).toEqual([{ kind: 'mcStart',
+      options: { m: 64, n: 48, f: 1.25, I: 2 << 20, chunkMax: 512 << 10, noCas: true } }]);
+    // More sets than one action may send go in slices.
+    const slices = parseActionLine('mc-fill fixed 100 total=2000000');
+    expect(slices.map((a) => (a as { count: number }).count)).toEqual([1_048_576, 2_000_000 - 1_048_576]);
   });
 });
 
@@ -224,7 +293,7 @@ describe('the hash table view after a restart', () => {
 /** What must be identical between two ways of reaching a step: the
  *  keyspace, the walker, and the server's persistence (up or down, the AOF
  *  stream's offsets, the last crash and its recovery report). */
-function essence(s: Snapshot, aof: AofView) {
+function essence(s: Snapshot, aof: AofView, mc: SlabsView) {
   const t = (i: number) => {
     const x = s.dict?.tables[i];
     return x && { size: x.size, used: x.used, entries: Array.from(x.entries), filled: Array.from(x.filled) };
@@ -233,7 +302,12 @@ function essence(s: Snapshot, aof: AofView) {
     now: s.now, memory: s.memory, prompt: s.prompt, rehashidx: s.dict?.rehashidx, t0: t(0), t1: t(1),
     scan: s.scan && { ...s.scan }, config: s.config, logLength: s.logLength,
     aof: { up: aof.up, appendonly: aof.appendonly, info: aof.info, crash: aof.crash, report: aof.report, disk: aof.disk },
+    mc: { running: mc.running, options: mc.options, classes: mc.classes, totals: mc.totals, fill: mc.fill },
   };
+}
+
+function mcView(session: ReturnType<typeof newSession>['session']): SlabsView {
+  return session.slabs({ what: 'view', cls: 1, from: 0, pages: 0 });
 }
 
 function lastReply(entries: readonly ConsoleEntry[]): ReplyValue | undefined {
@@ -284,11 +358,12 @@ describe('the lessons in tutorials/', () => {
           for (const a of block.actions) out.push(...walk.session.act(a).console);
           return out;
         };
-        const check = (entry: (typeof claims)[number], out: ConsoleEntry[]) => {
+        const check = async (entry: (typeof claims)[number], out: ConsoleEntry[]) => {
           const probes = [...entry.expects.flatMap((e) => e.checks.map((c) => c.probe)),
             ...(entry.block.type === 'predict' ? [entry.block.answer] : [])];
           const aof = probes.some(needsAof) ? walk.session.aof() : null;
-          const roots = probeRoots(walk.session.snapshot(), lastReply(out), aof);
+          const slabs = await readSlabs(probes, (q) => walk.session.slabs(q));
+          const roots = probeRoots(walk.session.snapshot(), lastReply(out), aof, slabs);
           for (const e of entry.expects) {
             for (const c of e.checks) {
               const v = readProbe(c.probe, roots);
@@ -304,20 +379,20 @@ describe('the lessons in tutorials/', () => {
             }
           }
         };
-        for (const c of claims.filter((x) => x.block.auto)) check(c, run(c.block));
-        atEntry.push(essence(walk.session.snapshot(), walk.session.aof()));
-        for (const c of claims.filter((x) => !x.block.auto)) check(c, run(c.block));
+        for (const c of claims.filter((x) => x.block.auto)) await check(c, run(c.block));
+        atEntry.push(essence(walk.session.snapshot(), walk.session.aof(), mcView(walk.session)));
+        for (const c of claims.filter((x) => !x.block.auto)) await check(c, run(c.block));
       }
       expect(failures).toEqual([]);
 
       for (let k = 0; k < lesson.steps.length; k++) {
         const fresh = newSession();
         const r = await fresh.session.boot({ version: 1, config, entries: [] }, actionsAtEntry(lesson, k));
-        expect(essence(r.snapshot, fresh.session.aof()), `step ${k + 1} of ${file}`).toEqual(atEntry[k]);
+        expect(essence(r.snapshot, fresh.session.aof(), mcView(fresh.session)), `step ${k + 1} of ${file}`).toEqual(atEntry[k]);
         expect(fresh.events.filter((e) => e.type === 'diverged')).toEqual([]);
         const replayed = newSession();
         const again = await replayed.session.boot({ version: 1, config, entries: [...fresh.session.entries] });
-        expect(essence(again.snapshot, replayed.session.aof())).toEqual(atEntry[k]);
+        expect(essence(again.snapshot, replayed.session.aof(), mcView(replayed.session))).toEqual(atEntry[k]);
       }
     });
   }

@@ -23,6 +23,7 @@ export const App = memo(function App() {
   const aofPane = lesson ? lesson.views.includes('aof') : pane === 'aof';
   const keys = lesson !== null || pane === 'keys';
   const loopViews = lesson ? lesson.views.includes('loop') : pane === 'loop';
+  const slabsPane = lesson ? lesson.views.includes('slabs') : pane === 'slabs';
   return (
     <div className="app">
       <Header />
@@ -37,7 +38,7 @@ export const App = memo(function App() {
           {keys && shows('ht') ? <HashTablePanel /> : null}
           {keys && shows('scan') ? <ScanPanel /> : null}
           {aofPane ? <AofPanel /> : null}
-          {!keys && pane === 'slabs' ? <SlabsPanel /> : null}
+          {slabsPane ? <SlabsPanel /> : null}
           {loopViews ? <LoopViews /> : null}
         </div>
       </main>

@@ -24,7 +24,18 @@
 //   disk-free BYTES               leave exactly BYTES free on that disk
 //   crash process|power           kill -9 the server, or cut the power
 //   restart                       start redis-server again
+//   mc-start [-m 64] [-n 48] [-f 1.25] [-I 1m] [-o slab_chunk_max=N] [-C]
+//                                 (re)start the memcached node with these
+//                                 command-line options (the others: defaults)
+//   mc LINE[\nLINE]               protocol lines typed at the node ("\n"
+//                                 written as two characters separates lines)
+//   mc-set KEY BYTES [flags=F]    set KEY to a value of BYTES bytes
+//   mc-fill DIST A [B] total=N [keys=N] [key=N] [seed=N] [first=N] [count=N]
+//                                 sets first .. first+count-1 of a fill:
+//                                 fixed SIZE, uniform MIN MAX, normal MEAN
+//                                 STDDEV, shift FROM TO (the Fill form)
 import { DISK_PRESETS } from '../../../wasm/aofprotocol';
+import { FILL_MAX_COUNT, FILL_MAX_VALUE, MC_DEFAULTS, MC_MAX_MB, type McFillSpec, type McOptions } from '../../../wasm/mcprotocol';
 import { LAB_NAMES, PRESET_SPECS, type Action, type LabName, type WorkloadAction, type WorkloadPreset } from '../../../wasm/protocol';
 
 const MAX_KEYS = 1_000_000;
@@ -163,10 +174,29 @@ export function parseActionLine(line: string): Action[] {
       allowOnly(w, [], verb);
       if (w.positional.length) throw new ActionLineError('restart takes nothing');
       return [{ kind: 'restart' }];
+    case 'mc-start':
+      return [{ kind: 'mcStart', options: mcOptions(line.trim().split(/\s+/).slice(1)) }];
+    case 'mc': {
+      const text = line.trim().slice(2).trim().split('\\n').join('\n');
+      if (!text) throw new ActionLineError('mc takes the protocol line(s) to send');
+      return [{ kind: 'mcLine', text }];
+    }
+    case 'mc-set': {
+      allowOnly(w, ['flags'], verb);
+      const [key, bytes] = w.positional;
+      if (!key || w.positional.length !== 2 || key.length > 250) {
+        throw new ActionLineError('mc-set takes a key (at most 250 bytes) and a value size in bytes');
+      }
+      const n = int(bytes, 'the value size', 0, FILL_MAX_VALUE);
+      const flags = int(w.options.get('flags'), 'flags', 0, 0xffffffff, 0);
+      return [{ kind: 'mcLine', text: `set ${key} ${flags} 0 ${n}\n${'x'.repeat(n)}` }];
+    }
+    case 'mc-fill':
+      return mcFill(w);
     default:
       throw new ActionLineError(`unknown action "${verb}" (add, delete, rehash-step, active-rehashing, `
         + 'scan-start, scan-step, scan-finish, wait, next-event, next-iteration, workload, workload-stop, lab, '
-        + 'lab-next, disk, disk-free, crash, restart)');
+        + 'lab-next, disk, disk-free, crash, restart, mc-start, mc, mc-set, mc-fill)');
   }
 }
 
@@ -209,6 +239,81 @@ function workload(w: Words): WorkloadAction {
   return a;
 }
 
+/** A size as memcached's -I and slab_chunk_max take it: bytes, or with a
+ *  k or m suffix. */
+function mcBytes(text: string | undefined, what: string): number {
+  const m = /^(\d+)([kKmM]?)$/.exec(text ?? '');
+  if (!m) throw new ActionLineError(`${what} takes a size such as 1m, 512k or 65536, not "${text ?? ''}"`);
+  const unit = m[2].toLowerCase() === 'm' ? 1 << 20 : m[2].toLowerCase() === 'k' ? 1024 : 1;
+  return Number(m[1]) * unit;
+}
+
+/** "mc-start -m 16 -f 1.25 -C": memcached's own options, over its
+ *  defaults. Whether memcached accepts the combination is the engine's to
+ *  say (mcStart is checked against its parser before it is logged). */
+function mcOptions(args: string[]): McOptions {
+  const o: McOptions = { ...MC_DEFAULTS };
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    const value = () => {
+      if (i + 1 >= args.length) throw new ActionLineError(`${flag} needs a value`);
+      return args[++i];
+    };
+    switch (flag) {
+      case '-m': o.m = int(value(), '-m (megabytes)', 1, MC_MAX_MB); break;
+      case '-n': o.n = int(value(), '-n (bytes)', 1, 1 << 20); break;
+      case '-f': {
+        const v = value();
+        if (!/^\d+(\.\d+)?$/.test(v)) throw new ActionLineError(`-f takes a number such as 1.25, not "${v}"`);
+        o.f = Number(v);
+        break;
+      }
+      case '-I': o.I = mcBytes(value(), '-I'); break;
+      case '-C': o.noCas = true; break;
+      case '-o': {
+        const v = value();
+        if (!v.startsWith('slab_chunk_max=')) throw new ActionLineError('-o takes slab_chunk_max=SIZE');
+        o.chunkMax = mcBytes(v.slice('slab_chunk_max='.length), 'slab_chunk_max');
+        break;
+      }
+      default:
+        throw new ActionLineError(`mc-start takes memcached's -m, -n, -f, -I, -o slab_chunk_max=N and -C, not "${flag}"`);
+    }
+  }
+  return o;
+}
+
+const DISTS: Record<string, { id: McFillSpec['dist']; sizes: number }> = {
+  fixed: { id: 0, sizes: 1 }, uniform: { id: 1, sizes: 2 }, normal: { id: 2, sizes: 2 }, shift: { id: 3, sizes: 2 },
+};
+
+/** "mc-fill shift 100 4000 total=40000 keys=4000": the Fill form's
+ *  workload. Sets past FILL_MAX_COUNT go in further slices, as the form
+ *  sends them. */
+function mcFill(w: Words): Action[] {
+  allowOnly(w, ['total', 'keys', 'key', 'seed', 'first', 'count'], 'mc-fill');
+  const d = DISTS[(w.positional[0] ?? '').toLowerCase()];
+  if (!d) throw new ActionLineError(`mc-fill takes a distribution: ${Object.keys(DISTS).join(', ')}`);
+  if (w.positional.length !== 1 + d.sizes) {
+    throw new ActionLineError('mc-fill takes fixed SIZE, uniform MIN MAX, normal MEAN STDDEV or shift FROM TO');
+  }
+  const size = (i: number) => int(w.positional[1 + i], 'a value size', 0, FILL_MAX_VALUE);
+  const total = int(w.options.get('total'), 'total', 1, 1e12);
+  const spec: McFillSpec = {
+    dist: d.id, sizeA: size(0), sizeB: d.sizes > 1 ? size(1) : 0,
+    keyBytes: int(w.options.get('key'), 'key (bytes of each key)', 1, 250, 10),
+    keyspace: int(w.options.get('keys'), 'keys', 1, 1e12, total), total,
+    seed: int(w.options.get('seed'), 'seed', 0, 2 ** 32, 1),
+  };
+  const first = int(w.options.get('first'), 'first', 0, total - 1, 0);
+  const count = int(w.options.get('count'), 'count', 1, total - first, total - first);
+  const out: Action[] = [];
+  for (let at = first; at < first + count; at += FILL_MAX_COUNT) {
+    out.push({ kind: 'mcFill', spec: { ...spec }, first: at, count: Math.min(FILL_MAX_COUNT, first + count - at) });
+  }
+  return out;
+}
+
 /** Actions are the same step of a lesson if they are equal, fields the
  *  lesson left to the session aside (the key prefix of an add, the
  *  configuration file a restart is logged with). */
@@ -218,7 +323,13 @@ export function sameAction(logged: Action, planned: Action): boolean {
   const b = planned as unknown as Record<string, unknown>;
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
     if ((k === 'prefix' || k === 'conf') && b[k] === undefined) continue;
-    if (a[k] !== b[k]) return false;
+    // The memcached actions carry objects (options, a fill's spec):
+    // compared by value, as they are logged as copies.
+    const x = a[k];
+    const y = b[k];
+    if (x !== y && !(typeof x === 'object' && typeof y === 'object' && JSON.stringify(x) === JSON.stringify(y))) {
+      return false;
+    }
   }
   return true;
 }

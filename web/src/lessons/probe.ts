@@ -33,9 +33,23 @@
 //   recovery.*       the report after the restart: kept (= survived), lost,
 //                    total, dbsize, lost_keys, kept_keys (each a set,
 //                    listed in natural order: cart:2 before cart:10)
+//   slabs.*          the memcached node (the Slabs view): running (yes/no),
+//                    classes, active (classes with pages), class[i] (class
+//                    i: id, chunk, perslab, pages, used, free, items,
+//                    requested, used_bytes, waste, evicted), total
+//                    (malloced, limit, page_size, chunk_max, item_max,
+//                    pages, used, free, requested, used_bytes, waste,
+//                    items, evictions), evicting and idle (class ids:
+//                    full classes that evicted, classes with free chunks
+//                    and no eviction), calcified (yes/no), and
+//                    item.kK_vV[_fF] (an item of a K-byte key, a V-byte
+//                    value and flags F on the running node: class,
+//                    ntotal, chunk, waste)
 //
 // Nothing here knows an answer: it only reads what the engine reported.
 import type { AofView } from '../../../wasm/aofprotocol';
+import type { SlabsQuery, SlabsResultMap, SlabsView } from '../../../wasm/mcprotocol';
+import { calcification, classBytes, sumClasses } from '../views/slabs/model';
 import type { ReplyValue, Snapshot, WorkloadView } from '../../../wasm/protocol';
 import type { CompareOp } from './types';
 
@@ -45,6 +59,7 @@ type Segment = { name: string } | { index: number };
 
 export const PROBE_ROOTS = [
   'reply', 'scan', 'ht', 'config', 'workload', 'server', 'lab', 'aof', 'threads', 'disk', 'crash', 'recovery',
+  'slabs',
 ] as const;
 
 /** Roots read from the AOF view (a request of its own to the worker). */
@@ -54,6 +69,48 @@ const AOF_ROOTS = new Set(['aof', 'threads', 'disk', 'crash', 'recovery']);
 export function needsAof(path: string): boolean {
   const root = parseProbe(path)[0];
   return 'name' in root && AOF_ROOTS.has(root.name);
+}
+
+/** Whether a probe path reads the Slabs view (the memcached node). */
+export function needsSlabs(path: string): boolean {
+  const root = parseProbe(path)[0];
+  return 'name' in root && root.name === 'slabs';
+}
+
+/** What slabs.* probes read: the node's view and where the items they
+ *  name land, keyed by their names ("k10_v100"). */
+export interface SlabsProbeInput {
+  view: SlabsView;
+  items: Record<string, { cls: number; ntotal: number } | null>;
+}
+
+const ITEM_NAME = /^k(\d+)_v(\d+)(?:_f(\d+))?$/;
+
+/** The item a "k10_v100_f5" segment names; null if it names none. */
+export function slabItem(name: string): { nkey: number; vlen: number; flags: number } | null {
+  const m = ITEM_NAME.exec(name);
+  if (!m) return null;
+  return { nkey: Number(m[1]), vlen: Number(m[2]), flags: m[3] === undefined ? 0 : Number(m[3]) };
+}
+
+type Ask = <Q extends SlabsQuery>(q: Q) => SlabsResultMap[Q['what']] | null | Promise<SlabsResultMap[Q['what']] | null>;
+
+/** Asks the node (through the page's store or a session) for what these
+ *  probes read; null when none reads the Slabs view. */
+export async function readSlabs(paths: readonly string[], ask: Ask): Promise<SlabsProbeInput | null> {
+  const mine = paths.filter(needsSlabs);
+  if (!mine.length) return null;
+  const view = await ask({ what: 'view', cls: 1, from: 0, pages: 0 });
+  if (!view) return null;
+  const items: SlabsProbeInput['items'] = {};
+  for (const p of mine) {
+    const segs = parseProbe(p);
+    const name = segs[2];
+    if (!(segs[1] && 'name' in segs[1] && segs[1].name === 'item' && name && 'name' in name)) continue;
+    const item = slabItem(name.name);
+    if (item && !(name.name in items)) items[name.name] = await ask({ what: 'itemClass', ...item });
+  }
+  return { view, items };
 }
 
 /** Splits "reply[1].length" into segments; throws on a malformed path. */
@@ -86,7 +143,7 @@ function replyProbe(v: ReplyValue | undefined): ProbeValue {
 /** The roots a probe reads, from a snapshot, the block's last reply and,
  *  for the persistence roots, the AOF view. */
 export function probeRoots(snapshot: Snapshot | null, reply: ReplyValue | undefined,
-  aof: AofView | null = null): Record<string, ProbeValue> {
+  aof: AofView | null = null, slabs: SlabsProbeInput | null = null): Record<string, ProbeValue> {
   const scan = snapshot?.scan ?? null;
   const dict = snapshot?.dict ?? null;
   const last = scan?.recent.at(-1) ?? null;
@@ -124,6 +181,49 @@ export function probeRoots(snapshot: Snapshot | null, reply: ReplyValue | undefi
     server: snapshot && serverProbe(snapshot),
     lab: snapshot?.lab ? { part: snapshot.lab.part, done: snapshot.lab.done ? 'yes' : 'no' } : null,
     ...aofRoots(aof),
+    slabs: slabsRoot(slabs),
+  };
+}
+
+/** The slabs root: the node's classes (class[i] is class i), its totals,
+ *  calcification as the pane shows it, and the items asked about. */
+function slabsRoot(input: SlabsProbeInput | null): ProbeValue {
+  if (!input) return null;
+  const v = input.view;
+  if (!v.running || !v.totals) return { running: 'no' };
+  const t = v.totals;
+  const sums = sumClasses(v.classes);
+  const calc = calcification(v.classes);
+  const byId = new Map(v.classes.map((c) => [c.id, c]));
+  const item: Record<string, ProbeValue> = {};
+  for (const [name, r] of Object.entries(input.items)) {
+    const c = r && r.cls > 0 ? byId.get(r.cls) : undefined;
+    item[name] = r && {
+      class: r.cls, ntotal: r.ntotal, chunk: c ? c.chunkSize : null,
+      // A chunked item (ntotal past slab_chunk_max) has no one chunk's waste.
+      waste: c && r.ntotal <= c.chunkSize ? c.chunkSize - r.ntotal : null,
+    };
+  }
+  return {
+    running: 'yes',
+    classes: v.classes.length,
+    active: v.classes.filter((c) => c.pages > 0).length,
+    class: [null, ...v.classes.map((c) => {
+      const b = classBytes(c);
+      return {
+        id: c.id, chunk: c.chunkSize, perslab: c.perslab, pages: c.pages, used: c.usedChunks, free: c.freeChunks,
+        items: c.items, requested: c.requested, used_bytes: b.used, waste: b.waste, evicted: c.evicted,
+      };
+    })],
+    total: {
+      malloced: t.totalMalloced, limit: t.limit, page_size: t.pageSize, chunk_max: t.chunkMax, item_max: t.itemSizeMax,
+      pages: sums.pages, used: sums.used, free: sums.free, requested: sums.requested, used_bytes: sums.usedBytes,
+      waste: sums.waste, items: t.currItems, evictions: t.evictions,
+    },
+    evicting: calc ? calc.evicting : [],
+    idle: calc ? calc.idle : [],
+    calcified: yesNo(calc !== null),
+    item,
   };
 }
 

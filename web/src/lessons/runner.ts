@@ -13,7 +13,7 @@ import { freshConfig, freshLog } from '../model/persist';
 import type { Store } from '../model/store';
 import { findLesson } from './catalog';
 import { LESSON_EPOCH_MS, actionsAtEntry, actionsBefore, actionsBeforeClick, autoBlocks, clickBlocks, logFollows } from './plan';
-import { compare, needsAof, probeRoots, readProbe, showValue } from './probe';
+import { compare, needsAof, probeRoots, readProbe, readSlabs, showValue } from './probe';
 import { emptySaved, loadSaved, storeSaved, type Answer, type LessonProgress, type SavedLessons } from './progress';
 import type { ActionBlock, Lesson } from './types';
 
@@ -228,7 +228,8 @@ export class LessonRunner {
       const reply = lastReply(out);
       // The AOF view is asked for only when the answer reads it.
       const aof = needsAof(block.answer) ? await this.store.aofView() : null;
-      const value = readProbe(block.answer, probeRoots(this.store.getState().snapshot, reply, aof));
+      const slabs = await readSlabs([block.answer], (q) => this.store.slabs(q));
+      const value = readProbe(block.answer, probeRoots(this.store.getState().snapshot, reply, aof, slabs));
       result = { given: given.trim(), actual: showValue(value), correct: compare(value, '=', given) };
       const a = this.state.active!;
       this.update({ ...a, ran: found.n + 1, answers: { ...a.answers, [key]: result } });

@@ -7,6 +7,7 @@ export const FOCUS_TARGETS = [
   'scan', 'scan.controls', 'scan.cursor', 'scan.checker', 'scan.visited', 'scan.keys',
   'loop.run', 'loop.labs', 'loop.timeline', 'loop.sequence', 'loop.clients', 'loop.charts',
   'aof', 'aof.controls', 'aof.crash', 'aof.stages', 'aof.file', 'aof.threads', 'aof.report',
+  'slabs', 'slabs.console', 'slabs.classes', 'slabs.pages', 'slabs.whatif', 'slabs.fill', 'slabs.notes', 'slabs.labs',
 ] as const;
 
 export type FocusTarget = (typeof FOCUS_TARGETS)[number];

@@ -1,6 +1,7 @@
 import { memo, useCallback, useState } from 'react';
 import type { McClass } from '../../../../wasm/mcprotocol';
 import { useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 import { bytesText, classBytes, sumClasses } from './model';
 import { selectClass } from './selection';
 
@@ -39,12 +40,13 @@ const ClassRow = memo(function ClassRow({ c, selected, landing }: { c: McClass; 
 export const ClassTable = memo(function ClassTable({ classes, selected, landing }: {
   classes: readonly McClass[]; selected: number; landing: number | null;
 }) {
+  const target = useLessonTarget('slabs.classes');
   const t = useT();
   const [activeOnly, setActiveOnly] = useState(false);
   const shown = activeOnly ? classes.filter((c) => c.pages > 0 || c.id === landing || c.id === selected) : classes;
   const sum = sumClasses(classes);
   return (
-    <div className="slabs-classes">
+    <div className="slabs-classes" {...target}>
       <div className="slabs-row-head">
         <button type="button" className="btn small ghost" aria-pressed={activeOnly} data-testid="slabs.activeOnly"
           onClick={() => setActiveOnly((v) => !v)}>

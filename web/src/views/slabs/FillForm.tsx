@@ -1,6 +1,7 @@
 import { memo, useState, useSyncExternalStore, type FormEvent } from 'react';
 import type { McFillProgress, McFillSpec } from '../../../../wasm/mcprotocol';
 import { useReady, useStoreApi, useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 import { CALCIFICATION, getFillRun, runFill, stopFill, subscribeFillRun } from './fill';
 
 interface Fields {
@@ -35,6 +36,7 @@ const Field = memo(function Field(props: { id: string; label: string; value: str
 
 /** A value-size distribution workload, run in slices. */
 export const FillForm = memo(function FillForm({ fill }: { fill: McFillProgress | null }) {
+  const target = useLessonTarget('slabs.fill');
   const t = useT();
   const store = useStoreApi();
   const ready = useReady();
@@ -55,7 +57,7 @@ export const FillForm = memo(function FillForm({ fill }: { fill: McFillProgress 
   };
   const r = fill?.result;
   return (
-    <section className="slabs-fill" aria-labelledby="fill-title" data-testid="slabs.fill">
+    <section className="slabs-fill" aria-labelledby="fill-title" {...target} data-testid="slabs.fill">
       <h3 id="fill-title">{t('slabs.fill.title')}</h3>
       <p className="dim small">{t('slabs.fill.hint')}</p>
       <form onSubmit={submit} className="fill-grid">

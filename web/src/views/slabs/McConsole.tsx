@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { McConsoleEntry } from '../../../../wasm/mcprotocol';
 import { useReady, useStoreApi, useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 import { typedItem } from './model';
 import { setTyped } from './selection';
 
@@ -73,6 +74,7 @@ const QuickSet = memo(function QuickSet() {
 /** Protocol lines typed at the memcached node; the class a set line's
  *  item would land in is marked in the table while it is typed. */
 export const McConsole = memo(function McConsole({ entries }: { entries: readonly McConsoleEntry[] }) {
+  const target = useLessonTarget('slabs.console');
   const t = useT();
   const store = useStoreApi();
   const ready = useReady();
@@ -99,7 +101,7 @@ export const McConsole = memo(function McConsole({ entries }: { entries: readonl
     }
   };
   return (
-    <section className="slabs-console" aria-labelledby="mc-console-title">
+    <section className="slabs-console" aria-labelledby="mc-console-title" {...target}>
       <h3 id="mc-console-title">{t('slabs.console.title')}</h3>
       <p className="dim small">{t('slabs.console.hint')}</p>
       <ol className="mc-transcript" ref={list} data-testid="slabs.transcript" aria-live="polite">

@@ -1,6 +1,7 @@
 import { memo, useMemo, useState } from 'react';
 import type { McClass, SlabsView } from '../../../../wasm/mcprotocol';
 import { useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 import { slabColors } from './draw';
 import { PAGES_SHOWN } from './hooks';
 import { PagesCanvas } from './PagesCanvas';
@@ -68,6 +69,7 @@ const PagesTable = memo(function PagesTable({ view, c }: { view: SlabsView; c: M
 
 /** The selected class's pages, a few at a time, as a grid or as numbers. */
 export const PagesView = memo(function PagesView({ view }: { view: SlabsView }) {
+  const target = useLessonTarget('slabs.pages');
   const t = useT();
   const [asTable, setAsTable] = useState(false);
   const c = view.classes.find((x) => x.id === view.cls);
@@ -85,7 +87,7 @@ export const PagesView = memo(function PagesView({ view }: { view: SlabsView }) 
     for (const b of p.chunks) if (b > 0) used++;
   }
   return (
-    <section className="slabs-pages" aria-labelledby="slabs-pages-title" data-testid="slabs.pages" data-cls={c.id}
+    <section className="slabs-pages" aria-labelledby="slabs-pages-title" {...target} data-testid="slabs.pages" data-cls={c.id}
       data-page-count={n}>
       <div className="slabs-row-head">
         <h3 id="slabs-pages-title">{t('slabs.pages.title', { cls: c.id, chunk: c.chunkSize, perslab: c.perslab })}</h3>

@@ -2,6 +2,7 @@ import { memo, useCallback, useState } from 'react';
 import { MC_LAB_NAMES, type McLabName } from '../../../../wasm/mcprotocol';
 import type { LabRunResult } from '../../../../wasm/protocol';
 import { useAppState, useStoreApi, useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 import { SlabLabTable } from './SlabLabTable';
 
 type RunState = { running: true } | LabRunResult | { error: string };
@@ -11,6 +12,7 @@ type RunState = { running: true } | LabRunResult | { error: string };
 export const SlabLabs = memo(function SlabLabs() {
   const t = useT();
   const store = useStoreApi();
+  const target = useLessonTarget('slabs.labs');
   const seed = useAppState((s) => s.log.config.seed);
   const [runs, setRuns] = useState<Partial<Record<McLabName, RunState>>>({});
   const [shown, setShown] = useState<McLabName | null>(null);
@@ -27,7 +29,7 @@ export const SlabLabs = memo(function SlabLabs() {
   }, [store, seed]);
   const run = shown ? runs[shown] : undefined;
   return (
-    <div className="slabs-labs" data-testid="slabs.labs" data-lesson-target="slabs.labs">
+    <div className="slabs-labs" data-testid="slabs.labs" {...target}>
       <h3>{t('slabLab.title')}</h3>
       <p className="dim">{t('slabLab.sub')}</p>
       <ul className="slabs-lab-list">

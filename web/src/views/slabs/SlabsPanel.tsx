@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { mcCommandLine, type SlabsView } from '../../../../wasm/mcprotocol';
 import { useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 import { formatBytes } from '../../model/format';
 import { ClassTable } from './ClassTable';
 import { FillForm } from './FillForm';
@@ -45,12 +46,13 @@ const Calcified = memo(function Calcified({ view }: { view: SlabsView }) {
 });
 
 export const SlabsPanel = memo(function SlabsPanel() {
+  const target = useLessonTarget('slabs');
   const t = useT();
   const view = useSlabsView();
   const landing = useLanding(view);
   const totals = view?.totals ?? null;
   return (
-    <section className="panel slabs" aria-labelledby="slabs-title" data-testid="slabs.panel">
+    <section className="panel slabs" aria-labelledby="slabs-title" {...target} data-testid="slabs.panel">
       <header className="panel-head">
         <h2 id="slabs-title">{t('slabs.title')}</h2>
         <span className="panel-sub">{t('slabs.subtitle')}</span>

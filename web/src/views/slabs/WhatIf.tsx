@@ -1,6 +1,7 @@
 import { memo, useEffect, useState } from 'react';
 import { MC_DEFAULTS, mcSize, type McClass, type McOptions } from '../../../../wasm/mcprotocol';
 import { useReady, useStoreApi, useT } from '../../app/hooks';
+import { useLessonTarget } from '../lesson/hooks';
 import { ITEM_MAX_STEPS } from './model';
 
 const MEMORY_STEPS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
@@ -27,6 +28,7 @@ function Slider(props: { id: string; label: string; min: number; max: number; st
 /** Sliders for -f, -n, -I and -m; the engine lays out the ladder they give
  *  (gkMemcachedLayout) as they move; Apply restarts the node with them. */
 export const WhatIf = memo(function WhatIf({ current, classes }: { current: McOptions | null; classes: number }) {
+  const target = useLessonTarget('slabs.whatif');
   const t = useT();
   const store = useStoreApi();
   const ready = useReady();
@@ -50,7 +52,7 @@ export const WhatIf = memo(function WhatIf({ current, classes }: { current: McOp
   const set = (patch: Partial<McOptions>) => setO((x) => ({ ...x, ...patch }));
   const rows = layout?.classes ?? [];
   return (
-    <section className="slabs-whatif" aria-labelledby="whatif-title" data-testid="slabs.whatif">
+    <section className="slabs-whatif" aria-labelledby="whatif-title" {...target} data-testid="slabs.whatif">
       <h3 id="whatif-title">{t('slabs.whatif.title')}</h3>
       <p className="dim small">{t('slabs.whatif.hint')}</p>
       <Slider id="slabs.f" label={t('slabs.whatif.f')} min={1.01} max={3} step={0.01} value={o.f}
