@@ -237,7 +237,7 @@ function lessonsIn(lang: 'en' | 'ko'): Lesson[] {
 }
 
 /** Lessons whose every step is kept as a screenshot for review. */
-const SHOWN = new Set(['aof-fsync', 'redis-threads', 'rtt-and-flushing']);
+const SHOWN = new Set(['aof-fsync', 'redis-threads', 'rtt-and-flushing', 'memcached-slabs']);
 
 test.describe('every lesson, start to end', () => {
   for (const lang of ['en', 'ko'] as const) {
