@@ -7,7 +7,8 @@ import { describe, expect, test } from 'vitest';
 import { emptyLog, loadGlasskv, rawExchange } from './helpers';
 import { GkError, type Glasskv, type World } from '../../wasm/engine';
 import { Session } from '../../wasm/session';
-import { MC_DEFAULTS } from '../../wasm/mcprotocol';
+import { MC_DEFAULTS, MC_LAB_NAMES } from '../../wasm/mcprotocol';
+import { explainSlabLab, parseSlabLab } from '../../web/src/views/slabs/labs';
 import type { Action } from '../../wasm/protocol';
 import {
   McDist, memcachedAdd, memcachedChunks, memcachedClasses, memcachedFill, memcachedItemClass, memcachedLayout,
@@ -231,5 +232,45 @@ describe('memcached actions in the session', () => {
     s.act({ kind: 'mcFill', spec, first: 0, count: 10 });
     expect(view(s).console.at(-1)!.output).toMatch(/keyspace too large for key_bytes/);
     expect(() => s.act({ kind: 'mcFill', spec, first: 5, count: 10 })).toThrow(RangeError);
+  });
+});
+
+describe('the slab labs as the Slabs pane tells them', () => {
+  test('each run of the three labs gets its table and a sentence whose numbers are its own', async () => {
+    const gk = await loadGlasskv();
+    expect(gk.labNames()).toEqual(expect.arrayContaining([...MC_LAB_NAMES]));
+    const classesJson = gk.labRun('slab-classes', 1);
+    const classes = parseSlabLab('slab-classes', classesJson);
+    const raw = JSON.parse(classesJson).runs;
+    expect(classes.map((r) => r.name)).toEqual(raw.map((r: { name: string }) => r.name));
+    const told = explainSlabLab('slab-classes', classes);
+    expect(told).toHaveLength(raw.length);
+    for (let i = 0; i < raw.length; i++) {
+      const rows = raw[i].rows;
+      expect(classes[i].rows).toHaveLength(rows.length);
+      expect(told[i].params).toMatchObject({
+        classes: rows.length, first: rows[0].chunk_size, last: rows.at(-1).chunk_size,
+        lastPerslab: rows.at(-1).perslab, tail: raw[i].page_tail_bytes_all_classes, worst: raw[i].worst_waste_pct,
+      });
+    }
+
+    const itemsJson = JSON.parse(gk.labRun('item-placement', 1));
+    const items = explainSlabLab('item-placement', parseSlabLab('item-placement', JSON.stringify(itemsJson)));
+    const list = itemsJson.runs[0].items;
+    expect(items).toHaveLength(list.length);
+    list.forEach((it: { stored: boolean; chunks: unknown[]; ntotal: number }, i: number) => {
+      const key = !it.stored ? 'slabLab.explain.itemRefused'
+        : it.chunks.length === 1 ? 'slabLab.explain.item' : 'slabLab.explain.itemChunked';
+      expect(items[i].key).toBe(key);
+      expect(items[i].params.ntotal).toBe(it.ntotal);
+    });
+
+    const calcJson = JSON.parse(gk.labRun('slab-calcification', 1));
+    const calc = explainSlabLab('slab-calcification', parseSlabLab('slab-calcification', JSON.stringify(calcJson)));
+    expect(calc).toHaveLength(calcJson.runs.length);
+    calc.forEach((s, i) => {
+      const r = calcJson.runs[i];
+      expect(s.params).toMatchObject({ evictions: r.evictions, idle: r.idle_bytes, cls: r.target_class, sent: r.sent });
+    });
   });
 });

@@ -168,9 +168,9 @@ export const slabsEn = {
   'slabLab.c.items': 'items',
   'slabLab.c.free_bytes': 'free bytes',
   'slabLab.c.evicted': 'evicted',
-  'slabLab.explain.classes': '{name} ({options}): {classes} classes, from {first}-byte chunks ({firstPerslab} per {page}-byte page) to class {lastId} at {last} bytes ({lastPerslab} per page). One page in every class leaves {tail} bytes unused at page ends; the worst case inside a chunk is an item of {worstItem} bytes in class {worstId}’s {worstChunk}-byte chunk: {worst}% wasted.',
+  'slabLab.explain.classes': '{run}: {classes} classes, from {first}-byte chunks ({firstPerslab} per {page}-byte page) to class {lastId} at {last} bytes ({lastPerslab} per page). One page in every class leaves {tail} bytes unused at page ends; the worst case inside a chunk is an item of {worstItem} bytes in class {worstId}’s {worstChunk}-byte chunk: {worst}% wasted.',
   'slabLab.explain.item': 'A {key}-byte key and a {value}-byte value make an item of {ntotal} bytes: it lands in class {cls}, whose {chunk}-byte chunk leaves {waste} bytes unused.',
   'slabLab.explain.itemChunked': 'A {key}-byte key and a {value}-byte value make {ntotal} bytes, more than slab_chunk_max: it is stored as a chunked item on class {cls}’s LRU, its header in class {headerCls}, in {n} chunks ({chunks}): {allocated} bytes allocated, {waste} unused.',
   'slabLab.explain.itemRefused': 'A {key}-byte key and a {value}-byte value make {ntotal} bytes, more than item_size_max: {reply}.',
-  'slabLab.explain.calc': '{name} ({options}): {sent} sets (numbers {first} to {last} of a workload whose values grow from {from} to {to} bytes) gave {evictions} evictions and left {items} items. Class {cls} ({chunk}-byte chunks), where the last sizes land, has {pages} page(s) and evicted {evicted} items, while {idle} bytes ({pct}% of {malloced} in pages) sit in free chunks of other classes: pages stay with the class that took them.',
+  'slabLab.explain.calc': '{run}: {sent} sets (numbers {first} to {last} of a workload whose values grow from {from} to {to} bytes) gave {evictions} evictions and left {items} items. Class {cls} ({chunk}-byte chunks), where the last sizes land, has {pages} page(s) and evicted {evicted} items, while {idle} bytes ({pct}% of {malloced} in pages) sit in free chunks of other classes: pages stay with the class that took them.',
 } as const;

@@ -170,9 +170,9 @@ export const slabsKo: Record<keyof typeof slabsEn, string> = {
   'slabLab.c.items': '아이템',
   'slabLab.c.free_bytes': '빈 바이트',
   'slabLab.c.evicted': '축출',
-  'slabLab.explain.classes': '{name} ({options}): 클래스 {classes}개. {first}바이트 청크({page}바이트 페이지 하나에 {firstPerslab}개)에서 시작해 클래스 {lastId}의 {last}바이트(페이지당 {lastPerslab}개)까지 간다. 클래스마다 페이지를 하나씩 잡으면 페이지 끝에 {tail}바이트가 쓰이지 않고 남는다. 청크 안에서 가장 나쁜 경우는 클래스 {worstId}의 {worstChunk}바이트 청크에 {worstItem}바이트 아이템이 들어갈 때로, {worst}%가 낭비된다.',
+  'slabLab.explain.classes': '{run}: 클래스 {classes}개. {first}바이트 청크({page}바이트 페이지 하나에 {firstPerslab}개)에서 시작해 클래스 {lastId}의 {last}바이트(페이지당 {lastPerslab}개)까지 간다. 클래스마다 페이지를 하나씩 잡으면 페이지 끝에 {tail}바이트가 쓰이지 않고 남는다. 청크 안에서 가장 나쁜 경우는 클래스 {worstId}의 {worstChunk}바이트 청크에 {worstItem}바이트 아이템이 들어갈 때로, {worst}%가 낭비된다.',
   'slabLab.explain.item': '키 {key}바이트와 값 {value}바이트는 {ntotal}바이트짜리 아이템이 되어 클래스 {cls}에 들어간다. {chunk}바이트 청크에서 {waste}바이트가 남는다.',
   'slabLab.explain.itemChunked': '키 {key}바이트와 값 {value}바이트는 {ntotal}바이트로 slab_chunk_max보다 크다. 그래서 청크 아이템으로 저장되어 클래스 {cls}의 LRU에 걸리고, 헤더는 클래스 {headerCls}에, 데이터는 청크 {n}개({chunks})에 나뉜다. 할당 {allocated}바이트 중 {waste}바이트가 남는다.',
   'slabLab.explain.itemRefused': '키 {key}바이트와 값 {value}바이트는 {ntotal}바이트로 item_size_max를 넘는다: {reply}.',
-  'slabLab.explain.calc': '{name} ({options}): 값이 {from}바이트에서 {to}바이트로 커지는 워크로드의 {first}번부터 {last}번까지 set {sent}개를 보내자 축출이 {evictions}번 일어났고 아이템 {items}개가 남았다. 마지막 크기들이 들어가는 클래스 {cls}({chunk}바이트 청크)는 페이지 {pages}개로 {evicted}개를 축출했는데, 다른 클래스의 빈 청크에는 {idle}바이트(페이지 전체 {malloced}바이트의 {pct}%)가 놀고 있다. 페이지는 처음 가져간 클래스에 그대로 남기 때문이다.',
+  'slabLab.explain.calc': '{run}: 값이 {from}바이트에서 {to}바이트로 커지는 워크로드의 {first}번부터 {last}번까지 set {sent}개를 보내자 축출이 {evictions}번 일어났고 아이템 {items}개가 남았다. 마지막 크기들이 들어가는 클래스 {cls}({chunk}바이트 청크)는 페이지 {pages}개로 {evicted}개를 축출했는데, 다른 클래스의 빈 청크에는 {idle}바이트(페이지 전체 {malloced}바이트의 {pct}%)가 놀고 있다. 페이지는 처음 가져간 클래스에 그대로 남기 때문이다.',
 };

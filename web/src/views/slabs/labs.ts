@@ -135,6 +135,12 @@ export interface Sentence {
 
 const num = (o: Record<string, unknown>, k: string): number => Number(o[k] ?? NaN);
 
+/** "growth factor 2 (-f 2)": the run's name, and its options if any. */
+function runHead(run: SlabLabRun): string {
+  const o = String(run.fields.options ?? '');
+  return o ? `${run.name} (${o})` : run.name;
+}
+
 /** The sentence of one slab-classes run: the ladder's two ends and what it
  *  wastes, from its own rows. */
 function classesSentence(run: SlabLabRun): Sentence | null {
@@ -147,7 +153,7 @@ function classesSentence(run: SlabLabRun): Sentence | null {
   return {
     key: 'slabLab.explain.classes',
     params: {
-      name: run.name, options: String(run.fields.options || '—'), classes: rows.length,
+      run: runHead(run), classes: rows.length,
       first: num(first, 'chunk_size'), firstPerslab: num(first, 'perslab'),
       lastId: num(last, 'id'), last: num(last, 'chunk_size'), lastPerslab: num(last, 'perslab'),
       page: num(run.fields, 'page_size'), tail: num(run.fields, 'page_tail_bytes_all_classes'),
@@ -186,7 +192,7 @@ function calcSentence(run: SlabLabRun): Sentence {
   return {
     key: 'slabLab.explain.calc',
     params: {
-      name: run.name, options: String(f.options ?? ''), sent: num(f, 'sent'), from: num(f, 'size_from'),
+      run: runHead(run), sent: num(f, 'sent'), from: num(f, 'size_from'),
       to: num(f, 'size_to'), first: num(f, 'sets_from'), last: num(f, 'sets_to'), evictions: num(f, 'evictions'), items: num(f, 'curr_items'),
       cls: num(f, 'target_class'), chunk: num(f, 'target_chunk_size'), pages: num(f, 'target_pages'),
       evicted: num(f, 'target_evicted'), idle: num(f, 'idle_bytes'), pct: num(f, 'idle_pct_of_malloced'),
