@@ -177,7 +177,7 @@ test.describe('the Slabs pane', () => {
     const evictions = await figure('evictions', 0);
     expect(Number(evictions.replace(/,/g, ''))).toBeGreaterThan(0);
     await expect(calc.first()).toContainText(`gave ${evictions} evictions`);
-    await expect(calc.first()).toContainText(`${await figure('free chunk bytes in other classes', 0)} bytes`);
+    await expect(calc.first()).toContainText(`${await figure('bytes in free chunks', 0)} bytes`);
     await app.byId('slabs.labs').screenshot({ path: 'test-results/slabs-lab-calcification.png' });
 
     await page.getByRole('button', { name: '한국어' }).click();

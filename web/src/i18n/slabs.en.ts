@@ -144,7 +144,7 @@ export const slabsEn = {
   'slabLab.f.target_pages': 'its pages',
   'slabLab.f.target_items': 'its items',
   'slabLab.f.target_evicted': 'its evictions',
-  'slabLab.f.idle_bytes': 'free chunk bytes in other classes',
+  'slabLab.f.idle_bytes': 'bytes in free chunks',
   'slabLab.f.idle_pct_of_malloced': 'of total_malloced (%)',
   'slabLab.c.id': 'class',
   'slabLab.c.chunk_size': 'chunk size',
@@ -172,5 +172,5 @@ export const slabsEn = {
   'slabLab.explain.item': 'A {key}-byte key and a {value}-byte value make an item of {ntotal} bytes: it lands in class {cls}, whose {chunk}-byte chunk leaves {waste} bytes unused.',
   'slabLab.explain.itemChunked': 'A {key}-byte key and a {value}-byte value make {ntotal} bytes, more than slab_chunk_max: it is stored as a chunked item on class {cls}’s LRU, its header in class {headerCls}, in {n} chunks ({chunks}): {allocated} bytes allocated, {waste} unused.',
   'slabLab.explain.itemRefused': 'A {key}-byte key and a {value}-byte value make {ntotal} bytes, more than item_size_max: {reply}.',
-  'slabLab.explain.calc': '{run}: {sent} sets (numbers {first} to {last} of a workload whose values grow from {from} to {to} bytes) gave {evictions} evictions and left {items} items. Class {cls} ({chunk}-byte chunks), where the last sizes land, has {pages} page(s) and evicted {evicted} items, while {idle} bytes ({pct}% of {malloced} in pages) sit in free chunks of other classes: pages stay with the class that took them.',
+  'slabLab.explain.calc': '{run}: {sent} sets (numbers {first} to {last} of a workload whose values grow from {from} to {to} bytes) gave {evictions} evictions and left {items} items. Class {cls} ({chunk}-byte chunks), where the last sizes land, has {pages} page(s) and evicted {evicted} items, while {idle} bytes ({pct}% of {malloced} in pages) sit in free chunks: pages stay with the class that took them.',
 } as const;

@@ -146,7 +146,7 @@ export const slabsKo: Record<keyof typeof slabsEn, string> = {
   'slabLab.f.target_pages': '그 클래스의 페이지',
   'slabLab.f.target_items': '그 클래스의 아이템',
   'slabLab.f.target_evicted': '그 클래스의 축출',
-  'slabLab.f.idle_bytes': '다른 클래스의 빈 청크 (바이트)',
+  'slabLab.f.idle_bytes': '빈 청크의 바이트',
   'slabLab.f.idle_pct_of_malloced': 'total_malloced 대비 (%)',
   'slabLab.c.id': '클래스',
   'slabLab.c.chunk_size': '청크 크기',
@@ -174,5 +174,5 @@ export const slabsKo: Record<keyof typeof slabsEn, string> = {
   'slabLab.explain.item': '키 {key}바이트와 값 {value}바이트는 {ntotal}바이트짜리 아이템이 되어 클래스 {cls}에 들어간다. {chunk}바이트 청크에서 {waste}바이트가 남는다.',
   'slabLab.explain.itemChunked': '키 {key}바이트와 값 {value}바이트는 {ntotal}바이트로 slab_chunk_max보다 크다. 그래서 청크 아이템으로 저장되어 클래스 {cls}의 LRU에 걸리고, 헤더는 클래스 {headerCls}에, 데이터는 청크 {n}개({chunks})에 나뉜다. 할당 {allocated}바이트 중 {waste}바이트가 남는다.',
   'slabLab.explain.itemRefused': '키 {key}바이트와 값 {value}바이트는 {ntotal}바이트로 item_size_max를 넘는다: {reply}.',
-  'slabLab.explain.calc': '{run}: 값이 {from}바이트에서 {to}바이트로 커지는 워크로드의 {first}번부터 {last}번까지 set {sent}개를 보내자 축출이 {evictions}번 일어났고 아이템 {items}개가 남았다. 마지막 크기들이 들어가는 클래스 {cls}({chunk}바이트 청크)는 페이지 {pages}개로 {evicted}개를 축출했는데, 다른 클래스의 빈 청크에는 {idle}바이트(페이지 전체 {malloced}바이트의 {pct}%)가 놀고 있다. 페이지는 처음 가져간 클래스에 그대로 남기 때문이다.',
+  'slabLab.explain.calc': '{run}: 값이 {from}바이트에서 {to}바이트로 커지는 워크로드의 {first}번부터 {last}번까지 set {sent}개를 보내자 축출이 {evictions}번 일어났고 아이템 {items}개가 남았다. 마지막 크기들이 들어가는 클래스 {cls}({chunk}바이트 청크)는 페이지 {pages}개로 {evicted}개를 축출했는데, 빈 청크에는 {idle}바이트(페이지 전체 {malloced}바이트의 {pct}%)가 놀고 있다. 페이지는 처음 가져간 클래스에 그대로 남기 때문이다.',
 };
