@@ -490,6 +490,8 @@ export class Session {
         this.partial = true;
         continue;
       }
+      const missing = missingPrior(live, e.action);
+      if (missing) throw new RangeError(`action #${this.pos + 1} (${e.action.kind}) ${missing}`);
       this.guarded(during, this.pos, e.action, () => {
         const t0 = this.clock();
         const out = this.apply(e.action);
@@ -993,5 +995,29 @@ export class Session {
       this.labEngine = null;
     });
     return this.labEngine;
+  }
+}
+
+/** What an action needs from the actions before it, and lacks here: a
+ *  logged scanStep with no scanStart before it, a labNext with no lab, a
+ *  workloadStop of a workload never started. Live actions are refused
+ *  earlier (complete); this guards a log read from a link or a file, which
+ *  would otherwise fail deep inside with a bare TypeError. */
+function missingPrior(live: Live, a: Action): string | null {
+  switch (a.kind) {
+    case 'scanStep':
+    case 'scanFinish':
+      if (!live.walk) return 'needs a SCAN walk, and none was started before it (scanStart)';
+      if (live.walk.done) return 'comes after the SCAN walk finished';
+      return null;
+    case 'labNext':
+      if (!live.lab) return 'needs a lab, and none was started before it';
+      if (live.lab.part + 1 >= LAB_SCENES[live.lab.name].length) return `comes after the last part of lab ${live.lab.name}`;
+      return null;
+    case 'workloadStop':
+      if (!live.workloads.some((w) => w.id === a.id)) return `stops workload ${a.id}, which was never started`;
+      return null;
+    default:
+      return null;
   }
 }

@@ -176,6 +176,29 @@ describe('the input log', () => {
     expect(() => session.act({ kind: 'populate', db: 0, n: 0 })).toThrow(RangeError);
     expect(session.entries).toEqual([]);
   });
+
+  it('refuses a logged action that needs an earlier one it lacks, with a clear message instead of a TypeError', async () => {
+    const cases: [Action, RegExp][] = [
+      [{ kind: 'scanStep' }, /^action #2 \(scanStep\) needs a SCAN walk, and none was started before it/],
+      [{ kind: 'scanFinish' }, /^action #2 \(scanFinish\) needs a SCAN walk/],
+      [{ kind: 'labNext' }, /^action #2 \(labNext\) needs a lab/],
+      [{ kind: 'workloadStop', id: 7 }, /^action #2 \(workloadStop\) stops workload 7, which was never started/],
+    ];
+    for (const [action, message] of cases) {
+      const { session } = newSession();
+      const log = { ...emptyLog(3), entries: [{ t: 0, action: { kind: 'console', text: 'SET a 1' } as Action }, { t: 0, action }] };
+      const booted = session.boot(log);
+      await expect(booted).rejects.toThrow(RangeError);
+      await expect(booted).rejects.toThrow(message);
+    }
+    // A walk that has finished cannot be stepped again either.
+    const { session } = newSession();
+    await session.boot(emptyLog(3));
+    session.act({ kind: 'scanStart', db: 0, count: 10, match: '*' });
+    session.act({ kind: 'scanFinish' });
+    const log = { ...emptyLog(3), entries: [...session.entries, { t: session.snapshot().now, action: { kind: 'scanStep' } as Action }] };
+    await expect(newSession().session.boot(log)).rejects.toThrow(/^action #3 \(scanStep\) comes after the SCAN walk finished/);
+  });
 });
 
 describe('a trap in the engine', () => {
