@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { test, type Browser, type Page } from '@playwright/test';
+import { AofPane } from './pages/aof';
 import { SandboxPage, expect } from './pages/sandbox';
 
 /** The engine's digest of the world's state, once nothing is in flight. */
@@ -143,7 +144,7 @@ test.describe('sharing a state', () => {
     expect(await app.console.reply('GET mine')).toBe('"1"');
     // The shared one is now the one put aside: the dialog offers it back.
     await app.byId('share.open').click();
-    await expect(app.byId('share.previous')).toContainText('(1 actions)');
+    await expect(app.byId('share.previous')).toContainText('(1 action)');
     expect(app.errors).toEqual([]);
   });
 
@@ -374,6 +375,54 @@ test.describe('presenter mode and the keyboard', () => {
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('p');
     await expect(page.locator('html')).not.toHaveClass(/presenter/);
+    expect(app.errors).toEqual([]);
+  });
+
+  test('Space on a focused select or checkbox keeps its own meaning and never toggles play', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const aof = new AofPane(app);
+    await app.open({ seed: 6 });
+    await aof.show();
+    await aof.enable();
+    // Each control is changed first (which runs an action and re-renders
+    // the panel), then Space is pressed on it while it keeps the focus.
+    const appendonly = app.byId('aof.appendonly');
+    await appendonly.click();
+    await app.idle();
+    await expect(appendonly).toBeFocused();
+    const checked = await appendonly.isChecked();
+    await page.keyboard.press(' ');
+    await app.idle();
+    await expect(appendonly).toBeChecked({ checked: !checked });
+    expect(await app.state((s) => s.snapshot!.playing)).toBe(false);
+
+    const fsync = app.byId('aof.fsync');
+    await fsync.selectOption('always');
+    await app.idle();
+    await fsync.focus();
+    await page.keyboard.press(' ');
+    await page.keyboard.press('Escape');
+    await app.idle();
+    await expect(fsync).toBeFocused();
+    expect(await app.state((s) => s.snapshot!.playing)).toBe(false);
+
+    // While playing: changing the speed, then Space on the select, must
+    // not pause (the select briefly goes disabled while the change lands).
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => window.glasskv.state().snapshot?.playing === true);
+    const speed = app.byId('time.speed');
+    const options = await speed.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    await speed.selectOption(options[0]);
+    await page.keyboard.press(' ');
+    await page.keyboard.press('Escape');
+    await speed.selectOption(options[1]);
+    await page.keyboard.press(' ');
+    await page.keyboard.press('Escape');
+    expect(await app.state((s) => s.snapshot!.playing)).toBe(true);
+    await appendonly.click();
+    await page.keyboard.press(' ');
+    expect(await app.state((s) => s.snapshot!.playing)).toBe(true);
     expect(app.errors).toEqual([]);
   });
 });

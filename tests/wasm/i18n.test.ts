@@ -1,0 +1,36 @@
+// The i18n layer's plurals (web/src/i18n/index.ts): no engine here, but it
+// runs with the other Vitest suites.
+import { describe, expect, it } from 'vitest';
+import { en } from '../../web/src/i18n/en';
+import { translate, type MessageKey } from '../../web/src/i18n/index';
+
+describe('plural messages', () => {
+  it('pick the English form by the count and leave Korean, which has none, alone', () => {
+    expect(translate('en', 'console.deleted', { n: 1 })).toBe('deleted 1 key');
+    expect(translate('en', 'console.deleted', { n: 0 })).toBe('deleted 0 keys');
+    expect(translate('en', 'console.deleted', { n: 2500 })).toBe('deleted 2,500 keys');
+    expect(translate('en', 'share.notice.openedLink', { n: 1 })).toBe('Opened a shared link: 1 action replayed.');
+    expect(translate('en', 'ht.stripLabel', { i: 1, size: 1, used: 4 })).toBe('ht[1]: 1 bucket, 4 keys');
+    expect(translate('ko', 'console.deleted', { n: 1 })).toBe('키 1개 삭제됨');
+    expect(translate('ko', 'console.deleted', { n: 2 })).toBe('키 2개 삭제됨');
+  });
+
+  it('take the other form for a value that is not a number', () => {
+    expect(translate('en', 'aof.bytes', { n: '1.5 KB' })).toBe('1.5 KB bytes');
+    expect(translate('en', 'aof.bytes', { n: '1' })).toBe('1 byte');
+  });
+
+  it('leave no plural syntax behind in any English message, whatever the counts', () => {
+    const keys = Object.keys(en) as MessageKey[];
+    const plural = keys.filter((k) => en[k].includes(', plural,'));
+    expect(plural.length).toBeGreaterThan(20);
+    for (const k of plural) {
+      const names = [...en[k].matchAll(/\{(\w+)/g)].map((m) => m[1]);
+      for (const n of [1, 3]) {
+        const params = Object.fromEntries(names.map((x) => [x, n]));
+        const out = translate('en', k, params);
+        expect(out, k).not.toMatch(/[{}#]|plural/);
+      }
+    }
+  });
+});
