@@ -1,5 +1,6 @@
 import { test } from '@playwright/test';
 import { SandboxPage, expect } from './pages/sandbox';
+import { SlabsPane } from './pages/slabs';
 
 test.describe('the sandbox page', () => {
   test('runs typed commands, then a full SCAN over 10,000 keys returns every original key while keys are added', async ({ page }) => {
@@ -133,6 +134,24 @@ test.describe('the sandbox page', () => {
     await app.screenshot('sandbox-korean');
     await page.getByTestId('lang.en').click();
     await expect(page.locator('#console-title')).toHaveText('Console');
+  });
+
+  test('the Slabs pane, which has its own memcached console, hides the Redis console and takes the whole width', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const slabs = new SlabsPane(app);
+    await app.open();
+    await expect(app.console.input).toBeVisible();
+    await slabs.show();
+    await expect(app.console.input).toHaveCount(0);
+    await expect(slabs.input).toBeVisible();
+    const box = (await slabs.panel.boundingBox())!;
+    expect(box.width).toBeGreaterThan(1400);
+    await app.screenshot('slabs-pane-without-redis-console');
+    await app.showPane('keys');
+    await expect(app.console.input).toBeVisible();
+    await app.console.run('PING');
+    expect(await app.console.lastOutput()).toBe('PONG');
+    expect(app.errors).toEqual([]);
   });
 });
 

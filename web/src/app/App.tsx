@@ -24,15 +24,18 @@ export const App = memo(function App() {
   const keys = lesson !== null || pane === 'keys';
   const loopViews = lesson ? lesson.views.includes('loop') : pane === 'loop';
   const slabsPane = lesson ? lesson.views.includes('slabs') : pane === 'slabs';
+  // The Slabs pane has its own memcached console: outside a lesson (whose
+  // views say what shows) the Redis one would only confuse.
+  const slabsAlone = !lesson && slabsPane;
   return (
     <div className="app">
       <Header />
       <StatusBar />
       <ShareNotice />
-      <main className={`layout ${lesson ? 'with-lesson' : ''}`}>
+      <main className={`layout ${lesson ? 'with-lesson' : ''} ${slabsAlone ? 'views-only' : ''}`}>
         <div className="side">
           {lesson ? <LessonPanel /> : <ViewTabs />}
-          {shows('console') ? <ConsolePanel /> : null}
+          {shows('console') && !slabsAlone ? <ConsolePanel /> : null}
         </div>
         <div className="views">
           {keys && shows('ht') ? <HashTablePanel /> : null}
