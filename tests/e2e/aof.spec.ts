@@ -118,6 +118,39 @@ test.describe('the AOF panel: disk, crash points, labs, zoom', () => {
     expect(app.errors).toEqual([]);
   });
 
+  test('kill -9 under everysec keeps every acknowledged write, unless a slow fsync postponed the write: then the report says why one is lost', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const aof = new AofPane(app);
+    await app.open({ seed: 9, pane: 'aof' });
+    await aof.enable();
+    await aof.waitOn();
+    await aof.policy('everysec');
+    await app.console.run('SET job:0 queued');
+    await aof.crash('process');
+    await aof.restart();
+    await expect(aof.rows('lost')).toHaveCount(0);
+    await expect(app.byId('aof.report.explain')).toContainText('Normally it holds no acknowledged write');
+
+    // The lesson's step (tutorials/en/aof-fsync.md, "everysec on a slow
+    // disk"): the fsync of job:1 is still running when job:2 is flushed.
+    await aof.disk('slow-fsync');
+    await aof.wait(1.1e9);
+    await app.console.run('SET job:1 queued');
+    await app.console.run('SET job:2 queued');
+    await aof.crash('process');
+    await aof.restart();
+    await expect(aof.rows('lost')).toHaveCount(1);
+    await expect(aof.rows('lost')).toContainText('job:2');
+    const explain = app.byId('aof.report.explain');
+    await expect(explain).toContainText('at the crash aof_buf held acknowledged writes: they are lost');
+    await expect(explain).toContainText('postpones the write(2) of aof_buf');
+    await aof.panel.screenshot({ path: 'test-results/aof-panel-kill9-postponed-report.png' });
+    await page.getByTestId('lang.ko').click();
+    await expect(explain).toContainText('write(2)를 미루고');
+    await aof.panel.screenshot({ path: 'test-results/aof-panel-kill9-postponed-report-ko.png' });
+    expect(app.errors).toEqual([]);
+  });
+
   test('the labs run headless with their figures explained, and the live scene loses a burst no one was told about', async ({ page }) => {
     const app = new SandboxPage(page);
     const aof = new AofPane(app);

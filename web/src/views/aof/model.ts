@@ -1,5 +1,5 @@
 // The AOF panel's view model: pure functions of an AofView, no React.
-import type { AofSeries, AofView, LaneJob } from '../../../../wasm/aofprotocol';
+import type { AofSeries, AofView, CrashRecord, LaneJob } from '../../../../wasm/aofprotocol';
 import type { MessageKey } from '../../i18n';
 
 export const STAGE_COLORS = {
@@ -21,10 +21,22 @@ export function explainKey(v: AofView): MessageKey | null {
   const c = v.report?.crash ?? v.crash;
   if (!c) return null;
   if (!c.appendonly) return 'aof.explain.noAof';
-  if (c.mode === 'process') return 'aof.explain.process';
+  if (c.mode === 'process') return explainProcess(c);
   if (c.fsync === 'always') return 'aof.explain.always';
   if (c.fsync === 'no') return 'aof.explain.no';
   return 'aof.explain.everysec';
+}
+
+/** kill -9 keeps the page cache and loses aof_buf. Whether aof_buf held
+ *  acknowledged writes depends on the policy and on what happened: the
+ *  stream's offsets at the crash say it (acknowledged beyond written). An
+ *  armed crash has no offsets; its text then says what the policy allows. */
+function explainProcess(c: CrashRecord): MessageKey {
+  if (c.fsync === 'always') return 'aof.explain.process.always';
+  if (c.aof && c.aof.acked > c.aof.written) {
+    return c.fsync === 'everysec' ? 'aof.explain.process.lostEverysec' : 'aof.explain.process.lostWriteError';
+  }
+  return c.fsync === 'no' ? 'aof.explain.process.no' : 'aof.explain.process.everysec';
 }
 
 /** Points of one series within [t0, t1], as canvas coordinates. */
