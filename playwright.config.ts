@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 
-/** The production build is served here by `vite preview` for the tests
+/** The production build (dist/) is served here by `vite preview` for the tests
  *  (GK_E2E_PORT picks another port, so that two checkouts can test at once). */
 export const E2E_PORT = Number(process.env.GK_E2E_PORT) || 4179;
 
@@ -13,6 +13,9 @@ export default defineConfig({
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
+  // The build's service worker stays on: each test has a fresh browser
+  // context, so its cache never outlives a test (nor a run), and it asks the
+  // network first for the page. tests/e2e/offline.spec.ts tests it.
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}/`,
     viewport: { width: 1600, height: 1000 },

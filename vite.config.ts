@@ -1,14 +1,43 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const root = fileURLToPath(new URL('./web', import.meta.url));
-const outDir = fileURLToPath(new URL('./build/web', import.meta.url));
+/** `npm run build` gives a self-contained dist/: any static host serves it,
+ *  from any sub-path (base './'). */
+const outDir = fileURLToPath(new URL('./dist', import.meta.url));
+
+/** Writes dist/sw.js from web/offline/sw.js once the bundle is written: the
+ *  app's files to cache, and a cache name that changes with their bytes (a
+ *  new build replaces the old cache). */
+function offlinePlugin(): Plugin {
+  return {
+    name: 'glasskv-offline',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? outDir;
+      const names = Object.keys(bundle).filter((n) => !n.endsWith('.map')).sort();
+      const hash = createHash('sha256');
+      for (const n of names) {
+        const b = bundle[n];
+        hash.update(n).update(b.type === 'chunk' ? b.code : b.source);
+      }
+      const files = ['./', ...names.map((n) => `./${n}`)];
+      const source = readFileSync(join(root, 'offline', 'sw.js'), 'utf8')
+        .replace('__GK_CACHE__', `glasskv-${hash.digest('hex').slice(0, 16)}`)
+        .replace('__GK_FILES__', JSON.stringify(files));
+      writeFileSync(join(dir, 'sw.js'), source);
+    },
+  };
+}
 
 export default defineConfig({
   root,
   base: './',
-  plugins: [react()],
+  plugins: [react(), offlinePlugin()],
   worker: { format: 'es' },
   build: {
     outDir,
