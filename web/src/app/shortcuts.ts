@@ -32,10 +32,18 @@ function isTyping(el: Element | null): boolean {
   return false;
 }
 
-/** Controls that Space, Enter and the arrows already operate. */
+/** Controls that Space, Enter and the arrows already operate: a focused
+ *  one keeps its keys (a checkbox toggles, a select opens), and so do the
+ *  ARIA widgets that behave the same way. */
+const CONTROLS = [
+  'button', 'a[href]', 'input', 'select', 'summary',
+  ...['tab', 'slider', 'button', 'checkbox', 'switch', 'radio', 'combobox', 'listbox', 'option', 'menuitem', 'spinbutton']
+    .map((r) => `[role="${r}"]`),
+].join(', ');
+
 function isControl(el: Element | null): boolean {
   if (!(el instanceof HTMLElement)) return false;
-  return el.closest('button, a[href], input, [role="tab"], [role="slider"], summary, [role="button"]') !== null;
+  return el.closest(CONTROLS) !== null;
 }
 
 /** The virtual time just before the last action taken before `now`. */
