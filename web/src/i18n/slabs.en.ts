@@ -10,7 +10,7 @@ export const slabsEn = {
   'slabs.notStarted': 'The memcached node starts with the first line you send it, with memcached\'s default options (-m 64 -n 48 -f 1.25 -I 1m), or with the options you apply below.',
   'slabs.start': 'Start memcached',
   'slabs.running': 'memcached {cmd}',
-  'slabs.summary': '{items} items · {malloced} of {limit} in pages · {evictions} evictions',
+  'slabs.summary': '{items, plural, one {# item} other {# items}} · {malloced} of {limit} in pages · {evictions, plural, one {# eviction} other {# evictions}}',
 
   'slabs.table.caption': 'Slab classes. Select a class to see its pages; the class an item would land in is marked while you type a set.',
   'slabs.col.id': 'class',
@@ -99,7 +99,7 @@ export const slabsEn = {
   'slabs.fill.stop': 'Stop',
   'slabs.fill.preset': 'Calcification preset',
   'slabs.fill.presetHint': 'Restarts memcached with -m 8, then sends values shifting from 100 to 4,000 bytes over 40,000 sets on 4,000 keys.',
-  'slabs.fill.progress': 'sent {sent} of {total} · {stored} stored · {evictions} evictions · {oom} out of memory · {large} too large',
+  'slabs.fill.progress': 'sent {sent} of {total} · {stored} stored · {evictions, plural, one {# eviction} other {# evictions}} · {oom} out of memory · {large} too large',
   'slabs.fill.invalid': 'Check the fields: whole numbers, the smallest at most the largest.',
   'slabs.calc': 'Slab calcification: full classes ({evicting}) have evicted and evict again on the next set, while classes {idle} hold {free} free chunks. Pages stay with the class that took them first (this node has no slab rebalancing).',
 
@@ -172,5 +172,5 @@ export const slabsEn = {
   'slabLab.explain.item': 'A {key}-byte key and a {value}-byte value make an item of {ntotal} bytes: it lands in class {cls}, whose {chunk}-byte chunk leaves {waste} bytes unused.',
   'slabLab.explain.itemChunked': 'A {key}-byte key and a {value}-byte value make {ntotal} bytes, more than slab_chunk_max: it is stored as a chunked item on class {cls}’s LRU, its header in class {headerCls}, in {n} chunks ({chunks}): {allocated} bytes allocated, {waste} unused.',
   'slabLab.explain.itemRefused': 'A {key}-byte key and a {value}-byte value make {ntotal} bytes, more than item_size_max: {reply}.',
-  'slabLab.explain.calc': '{run}: {sent} sets (numbers {first} to {last} of a workload whose values grow from {from} to {to} bytes) gave {evictions} evictions and left {items} items. Class {cls} ({chunk}-byte chunks), where the last sizes land, has {pages} page(s) and evicted {evicted} items, while {idle} bytes ({pct}% of {malloced} in pages) sit in free chunks: pages stay with the class that took them.',
+  'slabLab.explain.calc': '{run}: {sent} sets (numbers {first} to {last} of a workload whose values grow from {from} to {to} bytes) gave {evictions, plural, one {# eviction} other {# evictions}} and left {items, plural, one {# item} other {# items}}. Class {cls} ({chunk}-byte chunks), where the last sizes land, has {pages, plural, one {# page} other {# pages}} and evicted {evicted, plural, one {# item} other {# items}}, while {idle} bytes ({pct}% of {malloced} in pages) sit in free chunks: pages stay with the class that took them.',
 } as const;
