@@ -9,18 +9,13 @@
 #include <string.h>
 #include <emscripten.h>
 #include "glasskv.h"
+#include "exportkit.h"
 
 #define GKW_AOF_FIELDS 20        /* doubles from gkwAofGetInfo */
 #define GKW_AOF_NAME 64          /* bytes per file name it copies */
 #define GKW_THREAD_FIELDS 6      /* doubles per thread */
 #define GKW_THREAD_NAME 24       /* bytes per thread name */
 #define GKW_THREADS_MAX 8
-
-static uint64_t _gkwAofU64(double v) {
-    if (!(v > 0)) return 0;
-    if (v >= 18446744073709551616.0) return UINT64_MAX;
-    return (uint64_t)v;
-}
 
 /* Fills out with state, fsync, last_write_status, last_write_errno,
  * bio_fsync_status, rewrite_in_progress, selected_db, buffer_length,
@@ -43,9 +38,8 @@ int gkwAofGetInfo(gkWorld *w, int node, double *out, char *names) {
         (double)a.fed, (double)a.written, (double)a.acked,
         (double)a.durable, 0 };
     memcpy(out, v, sizeof(v));
-    memcpy(names, a.incr_file, GKW_AOF_NAME);
-    memcpy(names + GKW_AOF_NAME, a.base_file, GKW_AOF_NAME);
-    names[GKW_AOF_NAME - 1] = names[2 * GKW_AOF_NAME - 1] = '\0';
+    gkwName(names, a.incr_file, GKW_AOF_NAME);
+    gkwName(names + GKW_AOF_NAME, a.base_file, GKW_AOF_NAME);
     return GK_OK;
 }
 
@@ -68,8 +62,7 @@ int gkwServerThreads(gkWorld *w, int node, double *out, char *names) {
         o[3] = (double)t[i].busy_until;
         o[4] = (double)t[i].jobs_done;
         o[5] = (double)t[i].busy_ns;
-        memcpy(names + i * GKW_THREAD_NAME, t[i].name, GKW_THREAD_NAME);
-        names[(i + 1) * GKW_THREAD_NAME - 1] = '\0';
+        gkwName(names + i * GKW_THREAD_NAME, t[i].name, GKW_THREAD_NAME);
     }
     return n;
 }
@@ -87,8 +80,7 @@ int gkwDiskGetInfo(gkWorld *w, int node, double *out, char *preset) {
         (double)d.device_busy_until, d.queued, d.files, (double)d.written,
         (double)d.durable_bytes, (double)d.syncs, (double)d.writebacks };
     memcpy(out, v, sizeof(v));
-    memcpy(preset, d.preset, sizeof(d.preset));
-    preset[sizeof(d.preset) - 1] = '\0';
+    gkwName(preset, d.preset, sizeof(d.preset));
     return GK_OK;
 }
 
@@ -112,7 +104,7 @@ int gkwDiskFileInfo(gkWorld *w, int node, const char *path, double *out) {
 /* gkDiskSetFree with the byte count as a double. */
 EMSCRIPTEN_KEEPALIVE
 int gkwDiskSetFree(gkWorld *w, int node, double bytes) {
-    return gkDiskSetFree(w, node, _gkwAofU64(bytes));
+    return gkDiskSetFree(w, node, gkwU64(bytes));
 }
 
 /* gkDiskReadFile with the full size in *size as a double. */
@@ -128,7 +120,7 @@ int gkwDiskReadFile(gkWorld *w, int node, const char *path, int durable,
 /* gkServerCrashAt with the time (or trace sequence number) as a double. */
 EMSCRIPTEN_KEEPALIVE
 int gkwServerCrashAt(gkWorld *w, int node, double at, int kind, int flags) {
-    return gkServerCrashAt(w, node, _gkwAofU64(at), kind, flags);
+    return gkServerCrashAt(w, node, gkwU64(at), kind, flags);
 }
 
 /* gkServerCrashAtEvent with a and b as ints (-1: any). */
@@ -144,7 +136,7 @@ EMSCRIPTEN_KEEPALIVE
 double gkwServerLogRead(gkWorld *w, int node, double after, char *out,
                         size_t cap, double *last) {
     uint64_t seq = 0;
-    size_t n = gkServerLogRead(w, node, _gkwAofU64(after), out, cap, &seq);
+    size_t n = gkServerLogRead(w, node, gkwU64(after), out, cap, &seq);
     *last = (double)seq;
     return (double)n;
 }

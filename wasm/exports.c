@@ -16,17 +16,10 @@
 #include <emscripten.h>
 #include "glasskv.h"
 #include "cliformat.h"
+#include "exportkit.h"
 
 #define GKW_TRACE_FIELDS 8       /* doubles per trace record */
 #define GKW_READ_CHUNK 256       /* trace records converted per batch */
-
-/* A double from JavaScript as a uint64, clamping what does not fit: NaN
- * and negatives become 0, values past the range become UINT64_MAX. */
-static uint64_t _gkwU64(double v) {
-    if (!(v > 0)) return 0;
-    if (v >= 18446744073709551616.0) return UINT64_MAX;
-    return (uint64_t)v;
-}
 
 /* Creates a world from plain numbers. The seed crosses as two 32-bit halves
  * so every uint64 seed is reachable; unix_ms and heap_limit are whole
@@ -38,9 +31,9 @@ gkWorld *gkwWorldCreate(uint32_t seed_hi, uint32_t seed_lo, double unix_ms,
                         int *status) {
     gkConfig cfg;
     gkConfigInit(&cfg);
-    cfg.seed = ((uint64_t)seed_hi << 32) | seed_lo;
+    cfg.seed = gkwSeed(seed_hi, seed_lo);
     cfg.unix_ms_at_zero = (int64_t)unix_ms;
-    cfg.heap_limit = (size_t)_gkwU64(heap_limit);
+    cfg.heap_limit = (size_t)gkwU64(heap_limit);
     if (trace_capacity) cfg.trace_capacity = trace_capacity;
     gkWorld *w = NULL;
     *status = gkWorldCreate(&w, &cfg, NULL, NULL);
@@ -61,7 +54,7 @@ double gkwWorldNextEventTime(gkWorld *w) {
 
 EMSCRIPTEN_KEEPALIVE
 int gkwWorldRunUntil(gkWorld *w, double time_ns) {
-    return gkWorldRunUntil(w, _gkwU64(time_ns));
+    return gkWorldRunUntil(w, gkwU64(time_ns));
 }
 
 /* Runs the next event; *next_time receives what gkWorldStep reports. */
@@ -85,7 +78,7 @@ EMSCRIPTEN_KEEPALIVE
 uint32_t gkwTraceRead(gkWorld *w, double after_seq, double *out,
                       uint32_t max) {
     gkTraceRecord chunk[GKW_READ_CHUNK];
-    uint64_t after = _gkwU64(after_seq);
+    uint64_t after = gkwU64(after_seq);
     uint32_t total = 0;
     while (total < max) {
         size_t want = max - total;
@@ -152,7 +145,7 @@ EMSCRIPTEN_KEEPALIVE
 int gkwDictGetBucketKeys(gkWorld *w, int node, int db, int kind, int table,
                          double bucket, char *out, size_t cap,
                          size_t *written) {
-    return gkDictGetBucketKeys(w, node, db, kind, table, _gkwU64(bucket),
+    return gkDictGetBucketKeys(w, node, db, kind, table, gkwU64(bucket),
                                out, cap, written);
 }
 
@@ -160,12 +153,6 @@ int gkwDictGetBucketKeys(gkWorld *w, int node, int db, int kind, int table,
 
 #define GKW_SPEC_FIELDS 10       /* doubles in a workload spec */
 #define GKW_STATS_FIELDS 13      /* doubles in workload statistics */
-
-/* A 32-bit spec field from a double, clamped. */
-static uint32_t _gkwU32(double v) {
-    uint64_t u = _gkwU64(v);
-    return u > UINT32_MAX ? UINT32_MAX : (uint32_t)u;
-}
 
 /* A workload spec from flat doubles, in this order: clients, pipeline,
  * requests, multi, keyspace, value_size, client_cmd_ns, interval_ns,
@@ -176,16 +163,16 @@ static void _gkwSpec(const double *f, const char *command,
                      gkWorkloadSpec *s) {
     gkWorkloadSpecInit(s);
 #define GKW_SET(i, field, conv) if (f[i] == f[i]) s->field = conv(f[i])
-    GKW_SET(0, clients, _gkwU32);
-    GKW_SET(1, pipeline, _gkwU32);
-    GKW_SET(2, requests, _gkwU64);
-    GKW_SET(3, multi, _gkwU32);
-    GKW_SET(4, keyspace, _gkwU32);
-    GKW_SET(5, value_size, _gkwU32);
-    GKW_SET(6, client_cmd_ns, _gkwU32);
-    GKW_SET(7, interval_ns, _gkwU64);
-    GKW_SET(8, rtt_ns, _gkwU64);
-    GKW_SET(9, bandwidth, _gkwU64);
+    GKW_SET(0, clients, gkwU32);
+    GKW_SET(1, pipeline, gkwU32);
+    GKW_SET(2, requests, gkwU64);
+    GKW_SET(3, multi, gkwU32);
+    GKW_SET(4, keyspace, gkwU32);
+    GKW_SET(5, value_size, gkwU32);
+    GKW_SET(6, client_cmd_ns, gkwU32);
+    GKW_SET(7, interval_ns, gkwU64);
+    GKW_SET(8, rtt_ns, gkwU64);
+    GKW_SET(9, bandwidth, gkwU64);
 #undef GKW_SET
     if (s->multi) s->multi = 1;
     if (command && command[0]) {
@@ -215,7 +202,7 @@ int gkwWorkloadGetStats(gkWorld *w, int id, double *out) {
         st.sent, st.completed, st.batches, st.start_ns, st.end_ns,
         st.lat_count, st.lat_sum_ns, st.lat_max_ns, st.lat_p50_ns,
         st.lat_p99_ns, st.reads, st.writes };
-    for (int i = 0; i < GKW_STATS_FIELDS - 1; i++) out[i] = (double)v[i];
+    gkwDoubles(v, GKW_STATS_FIELDS - 1, out);
     out[GKW_STATS_FIELDS - 1] = st.done;
     return GK_OK;
 }
@@ -236,10 +223,8 @@ int gkwWorkloadSamples(gkWorld *w, int id, double *times, double *latencies,
         return GK_ENOMEM;
     }
     size_t n = gkWorkloadSamples(w, id, t, l, max);
-    for (size_t i = 0; i < n; i++) {
-        times[i] = (double)t[i];
-        latencies[i] = (double)l[i];
-    }
+    gkwDoubles(t, n, times);
+    gkwDoubles(l, n, latencies);
     free(t);
     free(l);
     return (int)n;
@@ -248,26 +233,23 @@ int gkwWorkloadSamples(gkWorld *w, int id, double *times, double *latencies,
 /* Fills out with the host's reads, writes, polls and loop iterations. */
 EMSCRIPTEN_KEEPALIVE
 int gkwNodeGetStats(gkWorld *w, int node, double *out) {
-    uint64_t r, wr, p, it;
-    int status = gkNodeGetStats(w, node, &r, &wr, &p, &it);
+    uint64_t v[4];
+    int status = gkNodeGetStats(w, node, &v[0], &v[1], &v[2], &v[3]);
     if (status != GK_OK) return status;
-    out[0] = (double)r;
-    out[1] = (double)wr;
-    out[2] = (double)p;
-    out[3] = (double)it;
+    gkwDoubles(v, 4, out);
     return GK_OK;
 }
 
 EMSCRIPTEN_KEEPALIVE
 int gkwConnSetLink(gkWorld *w, int conn, double rtt_ns, double bytes_per_sec) {
-    return gkConnSetLink(w, conn, _gkwU64(rtt_ns), _gkwU64(bytes_per_sec));
+    return gkConnSetLink(w, conn, gkwU64(rtt_ns), gkwU64(bytes_per_sec));
 }
 
 /* gkLabRun with the seed in two 32-bit halves. */
 EMSCRIPTEN_KEEPALIVE
 long gkwLabRun(const char *name, uint32_t seed_hi, uint32_t seed_lo,
                char *out, size_t cap) {
-    return gkLabRun(name, ((uint64_t)seed_hi << 32) | seed_lo, out, cap);
+    return gkLabRun(name, gkwSeed(seed_hi, seed_lo), out, cap);
 }
 
 /* gkWorkloadRunJson with the spec as gkwWorkloadStart takes it. */
@@ -277,8 +259,7 @@ long gkwWorkloadRunJson(const double *spec, const char *command,
                         size_t cap) {
     gkWorkloadSpec s;
     _gkwSpec(spec, command, &s);
-    return gkWorkloadRunJson(&s, ((uint64_t)seed_hi << 32) | seed_lo, out,
-                             cap);
+    return gkWorkloadRunJson(&s, gkwSeed(seed_hi, seed_lo), out, cap);
 }
 
 /* Writes the world's digest (gkWorldDigest) as 16 lowercase hex digits

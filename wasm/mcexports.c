@@ -9,18 +9,13 @@
 #include <string.h>
 #include <emscripten.h>
 #include "glasskv.h"
+#include "exportkit.h"
 
 #define GKW_MC_CLASSES 64     /* memcached's MAX_NUMBER_OF_SLAB_CLASSES */
 #define GKW_MC_ROW 13         /* doubles per class row */
 #define GKW_MC_TOTALS 11      /* doubles of node-wide figures */
 #define GKW_MC_SPEC 7         /* doubles of a fill workload */
 #define GKW_MC_FILL 6         /* doubles of a fill's outcome */
-
-static uint64_t _gkwMcU64(double v) {
-    if (!(v > 0)) return 0;
-    if (v >= 18446744073709551616.0) return UINT64_MAX;
-    return (uint64_t)v;
-}
 
 /* A uint32 "none" (UINT32_MAX) as -1, anything else as it is. */
 static double _gkwMcIndex(uint32_t v) {
@@ -96,7 +91,7 @@ int gkwMemcachedItemClass(gkWorld *w, int node, uint32_t nkey,
                           uint32_t flags, double vlen, double *out) {
     uint32_t cls = 0;
     uint64_t ntotal = 0;
-    int status = gkMemcachedItemClass(w, node, nkey, flags, _gkwMcU64(vlen),
+    int status = gkMemcachedItemClass(w, node, nkey, flags, gkwU64(vlen),
                                       &cls, &ntotal);
     if (status != GK_OK) return status;
     out[0] = cls;
@@ -113,18 +108,18 @@ int gkwMemcachedFill(gkWorld *w, int node, const double *spec, double first,
                      double count, double *acc) {
     gkMcFillSpec s;
     memset(&s, 0, sizeof(s));
-    s.dist = (uint32_t)_gkwMcU64(spec[0]);
-    s.size_a = (uint32_t)_gkwMcU64(spec[1]);
-    s.size_b = (uint32_t)_gkwMcU64(spec[2]);
-    s.key_bytes = (uint32_t)_gkwMcU64(spec[3]);
-    s.keyspace = _gkwMcU64(spec[4]);
-    s.total = _gkwMcU64(spec[5]);
-    s.seed = _gkwMcU64(spec[6]);
+    s.dist = (uint32_t)gkwU64(spec[0]);
+    s.size_a = (uint32_t)gkwU64(spec[1]);
+    s.size_b = (uint32_t)gkwU64(spec[2]);
+    s.key_bytes = (uint32_t)gkwU64(spec[3]);
+    s.keyspace = gkwU64(spec[4]);
+    s.total = gkwU64(spec[5]);
+    s.seed = gkwU64(spec[6]);
     gkMcFillResult r = {
-        _gkwMcU64(acc[0]), _gkwMcU64(acc[1]), _gkwMcU64(acc[2]),
-        _gkwMcU64(acc[3]), _gkwMcU64(acc[4]), _gkwMcU64(acc[5]) };
-    int status = gkMemcachedFill(w, node, &s, _gkwMcU64(first),
-                                 _gkwMcU64(count), &r);
+        gkwU64(acc[0]), gkwU64(acc[1]), gkwU64(acc[2]),
+        gkwU64(acc[3]), gkwU64(acc[4]), gkwU64(acc[5]) };
+    int status = gkMemcachedFill(w, node, &s, gkwU64(first),
+                                 gkwU64(count), &r);
     acc[0] = (double)r.sent;
     acc[1] = (double)r.stored;
     acc[2] = (double)r.out_of_memory;
