@@ -3,38 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gktest.h"
-#include "glasskv.h"
+#include "gkworld.h"
 
-static char *lab(const char *name) {
-    size_t cap = 1 << 20;
-    char *buf = malloc(cap);
-    long n = gkLabRun(name, 1, buf, cap);
-    CHECK(n > 0 && (size_t)n < cap);
-    return buf;
-}
+#define RUN_MARK "\"name\":"  /* what opens each run of a lab's JSON */
 
 /* The number after "key": in the run-th run (0-based) of a lab's JSON,
  * or -1e300 if absent. Runs are found by their "name" field. */
 static double num(const char *json, const char *key, int run) {
-    const char *p = json;
-    char want[128];
-    for (int i = 0; i <= run && p; i++) {
-        p = strstr(p, "\"name\":");
-        if (p && i < run) p++;
-    }
-    if (!p) return -1e300;
-    snprintf(want, sizeof(want), "\"%s\":", key);
-    const char *next = strstr(p + 1, "\"name\":");
-    const char *q = strstr(p, want);
-    if (!q || (next && q > next)) return -1e300;
-    q += strlen(want);
-    if (!strncmp(q, "true", 4)) return 1;
-    if (!strncmp(q, "false", 5)) return 0;
-    return strtod(q, NULL);
+    return gktLabNum(gktLabRun(json, run, RUN_MARK), key, RUN_MARK);
 }
 
 static void testAofIsNotAWal(void) {
-    char *j = lab("aof-not-a-wal");
+    char *j = gktLab("aof-not-a-wal");
     for (int run = 0; run < 2; run++) {
         CHECK_EQ_INT(num(j, "commands_run_in_memory", run), 400);
         CHECK(num(j, "aof_buf_bytes", run) > 10000);
@@ -65,7 +45,7 @@ static double loss(const char *json, int run, const char *kind,
 }
 
 static void testFsyncPolicies(void) {
-    char *j = lab("fsync-policies");
+    char *j = gktLab("fsync-policies");
     CHECK(num(j, "ops_per_sec", 0) < num(j, "ops_per_sec", 1));
     CHECK(num(j, "fsyncs_per_sec", 0) > 100 * num(j, "fsyncs_per_sec", 1));
     for (int run = 0; run < 3; run++)
@@ -79,7 +59,7 @@ static void testFsyncPolicies(void) {
 }
 
 static void testDiskFull(void) {
-    char *j = lab("disk-full");
+    char *j = gktLab("disk-full");
     CHECK(num(j, "refused", 0) >= 1);
     CHECK(num(j, "first_refused_write", 0) > 1);
     CHECK_EQ_INT(num(j, "ping_refused", 0), 1);

@@ -3,25 +3,18 @@
 #include <stdio.h>
 #include <string.h>
 #include "gktest.h"
-#include "glasskv.h"
+#include "gkworld.h"
 
 typedef struct session { gkWorld *w; int srv, conn; char out[4096]; } session;
 
 static void open_(session *s, uint64_t seed) {
-    gkConfig cfg;
-    gkConfigInit(&cfg);
-    cfg.seed = seed;
-    gkWorldCreate(&s->w, &cfg, NULL, NULL);
-    gkServerAdd(s->w, &s->srv);
-    gkConnOpen(s->w, s->srv, &s->conn);
+    gkConfig cfg = gktConfig(seed);
+    gktServerOpen(&cfg, &s->w, &s->srv, &s->conn);
 }
 
 static const char *cmd(session *s, const char *line) {
-    gkConnSend(s->w, s->conn, line, strlen(line));
-    gkWorldRunUntilIdle(s->w);
-    size_t n = gkConnRecv(s->w, s->conn, s->out, sizeof(s->out) - 1);
-    s->out[n] = '\0';
-    return s->out;
+    return gktExchange(s->w, s->conn, line, strlen(line), s->out,
+                       sizeof(s->out));
 }
 
 static uint64_t digest(session *s) {

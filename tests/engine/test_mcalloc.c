@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gktest.h"
-#include "glasskv.h"
+#include "gkworld.h"
 #include "world.h"
 #include "mc_server.h"
 
@@ -26,21 +26,14 @@ typedef struct session {
 } session;
 
 static void open_(session *s, const char *opts) {
-    gkConfig cfg;
-    gkConfigInit(&cfg);
-    gkWorldCreate(&s->w, &cfg, NULL, NULL);
-    CHECK_EQ_INT(gkMemcachedAdd(s->w, opts, &s->node), GK_OK);
-    gkConnOpen(s->w, s->node, &s->conn);
+    CHECK_EQ_INT(gktMemcachedOpen(opts, &s->w, &s->node, &s->conn), GK_OK);
 }
 
 static void close_(session *s) { gkWorldRelease(s->w); }
 
 static const char *cmd(session *s, const char *text) {
-    gkConnSend(s->w, s->conn, text, strlen(text));
-    gkWorldRunUntilIdle(s->w);
-    size_t n = gkConnRecv(s->w, s->conn, s->out, sizeof(s->out) - 1);
-    s->out[n] = '\0';
-    return s->out;
+    return gktExchange(s->w, s->conn, text, strlen(text), s->out,
+                       sizeof(s->out));
 }
 
 /* ---- The audit. ---- */
@@ -168,16 +161,7 @@ static void auditNode(session *s) {
 
 static gkMcFillSpec spec_(uint32_t dist, uint32_t a, uint32_t b,
                           uint64_t keyspace, uint64_t total) {
-    gkMcFillSpec sp;
-    memset(&sp, 0, sizeof(sp));
-    sp.dist = dist;
-    sp.size_a = a;
-    sp.size_b = b;
-    sp.key_bytes = 6;
-    sp.keyspace = keyspace;
-    sp.total = total;
-    sp.seed = 11;
-    return sp;
+    return gktFillSpec(dist, a, b, keyspace, total, 6, 11);
 }
 
 static void fill(session *s, const gkMcFillSpec *sp, gkMcFillResult *r) {

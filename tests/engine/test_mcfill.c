@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gktest.h"
-#include "glasskv.h"
+#include "gkworld.h"
 
 typedef struct session {
     gkWorld *w;
@@ -15,27 +15,14 @@ typedef struct session {
 } session;
 
 static void open_(session *s, const char *opts) {
-    gkConfig cfg;
-    gkConfigInit(&cfg);
-    cfg.unix_ms_at_zero = 1767225600000LL;
-    gkWorldCreate(&s->w, &cfg, NULL, NULL);
-    CHECK_EQ_INT(gkMemcachedAdd(s->w, opts, &s->node), GK_OK);
+    CHECK_EQ_INT(gktMemcachedOpen(opts, &s->w, &s->node, NULL), GK_OK);
 }
 
 static void close_(session *s) { gkWorldRelease(s->w); }
 
 static gkMcFillSpec spec_(uint32_t dist, uint32_t a, uint32_t b,
                           uint64_t keyspace, uint64_t total) {
-    gkMcFillSpec sp;
-    memset(&sp, 0, sizeof(sp));
-    sp.dist = dist;
-    sp.size_a = a;
-    sp.size_b = b;
-    sp.key_bytes = 10;
-    sp.keyspace = keyspace;
-    sp.total = total;
-    sp.seed = 7;
-    return sp;
+    return gktFillSpec(dist, a, b, keyspace, total, 10, 7);
 }
 
 /* One command on a fresh connection; the reply in out (cap bytes). The
@@ -43,10 +30,7 @@ static gkMcFillSpec spec_(uint32_t dist, uint32_t a, uint32_t b,
 static const char *ask(session *s, const char *cmd, char *out, size_t cap) {
     int conn;
     gkConnOpen(s->w, s->node, &conn);
-    gkConnSend(s->w, conn, cmd, strlen(cmd));
-    gkWorldRunUntilIdle(s->w);
-    size_t n = gkConnRecv(s->w, conn, out, cap - 1);
-    out[n] = '\0';
+    gktExchange(s->w, conn, cmd, strlen(cmd), out, cap);
     gkConnClose(s->w, conn);
     gkWorldRunUntil(s->w, gkWorldNow(s->w) + 1000000);  /* node sees it */
     return out;

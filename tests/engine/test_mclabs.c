@@ -4,41 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gktest.h"
-#include "glasskv.h"
+#include "gkworld.h"
 
-static char *lab(const char *name) {
-    size_t cap = 1 << 20;
-    char *buf = malloc(cap);
-    long n = gkLabRun(name, 1, buf, cap);
-    CHECK(n > 0 && (size_t)n < cap);
-    if (n <= 0) buf[0] = '\0';
-    return buf;
-}
+/* Runs begin with their "name" field; items and rows have none. */
+#define RUN_MARK "{\"name\":"
 
-/* The start of the run-th run (0-based) of a lab's JSON, or NULL. Runs
- * begin with their "name" field; items and rows have none. */
+/* The start of the run-th run (0-based) of a lab's JSON, or NULL. */
 static const char *run_(const char *json, int run) {
-    const char *p = json;
-    for (int i = 0; i <= run && p; i++) {
-        p = strstr(p, "{\"name\":");
-        if (p && i < run) p++;
-    }
-    return p;
+    return gktLabRun(json, run, RUN_MARK);
 }
 
-/* The number after "key": within [from, the next "{\"name\":"), or
- * -1e300 if absent. */
+/* The number after "key": within [from, the next run), or -1e300 if
+ * absent. */
 static double numIn(const char *from, const char *key) {
-    char want[128];
-    if (!from) return -1e300;
-    snprintf(want, sizeof(want), "\"%s\":", key);
-    const char *next = strstr(from + 1, "{\"name\":");
-    const char *q = strstr(from, want);
-    if (!q || (next && q > next)) return -1e300;
-    q += strlen(want);
-    if (!strncmp(q, "true", 4)) return 1;
-    if (!strncmp(q, "false", 5)) return 0;
-    return strtod(q, NULL);
+    return gktLabNum(from, key, RUN_MARK);
 }
 
 static double num(const char *json, const char *key, int run) {
@@ -94,7 +73,7 @@ static int itemTook(const char *json, int n, int cls) {
 }
 
 static void testSlabClasses(void) {
-    char *j = lab("slab-classes");
+    char *j = gktLab("slab-classes");
     CHECK_EQ_INT(num(j, "classes", 0), 39);
     CHECK_EQ_INT(row(j, 0, 1, "chunk_size"), 96);
     CHECK_EQ_INT(row(j, 0, 1, "perslab"), 10922);
@@ -124,7 +103,7 @@ static void testSlabClasses(void) {
 }
 
 static void testItemPlacement(void) {
-    char *j = lab("item-placement");
+    char *j = gktLab("item-placement");
     /* set foo 0 0 3: 48 + 4 + 5 + 8 = 65 bytes in a 96-byte chunk taken
      * from the end of class 1's first page. */
     CHECK_EQ_INT(itemNum(j, 0, "ntotal"), 65);
@@ -162,7 +141,7 @@ static void testItemPlacement(void) {
 }
 
 static void testSlabCalcification(void) {
-    char *j = lab("slab-calcification");
+    char *j = gktLab("slab-calcification");
     int target = (int)num(j, "target_class", 0);
     CHECK(target > 1);
     CHECK(num(j, "target_evicted", 0) > 0);
@@ -203,7 +182,8 @@ static void testLabRegistry(void) {
 }
 
 static void testSameSeedSameFigures(void) {
-    char *a = lab("slab-calcification"), *b = lab("slab-calcification");
+    char *a = gktLab("slab-calcification");
+    char *b = gktLab("slab-calcification");
     CHECK_EQ_STR(a, b);
     free(a);
     free(b);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gktest.h"
-#include "glasskv.h"
+#include "gkworld.h"
 #include "mc_slabs.h"
 #include "mc_items.h"
 
@@ -21,14 +21,8 @@ typedef struct session {
 
 /* A world with one memcached node started with opts, and a connection. */
 static int open_(session *s, const char *opts) {
-    gkConfig cfg;
-    gkConfigInit(&cfg);
-    cfg.unix_ms_at_zero = 1767225600000LL;
-    gkWorldCreate(&s->w, &cfg, NULL, NULL);
     s->out = malloc(OUT_CAP);
-    int rc = gkMemcachedAdd(s->w, opts, &s->node);
-    if (rc == GK_OK) gkConnOpen(s->w, s->node, &s->conn);
-    return rc;
+    return gktMemcachedOpen(opts, &s->w, &s->node, &s->conn);
 }
 
 static void close_(session *s) {
@@ -38,11 +32,7 @@ static void close_(session *s) {
 
 /* Sends bytes, lets the node answer, returns what it sent back. */
 static const char *raw(session *s, const char *bytes, size_t len) {
-    gkConnSend(s->w, s->conn, bytes, len);
-    gkWorldRunUntilIdle(s->w);
-    size_t n = gkConnRecv(s->w, s->conn, s->out, OUT_CAP - 1);
-    s->out[n] = '\0';
-    return s->out;
+    return gktExchange(s->w, s->conn, bytes, len, s->out, OUT_CAP);
 }
 
 static const char *cmd(session *s, const char *text) {

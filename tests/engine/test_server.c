@@ -4,26 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gktest.h"
-#include "glasskv.h"
+#include "gkworld.h"
 
 typedef struct session { gkWorld *w; int srv, conn; char out[1 << 16]; } session;
 
 static void open_(session *s, uint64_t seed) {
-    gkConfig cfg;
-    gkConfigInit(&cfg);
-    cfg.seed = seed;
-    gkWorldCreate(&s->w, &cfg, NULL, NULL);
-    gkServerAdd(s->w, &s->srv);
-    gkConnOpen(s->w, s->srv, &s->conn);
+    gkConfig cfg = gktConfig(seed);
+    gktServerOpen(&cfg, &s->w, &s->srv, &s->conn);
 }
 
 /* Sends raw bytes, runs what is due, returns every reply byte. */
 static const char *raw(session *s, const char *bytes, size_t len) {
-    gkConnSend(s->w, s->conn, bytes, len);
-    gkWorldRunUntilIdle(s->w);
-    size_t n = gkConnRecv(s->w, s->conn, s->out, sizeof(s->out) - 1);
-    s->out[n] = '\0';
-    return s->out;
+    return gktExchange(s->w, s->conn, bytes, len, s->out, sizeof(s->out));
 }
 
 static const char *cmd(session *s, const char *line) {
@@ -198,13 +190,10 @@ static void testSameSeedSameWorld(void) {
 }
 
 static void testHeapLimitGivesOom(void) {
-    gkConfig cfg;
-    gkConfigInit(&cfg);
+    gkConfig cfg = gktConfig(1);
     cfg.heap_limit = 16 * 1024 * 1024;
     session s;
-    gkWorldCreate(&s.w, &cfg, NULL, NULL);
-    gkServerAdd(s.w, &s.srv);
-    gkConnOpen(s.w, s.srv, &s.conn);
+    gktServerOpen(&cfg, &s.w, &s.srv, &s.conn);
     const char *r = cmd(&s, "DEBUG POPULATE 1000000\r\n");
     CHECK_EQ_STR(r, "-OOM command not allowed when used memory > "
                  "'maxmemory'.\r\n");
