@@ -286,24 +286,30 @@ static int _processInlineBuffer(client *c) {
     return C_OK;
 }
 
-/* Reads "<prefix><integer>\r\n" at qb_pos. Returns 1 with *ll and *next set,
- * 0 if the line is not complete, -1 if it is complete but no \r was found
- * within the inline limit (the caller reports that). */
-static int _readCountLine(client *c, long long *ll, int *ok, size_t *next) {
-    char *start = c->querybuf + c->qb_pos;
-    size_t avail = sdslen(c->querybuf) - c->qb_pos;
-    char *nl = strchr(start, '\r');
-    if (!nl) return avail > PROTO_INLINE_MAX_SIZE ? -1 : 0;
-    if ((size_t)(nl - start) + 2 > avail) return 0;
-    *ok = string2ll(start + 1, (size_t)(nl - (start + 1)), ll);
-    *next = (size_t)(nl - c->querybuf) + 2;
-    return 1;
-}
-
 static int _protoError(client *c, const char *msg) {
     addReplyError(c, msg);
     _setProtocolError(c);
     return C_ERR;
+}
+
+/* Reads "<prefix><integer>\r\n" at qb_pos, the header line that both the
+ * multibulk count and each bulk length use. Returns C_OK with *ll, *ok
+ * (whether the integer parsed) and *next (where the line ends) set;
+ * C_ERR if the line is not complete yet, or if no \r came within the
+ * inline limit, which is then replied as the protocol error too_big. */
+static int _readCountLine(client *c, const char *too_big, long long *ll,
+                          int *ok, size_t *next) {
+    char *start = c->querybuf + c->qb_pos;
+    size_t avail = sdslen(c->querybuf) - c->qb_pos;
+    char *nl = strchr(start, '\r');
+    if (!nl) {
+        if (avail > PROTO_INLINE_MAX_SIZE) return _protoError(c, too_big);
+        return C_ERR;
+    }
+    if ((size_t)(nl - start) + 2 > avail) return C_ERR;
+    *ok = string2ll(start + 1, (size_t)(nl - (start + 1)), ll);
+    *next = (size_t)(nl - c->querybuf) + 2;
+    return C_OK;
 }
 
 /* Parses the "*<count>\r\n" header of a multibulk request. */
@@ -311,10 +317,9 @@ static int _readMultibulkHeader(client *c) {
     long long ll;
     int ok;
     size_t next;
-    int r = _readCountLine(c, &ll, &ok, &next);
-    if (r == -1) return _protoError(c, "Protocol error: too big mbulk count "
-                                       "string");
-    if (r == 0) return C_ERR;
+    if (_readCountLine(c, "Protocol error: too big mbulk count string", &ll,
+                       &ok, &next) != C_OK)
+        return C_ERR;
     if (!ok || ll > INT_MAX)
         return _protoError(c, "Protocol error: invalid multibulk length");
     if (ll > 10 && !c->authenticated)
@@ -332,10 +337,9 @@ static int _readBulkHeader(client *c) {
     long long ll;
     int ok;
     size_t next;
-    int r = _readCountLine(c, &ll, &ok, &next);
-    if (r == -1) return _protoError(c, "Protocol error: too big bulk count "
-                                       "string");
-    if (r == 0) return C_ERR;
+    if (_readCountLine(c, "Protocol error: too big bulk count string", &ll,
+                       &ok, &next) != C_OK)
+        return C_ERR;
     if (c->querybuf[c->qb_pos] != '$') {
         addReplyErrorFormat(c, "Protocol error: expected '$', got '%c'",
                             c->querybuf[c->qb_pos]);
