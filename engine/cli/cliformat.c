@@ -163,10 +163,27 @@ static int _peek(const cliSplitter *sp, size_t k) {
     return sp->i + k < sp->n ? (unsigned char)sp->s[sp->i + k] : 0;
 }
 
+/* Consumes one byte inside quotes that is not an escape: the closing
+ * quote (which sets *done) or a plain byte. Returns 0, or CLI_INVALID for
+ * an unterminated quote or a closing quote glued to the next argument.
+ * Both kinds of quote end this way; only their escapes differ. */
+static int _splitQuoted(cliSplitter *sp, cliBuf *tok, int quote, int *done) {
+    int c = _peek(sp, 0);
+    if (c == quote) {
+        if (_peek(sp, 1) && !_isSpace(_peek(sp, 1))) return CLI_INVALID;
+        *done = 1;
+    } else if (c == 0) {
+        return CLI_INVALID;
+    } else {
+        _bufCatChar(tok, (char)c);
+    }
+    sp->i++;
+    return 0;
+}
+
 /* Consumes one byte inside "double quotes": a \xHH escape, a backslash
- * escape (\n \r \t \b \a, any other byte stands for itself) or a plain
- * byte. Sets *done at the closing quote. Returns 0, or CLI_INVALID for an
- * unterminated quote or a closing quote glued to the next argument. */
+ * escape (\n \r \t \b \a, any other byte stands for itself), or what
+ * _splitQuoted consumes, with its contract. */
 static int _splitDouble(cliSplitter *sp, cliBuf *tok, int *done) {
     int c = _peek(sp, 0), h1, h2;
     if (c == '\\' && _peek(sp, 1) == 'x' &&
@@ -180,15 +197,8 @@ static int _splitDouble(cliSplitter *sp, cliBuf *tok, int *done) {
         const char *k = memchr(from, e, 5);
         _bufCatChar(tok, k ? to[k - from] : (char)e);
         sp->i += 2;
-    } else if (c == '"') {
-        if (_peek(sp, 1) && !_isSpace(_peek(sp, 1))) return CLI_INVALID;
-        *done = 1;
-        sp->i++;
-    } else if (c == 0) {
-        return CLI_INVALID;
     } else {
-        _bufCatChar(tok, (char)c);
-        sp->i++;
+        return _splitQuoted(sp, tok, '"', done);
     }
     return 0;
 }
@@ -196,21 +206,12 @@ static int _splitDouble(cliSplitter *sp, cliBuf *tok, int *done) {
 /* Consumes one byte inside 'single quotes', where only \' is an escape.
  * Same contract as _splitDouble. */
 static int _splitSingle(cliSplitter *sp, cliBuf *tok, int *done) {
-    int c = _peek(sp, 0);
-    if (c == '\\' && _peek(sp, 1) == '\'') {
+    if (_peek(sp, 0) == '\\' && _peek(sp, 1) == '\'') {
         _bufCatChar(tok, '\'');
         sp->i += 2;
-    } else if (c == '\'') {
-        if (_peek(sp, 1) && !_isSpace(_peek(sp, 1))) return CLI_INVALID;
-        *done = 1;
-        sp->i++;
-    } else if (c == 0) {
-        return CLI_INVALID;
-    } else {
-        _bufCatChar(tok, (char)c);
-        sp->i++;
+        return 0;
     }
-    return 0;
+    return _splitQuoted(sp, tok, '\'', done);
 }
 
 /* Reads one argument into tok. Outside quotes an argument ends at a space,
