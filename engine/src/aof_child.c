@@ -26,14 +26,10 @@ static long long _unixtime(redisServer *s) { return s->mstime / 1000; }
 /* A line of the child's log (role C, its own pid and time). */
 static void _childLog(redisServer *s, uint64_t t, int level,
                       const char *fmt, ...) {
-    char msg[512];
     va_list ap;
-    if (!s->log || level < s->cfg.loglevel) return;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    serverLogV(s, s->aof.child.pid, 'C', t, level, fmt, ap);
     va_end(ap);
-    int64_t ms = s->unix_ms_at_zero + (int64_t)(t / 1000000);
-    logAppend(s->log, s->aof.child.pid, 'C', level, ms, msg);
 }
 
 /* The child's memory goes, whatever state it was in. */

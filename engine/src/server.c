@@ -206,16 +206,25 @@ static void _bioLog(void *ctx, int level, const char *msg) {
     serverLog(ctx, level, "%s", msg);
 }
 
+/* One line in the machine's log as written by process pid in role ('M'
+ * the main process, 'C' a child) at virtual time t, unless below
+ * loglevel. The message is cut at 1023 bytes, as Redis's LOG_MAX_LEN
+ * cuts it. Both the server and its AOF rewrite child log through here. */
+void serverLogV(redisServer *s, int pid, char role, uint64_t t, int level,
+                const char *fmt, va_list ap) {
+    char msg[1024];
+    if (!s->log || level < s->cfg.loglevel) return;
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    int64_t ms = s->unix_ms_at_zero + (int64_t)(t / 1000000);
+    logAppend(s->log, pid, role, level, ms, msg);
+}
+
 /* serverLog: one line in the machine's log, unless below loglevel. */
 void serverLog(redisServer *s, int level, const char *fmt, ...) {
-    char msg[1024];
     va_list ap;
-    if (!s->log || level < s->cfg.loglevel) return;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    serverLogV(s, s->pid, 'M', serverNow(s), level, fmt, ap);
     va_end(ap);
-    int64_t ms = s->unix_ms_at_zero + (int64_t)(serverNow(s) / 1000000);
-    logAppend(s->log, s->pid, 'M', level, ms, msg);
 }
 
 /* What initServer and main do after the configuration is loaded: the

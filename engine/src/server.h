@@ -3,6 +3,7 @@
 #ifndef GK_SERVER_H
 #define GK_SERVER_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <limits.h>
@@ -502,6 +503,8 @@ void bgrewriteaofCommand(client *c);
 void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc);
 void propagatePendingCommands(redisServer *s);
 void forceCommandPropagation(client *c);
+void serverLogV(redisServer *s, int pid, char role, uint64_t t, int level,
+                const char *fmt, va_list ap);
 void serverLog(redisServer *s, int level, const char *fmt, ...);
 int serverLoadConfig(redisServer *s, const char *conf, sds *err);
 void serverStartup(redisServer *s);
