@@ -72,6 +72,15 @@ static inline gkMcFillSpec gktFillSpec(uint32_t dist, uint32_t a,
     return sp;
 }
 
+/* Runs the whole of a fill workload (sets 0 to sp->total) against node,
+ * its outcome in r from zero. Returns gkMemcachedFill's status, for the
+ * caller to check where the line number says which fill it was. */
+static inline int gktFill(gkWorld *w, int node, const gkMcFillSpec *sp,
+                          gkMcFillResult *r) {
+    memset(r, 0, sizeof(*r));
+    return gkMemcachedFill(w, node, sp, 0, sp->total, r);
+}
+
 /* Runs a lab with seed 1 and returns its JSON (from malloc, released with
  * free; empty if the lab failed, which is also a failed check). */
 static inline char *gktLab(const char *name) {

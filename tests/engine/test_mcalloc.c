@@ -165,8 +165,7 @@ static gkMcFillSpec spec_(uint32_t dist, uint32_t a, uint32_t b,
 }
 
 static void fill(session *s, const gkMcFillSpec *sp, gkMcFillResult *r) {
-    memset(r, 0, sizeof(*r));
-    CHECK_EQ_INT(gkMemcachedFill(s->w, s->node, sp, 0, sp->total, r), GK_OK);
+    CHECK_EQ_INT(gktFill(s->w, s->node, sp, r), GK_OK);
 }
 
 static void testEveryChunkIsFreeOrInOneItem(void) {

@@ -155,9 +155,8 @@ static void testCountsAgreeWithTheNode(void) {
     open_(&s, "");
     gkMcFillSpec sp = spec_(GK_MC_DIST_FIXED, 100, 0, 1000, 3000);
     gkMcFillResult r;
-    memset(&r, 0, sizeof(r));
     long long conns = stat_(&s, "curr_connections");
-    CHECK_EQ_INT(gkMemcachedFill(s.w, s.node, &sp, 0, 3000, &r), GK_OK);
+    CHECK_EQ_INT(gktFill(s.w, s.node, &sp, &r), GK_OK);
     CHECK_EQ_INT(r.sent, 3000);
     CHECK_EQ_INT(r.stored, 3000);
     CHECK_EQ_INT(r.out_of_memory + r.too_large + r.evictions, 0);
@@ -188,16 +187,14 @@ static void testTooLargeAndOutOfMemoryAreCounted(void) {
     open_(&s, "-m 2 -M");
     gkMcFillSpec big = spec_(GK_MC_DIST_FIXED, 2 << 20, 0, 5, 5);
     gkMcFillResult r;
-    memset(&r, 0, sizeof(r));
-    CHECK_EQ_INT(gkMemcachedFill(s.w, s.node, &big, 0, 5, &r), GK_OK);
+    CHECK_EQ_INT(gktFill(s.w, s.node, &big, &r), GK_OK);
     CHECK_EQ_INT(r.too_large, 5);
     CHECK_EQ_INT(r.stored, 0);
     CHECK_EQ_INT(stat_(&s, "curr_items"), 0);
     /* 100000-byte values: class 32 takes 10 a page; under -m 2 it has its
      * first page and one more, so 20 fit and -M refuses the other 10. */
-    memset(&r, 0, sizeof(r));
     gkMcFillSpec mid = spec_(GK_MC_DIST_FIXED, 100000, 0, 30, 30);
-    CHECK_EQ_INT(gkMemcachedFill(s.w, s.node, &mid, 0, 30, &r), GK_OK);
+    CHECK_EQ_INT(gktFill(s.w, s.node, &mid, &r), GK_OK);
     CHECK_EQ_INT(r.stored, 20);
     CHECK_EQ_INT(r.out_of_memory, 10);
     CHECK_EQ_INT(r.evictions, 0);
@@ -205,9 +202,8 @@ static void testTooLargeAndOutOfMemoryAreCounted(void) {
     close_(&s);
     /* Chunked items whose chunks run out: "Out of memory during read". */
     open_(&s, "-m 2 -M");
-    memset(&r, 0, sizeof(r));
     gkMcFillSpec large = spec_(GK_MC_DIST_FIXED, 600000, 0, 6, 6);
-    CHECK_EQ_INT(gkMemcachedFill(s.w, s.node, &large, 0, 6, &r), GK_OK);
+    CHECK_EQ_INT(gktFill(s.w, s.node, &large, &r), GK_OK);
     CHECK_EQ_INT(r.stored, 2);
     CHECK_EQ_INT(r.out_of_memory, 4);
     close_(&s);
@@ -218,8 +214,7 @@ static void testEvictionsAreCounted(void) {
     open_(&s, "-m 2");
     gkMcFillSpec mid = spec_(GK_MC_DIST_FIXED, 100000, 0, 30, 30);
     gkMcFillResult r;
-    memset(&r, 0, sizeof(r));
-    CHECK_EQ_INT(gkMemcachedFill(s.w, s.node, &mid, 0, 30, &r), GK_OK);
+    CHECK_EQ_INT(gktFill(s.w, s.node, &mid, &r), GK_OK);
     CHECK_EQ_INT(r.stored, 30);
     CHECK_EQ_INT(r.evictions, 10);
     CHECK_EQ_INT(stat_(&s, "evictions"), 10);
