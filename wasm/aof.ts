@@ -107,15 +107,7 @@ const decoder = new TextDecoder();
 
 /** Calls fn with a scratch block of `bytes` bytes in the module's heap. */
 function withBlock<T>(world: World, bytes: number, fn: (p: number) => T): T {
-  const gk = world.engine;
-  return gk.guard(() => {
-    const p = gk.alloc(bytes);
-    try {
-      return fn(p);
-    } finally {
-      gk.module._free(p);
-    }
-  });
+  return world.engine.guard(() => world.engine.withBlock(bytes, fn));
 }
 
 export function aofInfo(world: World, node: number): AofInfo {

@@ -325,9 +325,8 @@ export class Glasskv {
     return this.guard(() => {
       const m = this.module;
       const bytes = encoder.encode(line);
-      const buf = this.alloc(bytes.length + 1);
       const s = this.scratch;
-      try {
+      return this.withBlock(bytes.length + 1, (buf) => {
         m.HEAPU8.set(bytes, buf);
         const argc = m._gkwCliLine(buf, bytes.length, s, s + 4, s + 8, s + 12);
         if (argc === 0) return null;
@@ -335,9 +334,7 @@ export class Glasskv {
         if (argc < 0) return { argc, resp: new Uint8Array(0), raw: false, repeat: 0 };
         const resp = this.takeMalloced(this.u32(s), this.u32(s + 4));
         return { argc, resp, raw: this.i32(s + 8) !== 0, repeat: this.i32(s + 12) };
-      } finally {
-        m._free(buf);
-      }
+      });
     });
   }
 
@@ -347,18 +344,15 @@ export class Glasskv {
   cliFormatReply(reply: Uint8Array, raw = false): CliReply {
     return this.guard(() => {
       const m = this.module;
-      const buf = this.alloc(reply.length + 1);
       const s = this.scratch;
-      try {
+      return this.withBlock(reply.length + 1, (buf) => {
         m.HEAPU8.set(reply, buf);
         const consumed = m._gkwCliFormatReply(buf, reply.length, raw ? 1 : 0, s, s + 4);
         if (consumed === CLI_ENOMEM) throw new GkError(Status.ENOMEM, 'out of memory formatting a reply');
         if (consumed <= 0) return { consumed, text: '' };
         const text = decoder.decode(this.takeMalloced(this.u32(s), this.u32(s + 4)));
         return { consumed, text };
-      } finally {
-        m._free(buf);
-      }
+      });
     });
   }
 
@@ -394,23 +388,21 @@ export class Glasskv {
     return this.guard(() => {
       let cap = 1 << 16;
       for (;;) {
-        const out = this.alloc(cap);
-        try {
+        const text = this.withBlock(cap, (out) => {
           const n = fn(out, cap);
           if (n < 0) throw new GkError(n, n === Status.ENOTFOUND || n === Status.EINVAL ? notFound : this.statusString(n));
           if (n < cap) return decoder.decode(this.bytes(out, n));
           cap = n + 1;
-        } finally {
-          this.module._free(out);
-        }
+          return null;
+        });
+        if (text !== null) return text;
       }
     });
   }
 
   /** Calls fn with a workload spec in the heap as gkwWorkloadStart reads it. */
   withSpec<T>(spec: Partial<WorkloadSpec>, fn: (fields: number, command: number) => T): T {
-    const p = this.alloc(SPEC_ORDER.length * 8);
-    try {
+    return this.withBlock(SPEC_ORDER.length * 8, (p) => {
       const h = this.module.HEAPU8;
       const view = new DataView(h.buffer, h.byteOffset);
       SPEC_ORDER.forEach((k, i) => {
@@ -418,9 +410,7 @@ export class Glasskv {
         view.setFloat64(p + i * 8, v === undefined ? NaN : Number(v), true);
       });
       return this.withString(spec.command ?? '', (cmd) => fn(p, cmd));
-    } finally {
-      this.module._free(p);
-    }
+    });
   }
 
   /** The end of the module's heap: linear memory below it is the whole
@@ -482,17 +472,26 @@ export class Glasskv {
     return ptr ? this.module.UTF8ToString(ptr >>> 0) : '';
   }
 
-  withString<T>(s: string, fn: (ptr: number) => T): T {
-    const bytes = encoder.encode(s);
-    const p = this.alloc(bytes.length + 1);
+  /** Calls fn with a block of `bytes` bytes in the module's heap and frees
+   *  it afterwards, whatever fn does. Like the other memory helpers it has
+   *  no guard of its own: callers run it inside one. */
+  withBlock<T>(bytes: number, fn: (ptr: number) => T): T {
+    const p = this.alloc(bytes);
     try {
-      const h = this.module.HEAPU8;
-      h.set(bytes, p);
-      h[p + bytes.length] = 0;
       return fn(p);
     } finally {
       this.module._free(p);
     }
+  }
+
+  withString<T>(s: string, fn: (ptr: number) => T): T {
+    const bytes = encoder.encode(s);
+    return this.withBlock(bytes.length + 1, (p) => {
+      const h = this.module.HEAPU8;
+      h.set(bytes, p);
+      h[p + bytes.length] = 0;
+      return fn(p);
+    });
   }
 
   get scratchPtr(): number {
@@ -621,15 +620,11 @@ export class World {
   /** A configuration parameter's current value as CONFIG GET prints it
    *  ("yes", "10"); throws GkError for an unknown name. */
   serverConfigGet(node: number, name: string): string {
-    return this.gk.guard(() => this.gk.withString(name, (n) => {
-      const buf = this.gk.alloc(CONFIG_VALUE_BYTES);
-      try {
+    return this.gk.guard(() => this.gk.withString(name, (n) =>
+      this.gk.withBlock(CONFIG_VALUE_BYTES, (buf) => {
         this.check(this.m._gkServerConfigGet(this.w, node, n, buf, CONFIG_VALUE_BYTES));
         return this.gk.cstring(buf);
-      } finally {
-        this.m._free(buf);
-      }
-    }));
+      })));
   }
 
   openConn(node: number): number {
@@ -648,15 +643,10 @@ export class World {
 
   send(conn: number, data: Uint8Array | string): void {
     const bytes = typeof data === 'string' ? encoder.encode(data) : data;
-    this.gk.guard(() => {
-      const p = this.gk.alloc(bytes.length);
-      try {
-        this.m.HEAPU8.set(bytes, p);
-        this.check(this.m._gkConnSend(this.w, conn, p, bytes.length));
-      } finally {
-        this.m._free(p);
-      }
-    });
+    this.gk.guard(() => this.gk.withBlock(bytes.length, (p) => {
+      this.m.HEAPU8.set(bytes, p);
+      this.check(this.m._gkConnSend(this.w, conn, p, bytes.length));
+    }));
   }
 
   /** Bytes waiting to be read on conn. */
@@ -669,13 +659,10 @@ export class World {
     return this.gk.guard(() => {
       const n = Math.min(this.pending(conn), max);
       if (n === 0) return new Uint8Array(0);
-      const p = this.gk.alloc(n);
-      try {
+      return this.gk.withBlock(n, (p) => {
         const got = this.m._gkConnRecv(this.w, conn, p, n) >>> 0;
         return this.gk.bytes(p, got);
-      } finally {
-        this.m._free(p);
-      }
+      });
     });
   }
 
@@ -691,15 +678,10 @@ export class World {
 
   /** Records with seq > afterSeq, oldest first, at most max. */
   traceRead(afterSeq: number, max = 4096): TraceBatch {
-    return this.gk.guard(() => {
-      const p = this.gk.alloc(max * TRACE_FIELDS * 8);
-      try {
-        const count = this.m._gkwTraceRead(this.w, afterSeq, p, max) >>> 0;
-        return { count, data: this.gk.f64s(p, count * TRACE_FIELDS) };
-      } finally {
-        this.m._free(p);
-      }
-    });
+    return this.gk.guard(() => this.gk.withBlock(max * TRACE_FIELDS * 8, (p) => {
+      const count = this.m._gkwTraceRead(this.w, afterSeq, p, max) >>> 0;
+      return { count, data: this.gk.f64s(p, count * TRACE_FIELDS) };
+    }));
   }
 
   /** Every record newer than afterSeq still in the ring, in batches. */
@@ -732,32 +714,22 @@ export class World {
 
   /** The buckets of one table folded into `bins` bins. */
   dictBuckets(node: number, db: number, kind: number, table: number, bins: number): BucketStrip {
-    return this.gk.guard(() => {
-      const p = this.gk.alloc(bins * 8);
-      try {
-        this.check(this.m._gkDictGetBuckets(this.w, node, db, kind, table, bins, p, p + bins * 4));
-        const h = this.m.HEAPU8;
-        const entries = new Uint32Array(h.buffer.slice(p, p + bins * 4));
-        const filled = new Uint32Array(h.buffer.slice(p + bins * 4, p + bins * 8));
-        return { entries, filled };
-      } finally {
-        this.m._free(p);
-      }
-    });
+    return this.gk.guard(() => this.gk.withBlock(bins * 8, (p) => {
+      this.check(this.m._gkDictGetBuckets(this.w, node, db, kind, table, bins, p, p + bins * 4));
+      const h = this.m.HEAPU8;
+      const entries = new Uint32Array(h.buffer.slice(p, p + bins * 4));
+      const filled = new Uint32Array(h.buffer.slice(p + bins * 4, p + bins * 8));
+      return { entries, filled };
+    }));
   }
 
   /** The raw bytes gkDictGetBucketKeys writes for one bucket. */
   bucketKeysRaw(node: number, db: number, kind: number, table: number, bucket: number, cap = 65536): Uint8Array {
-    return this.gk.guard(() => {
-      const p = this.gk.alloc(cap);
-      const s = this.gk.scratchPtr;
-      try {
-        this.check(this.m._gkwDictGetBucketKeys(this.w, node, db, kind, table, bucket, p, cap, s));
-        return this.gk.bytes(p, this.gk.u32(s));
-      } finally {
-        this.m._free(p);
-      }
-    });
+    const s = this.gk.scratchPtr;
+    return this.gk.guard(() => this.gk.withBlock(cap, (p) => {
+      this.check(this.m._gkwDictGetBucketKeys(this.w, node, db, kind, table, bucket, p, cap, s));
+      return this.gk.bytes(p, this.gk.u32(s));
+    }));
   }
 
   /** Runs `steps` incremental rehash steps; returns the engine's result. */
@@ -794,15 +766,10 @@ export class World {
   /** The workload's most recent batch latencies (at most max, the engine
    *  keeps 4,096). */
   workloadSamples(id: number, max = 4096): LatencySamples {
-    return this.gk.guard(() => {
-      const p = this.gk.alloc(max * 16);
-      try {
-        const n = this.check(this.m._gkwWorkloadSamples(this.w, id, p, p + max * 8, max));
-        return { times: this.gk.f64s(p, n), latencies: this.gk.f64s(p + max * 8, n) };
-      } finally {
-        this.m._free(p);
-      }
-    });
+    return this.gk.guard(() => this.gk.withBlock(max * 16, (p) => {
+      const n = this.check(this.m._gkwWorkloadSamples(this.w, id, p, p + max * 8, max));
+      return { times: this.gk.f64s(p, n), latencies: this.gk.f64s(p + max * 8, n) };
+    }));
   }
 
   /** System calls and loop iterations of any host (server or workload). */
@@ -836,16 +803,11 @@ export class World {
 
   /** The raw bytes gkScanAuditMissing writes. */
   scanAuditMissingRaw(node: number, cap = 65536): Uint8Array {
-    return this.gk.guard(() => {
-      const p = this.gk.alloc(cap);
-      const s = this.gk.scratchPtr;
-      try {
-        this.check(this.m._gkScanAuditMissing(this.w, node, p, cap, s));
-        return this.gk.bytes(p, this.gk.u32(s));
-      } finally {
-        this.m._free(p);
-      }
-    });
+    const s = this.gk.scratchPtr;
+    return this.gk.guard(() => this.gk.withBlock(cap, (p) => {
+      this.check(this.m._gkScanAuditMissing(this.w, node, p, cap, s));
+      return this.gk.bytes(p, this.gk.u32(s));
+    }));
   }
 
   scanAuditEnd(node: number): void {

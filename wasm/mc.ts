@@ -85,15 +85,9 @@ export function emptyFillResult(): McFillResult {
   return { sent: 0, stored: 0, outOfMemory: 0, tooLarge: 0, evictions: 0, valueBytes: 0 };
 }
 
+/** Calls fn with a scratch block of `bytes` bytes in the module's heap. */
 function withBlock<T>(gk: Glasskv, bytes: number, fn: (p: number) => T): T {
-  return gk.guard(() => {
-    const p = gk.alloc(bytes);
-    try {
-      return fn(p);
-    } finally {
-      gk.module._free(p);
-    }
-  });
+  return gk.guard(() => gk.withBlock(bytes, fn));
 }
 
 function rowsOf(f: Float64Array, n: number): McClass[] {
