@@ -5,6 +5,7 @@
  * CHECK prints file, line and the expression, and marks the test failed. */
 #ifndef GKTEST_H
 #define GKTEST_H
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +32,17 @@ static const char *gkt_name = "";
 #define RUN(name, fn) do { gkt_name = (name); gkt_cur_failed = 0; \
     gkt_tests++; fn(); printf("%s %s\n", gkt_cur_failed ? "not ok" : "ok", \
     gkt_name); } while (0)
+
+/* A small xorshift64* generator, so the randomized tests replay exactly
+ * (and the same way in every test file that draws from it). */
+static inline uint64_t gkTestRand(uint64_t *state) {
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * 2685821657736338717ULL;
+}
 
 static int gkTestReport(void) {
     printf("%d tests, %d checks, %d failed\n", gkt_tests, gkt_checks,

@@ -4,16 +4,6 @@
 #include "mem.h"
 #include "intset.h"
 
-/* A small xorshift64* generator, so the randomized tests replay exactly. */
-static uint64_t testRand(uint64_t *state) {
-    uint64_t x = *state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    return x * 2685821657736338717ULL;
-}
-
 /* Builds a set from n values, in the order given. */
 static intset *buildSet(gkMem *m, const int64_t *values, int n) {
     intset *is = intsetNew(m);
@@ -245,7 +235,7 @@ static void testRandomAndGet(void) {
 
 /* A value from one of several ranges, so the run crosses every encoding. */
 static int64_t randomValue(uint64_t *state, int phase) {
-    uint64_t r = testRand(state);
+    uint64_t r = gkTestRand(state);
     switch (phase == 0 ? 0 : r % (uint64_t)(phase + 1)) {
     case 0: return (int64_t)(r % 200) - 100;
     case 1: return (int64_t)(r % 131072) - 65536;
@@ -279,10 +269,10 @@ static void runRandomOps(uint64_t seed, int ops) {
     memInit(&m, NULL, NULL);
     intset *is = intsetNew(&m);
     for (int i = 0; i < ops; i++) {
-        int phase = i * 3 / ops, add = testRand(&state) % 3 != 0, did;
+        int phase = i * 3 / ops, add = gkTestRand(&state) % 3 != 0, did;
         int64_t v = randomValue(&state, phase);
-        if (!add && n > 0 && testRand(&state) % 2)
-            v = model[testRand(&state) % n];
+        if (!add && n > 0 && gkTestRand(&state) % 2)
+            v = model[gkTestRand(&state) % n];
         int changed = modelEdit(model, &n, v, add);
         if (add) is = intsetAdd(&m, is, v, &did);
         else is = intsetRemove(&m, is, v, &did);

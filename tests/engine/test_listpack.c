@@ -6,16 +6,6 @@
 #include "mem.h"
 #include "listpack.h"
 
-/* A small xorshift64* generator, so the randomized tests replay exactly. */
-static uint64_t testRand(uint64_t *state) {
-    uint64_t x = *state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    return x * 2685821657736338717ULL;
-}
-
 /* Builds a listpack by appending the NUL-terminated strings in order. */
 static unsigned char *lpBuild(gkMem *m, const char *const *items, int n) {
     unsigned char *lp = lpNew(m, 0);
@@ -532,8 +522,8 @@ static uint32_t randomText(uint64_t *st, unsigned char *buf) {
     static const char *const tricky[] = {
         "007", "+1", "-0", " 7", "", "-", "9223372036854775808",
         "-9223372036854775809", "12345678901234567890"};
-    uint64_t r = testRand(st), len;
-    int64_t v = (int64_t)(testRand(st) >> (1 + r % 63));
+    uint64_t r = gkTestRand(st), len;
+    int64_t v = (int64_t)(gkTestRand(st) >> (1 + r % 63));
     switch (r % 8) {
     case 0: case 1: case 2:
         if (r & 64) v = -v - 1;
@@ -549,7 +539,7 @@ static uint32_t randomText(uint64_t *st, unsigned char *buf) {
     default:
         len = (r >> 8) % 80;
     }
-    for (uint64_t i = 0; i < len; i++) buf[i] = 'a' + testRand(st) % 26;
+    for (uint64_t i = 0; i < len; i++) buf[i] = 'a' + gkTestRand(st) % 26;
     return (uint32_t)len;
 }
 
@@ -592,7 +582,7 @@ static int lpIsCanonical(gkMem *m, unsigned char *lp, model *md) {
 static unsigned char *opInsert(gkMem *m, unsigned char *lp, model *md,
                                uint64_t *st, unsigned char *text) {
     uint32_t len = randomText(st, text), at;
-    uint64_t r = testRand(st);
+    uint64_t r = gkTestRand(st);
     unsigned char *p, *newp = NULL;
     if (md->n == 0 || r % 4 == 0) {
         if (r & 16) {
@@ -620,7 +610,7 @@ static unsigned char *opInsert(gkMem *m, unsigned char *lp, model *md,
 /* Replaces or deletes one element, or deletes a range. */
 static unsigned char *opChange(gkMem *m, unsigned char *lp, model *md,
                                uint64_t *st, unsigned char *text) {
-    uint64_t r = testRand(st);
+    uint64_t r = gkTestRand(st);
     uint32_t at = (uint32_t)((r >> 8) % md->n);
     unsigned char *p = lpSeek(lp, at), *newp = NULL;
     if (r % 5 == 0) {
@@ -653,7 +643,7 @@ static void runRandomEdits(uint64_t seed, int ops) {
     md.n = 0;
     unsigned char *lp = lpNew(&m, 0);
     for (int i = 0; i < ops; i++) {
-        int grow = md.n == 0 || (md.n < 300 && testRand(&st) % 10 < 6);
+        int grow = md.n == 0 || (md.n < 300 && gkTestRand(&st) % 10 < 6);
         if (grow) lp = opInsert(&m, lp, &md, &st, text);
         else lp = opChange(&m, lp, &md, &st, text);
         CHECK_EQ_INT(lpLength(lp), md.n);
