@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "glasskv.h"
+#include "gkworld.h"
 
 #define MS 1000000ULL
 #define SEC 1000000000ULL
@@ -18,9 +18,7 @@ typedef struct node {
 
 /* A world with one node started with conf (redis.conf syntax). */
 static inline void nodeOpen(node *n, uint64_t seed, const char *conf) {
-    gkConfig cfg;
-    gkConfigInit(&cfg);
-    cfg.seed = seed;
+    gkConfig cfg = gktConfig(seed);
     cfg.trace_capacity = 1u << 18;
     gkWorldCreate(&n->w, &cfg, NULL, NULL);
     gkServerAddConfig(n->w, conf, &n->srv);
@@ -32,11 +30,7 @@ static inline void nodeClose(node *n) { gkWorldRelease(n->w); }
 
 /* Sends bytes, runs until the connection is quiet, returns the replies. */
 static inline const char *nodeRaw(node *n, const char *bytes, size_t len) {
-    gkConnSend(n->w, n->conn, bytes, len);
-    gkWorldRunUntilIdle(n->w);
-    size_t got = gkConnRecv(n->w, n->conn, n->out, sizeof(n->out) - 1);
-    n->out[got] = '\0';
-    return n->out;
+    return gktExchange(n->w, n->conn, bytes, len, n->out, sizeof(n->out));
 }
 
 /* One inline command (CRLF added). */
@@ -59,25 +53,27 @@ static inline int nodeRestart(node *n) {
     return st;
 }
 
-/* Whether any line of the node's log contains needle. */
-static inline int nodeLogHas(node *n, const char *needle) {
+/* The node's whole log (its first 1 MB), NUL-terminated, in a static
+ * buffer that the next call overwrites. */
+static inline char *nodeLog(node *n) {
     static char buf[1 << 20];
     uint64_t last;
     size_t len = gkServerLogRead(n->w, n->srv, 0, buf, sizeof(buf) - 1,
                                  &last);
     buf[len] = '\0';
-    return strstr(buf, needle) != NULL;
+    return buf;
+}
+
+/* Whether any line of the node's log contains needle. */
+static inline int nodeLogHas(node *n, const char *needle) {
+    return strstr(nodeLog(n), needle) != NULL;
 }
 
 /* How many lines of the log contain needle. */
 static inline int nodeLogCount(node *n, const char *needle) {
-    static char buf[1 << 20];
-    uint64_t last;
-    size_t len = gkServerLogRead(n->w, n->srv, 0, buf, sizeof(buf) - 1,
-                                 &last);
     int count = 0;
-    buf[len] = '\0';
-    for (char *p = buf; (p = strstr(p, needle)) != NULL; p++) count++;
+    for (char *p = nodeLog(n); (p = strstr(p, needle)) != NULL; p++)
+        count++;
     return count;
 }
 
@@ -95,25 +91,28 @@ static inline char *nodeFile(node *n, const char *path, int durable,
     return buf;
 }
 
-/* An integer field of INFO, or -1. */
-static inline long long nodeInfo(node *n, const char *field) {
+/* Where the value of a field of INFO persistence starts in n->out, or
+ * NULL if the field is absent. */
+static inline const char *nodeInfoValue(node *n, const char *field) {
     char want[128];
     nodeCmd(n, "INFO persistence");
     snprintf(want, sizeof(want), "\r\n%s:", field);
     const char *p = strstr(n->out, want);
-    return p ? atoll(p + strlen(want)) : -1;
+    return p ? p + strlen(want) : NULL;
+}
+
+/* An integer field of INFO, or -1. */
+static inline long long nodeInfo(node *n, const char *field) {
+    const char *p = nodeInfoValue(n, field);
+    return p ? atoll(p) : -1;
 }
 
 /* A string field of INFO into buf ("" if absent). */
 static inline const char *nodeInfoStr(node *n, const char *field, char *buf,
-                               size_t cap) {
-    char want[128];
-    nodeCmd(n, "INFO persistence");
-    snprintf(want, sizeof(want), "\r\n%s:", field);
-    const char *p = strstr(n->out, want);
+                                      size_t cap) {
+    const char *p = nodeInfoValue(n, field);
     buf[0] = '\0';
     if (!p) return buf;
-    p += strlen(want);
     size_t len = strcspn(p, "\r");
     if (len >= cap) len = cap - 1;
     memcpy(buf, p, len);
