@@ -68,6 +68,7 @@ function inputs() {
     ...headerFiles(join(root, 'engine', 'src')),
     ...headerFiles(join(root, 'engine', 'include')),
     ...headerFiles(join(root, 'engine', 'cli')),
+    ...headerFiles(here),
     join(here, 'glasskv.d.ts'),
     fileURLToPath(import.meta.url),
   ];
