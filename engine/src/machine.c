@@ -407,15 +407,29 @@ static gkNode *_redisNode(gkWorld *w, int node) {
     return &w->nodes[node];
 }
 
+/* What every way of arming a crash checks first: the node is a
+ * Redis-style server and it is up. Returns GK_OK with the node in *out,
+ * or the world's error (GK_ENOTFOUND, GK_EINVAL) with its message set. */
+static int _crashTarget(gkWorld *w, int node, gkNode **out) {
+    *out = _redisNode(w, node);
+    if (!*out) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    if ((*out)->down) return worldFail(w, GK_EINVAL, "the server is down");
+    return GK_OK;
+}
+
+/* A crash kind from the API: power loss, or else a process kill. */
+static int _crashKind(int kind) {
+    return kind == GK_CRASH_POWER ? GK_CRASH_POWER : GK_CRASH_PROCESS;
+}
+
 /* Kills the node's process now (GK_CRASH_PROCESS, kill -9) or cuts the
  * machine's power (GK_CRASH_POWER). "Now" is after the iteration the
  * node may still be running in its own time. */
 int gkServerCrash(gkWorld *w, int node, int kind) {
-    gkNode *n = _redisNode(w, node);
-    if (!n) return worldFail(w, GK_ENOTFOUND, "no such server node");
-    if (n->down) return worldFail(w, GK_EINVAL, "the server is down");
-    n->crash_kind = kind == GK_CRASH_POWER ? GK_CRASH_POWER
-                                           : GK_CRASH_PROCESS;
+    gkNode *n;
+    int status = _crashTarget(w, node, &n);
+    if (status != GK_OK) return status;
+    n->crash_kind = _crashKind(kind);
     n->crash_at = 0;
     n->dying = 1;
     n->died_at = n->busy_until > w->now ? n->busy_until : w->now;
@@ -433,11 +447,10 @@ int gkServerCrash(gkWorld *w, int node, int kind) {
  * after that record (say, between the write of aof_buf and its fsync). */
 int gkServerCrashAt(gkWorld *w, int node, uint64_t at_ns, int kind,
                     int flags) {
-    gkNode *n = _redisNode(w, node);
-    if (!n) return worldFail(w, GK_ENOTFOUND, "no such server node");
-    if (n->down) return worldFail(w, GK_EINVAL, "the server is down");
-    n->crash_kind = kind == GK_CRASH_POWER ? GK_CRASH_POWER
-                                           : GK_CRASH_PROCESS;
+    gkNode *n;
+    int status = _crashTarget(w, node, &n);
+    if (status != GK_OK) return status;
+    n->crash_kind = _crashKind(kind);
     n->crash_on_trace = (flags & GK_CRASH_AT_TRACE) != 0;
     n->crash_on_event = 0;
     n->crash_before_sleep = (flags & GK_CRASH_AT_BEFORE_SLEEP) != 0;
@@ -463,13 +476,12 @@ int gkServerCrashAt(gkWorld *w, int node, uint64_t at_ns, int kind,
  * points, so the trace type must be enabled. */
 int gkServerCrashAtEvent(gkWorld *w, int node, int kind, int type,
                          int64_t a, int64_t b, int flags) {
-    gkNode *n = _redisNode(w, node);
-    if (!n) return worldFail(w, GK_ENOTFOUND, "no such server node");
-    if (n->down) return worldFail(w, GK_EINVAL, "the server is down");
+    gkNode *n;
+    int status = _crashTarget(w, node, &n);
+    if (status != GK_OK) return status;
     if (type <= 0 || type >= 32 || !(w->trace.enabled & (1u << type)))
         return worldFail(w, GK_EINVAL, "trace type not enabled");
-    n->crash_kind = kind == GK_CRASH_POWER ? GK_CRASH_POWER
-                                           : GK_CRASH_PROCESS;
+    n->crash_kind = _crashKind(kind);
     n->crash_at = 0;
     n->crash_seq = 0;
     n->crash_on_trace = 0;
