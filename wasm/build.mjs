@@ -10,7 +10,7 @@
 // Exits non-zero, with the compiler's message, when the build fails.
 import { spawnSync } from 'node:child_process';
 import {
-  copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync,
+  copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync,
 } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -135,6 +135,9 @@ function main() {
   renameSync(tmpJs, outJs);
   rmSync(tmpDir, { recursive: true, force: true });
   copyFileSync(join(here, 'glasskv.d.ts'), outTypes);
+  // The outputs are dated when the build began: a source saved while emcc
+  // ran is then newer than them, and the next run builds again.
+  for (const f of [outJs, outWasm, outTypes]) utimesSync(f, started / 1000, started / 1000);
   const kb = (statSync(outWasm).size / 1024).toFixed(0);
   console.log(`wasm: built web/src/wasm-gen/glasskv.{mjs,wasm} (${kb} KB wasm) in ${Date.now() - started} ms`);
 }
