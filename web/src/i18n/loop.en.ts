@@ -74,6 +74,7 @@ export const loopEn = {
   'seq.title': 'Sequence diagram',
   'seq.sub': 'one client connection: requests and replies crossing the link',
   'seq.conn': 'Connection',
+  'seq.noConn': 'no client program yet',
   'seq.none': 'Start a workload to follow one of its connections.',
   'seq.client': 'client (fd {fd})',
   'seq.server': 'server',

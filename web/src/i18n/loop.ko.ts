@@ -76,6 +76,7 @@ export const loopKo: Record<keyof typeof loopEn, string> = {
   'seq.title': '시퀀스 다이어그램',
   'seq.sub': '클라이언트 연결 하나: 링크를 건너는 요청과 응답',
   'seq.conn': '연결',
+  'seq.noConn': '아직 클라이언트 프로그램 없음',
   'seq.none': '워크로드를 시작하면 그 연결 하나를 따라갈 수 있습니다.',
   'seq.client': '클라이언트 (fd {fd})',
   'seq.server': '서버',

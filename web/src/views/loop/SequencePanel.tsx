@@ -34,6 +34,7 @@ const ConnSelect = memo(function ConnSelect() {
     <label className="db-select">
       <span>{t('seq.conn')}</span>
       <select data-testid="seq.conn" value={conn ?? ''} onChange={(e) => onChange(e.target.value)} disabled={!list.length}>
+        {list.length ? null : <option value="">{t('seq.noConn')}</option>}
         {list.map(([id, preset, fd]) => (
           <option key={fd} value={fd}>{t('seq.option', { preset: t(`wl.preset.${preset}` as 'wl.preset.benchmark'), id, fd })}</option>
         ))}
