@@ -208,14 +208,17 @@ static sds _infoKeyspace(redisServer *s, sds info) {
     return info;
 }
 
+/* One commandstats line. As in Redis, usec_per_call is computed from the
+ * whole microseconds in usec, so the two always agree. */
 static sds _infoCmdstat(redisServer *s, sds info, const redisCommand *cmd) {
     const cmdStats *st = &s->cmdstats[cmd->id];
     if (!st->calls && !st->rejected && !st->failed) return info;
+    long long usec = st->ns / 1000;
     return sdscatprintf(s->mem, info, "cmdstat_%s:calls=%lld,usec=%lld,"
                         "usec_per_call=%.2f,rejected_calls=%lld,"
                         "failed_calls=%lld\r\n", cmd->fullname, st->calls,
-                        st->ns / 1000, st->calls ? (double)st->ns / 1000 /
-                                                   (double)st->calls : 0.0,
+                        usec, st->calls ? (double)usec / (double)st->calls
+                                        : 0.0,
                         st->rejected, st->failed);
 }
 

@@ -351,9 +351,10 @@ static void testScanAuditIgnoresFlushOfAnotherDb(void) {
 static void testResetStatClearsCommandstats(void) {
     session s;
     open_(&s, 1);
-    cmd(&s, "SET a 1\r\nGET a\r\nCONFIG RESETSTAT\r\n");
+    cmd(&s, "SET a 1\r\nGET a\r\nGET\r\nCONFIG RESETSTAT\r\n");
     const char *info = cmd(&s, "INFO commandstats\r\n");
     CHECK(strstr(info, "cmdstat_config|resetstat:calls=1,") != NULL);
+    CHECK(strstr(info, "failed_calls=0\r\n") != NULL);
     CHECK(strstr(info, "cmdstat_set:") == NULL);
     CHECK(strstr(info, "cmdstat_get:") == NULL);
     info = cmd(&s, "INFO stats\r\n");
