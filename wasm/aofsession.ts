@@ -385,8 +385,6 @@ function ack(p: PersistState, db: number, key: string, value: string | null, t: 
   p.ledger.set(id, { db, key, value, t, command, count: (prev ? prev.count : 0) + 1 });
 }
 
-const TWO_64 = 2 ** 64;
-
 /** Records one write acknowledged to one of the page's own connections
  *  (a button's), as the console's are. */
 export function recordAck(live: PersistLive, db: number, key: string, value: string | null, command: string): void {
@@ -423,7 +421,9 @@ export function observePersist(live: PersistLive, data: Float64Array, count: num
     if (data[o + 2] !== TraceType.ACK) continue;
     const set = data[o + 6] === AckKind.SET;
     const d = data[o + 7];
-    const value = set ? valueOfLength(d) : String(d >= 2 ** 63 ? d - TWO_64 : d);
+    // INCR's value crosses signed (wasm/exports.c); past 2^53 a double
+    // rounds it, as any counter that large would be in the page.
+    const value = set ? valueOfLength(d) : String(d);
     const key = `key:${data[o + 4]}`;
     ack(p, 0, key, value, data[o + 1], set ? `SET ${key} ${value.length > 16 ? `(${value.length} bytes)` : value}`
       : `INCR ${key}`);

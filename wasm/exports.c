@@ -93,7 +93,10 @@ uint32_t gkwTraceRead(gkWorld *w, double after_seq, double *out,
             o[4] = chunk[i].a;
             o[5] = chunk[i].b;
             o[6] = chunk[i].c;
-            o[7] = (double)chunk[i].d;
+            /* INCR's acknowledged value is signed: a negative one must
+             * not cross as 2^64 - n, which a double cannot tell apart. */
+            o[7] = chunk[i].type == GK_TR_ACK && chunk[i].c == GK_ACK_INCR
+                   ? (double)(int64_t)chunk[i].d : (double)chunk[i].d;
         }
         total += (uint32_t)got;
         if (got < want) break;

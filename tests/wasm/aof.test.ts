@@ -207,6 +207,23 @@ describe('acknowledged writes of client programs', () => {
     expect(older.length).toBeGreaterThan(0);
     expect(older.every((r) => Number(r.found ?? 0) < Number(r.value))).toBe(true);
   });
+
+  test('regression: a counter a workload took below zero is reported with its negative value', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    aofOn(session);
+    run(session, [
+      { kind: 'console', text: 'CONFIG SET appendfsync always\nSET key:0 -5000' },
+      { kind: 'workload', preset: 'benchmark', command: 'INCR', clients: 1, pipeline: 1, requests: 3, keyspace: 1 },
+      { kind: 'wait', ns: 1e9 },
+      { kind: 'crash', mode: 'power' },
+      { kind: 'restart' },
+    ]);
+    const row = session.aof().report!.rows.find((r) => r.key === 'key:0')!;
+    expect(row.value).toBe('-4997');
+    expect(row.found).toBe('-4997');
+    expect(row.outcome).toBe('kept');
+  });
 });
 
 describe('disk controls and crashes at a chosen point in a session', () => {
