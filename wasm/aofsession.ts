@@ -14,7 +14,7 @@ import type { ConsoleRunner } from './consolerun';
 import { exchange } from './driver';
 import { concat, encodeRequest, parseReply, parseRequest, type Reply } from './resp';
 import {
-  AckKind, AofEvent, BioType, CrashEvent, CrashKind, DiskEvent, JobEvent, aofInfo, diskFileInfo, diskInfo, diskReadFile,
+  AckKind, AofEvent, BioType, CrashEvent, CrashKind, DiskEvent, FSYNC_NAMES, JobEvent, aofInfo, diskFileInfo, diskInfo, diskReadFile,
   CrashAt, diskSetFree, diskSetPreset, diskSetReadOnly, serverCrash, serverCrashAtEvent, serverIsUp,
   serverLogRead, serverRestart, serverThreads,
 } from './aof';
@@ -197,17 +197,21 @@ function arm(live: PersistLive, point: CrashPoint, mode: CrashMode): void {
 }
 
 /** An armed crash happened (its CRASH record, at a chosen point): the
- *  record of it, as crash() makes for a crash now. */
-function armedCrashed(live: PersistLive, t: number): void {
+ *  record of it, as crash() makes for a crash now. The policy is the one
+ *  in force when the process died, which the record carries (a CONFIG SET
+ *  may have changed it since the crash was armed). */
+function armedCrashed(live: PersistLive, t: number, policy: number): void {
   const p = live.persist;
   const a = p.armed!;
   p.armed = null;
+  const appendonly = (policy & 256) !== 0;
+  const fsync = FSYNC_NAMES[policy & 255] ?? a.fsync;
   p.crash = {
-    t, mode: a.mode, point: a.point, appendonly: a.appendonly, fsync: a.fsync, aof: null, acked: p.ledger.size,
+    t, mode: a.mode, point: a.point, appendonly, fsync, aof: null, acked: p.ledger.size,
     writes: p.writes, untracked: p.untracked, sinceArmed: { commands: a.commands, buf: a.buf },
   };
   p.report = null;
-  p.conf = `appendonly ${a.appendonly ? 'yes' : 'no'}\nappendfsync ${a.fsync}\n`;
+  p.conf = `appendonly ${appendonly ? 'yes' : 'no'}\nappendfsync ${fsync}\n`;
 }
 
 function crash(live: PersistLive, mode: 'process' | 'power'): void {
@@ -414,7 +418,7 @@ export function observePersist(live: PersistLive, data: Float64Array, count: num
       else if (type === TraceType.AOF && data[o + 4] === AofEvent.FEED) p.armed.buf = data[o + 7];
       else if (type === TraceType.AOF && data[o + 4] === AofEvent.WRITE) p.armed.buf = 0;
       else if (type === TraceType.CRASH && data[o + 5] === 1 && data[o + 4] !== CrashEvent.RESTART) {
-        armedCrashed(live, data[o + 1]);
+        armedCrashed(live, data[o + 1], data[o + 6]);
         continue;
       }
     }

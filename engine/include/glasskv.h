@@ -86,7 +86,11 @@ typedef struct gkWorld gkWorld;
 #define GK_TR_DISK 18        /* a=GK_DISK_* b=inode c=bytes
                                 d=durable size of the file after it */
 #define GK_TR_CRASH 19       /* a=GK_CRASH_* b=1 if at a chosen point,
-                                d=pid of the process that died or began */
+                                c=the policy in force when the process
+                                died: 256 if appendonly was yes, plus
+                                appendfsync as gkAofInfo.fsync numbers it
+                                (0 at a restart), d=pid of the process
+                                that died or began */
 #define GK_TR_REWRITE 20     /* AOF rewrite: a=GK_RW_* c=keys, d=bytes */
 #define GK_TR_ACK 21         /* a workload was told a write succeeded:
                                 a=key number (key:N, db 0), b=fd,

@@ -378,8 +378,12 @@ void machineCrash(gkWorld *w, int id) {
     int kind = n->crash_kind;
     machineAdvance(w, id, at);
     redisServer *s = n->impl;
+    /* The record says which policy was in force: a crash armed earlier
+     * happens under whatever CONFIG SET made it since. */
+    uint32_t policy = (s->cfg.appendonly ? 256u : 0u) |
+                      (uint32_t)s->cfg.appendfsync;
     TRACE_AT(&w->trace, at, GK_TR_CRASH, (uint16_t)id, (uint32_t)kind,
-             n->crash_at ? 1 : 0, 0, (uint64_t)s->pid);
+             n->crash_at ? 1 : 0, policy, (uint64_t)s->pid);
     serverRelease(s);
     n->impl = NULL;
     n->el = NULL;

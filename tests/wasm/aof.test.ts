@@ -294,6 +294,21 @@ describe('disk controls and crashes at a chosen point in a session', () => {
     }
   });
 
+  test('regression: a crash armed before CONFIG SET appendonly yes is reported, and restarted, under the new policy', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    session.act({ kind: 'crashAt', point: 'afterWrite', mode: 'process' });
+    session.act({ kind: 'console', text: 'CONFIG SET appendfsync always\nCONFIG SET appendonly yes' });
+    session.act({ kind: 'wait', ns: 1e9 });
+    session.act({ kind: 'console', text: 'SET a 1' });
+    expect(session.aof().up).toBe(false);
+    session.act({ kind: 'restart' });
+    const crash = session.aof().report!.crash;
+    expect(crash.appendonly).toBe(true);
+    expect(crash.fsync).toBe('always');
+    expect(session.act({ kind: 'console', text: 'CONFIG GET appendonly' }).console[0].output).toMatch(/yes/);
+  });
+
   test('a power loss during the next background fsync loses the writes it was syncing', async () => {
     const { session } = newSession();
     await session.boot(emptyLog());
