@@ -968,13 +968,15 @@ export class Session {
     return this.names;
   }
 
-  /** The AOF panel's view of the server (not logged). */
-  /** The engine's digest of the world's state (gkWorldDigest): equal
-   *  digests mean equal worlds, whatever path led to them. */
+  /** The engine's digest of the Redis world's state (gkWorldDigest):
+   *  equal digests mean equal datasets, tables, clocks and counters,
+   *  whatever path led to them. The memcached node's world and the disk's
+   *  files are not in it (engine/src/digest.c). */
   digest(): string {
     return this.engine.world.digest();
   }
 
+  /** The AOF panel's view of the server (not logged). */
   aof(): AofView {
     return aofView(this.engine);
   }

@@ -16,6 +16,10 @@
  * same digest; a key, a value, a TTL, a rehash step or a nanosecond of
  * difference gives another one (with CRC-64's odds).
  *
+ * Not folded: the items and slabs of memcached-style nodes, and the
+ * machines' disks (AOF files, durable bytes). Two worlds that differ
+ * only there give the same digest.
+ *
  * Computing it must not change what it measures. The RDB writer looks
  * expires up with dictFind, which takes a rehash step on a rehashing
  * dict: rehashing is paused around it. Its buffer comes from a gkMem of

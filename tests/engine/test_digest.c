@@ -57,9 +57,25 @@ static void testAnyChangeChangesIt(void) {
     gkWorldRelease(b.w);
 
     build(&a, 9);
-    build(&b, 10);   /* another hash seed: other bucket order */
+    build(&b, 10);   /* another seed: another PRNG state and hash seed */
     CHECK(digest(&a) != digest(&b));
     gkWorldRelease(b.w);
+    /* Same seed, same keys; one more incremental rehash step in one. */
+    build(&b, 9);
+    gkDictInfo info;
+    gkDictGetInfo(b.w, b.srv, 0, GK_DICT_KEYS, &info);
+    if (info.rehashidx == -1) {     /* start a rehash in both */
+        cmd(&a, "DEBUG POPULATE 1000 more\r\n");
+        cmd(&b, "DEBUG POPULATE 1000 more\r\n");
+        gkDictGetInfo(b.w, b.srv, 0, GK_DICT_KEYS, &info);
+    }
+    CHECK(info.rehashidx != -1);
+    CHECK(digest(&a) == digest(&b));
+    gkDictRehashSteps(b.w, b.srv, 0, GK_DICT_KEYS, 1);
+    CHECK(digest(&a) != digest(&b));
+    gkWorldRelease(a.w);
+    gkWorldRelease(b.w);
+    build(&a, 9);
     build(&b, 9);
     gkWorldRunUntil(b.w, gkWorldNow(b.w) + 1);
     CHECK(digest(&a) != digest(&b));
