@@ -470,9 +470,13 @@ int gkServerCrashAt(gkWorld *w, int node, uint64_t at_ns, int kind,
 
 /* Arms a crash right after the next trace record of this node with this
  * type, a and b (-1: any), written from now on: say, right after the next
- * write(2) of aof_buf (GK_TR_AOF, GK_AOF_WRITE), or while the next
- * background fsync runs (GK_TR_BIO, GK_BIO_AOF_FSYNC, GK_JOB_START). The
- * process stops at its first point after the record; with
+ * write(2) of aof_buf (GK_TR_AOF, GK_AOF_WRITE), or after the next
+ * background fsync starts (GK_TR_BIO, GK_BIO_AOF_FSYNC, GK_JOB_START). The
+ * process stops at its first point after the record -- the main thread's:
+ * a record a background thread writes is seen there, so a job that
+ * started may have finished by then (a fast disk's fsync does; the
+ * slow-fsync preset's still runs, which is how a test or lab catches a
+ * crash during it); with
  * GK_CRASH_AT_BEFORE_SLEEP, at the first beforeSleep after it instead
  * (after a GK_TR_CMD record: the commands of that iteration ran, their
  * AOF flush and their replies never happen). If the record never comes,
