@@ -217,10 +217,12 @@ function runFill(live: McLive, w: World, a: Extract<McAction, { kind: 'mcFill' }
   }
 }
 
-/** Applies a memcached action. The time the node took (a fill's sets
- *  take a while) passes in the session's world too, so the clocks agree
- *  and each slice of a fill sits at its own place in time. */
-export function applyMc(live: McLive, a: McAction): void {
+/** Applies a memcached action and returns the node's clock after it. The
+ *  time the node took (a fill's sets take a while) must then pass in the
+ *  session's world too (the session runs it, reading the trace as it
+ *  goes), so the clocks agree and each slice of a fill sits at its own
+ *  place in time. */
+export function applyMc(live: McLive, a: McAction): number {
   switch (a.kind) {
     case 'mcStart':
       start(live, a.options);
@@ -232,8 +234,7 @@ export function applyMc(live: McLive, a: McAction): void {
       runFill(live, running(live), a);
       break;
   }
-  const t = nodeWorld(live)?.now() ?? 0;
-  if (t > live.world.now()) live.world.runUntil(t);
+  return nodeWorld(live)?.now() ?? 0;
 }
 
 function view(live: McLive, cls: number, from: number, count: number): SlabsView {

@@ -534,6 +534,22 @@ export class Session {
     return false;
   }
 
+  /** Brings the Redis world's clock up to t (the memcached node's, after
+   *  its action), in stretches with the trace read between them as runTo
+   *  does -- a long fill must not let the ring overwrite what the
+   *  timeline and the ledger of acknowledged writes need -- but without
+   *  checkpoints: this happens inside one action. */
+  private catchUp(t: number): void {
+    const { world } = this.live!;
+    const end = Math.floor(t);
+    while (world.now() < end) {
+      world.runUntil(Math.min(end, world.now() + this.chunkNs));
+      const read = this.drain();
+      if (read > TRACE_CAPACITY / 4) this.chunkNs = Math.max(CHUNK_MIN_NS, this.chunkNs / 4);
+      else if (read < TRACE_CAPACITY / 32) this.chunkNs = Math.min(CHUNK_MAX_NS, this.chunkNs * 2);
+    }
+  }
+
   /** Feeds the trace written since the last drain to the timeline. */
   private drain(): number {
     const { world, timeline } = this.live!;
@@ -724,7 +740,7 @@ export class Session {
       case 'mcStart':
       case 'mcLine':
       case 'mcFill':
-        applyMc(live, a);
+        this.catchUp(applyMc(live, a));
         return [];
       case 'trap':
         return live.gk.debugTrap();

@@ -225,6 +225,31 @@ describe('memcached actions in the session', () => {
     expect(view(b, 5)).toEqual(end);
   });
 
+  test('regression: a long fill lets the Redis world run as a wait would, its trace read on the way', async () => {
+    // A SET workload runs in the Redis world while a fill of the memcached
+    // node takes its virtual time: the timeline and the ledger of
+    // acknowledged writes must see all of it, as they do for a wait.
+    const spec = { dist: McDist.FIXED, sizeA: 100, sizeB: 0, keyBytes: 10, keyspace: 1 << 20, total: 200_000, seed: 3 };
+    const start: Action[] = [
+      { kind: 'workload', preset: 'benchmark', command: 'SET', clients: 4, requests: 0, keyspace: 1000 },
+      { kind: 'wait', ns: 1e6 },
+    ];
+    const filled = session(0);
+    await filled.boot(emptyLog());
+    for (const a of start) filled.act(a);
+    filled.act({ kind: 'mcFill', spec, first: 0, count: spec.total });
+    const took = filled.position.now - 1e6;
+    expect(took).toBeGreaterThan(50e6);
+    const waited = session(0);
+    await waited.boot(emptyLog());
+    for (const a of start) waited.act(a);
+    waited.act({ kind: 'wait', ns: took });
+    expect(waited.position.now).toBe(filled.position.now);
+    expect(filled.snapshot().traceLost).toBe(0);
+    expect(filled.aof().writes).toBe(waited.aof().writes);
+    expect(filled.digest()).toBe(waited.digest());
+  });
+
   test('a fill the engine refuses is shown in the memcached console', async () => {
     const s = session(250);
     await s.boot(emptyLog());
