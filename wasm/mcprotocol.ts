@@ -69,6 +69,8 @@ export const MC_ACTION_KINDS = ['mcStart', 'mcLine', 'mcFill'] as const;
 export interface McConsoleEntry {
   /** Virtual time it was sent. */
   t: number;
+  /** What was sent (its first MC_REPLY_KEEP characters: the log holds
+   *  it whole). */
   input: string;
   /** The raw reply, as the node sent it (truncated past MC_REPLY_KEEP). */
   output: string;
@@ -76,7 +78,7 @@ export interface McConsoleEntry {
   bytes: number;
 }
 
-/** Bytes of a reply the console keeps. */
+/** Bytes of a reply (characters of an input) the console keeps. */
 export const MC_REPLY_KEEP = 16 * 1024;
 
 /** A fill workload as run so far. */

@@ -168,7 +168,9 @@ function running(live: McLive): World {
 
 function remember(live: McLive, e: McConsoleEntry): void {
   const c = live.mc.console;
-  c.push(e);
+  // A value of megabytes typed in one line stays in the log, not here:
+  // every view copies the console.
+  c.push(e.input.length > MC_REPLY_KEEP ? { ...e, input: `${e.input.slice(0, MC_REPLY_KEEP)}…` } : e);
   if (c.length > MC_CONSOLE_KEEP) c.splice(0, c.length - MC_CONSOLE_KEEP);
 }
 
