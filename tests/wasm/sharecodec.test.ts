@@ -2,7 +2,7 @@
 // run in Node, whose CompressionStream speaks the same raw DEFLATE.
 import { describe, expect, it } from 'vitest';
 import { decodeState, encodeState, fromBase64Url, toBase64Url } from '../../web/src/share/codec';
-import { ShareError, type SharedState } from '../../web/src/share/validate';
+import { MAX_VIRTUAL_NS, ShareError, type SharedState } from '../../web/src/share/validate';
 
 const state: SharedState = {
   log: {
@@ -98,6 +98,32 @@ describe('shared links', () => {
     expect(await refusedField({ kind: 'mcFill', spec: { ...spec, keyBytes: 251 }, first: 0, count: 1 })).toBe('#1 mcFill.spec');
     expect(await refusedField({ kind: 'crashAt', point: 'whenever', mode: 'power' })).toBe('#1 crashAt.point');
     expect(await refusedField({ kind: 'mcStart', options: { ...options, chunkMax: 65536 } })).toBe('accepted');
+  });
+
+  it('refuse a log that takes virtual time past 24 hours, so its replay cannot run for days', async () => {
+    expect(MAX_VIRTUAL_NS).toBe(24 * 3600 * 1e9);
+    const at = (entries: object[], extra: object = {}) => packJson({ v: 1, log: { ...state.log, entries }, ...extra });
+    const refused = async (text: string) => {
+      try {
+        await decodeState(text);
+      } catch (e) {
+        if (e instanceof ShareError) return `${e.key} ${e.detail}`;
+        throw e;
+      }
+      return 'accepted';
+    };
+    const day = MAX_VIRTUAL_NS;
+    // Up to the cap is accepted, one nanosecond past it is not, in every way a log can get there.
+    expect(await refused(await at([{ t: 0, action: { kind: 'advance', to: day } }]))).toBe('accepted');
+    expect(await refused(await at([{ t: 0, action: { kind: 'advance', to: day + 1 } }]))).toBe('share.err.tooLong #1');
+    expect(await refused(await at([{ t: 0, action: { kind: 'advance', to: 1e18 } }]))).toBe('share.err.tooLong #1');
+    expect(await refused(await at([{ t: 1, action: { kind: 'step' } }, { t: day + 1, action: { kind: 'step' } }])))
+      .toBe('share.err.tooLong #2');
+    expect(await refused(await at([{ t: day - 3600e9, action: { kind: 'wait', ns: 3600e9 } }]))).toBe('accepted');
+    expect(await refused(await at([{ t: day - 3600e9 + 1, action: { kind: 'wait', ns: 3600e9 } }]))).toBe('share.err.tooLong #1');
+    expect(await refused(await at([], { at: day + 1 }))).toBe('share.err.tooLong at');
+    // Past what a double holds exactly is still a refusal, not a wrap-around.
+    expect(await refused(await at([{ t: 2 ** 60, action: { kind: 'step' } }]))).toBe('share.err.entries #1');
   });
 
   it('refuse a small fragment that inflates past the cap (a zip bomb)', async () => {

@@ -46,6 +46,7 @@ export const shareEn = {
   'share.err.notOurs': 'it is not a glasskv session file.',
   'share.err.replay': 'its input log does not replay on this engine ({detail}).',
   'share.err.read': 'it could not be read ({detail}).',
+  'share.err.tooLong': 'it runs past {hours} hours of virtual time, the most a shared session may hold ({detail}).',
 
   'embed.open': 'Open in glasskv',
   'embed.label': 'glasskv, embedded: {view}',

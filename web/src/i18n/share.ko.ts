@@ -48,6 +48,7 @@ export const shareKo: Record<keyof typeof shareEn, string> = {
   'share.err.notOurs': 'glasskv 세션 파일이 아닙니다.',
   'share.err.replay': '입력 로그를 이 엔진에서 다시 실행할 수 없습니다({detail}).',
   'share.err.read': '읽을 수 없습니다({detail}).',
+  'share.err.tooLong': '가상 시간 {hours}시간을 넘어갑니다. 공유된 세션은 그보다 길 수 없습니다({detail}).',
 
   'embed.open': 'glasskv에서 열기',
   'embed.label': '임베드된 glasskv: {view}',

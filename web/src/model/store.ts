@@ -52,6 +52,8 @@ export class Store {
   private readonly bridge: Bridge;
   private readonly listeners = new Set<() => void>();
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A foreign log is replaying: storage keeps the session it replaces. */
+  private holdSave = false;
   private bins = 0;
   private viewQueued = false;
   private idleWaiters: (() => void)[] = [];
@@ -155,7 +157,7 @@ export class Store {
   saveNow(): void {
     if (this.saveTimer !== null) clearTimeout(this.saveTimer);
     this.saveTimer = null;
-    saveLog(this.state.log);
+    if (!this.holdSave) saveLog(this.state.log);
   }
 
   private appendConsole(entries: readonly ConsoleEntry[]): void {
@@ -167,17 +169,26 @@ export class Store {
   // ---- Session life cycle. ----
 
   /** Boots the worker from `log` (replaying it), then applies `script`
-   *  action by action, logging each. Resolves true when the engine is ready. */
-  async boot(log: SessionLog = this.state.log, script: Action[] = []): Promise<boolean> {
+   *  action by action, logging each. Resolves true when the engine is ready.
+   *  `foreign`: the log came from a link or a file (see below). */
+  async boot(log: SessionLog = this.state.log, script: Action[] = [], foreign = false): Promise<boolean> {
     this.lastSeek = null;
     this.saveNow();
+    // A log from outside (a link, a file) is saved as the session only once
+    // it has replayed: a reload during a slow or failing replay then comes
+    // back to the reader's own session instead of replaying it again.
+    this.holdSave = foreign;
     this.set({
       phase: 'loading', log, history: historyOf(log.entries), crash: null, dead: null, error: null,
       diverged: null, replay: null, console: [],
     });
-    saveLog(log);
+    if (!foreign) saveLog(log);
     try {
       const r = await this.track(() => this.bridge.call({ type: 'boot', log, script }));
+      if (foreign) {
+        this.holdSave = false;
+        saveLog(log);
+      }
       this.set({ phase: 'ready', snapshot: r.snapshot, console: r.console, replay: null });
       this.pushView();
       return true;

@@ -153,7 +153,7 @@ export class ShareModel {
     if ((!state.lesson || lessonMissing) && !this.embedded && this.lessons.getState().active) this.lessons.forgetActive();
     if (state.pane && !this.embedded) setPane(state.pane);
     this.set({ previous: putAside ?? this.state.previous, notice: null });
-    if (!(await this.store.boot(state.log))) {
+    if (!(await this.store.boot(state.log, [], true))) {
       // Well formed, but this engine refuses to replay it (an action that
       // cannot apply where the log puts it): back to the reader's session.
       const why = this.store.getState().error ?? this.store.getState().crash?.message ?? '';

@@ -20,7 +20,8 @@ export class ShareError extends Error {
 export type ShareErrorKey =
   | 'share.err.encoding' | 'share.err.compressed' | 'share.err.tooBig' | 'share.err.json'
   | 'share.err.version' | 'share.err.config' | 'share.err.entries' | 'share.err.action'
-  | 'share.err.position' | 'share.err.lesson' | 'share.err.unsupported' | 'share.err.notOurs' | 'share.err.replay';
+  | 'share.err.position' | 'share.err.lesson' | 'share.err.unsupported' | 'share.err.notOurs' | 'share.err.replay'
+  | 'share.err.tooLong';
 
 /** A session with where it stood: what a link or a file carries. */
 export interface SharedState {
@@ -41,7 +42,14 @@ export interface SharedAnswer {
 export const MAX_ENTRIES = 200_000;
 const MAX_TEXT = 1 << 20;
 const MAX_STRING = 4096;
-const MAX_NS = 1e18;
+/** The latest virtual time a shared log may reach: 24 hours. The worker
+ *  replays a log by running every timer event up to each entry (serverCron
+ *  alone fires 10 times a virtual second), so a log that jumps to 1e18 ns
+ *  would keep it busy for days; a day of virtual time replays in seconds
+ *  and is longer than any lesson or experiment needs. */
+export const MAX_VIRTUAL_NS = 24 * 3600e9;
+/** The cap in hours, for the message that names it. */
+export const MAX_VIRTUAL_HOURS = MAX_VIRTUAL_NS / 3600e9;
 
 type Field =
   | ['int', number, number] | ['num', number, number] | ['str', number] | ['bool'] | ['enum', readonly string[]]
@@ -56,7 +64,9 @@ interface Spec {
 
 const db: Field = ['int', 0, 15];
 const many: Field = ['int', 1, 1_000_000];
-const ns: Field = ['int', 0, MAX_NS];
+// A time is any whole number of ns here; how far a log may reach is
+// checked over the whole log (checkEntries), with its own message.
+const ns: Field = ['int', 0, 1e18];
 
 // One entry per action kind: the compiler refuses this table when a kind
 // is added to the protocol without being described here. The bounds are
@@ -179,7 +189,21 @@ export function checkConfig(v: unknown): SessionConfig {
   return { seed: seed as number, unixMsAtZero: unixMsAtZero as number, heapLimit: heapLimit as number };
 }
 
-/** Entries in order of virtual time, each with a checked action. */
+/** The virtual time the world reaches once entry e has applied: an advance
+ *  moves it to its target, a wait past the entry's time. */
+function reach(e: LogEntry): number {
+  const a = e.action;
+  if (a.kind === 'advance') return Math.max(e.t, a.to);
+  if (a.kind === 'wait') return e.t + a.ns;
+  return e.t;
+}
+
+function tooLong(where: string): ShareError {
+  return new ShareError('share.err.tooLong', where);
+}
+
+/** Entries in order of virtual time, each with a checked action, none of
+ *  them taking the world past MAX_VIRTUAL_NS. */
 export function checkEntries(v: unknown): LogEntry[] {
   if (!Array.isArray(v)) throw new ShareError('share.err.entries');
   if (v.length > MAX_ENTRIES) throw new ShareError('share.err.entries', `${v.length} > ${MAX_ENTRIES}`);
@@ -188,7 +212,9 @@ export function checkEntries(v: unknown): LogEntry[] {
   v.forEach((e: unknown, i) => {
     if (!isObject(e) || !fits(e.t, ns) || (e.t as number) < last) throw new ShareError('share.err.entries', `#${i + 1}`);
     last = e.t as number;
-    out.push({ t: last, action: checkAction(e.action, i) });
+    const entry = { t: last, action: checkAction(e.action, i) };
+    if (reach(entry) > MAX_VIRTUAL_NS) throw tooLong(`#${i + 1}`);
+    out.push(entry);
   });
   return out;
 }
@@ -217,6 +243,7 @@ export function checkShared(v: unknown): SharedState {
   const out: SharedState = { log: checkLog(v.log) };
   if (v.at !== undefined) {
     if (!fits(v.at, ns)) throw new ShareError('share.err.position');
+    if ((v.at as number) > MAX_VIRTUAL_NS) throw tooLong('at');
     out.at = v.at as number;
   }
   if (v.lesson !== undefined) {

@@ -2,6 +2,7 @@ import { memo, useCallback } from 'react';
 import { useShare, useShareApi } from '../app/contexts';
 import { useT } from '../app/hooks';
 import type { MessageKey } from '../i18n';
+import { MAX_VIRTUAL_HOURS } from '../share/validate';
 
 /** What opening a link or a file did (or why it could not), with a way
  *  back to the session that was put aside. */
@@ -15,7 +16,7 @@ export const ShareNotice = memo(function ShareNotice() {
   let tone = 'info';
   let restore = false;
   if (notice.kind === 'error') {
-    const why = t(notice.key as MessageKey, { detail: notice.detail });
+    const why = t(notice.key as MessageKey, { detail: notice.detail, hours: MAX_VIRTUAL_HOURS });
     text = t(notice.source === 'link' ? 'share.notice.errorLink' : 'share.notice.errorFile', { why });
     tone = 'error';
   } else if (notice.kind === 'restored') {
