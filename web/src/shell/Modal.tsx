@@ -11,6 +11,13 @@ interface Props {
 
 const FOCUSABLE = 'button:not(:disabled), a[href], input:not(:disabled), select:not(:disabled), textarea:not(:disabled)';
 
+/** The controls Tab can reach inside `box`: a control that is not rendered
+ *  (the Share dialog's hidden file input, display: none) takes no focus,
+ *  so counting it as the last one would let Tab leave the dialog. */
+function focusables(box: HTMLElement): HTMLElement[] {
+  return [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+}
+
 /** A modal dialog: focus moves in (to its first primary button, else its
  *  first control) and back out when it closes; Tab stays inside; Escape
  *  or a click outside closes it. */
@@ -19,7 +26,7 @@ export const Modal = memo(function Modal({ labelledBy, className = '', testId, o
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
     const d = box.current;
-    (d?.querySelector<HTMLElement>('.btn.primary') ?? d?.querySelector<HTMLElement>(FOCUSABLE))?.focus();
+    if (d) (d.querySelector<HTMLElement>('.btn.primary') ?? focusables(d)[0])?.focus();
     return () => before?.focus();
   }, []);
   const onKeyDown = useCallback((e: KeyboardEvent) => {
@@ -27,7 +34,7 @@ export const Modal = memo(function Modal({ labelledBy, className = '', testId, o
       e.stopPropagation();
       onClose();
     } else if (e.key === 'Tab' && box.current) {
-      const items = [...box.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+      const items = focusables(box.current);
       if (!items.length) return;
       const first = items[0];
       const last = items[items.length - 1];

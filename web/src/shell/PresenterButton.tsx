@@ -11,11 +11,7 @@ export const PresenterButton = memo(function PresenterButton() {
   return (
     <div className="present-group">
       <button type="button" className={`btn icon-text ${on ? 'on' : ''}`} aria-pressed={on} data-testid="present.toggle"
-        title={t('present.hint')} onClick={(e) => {
-          presenter.toggle();
-          // Space and the arrows then drive time, not this button.
-          e.currentTarget.blur();
-        }}>
+        title={t('present.hint')} onClick={() => presenter.toggle()}>
         <PresentIcon /> <span className="btn-label">{on ? t('present.exit') : t('present.enter')}</span>
       </button>
       {/* The header is full at 1600 px: the list's own button shows while
