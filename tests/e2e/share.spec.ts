@@ -148,6 +148,94 @@ test.describe('sharing a state', () => {
     expect(app.errors).toEqual([]);
   });
 
+  test('a second link opened after a first leaves the reader\'s own session aside, not the first link', async ({ page, browser }) => {
+    const maker = await openFresh(browser, './?fresh&seed=31');
+    await maker.console.run('SET first yes');
+    const urlA = await maker.page.evaluate(() => window.glasskv.shareLink());
+    await maker.console.run('SET second yes');
+    const urlB = await maker.page.evaluate(() => window.glasskv.shareLink());
+    await maker.page.context().close();
+
+    const app = new SandboxPage(page);
+    await app.open({ seed: 32 });
+    await app.console.run('SET mine 1');
+    await app.console.run('SET also 2');
+    const mine = await digest(app);
+    await page.goto(urlA);
+    await app.waitReady();
+    await expect(app.byId('share.notice')).toContainText('Your own session (2 actions) was put aside');
+    await page.goto(urlB);
+    await app.waitReady();
+    await expect.poll(() => app.state((s) => s.log.entries.length)).toBe(2);
+    const notice = app.byId('share.notice');
+    await expect(notice).toContainText('had itself been opened from a link or a file and was unchanged, so it was not kept');
+    await expect(notice).toContainText('Your own session (2 actions) stays put aside');
+    await app.screenshot('share-second-link-notice');
+    await app.byId('share.notice.restore').click();
+    await expect(notice).toHaveAttribute('data-kind', 'restored');
+    await app.waitReady();
+    expect(await digest(app)).toBe(mine);
+    expect(app.errors).toEqual([]);
+  });
+
+  test('a link is refused, and says so, when the reader\'s session cannot be put aside', async ({ page, browser }) => {
+    const maker = await openFresh(browser, './?fresh&seed=31');
+    await maker.console.run('SET shared yes');
+    const url = await maker.page.evaluate(() => window.glasskv.shareLink());
+    await maker.page.context().close();
+
+    const app = new SandboxPage(page);
+    await app.open({ seed: 34 });
+    await app.console.run('SET mine 1');
+    const mine = await digest(app);
+    // A full storage: the slot for the session put aside refuses writes.
+    await page.addInitScript(() => {
+      const set = Storage.prototype.setItem;
+      Storage.prototype.setItem = function (key: string, value: string) {
+        if (key === 'glasskv.session.previous.v1') throw new DOMException('full', 'QuotaExceededError');
+        set.call(this, key, value);
+      };
+    });
+    await page.goto(url);
+    await app.waitReady();
+    const notice = app.byId('share.notice');
+    await expect(notice).toHaveAttribute('data-kind', 'error');
+    await expect(notice).toContainText('storage is full');
+    await expect(notice).toContainText('Your session is unchanged');
+    await expect(app.byId('share.notice.export')).toBeVisible();
+    expect(await digest(app)).toBe(mine);
+    await app.screenshot('share-storage-full');
+    const download = page.waitForEvent('download');
+    await app.byId('share.notice.export').click();
+    expect((await download).suggestedFilename()).toMatch(/^glasskv-session-34-/);
+    expect(app.errors).toEqual([]);
+  });
+
+  test('a link with a lesson step leaves that lesson\'s own progress as it was once the reader\'s session is back', async ({ page, browser }) => {
+    const maker = await openFresh(browser, './?fresh&seed=35');
+    await maker.lesson.open('scan-rehashing');
+    const url = await maker.page.evaluate(() => window.glasskv.shareLink());
+    await maker.page.context().close();
+
+    const app = new SandboxPage(page);
+    await app.open({ seed: 36 });
+    await app.console.run('SET mine 1');
+    await app.lesson.open('scan-rehashing');
+    await app.lesson.goTo(2);
+    const progress = () => page.evaluate(() => JSON.parse(localStorage.getItem('glasskv.lessons.v1') ?? '{}').lessons?.['scan-rehashing']?.step);
+    expect(await progress()).toBe(2);
+    await page.goto(url);
+    await app.waitReady();
+    await expect(app.byId('share.notice')).toHaveAttribute('data-kind', 'opened');
+    await expect.poll(progress).toBe(0);
+    await app.byId('share.notice.restore').click();
+    await expect(app.byId('share.notice')).toHaveAttribute('data-kind', 'restored');
+    await app.waitReady();
+    expect(await progress()).toBe(2);
+    expect(await app.console.reply('GET mine')).toBe('"1"');
+    expect(app.errors).toEqual([]);
+  });
+
   test('damaged and hostile fragments say what is wrong and leave the session as it was', async ({ page }) => {
     const errors = pageErrors(page);
     const app = new SandboxPage(page);

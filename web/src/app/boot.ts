@@ -112,10 +112,11 @@ export function createApp(): App {
       // fragment goes: a reload replays the session, not the link again.
       // An embed saves nothing and keeps it.
       if (!mode.embed) history.replaceState(null, '', location.pathname + location.search);
-      if (await share.openFragment(fragment)) {
-        if (mode.autoplay) await store.play();
-        return;
-      }
+      const opened = await share.openFragment(fragment);
+      if (opened && mode.autoplay) await store.play();
+      // A link that did not replay has already brought the reader's
+      // session back; one refused before booting has not.
+      if (opened || store.getState().snapshot !== null) return;
     }
     await store.boot();
     if (!mode.embed) {

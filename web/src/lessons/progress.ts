@@ -4,6 +4,8 @@
 import type { SessionConfig, SessionLog } from '../../../wasm/protocol';
 
 const STORAGE_KEY = 'glasskv.lessons.v1';
+/** The progress a shared lesson replaced, kept with the session put aside. */
+const KEPT_KEY = 'glasskv.lessons.kept.v1';
 
 export interface Answer {
   given: string;
@@ -64,5 +66,34 @@ export function storeSaved(s: SavedLessons): void {
     localStorage.setItem(STORAGE_KEY, JSON.stringify(s));
   } catch {
     // Storage full or unavailable: progress lasts as long as the page.
+  }
+}
+
+/** Lesson progress replaced by opening a link or a file, by lesson id
+ *  (null: the lesson had never been opened), to restore with the session
+ *  put aside. */
+export type KeptProgress = Record<string, LessonProgress | null>;
+
+export function loadKept(): KeptProgress {
+  try {
+    const raw = localStorage.getItem(KEPT_KEY);
+    const o = raw ? (JSON.parse(raw) as unknown) : null;
+    if (typeof o !== 'object' || o === null) return {};
+    const out: KeptProgress = {};
+    for (const [id, p] of Object.entries(o)) if (p === null || isProgress(p)) out[id] = p as LessonProgress | null;
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+/** False if storage refused it. */
+export function storeKept(k: KeptProgress): boolean {
+  try {
+    if (Object.keys(k).length === 0) localStorage.removeItem(KEPT_KEY);
+    else localStorage.setItem(KEPT_KEY, JSON.stringify(k));
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -85,6 +85,16 @@ export class LessonRunner {
     return this.saved.lessons[id] ?? null;
   }
 
+  /** Puts back a lesson's saved progress as it was (null: never opened),
+   *  when the session a shared one replaced comes back. */
+  restoreProgress(id: string, p: LessonProgress | null): void {
+    const lessons = { ...this.saved.lessons };
+    if (p) lessons[id] = p;
+    else delete lessons[id];
+    this.saved = { ...this.saved, lessons };
+    storeSaved(this.saved);
+  }
+
   setPicker(open: boolean): void {
     this.set({ pickerOpen: open });
   }

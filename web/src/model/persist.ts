@@ -5,6 +5,10 @@ import type { LogEntry, SessionConfig, SessionLog } from '../../../wasm/protocol
 const STORAGE_KEY = 'glasskv.session.v1';
 /** The session put aside when a shared link or a file was opened. */
 const PREVIOUS_KEY = 'glasskv.session.previous.v1';
+/** A digest of the last log opened from a link or a file: while the
+ *  session is still exactly that log, it is not the reader's own work and
+ *  must not take the place of what was put aside. */
+const OPENED_KEY = 'glasskv.session.opened.v1';
 
 // An embedded page (an iframe on someone's course page) shares the site's
 // storage with the full app: it must neither read nor overwrite the
@@ -85,6 +89,41 @@ export function savePrevious(log: SessionLog): boolean {
 
 export function clearPrevious(): void {
   remove(PREVIOUS_KEY);
+}
+
+/** FNV-1a over the log's JSON: enough to tell one log from another here. */
+function digestOf(log: SessionLog): string {
+  const text = JSON.stringify(log);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return `${text.length}:${(h >>> 0).toString(16)}`;
+}
+
+/** Remembers `log` as opened from a link or a file. */
+export function markOpened(log: SessionLog): void {
+  if (!persistent) return;
+  try {
+    localStorage.setItem(OPENED_KEY, digestOf(log));
+  } catch {
+    // Without the mark, the next link puts this one aside: nothing is lost.
+  }
+}
+
+/** Whether `log` is still exactly the last one opened from a link or a file. */
+export function isOpenedUnchanged(log: SessionLog): boolean {
+  if (!persistent) return false;
+  try {
+    return localStorage.getItem(OPENED_KEY) === digestOf(log);
+  } catch {
+    return false;
+  }
+}
+
+export function clearOpened(): void {
+  remove(OPENED_KEY);
 }
 
 export function clearLog(): void {

@@ -5,8 +5,8 @@
 import type { SessionLog } from '../../../wasm/protocol';
 import { getPane, setPane } from '../app/pane';
 import type { LessonRunner } from '../lessons/runner';
-import { loadSaved } from '../lessons/progress';
-import { clearPrevious, loadPrevious, savePrevious } from '../model/persist';
+import { loadKept, loadSaved, storeKept, type KeptProgress } from '../lessons/progress';
+import { clearPrevious, isOpenedUnchanged, loadPrevious, markOpened, savePrevious } from '../model/persist';
 import type { Store } from '../model/store';
 import { decodeState, encodeState, linkFor, MAX_LINK_CHARS } from './codec';
 import { checkShared, ShareError, type ShareErrorKey, type SharedState } from './validate';
@@ -14,9 +14,22 @@ import { checkShared, ShareError, type ShareErrorKey, type SharedState } from '.
 export type ShareSource = 'link' | 'file';
 
 export type Notice =
-  | { kind: 'opened'; source: ShareSource; entries: number; previous: number | null; lessonMissing: boolean }
-  | { kind: 'error'; source: ShareSource; key: ShareErrorKey | 'share.err.read'; detail: string }
-  | { kind: 'restored'; entries: number };
+  | {
+    kind: 'opened'; source: ShareSource; entries: number;
+    /** Actions of the reader's session put aside now (null: none). */
+    putAside: number | null;
+    /** Nothing put aside now: actions of the session put aside earlier,
+     *  which stays (null: none). */
+    stillAside: number | null;
+    /** The session replaced was itself opened from a link or a file and
+     *  left unchanged: it was not kept. */
+    replacedOpened: boolean;
+    lessonMissing: boolean;
+  }
+  | { kind: 'error'; source: ShareSource; key: ShareErrorKey | 'share.err.read' | 'share.err.storage'; detail: string }
+  /** swapped: the session left was put aside in turn; dropped: it held
+   *  actions and storage refused it. */
+  | { kind: 'restored'; entries: number; swapped: boolean; dropped: boolean };
 
 export interface ShareState {
   notice: Notice | null;
@@ -96,8 +109,7 @@ export class ShareModel {
       this.fail('link', e);
       return false;
     }
-    await this.open(state, 'link');
-    return true;
+    return this.open(state, 'link');
   }
 
   /** Reads an exported file and opens it. */
@@ -119,8 +131,7 @@ export class ShareModel {
       this.fail('file', e);
       return false;
     }
-    await this.open(state, 'file');
-    return true;
+    return this.open(state, 'file');
   }
 
   private fail(source: ShareSource, e: unknown): void {
@@ -135,14 +146,36 @@ export class ShareModel {
   }
 
   /** Boots a shared state in place of the current session, which is put
-   *  aside first when it holds anything. */
-  async open(state: SharedState, source: ShareSource): Promise<void> {
-    let putAside: number | null = null;
+   *  aside first when it is the reader's own: not when it is empty, nor
+   *  when it is itself a link or a file opened earlier and left unchanged
+   *  (then what was put aside before stays). The lesson progress a shared
+   *  lesson replaces is kept with it. False (and a notice) if the session
+   *  could not be put aside or the log does not replay; the reader's
+   *  session is then as it was. */
+  async open(state: SharedState, source: ShareSource): Promise<boolean> {
     let own: SessionLog | null = null;
+    let putAside: number | null = null;
+    let replacedOpened = false;
+    const slotBefore = this.embedded ? null : loadPrevious();
+    const keptBefore = this.embedded ? {} : loadKept();
+    const lessonId = state.lesson && !this.embedded ? state.lesson.id : null;
+    const progressBefore = lessonId ? this.lessons.progressOf(lessonId) : null;
     if (!this.embedded) {
       own = this.own();
-      if (own.entries.length > 0 && JSON.stringify(own) !== JSON.stringify(state.log) && savePrevious(own)) {
+      const text = JSON.stringify(own);
+      const worthKeeping = own.entries.length > 0 && text !== JSON.stringify(state.log)
+        && (slotBefore === null || text !== JSON.stringify(slotBefore));
+      replacedOpened = worthKeeping && isOpenedUnchanged(own);
+      let kept = keptBefore;
+      if (worthKeeping && !replacedOpened) {
+        if (!savePrevious(own)) return this.refuseUnsaved(source);
         putAside = own.entries.length;
+        kept = {};
+      }
+      if (lessonId !== null && !Object.hasOwn(kept, lessonId)) kept = { ...kept, [lessonId]: progressBefore };
+      if (!storeKept(kept)) {
+        this.putBack(slotBefore, keptBefore);
+        return this.refuseUnsaved(source);
       }
     }
     let lessonMissing = false;
@@ -155,31 +188,60 @@ export class ShareModel {
     this.set({ previous: putAside ?? this.state.previous, notice: null });
     if (!(await this.store.boot(state.log, [], true))) {
       // Well formed, but this engine refuses to replay it (an action that
-      // cannot apply where the log puts it): back to the reader's session.
+      // cannot apply where the log puts it): back to the reader's session,
+      // with what was put aside and the lesson's progress as they were.
       const why = this.store.getState().error ?? this.store.getState().crash?.message ?? '';
       if (this.lessons.getState().active) this.lessons.forgetActive();
       if (own) {
-        if (putAside !== null) clearPrevious();
-        this.set({ previous: putAside !== null ? null : this.state.previous });
+        this.putBack(slotBefore, keptBefore);
+        if (lessonId !== null) this.lessons.restoreProgress(lessonId, progressBefore);
+        this.set({ previous: slotBefore ? slotBefore.entries.length : null });
         await this.store.boot(own);
       }
       this.set({ notice: { kind: 'error', source, key: 'share.err.replay', detail: why } });
-      return;
+      return false;
     }
     if (state.at !== undefined) await this.store.seek(state.at);
     // An embed's reader did not open anything: no notice there.
-    if (this.embedded) return;
-    this.set({ notice: { kind: 'opened', source, entries: state.log.entries.length, previous: putAside, lessonMissing } });
+    if (this.embedded) return true;
+    markOpened(state.log);
+    const previous = this.state.previous;
+    this.set({
+      notice: {
+        kind: 'opened', source, entries: state.log.entries.length, putAside,
+        stillAside: putAside === null ? previous : null, replacedOpened, lessonMissing,
+      },
+    });
+    return true;
   }
 
-  /** Brings back the session put aside, putting the current one aside. */
+  /** The session put aside and the kept lesson progress, as they were. */
+  private putBack(slot: SessionLog | null, kept: KeptProgress): void {
+    if (slot) savePrevious(slot);
+    else clearPrevious();
+    storeKept(kept);
+  }
+
+  /** Nothing opened: the reader's session could not be put aside. */
+  private refuseUnsaved(source: ShareSource): false {
+    this.set({ notice: { kind: 'error', source, key: 'share.err.storage', detail: '' } });
+    return false;
+  }
+
+  /** Brings back the session put aside, putting the current one aside,
+   *  and the lesson progress that opening it had replaced. */
   async restorePrevious(): Promise<void> {
     const prev = loadPrevious();
     if (!prev || this.embedded) return;
     const own = this.own();
     const kept = own.entries.length > 0 && savePrevious(own);
     if (this.lessons.getState().active) this.lessons.forgetActive();
-    this.set({ previous: kept ? own.entries.length : null, notice: { kind: 'restored', entries: prev.entries.length } });
+    for (const [id, p] of Object.entries(loadKept())) this.lessons.restoreProgress(id, p);
+    storeKept({});
+    this.set({
+      previous: kept ? own.entries.length : null,
+      notice: { kind: 'restored', entries: prev.entries.length, swapped: kept, dropped: !kept && own.entries.length > 0 },
+    });
     if (!kept) clearPrevious();
     await this.store.boot(prev);
   }
