@@ -47,6 +47,9 @@ test.describe('accessibility', () => {
     await app.showPane('aof');
     await app.idle();
     found.push(...await violations(page, 'aof pane'));
+    await app.showPane('slabs');
+    await app.idle();
+    found.push(...await violations(page, 'slabs pane'));
 
     await app.byId('share.open').click();
     await app.byId('share.link.copy').click();
@@ -65,7 +68,7 @@ test.describe('accessibility', () => {
     await page.keyboard.press('Escape');
     await app.byId('present.toggle').click();
 
-    for (const view of ['loop', 'keys', 'aof']) {
+    for (const view of ['loop', 'keys', 'aof', 'slabs']) {
       const context = await browser.newContext({ viewport: { width: 960, height: 640 } });
       const embed = new SandboxPage(await context.newPage());
       await embed.page.goto(`./?embed=1&view=${view}&lang=ko`);

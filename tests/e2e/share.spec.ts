@@ -189,7 +189,9 @@ test.describe('sharing a state', () => {
     await app.console.run('SET mine 1');
     const mine = await digest(app);
     // A full storage: the slot for the session put aside refuses writes.
-    await page.addInitScript(() => {
+    // (The link differs from the page's address by its fragment only, so
+    // it opens in this document, through hashchange.)
+    await page.evaluate(() => {
       const set = Storage.prototype.setItem;
       Storage.prototype.setItem = function (key: string, value: string) {
         if (key === 'glasskv.session.previous.v1') throw new DOMException('full', 'QuotaExceededError');
@@ -437,13 +439,19 @@ test.describe('presenter mode and the keyboard', () => {
     await app.screenshot('presenter-mode');
 
     // R goes back to the start: the state after what was logged at time 0
-    // (the SET, which itself took virtual time).
+    // (the SET, which itself took virtual time), the world seek(0) shows.
+    const atEnd = await digest(app);
     await page.keyboard.press('r');
     await expect(app.byId('history')).toHaveAttribute('data-at-end', 'no');
-    await app.idle();
+    await expect.poll(() => app.state((s) => s.snapshot!.now)).toBeLessThan(t1);
     const start = await app.state((s) => s.snapshot!.now);
-    expect(start).toBeLessThan(t1);
-    expect(await digest(app)).not.toBe('');
+    const rewound = await digest(app);
+    expect(rewound).not.toBe(atEnd);
+    await app.byId('history.end').click();
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'yes');
+    await page.evaluate(() => window.glasskv.seek(0));
+    expect(await digest(app)).toBe(rewound);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('ArrowLeft');
     await app.idle();
     expect(await app.state((s) => s.snapshot!.now)).toBe(start);
@@ -457,12 +465,70 @@ test.describe('presenter mode and the keyboard', () => {
     await expect(app.console.input).toHaveValue('r ?');
     await expect(app.byId('keys.dialog')).toBeHidden();
     await app.console.input.press('ArrowRight');
+    await app.idle();
+    expect(await app.state((s) => s.log.entries.length)).toBe(before);
+    expect(await app.state((s) => s.snapshot!.playing)).toBe(false);
+
+    // The console's transcript scrolls with Space and the arrows: they do
+    // not play or step while it has the focus.
+    await app.byId('console.transcript').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press(' ');
+    await app.idle();
     expect(await app.state((s) => s.log.entries.length)).toBe(before);
     expect(await app.state((s) => s.snapshot!.playing)).toBe(false);
 
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('p');
     await expect(page.locator('html')).not.toHaveClass(/presenter/);
+    expect(app.errors).toEqual([]);
+  });
+
+  test('Present keeps the keyboard focus, and a dialog keeps Tab and every shortcut to itself', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 8, pane: 'loop' });
+    await app.console.run('SET a 1');
+    const toggle = app.byId('present.toggle');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('html')).toHaveClass(/presenter/);
+    await expect(toggle).toBeFocused();
+    // The arrows still step time from that button.
+    const logged = await app.state((s) => s.log.entries.length);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => app.state((s) => s.log.entries.length)).toBe(logged + 1);
+    await page.keyboard.press('Enter');
+    await expect(page.locator('html')).not.toHaveClass(/presenter/);
+    await expect(toggle).toBeFocused();
+
+    // The Share dialog holds a hidden file input: Tab and Shift+Tab go
+    // round the rendered controls and never leave the dialog.
+    await app.byId('share.open').click();
+    const dialog = app.byId('share.dialog');
+    await expect(dialog).toBeVisible();
+    const inside = () => page.evaluate(() => document.querySelector('[data-testid="share.dialog"]')!.contains(document.activeElement));
+    const stops = await dialog.locator('button:enabled:visible, a[href]:visible, input:enabled:visible, select:enabled:visible, textarea:enabled:visible').count();
+    expect(stops).toBeGreaterThan(3);
+    for (let i = 0; i < stops + 2; i++) {
+      await page.keyboard.press('Tab');
+      expect(await inside(), `Tab ${i + 1}`).toBe(true);
+    }
+    for (let i = 0; i < stops + 2; i++) {
+      await page.keyboard.press('Shift+Tab');
+      expect(await inside(), `Shift+Tab ${i + 1}`).toBe(true);
+    }
+    // R, P and ? belong to the dialog while it is open.
+    await app.byId('share.close').focus();
+    const now = await app.state((s) => s.snapshot!.now);
+    for (const key of ['r', 'p', '?', 'ArrowLeft']) await page.keyboard.press(key);
+    await app.idle();
+    await expect(page.locator('html')).not.toHaveClass(/presenter/);
+    await expect(app.byId('keys.dialog')).toBeHidden();
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'yes');
+    expect(await app.state((s) => s.snapshot!.now)).toBe(now);
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
     expect(app.errors).toEqual([]);
   });
 
@@ -509,9 +575,14 @@ test.describe('presenter mode and the keyboard', () => {
       await page.keyboard.press('Escape');
       await expect(speed).toBeFocused();
     }
+    await app.idle();
     expect(await app.state((s) => s.snapshot!.playing)).toBe(true);
     await appendonly.click();
     await page.keyboard.press(' ');
+    // Time keeps moving: a Space taken as pause would have stopped it.
+    const moving = await app.state((s) => s.snapshot!.now);
+    await expect.poll(() => app.state((s) => s.snapshot!.now)).toBeGreaterThan(moving);
+    await app.idle();
     expect(await app.state((s) => s.snapshot!.playing)).toBe(true);
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press(' ');
@@ -521,7 +592,7 @@ test.describe('presenter mode and the keyboard', () => {
     await app.byId('present.toggle').click();
     await expect(page.locator('html')).toHaveClass(/presenter/);
     let tried = 0;
-    for (const pane of ['loop', 'keys', 'aof'] as const) {
+    for (const pane of ['loop', 'keys', 'aof', 'slabs'] as const) {
       await app.showPane(pane);
       const controls = page.locator('select:enabled:visible, input[type=checkbox]:enabled:visible');
       const n = await controls.count();

@@ -33,7 +33,7 @@ export class SandboxPage {
   /** Opens a fresh session with a fixed seed (or the saved one with
    *  fresh=false), showing `pane` in the views column. */
   async open({ fresh = true, seed = 7, pane = 'keys' }: {
-    fresh?: boolean; seed?: number; pane?: 'loop' | 'keys' | 'aof';
+    fresh?: boolean; seed?: number; pane?: 'loop' | 'keys' | 'aof' | 'slabs';
   } = {}): Promise<void> {
     await this.page.goto(fresh ? `./?fresh&seed=${seed}` : './');
     await this.waitReady();
@@ -41,7 +41,7 @@ export class SandboxPage {
   }
 
   /** Selects a tab of the views column (the choice survives reloads). */
-  async showPane(pane: 'loop' | 'keys' | 'aof'): Promise<void> {
+  async showPane(pane: 'loop' | 'keys' | 'aof' | 'slabs'): Promise<void> {
     const tab = this.byId(`views.tab.${pane}`);
     if (await tab.count() && (await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
   }
