@@ -17,10 +17,12 @@ const TYPES: Record<string, string> = {
 };
 
 /** A static file server, nothing more: dist/ under SUB, 404 elsewhere.
- *  `nextSw` makes it serve sw.js as a later build would (another cache). */
+ *  `swCache` makes it serve sw.js as a later build would (another cache
+ *  name); paths in `gone` answer 404, as files a later build no longer has. */
 class StaticHost {
   readonly misses: string[] = [];
-  nextSw = false;
+  swCache: string | null = null;
+  readonly gone = new Set<string>();
   private server: Server | null = null;
 
   async start(): Promise<string> {
@@ -33,10 +35,17 @@ class StaticHost {
   private async serve(url: string, res: import('node:http').ServerResponse): Promise<void> {
     const path = decodeURIComponent(url.split('?')[0]);
     const rel = path.startsWith(SUB) ? normalize(path.slice(SUB.length) || 'index.html') : null;
-    if (rel === null || rel.startsWith('..')) return this.miss(path, res);
+    if (rel === null || rel.startsWith('..') || this.gone.has(path)) return this.miss(path, res);
     try {
       let body: Buffer | string = await readFile(join(DIST, rel.endsWith('/') ? `${rel}index.html` : rel));
-      if (rel === 'sw.js' && this.nextSw) body = body.toString().replace(/const CACHE = 'glasskv-\w+'/, "const CACHE = 'glasskv-nextbuild'");
+      if (rel === 'sw.js' && this.swCache) {
+        // The later build's list of files leaves out those it no longer has.
+        body = body.toString().replace(/const CACHE = 'glasskv-\w+'/, `const CACHE = '${this.swCache}'`)
+          .replace(/const FILES = (\[.*\]);/, (_, list: string) => {
+            const files = (JSON.parse(list) as string[]).filter((f) => !this.gone.has(new URL(f, `http://x${SUB}`).pathname));
+            return `const FILES = ${JSON.stringify(files)};`;
+          });
+      }
       res.writeHead(200, { 'content-type': TYPES[extname(rel)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
       res.end(body);
     } catch {
@@ -65,7 +74,7 @@ test.describe('the static build', () => {
     await host.stop();
   });
 
-  test('runs from a sub-path of a plain static server, then offline once loaded; a new build replaces the cache', async ({ page, context }) => {
+  test('runs from a sub-path of a plain static server, then offline once loaded; a new build keeps the previous build\'s files for the tabs still running it', async ({ page, context }) => {
     const app = new SandboxPage(page);
     await page.goto(`${base}?fresh&seed=4`);
     await app.waitReady();
@@ -73,7 +82,8 @@ test.describe('the static build', () => {
     // The service worker has cached the app's files once it is active.
     const cached = await page.evaluate(async () => {
       const reg = await navigator.serviceWorker.ready;
-      const names = await caches.keys();
+      // (glasskv-builds lists the builds kept, in order.)
+      const names = (await caches.keys()).filter((n) => n !== 'glasskv-builds');
       const keys = (await (await caches.open(names[0])).keys()).map((r) => new URL(r.url).pathname);
       return { scope: new URL(reg.scope).pathname, names, keys };
     });
@@ -94,16 +104,40 @@ test.describe('the static build', () => {
     await app.screenshot('offline-reloaded');
     await context.setOffline(false);
 
-    // A later build: its worker installs its own cache and deletes the old one.
-    host.nextSw = true;
-    const after = await page.evaluate(async () => {
-      const reg = await navigator.serviceWorker.getRegistration();
-      await reg!.update();
-      for (let i = 0; i < 100 && !(await caches.keys()).includes('glasskv-nextbuild'); i++) await new Promise((r) => setTimeout(r, 100));
-      for (let i = 0; i < 100 && (await caches.keys()).length > 1; i++) await new Promise((r) => setTimeout(r, 100));
-      return caches.keys();
-    });
-    expect(after).toEqual(['glasskv-nextbuild']);
+    // A later build: its worker installs its own cache and takes over this
+    // tab, which still runs the first build. The first build's hashed files
+    // are gone from the server, yet this tab can still start its engine
+    // worker again (after a crash): the first build's cache is kept.
+    const first = cached.names[0];
+    const workerFiles = cached.keys.filter((k) => /worker-.*\.js$|\.wasm$/.test(k));
+    expect(workerFiles.length).toBeGreaterThanOrEqual(2);
+    const nextBuild = async (name: string) => {
+      host.swCache = name;
+      return page.evaluate(async () => {
+        // The new worker takes this tab over as it starts activating; its
+        // caches are sorted out once it is activated.
+        const claimed = new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+        const reg = await navigator.serviceWorker.getRegistration();
+        await reg!.update();
+        await Promise.race([claimed, new Promise((r) => setTimeout(r, 15_000))]);
+        const w = reg!.active;
+        if (w && w.state !== 'activated') {
+          await new Promise<void>((r) => w.addEventListener('statechange', () => w.state === 'activated' && r()));
+        }
+        return (await caches.keys()).filter((n) => n !== 'glasskv-builds').sort();
+      });
+    };
+    for (const f of workerFiles) host.gone.add(f);
+    expect(await nextBuild('glasskv-nextbuild')).toEqual([first, 'glasskv-nextbuild'].sort());
+    // The new build's worker controls this tab and has none of these files.
+    expect(await page.evaluate(async (files) => {
+      const mine = await caches.open('glasskv-nextbuild');
+      return Promise.all(files.map(async (f) => (await mine.match(f)) === undefined));
+    }, workerFiles)).toEqual(workerFiles.map(() => true));
+    const served = await page.evaluate(async (files) => Promise.all(files.map(async (f) => (await fetch(f)).status)), workerFiles);
+    expect(served).toEqual(workerFiles.map(() => 200));
+    // Only the two latest builds are kept: a third drops the first.
+    expect(await nextBuild('glasskv-thirdbuild')).toEqual(['glasskv-nextbuild', 'glasskv-thirdbuild']);
     expect(host.misses).toEqual([]);
     expect(app.errors).toEqual([]);
   });
