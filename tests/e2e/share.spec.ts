@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { test, type Browser, type Page } from '@playwright/test';
+import { encodeState } from '../../web/src/share/codec';
+import { MAX_VIRTUAL_NS } from '../../web/src/share/validate';
 import { AofPane } from './pages/aof';
 import { SandboxPage, expect } from './pages/sandbox';
 
@@ -235,6 +237,34 @@ test.describe('sharing a state', () => {
     await app.waitReady();
     expect(await progress()).toBe(2);
     expect(await app.console.reply('GET mine')).toBe('"1"');
+    expect(app.errors).toEqual([]);
+  });
+
+  test('a link past an hour of virtual time is refused, and a reload during a long replay brings back the reader\'s session', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 37 });
+    await app.console.run('SET mine 1');
+    const mine = await digest(app);
+    const config = await app.state((s) => s.log.config);
+    const link = async (to: number) => `./#s=${await encodeState({
+      log: { version: 1, config, entries: [{ t: 0, action: { kind: 'console', text: 'SET theirs 1' } }, { t: 1, action: { kind: 'advance', to } }] },
+    })}`;
+
+    await page.goto(await link(MAX_VIRTUAL_NS + 1));
+    const notice = app.byId('share.notice');
+    await expect(notice).toHaveAttribute('data-kind', 'error');
+    await expect(notice).toContainText('runs past 1 hour of virtual time');
+    await app.waitReady();
+    expect(await digest(app)).toBe(mine);
+
+    // An hour is accepted but takes seconds to replay: a reload meanwhile
+    // must not find the link's log saved as the session.
+    await page.goto(await link(MAX_VIRTUAL_NS));
+    await page.waitForFunction(() => window.glasskv.state().phase === 'loading');
+    await page.reload();
+    await app.waitReady();
+    expect(await digest(app)).toBe(mine);
+    expect(await app.console.reply('EXISTS theirs')).toBe('(integer) 0');
     expect(app.errors).toEqual([]);
   });
 

@@ -52,7 +52,7 @@ export const shareEn = {
   'share.err.replay': 'its input log does not replay on this engine ({detail}).',
   'share.err.read': 'it could not be read ({detail}).',
   'share.err.storage': 'your session could not be put aside first (the browser\'s storage is full). Export it to a file, then try again.',
-  'share.err.tooLong': 'it runs past {hours} hours of virtual time, the most a shared session may hold ({detail}).',
+  'share.err.tooLong': 'it runs past {hours, plural, one {# hour} other {# hours}} of virtual time, the most a shared session may hold ({detail}).',
 
   'embed.open': 'Open in glasskv',
   'embed.label': 'glasskv, embedded: {view}',
