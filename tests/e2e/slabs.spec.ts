@@ -190,4 +190,37 @@ test.describe('the Slabs pane', () => {
     expect(await app.state((s) => s.log.entries.length)).toBe(logBefore);
     expect(app.errors).toEqual([]);
   });
+
+  test('an embed of the Slabs view shows the Slabs pane with the shared node, not the event-loop views', async ({ page, browser }) => {
+    const app = new SandboxPage(page);
+    const slabs = new SlabsPane(app);
+    await app.open({ seed: 5 });
+    await slabs.show();
+    await app.byId('slabs.quick.size').fill('300');
+    for (let i = 1; i <= 3; i++) {
+      await app.byId('slabs.quick.key').fill(`user:${i}`);
+      await app.byId('slabs.quick.send').click();
+      await app.idle();
+    }
+    await expect(slabs.row(7)).toHaveAttribute('data-used', '3');
+    await app.byId('share.open').click();
+    await app.byId('share.embed.view').selectOption('slabs');
+    await app.byId('share.embed.copy').click();
+    const code = await app.byId('share.embed.code').inputValue();
+    const src = /src="([^"]+)"/.exec(code)![1].replace(/&amp;/g, '&');
+    expect(src).toContain('view=slabs');
+
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, reducedMotion: 'reduce' });
+    const embed = new SandboxPage(await context.newPage());
+    await embed.page.goto(src);
+    await embed.waitReady();
+    await embed.idle();
+    await expect(embed.byId('embed')).toHaveAttribute('data-view', 'slabs');
+    await expect(embed.byId('slabs.panel')).toBeVisible();
+    await expect(embed.byId('slabs.class.7')).toHaveAttribute('data-used', '3');
+    await expect(embed.byId('loop.pane')).toHaveCount(0);
+    await embed.screenshot('embed-slabs');
+    expect(embed.errors).toEqual([]);
+    await context.close();
+  });
 });

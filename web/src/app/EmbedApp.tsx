@@ -8,6 +8,7 @@ import { AofPanel } from '../views/aof/AofPanel';
 import { HashTablePanel } from '../views/ht/HashTablePanel';
 import { LoopViews } from '../views/loop/LoopViews';
 import { ScanPanel } from '../views/scan/ScanPanel';
+import { SlabsPanel } from '../views/slabs/SlabsPanel';
 import { useShareApi } from './contexts';
 import { useT } from './hooks';
 import type { Pane } from './pane';
@@ -38,7 +39,7 @@ export const EmbedApp = memo(function EmbedApp({ view }: { view: Pane }) {
             <HashTablePanel />
             <ScanPanel />
           </>
-        ) : view === 'aof' ? <AofPanel /> : <LoopViews />}
+        ) : view === 'aof' ? <AofPanel /> : view === 'slabs' ? <SlabsPanel /> : <LoopViews />}
       </main>
       <CrashDialog />
       <ShortcutsDialog />
