@@ -223,4 +223,34 @@ test.describe('the Slabs pane', () => {
     expect(embed.errors).toEqual([]);
     await context.close();
   });
+
+  test('a running fill stops when a new session boots and logs nothing into it', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const slabs = new SlabsPane(app);
+    await app.open({ seed: 5 });
+    await slabs.show();
+    await app.byId('slabs.fill.preset').click();
+    await expect(app.byId('slabs.fill.stop')).toBeEnabled();
+    await expect.poll(() => app.state((s) => s.log.entries.filter((e) => e.action.kind === 'mcFill').length))
+      .toBeGreaterThan(0);
+    // New session at a moment a request is in flight (most often a slice),
+    // so its answer comes after the boot has begun.
+    await page.evaluate(() => new Promise<void>((resolve) => {
+      window.confirm = () => true;
+      const tick = () => {
+        if (window.glasskv.state().inflight === 0) return void setTimeout(tick, 0);
+        document.querySelector<HTMLButtonElement>('[data-testid="session.new"]')!.click();
+        resolve();
+      };
+      tick();
+    }));
+    await expect(app.byId('slabs.fill.stop')).toBeDisabled();
+    await app.waitReady();
+    await app.idle();
+    const kinds = await app.state((s) => s.log.entries.map((e) => e.action.kind));
+    expect(kinds).not.toContain('mcFill');
+    expect(kinds).not.toContain('mcStart');
+    expect(await page.evaluate(() => window.glasskv.state().error)).toBeNull();
+    expect(app.errors).toEqual([]);
+  });
 });

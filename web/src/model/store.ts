@@ -57,6 +57,13 @@ export class Store {
   private bins = 0;
   private viewQueued = false;
   private idleWaiters: (() => void)[] = [];
+  /** Boots begun so far: a call made under an earlier one was meant for a
+   *  session that is gone. */
+  private generation = 0;
+  /** Calls made before the latest boot and not answered yet. The worker
+   *  answers in order, so until they are, the 'log' events it sends are
+   *  the old session's and must not land in the new log. */
+  private stale = 0;
   private seekTarget: number | null = null;
   private seeking: Promise<void> | null = null;
   private lastSeek: number | null = null;
@@ -94,10 +101,12 @@ export class Store {
   }
 
   private async track<T>(p: () => Promise<T>): Promise<T> {
+    const generation = this.generation;
     this.set({ inflight: this.state.inflight + 1 });
     try {
       return await p();
     } finally {
+      if (generation !== this.generation) this.stale--;
       this.set({ inflight: this.state.inflight - 1 });
     }
   }
@@ -107,7 +116,7 @@ export class Store {
   private onEvent(e: BridgeEvent): void {
     switch (e.type) {
       case 'log':
-        this.mirrorLog(e.index, e.entry);
+        if (this.stale === 0) this.mirrorLog(e.index, e.entry);
         break;
       case 'snapshot':
         this.set({ snapshot: e.snapshot });
@@ -174,6 +183,8 @@ export class Store {
   async boot(log: SessionLog = this.state.log, script: Action[] = [], foreign = false): Promise<boolean> {
     this.lastSeek = null;
     this.saveNow();
+    this.generation++;
+    this.stale = this.state.inflight;
     // A log from outside (a link, a file) is saved as the session only once
     // it has replayed: a reload during a slow or failing replay then comes
     // back to the reader's own session instead of replaying it again.
@@ -241,13 +252,16 @@ export class Store {
   async act(action: Action): Promise<ConsoleEntry[]> {
     if (this.state.phase !== 'ready') return [];
     this.lastSeek = null;
+    const generation = this.generation;
     try {
       const r = await this.track(() => this.bridge.call({ type: 'act', action }));
+      // Answered for a session a boot has replaced since: nothing to show.
+      if (generation !== this.generation) return [];
       this.appendConsole(r.console);
       this.set({ snapshot: r.snapshot, error: null });
       return r.console;
     } catch (e) {
-      this.failed(e);
+      if (generation === this.generation) this.failed(e);
       return [];
     }
   }

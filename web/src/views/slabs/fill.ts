@@ -31,18 +31,31 @@ export function stopFill(): void {
 }
 
 /** Sends the workload's sets from `first` on, `slice` at a time, until
- *  done, stopped, or an action fails. */
+ *  done, stopped, an action fails, or a new session boots. */
 export async function runFill(store: Store, spec: McFillSpec, slice: number, first = 0): Promise<void> {
   if (state.running) return;
   set({ running: true, stopping: false });
+  // A boot passes through 'loading': once seen, the fill belongs to a
+  // session that is gone and must not log into the new one. The log's
+  // config object is kept by every action and replaced by a link, an
+  // import or a lesson, so it also tells a session swapped between two
+  // slices, which the log's length alone cannot.
+  const session = store.getState().log.config;
+  let booted = false;
+  const unsubscribe = store.subscribe(() => {
+    if (store.getState().phase === 'loading') booted = true;
+  });
   try {
-    for (let at = first; at < spec.total && !state.stopping; at += slice) {
+    for (let at = first; at < spec.total && !state.stopping && !booted; at += slice) {
       const count = Math.min(slice, spec.total - at);
       const before = store.getState().log.entries.length;
       await store.act({ kind: 'mcFill', spec, first: at, count });
-      if (store.getState().log.entries.length === before || store.getState().phase !== 'ready') break;
+      const now = store.getState();
+      if (booted || now.phase !== 'ready' || now.log.config !== session) break;
+      if (now.log.entries.length === before) break;
     }
   } finally {
+    unsubscribe();
     set({ running: false, stopping: false });
   }
 }
