@@ -20,29 +20,37 @@ export function useSlabsView(): SlabsView | null {
   const [view, setView] = useState<SlabsView | null>(null);
   const busy = useRef(false);
   const again = useRef(false);
+  // Mount-scoped, not per effect run: a fetch that began before the
+  // snapshot moved must still hand over to the request made since, or the
+  // pane would keep the older view until the next change.
+  const alive = useRef(true);
   const want = useRef({ cls, from });
   want.current = { cls, from };
   useEffect(() => {
-    let live = true;
+    alive.current = true;
+    return () => {
+      alive.current = false;
+    };
+  }, []);
+  useEffect(() => {
     const fetchView = async () => {
       if (busy.current) {
         again.current = true;
         return;
       }
       busy.current = true;
-      const w = want.current;
-      const v = await store.slabs({ what: 'view', cls: w.cls, from: w.from, pages: PAGES_SHOWN });
-      busy.current = false;
-      if (live && v) setView(v);
-      if (again.current && live) {
-        again.current = false;
-        void fetchView();
+      try {
+        do {
+          again.current = false;
+          const w = want.current;
+          const v = await store.slabs({ what: 'view', cls: w.cls, from: w.from, pages: PAGES_SHOWN });
+          if (alive.current && v) setView(v);
+        } while (again.current && alive.current);
+      } finally {
+        busy.current = false;
       }
     };
     void fetchView();
-    return () => {
-      live = false;
-    };
   }, [store, snapshot, cls, from]);
   return view;
 }
