@@ -46,6 +46,16 @@ test.describe('the Slabs pane', () => {
     await app.byId('slabs.quick.send').click();
     await app.idle();
     await expect(slabs.row(7)).toHaveAttribute('data-used', '6');
+    await expect(app.byId('slabs.canvas')).toHaveAttribute('data-fresh', '1');
+    // A resize redraws the pages and keeps the outline of the chunk just taken.
+    const wide = await app.byId('slabs.canvas').evaluate((c) => (c as HTMLCanvasElement).width);
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: size.width - 200, height: size.height });
+    await expect.poll(() => app.byId('slabs.canvas').evaluate((c) => (c as HTMLCanvasElement).width)).not.toBe(wide);
+    await expect(app.byId('slabs.canvas')).toHaveAttribute('data-fresh', '1');
+    await page.setViewportSize(size);
+    await expect.poll(() => app.byId('slabs.canvas').evaluate((c) => (c as HTMLCanvasElement).width)).toBe(wide);
+    await expect(app.byId('slabs.canvas')).toHaveAttribute('data-fresh', '1');
     await app.byId('slabs.canvas').screenshot({ path: 'test-results/slabs-canvas-just-taken.png' });
     await app.screenshot('slabs-sets');
     await slabs.screenshot('slabs-panel-sets');

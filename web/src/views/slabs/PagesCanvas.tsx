@@ -47,15 +47,23 @@ export const PagesCanvas = memo(function PagesCanvas(props: {
 
   const height = Math.ceil(layoutPages(pages.length, perslab, width).height);
 
+  // What changed is worked out only when the pages (or the class) change,
+  // and kept for drawing: a redraw for a new width or head must not compare
+  // the pages with themselves and lose the chunks just taken.
+  const fresh = useRef<{ chunks: Map<number, Omit<Fresh, 'alpha'>>; started: number }>({ chunks: new Map(), started: 0 });
   useEffect(() => {
-    const c = ref.current;
-    if (!c) return;
-    const fresh = seenCls.current === cls ? taken(cls, seen.current, pages) : new Map();
+    const chunks = seenCls.current === cls ? taken(cls, seen.current, pages) : new Map<number, Omit<Fresh, 'alpha'>>();
     if (seenCls.current !== cls) seen.current.clear();
     seenCls.current = cls;
     for (const p of pages) seen.current.set(`${cls}:${p.index}`, p.chunks);
+    fresh.current = { chunks, started: performance.now() };
+  }, [cls, pages]);
+
+  useEffect(() => {
+    const c = ref.current;
+    if (!c) return;
+    const { chunks, started } = fresh.current;
     const still = reducedMotion();
-    const started = performance.now();
     let frame = 0;
     const paint = () => {
       const ctx = c.getContext('2d');
@@ -66,9 +74,11 @@ export const PagesCanvas = memo(function PagesCanvas(props: {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       const alpha = still ? 1 : Math.max(0, 1 - (performance.now() - started) / FADE_MS);
       const withAlpha = new Map<number, Fresh>();
-      for (const [k, v] of fresh) withAlpha.set(k, { ...v, alpha });
+      if (alpha > 0) for (const [k, v] of chunks) withAlpha.set(k, { ...v, alpha });
       drawPages(ctx, { pages, chunkSize, perslab, head, fresh: withAlpha }, width, height);
-      if (!still && alpha > 0 && fresh.size) frame = requestAnimationFrame(paint);
+      // For tests: how many chunks this frame outlined as just taken.
+      c.dataset.fresh = String([...withAlpha.values()].reduce((n, v) => n + v.chunks.length, 0));
+      if (!still && alpha > 0 && chunks.size) frame = requestAnimationFrame(paint);
     };
     frame = requestAnimationFrame(paint);
     return () => cancelAnimationFrame(frame);
