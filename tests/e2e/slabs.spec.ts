@@ -263,4 +263,19 @@ test.describe('the Slabs pane', () => {
     expect(await page.evaluate(() => window.glasskv.state().error)).toBeNull();
     expect(app.errors).toEqual([]);
   });
+
+  test('the lab tables write numbers as the UI language does, whatever the browser locale', async ({ browser }) => {
+    const context = await browser.newContext({ locale: 'de-DE', viewport: { width: 1600, height: 1000 }, reducedMotion: 'reduce' });
+    const app = new SandboxPage(await context.newPage());
+    const slabs = new SlabsPane(app);
+    await app.page.goto('./?fresh&seed=5&lang=en');
+    await app.waitReady();
+    await slabs.show();
+    await app.byId('slabs.lab.slab-classes.run').click();
+    const first = app.byId('slabs.lab.rows.0').locator('tbody tr').first();
+    // German would write 10.922.
+    await expect(first.locator('td').nth(2)).toHaveText('10,922');
+    expect(app.errors).toEqual([]);
+    await context.close();
+  });
 });

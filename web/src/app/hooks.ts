@@ -1,6 +1,6 @@
 // The React side of the store: context, slice subscriptions, translation.
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
-import { translate, type MessageKey, type Params, type Translate } from '../i18n';
+import { formatNumber, translate, type MessageKey, type Params, type Translate } from '../i18n';
 import type { AppState, Store } from '../model/store';
 
 export const StoreContext = createContext<Store | null>(null);
@@ -20,6 +20,12 @@ export function useAppState<T>(select: (s: AppState) => T): T {
 export function useT(): Translate {
   const lang = useAppState((s) => s.lang);
   return useCallback((key: MessageKey, params?: Params) => translate(lang, key, params), [lang]);
+}
+
+/** Formats numbers in the UI language. */
+export function useFormatNumber(): (n: number) => string {
+  const lang = useAppState((s) => s.lang);
+  return useCallback((n: number) => formatNumber(lang, n), [lang]);
 }
 
 /** True while the engine can take actions. */

@@ -43,8 +43,14 @@ function pluralBranch(lang: Lang, v: string | number, branches: string): string 
   return (text ?? '').replace(/#/g, formatParam(lang, v));
 }
 
+/** A number as the UI language writes it (not the browser's locale, which
+ *  may differ from the language chosen). */
+export function formatNumber(lang: Lang, n: number): string {
+  return n.toLocaleString(lang === 'ko' ? 'ko-KR' : 'en-US');
+}
+
 function formatParam(lang: Lang, v: string | number): string {
-  return typeof v === 'number' ? v.toLocaleString(lang === 'ko' ? 'ko-KR' : 'en-US') : v;
+  return typeof v === 'number' ? formatNumber(lang, v) : v;
 }
 
 export function initialLang(): Lang {

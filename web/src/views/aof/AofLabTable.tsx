@@ -1,7 +1,7 @@
 import { memo, useMemo } from 'react';
 import type { AofLabName } from '../../../../wasm/aofprotocol';
 import type { LabRunResult } from '../../../../wasm/protocol';
-import { useT } from '../../app/hooks';
+import { useFormatNumber, useT } from '../../app/hooks';
 import { formatDuration } from '../../render/timeaxis';
 import { FIELD_LABELS, explainRun, fieldsOf, isMs, parseLab, type LabValue } from './labs';
 
@@ -11,6 +11,7 @@ export const AofLabTable = memo(function AofLabTable({ name, run, seed }: {
   name: AofLabName; run: LabRunResult; seed: number;
 }) {
   const t = useT();
+  const num = useFormatNumber();
   const runs = useMemo(() => parseLab(run.json), [run.json]);
   const fields = useMemo(() => fieldsOf(runs), [runs]);
   const ms = (v: number) => (v < 0 ? '—' : formatDuration(v * 1e6));
@@ -19,7 +20,7 @@ export const AofLabTable = memo(function AofLabTable({ name, run, seed }: {
     if (v === undefined) return '';
     if (typeof v === 'boolean') return yes(v);
     if (typeof v === 'number' && isMs(f)) return ms(v);
-    return typeof v === 'number' ? v.toLocaleString() : v;
+    return typeof v === 'number' ? num(v) : v;
   };
   return (
     <div className="aof-lab-table" data-testid={`aof.lab.${name}.table`}>

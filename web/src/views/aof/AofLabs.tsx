@@ -61,7 +61,11 @@ export const AofLabs = memo(function AofLabs({ view }: { view: AofView }) {
         })}
       </ul>
       {shown && run && 'json' in run ? <AofLabTable name={shown} run={run} seed={seed} /> : null}
-      {shown && run && 'error' in run ? <p className="warn">{t('aofLab.error', { msg: run.error })}</p> : null}
+      {shown && run && 'error' in run ? (
+        <p className="warn" data-testid="aof.lab.error">
+          {t('aofLab.error')} {t('aofLab.engineMessage')} <code lang="en">{run.error}</code>
+        </p>
+      ) : null}
     </div>
   );
 });

@@ -1,12 +1,13 @@
 import { memo } from 'react';
 import type { AofView } from '../../../../wasm/aofprotocol';
-import { useT } from '../../app/hooks';
+import { useFormatNumber, useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
 import { STAGES, STAGE_COLORS } from './model';
 
 /** The four offsets of the AOF stream now, and aof_buf. */
 export const StageBar = memo(function StageBar({ view }: { view: AofView }) {
   const t = useT();
+  const num = useFormatNumber();
   const info = view.info;
   const target = useLessonTarget('aof.stages');
   if (!info) return null;
@@ -16,7 +17,7 @@ export const StageBar = memo(function StageBar({ view }: { view: AofView }) {
         {STAGES.map((k) => (
           <li key={k} data-testid={`aof.stage.${k}`}>
             <span className="swatch" style={{ background: STAGE_COLORS[k] }} aria-hidden="true" />
-            {t(`aof.stage.${k}`)}: <code>{info[k].toLocaleString()}</code>
+            {t(`aof.stage.${k}`)}: <code>{num(info[k])}</code>
           </li>
         ))}
       </ul>

@@ -1,16 +1,16 @@
 import { memo, useMemo } from 'react';
 import type { McLabName } from '../../../../wasm/mcprotocol';
 import type { LabRunResult } from '../../../../wasm/protocol';
-import { useT } from '../../app/hooks';
+import { useFormatNumber, useT } from '../../app/hooks';
 import { SLAB_LAB_LABELS, explainSlabLab, fieldsOf, parseSlabLab, type LabValue, type SlabLabRun } from './labs';
 
 type T = ReturnType<typeof useT>;
 
-function cellText(t: T, v: LabValue | undefined): string {
+function cellText(t: T, num: (n: number) => string, v: LabValue | undefined): string {
   if (v === undefined) return '';
   if (v === '') return '—';
   if (typeof v === 'boolean') return t(v ? 'slabLab.yes' : 'slabLab.no');
-  return typeof v === 'number' ? v.toLocaleString() : v;
+  return typeof v === 'number' ? num(v) : v;
 }
 
 function label(t: T, k: string): string {
@@ -20,6 +20,7 @@ function label(t: T, k: string): string {
 /** One run's rows (its classes or its items). */
 const RunRows = memo(function RunRows({ run, index }: { run: SlabLabRun; index: number }) {
   const t = useT();
+  const num = useFormatNumber();
   if (run.rows.length === 0) return null;
   return (
     <div className="slabs-table-wrap slabs-lab-rows" data-testid={`slabs.lab.rows.${index}`}>
@@ -30,7 +31,7 @@ const RunRows = memo(function RunRows({ run, index }: { run: SlabLabRun; index: 
         </thead>
         <tbody>
           {run.rows.map((row, i) => (
-            <tr key={i}>{run.columns.map((c) => <td key={c}>{cellText(t, row[c])}</td>)}</tr>
+            <tr key={i}>{run.columns.map((c) => <td key={c}>{cellText(t, num, row[c])}</td>)}</tr>
           ))}
         </tbody>
       </table>
@@ -44,6 +45,7 @@ export const SlabLabTable = memo(function SlabLabTable({ name, run, seed }: {
   name: McLabName; run: LabRunResult; seed: number;
 }) {
   const t = useT();
+  const num = useFormatNumber();
   const runs = useMemo(() => parseSlabLab(name, run.json), [name, run.json]);
   const fields = useMemo(() => fieldsOf(runs), [runs]);
   const sentences = useMemo(() => explainSlabLab(name, runs), [name, runs]);
@@ -60,7 +62,7 @@ export const SlabLabTable = memo(function SlabLabTable({ name, run, seed }: {
           {fields.map((f) => (
             <tr key={f}>
               <th scope="row">{label(t, f)}</th>
-              {runs.map((r, i) => <td key={i}>{cellText(t, r.fields[f])}</td>)}
+              {runs.map((r, i) => <td key={i}>{cellText(t, num, r.fields[f])}</td>)}
             </tr>
           ))}
         </tbody>

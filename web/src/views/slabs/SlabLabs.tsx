@@ -48,7 +48,11 @@ export const SlabLabs = memo(function SlabLabs() {
         })}
       </ul>
       {shown && run && 'json' in run ? <SlabLabTable name={shown} run={run} seed={seed} /> : null}
-      {shown && run && 'error' in run ? <p className="warn">{t('slabLab.error', { msg: run.error })}</p> : null}
+      {shown && run && 'error' in run ? (
+        <p className="warn" data-testid="slabs.lab.error">
+          {t('slabLab.error')} {t('slabLab.engineMessage')} <code lang="en">{run.error}</code>
+        </p>
+      ) : null}
     </div>
   );
 });
