@@ -158,8 +158,12 @@ export interface RecoveryReport {
   kept: number;
   /** Keys absent or holding an older value after the restart. */
   lost: number;
-  /** Acknowledged writes on the keys compared (the ledger's counts). */
+  /** Acknowledged writes on the keys compared since the server last
+   *  started (the ledger's counts). */
   followed: number;
+  /** Keys compared that were carried over from the restart before the
+   *  crash (the value that restart found) with no write since: count 0. */
+  carried: number;
   /** Keys the restarted server has in all. */
   dbsize: number;
   /** The server log lines of the restart. */

@@ -254,6 +254,7 @@ function restart(live: PersistLive, conf: string): void {
       kept: rows.filter((r) => r.outcome === 'kept').length,
       lost: rows.filter((r) => r.outcome !== 'kept').length,
       followed: rows.reduce((n, r) => n + r.count, 0),
+      carried: rows.filter((r) => r.count === 0).length,
       dbsize: dbsize && dbsize.type === 'int' ? Number(dbsize.value) : 0,
       log: lastStart(log.text),
     };

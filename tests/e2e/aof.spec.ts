@@ -144,9 +144,18 @@ test.describe('the AOF panel: disk, crash points, labs, zoom', () => {
     const explain = app.byId('aof.report.explain');
     await expect(explain).toContainText('at the crash aof_buf held acknowledged writes: they are lost');
     await expect(explain).toContainText('postpones the write(2) of aof_buf');
+    // job:0 was carried over from the first restart, with no write since:
+    // the words count it among the keys followed and say why its writes are 0.
+    const summary = app.byId('aof.report.summary');
+    await expect(summary).toContainText('2 of the 3 keys followed kept their last acknowledged value, 1 lost it');
+    await expect(summary).toContainText('1 of them was carried over from the restart before this crash');
+    await expect(app.byId('aof.report.writes')).toContainText('2 writes were acknowledged between the last start and the crash');
+    await expect(aof.rows('kept').filter({ hasText: 'job:0' }).locator('td').nth(1)).toHaveText('0');
     await aof.panel.screenshot({ path: 'test-results/aof-panel-kill9-postponed-report.png' });
     await page.getByTestId('lang.ko').click();
     await expect(explain).toContainText('write(2)를 미루고');
+    await expect(summary).toContainText('추적한 키 3개 중 2개는');
+    await expect(summary).toContainText('그중 1개는 이번 크래시 전의 재시작에서 넘어온 키');
     await aof.panel.screenshot({ path: 'test-results/aof-panel-kill9-postponed-report-ko.png' });
     expect(app.errors).toEqual([]);
   });

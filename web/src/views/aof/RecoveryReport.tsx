@@ -40,6 +40,7 @@ export const RecoveryReport = memo(function RecoveryReport({ view }: { view: Aof
         {r.keys
           ? t('aof.report.summary', { kept: r.kept, total: r.keys, lost: r.lost, dbsize: r.dbsize })
           : t('aof.report.summaryNone', { dbsize: r.dbsize })}
+        {r.carried ? ` ${t('aof.report.carried', { carried: r.carried })}` : ''}
       </p>
       <p className="dim" data-testid="aof.report.writes">
         {t('aof.report.writes', { writes: r.crash.writes, followed: r.followed, untracked: r.crash.untracked })}
