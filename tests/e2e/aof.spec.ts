@@ -213,11 +213,22 @@ test.describe('the AOF panel: disk, crash points, labs, zoom', () => {
     await page.mouse.wheel(0, -300);
     await expect(win).toHaveAttribute('data-zoomed', 'yes');
     await box.focus();
+    await expect(box).toHaveRole('application');
+    const steps = () => app.state((s) => s.log.entries.filter((e) => e.action.kind === 'step').length);
+    const before = await steps();
     await page.keyboard.press('+');
+    const zoomedText = await win.textContent();
+    // Zoomed, ← pans the window and stays with the chart.
     await page.keyboard.press('ArrowLeft');
+    await expect(win).not.toHaveText(zoomedText!);
+    await app.idle();
+    expect(await steps()).toBe(before);
     await app.screenshot('aof-chart-zoomed');
     await page.keyboard.press('0');
     await expect(win).toHaveAttribute('data-zoomed', 'no');
+    // Unzoomed there is nothing to pan: → reaches the page and steps the world.
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(steps).toBe(before + 1);
     expect(app.errors).toEqual([]);
   });
 });

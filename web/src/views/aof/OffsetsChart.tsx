@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { AofView } from '../../../../wasm/aofprotocol';
 import { useT } from '../../app/hooks';
 import { formatDuration } from '../../render/timeaxis';
@@ -35,13 +35,16 @@ export const OffsetsChart = memo(function OffsetsChart({ view }: { view: AofView
   }, []);
   const zoomIn = () => setZoom((z) => zoomBy(full, z, STEP));
   const zoomOut = () => setZoom((z) => zoomBy(full, z, 1 / STEP));
+  const windowId = useId();
   const onKey = (e: KeyboardEvent) => {
     const act: Record<string, () => void> = {
       '+': zoomIn, '=': zoomIn, '-': zoomOut, '0': () => setZoom(null),
       ArrowLeft: () => setZoom((z) => panBy(full, z, -PAN)), ArrowRight: () => setZoom((z) => panBy(full, z, PAN)),
     };
     const f = act[e.key];
-    if (!f) return;
+    // Unzoomed there is nothing to pan, zoom out or reset: those keys go
+    // on to the page (← → step the world).
+    if (!f || (!zoom && e.key !== '+' && e.key !== '=')) return;
     e.preventDefault();
     f();
   };
@@ -56,14 +59,14 @@ export const OffsetsChart = memo(function OffsetsChart({ view }: { view: AofView
         <button type="button" data-testid="aof.chart.reset" onClick={() => setZoom(null)} disabled={!zoom}>
           {t('aof.chart.reset')}
         </button>
-        <span className="dim" data-testid="aof.chart.window" data-zoomed={zoom ? 'yes' : 'no'}>
+        <span className="dim" id={windowId} data-testid="aof.chart.window" data-zoomed={zoom ? 'yes' : 'no'}>
           {t(zoom ? 'aof.chart.windowZoomed' : 'aof.chart.windowAll', {
             span: formatDuration(w.t1 - w.t0), from: formatDuration(w.t0), to: formatDuration(w.t1),
           })}
         </span>
       </div>
       <div ref={box} className="aof-chart-box" tabIndex={0} onKeyDown={onKey} data-testid="aof.chart.box"
-        aria-label={t('aof.chart.keys')} title={t('aof.chart.keys')}>
+        role="application" aria-label={t('aof.chart.keys')} aria-describedby={windowId} title={t('aof.chart.keys')}>
         <ViewCanvas view={view} draw={draw} height={140} testId="aof.chart" label={t('aof.chart')} />
       </div>
     </div>
