@@ -60,6 +60,17 @@ test.describe('the Slabs pane', () => {
     await app.screenshot('slabs-sets');
     await slabs.screenshot('slabs-panel-sets');
 
+    // A toggle keeps its name and says its state with aria-pressed.
+    const activeOnly = app.byId('slabs.activeOnly');
+    await expect(activeOnly).toHaveAttribute('aria-pressed', 'false');
+    await activeOnly.click();
+    await expect(activeOnly).toHaveAttribute('aria-pressed', 'true');
+    await expect(activeOnly).toHaveAccessibleName('Only classes with pages');
+    // Classes 1 (greeting) and 7 (the user:N items) have pages.
+    await expect(page.locator('[data-testid^="slabs.class."]')).toHaveCount(2);
+    await activeOnly.click();
+    await expect(page.locator('[data-testid^="slabs.class."]')).toHaveCount(39);
+    await expect(page.getByRole('group', { name: 'Show the pages as' })).toBeVisible();
     await app.byId('slabs.asTable').click();
     const row = app.byId('slabs.pagesTable').locator('tbody tr').first();
     await expect(row.locator('td').first()).toHaveText('6');

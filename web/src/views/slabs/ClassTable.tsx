@@ -50,7 +50,7 @@ export const ClassTable = memo(function ClassTable({ classes, selected, landing 
       <div className="slabs-row-head">
         <button type="button" className="btn small ghost" aria-pressed={activeOnly} data-testid="slabs.activeOnly"
           onClick={() => setActiveOnly((v) => !v)}>
-          {activeOnly ? t('slabs.showAll', { n: classes.length }) : t('slabs.showActive')}
+          {t('slabs.activeOnly')}
         </button>
       </div>
       <div className="slabs-table-wrap">

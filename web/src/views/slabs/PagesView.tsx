@@ -91,7 +91,7 @@ export const PagesView = memo(function PagesView({ view }: { view: SlabsView }) 
       data-page-count={n}>
       <div className="slabs-row-head">
         <h3 id="slabs-pages-title">{t('slabs.pages.title', { cls: c.id, chunk: c.chunkSize, perslab: c.perslab })}</h3>
-        <div className="segmented" role="group">
+        <div className="segmented" role="group" aria-label={t('slabs.pages.viewAs')}>
           <button type="button" aria-pressed={!asTable} onClick={() => setAsTable(false)} data-testid="slabs.asGrid">
             {t('slabs.pages.asGrid')}
           </button>
