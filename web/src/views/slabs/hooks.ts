@@ -1,9 +1,10 @@
 // The Slabs pane's data: the view fetched from the worker whenever the
 // world moves or the selection changes (one request at a time, the latest
 // wins), and where the item being typed would land, asked of the engine.
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { SlabsView } from '../../../../wasm/mcprotocol';
 import { useAppState, useStoreApi } from '../../app/hooks';
+import { latestOnly } from './latest';
 import { getSelection, subscribeSelection, type SlabsSelection } from './selection';
 
 /** Pages of the selected class drawn at once. */
@@ -18,14 +19,17 @@ export function useSlabsView(): SlabsView | null {
   const snapshot = useAppState((s) => s.snapshot);
   const { cls, from } = useSlabsSelection();
   const [view, setView] = useState<SlabsView | null>(null);
-  const busy = useRef(false);
-  const again = useRef(false);
+  const want = useRef({ cls, from });
+  want.current = { cls, from };
   // Mount-scoped, not per effect run: a fetch that began before the
   // snapshot moved must still hand over to the request made since, or the
   // pane would keep the older view until the next change.
   const alive = useRef(true);
-  const want = useRef({ cls, from });
-  want.current = { cls, from };
+  const fetchView = useMemo(() => latestOnly(async () => {
+    const w = want.current;
+    const v = await store.slabs({ what: 'view', cls: w.cls, from: w.from, pages: PAGES_SHOWN });
+    if (alive.current && v) setView(v);
+  }), [store]);
   useEffect(() => {
     alive.current = true;
     return () => {
@@ -33,25 +37,8 @@ export function useSlabsView(): SlabsView | null {
     };
   }, []);
   useEffect(() => {
-    const fetchView = async () => {
-      if (busy.current) {
-        again.current = true;
-        return;
-      }
-      busy.current = true;
-      try {
-        do {
-          again.current = false;
-          const w = want.current;
-          const v = await store.slabs({ what: 'view', cls: w.cls, from: w.from, pages: PAGES_SHOWN });
-          if (alive.current && v) setView(v);
-        } while (again.current && alive.current);
-      } finally {
-        busy.current = false;
-      }
-    };
-    void fetchView();
-  }, [store, snapshot, cls, from]);
+    fetchView();
+  }, [fetchView, snapshot, cls, from]);
   return view;
 }
 
