@@ -256,13 +256,18 @@ void touchWatchedKey(redisServer *s, redisDb *db, robj *key) {
     if (dictSize(db->watched_keys) == 0) return;
     watchers *w = _watchersOf(s, db->id, key->v.ptr, 0);
     if (!w) return;
-    int missing = dictFind(db->dict, key->v.ptr) == NULL;
+    /* Looked up only for such a watch, as 7.0 does: a lookup may take a
+     * rehash step, and the table must move as Redis's would. */
+    int missing = -1;
     for (int i = 0; i < w->n; i++) {
         client *c = w->clients[i];
         watchedKey *wk = _watchOf(c, db->id, key->v.ptr);
-        if (wk && wk->expired && missing) {
-            wk->expired = 0;
-            continue;
+        if (wk && wk->expired) {
+            if (missing < 0) missing = dictFind(db->dict, key->v.ptr) == NULL;
+            if (missing) {
+                wk->expired = 0;
+                continue;
+            }
         }
         c->flags |= CLIENT_DIRTY_CAS;
     }
