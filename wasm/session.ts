@@ -520,14 +520,7 @@ export class Session {
     const { world } = this.live!;
     const t = Math.floor(until);
     do {
-      const from = world.now();
-      const until = Math.min(t, from + (stop ? Math.min(this.chunkNs, LAB_CHUNK_NS) : this.chunkNs));
-      const t0 = this.clock();
-      world.runUntil(until);
-      this.work += this.clock() - t0;
-      const read = this.drain();
-      if (read > TRACE_CAPACITY / 4) this.chunkNs = Math.max(CHUNK_MIN_NS, this.chunkNs / 4);
-      else if (read < TRACE_CAPACITY / 32) this.chunkNs = Math.min(CHUNK_MAX_NS, this.chunkNs * 2);
+      this.stretch(t, stop ? LAB_CHUNK_NS : CHUNK_MAX_NS);
       this.maybeCheckpoint();
       if (stop && world.now() < t && stop()) return true;
     } while (world.now() < t);
@@ -542,12 +535,20 @@ export class Session {
   private catchUp(t: number): void {
     const { world } = this.live!;
     const end = Math.floor(t);
-    while (world.now() < end) {
-      world.runUntil(Math.min(end, world.now() + this.chunkNs));
-      const read = this.drain();
-      if (read > TRACE_CAPACITY / 4) this.chunkNs = Math.max(CHUNK_MIN_NS, this.chunkNs / 4);
-      else if (read < TRACE_CAPACITY / 32) this.chunkNs = Math.min(CHUNK_MAX_NS, this.chunkNs * 2);
-    }
+    while (world.now() < end) this.stretch(end, CHUNK_MAX_NS);
+  }
+
+  /** One stretch towards time t: at most the current chunk (and `most`),
+   *  then the trace is read, and the chunk shrinks when the stretch filled
+   *  a quarter of the engine's ring, or grows back when it was quiet. */
+  private stretch(t: number, most: number): void {
+    const { world } = this.live!;
+    const t0 = this.clock();
+    world.runUntil(Math.min(t, world.now() + Math.min(this.chunkNs, most)));
+    this.work += this.clock() - t0;
+    const read = this.drain();
+    if (read > TRACE_CAPACITY / 4) this.chunkNs = Math.max(CHUNK_MIN_NS, this.chunkNs / 4);
+    else if (read < TRACE_CAPACITY / 32) this.chunkNs = Math.min(CHUNK_MAX_NS, this.chunkNs * 2);
   }
 
   /** Feeds the trace written since the last drain to the timeline. */
