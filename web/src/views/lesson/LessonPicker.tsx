@@ -1,7 +1,8 @@
-import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import { memo, useCallback } from 'react';
 import { useAppState, useT } from '../../app/hooks';
 import { catalog } from '../../lessons/catalog';
 import type { Lesson } from '../../lessons/types';
+import { Modal } from '../../shell/Modal';
 import { MdInlines } from './Markdown';
 import { useLesson, useLessonApi } from './hooks';
 
@@ -12,44 +13,25 @@ export const LessonPicker = memo(function LessonPicker() {
   const runner = useLessonApi();
   const open = useLesson((s) => s.pickerOpen);
   const lang = useAppState((s) => s.lang);
-  const dialog = useRef<HTMLDivElement>(null);
   const close = useCallback(() => runner.setPicker(false), [runner]);
-  useEffect(() => {
-    if (!open) return;
-    const before = document.activeElement as HTMLElement | null;
-    const d = dialog.current;
-    (d?.querySelector<HTMLElement>('button.btn.primary') ?? d?.querySelector<HTMLElement>('button'))?.focus();
-    return () => before?.focus();
-  }, [open]);
-  const onKeyDown = useCallback((e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      close();
-    } else if (e.key === 'Tab') {
-      trapTab(e, dialog.current);
-    }
-  }, [close]);
   if (!open) return null;
   const lessons = catalog.byLang[lang];
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div className="dialog picker" role="dialog" aria-modal="true" aria-labelledby="picker-title"
-        data-testid="lessons.picker" ref={dialog} onKeyDown={onKeyDown}>
-        <div className="picker-head">
-          <h2 id="picker-title">{t('lessons.title')}</h2>
-          <button type="button" className="btn ghost small" data-testid="lessons.close" onClick={close}>
-            {t('lessons.close')}
-          </button>
-        </div>
-        <p className="picker-intro">{t('lessons.intro')}</p>
-        {lessons.length ? (
-          <ul className="picker-list">
-            {lessons.map((l) => <LessonCard key={l.id} lesson={l} />)}
-          </ul>
-        ) : <p className="dim">{t('lessons.none')}</p>}
-        {catalog.broken.map((b) => <p key={b.file} className="lesson-note bad">{t('lessons.broken', { msg: b.message })}</p>)}
+    <Modal labelledBy="picker-title" className="picker" testId="lessons.picker" onClose={close}>
+      <div className="picker-head">
+        <h2 id="picker-title">{t('lessons.title')}</h2>
+        <button type="button" className="btn ghost small" data-testid="lessons.close" onClick={close}>
+          {t('lessons.close')}
+        </button>
       </div>
-    </div>
+      <p className="picker-intro">{t('lessons.intro')}</p>
+      {lessons.length ? (
+        <ul className="picker-list">
+          {lessons.map((l) => <LessonCard key={l.id} lesson={l} />)}
+        </ul>
+      ) : <p className="dim">{t('lessons.none')}</p>}
+      {catalog.broken.map((b) => <p key={b.file} className="lesson-note bad">{t('lessons.broken', { msg: b.message })}</p>)}
+    </Modal>
   );
 });
 
@@ -78,20 +60,4 @@ function LessonCard({ lesson }: { lesson: Lesson }) {
       </button>
     </li>
   );
-}
-
-/** Keeps Tab and Shift+Tab inside the dialog. */
-function trapTab(e: KeyboardEvent, root: HTMLElement | null): void {
-  if (!root) return;
-  const items = [...root.querySelectorAll<HTMLElement>('button:not(:disabled), a[href], input:not(:disabled)')];
-  if (!items.length) return;
-  const first = items[0];
-  const last = items[items.length - 1];
-  if (e.shiftKey && document.activeElement === first) {
-    e.preventDefault();
-    last.focus();
-  } else if (!e.shiftKey && document.activeElement === last) {
-    e.preventDefault();
-    first.focus();
-  }
 }
