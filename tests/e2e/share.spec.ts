@@ -22,6 +22,19 @@ async function openFresh(browser: Browser, url: string, locale = 'en-US'): Promi
   return app;
 }
 
+/** A link made in a browser context of its own (closed afterwards): a
+ *  fresh session with this seed, changed by `make`; with that session's
+ *  digest. */
+async function linkFrom(browser: Browser, seed: number, make: (maker: SandboxPage) => Promise<void>):
+  Promise<{ url: string; digest: string }> {
+  const maker = await openFresh(browser, `./?fresh&seed=${seed}`);
+  await make(maker);
+  const url = await maker.page.evaluate(() => window.glasskv.shareLink());
+  const made = await digest(maker);
+  await maker.page.context().close();
+  return { url, digest: made };
+}
+
 /** Copies the link with the Share dialog and reads it from the page. */
 async function copyLink(app: SandboxPage): Promise<string> {
   await app.byId('share.open').click();
@@ -123,11 +136,7 @@ test.describe('sharing a state', () => {
   });
 
   test('opening a link puts the reader\'s own session aside, and one click brings it back', async ({ page, browser }) => {
-    const maker = await openFresh(browser, './?fresh&seed=31');
-    await maker.console.run('SET shared yes');
-    const url = await maker.page.evaluate(() => window.glasskv.shareLink());
-    const sharedDigest = await digest(maker);
-    await maker.page.context().close();
+    const { url, digest: sharedDigest } = await linkFrom(browser, 31, (m) => m.console.run('SET shared yes'));
 
     const app = new SandboxPage(page);
     await app.open({ seed: 32 });
@@ -181,10 +190,7 @@ test.describe('sharing a state', () => {
   });
 
   test('a link is refused, and says so, when the reader\'s session cannot be put aside', async ({ page, browser }) => {
-    const maker = await openFresh(browser, './?fresh&seed=31');
-    await maker.console.run('SET shared yes');
-    const url = await maker.page.evaluate(() => window.glasskv.shareLink());
-    await maker.page.context().close();
+    const { url } = await linkFrom(browser, 31, (m) => m.console.run('SET shared yes'));
 
     const app = new SandboxPage(page);
     await app.open({ seed: 34 });
@@ -216,10 +222,7 @@ test.describe('sharing a state', () => {
   });
 
   test('a link with a lesson step leaves that lesson\'s own progress as it was once the reader\'s session is back', async ({ page, browser }) => {
-    const maker = await openFresh(browser, './?fresh&seed=35');
-    await maker.lesson.open('scan-rehashing');
-    const url = await maker.page.evaluate(() => window.glasskv.shareLink());
-    await maker.page.context().close();
+    const { url } = await linkFrom(browser, 35, (m) => m.lesson.open('scan-rehashing'));
 
     const app = new SandboxPage(page);
     await app.open({ seed: 36 });
