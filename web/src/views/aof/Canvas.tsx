@@ -1,28 +1,19 @@
-import { memo, useEffect, useRef } from 'react';
+import { memo, useCallback } from 'react';
 import type { AofView } from '../../../../wasm/aofprotocol';
+import { useCanvas, type Draw as CanvasDraw } from '../useCanvas';
 
 type Draw = (ctx: CanvasRenderingContext2D, v: AofView, w: number, h: number) => void;
 
-/** A canvas redrawn on the next animation frame after the view changes. */
+/** A canvas of the AOF view, drawn in CSS pixels: redrawn on the next
+ *  animation frame after the view changes or the canvas resizes. */
 export const ViewCanvas = memo(function ViewCanvas(props: { view: AofView; draw: Draw; height: number;
   testId: string; label: string }) {
-  const ref = useRef<HTMLCanvasElement>(null);
   const { view, draw, height } = props;
-  useEffect(() => {
-    const id = requestAnimationFrame(() => {
-      const c = ref.current;
-      if (!c) return;
-      const dpr = window.devicePixelRatio || 1;
-      const w = c.clientWidth;
-      c.width = Math.round(w * dpr);
-      c.height = Math.round(height * dpr);
-      const ctx = c.getContext('2d');
-      if (!ctx) return;
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      draw(ctx, view, w, height);
-    });
-    return () => cancelAnimationFrame(id);
-  }, [view, draw, height]);
+  const paint = useCallback<CanvasDraw>((ctx, w, h, dpr) => {
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    draw(ctx, view, w / dpr, h / dpr);
+  }, [view, draw]);
+  const ref = useCanvas(paint);
   return <canvas ref={ref} className="aof-canvas" style={{ height }} data-testid={props.testId}
     role="img" aria-label={props.label} />;
 });
