@@ -41,6 +41,7 @@ function transfersOf(type: Request['type'], result: unknown): Transferable[] {
       return [(result as ResultMap['trace']).data.buffer as ArrayBuffer];
     case 'boot':
     case 'act':
+    case 'restoreFuture':
       return snapshotTransfers((result as { snapshot: Snapshot }).snapshot);
     case 'view':
     case 'play':
@@ -139,6 +140,9 @@ export class WorkerHost {
         return s.samples(req.workload, req.max);
       case 'seek':
         return s.seek(req.t);
+      case 'restoreFuture':
+        this.stopPlaying();
+        return s.restoreFuture();
       case 'labRun':
         return s.labRun(req.name, req.seed);
       case 'commandNames':

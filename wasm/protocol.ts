@@ -169,6 +169,10 @@ export interface ConsoleEntry {
   reconnected?: boolean;
   /** The (last) reply decoded, when it is small enough to keep. */
   reply?: ReplyValue;
+  /** Index of the log entry that printed it: the transcript of a world
+   *  rewound to a position shows the entries before it as done and the
+   *  rest as its recorded future. */
+  entry?: number;
 }
 
 /** A RESP2 reply as plain values: status and bulk strings as text (bulk
@@ -285,7 +289,7 @@ export interface HistoryView {
   /** The latest virtual time the log reaches. */
   end: number;
   /** The world is at the end of the log (else it was rewound: the next
-   *  action forks, dropping what came after). */
+   *  action forks, setting what came after aside). */
   atEnd: boolean;
   /** Log entries applied. */
   applied: number;
@@ -293,6 +297,10 @@ export interface HistoryView {
   checkpoints: number[];
   /** Bytes the checkpoints hold. */
   checkpointBytes: number;
+  /** The future an action in the past set aside last (restore brings it
+   *  back), or null: its actions other than time advances, the console
+   *  lines typed among them, and the virtual time it ran past the fork. */
+  aside: { actions: number; typed: number; ns: number; at: number } | null;
 }
 
 /** The lab running in the sandbox. */
@@ -371,6 +379,10 @@ export type Request =
   /** Moves the world to virtual time t of its recorded history (restore
    *  the nearest checkpoint, replay the log); not logged. */
   | { id: number; type: 'seek'; t: number }
+  /** Brings back the future the last action in the past set aside: the
+   *  log becomes the one it cut, the world is at the time of the fork
+   *  again, and the branch made there is set aside in its place. */
+  | { id: number; type: 'restoreFuture' }
   /** Runs a lab headless (gkLabRun) in a module of its own. */
   | { id: number; type: 'labRun'; name: LabName | AofLabName | McLabName; seed: number }
   /** The names of command ids seen in GK_TR_CMD records. */
@@ -398,6 +410,14 @@ export interface ActResult {
   /** Index of the entry in the log. */
   index: number;
   entry: LogEntry;
+  console: ConsoleEntry[];
+  snapshot: Snapshot;
+}
+
+export interface RestoreResult {
+  /** The whole log, now the one restored. */
+  entries: LogEntry[];
+  /** Its transcript (the last CONSOLE_KEEP entries). */
   console: ConsoleEntry[];
   snapshot: Snapshot;
 }
@@ -478,6 +498,7 @@ export interface ResultMap {
   connection: LaneItems[];
   samples: SamplesResult;
   seek: Snapshot;
+  restoreFuture: RestoreResult;
   labRun: LabRunResult;
   commandNames: Record<number, string>;
   iteration: IterationResult | null;

@@ -12,7 +12,10 @@
 // engine's memory, wasm/checkpoints.ts) and replays the log from there;
 // the entries after the position stay, as the recorded future, and play
 // or a seek forward replays them. An action taken in the past forks: the
-// log is cut at the position and the action appended.
+// log is cut at the position and the action appended. What the cut took
+// away is not lost: the whole log before the cut is set aside, and
+// restoreFuture() brings it back (setting the new branch aside in turn),
+// so nothing the reader typed disappears because they rewound.
 //
 // The timeline (wasm/timeline.ts) is fed from the trace as the world runs
 // and keeps the recorded future too; a fork cuts it back as well.
@@ -37,13 +40,15 @@ import {
 import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } from './mcprotocol';
 import {
   CONFIGS_SHOWN, WORKLOAD_SPEC_FIELDS, type Action, type ActResult, type BootResult, type ConsoleEntry,
-  type CrashInfo, type DictSnapshot, type HostView, type IterationResult, type LabName, type LabRunResult, type LaneItems, type LogEntry,
-  type SamplesResult, type SessionLog, type Snapshot, type TableSnapshot, type TimelineResult, type TraceResult,
+  type CrashInfo, type DictSnapshot, type HistoryView, type HostView, type IterationResult, type LabName, type LabRunResult, type LaneItems, type LogEntry,
+  type RestoreResult, type SamplesResult, type SessionLog, type Snapshot, type TableSnapshot, type TimelineResult, type TraceResult,
   type ViewOptions, type WorkerEvent, type WorkloadAction, type WorkloadSpec, type WorkloadView,
 } from './protocol';
 
 /** Transcript entries returned by a boot (older ones are dropped). */
 export const CONSOLE_KEEP = 500;
+/** Futures set aside by forks kept at once (the oldest goes first). */
+export const ASIDE_KEEP = 32;
 /** Largest N for the add and delete buttons. */
 export const MAX_KEYS_PER_ACTION = 1_000_000;
 export const MAX_BINS = 4096;
@@ -137,6 +142,30 @@ interface Live {
 
 type Phase = CrashInfo['during'];
 
+/** A log cut by a fork, kept whole so that it can come back. */
+interface Aside {
+  entries: LogEntry[];
+  endTime: number;
+  /** Its transcript, as the session kept it. */
+  said: ConsoleEntry[];
+  /** The virtual time of the fork, and the entries before it that both
+   *  branches share (those before the cut time advance, if there is one). */
+  at: number;
+  shared: number;
+}
+
+/** What an aside holds past the fork, for the page to say. */
+function asideView(a: Aside): NonNullable<HistoryView['aside']> {
+  let actions = 0;
+  let typed = 0;
+  for (const e of a.entries.slice(a.shared)) {
+    if (isTimeAction(e.action)) continue;
+    actions++;
+    if (e.action.kind === 'console') typed += e.action.text.split(/\r?\n/).filter((l) => l.trim()).length;
+  }
+  return { actions, typed, ns: Math.max(0, a.endTime - a.at), at: a.at };
+}
+
 function isTimeAction(a: Action): a is Extract<Action, { kind: 'advance' | 'wait' }> {
   return a.kind === 'advance' || a.kind === 'wait';
 }
@@ -182,6 +211,11 @@ export class Session {
   private drained = 0;
   private chunkNs = 1e6;
   private labEngine: Promise<Glasskv> | null = null;
+  /** The transcript of the log (its last entries), each entry tagged with
+   *  the log entry that printed it. */
+  private said: ConsoleEntry[] = [];
+  /** Logs cut by forks, the latest last. */
+  private asides: Aside[] = [];
   private names: Record<number, string> | null = null;
 
   constructor(host: SessionHost, options: SessionOptions = {}) {
@@ -223,11 +257,13 @@ export class Session {
     this.checkpoints.clear();
     this.lastCheckpoint = null;
     this.drained = 0;
+    this.asides = [];
     this.drain();
     this.checkpoint();
     const transcript: ConsoleEntry[] = [];
     this.replayTo(Infinity, 'replay', transcript);
     this.endTime = this.live.world.now();
+    this.said = transcript.slice(-CONSOLE_KEEP);
     for (const action of script) {
       for (const e of this.actQuietly(action).console) transcript.push(e);
     }
@@ -279,6 +315,8 @@ export class Session {
     const console: ConsoleEntry[] = [];
     this.replayTo(Infinity, 'action', console);
     this.endTime = live.world.now();
+    this.said.push(...console);
+    if (this.said.length > 2 * CONSOLE_KEEP) this.said.splice(0, this.said.length - CONSOLE_KEEP);
     return { index, entry, console };
   }
 
@@ -428,11 +466,14 @@ export class Session {
   }
 
   /** Cuts the log at the current position, so an action taken in the past
-   *  becomes the new end; the timeline forgets the future with it. */
+   *  becomes the new end; the timeline forgets the future with it. The log
+   *  as it was is set aside first (restoreFuture brings it back). */
   private fork(): void {
     const live = this.live!;
     const t = live.world.now();
     const entries = this.log!.entries;
+    this.setAside({ entries: [...entries], endTime: this.endTime, said: this.said, at: t, shared: this.pos });
+    this.said = this.said.filter((c) => c.entry === undefined || c.entry < this.pos);
     if (this.partial) {
       const e = entries[this.pos];
       const cut: LogEntry = { t: e.t, action: { kind: 'advance', to: t } };
@@ -449,11 +490,44 @@ export class Session {
     if (live.timeline.lastSeq <= this.drained) return;
     // The timeline holds what came after: rebuild it from the last
     // checkpoint it was marked at, replaying up to here again.
-    const cp = this.checkpoints.latestMarked(this.position);
+    this.rebuildFrom(this.position, t);
+  }
+
+  private setAside(a: Aside): void {
+    this.asides.push(a);
+    if (this.asides.length > ASIDE_KEEP) this.asides.shift();
+  }
+
+  /** Restores the last checkpoint at or before p that marks the timeline,
+   *  cuts the timeline there and replays the log up to virtual time t. */
+  private rebuildFrom(p: Position, t: number): void {
+    const cp = this.checkpoints.latestMarked(p);
     if (!cp) throw new Error('no marked checkpoint before the fork');
     this.restore(cp);
-    live.timeline.truncate(cp.mark!);
+    this.live!.timeline.truncate(cp.mark!);
     this.replayTo(t, 'replay');
+  }
+
+  /** Brings back the log the last fork cut: the world goes back to the
+   *  moment of that fork, in the past of the restored log (play or a seek
+   *  replays its future), and the branch made since is set aside in its
+   *  place, so that restoring again swaps them back. Only checkpoints
+   *  taken before the fork serve both logs; the rest are dropped. Throws
+   *  RangeError when nothing is set aside. */
+  restoreFuture(): RestoreResult {
+    if (!this.engine) throw new EngineDeadError('no session: boot first');
+    const aside = this.asides.pop();
+    if (!aside) throw new RangeError('no future was set aside');
+    const log = this.log!;
+    this.asides.push({ entries: log.entries, endTime: this.endTime, said: this.said, at: aside.at, shared: aside.shared });
+    // Entries before `shared` are the same in both logs; the checkpoints
+    // among them stay, and the timeline goes back to one of them.
+    this.checkpoints.dropAfter(aside.shared, aside.at);
+    log.entries = [...aside.entries];
+    this.endTime = aside.endTime;
+    this.said = aside.said;
+    this.rebuildFrom({ index: aside.shared, partial: false, now: aside.at }, aside.at);
+    return { entries: [...log.entries], console: this.said.slice(-CONSOLE_KEEP), snapshot: this.snapshot() };
   }
 
   /** Applies the log from the current position up to virtual time target:
@@ -496,6 +570,7 @@ export class Session {
         const t0 = this.clock();
         const out = this.apply(e.action);
         this.work += this.clock() - t0;
+        for (const c of out) c.entry = this.pos;
         if (transcript) {
           for (const c of out) transcript.push(c);
           if (transcript.length > 2 * CONSOLE_KEEP) transcript.splice(0, transcript.length - CONSOLE_KEEP);
@@ -845,6 +920,7 @@ export class Session {
       history: {
         end: this.endTime, atEnd: this.atEnd, applied: this.pos,
         checkpoints: this.checkpoints.all.map((c) => c.now), checkpointBytes: this.checkpoints.bytes,
+        aside: this.asides.length ? asideView(this.asides[this.asides.length - 1]) : null,
       },
       lab: live.lab && {
         name: live.lab.name, part: live.lab.part, parts: LAB_SCENES[live.lab.name].length,

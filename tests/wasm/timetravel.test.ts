@@ -226,3 +226,82 @@ describe('an action in the past', () => {
     expect(session.timeline(0, end, 200)).not.toEqual(full);
   });
 });
+
+describe('the future an action in the past cuts', () => {
+  /** A session where SET b 2 was typed, time ran on, and the reader went
+   *  back to before it and stepped one event. */
+  async function forkedBeforeTyping() {
+    const made = newSession({ checkpointEveryMs: 5 });
+    const { session } = made;
+    await session.boot(emptyLog(31));
+    run(session, [
+      { kind: 'workload', preset: 'benchmark', clients: 2, pipeline: 1, requests: 400, rttNs: 200e3, command: 'SET' },
+      5e6,
+      { kind: 'console', text: 'SET b 2' },
+      5e6, 5e6,
+    ]);
+    const before = { entries: session.entries.map((e) => ({ ...e })), end: session.snapshot().history.end };
+    const typedAt = before.entries.find((e) => e.action.kind === 'console')!.t;
+    const at = session.seek(typedAt / 2).now;
+    session.act({ kind: 'step' });
+    return { ...made, before, at };
+  }
+
+  it('is kept aside with the commands typed in it, and the world after the fork does not have them', async () => {
+    const { session, before, at } = await forkedBeforeTyping();
+    const snap = session.snapshot();
+    expect(snap.history.aside).toEqual({ actions: 1, typed: 1, ns: before.end - at, at });
+    expect(session.entries.some((e) => e.action.kind === 'console')).toBe(false);
+    const exists = session.act({ kind: 'console', text: 'EXISTS b' });
+    expect(exists.console.map((c) => c.output)).toEqual(['(integer) 0']);
+  });
+
+  it('comes back whole: the log as it was, the world at the moment of the fork, and the same end when played', async () => {
+    const { session, before, at } = await forkedBeforeTyping();
+    const restored = session.restoreFuture();
+    expect(restored.entries).toEqual(before.entries);
+    expect(session.entries).toEqual(before.entries);
+    expect(restored.snapshot.now).toBe(at);
+    expect(restored.snapshot.history).toMatchObject({ atEnd: false, end: before.end });
+    // Its transcript has the typed command, marked as the recorded future.
+    const typed = restored.console.find((c) => c.input === 'SET b 2')!;
+    expect(typed.output).toBe('OK');
+    expect(typed.entry).toBeGreaterThanOrEqual(restored.snapshot.history.applied);
+
+    const rewound = essence(session.snapshot());
+    const fresh = newSession();
+    await fresh.session.boot({ ...emptyLog(31), entries: before.entries });
+    expect(rewound).toEqual(essence(fresh.session.seek(at)));
+    session.seek(before.end);
+    fresh.session.seek(before.end);
+    const got = fingerprint(session);
+    const expected = fingerprint(fresh.session);
+    expect(got.console).toEqual(expected.console);
+    expect(got.snapshot).toEqual(expected.snapshot);
+    expect(got.traceTail).toEqual(expected.traceTail);
+    expect(session.timeline(0, before.end, 300)).toEqual(fresh.session.timeline(0, before.end, 300));
+    expect(session.act({ kind: 'console', text: 'EXISTS b' }).console[0].output).toBe('(integer) 1');
+  });
+
+  it('sets the branch it replaces aside in turn, so restoring again brings the branch back', async () => {
+    const { session, at } = await forkedBeforeTyping();
+    session.act({ kind: 'console', text: 'SET c 3' });
+    const branch = session.entries.map((e) => ({ ...e }));
+    session.restoreFuture();
+    expect(session.snapshot().history.aside).toMatchObject({ actions: 2, typed: 1, at });
+    const back = session.restoreFuture();
+    expect(back.entries).toEqual(branch);
+    expect(back.console.map((c) => c.input)).toEqual(['SET c 3']);
+    session.seek(back.snapshot.history.end);
+    const reply = session.act({ kind: 'console', text: 'EXISTS b c' });
+    expect(reply.console[0].output).toBe('(integer) 1');
+  });
+
+  it('is refused when no action in the past set anything aside', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(2));
+    session.act({ kind: 'console', text: 'SET a 1' });
+    expect(() => session.restoreFuture()).toThrow(RangeError);
+    expect(session.snapshot().history.aside).toBeNull();
+  });
+});
