@@ -44,4 +44,35 @@ describe('the store', () => {
     expect(reply[0].output).toBe('(integer) 0');
     expect(store.getState().log.entries.map((e) => e.action.kind)).toEqual(['console']);
   });
+
+  it('the transcript agrees with the engine after a fork in the past, and after the future it cut is restored', async () => {
+    const store = connect();
+    expect(await store.boot()).toBe(true);
+    await store.act({ kind: 'wait', ns: 1e6 });
+    await store.act({ kind: 'console', text: 'SET b 2' });
+    await store.act({ kind: 'wait', ns: 1e6 });
+    const typed = () => store.getState().console.map((c) => c.input);
+    expect(typed()).toEqual(['SET b 2']);
+
+    await store.seek(5e5);
+    // Rewound: the command is the recorded future, not done.
+    const { history } = store.getState().snapshot!;
+    expect(history.atEnd).toBe(false);
+    expect(store.getState().console[0].entry).toBeGreaterThanOrEqual(history.applied);
+
+    await store.act({ kind: 'step' });
+    expect(typed()).toEqual([]);
+    expect(store.getState().snapshot!.history.aside).toMatchObject({ actions: 1, typed: 1 });
+    expect((await store.runConsole('EXISTS b'))[0].output).toBe('(integer) 0');
+    expect(typed()).toEqual(['EXISTS b']);
+
+    await store.restoreFuture();
+    expect(typed()).toEqual(['SET b 2']);
+    expect(store.getState().log.entries.map((e) => e.action.kind)).toEqual(['wait', 'console', 'wait']);
+    expect(store.getState().snapshot!.history.aside).toMatchObject({ actions: 2, typed: 1 });
+    await store.seek(store.getState().snapshot!.history.end);
+    expect((await store.runConsole('EXISTS b'))[0].output).toBe('(integer) 1');
+    expect(typed()).toEqual(['SET b 2', 'EXISTS b']);
+    expect(store.getState().error).toBeNull();
+  });
 });

@@ -1,7 +1,8 @@
 // Keyboard control of time, for presenting (and anyone): Space plays or
 // pauses, → steps (the next event, or the lesson's next step), ← goes back
 // (to before the last action, or the lesson's previous step), R rewinds
-// to the start, ? shows the list. Keys typed into a field, or pressed on a
+// to the start, U restores the future an action in the past set aside,
+// ? shows the list. Keys typed into a field, or pressed on a
 // control that uses them (Space on a button, the arrows on a slider or in
 // the console's scrolled transcript), keep their usual meaning, and an
 // open dialog keeps all of them.
@@ -12,7 +13,7 @@ import type { Presenter } from './presenter';
 export interface Shortcut {
   keys: string[];
   /** The i18n key of what it does. */
-  what: 'keys.play' | 'keys.next' | 'keys.back' | 'keys.rewind' | 'keys.help' | 'keys.present' | 'keys.close';
+  what: 'keys.play' | 'keys.next' | 'keys.back' | 'keys.rewind' | 'keys.restore' | 'keys.help' | 'keys.present' | 'keys.close';
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
@@ -20,6 +21,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['→'], what: 'keys.next' },
   { keys: ['←'], what: 'keys.back' },
   { keys: ['R'], what: 'keys.rewind' },
+  { keys: ['U'], what: 'keys.restore' },
   { keys: ['P'], what: 'keys.present' },
   { keys: ['?'], what: 'keys.help' },
   { keys: ['Esc'], what: 'keys.close' },
@@ -112,6 +114,13 @@ export function installShortcuts(store: Store, lessons: LessonRunner, presenter:
       case 'R':
         if (ownsLetters) return;
         if (ready) void (playing ? store.pause() : Promise.resolve()).then(() => store.seek(0));
+        break;
+      case 'u':
+      case 'U':
+        if (ownsLetters) return;
+        if (ready && store.getState().snapshot?.history.aside) {
+          void (playing ? store.pause() : Promise.resolve()).then(() => store.restoreFuture());
+        }
         break;
       case 'p':
       case 'P':

@@ -1,6 +1,7 @@
-import { memo, useLayoutEffect, useRef } from 'react';
+import { Fragment, memo, useLayoutEffect, useRef } from 'react';
 import type { ConsoleEntry } from '../../../wasm/protocol';
 import { useAppState, useT } from '../app/hooks';
+import type { AppState } from '../model/store';
 
 const SOURCE_KEYS = {
   populate: 'console.source.populate',
@@ -9,30 +10,47 @@ const SOURCE_KEYS = {
   config: 'console.source.config',
 } as const;
 
+/** The log entries the world has applied: a rewound world's transcript
+ *  shows what comes after as its recorded future, not as done. */
+function appliedOf(s: AppState): number {
+  const h = s.snapshot?.history;
+  return !h || h.atEnd ? Infinity : h.applied;
+}
+
+const isFuture = (e: ConsoleEntry, applied: number) => e.entry !== undefined && e.entry >= applied;
+
 export const Transcript = memo(function Transcript() {
   const t = useT();
   const entries = useAppState((s) => s.console);
+  const applied = useAppState(appliedOf);
   const end = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     end.current?.scrollIntoView({ block: 'end' });
   }, [entries]);
+  const firstFuture = entries.findIndex((e) => isFuture(e, applied));
   return (
     <div className="transcript" data-testid="console.transcript" aria-live="polite" role="log" tabIndex={0}
       aria-label={t('console.title')}>
       {entries.length === 0 ? <p className="transcript-empty">{t('console.empty')}</p> : null}
-      {entries.map((e) => (
-        <Entry key={e.seq} entry={e} />
+      {entries.map((e, i) => (
+        <Fragment key={e.seq}>
+          {i === firstFuture ? (
+            <div className="transcript-future" data-testid="console.future">{t('console.future')}</div>
+          ) : null}
+          <Entry entry={e} future={firstFuture >= 0 && i >= firstFuture} />
+        </Fragment>
       ))}
       <div ref={end} />
     </div>
   );
 });
 
-const Entry = memo(function Entry({ entry }: { entry: ConsoleEntry }) {
+const Entry = memo(function Entry({ entry, future }: { entry: ConsoleEntry; future: boolean }) {
   const t = useT();
   const fromButton = entry.source !== 'console';
   return (
-    <div className={`entry ${entry.status}`} data-testid="console.entry" data-status={entry.status}>
+    <div className={`entry ${entry.status}${future ? ' future' : ''}`} data-testid="console.entry"
+      data-status={entry.status} data-future={future ? 'yes' : undefined}>
       {entry.reconnected ? <div className="entry-note">{t('console.reconnected')}</div> : null}
       <div className="entry-in">
         {fromButton ? (

@@ -41,6 +41,7 @@ export const en = {
   'console.reconnected': 'The server had closed the connection: redis-cli reconnected (db 0).',
   'console.noreply': '(no reply)',
   'console.omitted': '… {n} more lines not shown',
+  'console.future': 'Recorded future: replays when you play; an action here sets it aside (it can be restored)',
 
   'ht.title': 'Hash table',
   'ht.subtitle': 'the keyspace dict of db {db}',

@@ -42,6 +42,7 @@ export const ko: Record<MessageKey, string> = {
   'console.reconnected': '서버가 연결을 닫았습니다. redis-cli가 다시 연결했습니다(db 0).',
   'console.noreply': '(응답 없음)',
   'console.omitted': '… 나머지 {n}줄은 생략',
+  'console.future': '기록된 미래: 재생하면 다시 일어나고, 여기서 동작하면 따로 보관됩니다(되살릴 수 있습니다)',
 
   'ht.title': '해시 테이블',
   'ht.subtitle': 'db {db}의 키 공간 dict',

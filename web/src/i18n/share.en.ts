@@ -67,6 +67,7 @@ export const shareEn = {
   'keys.next': 'Next event (in a lesson: next step)',
   'keys.back': 'Back to before the last action (in a lesson: previous step)',
   'keys.rewind': 'Rewind to the start',
+  'keys.restore': 'Restore the future an action in the past set aside',
   'keys.present': 'Presenter mode on or off',
   'keys.help': 'Show or hide this list',
   'keys.close': 'Close this list',

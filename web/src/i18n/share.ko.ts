@@ -69,6 +69,7 @@ export const shareKo: Record<keyof typeof shareEn, string> = {
   'keys.next': '다음 이벤트(레슨에서는 다음 단계)',
   'keys.back': '마지막 동작 직전으로 되돌아가기(레슨에서는 이전 단계)',
   'keys.rewind': '처음으로 되감기',
+  'keys.restore': '과거에서 한 동작이 따로 보관한 미래 되살리기',
   'keys.present': '발표 모드 켜기/끄기',
   'keys.help': '이 목록 보이기/숨기기',
   'keys.close': '이 목록 닫기',

@@ -150,7 +150,11 @@ export class Store {
     const history = entry.action.kind === 'console'
       ? [...this.state.history, ...historyOf([entry])]
       : this.state.history;
-    this.set({ log: { ...this.state.log, entries }, history });
+    // An entry written over others (a fork in the past) takes the lines
+    // they printed out of the transcript: the session set them aside.
+    const cut = this.state.console.some((c) => c.entry !== undefined && c.entry >= index);
+    const console = cut ? this.state.console.filter((c) => c.entry === undefined || c.entry < index) : this.state.console;
+    this.set({ log: { ...this.state.log, entries }, history, console });
     // A time advance is rewritten on every play tick: save it lazily. Any
     // other action is saved at once, so a reload right after it keeps it.
     if (entry.action.kind === 'advance') this.scheduleSave();
@@ -352,6 +356,26 @@ export class Store {
       await this.seeking;
     } finally {
       this.seeking = null;
+    }
+  }
+
+  /** Brings back the future the last action in the past set aside (the
+   *  world goes to the moment of that fork; the branch made there is set
+   *  aside in its place). */
+  async restoreFuture(): Promise<void> {
+    if (this.state.phase !== 'ready') return;
+    this.lastSeek = null;
+    const generation = this.generation;
+    try {
+      const r = await this.track(() => this.bridge.call({ type: 'restoreFuture' }));
+      if (generation !== this.generation) return;
+      const log = { ...this.state.log, entries: r.entries };
+      this.set({ log, history: historyOf(r.entries), console: r.console, snapshot: r.snapshot, error: null });
+      this.saveNow();
+      // The world is where a seek to the fork's time puts it.
+      this.lastSeek = r.snapshot.history.atEnd ? null : r.snapshot.now;
+    } catch (e) {
+      if (generation === this.generation) this.failed(e);
     }
   }
 

@@ -12,6 +12,7 @@ export const HistoryBar = memo(function HistoryBar() {
   const history = useAppState((s) => s.snapshot?.history ?? null);
   const onInput = useCallback((v: number) => void store.seek(v), [store]);
   const toEnd = useCallback(() => void store.seek(history?.end ?? 0), [store, history]);
+  const restore = useCallback(() => void store.restoreFuture(), [store]);
   if (!history) return null;
   const end = Math.max(history.end, 1);
   const rewound = !history.atEnd;
@@ -39,6 +40,15 @@ export const HistoryBar = memo(function HistoryBar() {
               {t('history.live')}
             </button>
           ) : null}
+          <span className="history-aside" aria-live="polite">
+            {history.aside ? (
+              <button type="button" className="history-restore" data-testid="history.restore" disabled={!ready}
+                onClick={restore} title={t('history.restoreHint')} aria-keyshortcuts="U"
+                data-actions={history.aside.actions}>
+                {t('history.restore', { n: history.aside.actions, t: formatDuration(history.aside.ns, 3) })}
+              </button>
+            ) : null}
+          </span>
           <span className="history-text" data-testid="history.text">
             <span className="history-label">{rewound ? t('history.rewoundLabel') : t('history.label')}</span> {text}
           </span>
