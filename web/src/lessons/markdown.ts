@@ -45,14 +45,37 @@ export function decodeEntities(s: string): string {
   });
 }
 
-/** The addresses a lesson may link to; anything else loses its link. */
+/** Lesson links are read the way the browser will read them: by the WHATWG
+ *  URL parser (the URL constructor), against a base of our own. A pattern
+ *  on the raw text cannot do that -- the parser drops tabs and newlines
+ *  anywhere (`java\tscript:`), trims control characters and spaces at
+ *  both ends, ignores the case of schemes, and takes `/\host` and `//host`
+ *  as another host, not as a path. */
+const LINK_BASE = new URL('https://lesson.glasskv.invalid/tutorials/');
+const LINK_SCHEMES: ReadonlySet<string> = new Set(['http:', 'https:', 'mailto:']);
+/** What the parser removes before it reads anything. */
+const STRIPPED_ENDS = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
+const STRIPPED_INSIDE = /[\t\n\r]/g;
+
+/** The address a lesson may link to, or null (the link is dropped and
+ *  its text kept). A link that stays on the page's own origin (a path, a
+ *  query, an in-page #anchor) is kept relative, as written less what the
+ *  parser ignores; any other address is absolute, and only http:, https:
+ *  and mailto: ones are kept, written as the parser reads them. */
 export function safeHref(href: string): string | null {
-  const h = href.trim();
-  if (/^(https?:\/\/|mailto:)/i.test(h)) return h;
-  if (/^#[\w.-]*$/.test(h)) return h;
-  // A relative address: no scheme before the first slash, question mark or hash.
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(h) && !h.startsWith('//')) return h;
-  return null;
+  let url: URL;
+  try {
+    url = new URL(href, LINK_BASE);
+  } catch {
+    return null;
+  }
+  const written = href.replace(STRIPPED_ENDS, '').replace(STRIPPED_INSIDE, '');
+  // Our base's own origin is reached by a path, or by an address naming
+  // it (a scheme, or an authority after // or /\), which means nothing
+  // on the page.
+  const relative = !/^[a-z][a-z0-9+.-]*:/i.test(written) && !/^[\\/]{2}/.test(written);
+  if (url.origin === LINK_BASE.origin) return relative ? written : null;
+  return LINK_SCHEMES.has(url.protocol) ? url.href : null;
 }
 
 function pushText(out: MdInline[], v: string): void {
