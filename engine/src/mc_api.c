@@ -25,7 +25,10 @@ static const char mcNotes[] =
     "counters; the binary protocol, TLS and SASL are not offered. "
     "(6) A get copies its values into the reply at once, so an item being "
     "sent can be evicted before the reply is written; memcached keeps it "
-    "until then.";
+    "until then. (7) With a slab_chunk_max too small to hold a large "
+    "item's header (or a chunk's own header), memcached stores the item "
+    "anyway by writing past the end of its chunk; this node answers "
+    "SERVER_ERROR out of memory storing object instead.";
 
 const char *gkMemcachedNotes(void) { return mcNotes; }
 

@@ -404,6 +404,15 @@ static void _itemInit(mcCache *c, mcItem *it, unsigned id, const char *key,
     if (flags) memcpy(itemSuffix(it), &flags, 4);
 }
 
+/* Whether a large item can be stored in chunks at all: its header of
+ * htotal bytes fits the chunks of class hdr_id, and a value chunk has room
+ * for data after its own header. A tiny -o slab_chunk_max (memcached
+ * accepts 16) leaves neither. */
+static int _chunkedFits(const mcCache *c, size_t htotal, unsigned hdr_id) {
+    return hdr_id != 0 && htotal <= c->slabs.cls[hdr_id].size &&
+           c->slabs.chunk_max > MC_CHUNK_HDR;
+}
+
 /* Allocates an unlinked item for key with room for nbytes of value
  * (do_item_alloc); the caller fills the value and links it. An item larger
  * than slab_chunk_max gets only its header here, from the class that fits
@@ -422,6 +431,12 @@ mcItem *itemAlloc(mcCache *c, const char *key, size_t nkey, uint32_t flags,
         size_t htotal = nkey + 1 + (flags ? 4 : 0) + MC_ITEM_HDR +
                         MC_CHUNK_HDR + (c->use_cas ? 8 : 0);
         hdr_id = slabsClsid(&c->slabs, htotal);
+        /* memcached takes the largest class even when the header does not
+         * fit its chunks, and writes past the chunk; refuse instead. */
+        if (!_chunkedFits(c, htotal, hdr_id)) {
+            c->itemstats[id].outofmemory++;
+            return NULL;
+        }
         it = _allocPull(c, htotal, hdr_id);
         if (it) it->it_flags |= MC_ITEM_CHUNKED;
     } else {

@@ -157,20 +157,16 @@ static int _unsupported(optState *st, const char *what) {
 }
 
 /* -I: a number with an optional k or m suffix (any other suffix is read
- * by atoi, so "2g" is 2). */
+ * by atoi, so "2g" is 2). memcached cuts the unit off a copy before its
+ * atoi; atoi stops at the unit anyway, so the argument is read in place,
+ * whatever its length. */
 static void _optItemSize(optState *st, const char *arg) {
-    char buf[64];
     size_t n = strlen(arg);
-    snprintf(buf, sizeof(buf), "%s", arg);
-    char unit = n ? buf[n - 1] : '\0';
-    if (n && (unit == 'k' || unit == 'K' || unit == 'm' || unit == 'M')) {
-        buf[n < sizeof(buf) ? n - 1 : sizeof(buf) - 1] = '\0';
-        int64_t v = _atoi(buf);
-        v *= (unit == 'k' || unit == 'K') ? 1024 : 1024 * 1024;
-        st->s->item_size_max = (int32_t)(uint32_t)(uint64_t)v;
-    } else {
-        st->s->item_size_max = _atoi(buf);
-    }
+    char unit = n ? arg[n - 1] : '\0';
+    int64_t v = _atoi(arg);
+    if (unit == 'k' || unit == 'K') v *= 1024;
+    else if (unit == 'm' || unit == 'M') v *= 1024 * 1024;
+    st->s->item_size_max = (int32_t)(uint32_t)(uint64_t)v;
 }
 
 /* -l: listen addresses accumulate, comma separated, without repeats. */
