@@ -250,6 +250,8 @@ int gkWorldRunUntil(gkWorld *w, uint64_t time_ns);
 int gkWorldRunUntilIdle(gkWorld *w);
 uint64_t gkWorldNextEventTime(gkWorld *w);
 void gkWorldDigest(gkWorld *w, uint64_t *out);
+int gkServerDatasetDigest(gkWorld *w, int node, long long cutoff_ms,
+                          uint64_t *out);
 
 int gkServerAdd(gkWorld *w, int *node_id);
 int gkServerConfigSet(gkWorld *w, int node, const char *name,
@@ -354,6 +356,8 @@ int gkServerCrashAtEvent(gkWorld *w, int node, int kind, int type,
                          int64_t a, int64_t b, int flags);
 int gkServerRestart(gkWorld *w, int node, const char *conf);
 int gkServerIsUp(gkWorld *w, int node);
+int gkServerDeathDigest(gkWorld *w, int node, uint64_t *digest,
+                        long long *cutoff_ms);
 size_t gkServerLogRead(gkWorld *w, int node, uint64_t after_seq, char *out,
                        size_t cap, uint64_t *last_seq);
 

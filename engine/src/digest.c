@@ -20,12 +20,20 @@
  * machines' disks (AOF files, durable bytes). Two worlds that differ
  * only there give the same digest.
  *
+ * gkServerDatasetDigest is another number, for one server's dataset
+ * alone: what the keys hold, whatever the order they were inserted in,
+ * their encodings or the state of the hash tables. Two servers that hold
+ * the same keys with the same values and expire times give the same one,
+ * so a server restarted from its AOF can be compared with the one that
+ * wrote it.
+ *
  * Computing it must not change what it measures. The RDB writer looks
  * expires up with dictFind, which takes a rehash step on a rehashing
  * dict: rehashing is paused around it. Its buffer comes from a gkMem of
  * its own over the world's allocator, and the dict iterators it makes
  * (counted by the server's gkMem) are freed again; the peak they may have
  * pushed up is put back. */
+#include <stdio.h>
 #include <string.h>
 #include "world.h"
 #include "rdb.h"
@@ -115,4 +123,78 @@ void gkWorldDigest(gkWorld *w, uint64_t *out) {
         if (s) crc = _mixServer(w, crc, s);
     }
     *out = crc;
+}
+
+/* ---- The dataset alone, order-free (gkServerDatasetDigest). ---- */
+
+typedef struct { uint64_t sum; int type; } elemSum;
+
+/* One element's bytes: a member, a field and its value, or a member and
+ * its score. Summed, so the order elements come in does not matter. */
+static void _sumElement(void *ctx, const char *a, size_t alen,
+                        const char *b, size_t blen, double score) {
+    elemSum *e = ctx;
+    uint64_t crc = crc64(0, (const unsigned char *)a, alen);
+    if (b) crc = crc64(_mix(crc, blen), (const unsigned char *)b, blen);
+    if (e->type == OBJ_ZSET) {
+        char num[64];
+        int len = snprintf(num, sizeof(num), "%.17g", score);
+        crc = crc64(crc, (const unsigned char *)num, (size_t)len);
+    }
+    e->sum += _mix(crc, alen);
+}
+
+static uint64_t _keyDigest(redisDb *db, sds key, robj *o) {
+    uint64_t crc = crc64(_mix(0, (uint64_t)db->id),
+                         (const unsigned char *)key, sdslen(key));
+    crc = _mix(crc, (uint64_t)o->type);
+    if (o->type == OBJ_STRING) {
+        char buf[LONG_STR_SIZE];
+        size_t len;
+        const char *p = objectStrBytes(o, buf, &len);
+        crc = crc64(_mix(crc, len), (const unsigned char *)p, len);
+    } else {
+        elemSum e = { 0, o->type };
+        rdbForEachElement(o, _sumElement, &e);
+        crc = _mix(crc, e.sum);
+    }
+    robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { key } };
+    return _mix(crc, (uint64_t)getExpire(db, &k));
+}
+
+/* Writes to *out a digest of node's dataset: every key of every db with
+ * its type, value and expire time, independent of insertion order,
+ * encoding and rehashing. Keys whose expire time is at or before
+ * cutoff_ms (Unix ms) count as absent, so a key that expired in between
+ * does not tell two otherwise equal datasets apart. GK_ENOTFOUND when
+ * node is not a running Redis-style server. Changes nothing: rehashing is
+ * paused while the expires dicts are looked up. */
+int gkServerDatasetDigest(gkWorld *w, int node, long long cutoff_ms,
+                          uint64_t *out) {
+    redisServer *s = worldServer(w, node);
+    if (!s) return GK_ENOTFOUND;
+    *out = serverDatasetDigest(s, cutoff_ms);
+    return GK_OK;
+}
+
+/* gkServerDatasetDigest of a running server s. */
+uint64_t serverDatasetDigest(redisServer *s, long long cutoff_ms) {
+    uint64_t sum = 0;
+    size_t peak = s->mem->peak;
+    for (int j = 0; j < s->cfg.databases; j++) {
+        redisDb *db = &s->db[j];
+        db->expires->pauserehash++;
+        dictIterator *di = dictGetIterator(db->dict);
+        dictEntry *de;
+        while ((de = dictNext(di)) != NULL) {
+            robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { dictGetKey(de) } };
+            long long when = getExpire(db, &k);
+            if (when != -1 && when <= cutoff_ms) continue;
+            sum += _keyDigest(db, dictGetKey(de), dictGetVal(de));
+        }
+        dictReleaseIterator(di);
+        db->expires->pauserehash--;
+    }
+    s->mem->peak = peak;
+    return sum;
 }

@@ -369,9 +369,15 @@ void machineRelease(gkWorld *w, gkNode *n) {
     n->conf = NULL;
 }
 
+/* Keys that expire within this long after a crash are left out of the
+ * dead process's dataset digest, so the time a restart takes to load does
+ * not tell two otherwise equal datasets apart (gkServerDeathDigest). */
+#define MACHINE_DEATH_CUTOFF_MS (3600 * 1000LL)
+
 /* The process dies at n->died_at: its threads get up to that moment,
  * then everything it held in memory is gone and its connections close.
- * A power loss also takes the page cache. */
+ * A power loss also takes the page cache. The dataset's digest is kept:
+ * what it held is what a restart is compared with. */
 void machineCrash(gkWorld *w, int id) {
     gkNode *n = &w->nodes[id];
     uint64_t at = n->died_at;
@@ -384,6 +390,9 @@ void machineCrash(gkWorld *w, int id) {
                       (uint32_t)s->cfg.appendfsync;
     TRACE_AT(&w->trace, at, GK_TR_CRASH, (uint16_t)id, (uint32_t)kind,
              n->crash_at ? 1 : 0, policy, (uint64_t)s->pid);
+    n->death_cutoff_ms = s->mstime + MACHINE_DEATH_CUTOFF_MS;
+    n->death_digest = serverDatasetDigest(s, n->death_cutoff_ms);
+    n->died_with_digest = 1;
     serverRelease(s);
     n->impl = NULL;
     n->el = NULL;
@@ -690,4 +699,19 @@ size_t gkServerLogRead(gkWorld *w, int node, uint64_t after_seq, char *out,
     *last_seq = after_seq;
     if (!n || cap == 0) return 0;
     return logRead(&n->log, after_seq, out, cap, last_seq);
+}
+
+/* The digest of the dataset (as gkServerDatasetDigest) that node's last
+ * process held when it died, and the cutoff it was taken with: keys
+ * expiring at or before *cutoff_ms (Unix ms, an hour after the death)
+ * left out. Compare a restarted server with gkServerDatasetDigest at the
+ * same cutoff. GK_ENOTFOUND if node is not a Redis-style node or no
+ * process of it has died. */
+int gkServerDeathDigest(gkWorld *w, int node, uint64_t *digest,
+                        long long *cutoff_ms) {
+    gkNode *n = _redisNode(w, node);
+    if (!n || !n->died_with_digest) return GK_ENOTFOUND;
+    *digest = n->death_digest;
+    *cutoff_ms = n->death_cutoff_ms;
+    return GK_OK;
 }

@@ -128,6 +128,10 @@ typedef struct gkNode {
     uint64_t crash_scan;    /* records up to this seq were looked at */
     uint64_t crash_at;      /* a crash is due then (0: none) */
     uint64_t died_at;       /* when the process died */
+    int died_with_digest;   /* death_digest is set (a process has died) */
+    uint64_t death_digest;  /* its dataset's digest when it died, keys
+                               expiring before death_cutoff_ms left out */
+    long long death_cutoff_ms;
     uint64_t machine_seq;   /* seq of the live EV_MACHINE event, 0 none */
     uint64_t machine_at;
     uint64_t crash_seq;     /* seq of the live EV_CRASH event, 0 none */
@@ -161,6 +165,7 @@ int worldFail(gkWorld *w, int status, const char *msg);
 void worldWake(gkWorld *w, int node, uint64_t when);
 uint64_t worldLocalNow(gkWorld *w);
 redisServer *worldServer(gkWorld *w, int node);
+uint64_t serverDatasetDigest(redisServer *s, long long cutoff_ms);
 int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id);
 void worldConnClose(gkWorld *w, gkConn *c, int client_side);
 aeBackend worldNodeBackend(gkWorld *w, int id);
