@@ -1,9 +1,10 @@
 // Installs what the project needs and is missing: Debian packages (the
 // emscripten toolchain, Chromium, redis-server, redis-cli, memcached, a C
-// compiler) and the npm packages. Quiet and fast when everything is already
+// compiler, clang-14 with libFuzzer for the fuzz harnesses) and the npm
+// packages. Quiet and fast when everything is already
 // there.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,7 +15,16 @@ const needs = [
   ['cc', 'gcc'], ['make', 'make'], ['emcc', 'emscripten'],
   ['chromium', 'chromium'], ['redis-server', 'redis-server'],
   ['redis-cli', 'redis-tools'], ['memcached', 'memcached'],
+  ['clang-14', 'clang-14'], ['llvm-profdata-14', 'llvm-14'],
 ];
+
+// libFuzzer's runtime, which clang-14 links for -fsanitize=fuzzer.
+function hasFuzzerRuntime() {
+  const dir = '/usr/lib/llvm-14/lib/clang';
+  if (!existsSync(dir)) return false;
+  return readdirSync(dir).some((v) =>
+    existsSync(join(dir, v, 'lib', 'linux', 'libclang_rt.fuzzer-x86_64.a')));
+}
 
 function has(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
@@ -44,6 +54,7 @@ function aptInstall(pkgs) {
 }
 
 const missing = needs.filter(([cmd]) => !has(cmd)).map(([, pkg]) => pkg);
+if (!hasFuzzerRuntime()) missing.push('libclang-rt-14-dev');
 if (missing.length) aptInstall([...new Set(missing)]);
 
 // npm ci when node_modules is missing or older than the lockfile.

@@ -1,0 +1,128 @@
+// The fuzzing campaign: libFuzzer harnesses over the engine's public API
+// (tests/fuzz/fuzz_<target>.c), built with clang-14, AddressSanitizer and
+// UndefinedBehaviorSanitizer.
+//
+//   node scripts/fuzz.mjs                     replay every committed corpus,
+//                                             then fuzz each target briefly
+//                                             (FUZZ_SECONDS, default 30)
+//   node scripts/fuzz.mjs <target> [seconds]  a long campaign on one target
+//   node scripts/fuzz.mjs --coverage          line coverage of the corpora
+//                                             over the files they exercise
+//
+// The committed corpus (tests/fuzz/corpus/<target>/) is never written by a
+// run: new inputs go to build/fuzz/work/<target>/, crashes to
+// build/fuzz/crashes/. A crash fails the run and prints how to replay it;
+// once fixed, copy the input into the committed corpus as a regression.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const fuzzDir = join(root, 'tests', 'fuzz');
+const build = join(root, 'build', 'fuzz');
+
+/** The files whose line coverage --coverage reports, per target. */
+const COVERED = {
+  protocol: ['networking.c'],
+  memcached: ['mc_proto.c', 'mc_options.c', 'mc_items.c', 'mc_slabs.c'],
+  loader: ['aof_load.c', 'rdb.c', 'listpack.c', 'intset.c'],
+  options: ['config.c', 'mc_options.c'],
+};
+
+const targets = readdirSync(fuzzDir)
+  .filter((f) => /^fuzz_\w+\.c$/.test(f))
+  .map((f) => f.slice(5, -2))
+  .sort();
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+  return r.status === 0;
+}
+
+function make(kind) {
+  if (!run('make', ['-s', '-C', 'engine', 'fuzz', `FUZZ=${kind}`, '-j2'])) {
+    console.error(`fuzz: building the harnesses (FUZZ=${kind}) failed`);
+    process.exit(1);
+  }
+}
+
+function corpusOf(t) {
+  return join(fuzzDir, 'corpus', t);
+}
+
+function flags(t) {
+  const dict = join(fuzzDir, `${t}.dict`);
+  const crashes = join(build, 'crashes');
+  mkdirSync(crashes, { recursive: true });
+  return [
+    '-max_len=16384', '-rss_limit_mb=4096', '-timeout=25', '-print_final_stats=1',
+    `-artifact_prefix=${crashes}/${t}-`,
+    ...(existsSync(dict) ? [`-dict=${dict}`] : []),
+  ];
+}
+
+/** Runs every input of the committed corpus once. */
+function replay(t) {
+  const dir = corpusOf(t);
+  if (!existsSync(dir)) return true;
+  console.log(`fuzz: ${t}: replaying ${readdirSync(dir).length} corpus inputs`);
+  return run(join(build, `fuzz_${t}`), [...flags(t), '-runs=0', dir]);
+}
+
+/** Fuzzes t for seconds, starting from the committed corpus and what
+ *  earlier runs on this machine found. */
+function campaign(t, seconds) {
+  const work = join(build, 'work', t);
+  mkdirSync(work, { recursive: true });
+  if (existsSync(corpusOf(t))) cpSync(corpusOf(t), work, { recursive: true });
+  console.log(`fuzz: ${t}: fuzzing for ${seconds} s`);
+  const ok = run(join(build, `fuzz_${t}`), [...flags(t), `-max_total_time=${seconds}`, work]);
+  if (!ok) {
+    console.error(`fuzz: ${t} found a crash: see build/fuzz/crashes/${t}-*; ` +
+      `replay it with build/fuzz/fuzz_${t} <file>`);
+  }
+  return ok;
+}
+
+function coverage() {
+  make('cov');
+  const cov = join(root, 'build', 'fuzzcov');
+  const raws = [];
+  for (const t of targets) {
+    const dir = corpusOf(t);
+    if (!existsSync(dir)) continue;
+    const raw = join(cov, `${t}.profraw`);
+    rmSync(raw, { force: true });
+    spawnSync(join(cov, `fuzz_${t}`), ['-runs=0', dir], {
+      stdio: 'ignore', env: { ...process.env, LLVM_PROFILE_FILE: raw },
+    });
+    raws.push([t, raw]);
+  }
+  for (const [t, raw] of raws) {
+    const data = join(cov, `${t}.profdata`);
+    run('llvm-profdata-14', ['merge', '-sparse', raw, '-o', data]);
+    const files = (COVERED[t] ?? []).map((f) => join(root, 'engine', 'src', f));
+    console.log(`\nfuzz: line coverage of the ${t} corpus`);
+    run('llvm-cov-14', ['report', join(cov, `fuzz_${t}`), `-instr-profile=${data}`, ...files]);
+  }
+}
+
+const args = process.argv.slice(2);
+if (args[0] === '--coverage') {
+  coverage();
+} else if (args.length) {
+  const [t, secs = '600'] = args;
+  if (!targets.includes(t)) {
+    console.error(`fuzz: no target ${t} (targets: ${targets.join(', ')})`);
+    process.exit(2);
+  }
+  make('1');
+  process.exit(replay(t) && campaign(t, Number(secs)) ? 0 : 1);
+} else {
+  make('1');
+  const seconds = Number(process.env.FUZZ_SECONDS ?? 30);
+  let ok = true;
+  for (const t of targets) ok = replay(t) && campaign(t, seconds) && ok;
+  process.exit(ok ? 0 : 1);
+}
