@@ -349,9 +349,11 @@ static int _readBulkHeader(client *c) {
     if (!ok || ll < 0 || ll > c->srv->cfg.proto_max_bulk_len)
         return _protoError(c, "Protocol error: invalid bulk length");
     /* A length this build cannot even address (4 GB in WebAssembly) would
-     * exceed the query buffer limit anyway: close, as Redis would then. */
-    if ((unsigned long long)ll > (unsigned long long)(SIZE_MAX - 2) ||
-        ll > c->srv->cfg.client_max_querybuf_len) {
+     * exceed the query buffer limit long before it arrived: close. A
+     * length that is merely past the limit is taken, as Redis takes it:
+     * the client is closed once its bytes really fill the buffer, and the
+     * replies it is owed are sent first. */
+    if ((unsigned long long)ll > (unsigned long long)(SIZE_MAX - 2)) {
         freeClientAsync(c);
         return C_ERR;
     }
@@ -436,6 +438,12 @@ void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask) {
         size_t have = sdslen(c->querybuf) - c->qb_pos;
         size_t want = (size_t)c->bulklen + 2;
         if (want > have) readlen = want - have;
+        /* Redis makes room for the whole argument at once, and the kernel
+         * backs it page by page as bytes come. Here the room is real
+         * memory, so it grows by at most what one read can return (a
+         * socket holds at most PROTO_BIG_READ_MAX): an announced length
+         * costs nothing until its bytes arrive. */
+        if (readlen > PROTO_BIG_READ_MAX) readlen = PROTO_BIG_READ_MAX;
     }
     sds qb = sdsTryMakeRoomFor(s->mem, c->querybuf, readlen);
     if (!qb) { freeClientAsync(c); return; }

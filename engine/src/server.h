@@ -28,6 +28,7 @@
 #define PROTO_REPLY_CHUNK_BYTES (16 * 1024) /* reply buffer and blocks */
 #define PROTO_INLINE_MAX_SIZE (1024 * 64)  /* inline request line */
 #define PROTO_MBULK_BIG_ARG (1024 * 32)
+#define PROTO_BIG_READ_MAX (4 * 1024 * 1024) /* a big argument's read */
 #define NET_MAX_WRITES_PER_EVENT (1024 * 64)
 #define CONFIG_DEFAULT_HZ 10
 #define CONFIG_MIN_HZ 1

@@ -39,10 +39,30 @@ static void testLongItemSizeArgumentIsReadWhole(void) {
     gkWorldRelease(w);
 }
 
+static void testHugeBulkLengthGetsItsOwedReplyFirst(void) {
+    gkConfig cfg = gktConfig(1);
+    gkWorld *w;
+    int srv, conn;
+    char out[256];
+    CHECK_EQ_INT(gktServerOpen(&cfg, &w, &srv, &conn), GK_OK);
+    CHECK_EQ_INT(gkServerConfigSet(w, srv, "proto-max-bulk-len", "4gb"),
+                 GK_OK);
+    const char *req = "SET a 1\r\n*3\r\n$3\r\nSET\r\n$1\r\nb\r\n"
+                      "$2000000000\r\n";
+    CHECK_EQ_STR(gktExchange(w, conn, req, strlen(req), out, sizeof(out)),
+                 "+OK\r\n");
+    CHECK_EQ_INT(gkConnIsOpen(w, conn), 1);
+    /* The announced bytes cost nothing until they come. */
+    CHECK(gkWorldMemory(w) < 64u * 1024 * 1024);
+    gkWorldRelease(w);
+}
+
 int main(void) {
     RUN("a set larger than a tiny slab_chunk_max is refused, not written "
         "past its chunk", testTinyChunkMaxRefusesALargeSet);
     RUN("an -I argument longer than 64 bytes is read whole",
         testLongItemSizeArgumentIsReadWhole);
+    RUN("a bulk length past the query buffer limit still gets the reply "
+        "owed before it", testHugeBulkLengthGetsItsOwedReplyFirst);
     return gkTestReport();
 }
