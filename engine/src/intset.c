@@ -227,3 +227,36 @@ size_t intsetBlobLen(const intset *is) {
 void intsetFree(gkMem *m, intset *is) {
     memFree(m, is);
 }
+
+/* Returns the n-byte little-endian two's complement number at b. */
+static int64_t _intsetLoadSigned(const unsigned char *b, uint32_t n) {
+    uint64_t u = 0;
+    for (uint32_t i = 0; i < n; i++) u |= (uint64_t)b[i] << (8 * i);
+    if (n < 8 && (u >> (8 * n - 1)) & 1) u |= ~(uint64_t)0 << (8 * n);
+    return u <= INT64_MAX ? (int64_t)u : -(int64_t)~u - 1;
+}
+
+/* Returns 1 if the size bytes at p are a valid intset, else 0: a known
+ * encoding, a length that accounts for every byte, at least one member,
+ * and (with deep) members strictly increasing. An intset read from a
+ * file must pass this before any other function here sees it: they all
+ * trust the header and the order, so a length that lies would read past
+ * the blob and an unsorted one would defeat every binary search. Redis
+ * refuses an empty intset too, since it never writes one. p need not be
+ * aligned: it is read byte by byte. */
+int intsetValidateIntegrity(const unsigned char *p, size_t size, int deep) {
+    if (size < sizeof(intset)) return 0;
+    uint32_t enc = (uint32_t)_intsetLoadSigned(p, 4);
+    uint32_t len = (uint32_t)_intsetLoadSigned(p + 4, 4);
+    if (enc != INTSET_ENC_INT16 && enc != INTSET_ENC_INT32 &&
+        enc != INTSET_ENC_INT64)
+        return 0;
+    if (sizeof(intset) + (uint64_t)len * enc != size || len == 0) return 0;
+    if (!deep) return 1;
+    const unsigned char *v = p + sizeof(intset);
+    for (uint32_t i = 1; i < len; i++)
+        if (_intsetLoadSigned(v + (size_t)(i - 1) * enc, enc) >=
+            _intsetLoadSigned(v + (size_t)i * enc, enc))
+            return 0;
+    return 1;
+}

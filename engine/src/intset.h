@@ -33,5 +33,6 @@ int64_t intsetRandom(const intset *is, uint64_t rnd);
 uint32_t intsetLen(const intset *is);
 size_t intsetBlobLen(const intset *is);
 void intsetFree(gkMem *m, intset *is);
+int intsetValidateIntegrity(const unsigned char *p, size_t size, int deep);
 
 #endif

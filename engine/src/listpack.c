@@ -672,3 +672,64 @@ int lpStringToInt64(const char *s, unsigned long slen, int64_t *value) {
     if (value) *value = negative ? -(int64_t)(v - 1) - 1 : (int64_t)v;
     return 1;
 }
+
+/* ---- Validating a listpack that came from outside ----
+ *
+ * Everything above trusts the listpack: it was built here. One read from
+ * a file may lie anywhere, and every walk would then step outside the
+ * blob. So before a loaded listpack is used I check it whole, as Redis
+ * does with sanitize-dump-payload yes: the header's total is the blob's
+ * size, each entry's encoding is known and its data and backlen lie
+ * inside the blob, each backlen is the one this file would write, the
+ * terminator comes right after the last entry, and the header's count is
+ * the real count (or 65535). This costs one pass over the bytes. */
+
+/* Returns the size of the encoding and data of the entry at p (without
+ * backlen), or 0 if its encoding is unknown or its header does not fit
+ * in the avail bytes before the terminator. */
+static uint64_t _lpCheckedEncodedSize(const unsigned char *p, size_t avail) {
+    static const unsigned char widths[] = { 5, 3, 4, 5, 9 };
+    if ((p[0] & 0x80) == 0) return 1;
+    if ((p[0] & 0xC0) == LP_ENC_6BIT_STR) return 1 + (p[0] & 0x3F);
+    if ((p[0] & 0xE0) == LP_ENC_13BIT_INT) return 2;
+    if ((p[0] & 0xF0) == LP_ENC_12BIT_STR)
+        return avail < 2 ? 0 : 2 + ((uint64_t)(p[0] & 0x0F) << 8 | p[1]);
+    if (p[0] < LP_ENC_32BIT_STR || p[0] > LP_ENC_64BIT_INT) return 0;
+    if (p[0] == LP_ENC_32BIT_STR)
+        return avail < 5 ? 0 : 5 + _lpLoadLE(p + 1, 4);
+    return widths[p[0] - LP_ENC_32BIT_STR];
+}
+
+/* Checks the entry at p, which has avail bytes before the terminator.
+ * Returns its whole size, or 0 if it is not a valid entry. */
+static uint64_t _lpCheckEntry(const unsigned char *p, size_t avail) {
+    unsigned char want[5];
+    uint64_t enclen = _lpCheckedEncodedSize(p, avail);
+    if (enclen == 0 || enclen > avail) return 0;
+    unsigned blen = _lpEncodeBacklen(want, enclen);
+    if (blen > avail - enclen || memcmp(p + enclen, want, blen) != 0)
+        return 0;
+    return enclen + blen;
+}
+
+/* Returns 1 if the size bytes at lp are a valid listpack (see above),
+ * else 0. With deep 0 only the header and terminator are checked. Each
+ * entry is passed to cb (when not NULL) once it is known to be whole;
+ * cb returning 0 makes the listpack invalid. */
+int lpValidateIntegrity(unsigned char *lp, size_t size, int deep,
+                        lpEntryCheck *cb, void *ctx) {
+    if (size < LP_HDR_SIZE + 1 || _lpGetTotalBytes(lp) != size ||
+        lp[size - 1] != LP_EOF)
+        return 0;
+    if (!deep) return 1;
+    size_t pos = LP_HDR_SIZE, end = size - 1;
+    unsigned long count = 0;
+    while (pos < end) {
+        uint64_t n = _lpCheckEntry(lp + pos, end - pos);
+        if (n == 0 || (cb && !cb(lp + pos, ctx))) return 0;
+        pos += (size_t)n;
+        count++;
+    }
+    uint32_t hdr = _lpGetNumElements(lp);
+    return hdr == LP_HDR_NUMELE_UNKNOWN || hdr == count;
+}

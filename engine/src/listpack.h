@@ -27,6 +27,10 @@
 /* Room lpGet needs to print an integer: "-9223372036854775808" and a NUL. */
 #define LP_INTBUF_SIZE 21
 
+/* Called by lpValidateIntegrity with each entry once it is known to lie
+ * whole inside the listpack; returns 0 to declare the listpack invalid. */
+typedef int lpEntryCheck(unsigned char *p, void *ctx);
+
 unsigned char *lpNew(gkMem *m, size_t capacity);
 void lpFree(gkMem *m, unsigned char *lp);
 unsigned char *lpAppend(gkMem *m, unsigned char *lp, const unsigned char *s,
@@ -56,6 +60,8 @@ unsigned char *lpFind(unsigned char *lp, unsigned char *p,
                       unsigned int skip);
 unsigned long lpLength(unsigned char *lp);
 size_t lpBytes(unsigned char *lp);
+int lpValidateIntegrity(unsigned char *lp, size_t size, int deep,
+                        lpEntryCheck *cb, void *ctx);
 int lpStringToInt64(const char *s, unsigned long slen, int64_t *value);
 
 #endif
