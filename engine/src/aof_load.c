@@ -328,6 +328,34 @@ static void _logRdb(redisServer *s, const rdbLoadInfo *info) {
               "expired: 0.", info->keys);
 }
 
+/* Logs why the RDB part failed, as Redis does. Corrupt data ends the
+ * process right where it is found (rdbReportCorruptRDB exits), so only
+ * the other failures reach the AOF loader's own line. A short read is
+ * reported the way 7.0 reports it when no RDB file is being loaded by
+ * name, which is the case for an AOF base. */
+static void _logRdbError(redisServer *s, const rdbLoadInfo *info,
+                         const char *name, int old_style) {
+    if (info->err_kind == RDB_ERR_CORRUPT) {
+        serverLog(s, LL_WARNING, "%s. Failure loading rdb format",
+                  info->err);
+        serverLog(s, LL_WARNING, "Terminating server after rdb file reading "
+                  "failure.");
+        return;
+    }
+    if (info->err_kind == RDB_ERR_SHORT) {
+        serverLog(s, LL_WARNING, "Short read or OOM loading DB. "
+                  "Unrecoverable error, aborting now.");
+        serverLog(s, LL_WARNING, "%s. Failure loading rdb format from "
+                  "socket, assuming connection error, resuming operation.",
+                  info->err);
+    } else {
+        serverLog(s, LL_WARNING, "%s", info->err);
+    }
+    serverLog(s, LL_WARNING, old_style ? "Error reading the RDB preamble "
+              "of the AOF file %s, AOF loading aborted" : "Error reading "
+              "the RDB base file %s, AOF loading aborted", name);
+}
+
 /* The RDB at the start of a file. C_ERR if it is bad. */
 static int _loadRdbPart(redisServer *s, client *fake, const char *name,
                         aofReader *r) {
@@ -336,10 +364,7 @@ static int _loadRdbPart(redisServer *s, client *fake, const char *name,
     serverLog(s, LL_NOTICE, old_style ? "Reading RDB preamble from AOF "
               "file..." : "Reading RDB base file on AOF loading...");
     if (rdbLoadCommands(s, r->buf, r->len, _execRdb, fake, &info) != C_OK) {
-        serverLog(s, LL_WARNING, "%s", info.err);
-        serverLog(s, LL_WARNING, old_style ? "Error reading the RDB preamble "
-                  "of the AOF file %s, AOF loading aborted" : "Error reading "
-                  "the RDB base file %s, AOF loading aborted", name);
+        _logRdbError(s, &info, name, old_style);
         return C_ERR;
     }
     _logRdb(s, &info);

@@ -22,6 +22,11 @@
 
 #define RDB_VERSION 10
 
+/* Why a load failed: the kinds Redis reports differently. */
+#define RDB_ERR_OTHER 0         /* err is the whole log line */
+#define RDB_ERR_SHORT 1         /* the file ended early (rdbReportReadError) */
+#define RDB_ERR_CORRUPT 2       /* bad data (rdbReportCorruptRDB) */
+
 /* What a load found, for the log and the caller. */
 typedef struct rdbLoadInfo {
     char version[32];           /* aux redis-ver */
@@ -30,7 +35,8 @@ typedef struct rdbLoadInfo {
     int aof_base;               /* aux aof-base 1 */
     long long keys;             /* keys loaded */
     size_t bytes;               /* bytes the RDB took, checksum included */
-    char err[128];              /* why it failed */
+    int err_kind;               /* RDB_ERR_* */
+    char err[256];              /* why it failed */
 } rdbLoadInfo;
 
 /* Receives the dataset as commands, argv[0] first; returns C_ERR to
