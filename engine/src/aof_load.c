@@ -218,6 +218,17 @@ static void _freeFakeClient(client *c) {
     memFree(s->mem, c);
 }
 
+/* processCommand's arity rule. Redis 7.0's loader skips it and runs the
+ * command as it comes, so "SET k" in a hand-edited file has setCommand
+ * read an argv[2] past the end of its array. I refuse the file instead,
+ * as for an unknown command: a server never writes such a command, so
+ * the file is not one it wrote. A container command (CONFIG, OBJECT...)
+ * alone also fails here, which keeps its missing handler from running. */
+static int _arityOk(const redisCommand *cmd, int argc) {
+    if (cmd->arity > 0) return argc == cmd->arity;
+    return argc >= -cmd->arity;
+}
+
 /* Runs one loaded command as the fake client (queued if in MULTI), as
  * the loader does: no call(), so nothing is propagated. argv (owned by
  * the client from here) is freed after. C_ERR for an unknown command. */
@@ -230,6 +241,13 @@ static int _runLoaded(client *c, int argc, robj **argv, const char *file,
     if (!cmd) {
         serverLog(s, LL_WARNING, "Unknown command '%s' reading the append "
                   "only file %s", (char *)argv[0]->v.ptr, file);
+        freeClientArgv(c);
+        return C_ERR;
+    }
+    if (!_arityOk(cmd, argc)) {
+        serverLog(s, LL_WARNING, "Wrong number of arguments for '%s' "
+                  "command reading the append only file %s", cmd->fullname,
+                  file);
         freeClientArgv(c);
         return C_ERR;
     }
@@ -269,6 +287,7 @@ typedef struct aofReader {
 #define READ_OK 0
 #define READ_EOF 1          /* the file ended inside a command */
 #define READ_FMT 2          /* bytes that are not a command */
+#define READ_OOM 3          /* no memory for the arguments */
 
 /* Reads one argument: "$len\r\n" then len bytes and CRLF. */
 static int _readArg(redisServer *s, aofReader *r, robj **out) {
@@ -276,13 +295,45 @@ static int _readArg(redisServer *s, aofReader *r, robj **out) {
     if (!_nextLine(r->buf, r->len, &r->pos, line, sizeof(line)))
         return READ_EOF;
     if (line[0] != '$') return READ_FMT;
-    long len = strtol(line + 1, NULL, 10);
-    if (len < 0 || (size_t)len > r->len - r->pos) return READ_EOF;
+    /* strtoll, not strtol: the same bound with a 32-bit long (wasm). A
+     * length past the end is a short read, as fread finds it in Redis. */
+    long long len = strtoll(line + 1, NULL, 10);
+    if (len < 0 || (unsigned long long)len > r->len - r->pos)
+        return READ_EOF;
     robj *o = createStringObject(s, r->buf + r->pos, (size_t)len);
     r->pos += (size_t)len;
     if (r->len - r->pos < 2) { decrRefCount(s, o); return READ_EOF; }
     r->pos += 2;
     *out = o;
+    return READ_OK;
+}
+
+/* Frees the first n arguments of v, and v. */
+static void _freeArgs(redisServer *s, robj **v, int n) {
+    for (int k = 0; k < n; k++) decrRefCount(s, v[k]);
+    memFree(s->mem, v);
+}
+
+/* Reads the n arguments of a command into a new array. The count comes
+ * from the file, so I do not allocate it up front as Redis does: a
+ * "*2000000000" would ask for 16 GB before the first argument shows it
+ * is a lie. The array doubles as arguments arrive instead, so its size
+ * is bounded by what the file really holds. */
+static int _readArgs(redisServer *s, aofReader *r, int n, robj ***argv) {
+    int cap = n < 8 ? n : 8;
+    robj **v = memTryAlloc(s->mem, sizeof(robj *) * (size_t)cap);
+    for (int j = 0; v && j < n; j++) {
+        if (j == cap) {
+            cap = cap > n / 2 ? n : cap * 2;
+            robj **nv = memTryRealloc(s->mem, v, sizeof(robj *) * (size_t)cap);
+            if (!nv) { _freeArgs(s, v, j); return READ_OOM; }
+            v = nv;
+        }
+        int st = _readArg(s, r, &v[j]);
+        if (st != READ_OK) { _freeArgs(s, v, j); return st; }
+    }
+    if (!v) return READ_OOM;
+    *argv = v;
     return READ_OK;
 }
 
@@ -297,20 +348,14 @@ static int _readCommand(redisServer *s, aofReader *r, int *argc,
     } while (line[0] == '#');
     if (line[0] != '*') return READ_FMT;
     if (line[1] == '\0') return READ_EOF;
-    int n = atoi(line + 1);
+    /* atoi as glibc does it (strtol cast to int), written so that it is
+     * defined and the same with a 32-bit long: "*4294967297" is 1 here as
+     * in Redis, and a count past LLONG_MAX reads as -1. */
+    int n = (int)strtoll(line + 1, NULL, 10);
     if (n < 1) return READ_FMT;
-    robj **v = memAlloc(s->mem, sizeof(robj *) * (size_t)n);
-    for (int j = 0; j < n; j++) {
-        int st = _readArg(s, r, &v[j]);
-        if (st != READ_OK) {
-            for (int k = 0; k < j; k++) decrRefCount(s, v[k]);
-            memFree(s->mem, v);
-            return st;
-        }
-    }
-    *argc = n;
-    *argv = v;
-    return READ_OK;
+    int st = _readArgs(s, r, n, argv);
+    if (st == READ_OK) *argc = n;
+    return st;
 }
 
 /* The log lines of an RDB base (rdbLoad's). */
@@ -420,6 +465,11 @@ static int _replay(redisServer *s, client *fake, const char *name,
             return AOF_FAILED;
         }
         if (st == READ_EOF) return _truncated(s, name, path, valid);
+        if (st == READ_OOM) {
+            serverLog(s, LL_WARNING, "Out of memory reading the append only "
+                      "file %s", name);
+            return AOF_FAILED;
+        }
         if (argc == 0) break;
         long long before = valid;
         if (_runLoaded(fake, argc, argv, name, &was_multi) != C_OK)
