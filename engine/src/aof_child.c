@@ -213,6 +213,12 @@ int rewriteAppendOnlyFileBackground(redisServer *s) {
         a->lastbgrewrite_status = C_ERR;
         return C_ERR;
     }
+    if (a->manifest && aofSeqExhausted(a->manifest)) {
+        serverLog(s, LL_WARNING, "Can't rewrite the AOF: the sequence "
+                  "numbers of the manifest are exhausted");
+        a->lastbgrewrite_status = C_ERR;
+        return C_ERR;
+    }
     a->selected_db = -1;
     flushAppendOnlyFile(s, 1);
     if (_openNewIncr(s) != C_OK) {

@@ -63,6 +63,13 @@ static void _addInfo(redisServer *s, aofInfo **list, int *n, const char *name,
     ai->file_type = type;
 }
 
+/* A sequence number as Redis reads it (atoll), but defined for any
+ * text: strtoll saturates at LLONG_MAX and LLONG_MIN where a plain atoll
+ * may overflow. glibc's atoll is strtoll, so this is what Redis sees. */
+static long long _parseSeq(const char *text) {
+    return strtoll(text, NULL, 10);
+}
+
 /* Adds one parsed line to the manifest; NULL or the error. */
 static const char *_manifestLine(redisServer *s, aofManifest *am,
                                  char words[][MANIFEST_MAX_LINE + 1],
@@ -73,7 +80,7 @@ static const char *_manifestLine(redisServer *s, aofManifest *am,
     if (argc < 6 || argc % 2) return "Invalid AOF manifest file format";
     for (int i = 0; i < argc; i += 2) {
         if (!strcasecmp(words[i], "file")) name = words[i + 1];
-        else if (!strcasecmp(words[i], "seq")) seq = atoll(words[i + 1]);
+        else if (!strcasecmp(words[i], "seq")) seq = _parseSeq(words[i + 1]);
         else if (!strcasecmp(words[i], "type")) type = words[i + 1][0];
     }
     if (name && strchr(name, '/')) return "File can't be a path, just a "

@@ -21,6 +21,7 @@
  * as history, persists the manifest and deletes the history in the
  * background. 7.0 has no rewrite buffer: the new incr file is the
  * rewrite buffer. */
+#include <limits.h>
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -170,6 +171,18 @@ static void _prependHist(redisServer *s, aofManifest *am, aofInfo ai) {
     am->nhist++;
     ai.file_type = AOF_FILE_TYPE_HIST;
     am->hist[0] = ai;
+}
+
+/* Whether a rewrite would need a sequence number past LLONG_MAX: it
+ * takes the next base and the next incr number. Redis 7.0 reads any
+ * number atoll gives into the manifest and then just adds one, which
+ * overflows at LLONG_MAX (and the negative name it writes then fails the
+ * next start as a non-monotonic sequence). I check before the rewrite
+ * starts instead, so the rewrite is refused and the manifest, and the
+ * node's next start, stay as they were. */
+int aofSeqExhausted(const aofManifest *am) {
+    return am->curr_base_file_seq == LLONG_MAX ||
+           am->curr_incr_file_seq == LLONG_MAX;
 }
 
 /* getNewBaseFileNameAndMarkPreAsHistory: the next base name (a copy the

@@ -487,6 +487,7 @@ sds aofManifestString(redisServer *s, aofManifest *am);
 int persistAofManifest(redisServer *s, aofManifest *am);
 sds aofNewBaseName(redisServer *s, aofManifest *am);
 sds aofNewIncrName(redisServer *s, aofManifest *am);
+int aofSeqExhausted(const aofManifest *am);
 const char *aofLastIncrName(redisServer *s, aofManifest *am);
 int aofDelHistoryFiles(redisServer *s);
 int rewriteAppendOnlyFileBackground(redisServer *s);
