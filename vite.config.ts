@@ -10,6 +10,33 @@ const root = fileURLToPath(new URL('./web', import.meta.url));
  *  from any sub-path (base './'). */
 const outDir = fileURLToPath(new URL('./dist', import.meta.url));
 
+/** The page's Content-Security-Policy: scripts only from the app's own
+ *  files (no inline script, no eval), WebAssembly compiled from them
+ *  ('wasm-unsafe-eval' allows WebAssembly.compile and nothing else),
+ *  workers (the engine's, the offline one) only from the same origin, no
+ *  plugins, and no <base> to move relative addresses elsewhere. Written
+ *  into the built index.html, so any static host serves it, and sent as a
+ *  header by `vite preview` (scripts/serve.mjs, the end-to-end tests). The
+ *  development server has none: its hot reload injects an inline script. */
+export const CONTENT_SECURITY_POLICY = [
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+function cspPlugin(): Plugin {
+  return {
+    name: 'glasskv-csp',
+    apply: 'build',
+    transformIndexHtml: () => [{
+      tag: 'meta',
+      attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY },
+      injectTo: 'head-prepend',
+    }],
+  };
+}
+
 /** Writes dist/sw.js from web/offline/sw.js once the bundle is written: the
  *  app's files to cache, and a cache name that changes with their bytes (a
  *  new build replaces the old cache). */
@@ -37,7 +64,7 @@ function offlinePlugin(): Plugin {
 export default defineConfig({
   root,
   base: './',
-  plugins: [react(), offlinePlugin()],
+  plugins: [react(), offlinePlugin(), cspPlugin()],
   worker: { format: 'es' },
   build: {
     outDir,
@@ -46,5 +73,5 @@ export default defineConfig({
     chunkSizeWarningLimit: 1024,
   },
   server: { host: '127.0.0.1', port: 5173 },
-  preview: { host: '127.0.0.1', port: 4173 },
+  preview: { host: '127.0.0.1', port: 4173, headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY } },
 });
