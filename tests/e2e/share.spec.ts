@@ -311,6 +311,41 @@ test.describe('sharing a state', () => {
     expect(errors).toEqual([]);
   });
 
+  test('a link whose state is out of range is refused, naming the field, and the reader\'s session is kept', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 23 });
+    await app.console.run('SET mine 1');
+    const mine = await digest(app);
+    const config = await app.state((s) => s.log.config);
+    const entry = (action: object) => ({ t: 0, action });
+    const link = async (state: object) => `./#s=${await encodeState(state as Parameters<typeof encodeState>[0])}`;
+    const cases: [object, string][] = [
+      [{ log: { version: 1, config, entries: [entry({ kind: 'populate', db: 0, n: 1_000_001 })] } }, '(#1 populate.n)'],
+      [{ log: { version: 1, config, entries: [entry({ kind: 'console', text: 'SET x 1' }), entry({ kind: 'populate', db: 16, n: 5 })] } },
+        '(#2 populate.db)'],
+      [{ log: { version: 1, config, entries: [entry({ kind: 'workload', preset: 'benchmark', clients: 10_001 })] } },
+        '(#1 workload.clients)'],
+      [{ log: { version: 1, config: { ...config, heapLimit: 4 * 1024 ** 3 + 1 }, entries: [] } }, 'its configuration is invalid (heapLimit)'],
+      [{ log: { version: 1, config, entries: [] }, at: -1 }, 'its position in time is invalid'],
+    ];
+    const notice = app.byId('share.notice');
+    for (const [state, named] of cases) {
+      await page.goto(await link(state));
+      await app.waitReady();
+      await expect(notice).toHaveAttribute('data-kind', 'error');
+      await expect(notice).toContainText(named);
+      await expect(notice).toContainText('Your session is unchanged');
+      expect(await digest(app)).toBe(mine);
+    }
+    await app.screenshot('share-out-of-range');
+    expect(await app.console.reply('EXISTS mine')).toBe('(integer) 1');
+    const kept = await digest(app);
+    await page.reload();
+    await app.waitReady();
+    expect(await digest(app)).toBe(kept);
+    expect(app.errors).toEqual([]);
+  });
+
   test('an exported file imported in a fresh context (picker or drop) rebuilds the same state', async ({ page, browser }, info) => {
     const app = new SandboxPage(page);
     await app.open({ seed: 12 });
