@@ -19,9 +19,14 @@ export interface SessionConfig {
   seed: number;
   /** Unix time in ms at virtual time 0. */
   unixMsAtZero: number;
-  /** Heap limit in bytes for the engine (0 = none). */
+  /** Heap limit in bytes for the engine, at most HEAP_LIMIT_MAX (0: that
+   *  maximum). */
   heapLimit: number;
 }
+
+/** The largest heap limit the WebAssembly engine takes (GK_HEAP_LIMIT_MAX_32
+ *  in engine/include/glasskv.h; a test checks the two agree). */
+export const HEAP_LIMIT_MAX = 1024 * 1024 * 1024;
 
 /** Every user action that changes the world. Applying the same actions at
  *  the same virtual times to a world with the same configuration rebuilds

@@ -49,11 +49,15 @@ typedef struct gkConfig {
     uint64_t seed;          /* seeds the world's PRNG (and so the hash seed) */
     int64_t unix_ms_at_zero;/* Unix time in ms at virtual time 0 */
     size_t heap_limit;      /* bytes the engine may hold before it refuses
-                               memory-growing commands with -OOM (0 = none) */
+                               memory-growing commands with -OOM (0 = none,
+                               or gkHeapLimitMax() where there is one) */
     uint32_t trace_capacity;/* records kept in the trace ring (power of 2) */
 } gkConfig;
 
 typedef struct gkWorld gkWorld;
+
+/* The largest heap_limit of a 32-bit build (see gkHeapLimitMax). */
+#define GK_HEAP_LIMIT_MAX_32 ((size_t)1024 * 1024 * 1024)
 
 /* ---- Trace records: fixed 40-byte binary records in a bounded ring. ---- */
 #define GK_TR_CMD 1          /* a command ran: a=db b=conn c=argc, d=cmd id */
@@ -237,6 +241,7 @@ typedef struct gkWorkloadStats {
 
 /* ---- Functions. ---- */
 void gkConfigInit(gkConfig *cfg);
+size_t gkHeapLimitMax(void);
 int gkWorldCreate(gkWorld **out, const gkConfig *cfg, gkAllocFn alloc,
                   void *ud);
 void gkWorldRelease(gkWorld *w);

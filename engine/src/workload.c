@@ -140,8 +140,10 @@ static sds _appendCommand(workload *wl, sds b, uint32_t *keynum) {
     if (!strcmp(cmd, "SET")) {
         b = sdscatprintf(m, b, "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%u\r\n", kl,
                          key, wl->spec.value_size);
-        for (uint32_t i = 0; i < wl->spec.value_size; i++)
-            b = sdscatlen(m, b, "x", 1);
+        size_t len = sdslen(b), n = wl->spec.value_size;
+        b = sdsMakeRoomFor(m, b, n);
+        memset(b + len, 'x', n);
+        sdsIncrLen(b, n);
         return sdscatlen(m, b, "\r\n", 2);
     }
     if (!strcmp(cmd, "PING") || !strcmp(cmd, "INFO"))
@@ -346,12 +348,30 @@ static int _wlOpenConns(workload *wl) {
 
 /* Starts a workload against server_node now. Its id (a node id) goes to
  * *id. GK_EINVAL for a bad spec. */
+/* What the client programs hold at once when every client has a batch in
+ * its write buffer: each command's header and key with the value, MULTI
+ * and EXEC around it. The buffers live in the world's memory, so a
+ * workload whose batches could not fit under the heap limit is refused
+ * before it starts, not when the allocator gives out. */
+static uint64_t _batchBytes(const gkWorkloadSpec *spec) {
+    uint64_t cmd = 64 + (uint64_t)spec->value_size;
+    return (uint64_t)spec->clients * (32 + cmd * spec->pipeline);
+}
+
 int gkWorkloadStart(gkWorld *w, int server_node, const gkWorkloadSpec *spec,
                     int *id) {
     if (!worldServer(w, server_node)) return GK_ENOTFOUND;
     if (spec->clients == 0 || spec->clients > 10000 || spec->pipeline == 0 ||
         spec->pipeline > 1000000 || spec->value_size > 64 * 1024 * 1024)
         return worldFail(w, GK_EINVAL, "invalid workload");
+    if (w->cfg.heap_limit && _batchBytes(spec) > w->cfg.heap_limit) {
+        char msg[160];
+        snprintf(msg, sizeof(msg), "a batch of every client of this "
+                 "workload takes %llu bytes, past the heap limit (%llu)",
+                 (unsigned long long)_batchBytes(spec),
+                 (unsigned long long)w->cfg.heap_limit);
+        return worldFail(w, GK_EINVAL, msg);
+    }
     if (w->nnodes == GK_MAX_NODES)
         return worldFail(w, GK_EINVAL, "too many nodes");
     workload *wl = memCalloc(&w->mem, sizeof(*wl));

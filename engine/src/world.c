@@ -29,6 +29,16 @@ void gkConfigInit(gkConfig *cfg) {
     cfg->trace_capacity = 1u << 16;
 }
 
+/* The largest heap limit a world takes, 0 if there is none: where
+ * pointers are 32 bits wide (WebAssembly), all the engine holds must fit
+ * in 4 GB of linear memory -- the servers' data, and also the disk's files
+ * (a rewrite can hold the dataset twice over), the client programs'
+ * buffers and the allocator's own overhead -- so a server may hold at most
+ * GK_HEAP_LIMIT_MAX_32 there. Natively the host's memory is the limit. */
+size_t gkHeapLimitMax(void) {
+    return sizeof(void *) == 4 ? GK_HEAP_LIMIT_MAX_32 : 0;
+}
+
 /* A short English name for a GK_* status, "unknown status" for any other
  * value. A static string; never NULL. */
 const char *gkStatusString(int status) {
@@ -66,16 +76,21 @@ static const gkSyscallCost defaultCost = { 7000, 15000, 1500, 100, 60 };
 static uint64_t _traceNow(void *ctx) { return worldLocalNow(ctx); }
 
 /* Creates a world with no nodes. The world itself is allocated with the
- * host's allocator (NULL means libc). GK_ENOMEM if that fails. */
+ * host's allocator (NULL means libc). GK_ENOMEM if that fails; GK_EINVAL
+ * for a heap limit past gkHeapLimitMax(). A heap limit of 0 becomes that
+ * maximum where there is one. */
 int gkWorldCreate(gkWorld **out, const gkConfig *cfg, gkAllocFn alloc,
                   void *ud) {
     gkAllocFn fn = alloc ? alloc : memDefaultAlloc;
-    gkWorld *w = fn(ud, NULL, 0, sizeof(*w));
     *out = NULL;
+    size_t ceiling = gkHeapLimitMax();
+    if (ceiling && cfg->heap_limit > ceiling) return GK_EINVAL;
+    gkWorld *w = fn(ud, NULL, 0, sizeof(*w));
     if (!w) return GK_ENOMEM;
     memset(w, 0, sizeof(*w));
     memInit(&w->mem, fn, ud);
     w->cfg = *cfg;
+    if (w->cfg.heap_limit == 0) w->cfg.heap_limit = ceiling;
     w->running = -1;
     /* A loopback socket's buffers after Linux's autotuning: a few MB. */
     w->link_window = 4 * 1024 * 1024;

@@ -4,7 +4,7 @@
 // hostile or damaged log gets a ShareError naming what is wrong, never a
 // crash and never a world booted from half-checked input.
 import type { Action, ActionKind, LogEntry, SessionConfig, SessionLog } from '../../../wasm/protocol';
-import { LAB_NAMES } from '../../../wasm/protocol';
+import { HEAP_LIMIT_MAX, LAB_NAMES } from '../../../wasm/protocol';
 import { CRASH_POINTS, DISK_PRESETS } from '../../../wasm/aofprotocol';
 import { FILL_MAX_COUNT, FILL_MAX_VALUE, MC_MAX_MB } from '../../../wasm/mcprotocol';
 import { PANES, type Pane } from '../app/pane';
@@ -53,13 +53,13 @@ export const MAX_VIRTUAL_NS = 3600e9;
 /** The cap in hours, for the message that names it. */
 export const MAX_VIRTUAL_HOURS = MAX_VIRTUAL_NS / 3600e9;
 
-type Field =
+export type Field =
   | ['int', number, number] | ['num', number, number] | ['str', number] | ['bool'] | ['enum', readonly string[]]
   /** A nested object of exactly these fields. */
   | ['obj', Spec]
   /** null, or a value of the field. */
   | ['nullOr', Field];
-interface Spec {
+export interface Spec {
   required: Record<string, Field>;
   optional?: Record<string, Field>;
 }
@@ -72,10 +72,13 @@ const ns: Field = ['int', 0, 1e18];
 
 // One entry per action kind: the compiler refuses this table when a kind
 // is added to the protocol without being described here. The bounds are
-// the worker's (wasm/session.ts complete()).
-const SPECS: Record<ActionKind, Spec | null> = {
+// the worker's (wasm/session.ts complete()). The share fuzzer
+// (tests/fuzz/share.test.ts) draws its actions from the same table.
+export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
   console: { required: { text: ['str', MAX_TEXT] } },
-  populate: { required: { db, n: many }, optional: { prefix: ['str', 64] } },
+  // The worker logs a populate with the prefix it picked, and replays it
+  // as logged: a link without one cannot be replayed.
+  populate: { required: { db, n: many, prefix: ['str', 64] } },
   delete: { required: { db, n: many } },
   rehashStep: { required: { db, steps: many } },
   activeRehash: { required: { on: ['bool'] } },
@@ -187,7 +190,7 @@ export function checkConfig(v: unknown): SessionConfig {
   if (!fits(seed, ['int', 0, Number.MAX_SAFE_INTEGER])) throw new ShareError('share.err.config', 'seed');
   // Unix ms between 1970 and 9999.
   if (!fits(unixMsAtZero, ['int', 0, 253402300799999])) throw new ShareError('share.err.config', 'unixMsAtZero');
-  if (!fits(heapLimit, ['int', 0, 4 * 1024 ** 3])) throw new ShareError('share.err.config', 'heapLimit');
+  if (!fits(heapLimit, ['int', 0, HEAP_LIMIT_MAX])) throw new ShareError('share.err.config', 'heapLimit');
   return { seed: seed as number, unixMsAtZero: unixMsAtZero as number, heapLimit: heapLimit as number };
 }
 
