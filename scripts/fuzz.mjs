@@ -6,6 +6,10 @@
 //                                             then fuzz each target briefly
 //                                             (FUZZ_SECONDS, default 30)
 //   node scripts/fuzz.mjs <target> [seconds]  a long campaign on one target
+//   node scripts/fuzz.mjs share [seconds]     the share-link fuzzer
+//                                             (tests/fuzz/share.test.ts, on
+//                                             the real .wasm; npm test runs
+//                                             it for 30 s with Vitest)
 //   node scripts/fuzz.mjs --coverage          line coverage of the corpora
 //                                             over the files they exercise
 //
@@ -111,6 +115,12 @@ function coverage() {
 const args = process.argv.slice(2);
 if (args[0] === '--coverage') {
   coverage();
+} else if (args[0] === 'share') {
+  const seconds = Number(args[1] ?? 600);
+  const ok = run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'tests/fuzz/share.test.ts'], {
+    env: { ...process.env, FUZZ_SECONDS: String(seconds) },
+  });
+  process.exit(ok ? 0 : 1);
 } else if (args.length) {
   const [t, secs = '600'] = args;
   if (!targets.includes(t)) {
