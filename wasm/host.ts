@@ -114,7 +114,7 @@ export class WorkerHost {
     switch (req.type) {
       case 'boot':
         this.stopPlaying();
-        return s.boot(req.log, req.script);
+        return s.boot(req.log, req.script, req.asides);
       case 'act':
         return s.act(req.action);
       case 'view':

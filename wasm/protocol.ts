@@ -362,8 +362,10 @@ export interface ViewOptions {
 
 export type Request =
   /** (Re)start the engine from a log, then apply and log `script` (a
-   *  lesson step's earlier actions); replaces any running session. */
-  | { id: number; type: 'boot'; log: SessionLog; script?: Action[] }
+   *  lesson step's earlier actions); replaces any running session.
+   *  `asides`: futures earlier forks of this log set aside (kept over a
+   *  reload); those that do not share their beginning with it are dropped. */
+  | { id: number; type: 'boot'; log: SessionLog; script?: Action[]; asides?: AsideLog[] }
   /** Apply and log one action. */
   | { id: number; type: 'act'; action: Action }
   | { id: number; type: 'view'; view: ViewOptions }
@@ -417,6 +419,16 @@ export interface ActResult {
   entry: LogEntry;
   console: ConsoleEntry[];
   snapshot: Snapshot;
+}
+
+/** A log an action in the past cut, kept whole so that it can come back:
+ *  it and the log now share their first `shared` entries and part at
+ *  virtual time `at`; `endTime` is the time it reaches. */
+export interface AsideLog {
+  entries: LogEntry[];
+  endTime: number;
+  at: number;
+  shared: number;
 }
 
 export interface RestoreResult {
@@ -547,6 +559,9 @@ export type WorkerEvent =
    *  time advance, index == length - 1). */
   | { type: 'log'; index: number; entry: LogEntry }
   | { type: 'console'; entries: ConsoleEntry[] }
+  /** The futures set aside changed (a fork, a restore, a boot), oldest
+   *  first: the page keeps them over a reload. */
+  | { type: 'asides'; asides: AsideLog[] }
   | { type: 'snapshot'; snapshot: Snapshot }
   | { type: 'replay'; done: number; total: number }
   | { type: 'crash'; crash: CrashInfo }

@@ -39,7 +39,7 @@ import {
 } from './mcsession';
 import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } from './mcprotocol';
 import {
-  CONFIGS_SHOWN, WORKLOAD_SPEC_FIELDS, type Action, type ActResult, type BootResult, type ConsoleEntry,
+  CONFIGS_SHOWN, WORKLOAD_SPEC_FIELDS, type Action, type ActResult, type AsideLog, type BootResult, type ConsoleEntry,
   type CrashInfo, type DictSnapshot, type HistoryView, type HostView, type IterationResult, type LabName, type LabRunResult, type LaneItems, type LogEntry,
   type RestoreResult, type SamplesResult, type SessionLog, type Snapshot, type TableSnapshot, type TimelineResult, type TraceResult,
   type ViewOptions, type WorkerEvent, type WorkloadAction, type WorkloadSpec, type WorkloadView,
@@ -142,16 +142,22 @@ interface Live {
 
 type Phase = CrashInfo['during'];
 
-/** A log cut by a fork, kept whole so that it can come back. */
-interface Aside {
-  entries: LogEntry[];
-  endTime: number;
-  /** Its transcript, as the session kept it. */
-  said: ConsoleEntry[];
-  /** The virtual time of the fork, and the entries before it that both
-   *  branches share (those before the cut time advance, if there is one). */
-  at: number;
-  shared: number;
+/** A log cut by a fork, kept whole so that it can come back. `at` is the
+ *  virtual time of the fork, `shared` the entries before it that both
+ *  branches share (those before the cut time advance, if there is one). */
+interface Aside extends AsideLog {
+  /** Its transcript, as the session kept it; null for one brought over a
+   *  reload (restoring it replays the log once to print it again). */
+  said: ConsoleEntry[] | null;
+}
+
+/** Whether an aside brought from outside belongs to a log: its numbers
+ *  make sense and its first `shared` entries are the log's. */
+function belongsTo(a: AsideLog, entries: readonly LogEntry[]): boolean {
+  if (!Array.isArray(a.entries) || !Number.isInteger(a.shared) || a.shared < 0) return false;
+  if (a.shared > entries.length || a.shared > a.entries.length) return false;
+  if (!Number.isFinite(a.at) || !Number.isFinite(a.endTime) || a.at < 0 || a.at > a.endTime) return false;
+  return JSON.stringify(a.entries.slice(0, a.shared)) === JSON.stringify(entries.slice(0, a.shared));
 }
 
 /** What an aside holds past the fork, for the page to say. */
@@ -245,7 +251,7 @@ export class Session {
   /** Builds a fresh world from log.config and replays log.entries, then
    *  applies and logs the actions of `script` one after another, as if
    *  they had been sent one by one (each stamped with the time it runs). */
-  async boot(log: SessionLog, script: readonly Action[] = []): Promise<BootResult> {
+  async boot(log: SessionLog, script: readonly Action[] = [], asides: readonly AsideLog[] = []): Promise<BootResult> {
     this.shutdown();
     this.crashInfo = null;
     this.playing = false;
@@ -264,6 +270,9 @@ export class Session {
     this.replayTo(Infinity, 'replay', transcript);
     this.endTime = this.live.world.now();
     this.said = transcript.slice(-CONSOLE_KEEP);
+    this.asides = asides.filter((a) => belongsTo(a, log.entries)).slice(-ASIDE_KEEP)
+      .map((a) => ({ entries: [...a.entries], endTime: a.endTime, at: a.at, shared: a.shared, said: null }));
+    this.emitAsides();
     for (const action of script) {
       for (const e of this.actQuietly(action).console) transcript.push(e);
     }
@@ -496,16 +505,23 @@ export class Session {
   private setAside(a: Aside): void {
     this.asides.push(a);
     if (this.asides.length > ASIDE_KEEP) this.asides.shift();
+    this.emitAsides();
+  }
+
+  private emitAsides(): void {
+    const asides = this.asides.map(({ entries, endTime, at, shared }) => ({ entries, endTime, at, shared }));
+    this.host.emit({ type: 'asides', asides });
   }
 
   /** Restores the last checkpoint at or before p that marks the timeline,
-   *  cuts the timeline there and replays the log up to virtual time t. */
-  private rebuildFrom(p: Position, t: number): void {
+   *  cuts the timeline there and replays the log up to virtual time t
+   *  (its transcript into `transcript`, if given). */
+  private rebuildFrom(p: Position, t: number, transcript?: ConsoleEntry[]): void {
     const cp = this.checkpoints.latestMarked(p);
     if (!cp) throw new Error('no marked checkpoint before the fork');
     this.restore(cp);
     this.live!.timeline.truncate(cp.mark!);
-    this.replayTo(t, 'replay');
+    this.replayTo(t, 'replay', transcript);
   }
 
   /** Brings back the log the last fork cut: the world goes back to the
@@ -525,8 +541,20 @@ export class Session {
     this.checkpoints.dropAfter(aside.shared, aside.at);
     log.entries = [...aside.entries];
     this.endTime = aside.endTime;
-    this.said = aside.said;
-    this.rebuildFrom({ index: aside.shared, partial: false, now: aside.at }, aside.at);
+    if (aside.said) {
+      this.said = aside.said;
+      this.rebuildFrom({ index: aside.shared, partial: false, now: aside.at }, aside.at);
+    } else {
+      // Brought over a reload without its transcript: the restored log is
+      // replayed to its end once, from the start, to print it again (as a
+      // boot does), then the world goes back to the fork.
+      const transcript: ConsoleEntry[] = [];
+      this.rebuildFrom({ index: 0, partial: false, now: 0 }, Infinity, transcript);
+      this.said = transcript.slice(-CONSOLE_KEEP);
+      this.endTime = this.live!.world.now();
+      this.seek(aside.at);
+    }
+    this.emitAsides();
     return { entries: [...log.entries], console: this.said.slice(-CONSOLE_KEEP), snapshot: this.snapshot() };
   }
 

@@ -3,7 +3,7 @@
 // ends in must be the one it would have had without rewinding.
 import { describe, expect, it } from 'vitest';
 import { PAGE_BYTES } from '../../wasm/memimage';
-import type { Action, LogEntry, Snapshot } from '../../wasm/protocol';
+import type { Action, AsideLog, LogEntry, Snapshot } from '../../wasm/protocol';
 import { Session, type SessionOptions } from '../../wasm/session';
 import { emptyLog, loadGlasskv, rawExchange } from './helpers';
 import type { WorkerEvent } from '../../wasm/protocol';
@@ -227,6 +227,13 @@ describe('an action in the past', () => {
   });
 });
 
+/** The futures set aside, as the session last told the page. */
+function lastAsides(events: WorkerEvent[]): AsideLog[] {
+  let out: AsideLog[] = [];
+  for (const e of events) if (e.type === 'asides') out = e.asides;
+  return out;
+}
+
 describe('the future an action in the past cuts', () => {
   /** A session where SET b 2 was typed, time ran on, and the reader went
    *  back to before it and stepped one event. */
@@ -295,6 +302,37 @@ describe('the future an action in the past cuts', () => {
     session.seek(back.snapshot.history.end);
     const reply = session.act({ kind: 'console', text: 'EXISTS b c' });
     expect(reply.console[0].output).toBe('(integer) 1');
+  });
+
+  it('comes back after a new boot of the log it was cut from, transcript included, as the page does after a reload', async () => {
+    const { session, events, before, at } = await forkedBeforeTyping();
+    const asides = lastAsides(events);
+    expect(asides.length).toBe(1);
+    const branch = session.entries.map((e) => ({ ...e }));
+
+    const reloaded = newSession({ checkpointEveryMs: 5 });
+    await reloaded.session.boot({ ...emptyLog(31), entries: branch }, [], structuredClone(asides));
+    expect(reloaded.session.snapshot().history.aside).toEqual(session.snapshot().history.aside);
+    const restored = reloaded.session.restoreFuture();
+    expect(restored.entries).toEqual(before.entries);
+    expect(restored.snapshot.now).toBe(at);
+    expect(restored.snapshot.history).toMatchObject({ atEnd: false, end: before.end });
+    const typed = restored.console.find((c) => c.input === 'SET b 2')!;
+    expect(typed.output).toBe('OK');
+    expect(typed.entry).toBeGreaterThanOrEqual(restored.snapshot.history.applied);
+    expect(essence(reloaded.session.snapshot())).toEqual(essence(session.restoreFuture().snapshot));
+    reloaded.session.seek(before.end);
+    expect(reloaded.session.act({ kind: 'console', text: 'EXISTS b' }).console[0].output).toBe('(integer) 1');
+  });
+
+  it('is dropped at a boot when it does not share its beginning with the log booted', async () => {
+    const { events } = await forkedBeforeTyping();
+    const asides = lastAsides(events);
+    expect(asides.length).toBe(1);
+    const other = newSession();
+    await other.session.boot({ ...emptyLog(31), entries: [{ t: 0, action: { kind: 'console', text: 'SET other 1' } }] }, [], asides);
+    expect(other.session.snapshot().history.aside).toBeNull();
+    expect(() => other.session.restoreFuture()).toThrow(RangeError);
   });
 
   it('is refused when no action in the past set anything aside', async () => {
