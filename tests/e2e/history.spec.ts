@@ -84,10 +84,22 @@ test.describe('the recorded history', () => {
     await expect(transcript).not.toContainText('SET b 2');
     expect(await app.console.reply('EXISTS b')).toBe('(integer) 0');
 
-    // The restored log is the one saved: a reload replays it.
+    // The restored log is the one saved: a reload replays it, and the
+    // future set aside is still there to restore, its transcript with it.
     await page.reload();
     await app.waitReady();
     expect(await app.console.reply('EXISTS b')).toBe('(integer) 0');
+    await app.byId('history.restore').click();
+    await app.idle();
+    await expect(setB).toHaveAttribute('data-future', 'yes');
+    await app.byId('history.end').click();
+    await app.idle();
+    await expect(setB.getByTestId('console.output')).toHaveText('OK');
+    // Its transcript is its own: the EXISTS b typed in it said 1, and the
+    // other branch's answers of 0 are not in it.
+    await expect(transcript).toContainText('EXISTS b(integer) 1');
+    await expect(transcript).not.toContainText('(integer) 0');
+    expect(await app.console.reply('EXISTS b')).toBe('(integer) 1');
     expect(app.errors).toEqual([]);
   });
 

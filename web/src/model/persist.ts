@@ -1,6 +1,6 @@
 // The input log in localStorage: written as it grows, so that a reload or
 // a crash of the worker loses nothing; read back at start and replayed.
-import type { LogEntry, SessionConfig, SessionLog } from '../../../wasm/protocol';
+import type { AsideLog, LogEntry, SessionConfig, SessionLog } from '../../../wasm/protocol';
 
 const STORAGE_KEY = 'glasskv.session.v1';
 /** The session put aside when a shared link or a file was opened. */
@@ -9,6 +9,10 @@ const PREVIOUS_KEY = 'glasskv.session.previous.v1';
  *  session is still exactly that log, it is not the reader's own work and
  *  must not take the place of what was put aside. */
 const OPENED_KEY = 'glasskv.session.opened.v1';
+/** The futures set aside by forks, per session (its configuration). */
+const ASIDES_KEY = 'glasskv.session.asides.v1';
+/** Sessions whose futures are kept at once (the latest ones). */
+const ASIDE_SESSIONS = 4;
 
 // An embedded page (an iframe on someone's course page) shares the site's
 // storage with the full app: it must neither read nor overwrite the
@@ -89,6 +93,54 @@ export function savePrevious(log: SessionLog): boolean {
 
 export function clearPrevious(): void {
   remove(PREVIOUS_KEY);
+}
+
+interface AsidesRecord {
+  session: string;
+  asides: AsideLog[];
+}
+
+/** Names a session by its configuration (a new session has a new one). */
+function sessionKey(c: SessionConfig): string {
+  return `${c.seed}:${c.unixMsAtZero}:${c.heapLimit}`;
+}
+
+function isAside(a: unknown): a is AsideLog {
+  if (typeof a !== 'object' || a === null) return false;
+  const o = a as Partial<AsideLog>;
+  return Array.isArray(o.entries) && o.entries.every(isEntry) && typeof o.endTime === 'number'
+    && typeof o.at === 'number' && typeof o.shared === 'number';
+}
+
+function readAsides(): AsidesRecord[] {
+  if (!persistent) return [];
+  try {
+    const list: unknown = JSON.parse(localStorage.getItem(ASIDES_KEY) ?? '[]');
+    if (!Array.isArray(list)) return [];
+    return list.filter((r): r is AsidesRecord => typeof r?.session === 'string' && Array.isArray(r.asides)
+      && r.asides.every(isAside));
+  } catch {
+    return [];
+  }
+}
+
+/** The futures forks of the session with this configuration set aside
+ *  (the worker checks that they belong to the log it boots). */
+export function loadAsides(config: SessionConfig): AsideLog[] {
+  return readAsides().find((r) => r.session === sessionKey(config))?.asides ?? [];
+}
+
+/** Keeps the futures set aside in this session, over a reload. */
+export function saveAsides(config: SessionConfig, asides: AsideLog[]): void {
+  if (!persistent) return;
+  const session = sessionKey(config);
+  const others = readAsides().filter((r) => r.session !== session);
+  const list = asides.length ? [...others, { session, asides }] : others;
+  try {
+    localStorage.setItem(ASIDES_KEY, JSON.stringify(list.slice(-ASIDE_SESSIONS)));
+  } catch {
+    // Full storage: the futures stay restorable until the page is left.
+  }
 }
 
 /** FNV-1a over the log's JSON: enough to tell one log from another here. */

@@ -9,7 +9,7 @@ import type {
 import type { AofLabName, AofView } from '../../../wasm/aofprotocol';
 import type { McLabName, SlabsQuery, SlabsResultMap } from '../../../wasm/mcprotocol';
 import type { Lang } from '../i18n';
-import { clearLog, freshLog, saveLog } from './persist';
+import { clearLog, freshLog, loadAsides, saveAsides, saveLog } from './persist';
 
 export type Phase = 'loading' | 'replaying' | 'ready' | 'crashed' | 'dead';
 
@@ -139,6 +139,10 @@ export class Store {
       case 'console':
         this.appendConsole(e.entries);
         break;
+      case 'asides':
+        // A log from outside is not the reader's until it has replayed.
+        if (this.stale === 0 && !this.holdSave) saveAsides(this.state.log.config, e.asides);
+        break;
       case 'ready':
         break;
     }
@@ -199,7 +203,8 @@ export class Store {
     });
     if (!foreign) saveLog(log);
     try {
-      const r = await this.track(() => this.bridge.call({ type: 'boot', log, script }));
+      const asides = foreign ? [] : loadAsides(log.config);
+      const r = await this.track(() => this.bridge.call({ type: 'boot', log, script, asides }));
       if (foreign) {
         this.holdSave = false;
         saveLog(log);

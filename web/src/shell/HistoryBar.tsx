@@ -16,6 +16,9 @@ export const HistoryBar = memo(function HistoryBar() {
   if (!history) return null;
   const end = Math.max(history.end, 1);
   const rewound = !history.atEnd;
+  const restoreText = history.aside
+    ? t('history.restore', { n: history.aside.actions, t: formatDuration(history.aside.ns, 3) })
+    : '';
   const text = rewound
     ? t('history.rewound', { t: formatDuration(now, 6), end: formatDuration(history.end, 6) })
     : t('history.atEnd', {
@@ -43,9 +46,9 @@ export const HistoryBar = memo(function HistoryBar() {
           <span className="history-aside" aria-live="polite">
             {history.aside ? (
               <button type="button" className="history-restore" data-testid="history.restore" disabled={!ready}
-                onClick={restore} title={t('history.restoreHint')} aria-keyshortcuts="U"
+                onClick={restore} title={`${restoreText}\n${t('history.restoreHint')}`} aria-keyshortcuts="U"
                 data-actions={history.aside.actions}>
-                {t('history.restore', { n: history.aside.actions, t: formatDuration(history.aside.ns, 3) })}
+                {restoreText}
               </button>
             ) : null}
           </span>
