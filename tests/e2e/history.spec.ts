@@ -52,6 +52,8 @@ test.describe('the recorded history', () => {
     expect(aside.typed).toBe(1);
     await expect(restore).toHaveText(new RegExp(`^Restore the future you left \\(${aside.actions} actions, [\\d.]+ m?s\\)$`));
     await expect(setB).toHaveCount(0);
+    // The console says where the typed command went.
+    await expect(app.byId('console.aside')).toContainText('with the command typed in it');
     expect(await app.console.reply('EXISTS b')).toBe('(integer) 0');
     await expect(transcript).not.toContainText('SET b 2');
     await app.screenshot('history-restore-en-1600');
@@ -89,7 +91,8 @@ test.describe('the recorded history', () => {
     await page.reload();
     await app.waitReady();
     expect(await app.console.reply('EXISTS b')).toBe('(integer) 0');
-    await app.byId('history.restore').click();
+    await expect(app.byId('history.restore')).toBeVisible();
+    await app.byId('console.restore').click();
     await app.idle();
     await expect(setB).toHaveAttribute('data-future', 'yes');
     await app.byId('history.end').click();

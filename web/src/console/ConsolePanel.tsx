@@ -1,5 +1,6 @@
 import { memo, useCallback, useEffect, useRef } from 'react';
 import { useReady, useStoreApi, useT } from '../app/hooks';
+import { AsideNotice } from './AsideNotice';
 import { PromptInput } from './PromptInput';
 import { Transcript } from './Transcript';
 import { useLessonTarget } from '../views/lesson/hooks';
@@ -25,6 +26,7 @@ export const ConsolePanel = memo(function ConsolePanel() {
         </button>
       </header>
       <p className="panel-hint">{t('console.hint')}</p>
+      <AsideNotice />
       <div className="terminal" onClick={focusInput}>
         <Transcript />
         <PromptInput inputRef={input} />

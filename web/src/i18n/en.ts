@@ -42,6 +42,9 @@ export const en = {
   'console.noreply': '(no reply)',
   'console.omitted': '… {n} more lines not shown',
   'console.future': 'Recorded future: replays when you play; an action here sets it aside (it can be restored)',
+  'console.aside': 'The future you left is kept aside, with {typed, plural, one {the command} other {the # commands}} typed in it: {n, plural, one {# action} other {# actions}}, {t} past the moment it parted.',
+  'console.restore': 'Restore it (U)',
+  'console.asideHide': 'Hide',
 
   'ht.title': 'Hash table',
   'ht.subtitle': 'the keyspace dict of db {db}',

@@ -43,6 +43,9 @@ export const ko: Record<MessageKey, string> = {
   'console.noreply': '(응답 없음)',
   'console.omitted': '… 나머지 {n}줄은 생략',
   'console.future': '기록된 미래: 재생하면 다시 일어나고, 여기서 동작하면 따로 보관됩니다(되살릴 수 있습니다)',
+  'console.aside': '떠나온 미래는 그 안에서 입력한 명령 {typed}개와 함께 따로 보관되어 있습니다: 동작 {n}개, 갈라진 순간부터 {t}.',
+  'console.restore': '되살리기 (U)',
+  'console.asideHide': '숨기기',
 
   'ht.title': '해시 테이블',
   'ht.subtitle': 'db {db}의 키 공간 dict',
