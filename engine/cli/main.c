@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "aofcli.h"
+#include "cliopts.h"
 #include "cliformat.h"
 #include "glasskv.h"
 #include "mccli.h"
@@ -85,40 +85,6 @@ static void _die(const char *msg) {
     fflush(stdout);
     fprintf(stderr, "glasskv: %s\n", msg);
     exit(1);
-}
-
-/* Returns the real time in Unix milliseconds. */
-static int64_t _unixMs(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Parses a decimal unsigned option value or exits through _usage. */
-static unsigned long long _optNumber(const char *s) {
-    char *end;
-    if (*s < '0' || *s > '9') _usage();
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end) _usage();
-    return v;
-}
-
-/* Fills cfg from the cli subcommand's options, exiting through _usage on
- * anything unknown. */
-static void _parseOptions(int argc, char **argv, gkConfig *cfg,
-                          const char **aofdir) {
-    gkConfigInit(cfg);
-    cfg->unix_ms_at_zero = _unixMs();
-    for (int i = 0; i < argc; i++) {
-        if (i + 1 < argc && !strcmp(argv[i], "--aof"))
-            *aofdir = argv[++i];
-        else if (i + 1 < argc && !strcmp(argv[i], "--seed"))
-            cfg->seed = _optNumber(argv[++i]);
-        else if (i + 1 < argc && !strcmp(argv[i], "--unix-ms"))
-            cfg->unix_ms_at_zero = (int64_t)_optNumber(argv[++i]);
-        else
-            _usage();
-    }
 }
 
 /* ---- The connection. ---- */
@@ -407,7 +373,7 @@ static int _cliMain(int argc, char **argv) {
     gkConfig cfg;
     cliSession s = { 0 };
     const char *aofdir = NULL;
-    _parseOptions(argc, argv, &cfg, &aofdir);
+    if (cliParseOptions(argc, argv, &cfg, &aofdir) != 0) _usage();
     if (gkWorldCreate(&s.w, &cfg, NULL, NULL) != GK_OK)
         _die("cannot create the world");
     if (gkServerAddConfig(s.w, aofdir ? aofCliConfig() : NULL, &s.node) !=

@@ -18,51 +18,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "glasskv.h"
+#include "cliopts.h"
 #include "mccli.h"
-
-#define MC_OPTIONS_MAX 4096
 
 /* Prints msg on stderr and returns the exit status 1. */
 static int _mcDie(const char *msg) {
     fflush(stdout);
     fprintf(stderr, "%s\n", msg);
-    return 1;
-}
-
-/* The real time in Unix ms: the world's start, as memcached's would be. */
-static int64_t _mcUnixMs(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Appends word to the options string, space separated. 0 if too long. */
-static int _mcAddOption(char *opts, const char *word) {
-    size_t len = strlen(opts), n = strlen(word);
-    if (len + n + 2 > MC_OPTIONS_MAX) return 0;
-    if (len) opts[len++] = ' ';
-    memcpy(opts + len, word, n + 1);
-    return 1;
-}
-
-/* Splits the arguments into the world's settings and memcached's
- * options. Returns 0 on a usage error. */
-static int _mcArgs(int argc, char **argv, gkConfig *cfg, char *opts) {
-    gkConfigInit(cfg);
-    cfg->unix_ms_at_zero = _mcUnixMs();
-    opts[0] = '\0';
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--memcached")) continue;
-        if (i + 1 < argc && !strcmp(argv[i], "--seed"))
-            cfg->seed = strtoull(argv[++i], NULL, 10);
-        else if (i + 1 < argc && !strcmp(argv[i], "--unix-ms"))
-            cfg->unix_ms_at_zero = strtoll(argv[++i], NULL, 10);
-        else if (!_mcAddOption(opts, argv[i]))
-            return 0;
-    }
     return 1;
 }
 
@@ -102,9 +66,9 @@ static void _mcFeed(gkWorld *w, int conn) {
 int mcCliMain(int argc, char **argv) {
     gkConfig cfg;
     gkWorld *w;
-    char opts[MC_OPTIONS_MAX];
+    char opts[CLI_MC_OPTIONS_MAX];
     int node, conn;
-    if (!_mcArgs(argc, argv, &cfg, opts))
+    if (!mcCliArgs(argc, argv, &cfg, opts, sizeof(opts)))
         return _mcDie("glasskv: the memcached options are too long");
     if (gkWorldCreate(&w, &cfg, NULL, NULL) != GK_OK)
         return _mcDie("glasskv: cannot create the world");
@@ -124,11 +88,11 @@ int mcCliMain(int argc, char **argv) {
 int mcSlabsMain(int argc, char **argv) {
     gkConfig cfg;
     gkWorld *w;
-    char opts[MC_OPTIONS_MAX];
+    char opts[CLI_MC_OPTIONS_MAX];
     int node;
     gkMcClass rows[64];
     uint32_t n = 0;
-    if (!_mcArgs(argc, argv, &cfg, opts))
+    if (!mcCliArgs(argc, argv, &cfg, opts, sizeof(opts)))
         return _mcDie("glasskv: the memcached options are too long");
     if (gkWorldCreate(&w, &cfg, NULL, NULL) != GK_OK)
         return _mcDie("glasskv: cannot create the world");
