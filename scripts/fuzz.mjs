@@ -26,12 +26,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fuzzDir = join(root, 'tests', 'fuzz');
 const build = join(root, 'build', 'fuzz');
 
-/** The files whose line coverage --coverage reports, per target. */
+/** The files (under engine/) whose line coverage --coverage reports, per
+ *  target. */
 const COVERED = {
-  protocol: ['networking.c'],
-  memcached: ['mc_proto.c', 'mc_options.c', 'mc_items.c', 'mc_slabs.c'],
-  loader: ['aof_load.c', 'rdb.c', 'listpack.c', 'intset.c'],
-  options: ['config.c', 'mc_options.c'],
+  protocol: ['src/networking.c'],
+  memcached: ['src/mc_proto.c', 'src/mc_options.c', 'src/mc_items.c', 'src/mc_slabs.c'],
+  loader: ['src/aof_load.c', 'src/rdb.c', 'src/listpack.c', 'src/intset.c'],
+  options: ['src/config.c', 'src/mc_options.c'],
+  cli: ['cli/cliopts.c', 'cli/cliformat.c'],
 };
 
 const targets = readdirSync(fuzzDir)
@@ -106,7 +108,7 @@ function coverage() {
   for (const [t, raw] of raws) {
     const data = join(cov, `${t}.profdata`);
     run('llvm-profdata-14', ['merge', '-sparse', raw, '-o', data]);
-    const files = (COVERED[t] ?? []).map((f) => join(root, 'engine', 'src', f));
+    const files = (COVERED[t] ?? []).map((f) => join(root, 'engine', f));
     console.log(`\nfuzz: line coverage of the ${t} corpus`);
     run('llvm-cov-14', ['report', join(cov, `fuzz_${t}`), `-instr-profile=${data}`, ...files]);
   }
