@@ -24,7 +24,7 @@ static const char *const item_max[] = {
 
 /* Builds "-m M -f F -n N -I I [-o slab_chunk_max=C] [-C]" from the input. */
 static void _options(fuzzInput *in, char *buf, size_t cap) {
-    unsigned m = 1 + fuzzByte(in) % 64;
+    unsigned m = 1 + fuzzByte(in) % 16;
     double f = 1.01 + fuzzByte(in) / 64.0;
     unsigned n = 1 + fuzzU16(in) % 2048;
     const char *i = item_max[fuzzByte(in) % 16];
@@ -68,7 +68,7 @@ static void _fill(gkWorld *w, int node, fuzzInput *in) {
     sp.size_b = fuzzU16(in) * 16u;
     sp.key_bytes = 1 + fuzzByte(in) % 250;
     sp.keyspace = 1 + fuzzU16(in);
-    sp.total = 1 + fuzzU16(in) % 2000;
+    sp.total = 1 + fuzzU16(in) % 500;
     sp.seed = fuzzByte(in);
     gkMcFillResult r;
     memset(&r, 0, sizeof(r));
@@ -94,6 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gkConfig cfg;
     gkConfigInit(&cfg);
     cfg.heap_limit = 512u << 20;
+    cfg.trace_capacity = 1u << 10;   /* a big ring costs each run its pages */
     gkWorld *w;
     if (gkWorldCreate(&w, &cfg, NULL, NULL) != GK_OK) return 0;
     int node, conns[2], nconns = 1 + (settings >> 1 & 1);

@@ -30,6 +30,7 @@ static void _redisConfig(const char *text, int at_runtime) {
     gkConfig cfg;
     gkConfigInit(&cfg);
     cfg.heap_limit = 64u << 20;
+    cfg.trace_capacity = 1u << 10;
     gkWorld *w;
     if (gkWorldCreate(&w, &cfg, NULL, NULL) != GK_OK) return;
     int node;

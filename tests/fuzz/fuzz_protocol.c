@@ -22,15 +22,19 @@
  *     not yet fsynced;
  *   - at a virtual time the input picks, wherever the process is.
  *
- * Input: one byte of settings (connections, crash kind and moment), one
- * byte numbering the chunk after which the crash is armed, one byte for
- * the delay of a timed crash, then chunks: a byte naming the connection
- * and the pause after the chunk, a length byte, the bytes. */
+ * Input: one byte of settings (connections, crash kind and moment, a
+ * first connection that never reads its replies), one byte numbering the
+ * chunk after which the crash is armed, one byte for the delay of a timed
+ * crash, then chunks: a byte naming the connection and the pause after
+ * the chunk, a length byte, the bytes. The largest pause instead sends a
+ * filler: two bytes of length, one byte repeated that many times (so a
+ * small input can carry a big argument or a long inline line). */
 #include "fuzzkit.h"
 
 #define MAX_CONNS 3
 #define PAUSE_NS 50000ull
 #define DELAY_NS 20000ull
+#define FILLER 63               /* the pause that means a filler chunk */
 
 enum { AT_LOOP_END, AT_BEFORE_SLEEP, AFTER_WRITE, AT_TIME };
 
@@ -38,7 +42,7 @@ typedef struct protoRun {
     gkWorld *w;
     int srv, conns[MAX_CONNS], nconns;
     unsigned chunks, crash_chunk;
-    int kind, moment;
+    int kind, moment, deaf;     /* deaf: conns[0] never reads replies */
     uint64_t delay;
 } protoRun;
 
@@ -68,7 +72,8 @@ static void _run(protoRun *r, uint64_t ns) {
     uint64_t until = gkWorldNow(r->w) + ns;
     while (gkWorldNextEventTime(r->w) <= until) {
         if (gkWorldStep(r->w, NULL) != GK_OK) break;
-        for (int i = 0; i < r->nconns; i++) fuzzDrain(r->w, r->conns[i]);
+        for (int i = r->deaf; i < r->nconns; i++)
+            fuzzDrain(r->w, r->conns[i]);
     }
     gkWorldRunUntil(r->w, until);
 }
@@ -102,6 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     r.nconns = 1 + settings % MAX_CONNS;
     r.kind = settings & 4 ? GK_CRASH_POWER : GK_CRASH_PROCESS;
     r.moment = (settings >> 3) & 3;
+    r.deaf = (settings >> 5) & 1;
     r.crash_chunk = fuzzByte(&in);
     r.delay = DELAY_NS * fuzzByte(&in);
     gkConfig cfg;
@@ -109,6 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     cfg.seed = 7;
     cfg.unix_ms_at_zero = 1700000000000LL;
     cfg.heap_limit = 256u << 20;
+    cfg.trace_capacity = 1u << 12;   /* a big ring costs each run its pages */
     if (gkWorldCreate(&r.w, &cfg, NULL, NULL) != GK_OK) return 0;
     FUZZ_CHECK(gkServerAddConfig(r.w, "appendonly yes\nappendfsync always\n",
                                  &r.srv) == GK_OK, "server did not start");
@@ -116,11 +123,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         gkConnOpen(r.w, r.srv, &r.conns[i]);
     while (fuzzMore(&in)) {
         uint8_t h = fuzzByte(&in);
-        const uint8_t *bytes;
-        size_t n = fuzzChunk(&in, 255, &bytes);
-        gkConnSend(r.w, r.conns[h % r.nconns], bytes, n);
+        int conn = r.conns[h % r.nconns];
+        if (h >> 2 == FILLER) {
+            size_t n = fuzzU16(&in) * 4u;
+            uint8_t *fill = malloc(n ? n : 1);
+            memset(fill, fuzzByte(&in), n);
+            gkConnSend(r.w, conn, fill, n);
+            free(fill);
+        } else {
+            const uint8_t *bytes;
+            size_t n = fuzzChunk(&in, 255, &bytes);
+            gkConnSend(r.w, conn, bytes, n);
+        }
         if (r.chunks++ == r.crash_chunk) _arm(&r);
-        _run(&r, PAUSE_NS * (h >> 2));
+        _run(&r, h >> 2 == FILLER ? 0 : PAUSE_NS * (h >> 2));
     }
     _run(&r, 200 * 1000 * 1000ull);
     if (gkServerIsUp(r.w, r.srv)) {
