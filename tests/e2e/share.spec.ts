@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { test, type Browser, type Page } from '@playwright/test';
 import { encodeState } from '../../web/src/share/codec';
 import { MAX_VIRTUAL_NS } from '../../web/src/share/validate';
+import { HEAP_LIMIT_MAX } from '../../wasm/protocol';
 import { AofPane } from './pages/aof';
 import { SandboxPage, expect } from './pages/sandbox';
 
@@ -325,7 +326,7 @@ test.describe('sharing a state', () => {
         '(#2 populate.db)'],
       [{ log: { version: 1, config, entries: [entry({ kind: 'workload', preset: 'benchmark', clients: 10_001 })] } },
         '(#1 workload.clients)'],
-      [{ log: { version: 1, config: { ...config, heapLimit: 4 * 1024 ** 3 + 1 }, entries: [] } }, 'its configuration is invalid (heapLimit)'],
+      [{ log: { version: 1, config: { ...config, heapLimit: HEAP_LIMIT_MAX + 1 }, entries: [] } }, 'its configuration is invalid (heapLimit)'],
       [{ log: { version: 1, config, entries: [] }, at: -1 }, 'its position in time is invalid'],
     ];
     const notice = app.byId('share.notice');
