@@ -432,11 +432,12 @@ static int _rLzf(rdbReader *r, robj **out) {
     if (_rLen(r, &clen, &enc) != C_OK || _rLen(r, &ulen, &enc) != C_OK)
         return C_ERR;
     if (clen > r->len - r->pos) return _short(r);
-    /* A back-reference emits at most 264 bytes from 2 or 3 input bytes,
-     * so no clen bytes decompress to more than 132 * clen: a larger ulen
-     * would fail anyway, and I refuse it before allocating it. Redis also
-     * refuses an empty result. */
-    if (ulen == 0 || ulen / 132 > clen)
+    /* A back-reference emits at most 264 bytes for its 3 input bytes
+     * (8 for 2), and a literal run less than it reads, so clen bytes never
+     * decompress to more than 88 * clen: a larger ulen would fail anyway,
+     * and I refuse it before allocating it. Redis also refuses an empty
+     * result. */
+    if (ulen == 0 || ulen / 88 > clen)
         return _corrupt(r, "Invalid LZF compressed string");
     sds s = sdsTryNewlen(r->s->mem, NULL, (size_t)ulen);
     if (!s) return _fail(r, "Out of memory loading a string");
