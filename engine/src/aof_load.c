@@ -42,10 +42,11 @@ static char _unescape(char c) {
 /* Splits a manifest line into words as sdssplitargs does for the common
  * cases: "..." quotes a word, with \xHH, \n \r \t \b \a and \<char>
  * escapes, and a closing quote must be followed by a space or the end.
- * (Single quotes and quotes inside a bare word are not handled.) The words are written one after the other, each with
- * its NUL, into out (as long as the line plus one: no word is longer
- * than the text it came from, and each NUL takes a separator's place),
- * and words[i] points at each. Returns the number of words, or -1.
+ * (Single quotes and quotes inside a bare word are not handled.) The
+ * words are written one after the other, each with its NUL, into out
+ * (as long as the line plus one: no word is longer than the text it came
+ * from, and each NUL takes a separator's place), and words[i] points at
+ * each. Returns the number of words, or -1.
  * Redis sets no limit on the count (a line may carry keys it does not
  * know, for forward compatibility), so neither do I. */
 static int _splitWords(const char *p, char *out,
