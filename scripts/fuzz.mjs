@@ -10,8 +10,12 @@
 //                                             (tests/fuzz/share.test.ts, on
 //                                             the real .wasm; npm test runs
 //                                             it for 30 s with Vitest)
-//   node scripts/fuzz.mjs --coverage          line coverage of the corpora
-//                                             over the files they exercise
+//   node scripts/fuzz.mjs --coverage [work]   line coverage of the committed
+//                                             corpora (or of what campaigns
+//                                             here found) over the files they
+//                                             exercise
+//   node scripts/fuzz.mjs --merge <target>    minimizes what campaigns found
+//                                             into the committed corpus
 //
 // The committed corpus (tests/fuzz/corpus/<target>/) is never written by a
 // run: new inputs go to build/fuzz/work/<target>/, crashes to
@@ -91,12 +95,12 @@ function campaign(t, seconds) {
   return ok;
 }
 
-function coverage() {
+function coverage(work) {
   make('cov');
   const cov = join(root, 'build', 'fuzzcov');
   const raws = [];
   for (const t of targets) {
-    const dir = corpusOf(t);
+    const dir = work ? join(build, 'work', t) : corpusOf(t);
     if (!existsSync(dir)) continue;
     const raw = join(cov, `${t}.profraw`);
     rmSync(raw, { force: true });
@@ -116,7 +120,12 @@ function coverage() {
 
 const args = process.argv.slice(2);
 if (args[0] === '--coverage') {
-  coverage();
+  coverage(args[1] === 'work');
+} else if (args[0] === '--merge') {
+  const t = args[1];
+  make('1');
+  mkdirSync(corpusOf(t), { recursive: true });
+  process.exit(run(join(build, `fuzz_${t}`), [...flags(t), '-merge=1', corpusOf(t), join(build, 'work', t)]) ? 0 : 1);
 } else if (args[0] === 'share') {
   const seconds = Number(args[1] ?? 600);
   const ok = run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'tests/fuzz/share.test.ts'], {

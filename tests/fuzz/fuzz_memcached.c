@@ -64,11 +64,11 @@ static void _fill(gkWorld *w, int node, fuzzInput *in) {
     gkMcFillSpec sp;
     memset(&sp, 0, sizeof(sp));
     sp.dist = fuzzByte(in) % 4;
-    sp.size_a = fuzzU16(in) * 16u;
-    sp.size_b = fuzzU16(in) * 16u;
+    sp.size_a = fuzzU16(in) * 4u;
+    sp.size_b = fuzzU16(in) * 4u;
     sp.key_bytes = 1 + fuzzByte(in) % 250;
     sp.keyspace = 1 + fuzzU16(in);
-    sp.total = 1 + fuzzU16(in) % 500;
+    sp.total = 1 + fuzzU16(in) % 200;
     sp.seed = fuzzByte(in);
     gkMcFillResult r;
     memset(&r, 0, sizeof(r));
