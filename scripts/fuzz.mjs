@@ -125,7 +125,7 @@ if (args[0] === '--coverage') {
   const t = args[1];
   make('1');
   mkdirSync(corpusOf(t), { recursive: true });
-  process.exit(run(join(build, `fuzz_${t}`), [...flags(t), '-merge=1', corpusOf(t), join(build, 'work', t)]) ? 0 : 1);
+  process.exit(run(join(build, `fuzz_${t}`), [...flags(t), '-set_cover_merge=1', corpusOf(t), join(build, 'work', t)]) ? 0 : 1);
 } else if (args[0] === 'share') {
   const seconds = Number(args[1] ?? 600);
   const ok = run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'tests/fuzz/share.test.ts'], {
