@@ -68,7 +68,7 @@ static void _fill(gkWorld *w, int node, fuzzInput *in) {
     sp.size_b = fuzzU16(in) * 4u;
     sp.key_bytes = 1 + fuzzByte(in) % 250;
     sp.keyspace = 1 + fuzzU16(in);
-    sp.total = 1 + fuzzU16(in) % 200;
+    sp.total = 1 + fuzzU16(in) % 50;
     sp.seed = fuzzByte(in);
     gkMcFillResult r;
     memset(&r, 0, sizeof(r));
