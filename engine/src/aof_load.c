@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
-#include <ctype.h>
 #include "server.h"
 #include "rdb.h"
 
@@ -22,67 +21,6 @@
 #define MANIFEST_MAX_LINE 1024
 
 /* ---- The manifest. ---- */
-
-/* The character a backslash escape inside quotes stands for. */
-static char _unescape(char c) {
-    switch (c) {
-    case 'n': return '\n';
-    case 'r': return '\r';
-    case 't': return '\t';
-    case 'b': return '\b';
-    case 'a': return '\a';
-    default: return c;
-    }
-}
-
-/* The most words a manifest line can hold: one character and a space
- * each. */
-#define MANIFEST_MAX_WORDS (MANIFEST_MAX_LINE / 2 + 1)
-
-/* Splits a manifest line into words as sdssplitargs does for the common
- * cases: "..." quotes a word, with \xHH, \n \r \t \b \a and \<char>
- * escapes, and a closing quote must be followed by a space or the end.
- * (Single quotes and quotes inside a bare word are not handled.) The
- * words are written one after the other, each with its NUL, into out
- * (as long as the line plus one: no word is longer than the text it came
- * from, and each NUL takes a separator's place), and words[i] points at
- * each. Returns the number of words, or -1.
- * Redis sets no limit on the count (a line may carry keys it does not
- * know, for forward compatibility), so neither do I. */
-static int _splitWords(const char *p, char *out,
-                       const char *words[MANIFEST_MAX_WORDS]) {
-    int n = 0;
-    for (;;) {
-        while (*p == ' ' || *p == '\t') p++;
-        if (!*p) return n;
-        if (n == MANIFEST_MAX_WORDS) return -1;
-        char *w = out;
-        size_t len = 0;
-        if (*p == '"') {
-            for (p++; *p && *p != '"'; p++) {
-                char ch = *p;
-                if (*p == '\\' && p[1] == 'x' &&
-                    isxdigit((unsigned char)p[2]) &&
-                    isxdigit((unsigned char)p[3])) {
-                    char hex[3] = { p[2], p[3], 0 };
-                    ch = (char)strtol(hex, NULL, 16);
-                    p += 3;
-                } else if (*p == '\\' && p[1]) {
-                    ch = _unescape(*++p);
-                }
-                w[len++] = ch;
-            }
-            if (*p != '"') return -1;
-            p++;
-            if (*p && !isspace((unsigned char)*p)) return -1;
-        } else {
-            while (*p && *p != ' ' && *p != '\t') w[len++] = *p++;
-        }
-        w[len] = '\0';
-        words[n++] = w;
-        out = w + len + 1;
-    }
-}
 
 /* Appends a file to a manifest list. */
 static void _addInfo(redisServer *s, aofInfo **list, int *n, const char *name,
@@ -103,7 +41,7 @@ static long long _parseSeq(const char *text) {
 
 /* Adds one parsed line to the manifest; NULL or the error. */
 static const char *_manifestLine(redisServer *s, aofManifest *am,
-                                 const char **words,
+                                 sds *words,
                                  int argc, long long *maxseq) {
     const char *name = NULL;
     long long seq = 0;
@@ -175,8 +113,7 @@ static char *_trim(char *line) {
 /* aofLoadManifestFromFile: NULL after logging and exiting on any error. */
 static aofManifest *_parseManifest(redisServer *s, const char *buf,
                                    size_t len) {
-    const char *words[MANIFEST_MAX_WORDS];
-    char raw[MANIFEST_MAX_LINE + 2], split[MANIFEST_MAX_LINE + 2];
+    char raw[MANIFEST_MAX_LINE + 2];
     aofManifest *am = aofManifestCreate(s);
     size_t pos = 0;
     int linenum = 0;
@@ -190,9 +127,11 @@ static aofManifest *_parseManifest(redisServer *s, const char *buf,
             err = "The AOF manifest file contains too long line";
         } else {
             line = _trim(raw);
-            int argc = *line ? _splitWords(line, split, words) : -1;
+            sds *words = NULL;
+            int argc = *line ? splitArgs(s, line, &words) : -1;
             err = argc < 0 ? "Invalid AOF manifest file format"
                            : _manifestLine(s, am, words, argc, &maxseq);
+            if (argc >= 0) splitArgsFree(s, words, argc);
         }
         if (err) {
             _manifestFatal(s, err, linenum, line);

@@ -162,8 +162,10 @@ void resetClient(client *c) {
 /* Splits a line shell-style, as sdssplitargs: "..." with \n \r \t \b \a
  * \\ \" and \xHH escapes, '...' with \' only; a closing quote must be
  * followed by a space or the end. Returns the number of arguments, with the
- * sds array in *argvp, or -1 on unbalanced quotes. */
-static int _splitArgs(redisServer *s, const char *line, sds **argvp) {
+ * sds array in *argvp (free it with splitArgsFree), or -1 on unbalanced
+ * quotes. Inline requests and the AOF manifest's lines are read with it,
+ * as Redis reads both with sdssplitargs. */
+int splitArgs(redisServer *s, const char *line, sds **argvp) {
     const char *p = line;
     int argc = 0, cap = 0;
     sds *argv = NULL;
@@ -232,13 +234,18 @@ static int _splitArgs(redisServer *s, const char *line, sds **argvp) {
         continue;
 err:
         sdsfree(s->mem, cur);
-        for (int j = 0; j < argc; j++) sdsfree(s->mem, argv[j]);
-        memFree(s->mem, argv);
+        splitArgsFree(s, argv, argc);
         *argvp = NULL;
         return -1;
     }
     *argvp = argv;
     return argc;
+}
+
+/* Frees what splitArgs returned. */
+void splitArgsFree(redisServer *s, sds *argv, int argc) {
+    for (int j = 0; j < argc; j++) sdsfree(s->mem, argv[j]);
+    memFree(s->mem, argv);
 }
 
 static void _ensureArgv(client *c, int want) {
@@ -267,7 +274,7 @@ static int _processInlineBuffer(client *c) {
     size_t querylen = (size_t)(newline - start);
     sds aux = sdsnewlen(s->mem, start, querylen);
     sds *argv;
-    int argc = _splitArgs(s, aux, &argv);
+    int argc = splitArgs(s, aux, &argv);
     sdsfree(s->mem, aux);
     if (argc < 0) {
         addReplyError(c, "Protocol error: unbalanced quotes in request");

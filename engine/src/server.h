@@ -370,6 +370,8 @@ void replaceClientCommandVector(client *c, int argc, robj **argv);
 void rewriteClientCommandArgument(client *c, int i, robj *newval);
 client *createClient(redisServer *s, int fd);
 void freeClient(client *c);
+int splitArgs(redisServer *s, const char *line, sds **argvp);
+void splitArgsFree(redisServer *s, sds *argv, int argc);
 void freeClientAsync(client *c);
 void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
 void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);

@@ -388,6 +388,25 @@ static void testManifestLineWithUnknownKeysLoads(void) {
     nodeClose(&n);
 }
 
+/* The manifest's lines are split as Redis splits them (sdssplitargs):
+ * single quotes too, and a quote that opens inside a bare word. */
+static void testManifestReadsSingleQuotesAsRedisDoes(void) {
+    node n;
+    const char *m = "file 'appendonly.aof.1.incr.aof' seq 1 type i\n";
+    const char *mid = "file appendonly\".aof.1.incr.aof\" seq 1 type i\n";
+    nodeOpen(&n, 1, "appendonly yes\n");
+    gkServerCrash(n.w, n.srv, GK_CRASH_PROCESS);
+    gkDiskWriteFile(n.w, n.srv, MANIFEST, m, strlen(m));
+    gkDiskWriteFile(n.w, n.srv, INCR1, SET_A, strlen(SET_A));
+    CHECK_EQ_INT(nodeRestart(&n), GK_OK);
+    CHECK_EQ_STR(nodeCmd(&n, "GET a"), "$1\r\n1\r\n");
+    gkServerCrash(n.w, n.srv, GK_CRASH_PROCESS);
+    gkDiskWriteFile(n.w, n.srv, MANIFEST, mid, strlen(mid));
+    CHECK_EQ_INT(nodeRestart(&n), GK_OK);
+    CHECK_EQ_STR(nodeCmd(&n, "GET a"), "$1\r\n1\r\n");
+    nodeClose(&n);
+}
+
 static const char *filter;
 
 #define RUNF(name, fn) do { if (!filter || strstr(name, filter)) \
@@ -425,5 +444,7 @@ int main(int argc, char **argv) {
          testManifestSeqPastLlongMaxSaturates);
     RUNF("a manifest line with keys the engine does not know still loads",
          testManifestLineWithUnknownKeysLoads);
+    RUNF("a manifest's quotes are read as Redis reads them",
+         testManifestReadsSingleQuotesAsRedisDoes);
     return gkTestReport();
 }
