@@ -10,12 +10,14 @@
  *   fsync      and waits for the device;
  *   exit       after renaming the file; the parent reaps it at its next
  *              serverCron and switches the manifest.
- * The parent never waits for any of it. */
+ * The parent never waits for any of it. The child makes its system calls
+ * through a file backend of its own (redisServer.child_fs), whose clock is
+ * the child's: its write costs the child the copy, and its fsync returns
+ * once the clock says the device is done. */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
 #include "server.h"
-#include "disk.h"
 
 #define FORK_NS_PER_MB 10000ULL     /* page tables: ~10 ms per GB */
 #define CHILD_NS_PER_KEY 300ULL
@@ -45,13 +47,13 @@ void aofChildFree(redisServer *s) {
 /* The child ends at t with code (0: success); its memory goes. */
 static void _childExit(redisServer *s, uint64_t t, int code) {
     aofChild *ch = &s->aof.child;
-    if (ch->fd >= 0) diskClose(s->fs.disk, ch->fd);
+    if (ch->fd >= 0) s->child_fs.close(s->child_fs.ctx, ch->fd);
     ch->fd = -1;
     if (ch->data) sdsfree(&ch->mem, ch->data);
     ch->data = NULL;
     ch->exitcode = code;
     ch->step = AOF_CHILD_EXITED;
-    ch->next = DISK_NEVER;
+    ch->next = AE_NEVER;
     TRACE_AT(s->denv.trace, t, GK_TR_REWRITE, (uint16_t)s->node,
              code ? GK_RW_FAILED : GK_RW_CHILD_DONE, 0,
              (uint32_t)ch->keys, 0);
@@ -63,48 +65,62 @@ static void _tmpName(char *buf, size_t cap, int pid, int bg) {
                           : "temp-rewriteaof-%d.aof", pid);
 }
 
-/* Serialized: write the temp file, then ask for its fsync. */
+/* The child gives up after a failed write or fsync: the temp file goes,
+ * and it exits with 1. */
+static void _childWriteError(redisServer *s, uint64_t t, const char *tmp,
+                             int err) {
+    aofChild *ch = &s->aof.child;
+    fsBackend *fs = &s->child_fs;
+    _childLog(s, t, LL_WARNING, "Write error writing append only file on "
+              "disk: %s", aofStrerror(err));
+    fs->close(fs->ctx, ch->fd);
+    ch->fd = -1;
+    fs->unlink(fs->ctx, tmp);
+    _childExit(s, t, 1);
+}
+
+/* Serialized: write the temp file and fsync it; the child goes on when
+ * its clock says the fsync is done. */
 static void _childWrite(redisServer *s, uint64_t t) {
     aofChild *ch = &s->aof.child;
+    fsBackend *fs = &s->child_fs;
     char tmp[64];
     _tmpName(tmp, sizeof(tmp), ch->pid, 0);
-    ch->fd = diskOpen(s->fs.disk, tmp, DISK_O_WRONLY | DISK_O_CREAT |
-                                       DISK_O_TRUNC, s->fs.owner, t);
+    ch->fd = fs->open(fs->ctx, tmp, FS_O_WRONLY | FS_O_CREAT | FS_O_TRUNC);
     if (ch->fd < 0) {
         _childLog(s, t, LL_WARNING, "Opening the temp file for AOF rewrite "
                   "in rewriteAppendOnlyFile(): %s", aofStrerror(-ch->fd));
         _childExit(s, t, 1);
         return;
     }
-    long n = diskWrite(s->fs.disk, ch->fd, ch->data, sdslen(ch->data), t);
+    long n = fs->write(fs->ctx, ch->fd, ch->data, sdslen(ch->data));
     if (n != (long)sdslen(ch->data)) {
-        _childLog(s, t, LL_WARNING, "Write error writing append only file on "
-                  "disk: %s", aofStrerror(n < 0 ? (int)-n : FS_ENOSPC));
-        diskClose(s->fs.disk, ch->fd);
-        ch->fd = -1;
-        diskUnlink(s->fs.disk, tmp, t);
-        _childExit(s, t, 1);
+        _childWriteError(s, t, tmp, n < 0 ? (int)-n : FS_ENOSPC);
         return;
     }
-    int err;
-    uint64_t copy = sdslen(ch->data) / 1024 * s->fs.disk->preset.copy_ns_per_kb;
-    ch->next = diskFsync(s->fs.disk, ch->fd, t + copy, &err);
+    int r = fs->fsync(fs->ctx, ch->fd);
+    if (r < 0) {
+        _childWriteError(s, fs->now(fs->ctx), tmp, -r);
+        return;
+    }
+    ch->next = fs->now(fs->ctx);
     ch->step = AOF_CHILD_FSYNC;
 }
 
 /* Fsynced: rename the file to its final temp name and exit. */
 static void _childRename(redisServer *s, uint64_t t) {
     aofChild *ch = &s->aof.child;
+    fsBackend *fs = &s->child_fs;
     char tmp[64], bg[64];
     _tmpName(tmp, sizeof(tmp), ch->pid, 0);
     _tmpName(bg, sizeof(bg), ch->pid, 1);
-    diskClose(s->fs.disk, ch->fd);
+    fs->close(fs->ctx, ch->fd);
     ch->fd = -1;
-    int r = diskRename(s->fs.disk, tmp, bg, t);
+    int r = fs->rename(fs->ctx, tmp, bg);
     if (r < 0) {
         _childLog(s, t, LL_WARNING, "Error moving temp append only file on "
                   "the final destination: %s", aofStrerror(-r));
-        diskUnlink(s->fs.disk, tmp, t);
+        fs->unlink(fs->ctx, tmp);
         _childExit(s, t, 1);
         return;
     }
@@ -118,7 +134,7 @@ static void _childRename(redisServer *s, uint64_t t) {
 /* When the child next acts. */
 uint64_t aofChildNext(redisServer *s) {
     aofChild *ch = &s->aof.child;
-    if (!ch->active || ch->step == AOF_CHILD_EXITED) return DISK_NEVER;
+    if (!ch->active || ch->step == AOF_CHILD_EXITED) return AE_NEVER;
     return ch->next;
 }
 
@@ -250,7 +266,7 @@ void aofKillChild(redisServer *s) {
     if (s->log && s->fs.alive && s->fs.alive(s->fs.ctx, FS_POINT_CALL)) {
         serverLog(s, LL_NOTICE, "Killing running AOF rewrite child: %ld",
                   (long)ch->pid);
-        if (ch->fd >= 0) diskClose(s->fs.disk, ch->fd);
+        if (ch->fd >= 0) s->child_fs.close(s->child_fs.ctx, ch->fd);
         ch->fd = -1;
         _removeTempFiles(s, ch->pid);
         s->aof.rewrite_time_start = -1;

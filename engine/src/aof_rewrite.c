@@ -28,7 +28,6 @@
 #include <ctype.h>
 #include "server.h"
 #include "rdb.h"
-#include "disk.h"
 
 static long long _unixtime(redisServer *s) { return s->mstime / 1000; }
 

@@ -160,15 +160,17 @@ int gkScanAuditEnd(gkWorld *w, int node) {
 /* ---- Persistence: the AOF and the threads. ---- */
 
 /* The stream offset up to which the AOF is durable: the bytes written,
- * minus those of the current incr file still only in the page cache. */
-static uint64_t _aofDurable(redisServer *s) {
-    int ino = s->aof.fd >= 0 ? diskFdInode(s->fs.disk, s->aof.fd) : -1;
-    if (ino < 0) return (uint64_t)s->aof.written_bytes;
-    diskInode *in = &s->fs.disk->inodes[ino];
-    size_t size = sdslen(in->data), dur = sdslen(in->durable);
+ * minus those of the current incr file still only in the page cache.
+ * The page cache is the simulated disk's to know, not the server's, so
+ * this asks the node's disk about the server's descriptor. */
+static uint64_t _aofDurable(gkWorld *w, int node, redisServer *s) {
+    uint64_t size, dur;
+    if (s->aof.fd < 0 ||
+        diskFdSizes(w->nodes[node].disk, s->aof.fd, &size, &dur) < 0)
+        return (uint64_t)s->aof.written_bytes;
     uint64_t lag = size > dur ? size - dur : 0;
-    uint64_t w = (uint64_t)s->aof.written_bytes;
-    return w > lag ? w - lag : 0;
+    uint64_t wr = (uint64_t)s->aof.written_bytes;
+    return wr > lag ? wr - lag : 0;
 }
 
 /* Fills out with node's AOF state: sizes, stream offsets (fed, written,
@@ -199,7 +201,7 @@ int gkAofGetInfo(gkWorld *w, int node, gkAofInfo *out) {
     out->fed = (uint64_t)a->fed_bytes;
     out->written = (uint64_t)a->written_bytes;
     out->acked = (uint64_t)a->acked_bytes;
-    out->durable = _aofDurable(s);
+    out->durable = _aofDurable(w, node, s);
     aofManifest *am = a->manifest;
     if (am && am->nincr)
         strncpy(out->incr_file, am->incr[am->nincr - 1].file_name,
@@ -232,7 +234,7 @@ int gkServerThreads(gkWorld *w, int node, gkThreadInfo *out, int max,
     rows[k].jobs_done = nd->stats.iterations;
     rows[k++].busy_ns = s->denv.cpu_ns;
     for (int t = 0; t < BIO_NUM_OPS; t++, k++) {
-        bioThread *th = &s->bio.threads[t];
+        simLane *th = &nd->jobs.lanes[t];
         _threadRow(&rows[k], bioTypeName(t));
         rows[k].busy = th->running;
         rows[k].pending = (uint32_t)th->njobs;

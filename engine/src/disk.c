@@ -246,6 +246,16 @@ int diskFdInode(gkDisk *d, int fd) {
     return f ? f->inode : -1;
 }
 
+/* The bytes of fd's file in the page cache (*size) and on the device
+ * (*durable). 0, or -DISK_EBADF if fd is not open. */
+int diskFdSizes(gkDisk *d, int fd, uint64_t *size, uint64_t *durable) {
+    diskFd *f = _fd(d, fd);
+    if (!f) return -DISK_EBADF;
+    *size = sdslen(d->inodes[f->inode].data);
+    *durable = sdslen(d->inodes[f->inode].durable);
+    return 0;
+}
+
 /* ---- Dirty extents. ---- */
 
 /* Records bytes [off, off+len) as dirty, merging with the last extent

@@ -181,6 +181,7 @@ int diskRead(gkDisk *d, const char *path, gkMem *mem, sds *out,
              uint64_t *cost_ns);
 uint64_t diskSyncUntil(gkDisk *d, int fd);
 int diskFdInode(gkDisk *d, int fd);
+int diskFdSizes(gkDisk *d, int fd, uint64_t *size, uint64_t *durable);
 diskDir *diskFindDir(gkDisk *d, const char *path);
 diskInode *diskLookup(gkDisk *d, const char *path);
 

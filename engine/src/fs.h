@@ -1,14 +1,18 @@
 /* fs.h -- the file backend a server process runs on, as aeBackend is its
- * network backend: the system calls of its main thread.
+ * network backend: the system calls of one of its threads.
  *
- * Each call happens at the caller's current (virtual) time and costs it
+ * Each call happens at the calling thread's current time and costs it
  * the system call's time: a write(2) into the page cache is quick unless
  * an fsync of the same file is in flight, an fsync(2) waits for the
  * device. Calls return 0 (or a count) on success and a negated errno on
  * failure, so no global errno is needed.
  *
- * Background threads and forked children are not the main thread: they
- * work on the simulated disk directly, at times of their own (bio.c). */
+ * A process has two: its main thread's (redisServer.fs) and that of the
+ * child it forks to rewrite the AOF (redisServer.child_fs), which runs on
+ * a clock of its own. The background threads make their system calls
+ * through the job backend (jobs.h). In the simulated world both file
+ * backends act on the machine's disk (machine.c); natively they are
+ * POSIX calls on a real directory. */
 #ifndef GK_FS_H
 #define GK_FS_H
 
@@ -34,8 +38,6 @@
 #define FS_POINT_CALL 0         /* about to run a command */
 #define FS_POINT_BEFORE_SLEEP 1 /* about to run beforeSleep */
 
-struct gkDisk;
-
 typedef struct fsBackend {
     void *ctx;
     int (*open)(void *ctx, const char *path, int flags);
@@ -52,13 +54,14 @@ typedef struct fsBackend {
     int (*readFile)(void *ctx, const char *path, gkMem *mem, sds *out);
     /* Lets the disk and the background threads catch up to now. */
     void (*catchUp)(void *ctx);
+    /* The calling thread's clock (ns): where its calls have brought it.
+     * A child learns from it when the fsync it asked for is done. */
+    uint64_t (*now)(void *ctx);
     /* 0 if the process must stop here: it was killed, or the machine
      * lost power, at this point. */
     int (*alive)(void *ctx, int point);
     /* The process exits (exit(1) after a fatal error). */
     void (*exit)(void *ctx);
-    struct gkDisk *disk;        /* for background threads and children */
-    int owner;                  /* the process family, for the disk */
 } fsBackend;
 
 #endif

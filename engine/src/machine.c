@@ -20,23 +20,43 @@
 #include <stdio.h>
 #include "world.h"
 
-/* When the process's background threads next act (none if down). */
-static uint64_t _threadsNext(gkNode *n) {
-    if (n->down || !n->impl || !n->type->threadsNext) return DISK_NEVER;
-    return n->type->threadsNext(n->impl);
+/* When the process's bio threads next act (none if down). */
+static uint64_t _jobsNext(gkNode *n) {
+    if (n->down || !n->impl) return DISK_NEVER;
+    return simJobsNext(&n->jobs);
 }
 
-/* Lets the disk and the process's background threads act, in time
- * order, up to time t. */
+/* When the process's forked child next acts (none if down). */
+static uint64_t _childNext(gkNode *n) {
+    if (n->down || !n->impl || !n->type->childNext) return DISK_NEVER;
+    return n->type->childNext(n->impl);
+}
+
+/* When the process's background work next acts: the earlier of its
+ * threads and its child. */
+static uint64_t _threadsNext(gkNode *n) {
+    uint64_t tj = _jobsNext(n), tc = _childNext(n);
+    return tj < tc ? tj : tc;
+}
+
+/* Lets the disk, the process's bio threads and its child act, in time
+ * order (and in that order when they act at the same time), up to t. */
 void machineAdvance(gkWorld *w, int id, uint64_t t) {
     gkNode *n = &w->nodes[id];
     if (!n->disk) return;
     for (;;) {
-        uint64_t td = diskNextEvent(n->disk), tp = _threadsNext(n);
+        uint64_t td = diskNextEvent(n->disk), tj = _jobsNext(n);
+        uint64_t tc = _childNext(n), tp = tj < tc ? tj : tc;
         uint64_t next = td < tp ? td : tp;
         if (next > t) break;
-        if (td <= tp) diskAdvance(n->disk, td);
-        else n->type->threadsRun(n->impl, tp);
+        if (td <= tp) {
+            diskAdvance(n->disk, td);
+        } else if (tj <= tc) {
+            simJobsRun(&n->jobs, tj);
+        } else {
+            n->child_at = tc;
+            n->type->childRun(n->impl, tc);
+        }
     }
     diskAdvance(n->disk, t);
 }
@@ -271,6 +291,8 @@ static int _fsReadFile(void *ctx, const char *path, gkMem *mem, sds *out) {
 
 static void _fsCatchUp(void *ctx) { _enter(ctx); }
 
+static uint64_t _fsNow(void *ctx) { return worldLocalNow(((gkNode *)ctx)->w); }
+
 /* Whether the process may go on at this point. */
 static int _fsAlive(void *ctx, int point) {
     gkNode *n = ctx;
@@ -289,10 +311,70 @@ static void _fsExit(void *ctx) {
 /* The file backend of node id's process. */
 fsBackend machineFsBackend(gkWorld *w, int id) {
     gkNode *n = &w->nodes[id];
-    fsBackend fs = { n, _fsOpen, _fsWrite, _fsFsync, _fsFtruncate, _fsClose,
-                     _fsRename, _fsUnlink, _fsMkdir, _fsFsyncDir, _fsSize,
-                     _fsReadFile, _fsCatchUp, _fsAlive, _fsExit, n->disk,
-                     _owner(n) };
+    fsBackend fs = { .ctx = n, .open = _fsOpen, .write = _fsWrite,
+                     .fsync = _fsFsync, .ftruncate = _fsFtruncate,
+                     .close = _fsClose, .rename = _fsRename,
+                     .unlink = _fsUnlink, .mkdir = _fsMkdir,
+                     .fsyncDir = _fsFsyncDir, .size = _fsSize,
+                     .readFile = _fsReadFile, .catchUp = _fsCatchUp,
+                     .now = _fsNow, .alive = _fsAlive, .exit = _fsExit };
+    return fs;
+}
+
+/* ---- The file backend of the process's rewrite child. ----
+ *
+ * The child runs on a lane of its own: machineAdvance sets its clock
+ * (child_at) to the time it acts, and its calls happen at that clock
+ * without touching the main thread's. The child writes into the page
+ * cache at the disk's copy speed, and its fsync queues the request and
+ * moves the clock to when the device will be done; the world wakes the
+ * child then, in time order with everything else on the machine. */
+
+static int _childOpen(void *ctx, const char *path, int flags) {
+    gkNode *n = ctx;
+    return diskOpen(n->disk, path, flags, _owner(n), n->child_at);
+}
+
+/* write(2): the copy of each whole KB costs the child's clock. */
+static long _childWrite(void *ctx, int fd, const void *buf, size_t len) {
+    gkNode *n = ctx;
+    long r = diskWrite(n->disk, fd, buf, len, n->child_at);
+    if (r > 0)
+        n->child_at += (uint64_t)r / 1024 * n->disk->preset.copy_ns_per_kb;
+    return r;
+}
+
+static int _childFsync(void *ctx, int fd) {
+    gkNode *n = ctx;
+    int err;
+    n->child_at = diskFsync(n->disk, fd, n->child_at, &err);
+    return -err;
+}
+
+static int _childClose(void *ctx, int fd) {
+    return diskClose(((gkNode *)ctx)->disk, fd);
+}
+
+static int _childRename(void *ctx, const char *from, const char *to) {
+    gkNode *n = ctx;
+    return diskRename(n->disk, from, to, n->child_at);
+}
+
+static int _childUnlink(void *ctx, const char *path) {
+    gkNode *n = ctx;
+    return diskUnlink(n->disk, path, n->child_at);
+}
+
+static uint64_t _childNow(void *ctx) { return ((gkNode *)ctx)->child_at; }
+
+/* The rewrite child's file backend on machine id: the calls a child
+ * makes. The child never reads, truncates or exits through it. */
+static fsBackend _childFsBackend(gkWorld *w, int id) {
+    gkNode *n = &w->nodes[id];
+    fsBackend fs = { .ctx = n, .open = _childOpen, .write = _childWrite,
+                     .fsync = _childFsync, .close = _childClose,
+                     .rename = _childRename, .unlink = _childUnlink,
+                     .now = _childNow };
     return fs;
 }
 
@@ -306,6 +388,8 @@ static redisServer *_newProcess(gkWorld *w, int id, const char *conf,
                                   &w->rng, &w->trace, w->cfg.unix_ms_at_zero,
                                   w->cfg.heap_limit);
     s->fs = machineFsBackend(w, id);
+    s->child_fs = _childFsBackend(w, id);
+    s->jobs = simJobsBackend(&n->jobs);
     s->log = &n->log;
     s->pid = 1000 * n->generation + id + 1;
     if (conf && serverLoadConfig(s, conf, err) != C_OK) {
@@ -341,6 +425,7 @@ int gkServerAddConfig(gkWorld *w, const char *conf, int *node_id) {
     gkNode *n = &w->nodes[id];
     sds err = NULL;
     n->disk = diskCreate(&w->mem, &w->trace, (uint16_t)id);
+    simJobsInit(&n->jobs, &w->mem, n->disk);
     logInit(&n->log, &w->mem, 1024);
     n->conf = sdsnew(&w->mem, conf ? conf : "");
     redisServer *s = _newProcess(w, id, conf, &err);

@@ -241,7 +241,7 @@ void serverStartup(redisServer *s) {
         logAppend(s->log, s->pid, 'C', LL_WARNING, ms, line);
         logAppend(s->log, s->pid, 'C', LL_WARNING, ms, "Configuration loaded");
     }
-    bioInit(&s->bio, s->mem, s->fs.disk, s->denv.trace, (uint16_t)s->node);
+    bioInit(&s->bio, s->jobs, s->denv.trace, (uint16_t)s->node);
     s->bio.log = _bioLog;
     s->bio.log_ctx = s;
     serverLog(s, LL_NOTICE, "Running mode=standalone, port=6379.");
@@ -251,17 +251,13 @@ void serverStartup(redisServer *s) {
     serverLog(s, LL_NOTICE, "Ready to accept connections");
 }
 
-/* When a background thread or a child of the process next acts. */
-uint64_t serverThreadsNext(redisServer *s) {
-    uint64_t b = bioNextEvent(&s->bio), c = aofChildNext(s);
-    return b < c ? b : c;
-}
+/* When the process's forked child next acts (AE_NEVER: it has none, or
+ * it exited). The bio threads are the job backend's to run. */
+uint64_t serverChildNext(redisServer *s) { return aofChildNext(s); }
 
-/* Lets them act at t (the time serverThreadsNext gave). */
-void serverThreadsRun(redisServer *s, uint64_t t) {
-    if (bioNextEvent(&s->bio) == t) bioRun(&s->bio, t);
-    else aofChildRun(s, t);
-}
+/* Lets the child act at t (the time serverChildNext gave), with its file
+ * backend's clock at t. */
+void serverChildRun(redisServer *s, uint64_t t) { aofChildRun(s, t); }
 
 /* ---- Dispatch. ---- */
 

@@ -301,7 +301,9 @@ typedef struct redisServer {
     char runid[41];
     scanAudit audit;
     /* Persistence. */
-    fsBackend fs;               /* the file backend (machine.c) */
+    fsBackend fs;               /* the main thread's file backend */
+    fsBackend child_fs;         /* the rewrite child's (aof_child.c) */
+    jobBackend jobs;            /* the background threads' (bio.c) */
     gkLog *log;                 /* the machine's log (slog.h) */
     int pid;                    /* process id in the log and INFO */
     int loading;                /* replaying the AOF at startup */
@@ -512,8 +514,8 @@ void serverLogV(redisServer *s, int pid, char role, uint64_t t, int level,
 void serverLog(redisServer *s, int level, const char *fmt, ...);
 int serverLoadConfig(redisServer *s, const char *conf, sds *err);
 void serverStartup(redisServer *s);
-uint64_t serverThreadsNext(redisServer *s);
-void serverThreadsRun(redisServer *s, uint64_t t);
+uint64_t serverChildNext(redisServer *s);
+void serverChildRun(redisServer *s, uint64_t t);
 uint64_t serverNow(redisServer *s);
 int serverRunWithPeriod(redisServer *s, int ms);
 redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,

@@ -599,18 +599,13 @@ static uint64_t *_redisCpu(void *impl) {
     return &((redisServer *)impl)->denv.cpu_ns;
 }
 
-static uint64_t _redisThreadsNext(void *impl) {
-    return serverThreadsNext(impl);
-}
+static uint64_t _redisChildNext(void *impl) { return serverChildNext(impl); }
 
-static void _redisThreadsRun(void *impl, uint64_t t) {
-    serverThreadsRun(impl, t);
-}
+static void _redisChildRun(void *impl, uint64_t t) { serverChildRun(impl, t); }
 
 static const gkNodeType redisNodeType = { "redis", _redisAccept,
                                           _redisRelease, _redisCpu,
-                                          _redisThreadsNext,
-                                          _redisThreadsRun };
+                                          _redisChildNext, _redisChildRun };
 
 /* Redis-style nodes are created in machine.c (gkServerAdd): their hash
  * seed comes from the world's PRNG, so the seed decides every bucket. */

@@ -10,6 +10,7 @@
 #include "trace.h"
 #include "server.h"
 #include "disk.h"
+#include "jobs_sim.h"
 #include "slog.h"
 #include "fs.h"
 
@@ -71,10 +72,10 @@ typedef struct gkNodeType {
     int (*accept)(void *impl, int fd);      /* C_OK, or C_ERR to refuse */
     void (*release)(void *impl);
     uint64_t *(*cpu)(void *impl);           /* NULL: the node's own */
-    /* Background threads and children of the process (NULL: none):
-     * when they next act, and acting at that time. */
-    uint64_t (*threadsNext)(void *impl);
-    void (*threadsRun)(void *impl, uint64_t t);
+    /* The process's forked child (NULL: none): when it next acts, and
+     * acting at that time. */
+    uint64_t (*childNext)(void *impl);
+    void (*childRun)(void *impl, uint64_t t);
 } gkNodeType;
 
 /* The virtual CPU cost of the system calls a host makes. */
@@ -112,6 +113,8 @@ typedef struct gkNode {
     gkNodeStats stats;
     /* The machine under a Redis-style node (machine.c). */
     gkDisk *disk;           /* survives crashes of the process */
+    simJobs jobs;           /* the process's bio threads (jobs_sim.c) */
+    uint64_t child_at;      /* its rewrite child's clock */
     gkLog log;              /* the server log, across restarts */
     sds conf;               /* the startup configuration (a restart's) */
     int generation;         /* processes started on the machine */
