@@ -1,7 +1,7 @@
 // Installs what the project needs and is missing: Debian packages (the
-// emscripten toolchain, Chromium, redis-server, redis-cli, memcached, a C
-// compiler, clang-14 with libFuzzer for the fuzz harnesses) and the npm
-// packages. Quiet and fast when everything is already
+// emscripten toolchain, Chromium, redis-server, redis-cli, redis-check-aof,
+// memcached, a C compiler, clang-14 with libFuzzer for the fuzz harnesses)
+// and the npm packages. Quiet and fast when everything is already
 // there.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -14,7 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const needs = [
   ['cc', 'gcc'], ['make', 'make'], ['emcc', 'emscripten'],
   ['chromium', 'chromium'], ['redis-server', 'redis-server'],
-  ['redis-cli', 'redis-tools'], ['memcached', 'memcached'],
+  ['redis-cli', 'redis-tools'], ['redis-check-aof', 'redis-tools'],
+  ['memcached', 'memcached'],
   ['clang-14', 'clang-14'], ['llvm-profdata-14', 'llvm-14'],
 ];
 
