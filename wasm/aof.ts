@@ -8,100 +8,32 @@
 //   serverRestart(world, node, 'appendonly yes\n')
 //   diskReadFile(world, node, 'appendonlydir/appendonly.aof.1.incr.aof')
 import type { World } from './engine';
+import {
+  AofInfoBytes, CrashEvent, DiskFileBytes, DiskInfoBytes, Status, ThreadInfoBytes, readAofInfo, readDiskFile,
+  readDiskInfo, readThreadInfo, type AofInfo as AofInfoC, type DiskFile, type DiskInfo, type ThreadInfo,
+} from '../web/src/wasm-gen/seam';
 
-/** gkServerCrash kinds (GK_CRASH_*). */
-export const CrashKind = { PROCESS: 0, POWER: 1 } as const;
-/** gkServerCrashAt flags (GK_CRASH_AT_*). */
-export const CrashAt = { BEFORE_SLEEP: 1, TRACE: 2 } as const;
-/** CRASH trace records also carry RESTART (a new process started). */
-export const CrashEvent = { PROCESS: 0, POWER: 1, RESTART: 2 } as const;
+export {
+  AckKind, AofEvent, BioType, CrashAt, CrashEvent, DiskEvent, JobEvent,
+} from '../web/src/wasm-gen/seam';
+export type { DiskInfo, ThreadInfo };
+/** One file of the disk (gkDiskFile). */
+export type DiskFileInfo = DiskFile;
 
-/** AOF events in AOF trace records (a). */
-export const AofEvent = {
-  FEED: 0, WRITE: 1, POSTPONE: 2, FORCED: 3, WRITE_ERR: 4, FSYNC: 5, FSYNC_QUEUED: 6, LOADED: 7, TRUNCATED: 8,
-} as const;
-/** bio job types (a) and job events (b) in BIO trace records. */
-export const BioType = { CLOSE_FILE: 0, AOF_FSYNC: 1, LAZY_FREE: 2 } as const;
-export const JobEvent = { QUEUED: 0, START: 1, DONE: 2 } as const;
-/** ACK trace records (GK_TR_ACK): a client program was told a write
- *  succeeded; a = key number (key:N, db 0), b = fd, c = AckKind, d = INCR's
- *  new value or the length of SET's value (that many "x"). */
-export const AckKind = { SET: 0, INCR: 1 } as const;
-/** Disk events in DISK trace records (a). */
-export const DiskEvent = { SYNCED: 0, WRITTEN_BACK: 1, POWER_LOSS: 2 } as const;
+/** gkServerCrash kinds: a process crash (kill -9) or a power loss. */
+export const CrashKind = { PROCESS: CrashEvent.PROCESS, POWER: CrashEvent.POWER } as const;
 
 /** appendfsync as gkAofInfo.fsync numbers it. */
 export const FSYNC_NAMES = ['no', 'always', 'everysec'] as const;
 export type FsyncPolicy = (typeof FSYNC_NAMES)[number];
 
-export interface AofInfo {
-  /** 0 off, 1 on, 2 waiting for its first rewrite. */
-  state: number;
-  fsync: FsyncPolicy;
-  lastWriteOk: boolean;
-  lastWriteErrno: number;
-  bioFsyncOk: boolean;
-  rewriteInProgress: boolean;
-  selectedDb: number;
-  bufferLength: number;
-  currentSize: number;
-  baseSize: number;
-  fsyncOffset: number;
-  pendingBioFsync: number;
-  delayedFsync: number;
-  flushPostponedStart: number;
-  lastFsync: number;
-  /** One stream of bytes since the process started, at four stages. */
-  fed: number;
-  written: number;
-  acked: number;
-  durable: number;
-  incrFile: string;
-  baseFile: string;
-}
+/** gkAofInfo, with appendfsync by name and the two write statuses as
+ *  flags. */
+export type AofInfo = Omit<AofInfoC, 'fsync'> & { fsync: FsyncPolicy; lastWriteOk: boolean; bioFsyncOk: boolean };
 
-export interface ThreadInfo {
-  name: string;
-  busy: boolean;
-  pending: number;
-  busySince: number;
-  busyUntil: number;
-  jobsDone: number;
-  busyNs: number;
-}
-
-export interface DiskInfo {
-  preset: string;
-  capacity: number;
-  used: number;
-  free: number;
-  deviceBusyUntil: number;
-  queued: number;
-  files: number;
-  written: number;
-  durableBytes: number;
-  syncs: number;
-  writebacks: number;
-}
-
-export interface DiskFileInfo {
-  /** Bytes in the page cache (what read(2) sees). */
-  size: number;
-  /** Bytes on the device. */
-  durable: number;
-  dirty: number;
-  syncingUntil: number;
-  dirtySince: number;
-  inode: number;
-  open: number;
-}
-
-const AOF_FIELDS = 20;
-const AOF_NAME = 64;
-const THREAD_FIELDS = 6;
-const THREAD_NAME = 24;
+/** Threads gkServerThreads reports at most (main, three bio threads, the
+ *  rewrite child, with room to spare). */
 const THREADS_MAX = 8;
-const STATUS_ENOTFOUND = -4;
 
 const decoder = new TextDecoder();
 
@@ -112,59 +44,43 @@ function withBlock<T>(world: World, bytes: number, fn: (p: number) => T): T {
 
 export function aofInfo(world: World, node: number): AofInfo {
   const gk = world.engine;
-  return withBlock(world, AOF_FIELDS * 8 + 2 * AOF_NAME, (p) => {
-    world.checkStatus(gk.module._gkwAofGetInfo(world.handle, node, p, p + AOF_FIELDS * 8));
-    const f = gk.f64s(p, AOF_FIELDS);
-    const names = p + AOF_FIELDS * 8;
-    return {
-      state: f[0], fsync: FSYNC_NAMES[f[1]] ?? 'everysec', lastWriteOk: f[2] === 0, lastWriteErrno: f[3],
-      bioFsyncOk: f[4] === 0, rewriteInProgress: f[5] !== 0, selectedDb: f[6], bufferLength: f[7],
-      currentSize: f[8], baseSize: f[9], fsyncOffset: f[10], pendingBioFsync: f[11], delayedFsync: f[12],
-      flushPostponedStart: f[13], lastFsync: f[14], fed: f[15], written: f[16], acked: f[17], durable: f[18],
-      incrFile: gk.cstring(names), baseFile: gk.cstring(names + AOF_NAME),
-    };
+  const raw = withBlock(world, AofInfoBytes, (p) => {
+    world.checkStatus(gk.module._gkAofGetInfo(world.handle, node, p));
+    return readAofInfo(gk.view(), p);
   });
+  return {
+    ...raw, fsync: FSYNC_NAMES[raw.fsync] ?? 'everysec', lastWriteOk: raw.lastWriteStatus === 0,
+    bioFsyncOk: raw.bioFsyncStatus === 0,
+  };
 }
 
 export function serverThreads(world: World, node: number): ThreadInfo[] {
   const gk = world.engine;
-  return withBlock(world, THREADS_MAX * (THREAD_FIELDS * 8 + THREAD_NAME), (p) => {
-    const names = p + THREADS_MAX * THREAD_FIELDS * 8;
-    const n = world.checkStatus(gk.module._gkwServerThreads(world.handle, node, p, names));
-    const f = gk.f64s(p, n * THREAD_FIELDS);
-    const out: ThreadInfo[] = [];
-    for (let i = 0; i < n; i++) {
-      const o = i * THREAD_FIELDS;
-      out.push({
-        name: gk.cstring(names + i * THREAD_NAME), busy: f[o] !== 0, pending: f[o + 1], busySince: f[o + 2],
-        busyUntil: f[o + 3], jobsDone: f[o + 4], busyNs: f[o + 5],
-      });
-    }
-    return out;
+  return withBlock(world, THREADS_MAX * ThreadInfoBytes + 4, (p) => {
+    const nAt = p + THREADS_MAX * ThreadInfoBytes;
+    world.checkStatus(gk.module._gkServerThreads(world.handle, node, p, THREADS_MAX, nAt));
+    const n = Math.min(gk.i32(nAt), THREADS_MAX);
+    const v = gk.view();
+    return Array.from({ length: n }, (_, i) => readThreadInfo(v, p + i * ThreadInfoBytes));
   });
 }
 
 export function diskInfo(world: World, node: number): DiskInfo {
   const gk = world.engine;
-  return withBlock(world, 10 * 8 + 16, (p) => {
-    world.checkStatus(gk.module._gkwDiskGetInfo(world.handle, node, p, p + 80));
-    const f = gk.f64s(p, 10);
-    return {
-      preset: gk.cstring(p + 80), capacity: f[0], used: f[1], free: f[2], deviceBusyUntil: f[3], queued: f[4],
-      files: f[5], written: f[6], durableBytes: f[7], syncs: f[8], writebacks: f[9],
-    };
+  return withBlock(world, DiskInfoBytes, (p) => {
+    world.checkStatus(gk.module._gkDiskGetInfo(world.handle, node, p));
+    return readDiskInfo(gk.view(), p);
   });
 }
 
 /** One file of the node's disk, or null if it does not exist. */
 export function diskFileInfo(world: World, node: number, path: string): DiskFileInfo | null {
   const gk = world.engine;
-  return withBlock(world, 7 * 8, (p) => gk.withString(path, (name) => {
-    const status = gk.module._gkwDiskFileInfo(world.handle, node, name, p);
-    if (status === STATUS_ENOTFOUND) return null;
+  return withBlock(world, DiskFileBytes, (p) => gk.withString(path, (name) => {
+    const status = gk.module._gkDiskFileInfo(world.handle, node, name, p);
+    if (status === Status.ENOTFOUND) return null;
     world.checkStatus(status);
-    const f = gk.f64s(p, 7);
-    return { size: f[0], durable: f[1], dirty: f[2], syncingUntil: f[3], dirtySince: f[4], inode: f[5], open: f[6] };
+    return readDiskFile(gk.view(), p);
   }));
 }
 
@@ -176,7 +92,7 @@ export function diskList(world: World, node: number, dir: string): string[] | nu
   return withBlock(world, cap, (p) => gk.withString(dir, (d) => {
     const s = gk.scratchPtr;
     const status = gk.module._gkDiskList(world.handle, node, d, p, cap, s);
-    if (status === STATUS_ENOTFOUND) return null;
+    if (status === Status.ENOTFOUND) return null;
     world.checkStatus(status);
     const text = decoder.decode(gk.bytes(p, gk.u32(s)));
     return text.split('\0').filter((x) => x.length > 0);
@@ -191,10 +107,10 @@ export function diskReadFile(world: World, node: number, path: string, durable =
   const gk = world.engine;
   return withBlock(world, max + 8, (p) => gk.withString(path, (name) => {
     const sizeAt = p + max;
-    const status = gk.module._gkwDiskReadFile(world.handle, node, name, durable ? 1 : 0, p, max, sizeAt);
-    if (status === STATUS_ENOTFOUND) return null;
+    const status = gk.module._gkDiskReadFile(world.handle, node, name, durable ? 1 : 0, p, max, sizeAt);
+    if (status === Status.ENOTFOUND) return null;
     world.checkStatus(status);
-    const size = gk.f64(sizeAt);
+    const size = gk.u32(sizeAt);
     return { bytes: gk.bytes(p, Math.min(size, max)), size };
   }));
 }
@@ -274,7 +190,7 @@ export function serverLogRead(world: World, node: number, after = 0): { text: st
   const cap = 256 * 1024;
   return withBlock(world, cap + 8, (p) => {
     const n = gk.module._gkwServerLogRead(world.handle, node, after, p, cap, p + cap);
-    return { text: decoder.decode(gk.bytes(p, n)), last: gk.f64(p + cap) };
+    return { text: decoder.decode(gk.bytes(p, n >>> 0)), last: gk.u64(p + cap) };
   });
 }
 

@@ -1,6 +1,7 @@
 // The persistence part of the worker protocol: the actions that change the
 // server's machine (its disk, a crash, a restart) and the AOF view the
 // worker answers with. Shared by both sides, so it uses neither lib.
+import type { AofInfo, DiskInfo, ThreadInfo } from './aof';
 
 /** How the server goes down: kill -9 of the process (the page cache
  *  survives) or a power loss (only bytes on the device survive). */
@@ -40,33 +41,6 @@ export type AofLabName = (typeof AOF_LAB_NAMES)[number];
  *    thread's next point (GK_BIO_AOF_FSYNC, GK_JOB_START). */
 export const CRASH_POINTS = ['beforeSleep', 'afterWrite', 'duringFsync'] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
-
-/** The AOF state the engine reports (gkAofGetInfo). */
-export interface AofInfoView {
-  state: number;
-  fsync: 'no' | 'always' | 'everysec';
-  lastWriteOk: boolean;
-  bufferLength: number;
-  currentSize: number;
-  baseSize: number;
-  pendingBioFsync: number;
-  delayedFsync: number;
-  postponed: boolean;
-  fed: number;
-  written: number;
-  acked: number;
-  durable: number;
-  incrFile: string;
-  baseFile: string;
-}
-
-export interface ThreadView {
-  name: string;
-  busy: boolean;
-  pending: number;
-  jobsDone: number;
-  busyNs: number;
-}
 
 /** Offsets of the AOF stream over time, from the engine's trace, anchored
  *  at the values gkAofGetInfo reports now. NaN where not known. */
@@ -174,9 +148,9 @@ export interface AofView {
   now: number;
   up: boolean;
   appendonly: boolean;
-  info: AofInfoView | null;
-  threads: ThreadView[];
-  disk: { preset: string; free: number; capacity: number; syncs: number; writebacks: number } | null;
+  info: AofInfo | null;
+  threads: ThreadInfo[];
+  disk: DiskInfo | null;
   file: AofFileView | null;
   series: AofSeries;
   jobs: LaneJob[];

@@ -18,7 +18,7 @@ import {
   CrashAt, diskSetFree, diskSetPreset, diskSetReadOnly, serverCrash, serverCrashAtEvent, serverIsUp,
   serverLogRead, serverRestart, serverThreads,
 } from './aof';
-import { TraceType, TRACE_FIELDS } from './engine';
+import { TraceType, type TraceRecord } from './engine';
 import {
   CRASH_POINTS, DISK_PRESETS, type AckedWrite, type CrashMode, type CrashPoint, type AofCommand, type AofFileView, type AofSeries, type AofView, type CrashRecord,
   type LaneJob, type PersistAction, type RecoveryReport, type RecoveryRow,
@@ -409,28 +409,26 @@ function valueOfLength(n: number): string {
  *  programs were told succeeded (GK_TR_ACK records: key:N in db 0; d is
  *  INCR's reply or the length of SET's value), and the moment an armed
  *  crash happened (a CRASH record at a chosen point). */
-export function observePersist(live: PersistLive, data: Float64Array, count: number): void {
+export function observePersist(live: PersistLive, records: readonly TraceRecord[]): void {
   const p = live.persist;
-  for (let i = 0; i < count; i++) {
-    const o = i * TRACE_FIELDS;
-    const type = data[o + 2];
-    if (p.armed && data[o + 3] === live.node) {
+  for (const r of records) {
+    const { type } = r;
+    if (p.armed && r.node === live.node) {
       if (type === TraceType.CMD) p.armed.commands++;
-      else if (type === TraceType.AOF && data[o + 4] === AofEvent.FEED) p.armed.buf = data[o + 7];
-      else if (type === TraceType.AOF && data[o + 4] === AofEvent.WRITE) p.armed.buf = 0;
-      else if (type === TraceType.CRASH && data[o + 5] === 1 && data[o + 4] !== CrashEvent.RESTART) {
-        armedCrashed(live, data[o + 1], data[o + 6]);
+      else if (type === TraceType.AOF && r.a === AofEvent.FEED) p.armed.buf = r.d;
+      else if (type === TraceType.AOF && r.a === AofEvent.WRITE) p.armed.buf = 0;
+      else if (type === TraceType.CRASH && r.b === 1 && r.a !== CrashEvent.RESTART) {
+        armedCrashed(live, r.time, r.c);
         continue;
       }
     }
-    if (data[o + 2] !== TraceType.ACK) continue;
-    const set = data[o + 6] === AckKind.SET;
-    const d = data[o + 7];
-    // INCR's value crosses signed (wasm/exports.c); past 2^53 a double
+    if (type !== TraceType.ACK) continue;
+    const set = r.c === AckKind.SET;
+    // d is signed (INCR's value may be negative); past 2^53 a double
     // rounds it, as any counter that large would be in the page.
-    const value = set ? valueOfLength(d) : String(d);
-    const key = `key:${data[o + 4]}`;
-    ack(p, 0, key, value, data[o + 1], set ? `SET ${key} ${value.length > 16 ? `(${value.length} bytes)` : value}`
+    const value = set ? valueOfLength(r.d) : String(r.d);
+    const key = `key:${r.a}`;
+    ack(p, 0, key, value, r.time, set ? `SET ${key} ${value.length > 16 ? `(${value.length} bytes)` : value}`
       : `INCR ${key}`);
   }
 }
@@ -442,30 +440,23 @@ const BIO_LANE: Record<number, number> = {
   [BioType.CLOSE_FILE]: 1, [BioType.AOF_FSYNC]: 2, [BioType.LAZY_FREE]: 3,
 };
 
-interface Rec {
-  seq: number; time: number; type: number; a: number; b: number; c: number; d: number;
-}
-
 /** The server's trace records still in the engine's ring, since its
  *  process last started, oldest first. */
-function recentRecords(world: World, node: number): Rec[] {
+function recentRecords(world: World, node: number): TraceRecord[] {
   const last = world.traceLastSeq();
   const batch = world.traceRead(Math.max(0, last - VIEW_RECORDS), VIEW_RECORDS);
-  const out: Rec[] = [];
-  const d = batch.data;
-  for (let i = 0; i < batch.count; i++) {
-    const o = i * TRACE_FIELDS;
-    if (d[o + 3] !== node) continue;
-    const type = d[o + 2];
-    if (type === TraceType.CRASH && d[o + 4] === CrashEvent.RESTART) out.length = 0;
-    out.push({ seq: d[o], time: d[o + 1], type, a: d[o + 4], b: d[o + 5], c: d[o + 6], d: d[o + 7] });
+  const out: TraceRecord[] = [];
+  for (const r of batch.records) {
+    if (r.node !== node) continue;
+    if (r.type === TraceType.CRASH && r.a === CrashEvent.RESTART) out.length = 0;
+    out.push(r);
   }
   return out;
 }
 
 /** fed/written/acked/buf/durable over the records, anchored at `now`'s
  *  values: sums of what each record added, taken back from today's. */
-function seriesOf(recs: Rec[], now: number, anchor: { fed: number; written: number; acked: number;
+function seriesOf(recs: TraceRecord[], now: number, anchor: { fed: number; written: number; acked: number;
   durable: number; buf: number }, incr: { inode: number; size: number } | null): AofSeries {
   let fedAdded = 0;
   let writtenAdded = 0;
@@ -520,7 +511,7 @@ function seriesOf(recs: Rec[], now: number, anchor: { fed: number; written: numb
   return s;
 }
 
-function jobsOf(recs: Rec[], now: number): { jobs: LaneJob[]; flushes: number[] } {
+function jobsOf(recs: TraceRecord[], now: number): { jobs: LaneJob[]; flushes: number[] } {
   const jobs: LaneJob[] = [];
   const flushes: number[] = [];
   const open: Record<number, number> = {};
@@ -603,31 +594,21 @@ export function aofView(live: PersistLive): AofView {
     series: { t: [], fed: [], written: [], acked: [], durable: [], buf: [] }, jobs: [], flushes: [], t0: now,
   };
   const disk = diskInfo(world, node);
-  const diskView = {
-    preset: disk.preset, free: disk.free, capacity: disk.capacity, syncs: disk.syncs, writebacks: disk.writebacks,
-  };
   if (!isUp(live)) {
-    return { ...base, up: false, appendonly: false, info: null, threads: [], disk: diskView, file: null };
+    return { ...base, up: false, appendonly: false, info: null, threads: [], disk, file: null };
   }
   const appendonly = world.serverConfigGet(node, 'appendonly') === 'yes';
-  const threads = serverThreads(world, node).map((t) => ({
-    name: t.name, busy: t.busy, pending: t.pending, jobsDone: t.jobsDone, busyNs: t.busyNs,
-  }));
+  const threads = serverThreads(world, node);
   const recs = recsNow;
   const { jobs, flushes } = jobsOf(recs, now);
   const t0 = recs.length ? recs[0].time : now;
-  const i = aofInfo(world, node);
-  const info = {
-    state: i.state, fsync: i.fsync, lastWriteOk: i.lastWriteOk, bufferLength: i.bufferLength,
-    currentSize: i.currentSize, baseSize: i.baseSize, pendingBioFsync: i.pendingBioFsync,
-    delayedFsync: i.delayedFsync, postponed: i.flushPostponedStart !== 0, fed: i.fed, written: i.written,
-    acked: i.acked, durable: i.durable, incrFile: i.incrFile, baseFile: i.baseFile,
-  };
+  const info = aofInfo(world, node);
+  const i = info;
   const path = i.incrFile ? `appendonlydir/${i.incrFile}` : '';
   const file = path ? fileView(world, node, path) : null;
   const fi = path ? diskFileInfo(world, node, path) : null;
   const series = i.state === 0 ? base.series : seriesOf(recs, now,
     { fed: i.fed, written: i.written, acked: i.acked, durable: i.durable, buf: i.bufferLength },
     fi ? { inode: fi.inode, size: fi.size } : null);
-  return { ...base, up: true, appendonly, info, threads, disk: diskView, file, series, jobs, flushes, t0 };
+  return { ...base, up: true, appendonly, info, threads, disk, file, series, jobs, flushes, t0 };
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Builds the engine to WebAssembly: every engine/src/*.c, the redis-cli
-// formatter (engine/cli/cliformat.c) and wasm/*exports.c, linked into one
+// formatter (engine/cli/cliformat.c), wasm/exports.c and the seam that
+// wasm/seam.mjs generates from engine/include/glasskv.h, linked into one
 // ES module factory (createGlasskv) and its .wasm, written inside the Vite
-// source tree so that Vite rewrites the .wasm URL in dev and in builds.
+// source tree so that Vite rewrites the .wasm URL in dev and in builds. The
+// seam's TypeScript (seam.ts, glasskv.d.mts) is written next to them.
 //
 //   node wasm/build.mjs            build if any input is newer than the output
 //   node wasm/build.mjs --force    build unconditionally
@@ -10,33 +12,18 @@
 // Exits non-zero, with the compiler's message, when the build fails.
 import { spawnSync } from 'node:child_process';
 import {
-  copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync,
+  existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync,
 } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { outC, writeSeam } from './seam.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
 const outDir = join(root, 'web', 'src', 'wasm-gen');
 const outJs = join(outDir, 'glasskv.mjs');
 const outWasm = join(outDir, 'glasskv.wasm');
-const outTypes = join(outDir, 'glasskv.d.mts');
 
-// The C entry points the TypeScript side calls. Functions of glasskv.h whose
-// arguments and results are all 32-bit are exported as they are; those that
-// take or return 64-bit integers or structs go through wasm/exports.c.
-const exported = [
-  'malloc', 'free',
-  'gkWorldRelease', 'gkStatusString', 'gkWorldLastError', 'gkWorldMemory',
-  'gkWorldRunUntilIdle', 'gkServerAdd', 'gkServerConfigSet', 'gkServerConfigGet',
-  'gkConnOpen', 'gkConnClose', 'gkConnSend', 'gkConnPending', 'gkConnRecv',
-  'gkConnIsOpen', 'gkTraceEnable', 'gkDictGetBuckets', 'gkDictRehashSteps',
-  'gkScanAuditBegin', 'gkScanAuditMissing', 'gkScanAuditEnd',
-  'gkWorkloadStop', 'gkLabName',
-  'gkServerCrash', 'gkServerRestart', 'gkServerIsUp', 'gkDiskSetPreset',
-  'gkDiskPresetName', 'gkDiskSetReadOnly', 'gkDiskList',
-  'gkMemcachedAdd', 'gkMemcachedPages', 'gkMemcachedChunks', 'gkMemcachedNotes',
-];
 const runtime = ['UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8', 'HEAPU8'];
 
 function fail(message) {
@@ -59,29 +46,25 @@ function inputs() {
   if (engineSrc.length === 0) fail('no C sources in engine/src');
   const cliformat = join(root, 'engine', 'cli', 'cliformat.c');
   if (!existsSync(cliformat)) fail('engine/cli/cliformat.c is missing');
-  const exportsC = join(here, 'exports.c');
-  const aofExportsC = join(here, 'aofexports.c');
-  const mcExportsC = join(here, 'mcexports.c');
-  const sources = [...engineSrc, cliformat, exportsC, aofExportsC, mcExportsC];
+  const sources = [...engineSrc, cliformat, ...cFiles(here), outC];
   const deps = [
     ...sources,
     ...headerFiles(join(root, 'engine', 'src')),
     ...headerFiles(join(root, 'engine', 'include')),
     ...headerFiles(join(root, 'engine', 'cli')),
     ...headerFiles(here),
-    join(here, 'glasskv.d.ts'),
     fileURLToPath(import.meta.url),
   ];
   return { sources, deps };
 }
 
 function upToDate(deps) {
-  if (![outJs, outWasm, outTypes].every(existsSync)) return false;
-  const built = Math.min(statSync(outJs).mtimeMs, statSync(outWasm).mtimeMs, statSync(outTypes).mtimeMs);
+  if (![outJs, outWasm].every(existsSync)) return false;
+  const built = Math.min(statSync(outJs).mtimeMs, statSync(outWasm).mtimeMs);
   return deps.every((f) => statSync(f).mtimeMs <= built);
 }
 
-function emccArgs(sources, jsOut) {
+function emccArgs(sources, jsOut, exported) {
   return [
     '-std=c11', '-O2', '-D_DEFAULT_SOURCE',
     // The native Makefile's warnings. Clang, unlike GCC, also reports
@@ -91,6 +74,7 @@ function emccArgs(sources, jsOut) {
     `-I${join(root, 'engine', 'include')}`,
     `-I${join(root, 'engine', 'src')}`,
     `-I${join(root, 'engine', 'cli')}`,
+    `-I${here}`,
     ...sources,
     '-o', jsOut,
     '-sMODULARIZE=1', '-sEXPORT_ES6=1', '-sEXPORT_NAME=createGlasskv',
@@ -104,6 +88,14 @@ function emccArgs(sources, jsOut) {
 
 function main() {
   const force = process.argv.includes('--force');
+  // The seam first: its files are rewritten only when their text changes,
+  // and seam.c lists the exports, so a new call from TypeScript rebuilds.
+  let seam;
+  try {
+    seam = writeSeam();
+  } catch (e) {
+    fail(e.message);
+  }
   const { sources, deps } = inputs();
   if (!force && upToDate(deps)) {
     console.log('wasm: up to date (web/src/wasm-gen)');
@@ -119,7 +111,7 @@ function main() {
   const tmpWasm = join(tmpDir, 'glasskv.wasm');
   const env = { ...process.env, NODE_PATH: '/usr/share/nodejs', EMSDK_PYTHON: '/usr/bin/python3' };
   const started = Date.now();
-  const run = spawnSync('emcc', emccArgs(sources, tmpJs), { cwd: root, env, encoding: 'utf8' });
+  const run = spawnSync('emcc', emccArgs(sources, tmpJs, seam.exports), { cwd: root, env, encoding: 'utf8' });
   if (run.error) {
     fail(run.error.code === 'ENOENT'
       ? 'emcc not found: install the Debian package "emscripten" (npm run setup does it)'
@@ -134,10 +126,9 @@ function main() {
   renameSync(tmpWasm, outWasm);
   renameSync(tmpJs, outJs);
   rmSync(tmpDir, { recursive: true, force: true });
-  copyFileSync(join(here, 'glasskv.d.ts'), outTypes);
   // The outputs are dated when the build began: a source saved while emcc
   // ran is then newer than them, and the next run builds again.
-  for (const f of [outJs, outWasm, outTypes]) utimesSync(f, started / 1000, started / 1000);
+  for (const f of [outJs, outWasm]) utimesSync(f, started / 1000, started / 1000);
   const kb = (statSync(outWasm).size / 1024).toFixed(0);
   console.log(`wasm: built web/src/wasm-gen/glasskv.{mjs,wasm} (${kb} KB wasm) in ${Date.now() - started} ms`);
 }

@@ -13,71 +13,20 @@
 // C calls return status codes; every failing status becomes a GkError with
 // the engine's own message. A WebAssembly trap (unreachable, out-of-bounds
 // access, abort) becomes a GkTrapError, after which the module is unusable.
-import type { GlasskvFactory, GlasskvModule } from './glasskv';
+import type { GlasskvFactory, GlasskvModule } from '../web/src/wasm-gen/glasskv.mjs';
+import {
+  ConfigBytes, DictInfoBytes, DictKind, NodeStatsBytes, ScanAuditBytes, Status, TraceRecordBytes, WorkloadSpecBytes,
+  WorkloadStatsBytes, readDictInfo, readHex64, readScanAudit, readTraceRecord, readU64, readU64s,
+  readNodeStats, readWorkloadStats, writeConfig, writeWorkloadSpec,
+  type ConfigInput, type DictInfo, type NodeStats, type ScanAudit, type TraceRecord, type WorkloadSpec,
+  type WorkloadSpecInput, type WorkloadStats,
+} from '../web/src/wasm-gen/seam';
 import { captureImage, restoreImage, type MemoryImage } from './memimage';
-import type { WorkloadSpec } from './protocol';
 
-export type { WorkloadSpec };
-
-export const Status = {
-  OK: 0,
-  ERR: -1,
-  ENOMEM: -2,
-  EINVAL: -3,
-  ENOTFOUND: -4,
-  ECLOSED: -5,
-} as const;
-
-export const TraceType = {
-  CMD: 1,
-  REHASH_STEP: 2,
-  TABLE_NEW: 3,
-  TABLE_FREE: 4,
-  SCAN_BUCKET: 5,
-  SCAN_CALL: 6,
-  CRON: 7,
-  EXPIRE: 8,
-  SYSCALL: 9,
-  LOOP: 10,
-  CLIENT: 11,
-  SLAB_PAGE: 12,
-  ITEM_STORE: 13,
-  ITEM_EVICT: 14,
-  ITEM_FREE: 15,
-  AOF: 16,
-  BIO: 17,
-  DISK: 18,
-  CRASH: 19,
-  REWRITE: 20,
-  ACK: 21,
-} as const;
-
-/** System calls in SYSCALL records (a): b = fd, c = bytes, d = duration ns. */
-export const Syscall = {
-  READ: 0,
-  WRITE: 1,
-  POLL: 2,
-  FWRITE: 3,
-  FSYNC: 4,
-  FTRUNCATE: 5,
-  OPEN: 6,
-  CLOSE: 7,
-  RENAME: 8,
-  UNLINK: 9,
-  FREAD: 10,
-} as const;
-
-/** Event-loop phases in LOOP records (a); d = the iteration number. */
-export const LoopPhase = { BEGIN: 0, BEFORE_SLEEP: 1, END: 2, CRON: 3 } as const;
-
-/** Workload events in CLIENT records (a): b = fd, c = commands, d = bytes
- *  sent (SEND) or the batch's latency in ns (DONE). */
-export const ClientEvent = { SEND: 0, DONE: 1 } as const;
-
-export const DictKind = { KEYS: 0, EXPIRES: 1 } as const;
-
-/** Doubles per trace record in a TraceBatch (see wasm/exports.c). */
-export const TRACE_FIELDS = 8;
+export {
+  ClientEvent, DictKind, LoopPhase, Status, Syscall, TraceType,
+} from '../web/src/wasm-gen/seam';
+export type { DictInfo, NodeStats, ScanAudit, TraceRecord, WorkloadSpec, WorkloadSpecInput, WorkloadStats };
 
 /** A failing status from the engine, with the engine's message. */
 export class GkError extends Error {
@@ -107,88 +56,15 @@ export interface LoadOptions {
   wasmModule?: WebAssembly.Module;
 }
 
-export interface WorldConfig {
-  /** Seeds the world's PRNG and so the hash seed (0 ... 2^64-1). */
-  seed?: number | bigint;
-  /** Unix time in ms at virtual time 0. */
-  unixMsAtZero?: number;
-  /** Bytes the engine may hold before refusing growing commands (0 = none). */
-  heapLimit?: number;
-  /** Records in the trace ring (a power of two; 0 = the engine's default). */
-  traceCapacity?: number;
-}
+/** A world's configuration (gkConfig); what is left out keeps its value
+ *  here: seed 0, Unix time 0 at virtual time 0, no heap limit beyond the
+ *  engine's maximum, the engine's default trace ring. */
+export type WorldConfig = ConfigInput;
 
-export interface DictInfo {
-  rehashidx: number;
-  size: [number, number];
-  used: [number, number];
-  pauserehash: number;
-  resizePolicy: number;
-  /** Changes whenever an entry or a bucket of the dict changes: equal
-   *  versions mean identical buckets. */
-  version: number;
-}
-
-export interface ScanAudit {
-  tracked: number;
-  throughout: number;
-  returned: number;
-  missing: number;
-  duplicates: number;
-  foreign: number;
-  calls: number;
-  active: boolean;
-  db: number;
-}
-
-export interface TraceRecord {
-  seq: number;
-  time: number;
-  type: number;
-  node: number;
-  a: number;
-  b: number;
-  c: number;
-  d: number;
-}
-
-/** Trace records packed as TRACE_FIELDS doubles each, ready to transfer. */
+/** Trace records, oldest first, read from the engine's ring in one call. */
 export interface TraceBatch {
   count: number;
-  data: Float64Array;
-}
-
-const SPEC_ORDER = [
-  'clients', 'pipeline', 'requests', 'multi', 'keyspace', 'valueSize', 'clientCmdNs', 'intervalNs', 'rttNs',
-  'bandwidth',
-] as const;
-
-/** What a workload has done so far (gkWorkloadStats). Times are virtual ns. */
-export interface WorkloadStats {
-  sent: number;
-  completed: number;
-  batches: number;
-  startNs: number;
-  endNs: number;
-  /** Batches timed. */
-  latCount: number;
-  latSumNs: number;
-  latMaxNs: number;
-  latP50Ns: number;
-  latP99Ns: number;
-  /** The program's system calls. */
-  reads: number;
-  writes: number;
-  /** Every request answered. */
-  done: boolean;
-}
-
-/** A host's system calls and loop iterations (gkNodeGetStats). */
-export interface NodeStats {
-  reads: number;
-  writes: number;
-  polls: number;
-  iterations: number;
+  records: TraceRecord[];
 }
 
 /** Recent batch latencies of a workload: when each batch completed and how
@@ -248,17 +124,12 @@ function seedHalves(seed: number | bigint): [number, number] {
   return [Number(s >> 32n), Number(s & 0xffffffffn)];
 }
 
-export function traceRecordAt(batch: TraceBatch, i: number): TraceRecord {
-  const o = i * TRACE_FIELDS;
-  const d = batch.data;
-  return { seq: d[o], time: d[o + 1], type: d[o + 2], node: d[o + 3], a: d[o + 4], b: d[o + 5], c: d[o + 6], d: d[o + 7] };
-}
-
 /** One instantiated module: memory helpers, the CLI formatter, worlds. */
 export class Glasskv {
   readonly module: GlasskvModule;
   private readonly scratch: number;
   private trapped: GkTrapError | null = null;
+  private dv: DataView | null = null;
 
   private constructor(module: GlasskvModule) {
     this.module = module;
@@ -302,17 +173,17 @@ export class Glasskv {
   }
 
   createWorld(config: WorldConfig = {}): World {
-    const [hi, lo] = seedHalves(config.seed ?? 0);
-    return this.guard(() => {
+    return this.guard(() => this.withBlock(ConfigBytes, (cfg) => {
       const m = this.module;
-      const ptr = m._gkwWorldCreate(hi, lo, config.unixMsAtZero ?? 0, config.heapLimit ?? 0,
-        config.traceCapacity ?? 0, this.scratch);
-      if (!ptr) {
-        const status = this.i32(this.scratch);
-        throw new GkError(status, this.statusString(status));
-      }
-      return new World(this, ptr);
-    });
+      m._gkConfigInit(cfg);
+      const { traceCapacity, ...rest } = config;
+      writeConfig(this.view(), cfg, {
+        seed: 0, unixMsAtZero: 0, heapLimit: 0, ...rest, ...(traceCapacity ? { traceCapacity } : {}),
+      });
+      const status = m._gkWorldCreate(this.scratch, cfg, 0, 0);
+      if (status !== Status.OK) throw new GkError(status, this.statusString(status));
+      return new World(this, this.u32(this.scratch));
+    }));
   }
 
   statusString(status: number): string {
@@ -377,10 +248,10 @@ export class Glasskv {
   }
 
   /** Runs one workload to completion in a fresh world (gkWorkloadRunJson). */
-  workloadRunJson(spec: Partial<WorkloadSpec>, seed: number | bigint = 1): string {
+  workloadRunJson(spec: WorkloadSpecInput, seed: number | bigint = 1): string {
     const [hi, lo] = seedHalves(seed);
-    return this.withSpec(spec, (f, cmd) =>
-      this.jsonCall((out, cap) => this.module._gkwWorkloadRunJson(f, cmd, hi, lo, out, cap), 'invalid workload'));
+    return this.guard(() => this.withSpec(spec, (p) =>
+      this.jsonCall((out, cap) => this.module._gkwWorkloadRunJson(p, hi, lo, out, cap), 'invalid workload')));
   }
 
   /** Calls fn(out, cap) with growing buffers until the JSON it writes fits. */
@@ -400,16 +271,13 @@ export class Glasskv {
     });
   }
 
-  /** Calls fn with a workload spec in the heap as gkwWorkloadStart reads it. */
-  withSpec<T>(spec: Partial<WorkloadSpec>, fn: (fields: number, command: number) => T): T {
-    return this.withBlock(SPEC_ORDER.length * 8, (p) => {
-      const h = this.module.HEAPU8;
-      const view = new DataView(h.buffer, h.byteOffset);
-      SPEC_ORDER.forEach((k, i) => {
-        const v = spec[k];
-        view.setFloat64(p + i * 8, v === undefined ? NaN : Number(v), true);
-      });
-      return this.withString(spec.command ?? '', (cmd) => fn(p, cmd));
+  /** Calls fn with a gkWorkloadSpec in the heap: gkWorkloadSpecInit's
+   *  defaults, then the fields spec gives. */
+  withSpec<T>(spec: WorkloadSpecInput, fn: (spec: number) => T): T {
+    return this.withBlock(WorkloadSpecBytes, (p) => {
+      this.module._gkWorkloadSpecInit(p);
+      writeWorkloadSpec(this.view(), p, spec);
+      return fn(p);
     });
   }
 
@@ -445,23 +313,33 @@ export class Glasskv {
     return p >>> 0;
   }
 
-  i32(ptr: number): number {
+  /** A view of the module's memory (made again whenever memory grew). */
+  view(): DataView {
     const h = this.module.HEAPU8;
-    return new DataView(h.buffer, h.byteOffset).getInt32(ptr, true);
+    if (this.dv?.buffer !== h.buffer) this.dv = new DataView(h.buffer, h.byteOffset);
+    return this.dv;
+  }
+
+  i32(ptr: number): number {
+    return this.view().getInt32(ptr, true);
   }
 
   u32(ptr: number): number {
     return this.i32(ptr) >>> 0;
   }
 
-  f64(ptr: number): number {
-    const h = this.module.HEAPU8;
-    return new DataView(h.buffer, h.byteOffset).getFloat64(ptr, true);
+  /** A uint64 at ptr (an out-parameter), exact up to 2^53. */
+  u64(ptr: number): number {
+    return readU64(this.view(), ptr);
   }
 
-  f64s(ptr: number, n: number): Float64Array {
-    const h = this.module.HEAPU8;
-    return new Float64Array(h.buffer.slice(ptr, ptr + n * 8));
+  /** Calls fn with a block of `bytes` bytes and reads the struct it
+   *  filled with read (a generated reader of seam.ts). */
+  withStruct<T>(bytes: number, read: (v: DataView, p: number) => T, fn: (p: number) => void): T {
+    return this.withBlock(bytes, (p) => {
+      fn(p);
+      return read(this.view(), p);
+    });
   }
 
   bytes(ptr: number, len: number): Uint8Array {
@@ -579,8 +457,8 @@ export class World {
   /** Runs the next event; returns the time the engine reports as next. */
   step(): number {
     const s = this.gk.scratchPtr + 8;
-    this.call(() => this.m._gkwWorldStep(this.w, s));
-    return this.gk.f64(s);
+    this.call(() => this.m._gkWorldStep(this.w, s));
+    return this.gk.u64(s);
   }
 
   runUntil(timeNs: number): void {
@@ -599,9 +477,9 @@ export class World {
   /** gkWorldDigest as 16 hex digits: equal for worlds in the same state
    *  (data, tables, clocks, counters), different otherwise. */
   digest(): string {
-    const out = this.gk.scratchPtr;
-    this.gk.guard(() => this.m._gkwWorldDigest(this.w, out));
-    return this.gk.cstring(out);
+    const out = this.gk.scratchPtr + 8;
+    this.gk.guard(() => this.m._gkWorldDigest(this.w, out));
+    return readHex64(this.gk.view(), out);
   }
 
   // ---- Nodes and connections. ----
@@ -678,9 +556,12 @@ export class World {
 
   /** Records with seq > afterSeq, oldest first, at most max. */
   traceRead(afterSeq: number, max = 4096): TraceBatch {
-    return this.gk.guard(() => this.gk.withBlock(max * TRACE_FIELDS * 8, (p) => {
+    return this.gk.guard(() => this.gk.withBlock(max * TraceRecordBytes, (p) => {
       const count = this.m._gkwTraceRead(this.w, afterSeq, p, max) >>> 0;
-      return { count, data: this.gk.f64s(p, count * TRACE_FIELDS) };
+      const v = this.gk.view();
+      const records: TraceRecord[] = new Array(count);
+      for (let i = 0; i < count; i++) records[i] = readTraceRecord(v, p + i * TraceRecordBytes);
+      return { count, records };
     }));
   }
 
@@ -690,7 +571,7 @@ export class World {
     let after = afterSeq;
     for (;;) {
       const batch = this.traceRead(after);
-      for (let i = 0; i < batch.count; i++) out.push(traceRecordAt(batch, i));
+      out.push(...batch.records);
       if (batch.count < 4096) return out;
       after = out[out.length - 1].seq;
     }
@@ -699,17 +580,12 @@ export class World {
   // ---- Introspection. ----
 
   dictInfo(node: number, db: number, kind: number = DictKind.KEYS): DictInfo {
-    const s = this.gk.scratchPtr + 8;
-    this.call(() => this.m._gkwDictGetInfo(this.w, node, db, kind, s));
-    const f = this.gk.f64s(s, 8);
-    return {
-      rehashidx: f[0],
-      size: [f[1], f[2]],
-      used: [f[3], f[4]],
-      pauserehash: f[5],
-      resizePolicy: f[6],
-      version: f[7],
-    };
+    return this.struct(DictInfoBytes, readDictInfo, (p) => this.m._gkDictGetInfo(this.w, node, db, kind, p));
+  }
+
+  /** Calls a gk*Get* function filling a struct at p and reads it back. */
+  private struct<T>(bytes: number, read: (v: DataView, p: number) => T, fill: (p: number) => number): T {
+    return this.gk.guard(() => this.gk.withStruct(bytes, read, (p) => this.check(fill(p))));
   }
 
   /** The buckets of one table folded into `bins` bins. */
@@ -740,10 +616,10 @@ export class World {
   // ---- Workloads and hosts. ----
 
   /** Starts a client program against node; returns its id (a node id). */
-  workloadStart(node: number, spec: Partial<WorkloadSpec>): number {
-    return this.gk.guard(() => this.gk.withSpec(spec, (f, cmd) => {
+  workloadStart(node: number, spec: WorkloadSpecInput): number {
+    return this.gk.guard(() => this.gk.withSpec(spec, (p) => {
       const s = this.gk.scratchPtr;
-      this.check(this.m._gkwWorkloadStart(this.w, node, f, cmd, s));
+      this.check(this.m._gkWorkloadStart(this.w, node, p, s));
       return this.gk.i32(s);
     }));
   }
@@ -754,30 +630,22 @@ export class World {
   }
 
   workloadStats(id: number): WorkloadStats {
-    const s = this.gk.scratchPtr + 8;
-    this.call(() => this.m._gkwWorkloadGetStats(this.w, id, s));
-    const f = this.gk.f64s(s, 13);
-    return {
-      sent: f[0], completed: f[1], batches: f[2], startNs: f[3], endNs: f[4], latCount: f[5], latSumNs: f[6],
-      latMaxNs: f[7], latP50Ns: f[8], latP99Ns: f[9], reads: f[10], writes: f[11], done: f[12] !== 0,
-    };
+    return this.struct(WorkloadStatsBytes, readWorkloadStats, (p) => this.m._gkWorkloadGetStats(this.w, id, p));
   }
 
   /** The workload's most recent batch latencies (at most max, the engine
    *  keeps 4,096). */
   workloadSamples(id: number, max = 4096): LatencySamples {
     return this.gk.guard(() => this.gk.withBlock(max * 16, (p) => {
-      const n = this.check(this.m._gkwWorkloadSamples(this.w, id, p, p + max * 8, max));
-      return { times: this.gk.f64s(p, n), latencies: this.gk.f64s(p + max * 8, n) };
+      const n = this.m._gkWorkloadSamples(this.w, id, p, p + max * 8, max) >>> 0;
+      const v = this.gk.view();
+      return { times: readU64s(v, p, n), latencies: readU64s(v, p + max * 8, n) };
     }));
   }
 
   /** System calls and loop iterations of any host (server or workload). */
   nodeStats(node: number): NodeStats {
-    const s = this.gk.scratchPtr + 8;
-    this.call(() => this.m._gkwNodeGetStats(this.w, node, s));
-    const f = this.gk.f64s(s, 4);
-    return { reads: f[0], writes: f[1], polls: f[2], iterations: f[3] };
+    return this.struct(NodeStatsBytes, readNodeStats, (p) => this.m._gkNodeGetStats(this.w, node, p));
   }
 
   /** Round-trip time (ns) and bandwidth (bytes/s, 0 = unlimited) of conn. */
@@ -792,13 +660,7 @@ export class World {
   }
 
   scanAuditGet(node: number): ScanAudit {
-    const s = this.gk.scratchPtr + 8;
-    this.call(() => this.m._gkwScanAuditGet(this.w, node, s));
-    const f = this.gk.f64s(s, 9);
-    return {
-      tracked: f[0], throughout: f[1], returned: f[2], missing: f[3],
-      duplicates: f[4], foreign: f[5], calls: f[6], active: f[7] !== 0, db: f[8],
-    };
+    return this.struct(ScanAuditBytes, readScanAudit, (p) => this.m._gkScanAuditGet(this.w, node, p));
   }
 
   /** The raw bytes gkScanAuditMissing writes. */

@@ -1,17 +1,15 @@
-/* exportkit.h -- the conversions every wasm export layer makes.
+/* exportkit.h -- the conversions the generated wrappers make.
  *
- * exports.c, aofexports.c and mcexports.c all cross the same boundary:
- * this Emscripten (without BigInt integration) would split a 64-bit value
- * into two 32-bit halves, so 64-bit values cross as doubles, structs as
- * flat arrays of doubles, and strings inside structs as NUL-terminated
- * copies in a caller's buffer. The helpers are static inline so each layer
- * stays one translation unit with nothing exported but its gkw* calls. */
+ * This Emscripten (without BigInt integration) would split a 64-bit
+ * argument into two 32-bit halves, so the wrappers wasm/seam.mjs generates
+ * for the calls of glasskv.h that take 64-bit integers receive them as
+ * doubles (a seed as its two halves, so every seed is reachable). Virtual
+ * time in nanoseconds stays exact in a double for 104 days of simulated
+ * time, sequence numbers and byte counts far longer. */
 #ifndef GK_EXPORTKIT_H
 #define GK_EXPORTKIT_H
 
-#include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 /* A double from JavaScript as a uint64, clamping what does not fit: NaN
  * and negatives become 0, values past the range become UINT64_MAX. */
@@ -21,29 +19,17 @@ static inline uint64_t gkwU64(double v) {
     return (uint64_t)v;
 }
 
-/* A double from JavaScript as a uint32, clamped as gkwU64 clamps. */
-static inline uint32_t gkwU32(double v) {
-    uint64_t u = gkwU64(v);
-    return u > UINT32_MAX ? UINT32_MAX : (uint32_t)u;
+/* A double from JavaScript as an int64, clamped to the range; NaN is 0. */
+static inline int64_t gkwI64(double v) {
+    if (v != v) return 0;
+    if (v >= 9223372036854775808.0) return INT64_MAX;
+    if (v < -9223372036854775808.0) return INT64_MIN;
+    return (int64_t)v;
 }
 
-/* A uint64 seed from the two 32-bit halves JavaScript passes, so every
- * seed is reachable. */
+/* A uint64 seed from the two 32-bit halves JavaScript passes. */
 static inline uint64_t gkwSeed(uint32_t hi, uint32_t lo) {
     return ((uint64_t)hi << 32) | lo;
-}
-
-/* Copies n uint64 values into out as doubles; a value above 2^53 loses
- * its low bits. */
-static inline void gkwDoubles(const uint64_t *v, size_t n, double *out) {
-    for (size_t i = 0; i < n; i++) out[i] = (double)v[i];
-}
-
-/* Copies a fixed-size name field of size bytes into out and ends it with a
- * NUL, so a name that filled its field still reads as a C string. */
-static inline void gkwName(char *out, const char *name, size_t size) {
-    memcpy(out, name, size);
-    out[size - 1] = '\0';
 }
 
 #endif

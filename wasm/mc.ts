@@ -9,77 +9,26 @@
 //   memcachedItemClass(world, node, 3, 0, 100)  // where a 100-byte value goes
 //   memcachedLayout('-f 2 -n 64')          // the ladder, without a world
 import { GkError, Status, type Glasskv, type World } from './engine';
+import {
+  McClassBytes, McFillResultBytes, McFillSpecBytes, McTotalsBytes, readMcClass, readMcFillResult, readMcTotals,
+  writeMcFillResult, writeMcFillSpec, type McClass as McClassC, type McFillResult, type McFillSpec, type McTotals,
+} from '../web/src/wasm-gen/seam';
 
-/** Doubles per class row and of the totals (wasm/mcexports.c). */
-const ROW = 13;
-const TOTALS = 11;
-const CLASSES_MAX = 64;
-const SPEC = 7;
-const FILL = 6;
-const ERR_CAP = 512;
+import { McDist } from '../web/src/wasm-gen/seam';
 
-/** One slab class (gkMcClass). */
-export interface McClass {
-  id: number;
-  chunkSize: number;
-  perslab: number;
-  pages: number;
-  usedChunks: number;
-  freeChunks: number;
-  items: number;
-  /** Where the free list's head chunk is; -1 for both when it is empty. */
-  freeHeadPage: number;
-  freeHeadChunk: number;
-  /** Bytes the class's items count (memcached's mem_requested). */
-  requested: number;
-  /** Bytes of the class's pages. */
-  allocated: number;
-  evicted: number;
-  outOfMemory: number;
-}
-
-/** Node-wide slab figures (gkMcTotals). */
-export interface McTotals {
-  classes: number;
-  activeSlabs: number;
-  pageSize: number;
-  chunkMax: number;
-  itemSizeMax: number;
-  /** -m in bytes. */
-  limit: number;
-  totalMalloced: number;
-  requested: number;
-  usedBytes: number;
-  currItems: number;
-  evictions: number;
-}
-
-/** Value-size distributions of a fill workload (GK_MC_DIST_*). */
-export const McDist = { FIXED: 0, UNIFORM: 1, NORMAL: 2, SHIFT: 3 } as const;
+export { McDist };
+export type { McFillResult, McFillSpec, McTotals };
 export type McDistId = (typeof McDist)[keyof typeof McDist];
 
-/** A fill workload (gkMcFillSpec). sizeA: the fixed size, uniform min,
- *  normal mean or shift start; sizeB: uniform max, normal stddev or shift
- *  end. Set i writes key i % keyspace; a shift moves over `total` sets. */
-export interface McFillSpec {
-  dist: McDistId;
-  sizeA: number;
-  sizeB: number;
-  keyBytes: number;
-  keyspace: number;
-  total: number;
-  seed: number;
-}
+/** memcached's MAX_NUMBER_OF_SLAB_CLASSES: rows gkMemcachedClasses fills. */
+const CLASSES_MAX = 64;
+const ERR_CAP = 512;
+/** gkMcClass's "none" for the free list's head. */
+const NONE = 0xffffffff;
 
-/** What sets of a fill came to (gkMcFillResult), summed over slices. */
-export interface McFillResult {
-  sent: number;
-  stored: number;
-  outOfMemory: number;
-  tooLarge: number;
-  evictions: number;
-  valueBytes: number;
-}
+/** One slab class (gkMcClass), with the free list's head at -1 (page and
+ *  chunk) when the list is empty. */
+export type McClass = McClassC;
 
 export function emptyFillResult(): McFillResult {
   return { sent: 0, stored: 0, outOfMemory: 0, tooLarge: 0, evictions: 0, valueBytes: 0 };
@@ -90,17 +39,14 @@ function withBlock<T>(gk: Glasskv, bytes: number, fn: (p: number) => T): T {
   return gk.guard(() => gk.withBlock(bytes, fn));
 }
 
-function rowsOf(f: Float64Array, n: number): McClass[] {
-  const out: McClass[] = [];
-  for (let i = 0; i < n; i++) {
-    const o = i * ROW;
-    out.push({
-      id: f[o], chunkSize: f[o + 1], perslab: f[o + 2], pages: f[o + 3], usedChunks: f[o + 4], freeChunks: f[o + 5],
-      items: f[o + 6], freeHeadPage: f[o + 7], freeHeadChunk: f[o + 8], requested: f[o + 9], allocated: f[o + 10],
-      evicted: f[o + 11], outOfMemory: f[o + 12],
-    });
-  }
-  return out;
+function rowsAt(gk: Glasskv, p: number, n: number): McClass[] {
+  const v = gk.view();
+  return Array.from({ length: n }, (_, i) => {
+    const row = readMcClass(v, p + i * McClassBytes);
+    if (row.freeHeadPage === NONE) row.freeHeadPage = -1;
+    if (row.freeHeadChunk === NONE) row.freeHeadChunk = -1;
+    return row;
+  });
 }
 
 /** Adds a memcached-style node configured by memcached's command-line
@@ -118,17 +64,12 @@ export function memcachedAdd(world: World, options = ''): number {
 /** The node's slab classes (ids 1 .. n, in order) and its totals. */
 export function memcachedClasses(world: World, node: number): { classes: McClass[]; totals: McTotals } {
   const gk = world.engine;
-  return withBlock(gk, (CLASSES_MAX * ROW + TOTALS) * 8, (p) => {
-    const t = p + CLASSES_MAX * ROW * 8;
-    const n = world.checkStatus(gk.module._gkwMemcachedClasses(world.handle, node, p, t));
-    const f = gk.f64s(t, TOTALS);
-    return {
-      classes: rowsOf(gk.f64s(p, n * ROW), n),
-      totals: {
-        classes: f[0], activeSlabs: f[1], pageSize: f[2], chunkMax: f[3], itemSizeMax: f[4], limit: f[5],
-        totalMalloced: f[6], requested: f[7], usedBytes: f[8], currItems: f[9], evictions: f[10],
-      },
-    };
+  return withBlock(gk, CLASSES_MAX * McClassBytes + McTotalsBytes + 8, (p) => {
+    const t = p + CLASSES_MAX * McClassBytes;
+    const nAt = t + McTotalsBytes;
+    world.checkStatus(gk.module._gkMemcachedClasses(world.handle, node, p, CLASSES_MAX, nAt, t));
+    const n = Math.min(gk.u32(nAt), CLASSES_MAX);
+    return { classes: rowsAt(gk, p, n), totals: readMcTotals(gk.view(), t) };
   });
 }
 
@@ -173,20 +114,21 @@ export function memcachedItemClass(world: World, node: number, nkey: number, fla
   if (!Number.isInteger(nkey) || nkey < 0 || nkey > 0xffffffff) throw new GkError(Status.EINVAL, 'bad key length');
   if (!Number.isInteger(vlen) || vlen < 0) throw new GkError(Status.EINVAL, 'bad value length');
   return withBlock(gk, 16, (p) => {
-    world.checkStatus(gk.module._gkwMemcachedItemClass(world.handle, node, nkey, flags >>> 0, vlen, p));
-    const f = gk.f64s(p, 2);
-    return { cls: f[0], ntotal: f[1] };
+    world.checkStatus(gk.module._gkwMemcachedItemClass(world.handle, node, nkey, flags >>> 0, vlen, p + 8, p));
+    return { cls: gk.u32(p + 8), ntotal: gk.u64(p) };
   });
 }
 
 /** The class ladder memcached would build from these options, with no
  *  world (for what-if sliders). Options it refuses throw its message. */
 export function memcachedLayout(gk: Glasskv, options: string): McClass[] {
-  return withBlock(gk, CLASSES_MAX * ROW * 8 + ERR_CAP, (p) => gk.withString(options, (o) => {
-    const err = p + CLASSES_MAX * ROW * 8;
-    const n = gk.module._gkwMemcachedLayout(o, p, err, ERR_CAP);
-    if (n < 0) throw new GkError(n, gk.cstring(err) || gk.statusString(n));
-    return rowsOf(gk.f64s(p, n * ROW), n);
+  return withBlock(gk, CLASSES_MAX * McClassBytes + 8 + ERR_CAP, (p) => gk.withString(options, (o) => {
+    const nAt = p + CLASSES_MAX * McClassBytes;
+    const err = nAt + 8;
+    gk.module.HEAPU8[err] = 0;
+    const status = gk.module._gkMemcachedLayout(o, p, CLASSES_MAX, nAt, err, ERR_CAP);
+    if (status < 0) throw new GkError(status, gk.cstring(err) || gk.statusString(status));
+    return rowsAt(gk, p, Math.min(gk.u32(nAt), CLASSES_MAX));
   }));
 }
 
@@ -201,16 +143,11 @@ export function memcachedNotes(gk: Glasskv): string {
 export function memcachedFill(world: World, node: number, spec: McFillSpec, first: number, count: number,
   acc: McFillResult = emptyFillResult()): McFillResult {
   const gk = world.engine;
-  return withBlock(gk, (SPEC + FILL) * 8, (p) => {
-    const a = p + SPEC * 8;
-    const h = gk.module.HEAPU8;
-    const view = new DataView(h.buffer, h.byteOffset);
-    [spec.dist, spec.sizeA, spec.sizeB, spec.keyBytes, spec.keyspace, spec.total, spec.seed]
-      .forEach((v, i) => view.setFloat64(p + i * 8, v, true));
-    [acc.sent, acc.stored, acc.outOfMemory, acc.tooLarge, acc.evictions, acc.valueBytes]
-      .forEach((v, i) => view.setFloat64(a + i * 8, v, true));
+  return withBlock(gk, McFillSpecBytes + McFillResultBytes, (p) => {
+    const a = p + McFillSpecBytes;
+    writeMcFillSpec(gk.view(), p, spec);
+    writeMcFillResult(gk.view(), a, acc);
     world.checkStatus(gk.module._gkwMemcachedFill(world.handle, node, p, first, count, a));
-    const f = gk.f64s(a, FILL);
-    return { sent: f[0], stored: f[1], outOfMemory: f[2], tooLarge: f[3], evictions: f[4], valueBytes: f[5] };
+    return readMcFillResult(gk.view(), a);
   });
 }

@@ -9,7 +9,7 @@
 
 import type { AofLabName, AofView, PersistAction } from './aofprotocol';
 import type { McAction, McLabName, SlabsQuery, SlabsResultMap } from './mcprotocol';
-import type { ScanAudit } from './engine';
+import { Limits, type ScanAudit, type WorkloadSpec } from '../web/src/wasm-gen/seam';
 
 // ---------------------------------------------------------------- input log
 
@@ -25,8 +25,8 @@ export interface SessionConfig {
 }
 
 /** The largest heap limit the WebAssembly engine takes (GK_HEAP_LIMIT_MAX_32
- *  in engine/include/glasskv.h; a test checks the two agree). */
-export const HEAP_LIMIT_MAX = 1024 * 1024 * 1024;
+ *  in engine/include/glasskv.h). */
+export const HEAP_LIMIT_MAX: number = Limits.HEAP_LIMIT_MAX_32;
 
 /** Every user action that changes the world. Applying the same actions at
  *  the same virtual times to a world with the same configuration rebuilds
@@ -81,30 +81,8 @@ export type WorkloadPreset = 'benchmark' | 'redis-py' | 'lettuce' | 'monitor';
 
 /** A client program's parameters (gkWorkloadSpec). A field left out keeps
  *  the engine's default (gkWorkloadSpecInit). */
-export interface WorkloadSpec {
-  /** Connections the program opens. */
-  clients: number;
-  /** Commands written together in one batch. */
-  pipeline: number;
-  /** Commands in all; 0 runs until stopped. */
-  requests: number;
-  /** MULTI ... EXEC around every batch. */
-  multi: boolean;
-  /** Keys key:0 .. key:N-1, picked at random. */
-  keyspace: number;
-  /** Bytes of SET values. */
-  valueSize: number;
-  /** The program's own CPU per command, ns. */
-  clientCmdNs: number;
-  /** GET, SET, INCR, PING or INFO. */
-  command: string;
-  /** 0: batches back to back; else one batch per interval (a monitor). */
-  intervalNs: number;
-  /** Round-trip time of each connection, ns. */
-  rttNs: number;
-  /** Bytes per second each way on each connection; 0 = unlimited. */
-  bandwidth: number;
-}
+/** A client program's spec (gkWorkloadSpec, declared in glasskv.h). */
+export type { WorkloadSpec } from '../web/src/wasm-gen/seam';
 
 /** Starting a workload: the preset it came from and its spec, flat (so
  *  that lesson steps compare field by field). */
@@ -441,7 +419,7 @@ export interface RestoreResult {
 
 export interface TraceResult {
   count: number;
-  /** TRACE_FIELDS doubles per record (see wasm/engine.ts). */
+  /** The records packed (packTraceRecords of wasm-gen/seam.ts). */
   data: Float64Array;
   lastSeq: number;
 }

@@ -20,6 +20,7 @@
 // The timeline (wasm/timeline.ts) is fed from the trace as the world runs
 // and keeps the recorded future too; a fork cuts it back as well.
 import { DictKind, GkError, GkTrapError, TraceType, type Glasskv, type World } from './engine';
+import { packTraceRecords } from '../web/src/wasm-gen/seam';
 import { ConsoleRunner, type ConsoleState } from './consolerun';
 import { roundTrip } from './driver';
 import { encodeRequest } from './resp';
@@ -661,9 +662,9 @@ export class Session {
     for (;;) {
       const batch = world.traceRead(this.drained, DRAIN_BATCH);
       if (!batch.count) return read;
-      timeline.ingest(batch.data, batch.count);
-      observePersist(this.live!, batch.data, batch.count);
-      this.drained = batch.data[(batch.count - 1) * 8];
+      timeline.ingest(batch.records);
+      observePersist(this.live!, batch.records);
+      this.drained = batch.records[batch.count - 1].seq;
       read += batch.count;
       if (batch.count < DRAIN_BATCH) return read;
     }
@@ -1022,7 +1023,7 @@ export class Session {
   trace(after: number, max: number): TraceResult {
     const { world } = this.engine;
     const batch = world.traceRead(after, Math.max(1, Math.min(65536, max)));
-    return { count: batch.count, data: batch.data, lastSeq: world.traceLastSeq() };
+    return { count: batch.count, data: packTraceRecords(batch.records), lastSeq: world.traceLastSeq() };
   }
 
   bucketKeys(table: number, bucket: number): string[] {

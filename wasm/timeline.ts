@@ -22,7 +22,7 @@
 // fixed width at ten levels (16 µs up to 4.3 s per bin) for windows where
 // one pixel holds many items. Rewinding truncates both to a mark taken
 // with the checkpoint; replay then refills them from the trace.
-import { ClientEvent, LoopPhase, Syscall, TRACE_FIELDS, TraceType } from './engine';
+import { ClientEvent, LoopPhase, Syscall, TraceType, type TraceRecord } from './engine';
 import {
   TIMELINE_BIN_FIELDS, TimelineBin as BinField, TimelineItem as ItemKind, type LaneBins, type LaneItems,
   type TimelineResult,
@@ -336,18 +336,17 @@ export class Timeline {
     return l;
   }
 
-  /** Feeds trace records (TRACE_FIELDS doubles each, seq increasing). */
-  ingest(data: Float64Array, count: number): void {
-    for (let i = 0; i < count; i++) {
-      const o = i * TRACE_FIELDS;
-      const seq = data[o];
+  /** Feeds trace records (seq increasing). */
+  ingest(records: readonly TraceRecord[]): void {
+    for (const r of records) {
+      const seq = r.seq;
       if (seq <= this.lastSeq) continue;
       if (this.lastSeq && seq > this.lastSeq + 1) {
         this.lost += seq - this.lastSeq - 1;
         for (const l of this.lanes.values()) l.iter = null;
       }
       this.lastSeq = seq;
-      this.record(data[o + 1], data[o + 2], data[o + 3], data[o + 4], data[o + 5], data[o + 6], data[o + 7]);
+      this.record(r.time, r.type, r.node, r.a, r.b, r.c, r.d);
     }
   }
 

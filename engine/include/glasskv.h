@@ -56,6 +56,9 @@ typedef struct gkConfig {
 
 typedef struct gkWorld gkWorld;
 
+/* A yes/no field of a struct: 0 or 1 (a boolean in TypeScript). */
+typedef int32_t gkBool;
+
 /* The largest heap_limit of a 32-bit build (see gkHeapLimitMax). */
 #define GK_HEAP_LIMIT_MAX_32 ((size_t)1024 * 1024 * 1024)
 
@@ -181,7 +184,8 @@ typedef struct gkTraceRecord {
     uint32_t a;     /* type-specific fields, see above */
     uint32_t b;
     uint32_t c;
-    uint64_t d;
+    int64_t d;      /* signed, for INCR's acknowledged value (GK_TR_ACK);
+                       counts, sizes and times stay below 2^63 */
 } gkTraceRecord;
 
 /* ---- Introspection of one dict. ---- */
@@ -206,7 +210,7 @@ typedef struct gkScanAudit {
     uint64_t duplicates;  /* returns of a key already returned */
     uint64_t foreign;     /* returned keys not present at the start */
     uint64_t calls;       /* SCAN calls seen */
-    int32_t active;       /* 1 while an audit is running */
+    gkBool active;        /* 1 while an audit is running */
     int32_t db;
 } gkScanAudit;
 
@@ -219,7 +223,7 @@ typedef struct gkWorkloadSpec {
     uint32_t clients;       /* connections, one program (default 50) */
     uint32_t pipeline;      /* commands per batch (default 1) */
     uint64_t requests;      /* commands in all; 0 = until stopped */
-    uint32_t multi;         /* 1: MULTI ... EXEC around every batch */
+    gkBool multi;           /* 1: MULTI ... EXEC around every batch */
     uint32_t keyspace;      /* keys key:0 .. key:N-1, picked at random */
     uint32_t value_size;    /* bytes of SET values (default 3) */
     uint32_t client_cmd_ns; /* client CPU per command (default 400) */
@@ -236,8 +240,16 @@ typedef struct gkWorkloadStats {
     uint64_t lat_count;         /* batches timed */
     uint64_t lat_sum_ns, lat_max_ns, lat_p50_ns, lat_p99_ns;
     uint64_t reads, writes;     /* the program's system calls */
-    int32_t done;               /* all requests answered */
+    gkBool done;                /* all requests answered */
 } gkWorkloadStats;
+
+/* A host's system calls and event-loop iterations (any node: a server or
+ * a workload's client program). */
+typedef struct gkNodeStats {
+    uint64_t reads, writes, polls;  /* system calls on sockets */
+    uint64_t bytes_read, bytes_written; /* bytes those calls moved */
+    uint64_t iterations;            /* event-loop iterations */
+} gkNodeStats;
 
 /* ---- Functions. ---- */
 void gkConfigInit(gkConfig *cfg);
@@ -296,8 +308,7 @@ int gkWorkloadStop(gkWorld *w, int id);
 int gkWorkloadGetStats(gkWorld *w, int id, gkWorkloadStats *out);
 size_t gkWorkloadSamples(gkWorld *w, int id, uint64_t *times,
                          uint64_t *latencies, size_t max);
-int gkNodeGetStats(gkWorld *w, int node, uint64_t *reads, uint64_t *writes,
-                   uint64_t *polls, uint64_t *iterations);
+int gkNodeGetStats(gkWorld *w, int node, gkNodeStats *out);
 
 long gkLabRun(const char *name, uint64_t seed, char *out, size_t cap);
 const char *gkLabName(int i);
@@ -389,7 +400,7 @@ typedef struct gkAofInfo {
     int32_t last_write_status;  /* 0 ok, -1 the last write failed */
     int32_t last_write_errno;
     int32_t bio_fsync_status;   /* 0 ok, -1 the last bio fsync failed */
-    int32_t rewrite_in_progress;
+    gkBool rewrite_in_progress;
     int32_t selected_db;        /* db of the last SELECT written, or -1 */
     int32_t pad;
     uint64_t buffer_length;     /* aof_buf bytes */
@@ -412,7 +423,7 @@ typedef struct gkAofInfo {
 typedef struct gkThreadInfo {
     char name[24];              /* "main", "bio_close_file", "bio_aof_fsync",
                                    "bio_lazy_free", "aof-rewrite" */
-    int32_t busy;               /* working at the current time */
+    gkBool busy;                /* working at the current time */
     uint32_t pending;           /* jobs queued, the running one included */
     uint64_t busy_since;        /* start of the current job */
     uint64_t busy_until;        /* its end, when known */
@@ -444,7 +455,7 @@ typedef struct gkMcClass {
     uint64_t allocated;     /* bytes of its pages (pages * 1 MB, except
                                with -o no_modern) */
     uint64_t evicted;       /* items evicted from its LRU */
-    uint64_t outofmemory;   /* stores refused for want of memory */
+    uint64_t out_of_memory; /* stores refused for want of memory */
 } gkMcClass;
 
 /* Node-wide slab figures. */

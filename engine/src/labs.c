@@ -108,8 +108,8 @@ static int _runOne(const labRun *r, uint64_t seed, labOut *o) {
         if (st.lat_p99_ns > p99) p99 = st.lat_p99_ns;
         if (st.lat_p50_ns > p50) p50 = st.lat_p50_ns;
     }
-    uint64_t sr, sw, sp, si;
-    gkNodeGetStats(w, srv, &sr, &sw, &sp, &si);
+    gkNodeStats hs;
+    gkNodeGetStats(w, srv, &hs);
     double secs = end > start ? (double)(end - start) / 1e9 : 0;
     double n = sum.completed ? (double)sum.completed : 1;
     labEmit(o, "{\"name\":\"%s\",\"clients\":%u,\"pipeline\":%u,"
@@ -122,8 +122,9 @@ static int _runOne(const labRun *r, uint64_t seed, labOut *o) {
           r->spec.multi, (double)r->spec.rtt_ns / 1e6,
           (unsigned long long)sum.completed, secs,
           secs > 0 ? (double)sum.completed / secs : 0,
-          (double)(sr + sw + sp) / n, (double)(sum.reads + sum.writes) / n,
-          (unsigned long long)si, (double)p50 / 1e6, (double)p99 / 1e6,
+          (double)(hs.reads + hs.writes + hs.polls) / n,
+          (double)(sum.reads + sum.writes) / n,
+          (unsigned long long)hs.iterations, (double)p50 / 1e6, (double)p99 / 1e6,
           (double)maxlat / 1e6);
     if (mon >= 0) {
         uint64_t t[64], l[64];

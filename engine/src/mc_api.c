@@ -57,7 +57,7 @@ static void _classRow(const mcCache *k, uint32_t i, gkMcClass *row) {
     row->items = k->sizes[i];
     row->requested = k->sizes_bytes[i];
     row->evicted = k->itemstats[i].evicted;
-    row->outofmemory = k->itemstats[i].outofmemory;
+    row->out_of_memory = k->itemstats[i].outofmemory;
 }
 
 /* The node-wide figures: sums over the classes. */

@@ -430,13 +430,8 @@ size_t gkWorkloadSamples(gkWorld *w, int id, uint64_t *times,
 }
 
 /* System calls made by a host so far (any node: server or workload). */
-int gkNodeGetStats(gkWorld *w, int node, uint64_t *reads, uint64_t *writes,
-                   uint64_t *polls, uint64_t *iterations) {
+int gkNodeGetStats(gkWorld *w, int node, gkNodeStats *out) {
     if (node < 0 || node >= w->nnodes) return GK_ENOTFOUND;
-    gkNodeStats *s = &w->nodes[node].stats;
-    *reads = s->reads;
-    *writes = s->writes;
-    *polls = s->polls;
-    *iterations = s->iterations;
+    *out = w->nodes[node].stats;
     return GK_OK;
 }

@@ -87,12 +87,6 @@ typedef struct gkSyscallCost {
     uint32_t ns_per_kb;     /* copying, per KB read or written */
 } gkSyscallCost;
 
-typedef struct gkNodeStats {
-    uint64_t reads, writes, polls;  /* system calls */
-    uint64_t bytes_read, bytes_written;
-    uint64_t iterations;
-} gkNodeStats;
-
 /* A host. While it runs an iteration its local clock is iter_start plus
  * the CPU time it has consumed since; the world's other hosts go on in
  * parallel. */

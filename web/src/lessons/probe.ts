@@ -242,13 +242,13 @@ function aofRoots(v: AofView | null): Record<string, ProbeValue> {
       up: yesNo(v.up), on: yesNo(v.up && v.appendonly),
       ...(i && {
         fsync: i.fsync, buffer: i.bufferLength, fed: i.fed, written: i.written, acked: i.acked, durable: i.durable,
-        unwritten: i.fed - i.written, at_risk: i.acked - i.durable, last: lastStage(v), postponed: yesNo(i.postponed),
+        unwritten: i.fed - i.written, at_risk: i.acked - i.durable, last: lastStage(v), postponed: yesNo(i.flushPostponedStart !== 0),
         delayed: i.delayedFsync, size: i.currentSize, commands: cmds.length,
         durable_commands: cmds.filter((x) => x.stage === 'durable').length,
       }),
     },
     threads,
-    disk: v.disk && { preset: v.disk.preset, syncs: v.disk.syncs, writebacks: v.disk.writebacks, free: v.disk.free },
+    disk: v.disk && { preset: v.disk.preset, syncs: v.disk.syncs, writebacks: v.disk.writebacks, free: v.disk.freeBytes },
     crash: c && {
       mode: c.mode, fsync: c.fsync, ...(c.aof && {
         fed: c.aof.fed, written: c.aof.written, acked: c.aof.acked, durable: c.aof.durable, buffer: c.aof.buf,

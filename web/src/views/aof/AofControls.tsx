@@ -38,7 +38,7 @@ export const AofControls = memo(function AofControls({ view }: { view: AofView }
           {DISK_PRESETS.map((p) => <option key={p} value={p}>{p}</option>)}
         </select>
       </label>
-      <span className="dim" data-testid="aof.free">{t('aof.diskFree')}: {formatBytes(view.disk?.free ?? 0)}</span>
+      <span className="dim" data-testid="aof.free">{t('aof.diskFree')}: {formatBytes(view.disk?.freeBytes ?? 0)}</span>
       <button type="button" data-testid="aof.diskFull" disabled={!useReady()}
         onClick={() => void store.act({ kind: 'diskFree', bytes: FULL_BYTES })}>{t('aof.diskFull')}</button>
       <button type="button" data-testid="aof.diskFreeUp" disabled={!useReady()}

@@ -24,7 +24,7 @@ export const StageBar = memo(function StageBar({ view }: { view: AofView }) {
       <p data-testid="aof.buf">
         <span className="swatch" style={{ background: STAGE_COLORS.buf }} aria-hidden="true" />
         {t('aof.bufNow', { n: info.bufferLength })}
-        {info.postponed ? <strong className="warn"> · {t('aof.postponed')}</strong> : null}
+        {info.flushPostponedStart !== 0 ? <strong className="warn"> · {t('aof.postponed')}</strong> : null}
         {info.delayedFsync ? <span className="dim"> · {t('aof.delayed', { n: info.delayedFsync })}</span> : null}
       </p>
     </div>
