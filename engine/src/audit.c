@@ -12,7 +12,7 @@
 #include <string.h>
 #include "server.h"
 
-static dictType auditDictType = {
+static const dictType auditDictType = {
     dictSdsHash, dictSdsKeyCompare, NULL, NULL, NULL
 };
 

@@ -42,7 +42,7 @@ static void _dictReset(dict *d, int htidx) {
 }
 
 /* Creates an empty dict; no table is allocated until the first insert. */
-dict *dictCreate(dictType *type, dictEnv *env) {
+dict *dictCreate(const dictType *type, dictEnv *env) {
     dict *d = memAlloc(env->mem, sizeof(*d));
     memset(d, 0, sizeof(*d));
     d->type = type;

@@ -64,7 +64,7 @@ typedef struct dictType {
 } dictType;
 
 typedef struct dict {
-    dictType *type;
+    const dictType *type;
     dictEnv *env;
     dictEntry **ht_table[2];    /* bucket arrays; [1] only while rehashing */
     uint64_t ht_used[2];        /* entries in each table */
@@ -106,7 +106,7 @@ typedef void dictScanBucketFunction(dict *d, int table, uint64_t bucket);
 #define dictSetDoubleVal(he, _val) ((he)->v.d = (_val))
 #define dictHashKey(d, key) ((d)->type->hashFunction((d), (key)))
 
-dict *dictCreate(dictType *type, dictEnv *env);
+dict *dictCreate(const dictType *type, dictEnv *env);
 void dictRelease(dict *d);
 void dictEmpty(dict *d);
 int dictExpand(dict *d, uint64_t size);

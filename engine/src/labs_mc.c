@@ -23,10 +23,10 @@
  * figure is read from the node (its class rows, its chunks, its trace, its
  * replies); none is computed here from memcached's formulas. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "glasskv.h"
 #include "labs.h"
+#include "mem.h"
 
 #define MAXCLS 64
 
@@ -141,13 +141,16 @@ static void _placeSet(gkWorld *w, int conn, const placement *p, char *key,
     }
     int hl = snprintf(head, sizeof(head), "set %s %u 0 %u\r\n", key,
                       p->flags, p->value_bytes);
-    char *val = malloc((size_t)p->value_bytes + 2);
+    /* The labs' worlds use the default allocator: so does this value. */
+    gkMem mem;
+    memInit(&mem, memDefaultAlloc, NULL);
+    char *val = memTryAlloc(&mem, (size_t)p->value_bytes + 2);
     if (!val) { snprintf(reply, cap, "(out of memory)"); return; }
     memset(val, 'v', p->value_bytes);
     memcpy(val + p->value_bytes, "\r\n", 2);
     gkConnSend(w, conn, head, (size_t)hl);
     gkConnSend(w, conn, val, (size_t)p->value_bytes + 2);
-    free(val);
+    memFree(&mem, val);
     gkWorldRunUntilIdle(w);
     size_t n = gkConnRecv(w, conn, reply, cap - 1);
     while (n && (reply[n - 1] == '\n' || reply[n - 1] == '\r')) n--;
@@ -220,12 +223,15 @@ static void _place(labOut *o, gkWorld *w, int node, int conn,
         labEmit(o, ",\"stored\":false}");
         return;
     }
-    uint32_t *cb = malloc(sizeof(uint32_t) * (after[rec.a - 1].perslab));
+    gkMem mem;
+    memInit(&mem, memDefaultAlloc, NULL);
+    uint32_t *cb = memTryAlloc(&mem, sizeof(uint32_t) *
+                                         after[rec.a - 1].perslab);
     if (cb && gkMemcachedChunks(w, node, rec.a, rec.b, cb,
                                 after[rec.a - 1].perslab, &m) == GK_OK &&
         rec.c < m)
         bytes = cb[rec.c];
-    free(cb);
+    memFree(&mem, cb);
     labEmit(o, ",\"stored\":true,\"lru_class\":%u,\"header\":{\"class\":%u,"
             "\"page\":%u,\"chunk\":%u,\"bytes_used\":%u},"
             "\"allocated\":%llu,\"waste\":%lld}", _lruClass(before, after, n),

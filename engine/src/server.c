@@ -48,19 +48,22 @@ static int _dictExpandAllowed(dict *d, size_t moreMem, double usedRatio) {
     return (long long)(s->mem->used + moreMem) <= s->cfg.maxmemory;
 }
 
-dictType dbDictType = { dictSdsHash, dictSdsKeyCompare, _dictSdsDestructor,
-                        _dictObjectDestructor, _dictExpandAllowed };
-dictType keyptrDictType = { dictSdsHash, dictSdsKeyCompare, NULL, NULL,
-                            _dictExpandAllowed };
-dictType setDictType = { dictSdsHash, dictSdsKeyCompare, _dictSdsDestructor,
-                         NULL, NULL };
-dictType hashDictType = { dictSdsHash, dictSdsKeyCompare, _dictSdsDestructor,
-                          _dictSdsDestructor, NULL };
-dictType zsetDictType = { dictSdsHash, dictSdsKeyCompare, NULL, NULL, NULL };
-dictType keylistDictType = { dictSdsHash, dictSdsKeyCompare,
-                             _dictSdsDestructor, NULL, NULL };
-dictType commandTableDictType = { dictSdsCaseHash, dictSdsKeyCaseCompare,
-                                  _dictSdsDestructor, NULL, NULL };
+const dictType dbDictType = {
+    dictSdsHash, dictSdsKeyCompare, _dictSdsDestructor,
+    _dictObjectDestructor, _dictExpandAllowed };
+const dictType keyptrDictType = {
+    dictSdsHash, dictSdsKeyCompare, NULL, NULL, _dictExpandAllowed };
+const dictType setDictType = {
+    dictSdsHash, dictSdsKeyCompare, _dictSdsDestructor, NULL, NULL };
+const dictType hashDictType = {
+    dictSdsHash, dictSdsKeyCompare, _dictSdsDestructor, _dictSdsDestructor,
+    NULL };
+const dictType zsetDictType = {
+    dictSdsHash, dictSdsKeyCompare, NULL, NULL, NULL };
+const dictType keylistDictType = {
+    dictSdsHash, dictSdsKeyCompare, _dictSdsDestructor, NULL, NULL };
+const dictType commandTableDictType = {
+    dictSdsCaseHash, dictSdsKeyCaseCompare, _dictSdsDestructor, NULL, NULL };
 
 /* ---- Configuration defaults (Redis 7.0). ---- */
 static void _initConfig(serverConfig *cfg) {
