@@ -15,9 +15,9 @@
 // access, abort) becomes a GkTrapError, after which the module is unusable.
 import type { GlasskvFactory, GlasskvModule } from '../web/src/wasm-gen/glasskv.mjs';
 import {
-  ConfigBytes, DictInfoBytes, DictKind, NodeStatsBytes, ScanAuditBytes, Status, TraceRecordBytes, WorkloadSpecBytes,
+  CliStatus, ConfigBytes, DictInfoBytes, DictKind, NodeStatsBytes, ScanAuditBytes, Status, TraceRecordBytes, WorkloadSpecBytes,
   WorkloadStatsBytes, readDictInfo, readHex64, readScanAudit, readTraceRecord, readU64, readU64s,
-  readNodeStats, readWorkloadStats, writeConfig, writeWorkloadSpec,
+  readCliRequest, readCliText, readNodeStats, readWorkloadStats, writeConfig, writeWorkloadSpec,
   type ConfigInput, type DictInfo, type NodeStats, type ScanAudit, type TraceRecord, type WorkloadSpec,
   type WorkloadSpecInput, type WorkloadStats,
 } from '../web/src/wasm-gen/seam';
@@ -82,11 +82,10 @@ export interface BucketStrip {
 }
 
 /** cliLine's argc for unbalanced quotes: redis-cli prints "Invalid argument(s)". */
-export const CLI_INVALID = -1;
+export const CLI_INVALID: number = CliStatus.INVALID;
 /** cliLine's argc for a bad repeat count ("0 PING"): redis-cli prints
  *  "Invalid redis-cli repeat command option value.". */
-export const CLI_BAD_REPEAT = -3;
-const CLI_ENOMEM = -2;
+export const CLI_BAD_REPEAT: number = CliStatus.BAD_REPEAT;
 
 export interface CliLine {
   /** Arguments of the command (repeat count excluded), or CLI_INVALID /
@@ -199,12 +198,12 @@ export class Glasskv {
       const s = this.scratch;
       return this.withBlock(bytes.length + 1, (buf) => {
         m.HEAPU8.set(bytes, buf);
-        const argc = m._gkwCliLine(buf, bytes.length, s, s + 4, s + 8, s + 12);
+        const argc = m._gkwCliLine(buf, bytes.length, s);
         if (argc === 0) return null;
-        if (argc === CLI_ENOMEM) throw new GkError(Status.ENOMEM, 'out of memory splitting the line');
+        if (argc === CliStatus.ENOMEM) throw new GkError(Status.ENOMEM, 'out of memory splitting the line');
         if (argc < 0) return { argc, resp: new Uint8Array(0), raw: false, repeat: 0 };
-        const resp = this.takeMalloced(this.u32(s), this.u32(s + 4));
-        return { argc, resp, raw: this.i32(s + 8) !== 0, repeat: this.i32(s + 12) };
+        const req = readCliRequest(this.view(), s);
+        return { argc, resp: this.takeMalloced(req.resp, req.respLen), raw: req.raw, repeat: req.repeat };
       });
     });
   }
@@ -218,11 +217,11 @@ export class Glasskv {
       const s = this.scratch;
       return this.withBlock(reply.length + 1, (buf) => {
         m.HEAPU8.set(reply, buf);
-        const consumed = m._gkwCliFormatReply(buf, reply.length, raw ? 1 : 0, s, s + 4);
-        if (consumed === CLI_ENOMEM) throw new GkError(Status.ENOMEM, 'out of memory formatting a reply');
+        const consumed = m._gkwCliFormatReply(buf, reply.length, raw ? 1 : 0, s);
+        if (consumed === CliStatus.ENOMEM) throw new GkError(Status.ENOMEM, 'out of memory formatting a reply');
         if (consumed <= 0) return { consumed, text: '' };
-        const text = decoder.decode(this.takeMalloced(this.u32(s), this.u32(s + 4)));
-        return { consumed, text };
+        const out = readCliText(this.view(), s);
+        return { consumed, text: decoder.decode(this.takeMalloced(out.text, out.len)) };
       });
     });
   }

@@ -12,7 +12,7 @@
 #include <emscripten.h>
 #include "glasskv.h"
 #include "cliformat.h"
-#include "exportkit.h"
+#include "exports.h"
 
 /* ---- The module's memory, for snapshots. ---- */
 
@@ -27,27 +27,24 @@ size_t gkwHeapTop(void) {
 
 /* ---- The redis-cli side of the console. ---- */
 
-#define GKW_CLI_BAD_REPEAT -3    /* "Invalid redis-cli repeat command
-                                    option value." */
 #define GKW_MAX_REPEAT 1000000   /* most copies of one command sent */
 
 /* Splits one console line the way redis-cli's interactive loop does: a
  * leading count ("3 INCR x") is taken off as the repeat count, and the
  * command is checked against the list of commands whose replies redis-cli
- * prints raw. On success *out (from malloc, released with free) holds the
- * RESP request for one copy of the command, *raw is 1 or 0 and *repeat the
- * count (capped at GKW_MAX_REPEAT). Returns argc, 0 for a blank line,
- * CLI_INVALID for unbalanced quotes, GKW_CLI_BAD_REPEAT for a count that
- * is zero, negative or too large, or CLI_ENOMEM. */
+ * prints raw. On success *req holds the RESP request for one copy of the
+ * command, whether its reply prints raw, and the count (capped at
+ * GKW_MAX_REPEAT). Returns argc, 0 for a blank line, CLI_INVALID for
+ * unbalanced quotes, GKW_CLI_BAD_REPEAT for a count that is zero, negative
+ * or too large, or CLI_ENOMEM. */
 EMSCRIPTEN_KEEPALIVE
-int gkwCliLine(const char *line, size_t len, char **out, size_t *outlen,
-               int *raw, int *repeat) {
+int gkwCliLine(const char *line, size_t len, gkwCliRequest *req) {
     cliArgs args;
     long long count = 1;
-    *out = NULL;
-    *outlen = 0;
-    *raw = 0;
-    *repeat = 1;
+    char *out = NULL;
+    size_t outlen = 0;
+    memset(req, 0, sizeof(*req));
+    req->repeat = 1;
     int rc = cliSplitLine(line, len, &args);
     if (rc <= 0) return rc;
     int skip = cliRepeatPrefix(args.argc, args.argv, &count);
@@ -57,21 +54,29 @@ int gkwCliLine(const char *line, size_t len, char **out, size_t *outlen,
     }
     int argc = args.argc - skip;
     char *const *argv = args.argv + skip;
-    *raw = cliArgvWantsRaw(argc, argv);
-    *repeat = count > GKW_MAX_REPEAT ? GKW_MAX_REPEAT : (int)count;
-    rc = cliArgvToResp(argc, argv, args.lens + skip, out, outlen);
+    req->raw = cliArgvWantsRaw(argc, argv);
+    req->repeat = count > GKW_MAX_REPEAT ? GKW_MAX_REPEAT : (int)count;
+    rc = cliArgvToResp(argc, argv, args.lens + skip, &out, &outlen);
     cliArgsRelease(&args);
-    return rc < 0 ? rc : argc;
+    if (rc < 0) return rc;
+    req->resp = (uint32_t)(uintptr_t)out;
+    req->resp_len = (uint32_t)outlen;
+    return argc;
 }
 
 /* Formats the first reply in buf as redis-cli prints it: raw (raw != 0)
  * for the commands gkwCliLine flagged, else as --no-raw does. Returns the
- * bytes consumed, 0 if incomplete, CLI_MALFORMED; *text is from malloc. */
+ * bytes consumed, 0 if incomplete, CLI_MALFORMED; out gets the text. */
 EMSCRIPTEN_KEEPALIVE
-long gkwCliFormatReply(const char *buf, size_t len, int raw, char **text,
-                       size_t *textlen) {
-    return raw ? cliFormatReplyRaw(buf, len, text, textlen)
-               : cliFormatReply(buf, len, text, textlen);
+long gkwCliFormatReply(const char *buf, size_t len, int raw,
+                       gkwCliText *out) {
+    char *text = NULL;
+    size_t textlen = 0;
+    long rc = raw ? cliFormatReplyRaw(buf, len, &text, &textlen)
+                  : cliFormatReply(buf, len, &text, &textlen);
+    out->text = (uint32_t)(uintptr_t)text;
+    out->len = (uint32_t)textlen;
+    return rc;
 }
 
 /* Executes an unreachable instruction. It exists so that the worker's trap

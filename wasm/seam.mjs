@@ -2,7 +2,9 @@
 // The seam between C and TypeScript, generated from its one declaration:
 // engine/include/glasskv.h. Every struct, constant set and function that
 // crosses the boundary is declared there once, in plain C with a comment on
-// every field; this script reads the header and writes
+// every field (the module's own calls in wasm/exports.c declare theirs in
+// wasm/exports.h, the console's status codes are cliformat.h's); this
+// script reads the headers and writes
 //
 //   web/src/wasm-gen/seam.ts     TypeScript interfaces (the C comments as
 //                                their docs), readers and writers over a
@@ -33,6 +35,10 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
 export const header = join(root, 'engine', 'include', 'glasskv.h');
+// The module's own calls (wasm/exports.c) declare their structs here, and
+// the console's splitter and formatter their status codes in cliformat.h.
+const exportsHeader = join(here, 'exports.h');
+const cliHeader = join(root, 'engine', 'cli', 'cliformat.h');
 export const outTs = join(root, 'web', 'src', 'wasm-gen', 'seam.ts');
 export const outDts = join(root, 'web', 'src', 'wasm-gen', 'glasskv.d.mts');
 export const outC = join(root, 'build', 'wasm', 'seam.c');
@@ -45,6 +51,7 @@ const DTS_MARKER = '  // @exports';
 // stops the build, so a new one is never silently left out.
 const CONSTANT_SETS = [
   ['Status', /^GK_(OK|ERR|E[A-Z]+)$/],
+  ['CliStatus', /^(?:CLI|GKW_CLI)_(\w+)$/],
   ['Limits', /^GK_(HEAP_LIMIT_MAX_32)$/],
   ['TraceType', /^GK_TR_(\w+)$/],
   ['AckKind', /^GK_ACK_(\w+)$/],
@@ -84,7 +91,7 @@ function fail(message) {
 }
 
 const camel = (s) => s.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
-const tsName = (cName) => cName.replace(/^gk/, '');
+const tsName = (cName) => cName.replace(/^gkw?/, '');
 
 /** A C comment's text as one paragraph. */
 function commentText(raw) {
@@ -167,8 +174,8 @@ function parseConstants(text) {
   const out = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const m = /^#define\s+(GK_\w+)\s+(.*?)\s*(\/\*[\s\S]*)?$/.exec(lines[i]);
-    if (!m || m[1] === 'GLASSKV_H') continue;
+    const m = /^#define\s+((?:GKW?|CLI)_\w+)\s+(.*?)\s*(\/\*[\s\S]*)?$/.exec(lines[i]);
+    if (!m || /_H$/.test(m[1])) continue;
     let doc = m[3] || '';
     while (doc && !doc.includes('*/') && i + 1 < lines.length) doc += `\n${lines[++i]}`;
     const expr = m[2].replace(/\(\s*(?:size_t|uint\d+_t|int\d+_t)\s*\)/g, '').replace(/(\d)[uUlL]+\b/g, '$1');
@@ -476,8 +483,9 @@ function calledNames() {
 
 export function generate() {
   const text = readFileSync(header, 'utf8');
-  const structs = parseStructs(text);
-  const constants = parseConstants(text);
+  const exportsText = readFileSync(exportsHeader, 'utf8');
+  const structs = [...parseStructs(text), ...parseStructs(exportsText)];
+  const constants = [text, exportsText, readFileSync(cliHeader, 'utf8')].flatMap(parseConstants);
   const sets = CONSTANT_SETS.map(([name]) => [name, []]);
   for (const c of constants) {
     const i = CONSTANT_SETS.findIndex(([, re]) => re.test(c.name));
@@ -529,6 +537,8 @@ export function generate() {
     '#include <stdint.h>',
     '#include <emscripten.h>',
     '#include "glasskv.h"',
+    '#include "cliformat.h"',
+    '#include "exports.h"',
     '#include "exportkit.h"',
     '',
     '/* The layout and the constants wasm/seam.mjs gave the TypeScript side. */',
