@@ -43,10 +43,10 @@ void aeDeleteEventLoop(aeEventLoop *el) {
     memFree(el->mem, el);
 }
 
-/* Grows the descriptor table; AE_ERR if a registered fd would not fit. */
+/* Grows the descriptor table; C_ERR if a registered fd would not fit. */
 int aeResizeSetSize(aeEventLoop *el, int setsize) {
-    if (setsize == el->setsize) return AE_OK;
-    if (el->maxfd >= setsize) return AE_ERR;
+    if (setsize == el->setsize) return C_OK;
+    if (el->maxfd >= setsize) return C_ERR;
     el->events = memRealloc(el->mem, el->events,
                             sizeof(aeFileEvent) * (size_t)setsize);
     el->fired = memRealloc(el->mem, el->fired,
@@ -54,23 +54,23 @@ int aeResizeSetSize(aeEventLoop *el, int setsize) {
     for (int i = el->setsize; i < setsize; i++)
         memset(&el->events[i], 0, sizeof(aeFileEvent));
     el->setsize = setsize;
-    return AE_OK;
+    return C_OK;
 }
 
 /* Adds mask (AE_READABLE, AE_WRITABLE, AE_BARRIER) to fd's events with
  * proc as the handler of the bits given. One clientData serves both
- * handlers: the last call sets it. AE_ERR, nothing changed, if fd is
+ * handlers: the last call sets it. C_ERR, nothing changed, if fd is
  * outside the table. */
 int aeCreateFileEvent(aeEventLoop *el, int fd, int mask, aeFileProc *proc,
                       void *clientData) {
-    if (fd < 0 || fd >= el->setsize) return AE_ERR;
+    if (fd < 0 || fd >= el->setsize) return C_ERR;
     aeFileEvent *fe = &el->events[fd];
     fe->mask |= mask;
     if (mask & AE_READABLE) fe->rfileProc = proc;
     if (mask & AE_WRITABLE) fe->wfileProc = proc;
     fe->clientData = clientData;
     if (fd > el->maxfd) el->maxfd = fd;
-    return AE_OK;
+    return C_OK;
 }
 
 /* Removes the bits of mask from fd's events; removing AE_WRITABLE drops
@@ -117,10 +117,10 @@ int aeDeleteTimeEvent(aeEventLoop *el, long long id) {
     for (aeTimeEvent *te = el->timeEventHead; te; te = te->next) {
         if (te->id == id) {
             te->id = AE_DELETED_EVENT_ID;
-            return AE_OK;
+            return C_OK;
         }
     }
-    return AE_ERR;
+    return C_ERR;
 }
 
 /* Sets the function run at the end of every iteration, before the loop

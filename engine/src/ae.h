@@ -11,9 +11,7 @@
 
 #include <stdint.h>
 #include "mem.h"
-
-#define AE_OK 0
-#define AE_ERR -1
+#include "status.h"
 
 #define AE_NONE 0
 #define AE_READABLE 1

@@ -62,7 +62,7 @@ robj *lookupKeyWriteOrReply(client *c, robj *key, const char *reply) {
 void dbAdd(redisServer *s, redisDb *db, robj *key, robj *val) {
     s->denv.cpu_ns += COST_ADD_NS;
     sds copy = sdsdup(s->mem, key->v.ptr);
-    if (dictAdd(db->dict, copy, val) != DICT_OK)
+    if (dictAdd(db->dict, copy, val) != C_OK)
         memPanic("dbAdd on an existing key");
 }
 
@@ -162,7 +162,7 @@ long long getExpire(redisDb *db, robj *key) {
 
 /* Drops key's TTL; 1 if it had one, else 0. Watchers are not touched. */
 int removeExpire(redisDb *db, robj *key) {
-    return dictDelete(db->expires, key->v.ptr) == DICT_OK;
+    return dictDelete(db->expires, key->v.ptr) == C_OK;
 }
 
 /* Nothing expires while the AOF is loaded: a key replayed with a TTL

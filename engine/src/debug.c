@@ -37,7 +37,7 @@ static void _debugPopulate(client *c) {
     char buf[128];   /* as 7.0's: a long prefix is cut, names may repeat */
     if (getPositiveLongFromObjectOrReply(c, c->argv[2], &keys, NULL) != C_OK)
         return;
-    if (dictTryExpand(c->db->dict, (uint64_t)keys) != DICT_OK) {
+    if (dictTryExpand(c->db->dict, (uint64_t)keys) != C_OK) {
         addReplyError(c, "OOM in dictTryExpand");
         return;
     }

@@ -74,23 +74,23 @@ uint64_t dictNextPower(uint64_t size) {
 }
 
 /* Allocates a table able to hold size entries: table 0 if the dict has
- * none, otherwise table 1, which starts a rehash. Fails (DICT_ERR) if the
+ * none, otherwise table 1, which starts a rehash. Fails (C_ERR) if the
  * dict is already rehashing, if size is smaller than the entries present,
  * if the size would not change, or -- for the Try variant -- if memory is
  * refused. */
 static int _dictExpand(dict *d, uint64_t size, int try) {
-    if (dictIsRehashing(d) || d->ht_used[0] > size) return DICT_ERR;
+    if (dictIsRehashing(d) || d->ht_used[0] > size) return C_ERR;
     signed char exp = _dictNextExp(size);
     uint64_t newsize = (uint64_t)1 << exp;
-    if (exp == d->ht_size_exp[0]) return DICT_ERR;
+    if (exp == d->ht_size_exp[0]) return C_ERR;
     if (newsize > SIZE_MAX / sizeof(dictEntry *)) {
-        if (try) return DICT_ERR;
+        if (try) return C_ERR;
         memPanic("dict table too large");
     }
     size_t bytes = (size_t)newsize * sizeof(dictEntry *);
     dictEntry **t = try ? memTryCalloc(d->env->mem, bytes)
                         : memCalloc(d->env->mem, bytes);
-    if (!t) return DICT_ERR;
+    if (!t) return C_ERR;
     int htidx = d->ht_table[0] == NULL ? 0 : 1;
     d->ht_size_exp[htidx] = exp;
     d->ht_used[htidx] = 0;
@@ -98,16 +98,16 @@ static int _dictExpand(dict *d, uint64_t size, int try) {
     if (htidx == 1) d->rehashidx = 0;
     d->version++;
     _dictTrace(d, GK_TR_TABLE_NEW, (uint32_t)htidx, newsize);
-    return DICT_OK;
+    return C_OK;
 }
 
 int dictExpand(dict *d, uint64_t size) { return _dictExpand(d, size, 0); }
-/* Like dictExpand, but reports DICT_ERR only when memory is refused: a
- * refusal for any other reason (already rehashing, too small) is DICT_OK,
+/* Like dictExpand, but reports C_ERR only when memory is refused: a
+ * refusal for any other reason (already rehashing, too small) is C_OK,
  * as callers such as DEBUG POPULATE expect. */
 int dictTryExpand(dict *d, uint64_t size) {
-    if (dictIsRehashing(d) || d->ht_used[0] > size) return DICT_OK;
-    if (_dictNextExp(size) == d->ht_size_exp[0]) return DICT_OK;
+    if (dictIsRehashing(d) || d->ht_used[0] > size) return C_OK;
+    if (_dictNextExp(size) == d->ht_size_exp[0]) return C_OK;
     return _dictExpand(d, size, 1);
 }
 
@@ -116,7 +116,7 @@ int dictTryExpand(dict *d, uint64_t size) {
  * no rehash is in progress. */
 int dictResize(dict *d) {
     if (d->env->resize_policy != DICT_RESIZE_ENABLE || dictIsRehashing(d))
-        return DICT_ERR;
+        return C_ERR;
     uint64_t minimal = d->ht_used[0];
     if (minimal < DICT_HT_INITIAL_SIZE) minimal = DICT_HT_INITIAL_SIZE;
     return dictExpand(d, minimal);
@@ -227,12 +227,12 @@ static void _dictRehashStep(dict *d) {
     if (d->pauserehash == 0) dictRehash(d, 1);
 }
 
-/* Inserts key with value val. DICT_ERR if the key already exists. */
+/* Inserts key with value val. C_ERR if the key already exists. */
 int dictAdd(dict *d, void *key, void *val) {
     dictEntry *entry = dictAddRaw(d, key, NULL);
-    if (!entry) return DICT_ERR;
+    if (!entry) return C_ERR;
     dictSetVal(d, entry, val);
-    return DICT_OK;
+    return C_OK;
 }
 
 /* Adds an entry for key and returns it, value unset, for the caller to
@@ -265,7 +265,7 @@ static int64_t _dictKeyIndex(dict *d, const void *key, uint64_t hash,
                              dictEntry **existing) {
     uint64_t idx = 0;
     if (existing) *existing = NULL;
-    if (_dictExpandIfNeeded(d) == DICT_ERR) return -1;
+    if (_dictExpandIfNeeded(d) == C_ERR) return -1;
     for (int table = 0; table <= 1; table++) {
         idx = hash & DICTHT_SIZE_MASK(d->ht_size_exp[table]);
         for (dictEntry *he = d->ht_table[table][idx]; he; he = he->next) {
@@ -293,7 +293,7 @@ static int _dictExpandAllowed(dict *d) {
  * process makes resizing undesirable, only when it is over 5 times full.
  * The new size is the next power of two above used+1: a doubling. */
 static int _dictExpandIfNeeded(dict *d) {
-    if (dictIsRehashing(d)) return DICT_OK;
+    if (dictIsRehashing(d)) return C_OK;
     if (DICTHT_SIZE(d->ht_size_exp[0]) == 0)
         return dictExpand(d, DICT_HT_INITIAL_SIZE);
     uint64_t used = d->ht_used[0], size = DICTHT_SIZE(d->ht_size_exp[0]);
@@ -301,10 +301,10 @@ static int _dictExpandIfNeeded(dict *d) {
     if ((policy == DICT_RESIZE_ENABLE && used >= size) ||
         (policy != DICT_RESIZE_FORBID &&
          used / size > DICT_FORCE_RESIZE_RATIO)) {
-        if (!_dictExpandAllowed(d)) return DICT_OK;
+        if (!_dictExpandAllowed(d)) return C_OK;
         return dictExpand(d, used + 1);
     }
-    return DICT_OK;
+    return C_OK;
 }
 
 /* Finds key's entry, or NULL. Performs a rehash step first. */
@@ -360,12 +360,12 @@ static dictEntry *_dictGenericUnlink(dict *d, const void *key) {
     return NULL;
 }
 
-/* DICT_OK if key was found and freed, DICT_ERR otherwise. */
+/* C_OK if key was found and freed, C_ERR otherwise. */
 int dictDelete(dict *d, const void *key) {
     dictEntry *he = _dictGenericUnlink(d, key);
-    if (!he) return DICT_ERR;
+    if (!he) return C_ERR;
     _dictFreeEntry(d, he);
-    return DICT_OK;
+    return C_OK;
 }
 
 /* Unlinks key's entry without freeing it, so the caller can use it and

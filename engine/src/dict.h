@@ -11,9 +11,7 @@
 #include <stddef.h>
 #include "mem.h"
 #include "rng.h"
-
-#define DICT_OK 0
-#define DICT_ERR 1
+#include "status.h"
 
 #define DICT_HT_INITIAL_EXP 2          /* a new table has 4 buckets */
 #define DICT_HT_INITIAL_SIZE (1 << DICT_HT_INITIAL_EXP)

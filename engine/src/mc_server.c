@@ -325,7 +325,7 @@ static void _connWritable(aeEventLoop *el, int fd, void *data, int mask) {
 static int _connAccept(void *impl, int fd) {
     mcServer *s = impl;
     if (fd >= s->el->setsize &&
-        aeResizeSetSize(s->el, fd < 1024 ? 1024 : fd * 2) != AE_OK)
+        aeResizeSetSize(s->el, fd < 1024 ? 1024 : fd * 2) != C_OK)
         return -1;
     if (fd >= s->conns_cap) {
         int cap = fd < 16 ? 16 : fd * 2;

@@ -19,9 +19,7 @@
 #include "slog.h"
 #include "bio.h"
 #include "aof.h"
-
-#define C_OK 0
-#define C_ERR -1
+#include "status.h"
 
 /* ---- Limits and defaults (Redis 7.0 values). ---- */
 #define PROTO_IOBUF_LEN (1024 * 16)        /* read size */

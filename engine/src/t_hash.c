@@ -208,7 +208,7 @@ static int hashTypeDelete(redisServer *s, robj *o, const sds field) {
         return 1;
     }
     dict *d = o->v.ptr;
-    if (dictDelete(d, field) != DICT_OK) return 0;
+    if (dictDelete(d, field) != C_OK) return 0;
     /* Shrink a table that fell under 10% full right away, as Redis does
      * after each delete from a hash, set or sorted set. */
     if (dictNeedsShrink(d)) dictResize(d);

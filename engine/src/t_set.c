@@ -111,7 +111,7 @@ static int setTypeRemove(redisServer *s, robj *set, const sds ele) {
     int removed = 0;
     if (set->encoding == OBJ_ENCODING_HT) {
         dict *d = set->v.ptr;
-        if (dictDelete(d, ele) != DICT_OK) return 0;
+        if (dictDelete(d, ele) != C_OK) return 0;
         if (dictNeedsShrink(d)) dictResize(d);
         return 1;
     }

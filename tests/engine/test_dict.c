@@ -39,7 +39,7 @@ static sds mk(fixture *f, int i) {
 
 static void addKey(fixture *f, dict *d, int i) {
     sds k = mk(f, i);
-    if (dictAdd(d, k, NULL) != DICT_OK) sdsfree(&f->mem, k);
+    if (dictAdd(d, k, NULL) != C_OK) sdsfree(&f->mem, k);
 }
 
 static void delKey(fixture *f, dict *d, int i) {
@@ -134,7 +134,7 @@ static void testShrinkRule(void) {
     CHECK(!dictNeedsShrink(d));          /* 4/32 = 12.5% */
     delKey(&f, d, 3);
     CHECK(dictNeedsShrink(d));           /* 3/32 = 9% */
-    CHECK_EQ_INT(dictResize(d), DICT_OK);
+    CHECK_EQ_INT(dictResize(d), C_OK);
     while (dictRehash(d, 10)) { }
     CHECK_EQ_INT(DICTHT_SIZE(d->ht_size_exp[0]), 4);
     dictRelease(d);
