@@ -48,10 +48,10 @@ void aofInit(redisServer *s) {
 /* The process is going away: its memory is freed. Its files were closed
  * by the kernel (or will be by the world). */
 void aofRelease(redisServer *s) {
-    aofChildFree(s);
+    aofChildRelease(s);
     sdsfree(s->mem, s->aof.buf);
     s->aof.buf = NULL;
-    aofManifestFree(s, s->aof.manifest);
+    aofManifestRelease(s, s->aof.manifest);
     s->aof.manifest = NULL;
 }
 

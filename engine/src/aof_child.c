@@ -35,7 +35,7 @@ static void _childLog(redisServer *s, uint64_t t, int level,
 }
 
 /* The child's memory goes, whatever state it was in. */
-void aofChildFree(redisServer *s) {
+void aofChildRelease(redisServer *s) {
     aofChild *ch = &s->aof.child;
     if (ch->data) sdsfree(&ch->mem, ch->data);
     ch->data = NULL;
@@ -181,13 +181,13 @@ static int _openNewIncr(redisServer *s) {
         a->fd = fd;
         a->last_incr_size = 0;
         if (temp_am) {
-            aofManifestFree(s, a->manifest);
+            aofManifestRelease(s, a->manifest);
             a->manifest = temp_am;
         }
         return C_OK;
     }
     if (fd >= 0) s->fs.close(s->fs.ctx, fd);
-    aofManifestFree(s, temp_am);
+    aofManifestRelease(s, temp_am);
     sdsfree(s->mem, name);
     return C_ERR;
 }
@@ -271,7 +271,7 @@ void aofKillChild(redisServer *s) {
         _removeTempFiles(s, ch->pid);
         s->aof.rewrite_time_start = -1;
     }
-    aofChildFree(s);
+    aofChildRelease(s);
 }
 
 /* Renames the child's file to the new base (and, when appendonly was
@@ -328,13 +328,13 @@ static void _rewriteDone(redisServer *s) {
     aofManifest *am = aofManifestDup(s, a->manifest);
     sds base = aofNewBaseName(s, am);
     if (_switchFiles(s, am, tmp, base) != C_OK) {
-        aofManifestFree(s, am);
+        aofManifestRelease(s, am);
         sdsfree(s->mem, base);
         a->lastbgrewrite_status = C_ERR;
         a->rewrites_consecutive_failures++;
         return;
     }
-    aofManifestFree(s, a->manifest);
+    aofManifestRelease(s, a->manifest);
     a->manifest = am;
     if (a->fd != -1) {
         sds bpath = aofPath(s, base);
@@ -367,7 +367,7 @@ static void _childDone(redisServer *s) {
         serverLog(s, LL_WARNING, "Background AOF rewrite terminated with "
                   "error");
     }
-    aofChildFree(s);
+    aofChildRelease(s);
     _removeTempFiles(s, pid);
     if (a->state == AOF_WAIT_REWRITE) {
         char tname[300];

@@ -131,17 +131,17 @@ static aofManifest *_parseManifest(redisServer *s, const char *buf,
             int argc = *line ? splitArgs(s, line, &words) : -1;
             err = argc < 0 ? "Invalid AOF manifest file format"
                            : _manifestLine(s, am, words, argc, &maxseq);
-            if (argc >= 0) splitArgsFree(s, words, argc);
+            if (argc >= 0) splitArgsRelease(s, words, argc);
         }
         if (err) {
             _manifestFatal(s, err, linenum, line);
-            aofManifestFree(s, am);
+            aofManifestRelease(s, am);
             return NULL;
         }
     }
     if (linenum == 0) {
         _manifestFatal(s, "Found an empty AOF manifest", 0, NULL);
-        aofManifestFree(s, am);
+        aofManifestRelease(s, am);
         return NULL;
     }
     return am;
@@ -165,7 +165,7 @@ static void _loadManifestFromDisk(redisServer *s) {
     aofManifest *am = _parseManifest(s, data, sdslen(data));
     sdsfree(s->mem, data);
     if (!am) return;
-    aofManifestFree(s, s->aof.manifest);
+    aofManifestRelease(s, s->aof.manifest);
     s->aof.manifest = am;
 }
 

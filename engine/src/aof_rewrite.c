@@ -45,7 +45,7 @@ static void _freeInfos(redisServer *s, aofInfo *list, int n) {
 }
 
 /* Frees a manifest (NULL is fine). */
-void aofManifestFree(redisServer *s, aofManifest *am) {
+void aofManifestRelease(redisServer *s, aofManifest *am) {
     if (!am) return;
     _freeInfos(s, am->base, am->base ? 1 : 0);
     _freeInfos(s, am->incr, am->nincr);

@@ -144,8 +144,8 @@ static intset *_intsetUpgradeAndAdd(gkMem *m, intset *is, int64_t value) {
 }
 
 /* Returns a new empty set in the 16-bit encoding, owned by the caller and
- * released with intsetFree. */
-intset *intsetNew(gkMem *m) {
+ * released with intsetRelease. */
+intset *intsetCreate(gkMem *m) {
     intset *is = memAlloc(m, sizeof(intset));
     _intsetStore32(&is->encoding, INTSET_ENC_INT16);
     _intsetStore32(&is->length, 0);
@@ -224,7 +224,7 @@ size_t intsetBlobLen(const intset *is) {
 }
 
 /* Releases the set. NULL is allowed. */
-void intsetFree(gkMem *m, intset *is) {
+void intsetRelease(gkMem *m, intset *is) {
     memFree(m, is);
 }
 

@@ -24,7 +24,7 @@ typedef struct intset {
     int8_t contents[];  /* length elements of encoding bytes each, sorted */
 } intset;
 
-intset *intsetNew(gkMem *m);
+intset *intsetCreate(gkMem *m);
 intset *intsetAdd(gkMem *m, intset *is, int64_t value, int *added);
 intset *intsetRemove(gkMem *m, intset *is, int64_t value, int *removed);
 int intsetFind(const intset *is, int64_t value);
@@ -32,7 +32,7 @@ int intsetGet(const intset *is, uint32_t pos, int64_t *value);
 int64_t intsetRandom(const intset *is, uint64_t rnd);
 uint32_t intsetLen(const intset *is);
 size_t intsetBlobLen(const intset *is);
-void intsetFree(gkMem *m, intset *is);
+void intsetRelease(gkMem *m, intset *is);
 int intsetValidateIntegrity(const unsigned char *p, size_t size, int deep);
 
 #endif

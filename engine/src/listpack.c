@@ -316,7 +316,7 @@ static uint32_t _lpFormatInt64(int64_t v, unsigned char *buf) {
 /* Replaces the gone bytes at offset off with add bytes of room, keeping
  * what follows, and updates total-bytes. Like Redis, I grow the allocation
  * before moving the tail and shrink it after, always to the exact size;
- * growth skips the realloc when lpNew's capacity already has room. Returns
+ * growth skips the realloc when lpCreate's capacity already has room. Returns
  * the listpack, possibly moved. */
 static unsigned char *_lpResizeGap(gkMem *m, unsigned char *lp, size_t off,
                                    size_t gone, size_t add) {
@@ -359,7 +359,7 @@ static unsigned char *_lpInsert(gkMem *m, unsigned char *lp,
     return lp;
 }
 
-/* Reallocates lp to exactly its size if lpNew or an earlier operation left
+/* Reallocates lp to exactly its size if lpCreate or an earlier operation left
  * spare capacity. Returns the listpack, possibly moved. */
 static unsigned char *_lpShrinkToFit(gkMem *m, unsigned char *lp) {
     size_t bytes = _lpGetTotalBytes(lp);
@@ -368,8 +368,8 @@ static unsigned char *_lpShrinkToFit(gkMem *m, unsigned char *lp) {
 }
 
 /* Returns a new empty listpack whose allocation has room for capacity
- * bytes (at least its 7), owned by the caller and released with lpFree. */
-unsigned char *lpNew(gkMem *m, size_t capacity) {
+ * bytes (at least its 7), owned by the caller and released with lpRelease. */
+unsigned char *lpCreate(gkMem *m, size_t capacity) {
     size_t size = capacity > LP_HDR_SIZE + 1 ? capacity : LP_HDR_SIZE + 1;
     unsigned char *lp = memAlloc(m, size);
     _lpSetTotalBytes(lp, LP_HDR_SIZE + 1);
@@ -379,7 +379,7 @@ unsigned char *lpNew(gkMem *m, size_t capacity) {
 }
 
 /* Releases the listpack. NULL is allowed. */
-void lpFree(gkMem *m, unsigned char *lp) {
+void lpRelease(gkMem *m, unsigned char *lp) {
     memFree(m, lp);
 }
 

@@ -31,8 +31,8 @@
  * whole inside the listpack; returns 0 to declare the listpack invalid. */
 typedef int lpEntryCheck(unsigned char *p, void *ctx);
 
-unsigned char *lpNew(gkMem *m, size_t capacity);
-void lpFree(gkMem *m, unsigned char *lp);
+unsigned char *lpCreate(gkMem *m, size_t capacity);
+void lpRelease(gkMem *m, unsigned char *lp);
 unsigned char *lpAppend(gkMem *m, unsigned char *lp, const unsigned char *s,
                         uint32_t slen);
 unsigned char *lpAppendInteger(gkMem *m, unsigned char *lp, int64_t v);

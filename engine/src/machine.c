@@ -449,7 +449,7 @@ int gkServerAdd(gkWorld *w, int *node_id) {
 void machineRelease(gkWorld *w, gkNode *n) {
     diskRelease(n->disk);
     n->disk = NULL;
-    logFree(&n->log);
+    logRelease(&n->log);
     if (n->conf) sdsfree(&w->mem, n->conf);
     n->conf = NULL;
 }

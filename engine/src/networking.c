@@ -162,7 +162,7 @@ void resetClient(client *c) {
 /* Splits a line shell-style, as sdssplitargs: "..." with \n \r \t \b \a
  * \\ \" and \xHH escapes, '...' with \' only; a closing quote must be
  * followed by a space or the end. Returns the number of arguments, with the
- * sds array in *argvp (free it with splitArgsFree), or -1 on unbalanced
+ * sds array in *argvp (free it with splitArgsRelease), or -1 on unbalanced
  * quotes. Inline requests and the AOF manifest's lines are read with it,
  * as Redis reads both with sdssplitargs. */
 int splitArgs(redisServer *s, const char *line, sds **argvp) {
@@ -234,7 +234,7 @@ int splitArgs(redisServer *s, const char *line, sds **argvp) {
         continue;
 err:
         sdsfree(s->mem, cur);
-        splitArgsFree(s, argv, argc);
+        splitArgsRelease(s, argv, argc);
         *argvp = NULL;
         return -1;
     }
@@ -243,7 +243,7 @@ err:
 }
 
 /* Frees what splitArgs returned. */
-void splitArgsFree(redisServer *s, sds *argv, int argc) {
+void splitArgsRelease(redisServer *s, sds *argv, int argc) {
     for (int j = 0; j < argc; j++) sdsfree(s->mem, argv[j]);
     memFree(s->mem, argv);
 }

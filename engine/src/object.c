@@ -118,14 +118,14 @@ robj *createSetObject(redisServer *s) {
 /* An empty set encoded as an intset, refcount 1: the encoding SADD starts
  * with when the first member is an integer. */
 robj *createIntsetObject(redisServer *s) {
-    robj *o = createObject(s, OBJ_SET, intsetNew(s->mem));
+    robj *o = createObject(s, OBJ_SET, intsetCreate(s->mem));
     o->encoding = OBJ_ENCODING_INTSET;
     return o;
 }
 
 /* An empty hash encoded as a listpack, refcount 1. */
 robj *createHashObject(redisServer *s) {
-    robj *o = createObject(s, OBJ_HASH, lpNew(s->mem, 0));
+    robj *o = createObject(s, OBJ_HASH, lpCreate(s->mem, 0));
     o->encoding = OBJ_ENCODING_LISTPACK;
     return o;
 }
@@ -143,7 +143,7 @@ robj *createZsetObject(redisServer *s) {
 
 /* An empty sorted set encoded as a listpack, refcount 1. */
 robj *createZsetListpackObject(redisServer *s) {
-    robj *o = createObject(s, OBJ_ZSET, lpNew(s->mem, 0));
+    robj *o = createObject(s, OBJ_ZSET, lpCreate(s->mem, 0));
     o->encoding = OBJ_ENCODING_LISTPACK;
     return o;
 }
@@ -158,8 +158,8 @@ void freeObjectValue(redisServer *s, robj *o) {
     case OBJ_ENCODING_EMBSTR: sdsfree(s->mem, o->v.ptr); break;
     case OBJ_ENCODING_INT: break;
     case OBJ_ENCODING_HT: dictRelease(o->v.ptr); break;
-    case OBJ_ENCODING_INTSET: intsetFree(s->mem, o->v.ptr); break;
-    case OBJ_ENCODING_LISTPACK: lpFree(s->mem, o->v.ptr); break;
+    case OBJ_ENCODING_INTSET: intsetRelease(s->mem, o->v.ptr); break;
+    case OBJ_ENCODING_LISTPACK: lpRelease(s->mem, o->v.ptr); break;
     case OBJ_ENCODING_SKIPLIST: freeZsetObject(s, o); break;
     default: memPanic("unknown object encoding");
     }

@@ -371,7 +371,7 @@ void rewriteClientCommandArgument(client *c, int i, robj *newval);
 client *createClient(redisServer *s, int fd);
 void freeClient(client *c);
 int splitArgs(redisServer *s, const char *line, sds **argvp);
-void splitArgsFree(redisServer *s, sds *argv, int argc);
+void splitArgsRelease(redisServer *s, sds *argv, int argc);
 void freeClientAsync(client *c);
 void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
 void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);
@@ -483,7 +483,7 @@ int aofFsyncInProgress(redisServer *s);
 void aofLoadOnStartup(redisServer *s);
 /* aof_rewrite.c */
 aofManifest *aofManifestCreate(redisServer *s);
-void aofManifestFree(redisServer *s, aofManifest *am);
+void aofManifestRelease(redisServer *s, aofManifest *am);
 aofManifest *aofManifestDup(redisServer *s, aofManifest *am);
 sds aofManifestString(redisServer *s, aofManifest *am);
 int persistAofManifest(redisServer *s, aofManifest *am);
@@ -499,7 +499,7 @@ uint64_t aofChildNext(redisServer *s);
 void aofChildRun(redisServer *s, uint64_t t);
 void aofCheckChildDone(redisServer *s);
 void aofKillChild(redisServer *s);
-void aofChildFree(redisServer *s);
+void aofChildRelease(redisServer *s);
 void aofMarkIncrAsHistory(redisServer *s, aofManifest *am);
 void bgrewriteaofCommand(client *c);
 
@@ -642,6 +642,6 @@ unsigned long hashTypeLength(const robj *o);
 unsigned long zsetLength(const robj *zobj);
 void freeZsetObject(redisServer *s, robj *o);
 zskiplist *zslCreate(redisServer *s);
-void zslFree(redisServer *s, zskiplist *zsl);
+void zslRelease(redisServer *s, zskiplist *zsl);
 
 #endif

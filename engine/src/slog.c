@@ -12,7 +12,7 @@ void logInit(gkLog *l, gkMem *mem, uint32_t cap) {
 }
 
 /* Frees the lines and the ring. */
-void logFree(gkLog *l) {
+void logRelease(gkLog *l) {
     if (!l->lines) return;
     for (uint32_t i = 0; i < l->cap; i++)
         if (l->lines[i]) sdsfree(l->mem, l->lines[i]);

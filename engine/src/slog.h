@@ -28,7 +28,7 @@ typedef struct gkLog {
 } gkLog;
 
 void logInit(gkLog *l, gkMem *mem, uint32_t cap);
-void logFree(gkLog *l);
+void logRelease(gkLog *l);
 void logAppend(gkLog *l, int pid, char role, int level, int64_t unix_ms,
                const char *msg);
 size_t logRead(const gkLog *l, uint64_t after, char *out, size_t cap,

@@ -112,7 +112,7 @@ static void hashTypeConvert(redisServer *s, robj *o) {
                 sdsnewlen(s->mem, v.ptr, v.len));
         p = lpNext(lp, vp);
     }
-    lpFree(s->mem, lp);
+    lpRelease(s->mem, lp);
     o->v.ptr = d;
     o->encoding = OBJ_ENCODING_HT;
 }

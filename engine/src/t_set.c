@@ -62,7 +62,7 @@ static void setTypeConvert(redisServer *s, robj *set) {
     dictExpand(d, intsetLen(is));
     for (uint32_t i = 0; intsetGet(is, i, &v); i++)
         dictAdd(d, sdsfromlonglong(s->mem, v), NULL);
-    intsetFree(s->mem, is);
+    intsetRelease(s->mem, is);
     set->v.ptr = d;
     set->encoding = OBJ_ENCODING_HT;
 }

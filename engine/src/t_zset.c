@@ -113,7 +113,7 @@ static zskiplistNode *zslCreateNode(redisServer *s, int level, double score,
 }
 
 /* Returns a new empty skiplist: a header node with all 32 levels, linked
- * to nothing. Released with zslFree. */
+ * to nothing. Released with zslRelease. */
 zskiplist *zslCreate(redisServer *s) {
     zskiplist *zsl = memAlloc(s->mem, sizeof(*zsl));
     zsl->level = 1;
@@ -134,7 +134,7 @@ static void zslFreeNode(redisServer *s, zskiplistNode *node) {
 }
 
 /* Frees the skiplist, every node and every member. */
-void zslFree(redisServer *s, zskiplist *zsl) {
+void zslRelease(redisServer *s, zskiplist *zsl) {
     zskiplistNode *node = zsl->header->level[0].forward;
     memFree(s->mem, zsl->header);
     while (node) {
@@ -727,11 +727,11 @@ unsigned long zsetLength(const robj *zobj) {
 void freeZsetObject(redisServer *s, robj *o) {
     zset *zs = o->v.ptr;
     if (o->encoding == OBJ_ENCODING_LISTPACK) {
-        lpFree(s->mem, o->v.ptr);
+        lpRelease(s->mem, o->v.ptr);
         return;
     }
     dictRelease(zs->dict);
-    zslFree(s, zs->zsl);
+    zslRelease(s, zs->zsl);
     memFree(s->mem, zs);
 }
 
@@ -755,7 +755,7 @@ static void zsetConvert(redisServer *s, robj *zobj) {
         dictAdd(zs->dict, ele, &node->score);
         eptr = lpNext(lp, sptr);
     }
-    lpFree(s->mem, lp);
+    lpRelease(s->mem, lp);
     zobj->v.ptr = zs;
     zobj->encoding = OBJ_ENCODING_SKIPLIST;
 }

@@ -20,7 +20,7 @@ int traceInit(gkTrace *t, gkMem *m, uint32_t cap, uint64_t (*now)(void *),
 
 /* Frees the ring; t must not be used again before another traceInit. m is
  * the allocator traceInit was given. */
-void traceFree(gkTrace *t, gkMem *m) {
+void traceRelease(gkTrace *t, gkMem *m) {
     memFree(m, t->ring);
     t->ring = NULL;
 }

@@ -23,7 +23,7 @@ typedef struct gkTrace {
 
 int traceInit(gkTrace *t, gkMem *m, uint32_t cap, uint64_t (*now)(void *),
               void *ctx);
-void traceFree(gkTrace *t, gkMem *m);
+void traceRelease(gkTrace *t, gkMem *m);
 void traceEmit(gkTrace *t, uint16_t type, uint16_t node, uint32_t a,
                uint32_t b, uint32_t c, uint64_t d);
 size_t traceRead(gkTrace *t, uint64_t after, gkTraceRecord *out,

@@ -136,7 +136,7 @@ void gkWorldRelease(gkWorld *w) {
         if (w->conns[i]) _connFree(w, w->conns[i]);
     memFree(&w->mem, w->conns);
     memFree(&w->mem, w->events);
-    traceFree(&w->trace, &w->mem);
+    traceRelease(&w->trace, &w->mem);
     w->mem.fn(w->mem.ud, w, sizeof(*w), 0);
 }
 

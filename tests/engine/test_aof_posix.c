@@ -191,8 +191,8 @@ static size_t hostClose(host *h) {
     jobsPthreadRelease(h->jobs);
     fsPosixRelease(h->fs);
     fsPosixRelease(h->child_fs);
-    logFree(&h->log);
-    traceFree(&h->trace, &h->mem);
+    logRelease(&h->log);
+    traceRelease(&h->trace, &h->mem);
     bufFree(&h->in);
     bufFree(&h->out);
     return h->mem.used;

@@ -6,7 +6,7 @@
 
 /* Builds a set from n values, in the order given. */
 static intset *buildSet(gkMem *m, const int64_t *values, int n) {
-    intset *is = intsetNew(m);
+    intset *is = intsetCreate(m);
     for (int i = 0; i < n; i++) is = intsetAdd(m, is, values[i], NULL);
     return is;
 }
@@ -23,7 +23,7 @@ static int setEquals(const intset *is, const int64_t *want, uint32_t n) {
 static void testNewSetIsEmpty(void) {
     gkMem m;
     memInit(&m, NULL, NULL);
-    intset *is = intsetNew(&m);
+    intset *is = intsetCreate(&m);
     int64_t v = 99;
     CHECK_EQ_INT(intsetLen(is), 0);
     CHECK_EQ_INT(is->encoding, INTSET_ENC_INT16);
@@ -32,7 +32,7 @@ static void testNewSetIsEmpty(void) {
     CHECK(!intsetGet(is, 0, &v));
     CHECK_EQ_INT(v, 99);
     CHECK(!intsetFind(is, 0));
-    intsetFree(&m, is);
+    intsetRelease(&m, is);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -46,7 +46,7 @@ static void testSmallValuesSorted(void) {
     CHECK_EQ_INT(is->encoding, INTSET_ENC_INT16);
     CHECK_EQ_INT(intsetBlobLen(is), 8 + 7 * 2);
     CHECK_EQ_INT(memSize(is), intsetBlobLen(is));
-    intsetFree(&m, is);
+    intsetRelease(&m, is);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -62,7 +62,7 @@ static void testDuplicateAdd(void) {
     is = intsetAdd(&m, is, 4, &added);
     CHECK_EQ_INT(added, 1);
     CHECK_EQ_INT(intsetLen(is), 4);
-    intsetFree(&m, is);
+    intsetRelease(&m, is);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -79,7 +79,7 @@ static void testUpgradePositiveAppends(void) {
     CHECK(setEquals(is, want, 4));
     CHECK_EQ_INT(intsetBlobLen(is), 8 + 4 * 4);
     CHECK_EQ_INT(memSize(is), intsetBlobLen(is));
-    intsetFree(&m, is);
+    intsetRelease(&m, is);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -92,7 +92,7 @@ static void testUpgradeNegativePrepends(void) {
     is = intsetAdd(&m, is, -40000, NULL);
     CHECK_EQ_INT(is->encoding, INTSET_ENC_INT32);
     CHECK(setEquals(is, want, 4));
-    intsetFree(&m, is);
+    intsetRelease(&m, is);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -113,8 +113,8 @@ static void testUpgradeTo64(void) {
     CHECK_EQ_INT(b->encoding, INTSET_ENC_INT64);
     CHECK(setEquals(b, want32, 5));
     CHECK_EQ_INT(intsetBlobLen(b), 8 + 5 * 8);
-    intsetFree(&m, a);
-    intsetFree(&m, b);
+    intsetRelease(&m, a);
+    intsetRelease(&m, b);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -127,12 +127,12 @@ static void testEncodingBoundaries(void) {
     gkMem m;
     memInit(&m, NULL, NULL);
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        intset *is = intsetAdd(&m, intsetNew(&m), cases[i].v, NULL);
+        intset *is = intsetAdd(&m, intsetCreate(&m), cases[i].v, NULL);
         int64_t v = 0;
         CHECK_EQ_INT(is->encoding, cases[i].enc);
         CHECK(intsetGet(is, 0, &v) && v == cases[i].v);
         CHECK(intsetFind(is, cases[i].v));
-        intsetFree(&m, is);
+        intsetRelease(&m, is);
     }
     CHECK_EQ_INT(m.used, 0);
 }
@@ -146,14 +146,14 @@ static void testLittleEndianBytes(void) {
                                     0xFE, 0xFF, 0xFF, 0xFF,
                                     0x34, 0x12, 0x00, 0x00,
                                     0x78, 0x56, 0x34, 0x12};
-    intset *is = intsetAdd(&m, intsetNew(&m), 0x1234, NULL);
+    intset *is = intsetAdd(&m, intsetCreate(&m), 0x1234, NULL);
     is = intsetAdd(&m, is, -2, NULL);
     CHECK_EQ_INT(intsetBlobLen(is), sizeof(want16));
     CHECK(memcmp(is, want16, sizeof(want16)) == 0);
     is = intsetAdd(&m, is, 0x12345678, NULL);
     CHECK_EQ_INT(intsetBlobLen(is), sizeof(want32));
     CHECK(memcmp(is, want32, sizeof(want32)) == 0);
-    intsetFree(&m, is);
+    intsetRelease(&m, is);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -173,7 +173,7 @@ static void testRemoveShrinks(void) {
     CHECK_EQ_INT(removed, 1);
     CHECK(setEquals(is, want, 2));
     CHECK_EQ_INT(memSize(is), 8 + 2 * 4);
-    intsetFree(&m, is);
+    intsetRelease(&m, is);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -197,14 +197,14 @@ static void testRemoveMissing(void) {
     CHECK_EQ_INT(removed, 1);
     CHECK_EQ_INT(intsetLen(is), 0);
     CHECK_EQ_INT(memSize(is), 8);
-    intsetFree(&m, is);
+    intsetRelease(&m, is);
     CHECK_EQ_INT(m.used, 0);
 }
 
 static void testFind(void) {
     gkMem m;
     memInit(&m, NULL, NULL);
-    intset *is = intsetNew(&m);
+    intset *is = intsetCreate(&m);
     for (int64_t v = -1000; v <= 1000; v += 10)
         is = intsetAdd(&m, is, v, NULL);
     CHECK_EQ_INT(intsetLen(is), 201);
@@ -213,7 +213,7 @@ static void testFind(void) {
                                         v <= 1000);
     CHECK(!intsetFind(is, 100000));
     CHECK(!intsetFind(is, INT64_MIN));
-    intsetFree(&m, is);
+    intsetRelease(&m, is);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -229,7 +229,7 @@ static void testRandomAndGet(void) {
     CHECK(intsetGet(is, 2, &v) && v == 30);
     CHECK(!intsetGet(is, 3, &v));
     CHECK(!intsetGet(is, UINT32_MAX, &v));
-    intsetFree(&m, is);
+    intsetRelease(&m, is);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -267,7 +267,7 @@ static void runRandomOps(uint64_t seed, int ops) {
     uint64_t state = seed;
     gkMem m;
     memInit(&m, NULL, NULL);
-    intset *is = intsetNew(&m);
+    intset *is = intsetCreate(&m);
     for (int i = 0; i < ops; i++) {
         int phase = i * 3 / ops, add = gkTestRand(&state) % 3 != 0, did;
         int64_t v = randomValue(&state, phase);
@@ -281,7 +281,7 @@ static void runRandomOps(uint64_t seed, int ops) {
         CHECK_EQ_INT(memSize(is), intsetBlobLen(is));
         if (i % 97 == 0 || i == ops - 1) CHECK(setEquals(is, model, n));
     }
-    intsetFree(&m, is);
+    intsetRelease(&m, is);
     CHECK_EQ_INT(m.used, 0);
 }
 

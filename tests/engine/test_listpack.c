@@ -8,7 +8,7 @@
 
 /* Builds a listpack by appending the NUL-terminated strings in order. */
 static unsigned char *lpBuild(gkMem *m, const char *const *items, int n) {
-    unsigned char *lp = lpNew(m, 0);
+    unsigned char *lp = lpCreate(m, 0);
     for (int i = 0; i < n; i++)
         lp = lpAppend(m, lp, (const unsigned char *)items[i],
                       (uint32_t)strlen(items[i]));
@@ -41,8 +41,8 @@ static void testEmptyListpack(void) {
     static const unsigned char want[] = {0x07, 0, 0, 0, 0, 0, 0xFF};
     gkMem m;
     memInit(&m, NULL, NULL);
-    unsigned char *lp = lpNew(&m, 0);
-    unsigned char *big = lpNew(&m, 100);
+    unsigned char *lp = lpCreate(&m, 0);
+    unsigned char *big = lpCreate(&m, 100);
     CHECK(lpIsBytes(lp, want, sizeof(want)));
     CHECK(lpIsBytes(big, want, sizeof(want)));
     CHECK_EQ_INT(memSize(lp), 7);
@@ -55,8 +55,8 @@ static void testEmptyListpack(void) {
     big = lpAppend(&m, big, (const unsigned char *)"hello", 5);
     CHECK_EQ_INT(memSize(big), 100);
     CHECK_EQ_INT(lpBytes(big), 14);
-    lpFree(&m, lp);
-    lpFree(&m, big);
+    lpRelease(&m, lp);
+    lpRelease(&m, big);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -68,17 +68,17 @@ static void testHelloAnd1024(void) {
         0xFF};
     gkMem m;
     memInit(&m, NULL, NULL);
-    unsigned char *a = lpAppend(&m, lpNew(&m, 0),
+    unsigned char *a = lpAppend(&m, lpCreate(&m, 0),
                                 (const unsigned char *)"hello", 5);
-    unsigned char *b = lpAppend(&m, lpNew(&m, 0),
+    unsigned char *b = lpAppend(&m, lpCreate(&m, 0),
                                 (const unsigned char *)"hello", 5);
     a = lpAppendInteger(&m, a, 1024);
     b = lpAppend(&m, b, (const unsigned char *)"1024", 4);
     CHECK(lpIsBytes(a, want, sizeof(want)));
     CHECK(lpIsBytes(b, want, sizeof(want)));
     CHECK_EQ_INT(memSize(a), sizeof(want));
-    lpFree(&m, a);
-    lpFree(&m, b);
+    lpRelease(&m, a);
+    lpRelease(&m, b);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -139,13 +139,13 @@ static void testIntegerBoundaries(void) {
         char text[32];
         int n = snprintf(text, sizeof(text), "%lld",
                          (long long)intCases[i].v);
-        unsigned char *a = lpAppendInteger(&m, lpNew(&m, 0), intCases[i].v);
-        unsigned char *b = lpAppend(&m, lpNew(&m, 0),
+        unsigned char *a = lpAppendInteger(&m, lpCreate(&m, 0), intCases[i].v);
+        unsigned char *b = lpAppend(&m, lpCreate(&m, 0),
                                     (const unsigned char *)text, (uint32_t)n);
         checkIntEntry(a, i);
         checkIntEntry(b, i);
-        lpFree(&m, a);
-        lpFree(&m, b);
+        lpRelease(&m, a);
+        lpRelease(&m, b);
     }
     CHECK_EQ_INT(m.used, 0);
 }
@@ -167,7 +167,7 @@ static void testNonCanonicalStaysString(void) {
         CHECK(lpGet(lpFirst(lp), &count, NULL) == lp + 7);
         CHECK_EQ_INT(count, len);
         CHECK(lpIs(lpFirst(lp), strs[i]));
-        lpFree(&m, lp);
+        lpRelease(&m, lp);
     }
     CHECK_EQ_INT(m.used, 0);
 }
@@ -193,7 +193,7 @@ static void checkStringEntry(gkMem *m, uint32_t len,
     unsigned char *lp, *p;
     int64_t count = 0;
     memset(s, 'x', len);
-    lp = lpAppend(m, lpNew(m, 0), s, len);
+    lp = lpAppend(m, lpCreate(m, 0), s, len);
     p = lpFirst(lp);
     CHECK_EQ_INT(lpBytes(lp), 6 + headlen + len + backlen + 1);
     CHECK(memcmp(p, head, headlen) == 0);
@@ -202,7 +202,7 @@ static void checkStringEntry(gkMem *m, uint32_t len,
     CHECK_EQ_INT(count, len);
     CHECK(lpLast(lp) == p);
     CHECK(lpNext(lp, p) == NULL && lpPrev(lp, p) == NULL);
-    lpFree(m, lp);
+    lpRelease(m, lp);
     memFree(m, s);
 }
 
@@ -252,7 +252,7 @@ static void testLongBacklens(void) {
     gkMem m;
     memInit(&m, NULL, NULL);
     unsigned char *buf = memAlloc(&m, 2097146);
-    unsigned char *lp = lpAppendInteger(&m, lpNew(&m, 0), -1);
+    unsigned char *lp = lpAppendInteger(&m, lpCreate(&m, 0), -1);
     unsigned char *p;
     size_t i;
     for (i = 0; i < BACK_CASES; i++) {
@@ -275,7 +275,7 @@ static void testLongBacklens(void) {
         p = lpNext(lp, p);
     }
     CHECK_EQ_INT(lpInt(p), 7);
-    lpFree(&m, lp);
+    lpRelease(&m, lp);
     memFree(&m, buf);
     CHECK_EQ_INT(m.used, 0);
 }
@@ -287,7 +287,7 @@ static void checkAgainst(gkMem *m, unsigned char *lp,
     CHECK(lpSame(lp, ref));
     CHECK_EQ_INT(lpLength(lp), n);
     CHECK_EQ_INT(memSize(lp), lpBytes(lp));
-    lpFree(m, ref);
+    lpRelease(m, ref);
 }
 
 static void testInsertInTheMiddle(void) {
@@ -310,7 +310,7 @@ static void testInsertInTheMiddle(void) {
                         lpLast(lp), LP_AFTER, &p);
     CHECK(p == lpLast(lp) && lpInt(p) == -70000);
     checkAgainst(&m, lp, want3, 6);
-    lpFree(&m, lp);
+    lpRelease(&m, lp);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -333,7 +333,7 @@ static void testReplaceInTheMiddle(void) {
     p = lpLast(lp);
     lp = lpReplace(&m, lp, &p, (const unsigned char *)"c", 1);
     checkAgainst(&m, lp, want2, 3);
-    lpFree(&m, lp);
+    lpRelease(&m, lp);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -356,7 +356,7 @@ static void testDeleteInTheMiddle(void) {
     lp = lpDelete(&m, lp, lpFirst(lp), NULL);
     CHECK(lpIsBytes(lp, empty, sizeof(empty)));
     CHECK_EQ_INT(memSize(lp), sizeof(empty));
-    lpFree(&m, lp);
+    lpRelease(&m, lp);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -368,7 +368,7 @@ static void testDeleteRange(void) {
     static const char *const want3[] = {"0", "7"};
     gkMem m;
     memInit(&m, NULL, NULL);
-    unsigned char *lp = lpNew(&m, 256);
+    unsigned char *lp = lpCreate(&m, 256);
     for (int i = 0; i < 10; i++)
         lp = lpAppend(&m, lp, (const unsigned char *)digits[i], 1);
     lp = lpDeleteRange(&m, lp, 2, 3);
@@ -383,14 +383,14 @@ static void testDeleteRange(void) {
     checkAgainst(&m, lp, want3, 2);
     lp = lpDeleteRange(&m, lp, 0, 100);
     checkAgainst(&m, lp, NULL, 0);
-    lpFree(&m, lp);
+    lpRelease(&m, lp);
     CHECK_EQ_INT(m.used, 0);
 }
 
 static void testSeek(void) {
     gkMem m;
     memInit(&m, NULL, NULL);
-    unsigned char *lp = lpNew(&m, 0);
+    unsigned char *lp = lpCreate(&m, 0);
     for (int i = 0; i < 10; i++) lp = lpAppendInteger(&m, lp, i * 1000);
     for (long i = -12; i <= 11; i++) {
         unsigned char *p = lpSeek(lp, i);
@@ -402,7 +402,7 @@ static void testSeek(void) {
     CHECK(lpSeek(lp, LONG_MAX) == NULL);
     CHECK(lpSeek(lp, -10) == lpFirst(lp));
     CHECK(lpSeek(lp, 9) == lpLast(lp));
-    lpFree(&m, lp);
+    lpRelease(&m, lp);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -430,7 +430,7 @@ static void testFind(void) {
     CHECK(FIND(lpSeek(lp, 1), "f1", 5) == NULL);
     CHECK(FIND(NULL, "f1", 0) == NULL);
 #undef FIND
-    lpFree(&m, lp);
+    lpRelease(&m, lp);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -449,14 +449,14 @@ static void testCompareAndGetInteger(void) {
     CHECK(!lpGetInteger(lpSeek(lp, 1), &v) && v == 1024);
     CHECK(!lpGetInteger(lpSeek(lp, 2), &v));
     CHECK(!lpGetInteger(lpSeek(lp, 3), &v));
-    lpFree(&m, lp);
+    lpRelease(&m, lp);
     CHECK_EQ_INT(m.used, 0);
 }
 
 static void testUnknownCount(void) {
     gkMem m;
     memInit(&m, NULL, NULL);
-    unsigned char *lp = lpNew(&m, 140000);
+    unsigned char *lp = lpCreate(&m, 140000);
     for (long i = 0; i < 65535; i++) lp = lpAppendInteger(&m, lp, i % 128);
     CHECK(lp[4] == 0xFF && lp[5] == 0xFF);
     CHECK_EQ_INT(lpLength(lp), 65535);
@@ -477,7 +477,7 @@ static void testUnknownCount(void) {
     lp = lpDeleteRange(&m, lp, -65534, 65534);
     CHECK_EQ_INT(lpBytes(lp), 7);
     CHECK_EQ_INT(lpLength(lp), 0);
-    lpFree(&m, lp);
+    lpRelease(&m, lp);
     CHECK_EQ_INT(m.used, 0);
 }
 
@@ -569,12 +569,12 @@ static int lpMatchesModel(unsigned char *lp, model *md) {
 
 /* Returns 1 if lp is byte for byte what appending the model would give. */
 static int lpIsCanonical(gkMem *m, unsigned char *lp, model *md) {
-    unsigned char *ref = lpNew(m, 0);
+    unsigned char *ref = lpCreate(m, 0);
     int same;
     for (uint32_t i = 0; i < md->n; i++)
         ref = lpAppend(m, ref, md->items[i].s, md->items[i].len);
     same = lpSame(lp, ref);
-    lpFree(m, ref);
+    lpRelease(m, ref);
     return same;
 }
 
@@ -641,7 +641,7 @@ static void runRandomEdits(uint64_t seed, int ops) {
     memInit(&m, NULL, NULL);
     memInit(&md.mem, NULL, NULL);
     md.n = 0;
-    unsigned char *lp = lpNew(&m, 0);
+    unsigned char *lp = lpCreate(&m, 0);
     for (int i = 0; i < ops; i++) {
         int grow = md.n == 0 || (md.n < 300 && gkTestRand(&st) % 10 < 6);
         if (grow) lp = opInsert(&m, lp, &md, &st, text);
@@ -653,7 +653,7 @@ static void runRandomEdits(uint64_t seed, int ops) {
     }
     CHECK(lpIsCanonical(&m, lp, &md));
     while (md.n) modelDelete(&md, 0);
-    lpFree(&m, lp);
+    lpRelease(&m, lp);
     CHECK_EQ_INT(m.used, 0);
     CHECK_EQ_INT(md.mem.used, 0);
 }
