@@ -68,6 +68,7 @@ const CONSTANT_SETS = [
   ['DictKind', /^GK_DICT_(\w+)$/],
   ['McDist', /^GK_MC_DIST_(\w+)$/],
   ['McFillLimit', /^GK_MC_FILL_(MAX_\w+)$/],
+  ['ScanWalkLimit', /^GK_SCAN_WALK_(\w+)$/],
 ];
 
 // C scalar types as wasm32 lays them out, and how TypeScript reads them.

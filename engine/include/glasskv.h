@@ -322,6 +322,93 @@ int gkScanAuditMissing(gkWorld *w, int node, char *out, size_t cap,
                        size_t *written);
 int gkScanAuditEnd(gkWorld *w, int node);
 
+/* ---- SCAN walks: a client calling SCAN until the cursor is 0 again. ----
+ *
+ * A Redis-style node has at most one walk, on a connection the engine
+ * opens for it and keeps from walk to walk (it opens another, selecting
+ * the walk's db, when the server closed it). A step sends one
+ * SCAN cursor [MATCH pattern] COUNT count, runs the world until the reply
+ * is in (at most 10 s of virtual time after sending) and records the call:
+ * the cursors, the tables' sizes and rehashidx when SCAN ran, the buckets
+ * it visited in order (as the server visits them), the keys it returned
+ * and which of those an earlier call had returned. Beginning a walk also
+ * begins the SCAN audit of its db for its connection; the walk keeps the
+ * audit's counters as they were after its last call. The walk lives in
+ * the world, so a copy of the world's memory holds all of it.
+ *
+ * The lists below are kept in part; their counts cover everything. */
+#define GK_SCAN_WALK_RECENT 32    /* calls kept: the most recent */
+#define GK_SCAN_WALK_BUCKETS 256  /* buckets kept per call: the first */
+#define GK_SCAN_WALK_KEYS 200     /* keys kept per call, and duplicates */
+#define GK_SCAN_WALK_MISSING 200  /* keys the audit found missing, kept
+                                     when the walk is done */
+#define GK_SCAN_WALK_MATCH 127    /* bytes of a MATCH pattern, at most */
+
+/* A node's walk as a whole. */
+typedef struct gkScanWalkInfo {
+    gkBool active;          /* a walk was begun (the rest is 0 if not) */
+    gkBool done;            /* the cursor came back to 0 */
+    gkBool failed;          /* the last call got no cursor: see error */
+    int32_t db;             /* the database walked */
+    int32_t conn;           /* the walk's connection, -1 if none is open */
+    uint32_t recent;        /* calls kept (gkScanWalkCalls) */
+    uint64_t serial;        /* walks begun on the node, this one too */
+    uint64_t count;         /* COUNT of every call */
+    uint64_t cursor;        /* the cursor the next call sends */
+    uint64_t calls;         /* SCAN calls sent, failed ones too */
+    uint64_t distinct;      /* distinct keys returned */
+    uint64_t duplicates;    /* returns of a key an earlier call returned */
+    uint32_t missing_kept;  /* once done: missing keys kept (at most
+                               GK_SCAN_WALK_MISSING) */
+    uint32_t missing_bytes; /* bytes gkScanWalkMissing writes for them */
+    char match[128];        /* the MATCH pattern, "" for none */
+    char error[128];        /* the last call's error reply (without the
+                               "-"), or why none came; "" if it had none */
+} gkScanWalkInfo;
+
+/* One call of a walk. */
+typedef struct gkScanWalkCall {
+    uint64_t n;             /* its number in the walk, from 1 */
+    uint64_t cursor_in;     /* the cursor it sent */
+    uint64_t cursor_out;    /* the cursor SCAN returned */
+    uint64_t size[2];       /* both tables' sizes when SCAN ran (0: none) */
+    int64_t rehashidx;      /* the rehash index then, -1 if none */
+    uint64_t buckets;       /* buckets SCAN visited */
+    uint32_t buckets_kept;  /* of those, kept (gkScanWalkBuckets) */
+    uint32_t keys;          /* keys returned */
+    uint32_t keys_kept;     /* of those, kept (gkScanWalkKeys) */
+    uint32_t keys_bytes;    /* bytes gkScanWalkKeys writes for them */
+    uint32_t duplicates;    /* returned keys an earlier call returned */
+    uint32_t duplicates_kept;  /* of those, kept */
+    uint32_t duplicates_bytes; /* bytes gkScanWalkKeys writes for them */
+    uint32_t pad;
+} gkScanWalkCall;
+
+/* A bucket a call visited. Its table's size is the call's size[table]. */
+typedef struct gkScanWalkBucket {
+    uint32_t table;         /* 0 or 1 */
+    uint32_t pad;
+    uint64_t index;         /* the bucket's index in that table */
+} gkScanWalkBucket;
+
+int gkScanWalkBegin(gkWorld *w, int node, int db, uint64_t count,
+                    const char *match, size_t match_len);
+int gkScanWalkStep(gkWorld *w, int node);
+int gkScanWalkFinish(gkWorld *w, int node, uint64_t max_calls);
+int gkScanWalkEnd(gkWorld *w, int node);
+int gkScanWalkGetInfo(gkWorld *w, int node, gkScanWalkInfo *out);
+int gkScanWalkAudit(gkWorld *w, int node, gkScanAudit *out);
+int gkScanWalkCalls(gkWorld *w, int node, gkScanWalkCall *out, uint32_t max,
+                    uint32_t *n);
+int gkScanWalkBuckets(gkWorld *w, int node, uint64_t call,
+                      gkScanWalkBucket *out, uint32_t max, uint32_t *n);
+int gkScanWalkKeys(gkWorld *w, int node, uint64_t call, int duplicates,
+                   char *out, size_t cap, size_t *written);
+int gkScanWalkMissing(gkWorld *w, int node, char *out, size_t cap,
+                      size_t *written);
+int gkScanWalkVisited(gkWorld *w, int node, uint64_t size, uint32_t bins,
+                      uint8_t *out);
+
 /* ---- Redis-style persistence: the machine's disk, crashes, the AOF. ----
  *
  * Every Redis-style node runs on a machine with a simulated disk: files

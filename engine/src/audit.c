@@ -133,3 +133,26 @@ size_t auditMissing(redisServer *s, char *out, size_t cap) {
     dictReleaseIterator(di);
     return w;
 }
+
+/* Appends to out the first max missing keys, in the format auditMissing
+ * writes, and returns the grown sds (allocated with m); *n gets how many
+ * were appended. Nothing without an audit's records. */
+sds auditMissingAppend(redisServer *s, gkMem *m, sds out, size_t max,
+                       size_t *n) {
+    *n = 0;
+    if (!s->audit.keys) return out;
+    dictIterator *di = dictGetIterator(s->audit.keys);
+    dictEntry *de;
+    while (*n < max && (de = dictNext(di)) != NULL) {
+        if (de->v.u64 != AUDIT_PRESENT_THROUGHOUT) continue;
+        sds k = dictGetKey(de);
+        uint32_t len = (uint32_t)sdslen(k);
+        unsigned char le[4];
+        for (int b = 0; b < 4; b++) le[b] = (unsigned char)(len >> (8 * b));
+        out = sdscatlen(m, out, le, 4);
+        out = sdscatlen(m, out, k, len);
+        (*n)++;
+    }
+    dictReleaseIterator(di);
+    return out;
+}

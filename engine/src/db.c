@@ -498,6 +498,22 @@ static void _scanReply(client *c, robj *o, scanOpts *opt, scanItems *si,
     }
 }
 
+/* Tells the SCAN hook of a bucket visited (the keyspace's dicts have their
+ * server as privdata). */
+static void _scanHookBucket(dict *d, int table, uint64_t idx) {
+    redisServer *s = d->privdata;
+    s->scan_hook.bucket(s->scan_hook.ctx, d, table, idx);
+}
+
+/* The bucket callback for a SCAN of the keyspace by c: the hook's, if it
+ * observes c, told now that the call begins; else none. */
+static dictScanBucketFunction *_scanHookFor(client *c, dict *ht) {
+    scanHook *h = &c->srv->scan_hook;
+    if (h->client_id == 0 || h->client_id != c->id) return NULL;
+    h->call(h->ctx, ht);
+    return _scanHookBucket;
+}
+
 /* The body of the four SCAN commands. o is the collection scanned, or NULL
  * for the keyspace. Hash tables are walked with dictScan until COUNT items
  * are collected or COUNT*10 buckets were visited; compact encodings are
@@ -522,11 +538,14 @@ void scanGenericCommand(client *c, robj *o, uint64_t cursor) {
         /* count * 10, saturating: COUNT can be any positive integer. */
         long long maxiterations = count > LLONG_MAX / 10 ? LLONG_MAX
                                                          : count * 10;
-        if (o == NULL)
+        dictScanBucketFunction *bucketfn = NULL;
+        if (o == NULL) {
             TRACE(c->srv->denv.trace, GK_TR_SCAN_CALL, (uint16_t)c->srv->node,
                   (uint32_t)c->db->id, (uint32_t)c->fd, 0, cursor);
+            bucketfn = _scanHookFor(c, ht);
+        }
         do {
-            cursor = dictScan(ht, cursor, _scanCallback, NULL, &si);
+            cursor = dictScan(ht, cursor, _scanCallback, bucketfn, &si);
         } while (cursor && maxiterations-- && si.len < count);
     } else {
         _scanCompact(&si, o);

@@ -12,6 +12,8 @@
  *     the AOF's base would hold (keys in bucket order, values, expires),
  *     the shape of each database's two dicts (table sizes, entries,
  *     rehashidx, version) and its statistics counters.
+ *   - every SCAN walk (scanwalk.c): its cursor, counts and audit, the
+ *     keys it has seen, its recent calls and the buckets it visited.
  * Two worlds built from the same configuration and input log give the
  * same digest; a key, a value, a TTL, a rehash step or a nanosecond of
  * difference gives another one (with CRC-64's odds).
@@ -37,6 +39,7 @@
 #include <string.h>
 #include "world.h"
 #include "rdb.h"
+#include "scanwalk.h"
 
 static uint64_t _mix(uint64_t crc, uint64_t v) {
     unsigned char b[8];
@@ -121,6 +124,7 @@ void gkWorldDigest(gkWorld *w, uint64_t *out) {
         crc = _mixNode(crc, &w->nodes[i]);
         redisServer *s = worldServer(w, i);
         if (s) crc = _mixServer(w, crc, s);
+        crc = scanWalkDigest(&w->nodes[i], crc);
     }
     *out = crc;
 }

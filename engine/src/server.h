@@ -252,6 +252,16 @@ typedef struct scanAudit {
 #define AUDIT_PRESENT_THROUGHOUT 1
 #define AUDIT_RETURNED 2
 
+/* ---- SCAN hook (observation only): what the world's SCAN walker
+ * (scanwalk.c) is told of the SCANs of the keyspace one client sends. ---- */
+typedef struct scanHook {
+    uint64_t client_id;         /* the client observed, 0 for none */
+    void (*call)(void *ctx, dict *d);   /* a SCAN of d begins */
+    void (*bucket)(void *ctx, dict *d, int table, uint64_t idx);
+                                /* it visits this bucket, in this order */
+    void *ctx;
+} scanHook;
+
 /* ---- The server. ---- */
 typedef struct redisServer {
     int node;
@@ -298,6 +308,7 @@ typedef struct redisServer {
     int run_id_set;
     char runid[41];
     scanAudit audit;
+    scanHook scan_hook;
     /* Persistence. */
     fsBackend fs;               /* the main thread's file backend */
     fsBackend child_fs;         /* the rewrite child's (aof_child.c) */
@@ -445,6 +456,8 @@ int auditBegin(redisServer *s, int dbid, int fd);
 void auditEnd(redisServer *s);
 void auditGet(redisServer *s, gkScanAudit *out);
 size_t auditMissing(redisServer *s, char *out, size_t cap);
+sds auditMissingAppend(redisServer *s, gkMem *m, sds out, size_t max,
+                       size_t *n);
 #define ACTIVE_EXPIRE_CYCLE_SLOW 0
 #define ACTIVE_EXPIRE_CYCLE_FAST 1
 

@@ -18,6 +18,7 @@
  * past it, its write would block (EAGAIN), as with full socket buffers. */
 #include <string.h>
 #include "world.h"
+#include "scanwalk.h"
 
 /* Fills cfg with the defaults: seed 1, time zero at 2026-01-01T00:00:00Z,
  * no heap limit, room for 65536 trace records, every other field zero. */
@@ -124,13 +125,14 @@ static void _connFree(gkWorld *w, gkConn *c) {
     memFree(&w->mem, c);
 }
 
-/* Frees the world and everything in it: nodes, connections, events, the
- * trace. NULL is a no-op; w is dead afterwards. */
+/* Frees the world and everything in it: nodes, their SCAN walks,
+ * connections, events, the trace. NULL is a no-op; w is dead afterwards. */
 void gkWorldRelease(gkWorld *w) {
     if (!w) return;
     for (int i = w->nnodes - 1; i >= 0; i--) {
         if (w->nodes[i].impl) w->nodes[i].type->release(w->nodes[i].impl);
         machineRelease(w, &w->nodes[i]);
+        scanWalkRelease(w, &w->nodes[i]);
     }
     for (int i = 0; i < w->nconns; i++)
         if (w->conns[i]) _connFree(w, w->conns[i]);

@@ -105,6 +105,8 @@ typedef struct gkNode {
     uint64_t *cpu;
     gkSyscallCost cost;
     gkNodeStats stats;
+    struct scanWalk *walk;  /* the SCAN walk on a Redis-style node
+                               (scanwalk.c), NULL until the first */
     /* The machine under a Redis-style node (machine.c). */
     gkDisk *disk;           /* survives crashes of the process */
     simJobs jobs;           /* the process's bio threads (jobs_sim.c) */
