@@ -41,7 +41,6 @@ const decoder = new TextDecoder();
 /** What the session remembers about persistence (checkpointed with it). */
 export interface PersistState {
   controlConn: number;
-  scanConn: number;
   /** Acknowledged writes by "db\0key", the latest per key, the key
    *  acknowledged longest ago first. */
   ledger: Map<string, AckedWrite>;
@@ -72,15 +71,13 @@ export interface PersistLive {
   node: number;
   console: ConsoleRunner;
   controlConn: number;
-  scanConn: number;
   controlDb: number;
-  scanDb: number;
   persist: PersistState;
 }
 
-export function newPersistState(controlConn: number, scanConn: number): PersistState {
+export function newPersistState(controlConn: number): PersistState {
   return {
-    controlConn, scanConn, ledger: new Map(), writes: 0, untracked: 0, conf: null, crash: null, report: null,
+    controlConn, ledger: new Map(), writes: 0, untracked: 0, conf: null, crash: null, report: null,
     armed: null, readOnly: [], logSeq: 0,
   };
 }
@@ -93,7 +90,6 @@ export function copyPersistState(s: PersistState): PersistState {
 export function loadPersistState(live: PersistLive, s: PersistState): void {
   live.persist = copyPersistState(s);
   live.controlConn = s.controlConn;
-  live.scanConn = s.scanConn;
 }
 
 const PERSIST_KINDS = new Set(['disk', 'diskFree', 'diskReadOnly', 'crash', 'crashAt', 'restart']);
@@ -240,9 +236,7 @@ function restart(live: PersistLive, conf: string): void {
   serverRestart(world, node, conf);
   world.runUntilIdle();
   live.controlConn = p.controlConn = world.openConn(node);
-  live.scanConn = p.scanConn = world.openConn(node);
   live.controlDb = 0;
-  live.scanDb = 0;
   const rows = readBack(live);
   const log = serverLogRead(world, node, p.logSeq);
   p.logSeq = log.last;

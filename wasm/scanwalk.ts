@@ -1,258 +1,168 @@
-// A SCAN walk on its own connection, one call per step. The cursor and the
-// keys come from SCAN's replies; the buckets visited come from the engine's
-// GK_TR_SCAN_BUCKET trace records; the verdict on SCAN's guarantee comes
-// from the engine's scan audit. This file only records and arranges them.
-import { DictKind, TraceType, type World } from './engine';
-import { roundTrip } from './driver';
-import { bytesToLatin1, encodeRequest, type Reply } from './resp';
-import type { ScanAuditView, ScanBucket, ScanCall, ScanSnapshot } from './protocol';
+// A node's SCAN walk, typed (gkScanWalk* in glasskv.h). The engine owns the
+// walk: its connection, cursor and calls, the keys it has seen, the buckets
+// each call visited (told by the server as it visits them), the audit's
+// counters. A copy of the module's memory therefore holds the walk whole,
+// and a rewind or a replay gives it back exactly. This file begins and
+// steps walks, and reads what the engine kept into the shapes the page
+// draws (ScanSnapshot, ScanCall).
+//
+//   scanWalkBegin(world, node, 0, 10, '*')   // gkScanWalkBegin
+//   scanWalkStep(world, node)                // one SCAN call
+//   scanWalkSnapshot(world, node)            // { cursor, recent, audit, ... }
+import type { World } from './engine';
+import {
+  ScanAuditBytes, ScanWalkBucketBytes, ScanWalkCallBytes, ScanWalkInfoBytes, ScanWalkLimit, readScanAudit,
+  readScanWalkBucket, readScanWalkCall, readScanWalkInfo, type ScanWalkCall as WalkCall, type ScanWalkInfo,
+} from '../web/src/wasm-gen/seam';
+import type { ScanAuditView, ScanCall, ScanSnapshot } from './protocol';
 
-/** Calls kept for display, and buckets and keys kept per call. */
-const RECENT_CALLS = 32;
-const BUCKETS_PER_CALL = 256;
-const KEYS_PER_CALL = 200;
-const MISSING_SHOWN = 200;
+export { ScanWalkLimit, type ScanWalkInfo };
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
-function display(latin1: string): string {
-  const b = new Uint8Array(latin1.length);
-  for (let i = 0; i < latin1.length; i++) b[i] = latin1.charCodeAt(i);
-  return decoder.decode(b);
+function withBlock<T>(world: World, bytes: number, fn: (p: number) => T): T {
+  return world.engine.guard(() => world.engine.withBlock(bytes, fn));
 }
 
-function parseScanReply(r: Reply | null): { cursor: string; keys: Uint8Array[] } | string {
-  if (!r) return 'no reply';
-  if (r.type === 'error') return r.value;
-  if (r.type !== 'array' || !r.value || r.value.length !== 2) return 'unexpected SCAN reply';
-  const [c, ks] = r.value;
-  if (c.type !== 'bulk' || !c.value || ks.type !== 'array' || !ks.value) return 'unexpected SCAN reply';
-  const keys: Uint8Array[] = [];
-  for (const k of ks.value) if (k.type === 'bulk' && k.value) keys.push(k.value);
-  return { cursor: decoder.decode(c.value), keys };
+/** Why a MATCH pattern cannot begin a walk, or null if it can. */
+export function matchProblem(match: string): string | null {
+  const bytes = encoder.encode(match);
+  if (bytes.length > ScanWalkLimit.MATCH) return `a MATCH pattern has at most ${ScanWalkLimit.MATCH} bytes`;
+  if (bytes.includes(0)) return 'a MATCH pattern cannot hold a NUL byte';
+  return null;
 }
 
-/** A walk as a checkpoint keeps it. Keys are only ever added to a walk's
- *  set of keys seen, in order, so the checkpoint keeps the set and how many
- *  keys it had; a walk restored from it copies that many. */
-export interface WalkState {
-  db: number;
-  count: number;
-  match: string;
-  cursor: string;
-  done: boolean;
-  calls: number;
-  seen: Set<string>;
-  seenCount: number;
-  duplicateReturns: number;
-  recent: ScanCall[];
-  visited: Map<number, Uint8Array>;
-  audit: ScanAuditView | null;
-  missingKeys: string[] | null;
-  error: string | null;
+/** Begins a walk of db (forgetting the node's last one) and the SCAN
+ *  audit of db for its connection. No MATCH for '' or '*'. */
+export function scanWalkBegin(world: World, node: number, db: number, count: number, match: string): void {
+  const bytes = encoder.encode(match);
+  withBlock(world, bytes.length, (p) => {
+    world.engine.module.HEAPU8.set(bytes, p);
+    world.checkStatus(world.engine.module._gkwScanWalkBegin(world.handle, node, db, count, p, bytes.length));
+  });
 }
 
-export class ScanWalk {
-  readonly db: number;
-  readonly count: number;
-  readonly match: string;
-  cursor = '0';
-  done = false;
-  calls = 0;
-  private seen = new Set<string>();
-  private duplicateReturns = 0;
-  private recent: ScanCall[] = [];
-  /** Buckets visited, per table size: one byte per bucket. */
-  private visited = new Map<number, Uint8Array>();
-  /** Folded visited bins, by size, bins and number of calls. */
-  private readonly binCache = new Map<string, Uint8Array>();
-  private audit: ScanAuditView | null = null;
-  private missingKeys: string[] | null = null;
-  private error: string | null = null;
+/** Sends the walk's next SCAN call and records it (an error reply is
+ *  recorded too, as the walk's error). */
+export function scanWalkStep(world: World, node: number): void {
+  world.engine.guard(() => world.checkStatus(world.engine.module._gkScanWalkStep(world.handle, node)));
+}
 
-  constructor(db: number, count: number, match: string) {
-    this.db = db;
-    this.count = count;
-    this.match = match;
-  }
+/** Steps until the cursor is 0, a call fails, or maxCalls calls. */
+export function scanWalkFinish(world: World, node: number, maxCalls: number): void {
+  world.engine.guard(() => world.checkStatus(world.engine.module._gkwScanWalkFinish(world.handle, node, maxCalls)));
+}
 
-  save(): WalkState {
-    const visited = new Map<number, Uint8Array>();
-    for (const [size, map] of this.visited) visited.set(size, map.slice());
-    return {
-      db: this.db, count: this.count, match: this.match, cursor: this.cursor, done: this.done, calls: this.calls,
-      seen: this.seen, seenCount: this.seen.size, duplicateReturns: this.duplicateReturns,
-      recent: this.recent.slice(), visited, audit: this.audit, missingKeys: this.missingKeys, error: this.error,
-    };
-  }
+/** The walk as a whole; `active` is false when none was begun. */
+export function scanWalkInfo(world: World, node: number): ScanWalkInfo {
+  const gk = world.engine;
+  return withBlock(world, ScanWalkInfoBytes, (p) => {
+    world.checkStatus(gk.module._gkScanWalkGetInfo(world.handle, node, p));
+    return readScanWalkInfo(gk.view(), p);
+  });
+}
 
-  static load(s: WalkState): ScanWalk {
-    const w = new ScanWalk(s.db, s.count, s.match);
-    w.cursor = s.cursor;
-    w.done = s.done;
-    w.calls = s.calls;
-    let k = 0;
-    for (const key of s.seen) {
-      if (k++ === s.seenCount) break;
-      w.seen.add(key);
-    }
-    w.duplicateReturns = s.duplicateReturns;
-    w.recent = s.recent.slice();
-    for (const [size, map] of s.visited) w.visited.set(size, map.slice());
-    w.audit = s.audit;
-    w.missingKeys = s.missingKeys;
-    w.error = s.error;
-    return w;
-  }
+/** 0..255 per bin: the share of the bin's buckets the walk visited while
+ *  the table had `size` buckets, folded as gkDictGetBuckets folds. */
+export function scanWalkVisited(world: World, node: number, size: number, bins: number): Uint8Array {
+  const gk = world.engine;
+  return withBlock(world, bins, (p) => {
+    world.checkStatus(gk.module._gkwScanWalkVisited(world.handle, node, size, bins, p));
+    return gk.bytes(p, bins);
+  });
+}
 
-  /** The last call got an error reply instead of a cursor. */
-  get failed(): boolean {
-    return this.error !== null;
-  }
+/** The walk as the page shows it, or null when there is none. */
+export function scanWalkSnapshot(world: World, node: number): ScanSnapshot | null {
+  const info = scanWalkInfo(world, node);
+  if (!info.active) return null;
+  return {
+    db: info.db,
+    count: info.count,
+    match: info.match,
+    cursor: String(info.cursor),
+    done: info.done,
+    calls: info.calls,
+    recent: recentCalls(world, node, info.recent),
+    distinctKeys: info.distinct,
+    duplicateReturns: info.duplicates,
+    audit: walkAudit(world, node),
+    missingKeys: info.done ? missingKeys(world, node, info.missingBytes) : null,
+    error: info.failed ? info.error : null,
+  };
+}
 
-  /** Begins the engine's audit: every key now in db is tracked. */
-  begin(world: World, node: number, conn: number): void {
-    try {
-      world.scanAuditEnd(node);
-    } catch {
-      // No audit was running: nothing to end.
-    }
-    world.scanAuditBegin(node, this.db, conn);
-    this.audit = auditView(world, node);
-  }
+function recentCalls(world: World, node: number, kept: number): ScanCall[] {
+  const gk = world.engine;
+  const calls = withBlock(world, kept * ScanWalkCallBytes + 4, (p) => {
+    const nAt = p + kept * ScanWalkCallBytes;
+    world.checkStatus(gk.module._gkScanWalkCalls(world.handle, node, p, kept, nAt));
+    const n = Math.min(gk.u32(nAt), kept);
+    const v = gk.view();
+    return Array.from({ length: n }, (_, i) => readScanWalkCall(v, p + i * ScanWalkCallBytes));
+  });
+  return calls.map((c) => ({
+    n: c.n,
+    cursorIn: String(c.cursorIn),
+    cursorOut: String(c.cursorOut),
+    sizes: [c.size[0], c.size[1]],
+    rehashidx: c.rehashidx,
+    buckets: callBuckets(world, node, c),
+    bucketCount: c.buckets,
+    keys: callKeys(world, node, c.n, false, c.keysBytes),
+    keyCount: c.keys,
+    duplicates: callKeys(world, node, c.n, true, c.duplicatesBytes),
+  }));
+}
 
-  request(): Uint8Array {
-    const args = ['SCAN', this.cursor];
-    if (this.match !== '' && this.match !== '*') args.push('MATCH', this.match);
-    args.push('COUNT', String(this.count));
-    return encodeRequest(args);
-  }
-
-  /** Sends the next SCAN call and records what it did. */
-  step(world: World, node: number, conn: number): void {
-    const info = world.dictInfo(node, this.db, DictKind.KEYS);
-    const sizes: [number, number] = [info.size[0], info.size[1]];
-    const mark = world.traceLastSeq();
-    const cursorIn = this.cursor;
-    const parsed = parseScanReply(roundTrip(world, conn, this.request()));
-    this.calls++;
-    const buckets = this.bucketsSince(world, mark, sizes);
-    if (typeof parsed === 'string') {
-      this.error = parsed;
-      this.audit = auditView(world, node);
-      return;
-    }
-    this.error = null;
-    const keys: string[] = [];
-    const duplicates: string[] = [];
-    for (const k of parsed.keys) {
-      const id = bytesToLatin1(k);
-      if (this.seen.has(id)) {
-        this.duplicateReturns++;
-        if (duplicates.length < KEYS_PER_CALL) duplicates.push(display(id));
-      } else {
-        this.seen.add(id);
-      }
-      if (keys.length < KEYS_PER_CALL) keys.push(display(id));
-    }
-    this.cursor = parsed.cursor;
-    this.done = parsed.cursor === '0';
-    this.remember({
-      n: this.calls, cursorIn, cursorOut: parsed.cursor, sizes, rehashidx: info.rehashidx,
-      buckets: buckets.slice(0, BUCKETS_PER_CALL), bucketCount: buckets.length,
-      keys, keyCount: parsed.keys.length, duplicates,
+function callBuckets(world: World, node: number, c: WalkCall): ScanCall['buckets'] {
+  const gk = world.engine;
+  const max = c.bucketsKept;
+  return withBlock(world, max * ScanWalkBucketBytes + 4, (p) => {
+    const nAt = p + max * ScanWalkBucketBytes;
+    world.checkStatus(gk.module._gkwScanWalkBuckets(world.handle, node, c.n, p, max, nAt));
+    const n = Math.min(gk.u32(nAt), max);
+    const v = gk.view();
+    return Array.from({ length: n }, (_, i) => {
+      const b = readScanWalkBucket(v, p + i * ScanWalkBucketBytes);
+      return { table: b.table, index: b.index, size: c.size[b.table] ?? 0 };
     });
-    this.audit = auditView(world, node);
-    if (this.done && this.audit && this.audit.missing > 0) this.missingKeys = missingKeys(world, node);
-    else if (this.done) this.missingKeys = [];
-  }
-
-  private bucketsSince(world: World, mark: number, sizes: [number, number]): ScanBucket[] {
-    const out: ScanBucket[] = [];
-    for (const r of world.traceReadAll(mark)) {
-      if (r.type !== TraceType.SCAN_BUCKET || r.a !== this.db || r.b !== DictKind.KEYS) continue;
-      const size = sizes[r.c] ?? 0;
-      out.push({ table: r.c, index: r.d, size });
-      this.markVisited(size, r.d);
-    }
-    return out;
-  }
-
-  private markVisited(size: number, index: number): void {
-    if (size <= 0 || index >= size) return;
-    let map = this.visited.get(size);
-    if (!map) {
-      map = new Uint8Array(size);
-      this.visited.set(size, map);
-    }
-    map[index] = 1;
-  }
-
-  private remember(call: ScanCall): void {
-    this.recent.push(call);
-    if (this.recent.length > RECENT_CALLS) this.recent.shift();
-  }
-
-  /** 0..255 per bin: the share of the bin's buckets this walk visited while
-   *  the table had `size` buckets. Bin k holds buckets [k*size/bins,
-   *  (k+1)*size/bins), the same folding as gkDictGetBuckets. */
-  visitedBins(size: number, bins: number): Uint8Array {
-    const key = `${size}:${bins}:${this.calls}`;
-    const cached = this.binCache.get(key);
-    if (cached) return cached.slice();
-    const out = this.foldVisited(size, bins);
-    if (this.binCache.size > 8) this.binCache.clear();
-    this.binCache.set(key, out);
-    return out.slice();
-  }
-
-  private foldVisited(size: number, bins: number): Uint8Array {
-    const out = new Uint8Array(bins);
-    const map = this.visited.get(size);
-    if (!map) return out;
-    for (let k = 0; k < bins; k++) {
-      const from = Math.floor((k * size) / bins);
-      const to = Math.floor(((k + 1) * size) / bins);
-      let hit = 0;
-      for (let i = from; i < to; i++) hit += map[i];
-      out[k] = to > from ? Math.round((255 * hit) / (to - from)) : 0;
-    }
-    return out;
-  }
-
-  snapshot(): ScanSnapshot {
-    return {
-      db: this.db,
-      count: this.count,
-      match: this.match,
-      cursor: this.cursor,
-      done: this.done,
-      calls: this.calls,
-      recent: this.recent.slice(),
-      distinctKeys: this.seen.size,
-      duplicateReturns: this.duplicateReturns,
-      audit: this.audit,
-      missingKeys: this.missingKeys,
-      error: this.error,
-    };
-  }
+  });
 }
 
-function auditView(world: World, node: number): ScanAuditView {
-  const a = world.scanAuditGet(node);
+function callKeys(world: World, node: number, call: number, duplicates: boolean, bytes: number): string[] {
+  const gk = world.engine;
+  return withBlock(world, bytes + 4, (p) => {
+    const s = gk.scratchPtr;
+    world.checkStatus(gk.module._gkwScanWalkKeys(world.handle, node, call, duplicates ? 1 : 0, p, bytes, s));
+    return splitKeys(gk.bytes(p, gk.u32(s)));
+  });
+}
+
+function missingKeys(world: World, node: number, bytes: number): string[] {
+  const gk = world.engine;
+  return withBlock(world, bytes + 4, (p) => {
+    const s = gk.scratchPtr;
+    world.checkStatus(gk.module._gkScanWalkMissing(world.handle, node, p, bytes, s));
+    return splitKeys(gk.bytes(p, gk.u32(s)));
+  });
+}
+
+function walkAudit(world: World, node: number): ScanAuditView {
+  const gk = world.engine;
+  const a = withBlock(world, ScanAuditBytes, (p) => {
+    world.checkStatus(gk.module._gkScanWalkAudit(world.handle, node, p));
+    return readScanAudit(gk.view(), p);
+  });
   return {
     tracked: a.tracked, throughout: a.throughout, returned: a.returned, missing: a.missing,
     duplicates: a.duplicates, foreign: a.foreign, calls: a.calls, active: a.active,
   };
 }
 
-function missingKeys(world: World, node: number): string[] {
-  const raw = world.scanAuditMissingRaw(node);
-  return splitKeys(raw).slice(0, MISSING_SHOWN);
-}
-
-/** Keys as gkScanAuditMissing and gkDictGetBucketKeys write them: each a
- *  4-byte little-endian length, then its bytes. */
+/** Keys as the engine writes them (gkScanWalkKeys, gkDictGetBucketKeys):
+ *  each a 4-byte little-endian length, then its bytes, shown as UTF-8. */
 export function splitKeys(raw: Uint8Array): string[] {
   const out: string[] = [];
   const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);

@@ -24,7 +24,9 @@ import { packTraceRecords } from '../web/src/wasm-gen/seam';
 import { ConsoleRunner, type ConsoleState } from './consolerun';
 import { roundTrip } from './driver';
 import { encodeRequest } from './resp';
-import { ScanWalk, splitKeys, type WalkState } from './scanwalk';
+import {
+  matchProblem, scanWalkBegin, scanWalkFinish, scanWalkInfo, scanWalkSnapshot, scanWalkStep, scanWalkVisited, splitKeys,
+} from './scanwalk';
 import { StripCache } from './stripcache';
 import { Checkpoints, atOrBefore, type Checkpoint, type Position } from './checkpoints';
 import { Timeline, type TimelineMark } from './timeline';
@@ -111,9 +113,7 @@ interface WorkloadRecord {
 interface HostState {
   console: ConsoleState;
   controlDb: number;
-  scanDb: number;
   populated: number;
-  walk: WalkState | null;
   workloads: WorkloadRecord[];
   lab: { name: LabName; part: number } | null;
   persist: PersistState;
@@ -125,12 +125,9 @@ interface Live {
   world: World;
   node: number;
   console: ConsoleRunner;
-  scanConn: number;
   controlConn: number;
   controlDb: number;
-  scanDb: number;
   populated: number;
-  walk: ScanWalk | null;
   strips: StripCache;
   workloads: WorkloadRecord[];
   lab: { name: LabName; part: number } | null;
@@ -290,12 +287,11 @@ export class Session {
     world.traceEnable(ALL_TRACE_TYPES);
     const node = world.addServer();
     const console = new ConsoleRunner(gk, world, node);
-    const scanConn = world.openConn(node);
     const controlConn = world.openConn(node);
     return {
-      gk, world, node, console, scanConn, controlConn, controlDb: 0, scanDb: 0, populated: 0, walk: null,
+      gk, world, node, console, controlConn, controlDb: 0, populated: 0,
       strips: new StripCache(), workloads: [], lab: null, timeline: new Timeline(),
-      persist: newPersistState(controlConn, scanConn),
+      persist: newPersistState(controlConn),
       mc: newMcState(log.config.seed, log.config.unixMsAtZero), mcWorld: null,
     };
   }
@@ -399,15 +395,20 @@ export class Session {
         whole(a.steps, 1, 1_000_000, 'steps');
         whole(a.db, 0, 15, 'db');
         return a;
-      case 'scanStart':
+      case 'scanStart': {
         whole(a.count, 1, 1_000_000, 'count');
         whole(a.db, 0, 15, 'db');
+        const problem = matchProblem(a.match);
+        if (problem) throw new RangeError(problem);
         return a;
+      }
       case 'scanStep':
-      case 'scanFinish':
-        if (!live.walk) throw new RangeError('no SCAN walk: start one first');
-        if (live.walk.done) throw new RangeError('the SCAN walk is finished: start a new one');
+      case 'scanFinish': {
+        const walk = scanWalkInfo(live.world, live.node);
+        if (!walk.active) throw new RangeError('no SCAN walk: start one first');
+        if (walk.done) throw new RangeError('the SCAN walk is finished: start a new one');
         return a;
+      }
       case 'advance':
         if (!(a.to >= live.world.now())) throw new RangeError('advance: time cannot go backwards');
         return Number.isInteger(a.to) ? a : { kind: 'advance', to: Math.floor(a.to) };
@@ -727,8 +728,7 @@ export class Session {
 
   private saveState(live: Live): HostState {
     return {
-      console: live.console.save(), controlDb: live.controlDb, scanDb: live.scanDb, populated: live.populated,
-      walk: live.walk ? live.walk.save() : null,
+      console: live.console.save(), controlDb: live.controlDb, populated: live.populated,
       workloads: live.workloads.map((w) => ({ ...w, lab: w.lab && { ...w.lab } })),
       lab: live.lab && { ...live.lab },
       persist: copyPersistState(live.persist),
@@ -739,9 +739,7 @@ export class Session {
   private loadState(live: Live, s: HostState): void {
     live.console.load(s.console);
     live.controlDb = s.controlDb;
-    live.scanDb = s.scanDb;
     live.populated = s.populated;
-    live.walk = s.walk ? ScanWalk.load(s.walk) : null;
     live.workloads = s.workloads.map((w) => ({ ...w, lab: w.lab && { ...w.lab } }));
     live.lab = s.lab && { ...s.lab };
     loadPersistState(live, s.persist);
@@ -794,15 +792,13 @@ export class Session {
         world.rehashSteps(node, a.db, DictKind.KEYS, a.steps);
         return [];
       case 'scanStart':
-        this.startWalk(live, a.db, a.count, a.match);
+        scanWalkBegin(world, node, a.db, a.count, a.match);
         return [];
       case 'scanStep':
-        live.walk!.step(world, node, live.scanConn);
+        scanWalkStep(world, node);
         return [];
       case 'scanFinish':
-        for (let i = 0; i < MAX_SCAN_CALLS && !live.walk!.done && !live.walk!.failed; i++) {
-          live.walk!.step(world, node, live.scanConn);
-        }
+        scanWalkFinish(world, node, MAX_SCAN_CALLS);
         return [];
       case 'advance':
         world.runUntil(a.to);
@@ -911,16 +907,6 @@ export class Session {
     return live.console.note('delete', `RANDOMKEY + DEL × ${n}`, { deleted });
   }
 
-  private startWalk(live: Live, db: number, count: number, match: string): void {
-    const walk = new ScanWalk(db, count, match);
-    if (live.scanDb !== db) {
-      roundTrip(live.world, live.scanConn, encodeRequest(['SELECT', String(db)]));
-      live.scanDb = db;
-    }
-    walk.begin(live.world, live.node, live.scanConn);
-    live.walk = walk;
-  }
-
   setView(view: ViewOptions): void {
     const bins = Math.max(1, Math.min(MAX_BINS, Math.floor(view.bins)));
     this.view = { db: Math.max(0, Math.min(15, Math.floor(view.db))), bins };
@@ -939,7 +925,7 @@ export class Session {
       expiresUsed: this.expiresUsed(live),
       activeRehashing: config.activerehashing === 'yes',
       config,
-      scan: live.walk ? live.walk.snapshot() : null,
+      scan: scanWalkSnapshot(world, live.node),
       prompt: live.console.prompt,
       logLength: this.log!.entries.length,
       playing: this.playing,
@@ -986,15 +972,16 @@ export class Session {
       throw e;
     }
     const strips = live.strips.get(world, node, db, info, this.view.bins);
+    const walk = scanWalkInfo(world, node);
+    const walked = walk.active && walk.db === db;
     const table = (t: number): TableSnapshot | null => {
       const size = info.size[t];
       const strip = strips[t];
       if (!size || !strip) return null;
       const bins = strip.entries.length;
-      const walk = live.walk && live.walk.db === db ? live.walk : null;
       return {
         size, used: info.used[t], bins, entries: strip.entries, filled: strip.filled,
-        visited: walk ? walk.visitedBins(size, bins) : null,
+        visited: walked ? scanWalkVisited(world, node, size, bins) : null,
       };
     };
     return {
@@ -1130,10 +1117,12 @@ export class Session {
 function missingPrior(live: Live, a: Action): string | null {
   switch (a.kind) {
     case 'scanStep':
-    case 'scanFinish':
-      if (!live.walk) return 'needs a SCAN walk, and none was started before it (scanStart)';
-      if (live.walk.done) return 'comes after the SCAN walk finished';
+    case 'scanFinish': {
+      const walk = scanWalkInfo(live.world, live.node);
+      if (!walk.active) return 'needs a SCAN walk, and none was started before it (scanStart)';
+      if (walk.done) return 'comes after the SCAN walk finished';
       return null;
+    }
     case 'labNext':
       if (!live.lab) return 'needs a lab, and none was started before it';
       if (live.lab.part + 1 >= LAB_SCENES[live.lab.name].length) return `comes after the last part of lab ${live.lab.name}`;
