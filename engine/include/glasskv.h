@@ -649,6 +649,103 @@ int gkMemcachedFill(gkWorld *w, int node, const gkMcFillSpec *spec,
  * (for drawing the distribution). The spec is not checked here. */
 uint32_t gkMcFillValueSize(const gkMcFillSpec *spec, uint64_t i);
 
+/* ---- Recovery: what a restart kept of the writes clients were told
+ * succeeded. ----
+ *
+ * A Redis-style node asked to (gkServerRecoveryFollow) keeps a ledger of
+ * the writes its process acknowledged: a write is acknowledged once its
+ * reply has been written to the client's socket, and the ledger keeps the
+ * dataset those writes built, in the engine's memory beside the real one.
+ * When the process dies the ledger outlives it; the next restart that
+ * starts compares it, key by key, with the dataset the new process loaded
+ * and keeps the report until the next one. */
+
+/* What the restarted server holds of a key (gkRecoveryRow.outcome). */
+#define GK_RECOVERY_KEPT 0   /* the value the last acknowledged write left */
+#define GK_RECOVERY_NEWER 1  /* a value from later writes no client was
+                                told about, which reached the AOF */
+#define GK_RECOVERY_LOST 2   /* nothing: the acknowledged key is gone */
+#define GK_RECOVERY_OLDER 3  /* a value from before the acknowledged write
+                                (or a key that write deleted) */
+
+/* Rows a report keeps at most: the most telling ones (see
+ * gkServerRecoveryRows); its counts cover every key. */
+#define GK_RECOVERY_ROWS_MAX 1024
+
+/* A report: the keys compared and what became of them. Keys whose expire
+ * time is at or before cutoff_ms count as absent on both sides. */
+typedef struct gkRecoveryInfo {
+    int32_t following;          /* the ledger follows the running process */
+    int32_t ready;              /* a report exists (a crash, a restart) */
+    int32_t stopped;            /* the ledger had stopped following (it
+                                   outgrew half the heap limit): counts
+                                   only, no rows */
+    int32_t crash_kind;         /* GK_CRASH_PROCESS or GK_CRASH_POWER */
+    int32_t policy;             /* at the death, as GK_TR_CRASH's c: 256 if
+                                   appendonly was yes, plus appendfsync */
+    int32_t pad;
+    uint64_t died_at;           /* virtual ns of the death */
+    uint64_t restarted_at;      /* virtual ns of the restart compared */
+    int64_t cutoff_ms;          /* Unix ms: an hour after the death */
+    uint64_t keys;              /* keys in either dataset */
+    uint64_t kept;              /* of those, GK_RECOVERY_KEPT */
+    uint64_t newer;             /* GK_RECOVERY_NEWER */
+    uint64_t lost;              /* GK_RECOVERY_LOST */
+    uint64_t older;             /* GK_RECOVERY_OLDER */
+    uint64_t acked_keys;        /* keys of the acknowledged dataset */
+    uint64_t dbsize;            /* keys the restarted server holds */
+    uint64_t carried;           /* kept keys with no acknowledged write
+                                   since the dead process started */
+    uint64_t followed;          /* acknowledged writes to the keys compared */
+    uint64_t writes;            /* writes (execution units: a command, or
+                                   an EXEC) acknowledged by the process */
+    uint64_t unacked;           /* writes it ran and never acknowledged */
+    uint64_t assumed;           /* writes counted as acknowledged before
+                                   their reply was (a client that stopped
+                                   reading let the ledger fall behind) */
+    uint64_t units;             /* writes it ran, acknowledged or not */
+    int64_t units_restored;     /* of those, how many from the first on
+                                   the restart holds; -1 if unknown */
+    int64_t units_beyond;       /* writes it holds after the first one it
+                                   lacks: 0 unless a power loss cut an
+                                   incr file a rewrite had left to a
+                                   background thread to fsync */
+    uint64_t rows;              /* rows kept, at most GK_RECOVERY_ROWS_MAX */
+    uint64_t ledger_bytes;      /* memory the node's ledgers hold now */
+} gkRecoveryInfo;
+
+/* One key of a report. Texts are NUL-terminated, cut with "..." when
+ * long; control bytes and backslashes are escaped as redis-cli does. */
+typedef struct gkRecoveryRow {
+    int32_t db;                 /* database index */
+    int32_t outcome;            /* GK_RECOVERY_* */
+    uint32_t key_len;           /* bytes in the key (key holds its text) */
+    uint32_t writes;            /* acknowledged writes to it since the dead
+                                   process started (or its db's last
+                                   flush) */
+    int32_t acked_present;      /* the acknowledged dataset holds it */
+    int32_t found_present;      /* the restarted server holds it */
+    uint64_t acked_at;          /* virtual ns of its last acknowledged
+                                   write, 0 if none */
+    int64_t acked_expire;       /* acknowledged expire time, Unix ms, -1 */
+    int64_t found_expire;       /* the restarted server's, -1 none */
+    uint64_t acked_size;        /* a string's bytes or a collection's
+                                   elements, acknowledged */
+    uint64_t found_size;        /* the same, after the restart */
+    char key[64];               /* the key */
+    char command[24];           /* its last acknowledged write's command
+                                   (EXEC for a transaction), "" if none */
+    char acked[96];             /* the acknowledged value: a string as it
+                                   is, {a, b} a set, {f: v} a hash,
+                                   {m: score} a sorted set */
+    char found[96];             /* the restarted server's, the same way */
+} gkRecoveryRow;
+
+int gkServerRecoveryFollow(gkWorld *w, int node, int on);
+int gkServerRecoveryInfo(gkWorld *w, int node, gkRecoveryInfo *out);
+int gkServerRecoveryRows(gkWorld *w, int node, uint32_t first,
+                         gkRecoveryRow *rows, uint32_t max, uint32_t *n);
+
 #ifdef __cplusplus
 }
 #endif

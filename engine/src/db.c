@@ -6,8 +6,16 @@
 #include "server.h"
 #include "intset.h"
 #include "listpack.h"
+#include "recovery.h"
 
 /* ---- Lookups. ---- */
+
+/* The recovery ledger's scratch server wants to know, before it happens,
+ * which key a write is about to change (its own value before the change
+ * may be the acknowledged one). Nothing for any other server. */
+static void _willChange(redisServer *s, redisDb *db, robj *key) {
+    if (s->keyhook) s->keyhook(s->keyhook_ctx, db, key->v.ptr);
+}
 
 /* Returns the value of key, or NULL if it is missing or has just expired
  * (lazy expiry: an expired key is deleted when someone looks at it). Hits
@@ -15,6 +23,7 @@
 robj *lookupKeyReadWithFlags(redisDb *db, client *c, robj *key, int flags) {
     redisServer *s = c->srv;
     s->denv.cpu_ns += COST_LOOKUP_NS;
+    if (flags & LOOKUP_WRITE) _willChange(s, db, key);
     dictEntry *de = dictFind(db->dict, key->v.ptr);
     robj *val = NULL;
     if (de) {
@@ -61,6 +70,7 @@ robj *lookupKeyWriteOrReply(client *c, robj *key, const char *reply) {
  * val and copies the key name. */
 void dbAdd(redisServer *s, redisDb *db, robj *key, robj *val) {
     s->denv.cpu_ns += COST_ADD_NS;
+    _willChange(s, db, key);
     sds copy = sdsdup(s->mem, key->v.ptr);
     if (dictAdd(db->dict, copy, val) != C_OK)
         memPanic("dbAdd on an existing key");
@@ -68,6 +78,7 @@ void dbAdd(redisServer *s, redisDb *db, robj *key, robj *val) {
 
 /* Replaces the value of an existing key, keeping its TTL. */
 void dbOverwrite(redisServer *s, redisDb *db, robj *key, robj *val) {
+    _willChange(s, db, key);
     dictEntry *de = dictFind(db->dict, key->v.ptr);
     if (!de) memPanic("dbOverwrite on a missing key");
     robj *old = dictGetVal(de);
@@ -78,6 +89,7 @@ void dbOverwrite(redisServer *s, redisDb *db, robj *key, robj *val) {
 /* The high-level SET: adds or overwrites, takes a new reference to val,
  * and drops any TTL unless keepttl. */
 void setKey(client *c, redisDb *db, robj *key, robj *val, int keepttl) {
+    _willChange(c->srv, db, key);
     dictEntry *de = dictFind(db->dict, key->v.ptr);
     if (!de) {
         dbAdd(c->srv, db, key, val);
@@ -95,6 +107,7 @@ void setKey(client *c, redisDb *db, robj *key, robj *val, int keepttl) {
  * main dict, so it must go first. Returns 1 if the key existed. */
 int dbDelete(redisServer *s, redisDb *db, robj *key) {
     s->denv.cpu_ns += COST_ADD_NS;
+    _willChange(s, db, key);
     dictEntry *de = dictUnlink(db->dict, key->v.ptr);
     if (!de) return 0;
     if (s->audit.active) auditKeyDeleted(s, db, dictGetKey(de));
@@ -122,6 +135,7 @@ long long emptyData(redisServer *s, int dbnum) {
         auditClear(s);
     for (int j = 0; j < s->cfg.databases; j++) {
         if (dbnum != -1 && dbnum != j) continue;
+        if (s->keyhook) s->keyhook(s->keyhook_ctx, &s->db[j], NULL);
         touchAllWatchedKeysInDb(s, &s->db[j]);
         removed += (long long)dictSize(s->db[j].dict);
         dictEmpty(s->db[j].dict);
@@ -144,6 +158,7 @@ int selectDb(client *c, int id) {
 
 /* Sets key's absolute expire time in unix ms; the key must exist. */
 void setExpire(client *c, redisDb *db, robj *key, long long when) {
+    _willChange(c->srv, db, key);
     dictEntry *kde = dictFind(db->dict, key->v.ptr);
     if (!kde) memPanic("setExpire on a missing key");
     dictEntry *existing;
@@ -187,7 +202,10 @@ void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key) {
     robj *argv[2] = { createStringObject(s, verb, strlen(verb)), key };
     alsoPropagate(s, db->id, argv, 2);
     decrRefCount(s, argv[0]);
-    if (s->execution_nesting == 0) propagatePendingCommands(s);
+    if (s->execution_nesting == 0) {
+        propagatePendingCommands(s);
+        if (s->recovery) recoveryUnitEnd(s, NULL);
+    }
 }
 
 /* Lazy expiry: if key has expired, deletes it and returns 1. */
@@ -681,6 +699,7 @@ static void _lazyFree(void *ctx, void *arg) { decrRefCount(ctx, arg); }
 /* dbAsyncDelete: as dbDelete, with a big value freed in the background.
  * Returns 1 if the key existed. */
 int dbAsyncDelete(redisServer *s, redisDb *db, robj *key) {
+    _willChange(s, db, key);
     dictEntry *de = dictUnlink(db->dict, key->v.ptr);
     if (!de) return 0;
     if (s->audit.active) auditKeyDeleted(s, db, dictGetKey(de));

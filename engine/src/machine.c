@@ -19,6 +19,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "world.h"
+#include "recovery.h"
 
 /* When the process's bio threads next act (none if down). */
 static uint64_t _jobsNext(gkNode *n) {
@@ -399,6 +400,13 @@ static redisServer *_newProcess(gkWorld *w, int id, const char *conf,
     return s;
 }
 
+/* The size of a file on node n's disk (a gkNode *), -1 if it does not
+ * exist: the disk's own answer, no system call of the process. */
+long long machineFileSize(void *ctx, const char *path) {
+    gkNode *n = ctx;
+    return diskSize(n->disk, path);
+}
+
 /* Runs the process's startup (loading the AOF) in the node's time.
  * Returns GK_OK, or GK_ERR if the process exited during it. */
 int machineStart(gkWorld *w, int id) {
@@ -410,6 +418,10 @@ int machineStart(gkWorld *w, int id) {
         machineCrash(w, id);
         return worldFail(w, GK_ERR, "the server exited during startup: see "
                                     "its log");
+    }
+    if (n->recovery_on) {
+        redisServer *s = n->impl;
+        s->recovery = recoveryCreate(s, machineFileSize, n);
     }
     return GK_OK;
 }
@@ -452,6 +464,10 @@ void machineRelease(gkWorld *w, gkNode *n) {
     logRelease(&n->log);
     if (n->conf) sdsfree(&w->mem, n->conf);
     n->conf = NULL;
+    recoveryRelease(n->recovery_dead);
+    n->recovery_dead = NULL;
+    recoveryReportRelease(n->recovery_report);
+    n->recovery_report = NULL;
 }
 
 /* Keys that expire within this long after a crash are left out of the
@@ -478,6 +494,13 @@ void machineCrash(gkWorld *w, int id) {
     n->death_cutoff_ms = s->mstime + MACHINE_DEATH_CUTOFF_MS;
     n->death_digest = serverDatasetDigest(s, n->death_cutoff_ms);
     n->died_with_digest = 1;
+    if (s->recovery) {
+        /* What the clients were told outlives the process. */
+        recoveryFinish(s->recovery, s, kind, at, n->death_cutoff_ms);
+        recoveryRelease(n->recovery_dead);
+        n->recovery_dead = s->recovery;
+        s->recovery = NULL;
+    }
     serverRelease(s);
     n->impl = NULL;
     n->el = NULL;
@@ -636,6 +659,16 @@ int gkServerRestart(gkWorld *w, int node, const char *conf) {
           (uint64_t)s->pid);
     int st = machineStart(w, node);
     if (st == GK_OK && !n->down) worldWake(w, node, aeNextWake(n->el));
+    if (st == GK_OK && !n->down && n->recovery_dead) {
+        recoveryReport *rep = recoveryCompare(n->recovery_dead, n->impl,
+                                              machineFileSize, n, w->now);
+        if (rep) {
+            recoveryReportRelease(n->recovery_report);
+            n->recovery_report = rep;
+            recoveryRelease(n->recovery_dead);
+            n->recovery_dead = NULL;
+        }
+    }
     return st;
 }
 

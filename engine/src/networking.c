@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <ctype.h>
 #include "server.h"
+#include "recovery.h"
 
 static void _setProtocolError(client *c);
 
@@ -77,6 +78,7 @@ static void _freeReplyList(client *c) {
 void freeClient(client *c) {
     redisServer *s = c->srv;
     if (s->current_client == c) s->current_client = NULL;
+    if (s->recovery) recoveryClientGone(s, c);
     if (s->audit.active && s->audit.client_id == c->id)
         s->audit.client_id = UINT64_MAX;
     aeDeleteFileEvent(s->el, c->fd, AE_READABLE | AE_WRITABLE);
@@ -541,6 +543,7 @@ static void _addReplyProtoToList(client *c, const char *s, size_t len) {
  * except the *Sds variants, which free their sds. */
 void addReplyProto(client *c, const char *s, size_t len) {
     if (_prepareClientToWrite(c) != C_OK) return;
+    c->reply_queued += len;
     size_t n = _addReplyToBuffer(c, s, len);
     if (n < len) _addReplyProtoToList(c, s + n, len - n);
 }
@@ -741,6 +744,7 @@ void setDeferredArrayLen(client *c, void *node, long length) {
     b->buf[len + 2] = '\n';
     b->used = b->size = (size_t)len + 3;
     c->reply_bytes += b->size;
+    c->reply_queued += b->size;
 }
 
 /* ---- Writing replies. ---- */
@@ -763,6 +767,11 @@ static int _writeToClient(client *c) {
             p = c->reply->buf + c->sentlen;
             len = c->reply->used - c->sentlen;
         }
+        /* Whether these bytes will really leave: a process killed at this
+         * point goes on to the end of its iteration, and its writes are
+         * then never sent. The write asks the same question first. */
+        int live = !s->recovery || !s->fs.alive ||
+                   s->fs.alive(s->fs.ctx, FS_POINT_CALL);
         long n = len ? be->write(be->ctx, c->fd, p, len) : 0;
         if (n == -2) {              /* a hard error, not "try later" */
             aeDeleteFileEvent(s->el, c->fd, AE_WRITABLE);
@@ -772,6 +781,7 @@ static int _writeToClient(client *c) {
         if (n < 0) break;
         c->sentlen += (size_t)n;
         total += (size_t)n;
+        if (live) c->reply_delivered += (uint64_t)n;
         if (c->bufpos > 0 && c->sentlen == c->bufpos) {
             c->bufpos = c->sentlen = 0;
         } else if (c->bufpos == 0 && c->sentlen == c->reply->used) {

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include "server.h"
 #include "siphash.h"
+#include "recovery.h"
 
 /* ---- Dict types. ---- */
 
@@ -179,6 +180,8 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
  * values, the AOF state, the event loop. Pending BIO jobs never run, but
  * values queued for lazy freeing are freed. s is dead afterwards. */
 void serverRelease(redisServer *s) {
+    recoveryRelease(s->recovery);
+    s->recovery = NULL;
     bioKill(&s->bio);
     aofRelease(s);
     for (int fd = 0; fd < s->clients_cap; fd++)
@@ -391,8 +394,10 @@ int processCommand(client *c) {
 /* Queues argv (new references) for propagation at the end of the unit.
  * Nothing is propagated while the AOF is being loaded. */
 void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc) {
+    if (s->loading) return;
+    if (s->recovery) recoveryOp(s, dbid, argv, argc);
     /* With no AOF (and no replicas) nothing would receive it. */
-    if (s->loading || s->aof.state == AOF_OFF) return;
+    if (s->aof.state == AOF_OFF) return;
     if (s->also_propagate_n == s->also_propagate_cap) {
         s->also_propagate_cap = s->also_propagate_cap
                                 ? s->also_propagate_cap * 2 : 4;
@@ -459,7 +464,10 @@ void call(client *c) {
         c->cmd->proc != execCommand)
         alsoPropagate(s, c->db->id, c->argv, c->argc);
     c->flags &= ~CLIENT_FORCE_PROP;
-    if (s->execution_nesting == 0) propagatePendingCommands(s);
+    if (s->execution_nesting == 0) {
+        propagatePendingCommands(s);
+        if (s->recovery) recoveryUnitEnd(s, c);
+    }
     cmdStats *st = &s->cmdstats[c->cmd->id];
     st->calls++;
     st->ns += (long long)(s->denv.cpu_ns - cpu0);
@@ -557,6 +565,7 @@ void beforeSleep(aeEventLoop *el) {
         flushAppendOnlyFile(s, 0);
     handleClientsWithPendingWrites(s);
     aofBeforeSleepDone(s);
+    if (s->recovery) recoveryAdvance(s);
     _freeClientsInAsyncFreeQueue(s);
 }
 

@@ -175,6 +175,10 @@ typedef struct client {
     multiState mstate;          /* MULTI queue */
     void *watched;              /* watchedKey array (multi.c) */
     int watched_count, watched_cap;
+    /* Reply bytes, counted for the recovery ledger (recovery.c): queued
+     * since the connection opened, and of those, written to the socket
+     * while the process was alive (a write after its death never left). */
+    uint64_t reply_queued, reply_delivered;
 } client;
 
 /* ---- Commands. ---- */
@@ -326,6 +330,13 @@ typedef struct redisServer {
     int in_exec;                /* EXEC is running its queue */
     long long stat_total_forks;
     long long stat_fork_time_us;
+    /* The ledger of acknowledged writes (recovery.c), NULL when the node
+     * does not follow them. In a ledger's own scratch server instead:
+     * keyhook, told of every key about to change (key NULL: a whole db
+     * about to be emptied). */
+    struct recoveryLedger *recovery;
+    void (*keyhook)(void *ctx, redisDb *db, sds key);
+    void *keyhook_ctx;
 } redisServer;
 
 /* A command waiting to be propagated: its argv (counted references). */

@@ -131,6 +131,12 @@ typedef struct gkNode {
     uint64_t death_digest;  /* its dataset's digest when it died, keys
                                expiring before death_cutoff_ms left out */
     long long death_cutoff_ms;
+    /* The recovery ledger (recovery.h): whether the node keeps one, the
+     * last dead process's (until a restart is compared with it), and the
+     * report of that comparison. */
+    int recovery_on;
+    struct recoveryLedger *recovery_dead;
+    struct recoveryReport *recovery_report;
     uint64_t machine_seq;   /* seq of the live EV_MACHINE event, 0 none */
     uint64_t machine_at;
     uint64_t crash_seq;     /* seq of the live EV_CRASH event, 0 none */
@@ -182,6 +188,7 @@ void machineCrash(gkWorld *w, int id);
 void machineRelease(gkWorld *w, gkNode *n);
 int machineStart(gkWorld *w, int id);
 void machineCrashEvent(gkWorld *w, int id, uint64_t seq);
+long long machineFileSize(void *ctx, const char *path);
 const gkNodeType *worldRedisNodeType(void);
 
 #endif
