@@ -69,6 +69,8 @@ const CONSTANT_SETS = [
   ['McDist', /^GK_MC_DIST_(\w+)$/],
   ['McFillLimit', /^GK_MC_FILL_(MAX_\w+)$/],
   ['ScanWalkLimit', /^GK_SCAN_WALK_(\w+)$/],
+  ['RecoveryOutcome', /^GK_RECOVERY_(KEPT|NEWER|LOST|OLDER)$/],
+  ['RecoveryLimit', /^GK_RECOVERY_(ROWS_MAX)$/],
 ];
 
 // C scalar types as wasm32 lays them out, and how TypeScript reads them.
