@@ -675,9 +675,9 @@ uint32_t gkMcFillValueSize(const gkMcFillSpec *spec, uint64_t i);
 /* A report: the keys compared and what became of them. Keys whose expire
  * time is at or before cutoff_ms count as absent on both sides. */
 typedef struct gkRecoveryInfo {
-    int32_t following;          /* the ledger follows the running process */
-    int32_t ready;              /* a report exists (a crash, a restart) */
-    int32_t stopped;            /* the ledger had stopped following (it
+    gkBool following;           /* the ledger follows the running process */
+    gkBool ready;               /* a report exists (a crash, a restart) */
+    gkBool stopped;             /* the ledger had stopped following (it
                                    outgrew half the heap limit): counts
                                    only, no rows */
     int32_t crash_kind;         /* GK_CRASH_PROCESS or GK_CRASH_POWER */
@@ -712,6 +712,11 @@ typedef struct gkRecoveryInfo {
                                    background thread to fsync */
     uint64_t rows;              /* rows kept, at most GK_RECOVERY_ROWS_MAX */
     uint64_t ledger_bytes;      /* memory the node's ledgers hold now */
+    uint64_t acked_now;         /* writes the running process acknowledged
+                                   so far (0 when not following) */
+    uint64_t keys_now;          /* keys its acknowledged dataset holds so
+                                   far, expired ones included until the
+                                   ledger applies their deletion */
 } gkRecoveryInfo;
 
 /* One key of a report. Texts are NUL-terminated, cut with "..." when
@@ -723,8 +728,8 @@ typedef struct gkRecoveryRow {
     uint32_t writes;            /* acknowledged writes to it since the dead
                                    process started (or its db's last
                                    flush) */
-    int32_t acked_present;      /* the acknowledged dataset holds it */
-    int32_t found_present;      /* the restarted server holds it */
+    gkBool acked_present;       /* the acknowledged dataset holds it */
+    gkBool found_present;       /* the restarted server holds it */
     uint64_t acked_at;          /* virtual ns of its last acknowledged
                                    write, 0 if none */
     int64_t acked_expire;       /* acknowledged expire time, Unix ms, -1 */

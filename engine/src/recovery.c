@@ -437,8 +437,6 @@ static void _apply(recoveryLedger *l, rlUnit *u) {
         _run(l, op->dbid, op->argc, argv);
     }
     l->applying = NULL;
-    if (u->client && u->status == RL_ACKED) l->writes++;
-    if (u->client && u->status == RL_UNACKED) l->unacked++;
 }
 
 /* Stops following: the ledger outgrew the node's heap limit. What it
@@ -467,6 +465,15 @@ static void _applyHead(recoveryLedger *l) {
     if (!l->broken && l->limit && l->mem.used > l->limit) _break(l);
 }
 
+/* A unit's fate is known: its reply was written at now (acked), or
+ * never will be. Counted here, as it happens. */
+static void _settle(recoveryLedger *l, rlUnit *u, int acked, uint64_t now) {
+    u->status = acked ? RL_ACKED : RL_UNACKED;
+    if (acked) u->acked_at = now;
+    if (acked) l->writes++;
+    else l->unacked++;
+}
+
 /* Applies the units whose fate is known, oldest first, stopping at the
  * first still waiting for its reply -- unless the window is full: then
  * that one is taken as acknowledged. */
@@ -476,8 +483,7 @@ static void _drain(recoveryLedger *l, uint64_t now) {
         if (u->status == RL_PENDING) {
             if (l->count <= RL_WINDOW_UNITS &&
                 l->window_bytes <= RL_WINDOW_BYTES) break;
-            u->status = RL_ACKED;
-            u->acked_at = now;
+            _settle(l, u, 1, now);
             l->assumed++;
         }
         _applyHead(l);
@@ -500,12 +506,8 @@ static void _resolve(recoveryLedger *l, redisServer *s, uint64_t now,
         rlUnit *u = &l->units[(l->head + i) % l->cap];
         if (u->status != RL_PENDING) continue;
         client *c = _clientOf(s, u);
-        if (c && c->reply_delivered >= u->reply_end) {
-            u->status = RL_ACKED;
-            u->acked_at = now;
-        } else if (final) {
-            u->status = RL_UNACKED;
-        }
+        if (c && c->reply_delivered >= u->reply_end) _settle(l, u, 1, now);
+        else if (final) _settle(l, u, 0, now);
     }
 }
 
@@ -614,12 +616,7 @@ void recoveryClientGone(redisServer *s, client *c) {
     for (size_t i = 0; i < l->count; i++) {
         rlUnit *u = &l->units[(l->head + i) % l->cap];
         if (u->status != RL_PENDING || u->client != c->id) continue;
-        if (c->reply_delivered >= u->reply_end) {
-            u->status = RL_ACKED;
-            u->acked_at = now;
-        } else {
-            u->status = RL_UNACKED;
-        }
+        _settle(l, u, c->reply_delivered >= u->reply_end, now);
     }
 }
 

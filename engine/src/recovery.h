@@ -162,7 +162,7 @@ typedef struct recoveryLedger {
     rlMark *marks;
     size_t marks_head, nmarks, marks_cap;
     int marks_dropped;          /* older ones were overwritten */
-    /* Counters. */
+    /* Counters, as the fates become known. */
     uint64_t writes;            /* units of clients, acknowledged */
     uint64_t unacked;           /* units of clients, never acknowledged */
     uint64_t assumed;           /* applied before their fate was known */

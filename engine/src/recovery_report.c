@@ -570,9 +570,13 @@ int gkServerRecoveryInfo(gkWorld *w, int node, gkRecoveryInfo *out) {
     memset(out, 0, sizeof(*out));
     if (n->recovery_report) *out = n->recovery_report->info;
     redisServer *s = n->down ? NULL : n->impl;
-    out->following = s && s->recovery && !s->recovery->broken;
-    out->ledger_bytes = recoveryMemory(s ? s->recovery : NULL) +
-                        recoveryMemory(n->recovery_dead);
+    recoveryLedger *l = s ? s->recovery : NULL;
+    out->following = l && !l->broken;
+    out->ledger_bytes = recoveryMemory(l) + recoveryMemory(n->recovery_dead);
+    out->acked_now = out->following ? l->writes : 0;
+    out->keys_now = 0;
+    for (int j = 0; out->following && j < l->dbnum; j++)
+        out->keys_now += dictSize(l->shadow->db[j].dict);
     return GK_OK;
 }
 
