@@ -214,7 +214,7 @@ static int _runLoaded(client *c, int argc, robj **argv, const char *file,
     redisServer *s = c->srv;
     c->argv = argv;
     c->argc = c->argv_len = argc;
-    redisCommand *cmd = lookupCommand(s, argv, argc);
+    const redisCommand *cmd = lookupCommand(s, argv, argc);
     if (!cmd) {
         serverLog(s, LL_WARNING, "Unknown command '%s' reading the append "
                   "only file %s", (char *)argv[0]->v.ptr, file);

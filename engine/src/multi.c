@@ -134,7 +134,7 @@ void execCommand(client *c) {
     unwatchAllKeys(c);
     robj **orig_argv = c->argv;
     int orig_argc = c->argc, orig_argv_len = c->argv_len;
-    redisCommand *orig_cmd = c->cmd;
+    const redisCommand *orig_cmd = c->cmd;
     addReplyArrayLen(c, c->mstate.count);
     c->srv->in_exec = 1;
     for (int j = 0; j < c->mstate.count; j++) {

@@ -93,22 +93,14 @@ static void _initConfig(serverConfig *cfg) {
     strcpy(cfg->appenddirname, "appendonlydir");
 }
 
+/* The server's lookup dict over the shared, const command table. */
 static void _populateCommandTable(redisServer *s) {
-    int id = 0;
     s->commands = dictCreate(&commandTableDictType, &s->denv);
-    for (redisCommand *c = redisCommandTable; c->declared_name; c++) {
-        c->id = id++;
-        c->fullname = c->declared_name;
-        dictAdd(s->commands, sdsnew(s->mem, c->declared_name), c);
-        for (redisCommand *sub = c->subcommands; sub && sub->declared_name;
-             sub++) {
-            sub->id = id++;
-            sub->parent = c;
-        }
-    }
+    for (const redisCommand *c = redisCommandTable; c->declared_name; c++)
+        dictAdd(s->commands, sdsnew(s->mem, c->declared_name), (void *)c);
     s->cmdtable = redisCommandTable;
-    s->ncommands = id;
-    s->cmdstats = memCalloc(s->mem, sizeof(cmdStats) * (size_t)id);
+    s->ncommands = redisCommandCount;
+    s->cmdstats = memCalloc(s->mem, sizeof(cmdStats) * (size_t)s->ncommands);
 }
 
 /* Caches the process's virtual clock as unix time in ustime and mstime,
@@ -269,17 +261,19 @@ void serverChildRun(redisServer *s, uint64_t t) { aofChildRun(s, t); }
 
 /* The command for argv: a container's subcommand when there is one. NULL
  * if unknown. */
-redisCommand *lookupCommand(redisServer *s, robj **argv, int argc) {
-    redisCommand *base = dictFetchValue(s->commands, argv[0]->v.ptr);
+const redisCommand *lookupCommand(redisServer *s, robj **argv, int argc) {
+    const redisCommand *base = dictFetchValue(s->commands, argv[0]->v.ptr);
     if (!base || !base->subcommands || argc == 1) return base;
-    for (redisCommand *sub = base->subcommands; sub->declared_name; sub++)
+    for (const redisCommand *sub = base->subcommands; sub->declared_name;
+         sub++)
         if (!strcasecmp(sub->declared_name, argv[1]->v.ptr)) return sub;
     return NULL;
 }
 
 static void _rejectUnknown(client *c) {
     redisServer *s = c->srv;
-    redisCommand *base = dictFetchValue(s->commands, c->argv[0]->v.ptr);
+    const redisCommand *base = dictFetchValue(s->commands,
+                                              c->argv[0]->v.ptr);
     if (base && base->subcommands) {
         sds cmd = sdsnew(s->mem, c->argv[0]->v.ptr);
         sdstoupper(cmd);

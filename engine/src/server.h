@@ -138,7 +138,7 @@ struct redisServer;
 typedef struct multiCmd {
     robj **argv;
     int argc;
-    struct redisCommand *cmd;
+    const struct redisCommand *cmd;
 } multiCmd;
 
 typedef struct multiState {
@@ -161,7 +161,7 @@ typedef struct client {
     long long bulklen;          /* length of the argument being read */
     int argc, argv_len;
     robj **argv;
-    struct redisCommand *cmd, *lastcmd;
+    const struct redisCommand *cmd, *lastcmd;
     uint64_t flags;
     int authenticated;
     char *buf;                  /* first reply bytes go here */
@@ -197,10 +197,9 @@ typedef struct redisCommand {
     redisCommandProc *proc;
     int arity;                  /* >0 exact argc, <0 at least -arity */
     uint64_t flags;             /* CMD_* */
-    struct redisCommand *subcommands;   /* NULL-terminated, or NULL */
-    struct redisCommand *parent;
+    const struct redisCommand *subcommands; /* NULL-terminated, or NULL */
     const char *fullname;       /* "config|get" for subcommands */
-    int id;
+    int id;                     /* 0 .. redisCommandCount - 1 */
 } redisCommand;
 
 /* Per-server statistics of one command (INFO commandstats). */
@@ -275,7 +274,7 @@ typedef struct redisServer {
     dict *commands;             /* name (nocase) -> redisCommand */
     cmdStats *cmdstats;         /* indexed by redisCommand.id */
     int ncommands;
-    redisCommand *cmdtable;
+    const redisCommand *cmdtable;
     redisDb *db;
     serverConfig cfg;
     client **clients;           /* indexed by fd */
@@ -545,7 +544,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
                           int64_t unix_ms_at_zero, size_t heap_limit);
 void serverRelease(redisServer *s);
 void serverUpdateTime(redisServer *s);
-redisCommand *lookupCommand(redisServer *s, robj **argv, int argc);
+const redisCommand *lookupCommand(redisServer *s, robj **argv, int argc);
 int processCommand(client *c);
 void call(client *c);
 int serverConfigSet(redisServer *s, const char *name, const char *value,
@@ -558,7 +557,8 @@ int dictSdsKeyCaseCompare(const dict *d, const void *k1, const void *k2);
 extern const dictType dbDictType, keyptrDictType, setDictType;
 extern const dictType hashDictType, zsetDictType, commandTableDictType;
 extern const dictType keylistDictType;
-extern redisCommand redisCommandTable[];
+extern const redisCommand redisCommandTable[];
+extern const int redisCommandCount;
 void beforeSleep(aeEventLoop *el);
 long long serverCron(aeEventLoop *el, long long id, void *clientData);
 int serverHeapExceeded(redisServer *s);
