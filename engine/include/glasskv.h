@@ -687,7 +687,8 @@ typedef struct gkRecoveryInfo {
     uint64_t died_at;           /* virtual ns of the death */
     uint64_t restarted_at;      /* virtual ns of the restart compared */
     int64_t cutoff_ms;          /* Unix ms: an hour after the death */
-    uint64_t keys;              /* keys in either dataset */
+    uint64_t keys;              /* keys in either dataset, and keys a write
+                                   was acknowledged to that neither holds */
     uint64_t kept;              /* of those, GK_RECOVERY_KEPT */
     uint64_t newer;             /* GK_RECOVERY_NEWER */
     uint64_t lost;              /* GK_RECOVERY_LOST */
@@ -697,23 +698,29 @@ typedef struct gkRecoveryInfo {
     uint64_t carried;           /* kept keys with no acknowledged write
                                    since the dead process started */
     uint64_t followed;          /* acknowledged writes to the keys compared */
-    uint64_t writes;            /* writes (execution units: a command, or
-                                   an EXEC) acknowledged by the process */
-    uint64_t unacked;           /* writes it ran and never acknowledged */
-    uint64_t assumed;           /* writes counted as acknowledged before
-                                   their reply was (a client that stopped
-                                   reading let the ledger fall behind) */
-    uint64_t units;             /* writes it ran, acknowledged or not */
+    uint64_t writes;            /* write commands the process acknowledged
+                                   (a transaction's count one by one) */
+    uint64_t unacked;           /* write commands it ran and never
+                                   acknowledged */
+    uint64_t assumed;           /* write commands counted as acknowledged
+                                   before their reply was (a client that
+                                   stopped reading let the ledger fall
+                                   behind) */
+    uint64_t units;             /* execution units it propagated (a write
+                                   command, or an EXEC), acknowledged or
+                                   not */
     int64_t units_restored;     /* of those, how many from the first on
                                    the restart holds; -1 if unknown */
-    int64_t units_beyond;       /* writes it holds after the first one it
+    int64_t units_beyond;       /* units it holds after the first one it
                                    lacks: 0 unless a power loss cut an
                                    incr file a rewrite had left to a
                                    background thread to fsync */
     uint64_t rows;              /* rows kept, at most GK_RECOVERY_ROWS_MAX */
     uint64_t ledger_bytes;      /* memory the node's ledgers hold now */
-    uint64_t acked_now;         /* writes the running process acknowledged
-                                   so far (0 when not following) */
+    uint64_t acked_now;         /* write commands the running process
+                                   acknowledged so far -- while the node is
+                                   down, the dead one's (0 when not
+                                   following) */
     uint64_t keys_now;          /* keys its acknowledged dataset holds so
                                    far, expired ones included until the
                                    ledger applies their deletion */
@@ -725,9 +732,9 @@ typedef struct gkRecoveryRow {
     int32_t db;                 /* database index */
     int32_t outcome;            /* GK_RECOVERY_* */
     uint32_t key_len;           /* bytes in the key (key holds its text) */
-    uint32_t writes;            /* acknowledged writes to it since the dead
-                                   process started (or its db's last
-                                   flush) */
+    uint32_t writes;            /* acknowledged write commands to it since
+                                   the dead process started (or its db's
+                                   last flush) */
     gkBool acked_present;       /* the acknowledged dataset holds it */
     gkBool found_present;       /* the restarted server holds it */
     uint64_t acked_at;          /* virtual ns of its last acknowledged

@@ -64,7 +64,7 @@ static client *_fakeClient(redisServer *sh) {
 static void _run(recoveryLedger *l, int dbid, int argc, robj **argv) {
     redisServer *sh = l->shadow;
     client *c = l->fake;
-    redisCommand *cmd = NULL;
+    const redisCommand *cmd = NULL;
     if (!strcasecmp(argv[0]->v.ptr, "unlink")) {
         robj *del = createStringObject(sh, "DEL", 3);
         cmd = lookupCommand(sh, &del, 1);
@@ -304,12 +304,14 @@ static rlMeta *_meta(recoveryLedger *l, int dbid, sds key) {
 }
 
 /* An acknowledged unit writes key: its value from now on is the
- * shadow's, and this is its last acknowledged write. A unit that names
- * a key twice (RENAME's lookups, SET's) counts once. */
+ * shadow's, and this is its last acknowledged write. Each of its
+ * commands that writes the key counts once (a RENAME or a SET looks the
+ * key up, then writes it). */
 static void _ackedWrite(recoveryLedger *l, rlUnit *u, int dbid, sds key) {
     dictDelete(l->overlay[dbid], key);
     rlMeta *m = _meta(l, dbid, key);
-    if (m->seq == u->seq) return;
+    if (m->op == l->op) return;
+    m->op = l->op;
     m->seq = u->seq;
     m->aof_end = u->aof_end;
     m->at = u->acked_at;
@@ -338,6 +340,7 @@ static void _flush(recoveryLedger *l, rlUnit *u, redisDb *db) {
         f->aof_end = u->aof_end;
         f->at = u->acked_at;
         f->cmd = u->cmd;
+        f->op = l->op;
         f->count = 1;
         return;
     }
@@ -362,7 +365,7 @@ static void _keyhook(void *ctx, redisDb *db, sds key) {
  * db after it; the latest dropped tombstone's for a deleted key the
  * ledger no longer follows; seq 0 if none since start. */
 rlMeta recoveryLastWrite(recoveryLedger *l, int dbid, sds key) {
-    rlMeta none = { 0, -1, 0, 0, -1 };
+    rlMeta none = { 0, 0, -1, 0, 0, -1 };
     dictEntry *de = dictFind(l->meta[dbid], key);
     rlMeta m = de ? *(rlMeta *)dictGetVal(de) : none;
     if (l->flushed[dbid].seq > m.seq) m = l->flushed[dbid];
@@ -430,6 +433,7 @@ static void _apply(recoveryLedger *l, rlUnit *u) {
     l->applying = u;
     for (int i = 0; i < u->nops; i++) {
         rlOp *op = &u->ops[i];
+        l->op++;
         robj **argv = memAlloc(sh->mem, sizeof(robj *) * (size_t)op->argc);
         for (int j = 0; j < op->argc; j++)
             argv[j] = createStringObject(sh, op->argv[j],
@@ -470,8 +474,8 @@ static void _applyHead(recoveryLedger *l) {
 static void _settle(recoveryLedger *l, rlUnit *u, int acked, uint64_t now) {
     u->status = acked ? RL_ACKED : RL_UNACKED;
     if (acked) u->acked_at = now;
-    if (acked) l->writes++;
-    else l->unacked++;
+    if (acked) l->writes += (uint64_t)u->nops;
+    else l->unacked += (uint64_t)u->nops;
 }
 
 /* Applies the units whose fate is known, oldest first, stopping at the
@@ -484,7 +488,7 @@ static void _drain(recoveryLedger *l, uint64_t now) {
             if (l->count <= RL_WINDOW_UNITS &&
                 l->window_bytes <= RL_WINDOW_BYTES) break;
             _settle(l, u, 1, now);
-            l->assumed++;
+            l->assumed += (uint64_t)u->nops;
         }
         _applyHead(l);
     }

@@ -87,6 +87,7 @@ typedef struct rlUnit {
 /* The last acknowledged write to a key (or to a whole db: a flush). */
 typedef struct rlMeta {
     uint64_t seq;               /* its unit; 0: none since start */
+    uint64_t op;                /* its command (recoveryLedger.op) */
     long long aof_end;          /* its unit's aof_end */
     uint64_t at;                /* when it was acknowledged (ns) */
     uint32_t count;             /* acknowledged writes to the key */
@@ -148,6 +149,8 @@ typedef struct recoveryLedger {
     long long open_fed;         /* the AOF's fed bytes when it opened */
     uint64_t seq;               /* units so far */
     rlUnit *applying;           /* the unit keyhook hears about */
+    uint64_t op;                /* commands applied so far: a command
+                                   naming a key twice writes it once */
     /* Per db: the last acknowledged write of each key written since
      * start, the values unacknowledged writes replaced, and the last
      * acknowledged flush. */
@@ -162,10 +165,11 @@ typedef struct recoveryLedger {
     rlMark *marks;
     size_t marks_head, nmarks, marks_cap;
     int marks_dropped;          /* older ones were overwritten */
-    /* Counters, as the fates become known. */
-    uint64_t writes;            /* units of clients, acknowledged */
-    uint64_t unacked;           /* units of clients, never acknowledged */
-    uint64_t assumed;           /* applied before their fate was known */
+    /* Counters of commands (a transaction's one by one), as the fates of
+     * their units become known. */
+    uint64_t writes;            /* of clients, acknowledged */
+    uint64_t unacked;           /* of clients, never acknowledged */
+    uint64_t assumed;           /* taken as acknowledged before they were */
     /* Set when the process dies. */
     int finished;
     int crash_kind;

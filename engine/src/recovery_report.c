@@ -356,11 +356,13 @@ static void _offer(cmpState *x, gkRecoveryRow *row, const rlImage *a,
 }
 
 /* One key: a is its acknowledged image, b the restart's (NULL: absent,
- * after the cutoff). Counts it and offers its row. */
+ * after the cutoff). Counts it and offers its row. A key absent on both
+ * sides is one only if a write to it was acknowledged (a DEL, a RENAME
+ * away, a TTL that ran out): that write was kept. */
 static void _compareKey(cmpState *x, int dbid, sds key, const rlImage *a,
                         const rlImage *b) {
     gkRecoveryInfo *in = &x->rep->info;
-    if (!a && !b) return;
+    if (!a && !b && !dictFind(x->l->meta[dbid], key)) return;
     rlMeta m = recoveryLastWrite(x->l, dbid, key);
     gkRecoveryRow row;
     memset(&row, 0, sizeof(row));
@@ -396,7 +398,8 @@ static void _compareKey(cmpState *x, int dbid, sds key, const rlImage *a,
 }
 
 /* Compares db dbid: the shadow's keys the overlay does not override, the
- * overlay's, then the restart's keys neither has. */
+ * overlay's, the restart's keys neither has, then the keys with an
+ * acknowledged write that no side holds. */
 static void _compareDb(cmpState *x, int dbid) {
     recoveryLedger *l = x->l;
     redisDb *ad = &l->shadow->db[dbid], *rd = &x->r->db[dbid];
@@ -430,6 +433,14 @@ static void _compareDb(cmpState *x, int dbid) {
         rlImage *b = rlImageCreate(&x->scratch, rd, key, cut);
         _compareKey(x, dbid, key, NULL, b);
         rlImageRelease(&x->scratch, b);
+    }
+    dictReleaseIterator(di);
+    di = dictGetIterator(l->meta[dbid]);
+    while ((de = dictNext(di)) != NULL) {
+        sds key = dictGetKey(de);
+        if (dictFind(ad->dict, key) || dictFind(ov, key) ||
+            dictFind(rd->dict, key)) continue;
+        _compareKey(x, dbid, key, NULL, NULL);
     }
     dictReleaseIterator(di);
 }
@@ -573,9 +584,10 @@ int gkServerRecoveryInfo(gkWorld *w, int node, gkRecoveryInfo *out) {
     recoveryLedger *l = s ? s->recovery : NULL;
     out->following = l && !l->broken;
     out->ledger_bytes = recoveryMemory(l) + recoveryMemory(n->recovery_dead);
-    out->acked_now = out->following ? l->writes : 0;
-    out->keys_now = 0;
-    for (int j = 0; out->following && j < l->dbnum; j++)
+    if (n->down) l = n->recovery_dead;
+    if (!l || l->broken) return GK_OK;
+    out->acked_now = l->writes;
+    for (int j = 0; j < l->dbnum; j++)
         out->keys_now += dictSize(l->shadow->db[j].dict);
     return GK_OK;
 }
