@@ -4,6 +4,7 @@
 // engine's message (memcached's own for refused options).
 //
 //   const node = memcachedAdd(world, '-m 64 -f 1.25');
+//   memcachedStart(world, 15, '-m 8')      // at host 15, or anew there
 //   memcachedClasses(world, node)          // class rows and node totals
 //   memcachedChunks(world, node, cls, 0)   // bytes used per chunk of a page
 //   memcachedItemClass(world, node, 3, 0, 100)  // where a 100-byte value goes
@@ -59,6 +60,15 @@ export function memcachedAdd(world: World, options = ''): number {
     world.checkStatus(gk.module._gkMemcachedAdd(world.handle, o, s));
     return gk.i32(s);
   }));
+}
+
+/** Starts a memcached-style node at host id `node`: a new host on a free
+ *  id, or a new process in place of the memcached node there (its items
+ *  and connections gone). Options memcached refuses throw its message and
+ *  leave a running node alone. */
+export function memcachedStart(world: World, node: number, options = ''): void {
+  const gk = world.engine;
+  gk.guard(() => gk.withString(options, (o) => world.checkStatus(gk.module._gkMemcachedStart(world.handle, node, o))));
 }
 
 /** The node's slab classes (ids 1 .. n, in order) and its totals. */
@@ -135,6 +145,16 @@ export function memcachedLayout(gk: Glasskv, options: string): McClass[] {
 /** How the node differs from memcached 1.6.18 (the engine's English text). */
 export function memcachedNotes(gk: Glasskv): string {
   return gk.guard(() => gk.cstring(gk.module._gkMemcachedNotes()));
+}
+
+/** Throws the GkError memcachedFill would throw for this range of the
+ *  workload's sets (bad spec, too many sets or bytes), without sending. */
+export function memcachedFillCheck(world: World, spec: McFillSpec, first: number, count: number): void {
+  const gk = world.engine;
+  withBlock(gk, McFillSpecBytes, (p) => {
+    writeMcFillSpec(gk.view(), p, spec);
+    world.checkStatus(gk.module._gkwMemcachedFillCheck(world.handle, p, first, count));
+  });
 }
 
 /** Sends sets first .. first+count-1 of the workload on a connection of

@@ -62,6 +62,9 @@ typedef int32_t gkBool;
 /* The largest heap_limit of a 32-bit build (see gkHeapLimitMax). */
 #define GK_HEAP_LIMIT_MAX_32 ((size_t)1024 * 1024 * 1024)
 
+/* Hosts a world holds (servers and client programs): ids 0 .. 15. */
+#define GK_MAX_NODES 16
+
 /* ---- Trace records: fixed 40-byte binary records in a bounded ring. ---- */
 #define GK_TR_CMD 1          /* a command ran: a=db b=conn c=argc, d=cmd id */
 #define GK_TR_REHASH_STEP 2  /* a=db b=dict kind c=bucket of ht0 moved, d=n */
@@ -567,6 +570,16 @@ typedef struct gkMcTotals {
  * in gkWorldLastError for options it would refuse. */
 int gkMemcachedAdd(gkWorld *w, const char *options, int *node_id);
 
+/* Starts a memcached-style node with these options at host id `node`: on
+ * an id no host has, a new host there (the ids below it stay free for
+ * others); on a memcached-style node, a new process in place of the one
+ * running, whose items and connections are gone, as after a restart. The
+ * options are checked first: GK_EINVAL with memcached's message if it
+ * would refuse them (a running node is left alone), GK_EINVAL if the id
+ * is out of range or another kind of host's, GK_ENOMEM if the node cannot
+ * be allocated. */
+int gkMemcachedStart(gkWorld *w, int node, const char *options);
+
 /* Fills rows[0..max) with the node's slab classes (*n gets how many there
  * are) and *totals, if not NULL. */
 int gkMemcachedClasses(gkWorld *w, int node, gkMcClass *rows, uint32_t max,
@@ -644,6 +657,12 @@ typedef struct gkMcFillResult {
  * slices. */
 int gkMemcachedFill(gkWorld *w, int node, const gkMcFillSpec *spec,
                     uint64_t first, uint64_t count, gkMcFillResult *out);
+
+/* GK_OK if gkMemcachedFill would send this range of this workload, else
+ * GK_EINVAL with the reason it would give (a range run in several calls
+ * is then refused as a whole). Sends nothing. */
+int gkMemcachedFillCheck(gkWorld *w, const gkMcFillSpec *spec,
+                         uint64_t first, uint64_t count);
 
 /* The value size of set i of a fill workload, as gkMemcachedFill sends it
  * (for drawing the distribution). The spec is not checked here. */

@@ -431,9 +431,8 @@ int machineStart(gkWorld *w, int id) {
  * the defaults). Its machine gets an empty disk. GK_EINVAL with Redis's
  * message if the configuration is refused. */
 int gkServerAddConfig(gkWorld *w, const char *conf, int *node_id) {
-    if (w->nnodes == GK_MAX_NODES)
-        return worldFail(w, GK_EINVAL, "too many nodes");
-    int id = w->nnodes;
+    int id = worldFreeNode(w);
+    if (id < 0) return worldFail(w, GK_EINVAL, "too many nodes");
     gkNode *n = &w->nodes[id];
     sds err = NULL;
     n->disk = diskCreate(&w->mem, &w->trace, (uint16_t)id);

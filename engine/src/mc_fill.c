@@ -266,10 +266,7 @@ static int _batch(fill *f, uint64_t i, uint64_t end, uint64_t *next) {
  * the node finishes the work of the iteration that sent it. */
 static void _close(gkWorld *w, int node, int conn) {
     gkConnClose(w, conn);
-    gkNode *n = &w->nodes[node];
-    uint64_t until = n->wake_seq && n->wake_at > w->now ? n->wake_at
-                                                        : w->now;
-    gkWorldRunUntil(w, until);
+    gkWorldRunUntil(w, worldNodeWakeAt(w, node));
 }
 
 /* Items evicted so far, all classes of the node. */
@@ -277,6 +274,13 @@ static uint64_t _evictions(gkWorld *w, int node) {
     gkMcTotals t;
     if (gkMemcachedClasses(w, node, NULL, 0, NULL, &t) != GK_OK) return 0;
     return t.evictions;
+}
+
+/* gkMemcachedFillCheck (glasskv.h). */
+int gkMemcachedFillCheck(gkWorld *w, const gkMcFillSpec *spec,
+                         uint64_t first, uint64_t count) {
+    if (!spec) return worldFail(w, GK_EINVAL, "no fill spec");
+    return _check(w, spec, first, count);
 }
 
 /* Sends sets first .. first+count-1 of the workload `spec` to memcached
@@ -306,20 +310,23 @@ int gkMemcachedFill(gkWorld *w, int node, const gkMcFillSpec *spec,
     int st = _check(w, spec, first, count);
     if (st != GK_OK || count == 0) return st;
     fill f;
+    gkMem stage;
     memset(&f, 0, sizeof(f));
     f.w = w;
     f.sp = spec;
-    f.stage = memTryAlloc(&w->mem, FILL_STAGE);
+    /* The host's buffer: neither the node's memory nor the world's. */
+    worldScratchMem(w, &stage);
+    f.stage = memTryAlloc(&stage, FILL_STAGE);
     if (!f.stage) return worldFail(w, GK_ENOMEM, "out of memory");
     st = gkConnOpen(w, node, &f.conn);
     if (st != GK_OK) {
-        memFree(&w->mem, f.stage);
+        memFree(&stage, f.stage);
         return st;
     }
     uint64_t evicted = _evictions(w, node);
     for (uint64_t i = first; i < first + count && st == GK_OK;)
         st = _batch(&f, i, first + count, &i);
-    memFree(&w->mem, f.stage);
+    memFree(&stage, f.stage);
     _close(w, node, f.conn);
     f.got.evictions = _evictions(w, node) - evicted;
     out->sent += f.got.sent;

@@ -383,7 +383,8 @@ static void _serverRelease(void *impl) {
     memFree(s->mem, s->conns);
     cacheRelease(&s->cache);
     aeDeleteEventLoop(s->el);
-    memFree(s->mem, s);
+    gkMem mem = s->own;     /* the account lives in what is freed */
+    memFree(&mem, s);
 }
 
 static const gkNodeType mcNodeType = { "memcached", _connAccept,
@@ -391,9 +392,7 @@ static const gkNodeType mcNodeType = { "memcached", _connAccept,
 
 /* The memcached node of node, or NULL if node is not one. */
 mcServer *mcServerOf(gkWorld *w, int node) {
-    if (node < 0 || node >= w->nnodes) return NULL;
-    if (w->nodes[node].type != &mcNodeType) return NULL;
-    return w->nodes[node].impl;
+    return worldNodeImpl(w, node, &mcNodeType);
 }
 
 /* The slab layout the settings ask for. */
@@ -408,14 +407,18 @@ void mcSlabConfigOf(const mcSettings *st, mcSlabConfig *cfg) {
     cfg->sizes = st->use_slab_sizes ? st->slab_sizes : NULL;
 }
 
-/* Builds the cache and its clock for a server whose settings are set. */
-static int _serverInitCache(mcServer *s, gkWorld *w) {
+/* Builds the cache and its clock for a server whose settings are set:
+ * the hash key and the pid come from the host's own PRNG, the Unix time
+ * of memcached's relative time 0 from the host's clock. */
+static int _serverInitCache(mcServer *s, const gkHostEnv *env) {
     mcSlabConfig cfg;
     uint8_t seed[16];
-    uint64_t r0 = rngNext(&w->rng), r1 = rngNext(&w->rng);
+    gkRng rng;
+    rngSeed(&rng, env->seed);
+    uint64_t r0 = rngNext(&rng), r1 = rngNext(&rng);
     memcpy(seed, &r0, 8);
     memcpy(seed + 8, &r1, 8);
-    s->pid = 1000 + (uint32_t)rngBelow(&w->rng, 30000);
+    s->pid = 1000 + (uint32_t)rngBelow(&rng, 30000);
     mcSlabConfigOf(&s->settings, &cfg);
     uint32_t hp = s->settings.hashpower_init ? (uint32_t)s->settings
                   .hashpower_init : MC_HASHPOWER_DEFAULT;
@@ -425,39 +428,80 @@ static int _serverInitCache(mcServer *s, gkWorld *w) {
     s->cache.use_cas = s->settings.use_cas;
     s->cache.evict_to_free = s->settings.evict_to_free;
     s->cache.current_time = MC_START_TIME;
-    int64_t unix_ms = w->cfg.unix_ms_at_zero + (int64_t)(w->now / 1000000);
+    int64_t unix_ms = env->unix_ms_at_zero + (int64_t)(s->start_ns / 1000000);
     s->cache.process_started = unix_ms / 1000 - MC_START_TIME;
     if (s->settings.track_sizes) return itemSizesEnable(&s->cache);
     return GK_OK;
 }
 
-/* Adds a memcached-style node configured by options, memcached's command
- * line without the program name ("-m 64 -f 1.25 -o slab_chunk_max=..."),
- * to the world. GK_EINVAL for options memcached would refuse, with its
- * message in gkWorldLastError; GK_ENOMEM if the node cannot be
- * allocated. */
-int gkMemcachedAdd(gkWorld *w, const char *options, int *node_id) {
-    char err[256];
-    if (w->nnodes == GK_MAX_NODES)
-        return worldFail(w, GK_EINVAL, "too many nodes");
-    mcServer *s = memTryCalloc(&w->mem, sizeof(*s));
-    if (!s) return worldFail(w, GK_ENOMEM, "out of memory");
-    s->mem = &w->mem;
-    s->node = w->nnodes;
-    s->trace = &w->trace;
-    mcSettingsInit(&s->settings);
-    if (mcOptionsParse(&s->settings, options, err, sizeof(err)) != GK_OK) {
-        memFree(&w->mem, s);
-        return worldFail(w, GK_EINVAL, err);
-    }
-    s->el = aeCreateEventLoop(&w->mem, 1024, worldBackend(w));
+/* A memcached process for the host env describes, with these settings:
+ * its memory is an account of its own over the world's allocator (the
+ * items are the node's, not the world's), its loop runs on the host's
+ * backend, its clock starts now. NULL if memory runs out. */
+static mcServer *_serverCreate(const gkHostEnv *env, const mcSettings *st) {
+    gkMem mem;
+    memInit(&mem, env->alloc, env->alloc_ud);
+    mcServer *s = memTryCalloc(&mem, sizeof(*s));
+    if (!s) return NULL;
+    s->own = mem;
+    s->mem = &s->own;
+    s->node = env->id;
+    s->trace = env->trace;
+    s->settings = *st;
+    s->el = aeCreateEventLoop(s->mem, 1024, env->backend);
     s->el->privdata = s;
     aeSetBeforeSleepProc(s->el, _beforeSleep);
-    s->start_ns = w->now;
+    s->start_ns = env->backend.now(env->backend.ctx);
     s->total_conns = s->conn_structs = 1;     /* the listening socket */
-    if (_serverInitCache(s, w) != GK_OK) {
+    if (_serverInitCache(s, env) != GK_OK) {
         _serverRelease(s);
-        return worldFail(w, GK_ENOMEM, "out of memory for the hash table");
+        return NULL;
     }
-    return worldAddNode(w, &mcNodeType, s, s->el, node_id);
+    return s;
+}
+
+/* Parses options into *st; GK_EINVAL with memcached's message as the
+ * world's last error if it would refuse them. */
+static int _parseOptions(gkWorld *w, const char *options, mcSettings *st) {
+    char err[256];
+    mcSettingsInit(st);
+    if (mcOptionsParse(st, options, err, sizeof(err)) != GK_OK)
+        return worldFail(w, GK_EINVAL, err);
+    return GK_OK;
+}
+
+/* gkMemcachedStart (glasskv.h): a new host at a free id, or a new process
+ * on a memcached host. */
+int gkMemcachedStart(gkWorld *w, int node, const char *options) {
+    mcSettings st;
+    gkHostEnv env;
+    if (node < 0 || node >= GK_MAX_NODES)
+        return worldFail(w, GK_EINVAL, "no such host id");
+    int restart = worldNodeKind(w, node) == &mcNodeType;
+    if (_parseOptions(w, options, &st) != GK_OK) return GK_EINVAL;
+    if (restart) worldNodeStop(w, node);
+    worldHostEnv(w, node, &env);
+    mcServer *s = _serverCreate(&env, &st);
+    if (!s)
+        return worldFail(w, GK_ENOMEM, "out of memory for the hash table");
+    if (restart) {
+        worldNodeResume(w, node, s, s->el);
+        return GK_OK;
+    }
+    int rc = worldAddNodeAt(w, node, &mcNodeType, s, s->el);
+    if (rc != GK_OK) _serverRelease(s);
+    return rc;
+}
+
+/* Adds a memcached-style node configured by options, memcached's command
+ * line without the program name ("-m 64 -f 1.25 -o slab_chunk_max=..."),
+ * at the lowest free host id. GK_EINVAL for options memcached would
+ * refuse, with its message in gkWorldLastError; GK_ENOMEM if the node
+ * cannot be allocated. */
+int gkMemcachedAdd(gkWorld *w, const char *options, int *node_id) {
+    int id = worldFreeNode(w);
+    if (id < 0) return worldFail(w, GK_EINVAL, "too many nodes");
+    int rc = gkMemcachedStart(w, id, options);
+    if (rc == GK_OK && node_id) *node_id = id;
+    return rc;
 }

@@ -65,7 +65,8 @@ typedef struct mcConn {
 
 /* A memcached-style node. */
 struct mcServer {
-    gkMem *mem;
+    gkMem own;              /* the node's memory: items, pages, buffers */
+    gkMem *mem;             /* &own */
     int node;               /* node id in the world */
     aeEventLoop *el;        /* runs on the world's backend */
     gkTrace *trace;

@@ -372,7 +372,7 @@ int gkWorkloadStart(gkWorld *w, int server_node, const gkWorkloadSpec *spec,
                  (unsigned long long)w->cfg.heap_limit);
         return worldFail(w, GK_EINVAL, msg);
     }
-    if (w->nnodes == GK_MAX_NODES)
+    if (worldFreeNode(w) < 0)
         return worldFail(w, GK_EINVAL, "too many nodes");
     workload *wl = memCalloc(&w->mem, sizeof(*wl));
     wl->w = w;
@@ -431,7 +431,8 @@ size_t gkWorkloadSamples(gkWorld *w, int id, uint64_t *times,
 
 /* System calls made by a host so far (any node: server or workload). */
 int gkNodeGetStats(gkWorld *w, int node, gkNodeStats *out) {
-    if (node < 0 || node >= w->nnodes) return GK_ENOTFOUND;
+    if (node < 0 || node >= w->nnodes || !w->nodes[node].type)
+        return GK_ENOTFOUND;
     *out = w->nodes[node].stats;
     return GK_OK;
 }

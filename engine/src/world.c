@@ -130,6 +130,7 @@ static void _connFree(gkWorld *w, gkConn *c) {
 void gkWorldRelease(gkWorld *w) {
     if (!w) return;
     for (int i = w->nnodes - 1; i >= 0; i--) {
+        if (!w->nodes[i].type) continue;
         if (w->nodes[i].impl) w->nodes[i].type->release(w->nodes[i].impl);
         machineRelease(w, &w->nodes[i]);
         scanWalkRelease(w, &w->nodes[i]);
@@ -460,32 +461,115 @@ void worldLeaveNode(gkWorld *w, int id) {
     machineSchedule(w, id);
 }
 
+/* The lowest id no host has, or -1 if the world is full. Hosts usually
+ * take ids in the order they are added; a host added at a chosen id
+ * (worldAddNodeAt) leaves the ids below it to the next ones. */
+int worldFreeNode(gkWorld *w) {
+    for (int i = 0; i < GK_MAX_NODES; i++)
+        if (!w->nodes[i].type) return i;
+    return -1;
+}
+
 /* The backend for the next node to be added: create its event loop with
  * this, then call worldAddNode. */
 aeBackend worldBackend(gkWorld *w) {
-    return _nodeBackend(&w->nodes[w->nnodes < GK_MAX_NODES ? w->nnodes
-                                                           : 0]);
+    int id = worldFreeNode(w);
+    return _nodeBackend(&w->nodes[id >= 0 ? id : 0]);
 }
 
-/* Registers a host whose event loop was created on worldBackend(w), and
- * schedules its first timer. */
+/* Fills *env with what a host built at id is given (world.h). The seed
+ * mixes the world's seed, the id and the processes the host has had, so
+ * a host started anew draws other numbers, and the same ones in every
+ * replay. */
+void worldHostEnv(gkWorld *w, int id, gkHostEnv *env) {
+    gkRng r;
+    rngSeed(&r, w->cfg.seed ^ 0x686f737400000000ULL ^
+                ((uint64_t)id << 24) ^ (uint64_t)w->nodes[id].generation);
+    env->id = id;
+    env->backend = _nodeBackend(&w->nodes[id]);
+    env->alloc = w->mem.fn;
+    env->alloc_ud = w->mem.ud;
+    env->trace = &w->trace;
+    env->unix_ms_at_zero = w->cfg.unix_ms_at_zero;
+    env->seed = rngNext(&r);
+}
+
+/* Registers a host at id, which no host may have yet, and schedules its
+ * first timer. Its event loop runs on id's backend. GK_EINVAL if id is
+ * out of range or taken. */
+int worldAddNodeAt(gkWorld *w, int id, const gkNodeType *type, void *impl,
+                   aeEventLoop *el) {
+    if (id < 0 || id >= GK_MAX_NODES)
+        return worldFail(w, GK_EINVAL, "too many nodes");
+    gkNode *n = &w->nodes[id];
+    if (n->type) return worldFail(w, GK_EINVAL, "the host id is taken");
+    if (id >= w->nnodes) w->nnodes = id + 1;
+    n->type = type;
+    n->cost = defaultCost;
+    n->busy_until = w->now;
+    worldNodeResume(w, id, impl, el);
+    return GK_OK;
+}
+
+/* Registers a host whose event loop was created on worldBackend(w) at the
+ * lowest free id, and schedules its first timer. */
 int worldAddNode(gkWorld *w, const gkNodeType *type, void *impl,
                  aeEventLoop *el, int *node_id) {
-    if (w->nnodes == GK_MAX_NODES)
-        return worldFail(w, GK_EINVAL, "too many nodes");
-    int id = w->nnodes++;
+    int id = worldFreeNode(w);
+    int st = worldAddNodeAt(w, id, type, impl, el);
+    if (st == GK_OK && node_id) *node_id = id;
+    return st;
+}
+
+/* The type of host id, NULL if no host has that id. */
+const gkNodeType *worldNodeKind(gkWorld *w, int id) {
+    return id >= 0 && id < w->nnodes ? w->nodes[id].type : NULL;
+}
+
+/* The process of host id if the host is of this type and runs one, else
+ * NULL. */
+void *worldNodeImpl(gkWorld *w, int id, const gkNodeType *type) {
+    if (!type || worldNodeKind(w, id) != type) return NULL;
+    return w->nodes[id].impl;
+}
+
+/* Ends the process of host id (released by its type: its connections
+ * close) and keeps the host, its id, counters and clock, for a new
+ * process that worldNodeResume puts in its place. */
+void worldNodeStop(gkWorld *w, int id) {
     gkNode *n = &w->nodes[id];
-    n->type = type;
+    if (n->impl) n->type->release(n->impl);
+    n->impl = NULL;
+    n->el = NULL;
+    n->wake_seq = 0;
+    n->generation++;
+}
+
+/* Puts a process (impl, its event loop el) on host id, whose type it has,
+ * and schedules its first timer. */
+void worldNodeResume(gkWorld *w, int id, void *impl, aeEventLoop *el) {
+    gkNode *n = &w->nodes[id];
     n->impl = impl;
     n->el = el;
     el->backend = _nodeBackend(n);
-    n->cpu = type->cpu ? type->cpu(impl) : &n->own_cpu;
-    n->cost = defaultCost;
-    n->busy_until = w->now;
+    n->cpu = n->type->cpu ? n->type->cpu(impl) : &n->own_cpu;
+    if (n->busy_until < w->now) n->busy_until = w->now;
     uint64_t first = aeNextWake(el);
     if (first != AE_NEVER) worldWake(w, id, first);
-    if (node_id) *node_id = id;
-    return GK_OK;
+}
+
+/* When host id runs next: its pending wake-up, or now if none is due
+ * later. */
+uint64_t worldNodeWakeAt(gkWorld *w, int id) {
+    gkNode *n = &w->nodes[id];
+    return n->wake_seq && n->wake_at > w->now ? n->wake_at : w->now;
+}
+
+/* Opens an account of memory over the world's allocator that is no host's
+ * and not the world's (gkWorldMemory does not count it): buffers a call
+ * holds only while it runs. */
+void worldScratchMem(gkWorld *w, gkMem *m) {
+    memInit(m, w->mem.fn, w->mem.ud);
 }
 
 /* ---- Running. ---- */
@@ -678,7 +762,8 @@ static void _pipeInit(gkWorld *w, gkPipe *p) {
 /* Connects client_node (-1: the host) to server_node, which accepts at
  * once. The links get the world's default latency and bandwidth. */
 int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id) {
-    if (server_node < 0 || server_node >= w->nnodes)
+    if (server_node < 0 || server_node >= w->nnodes ||
+        !w->nodes[server_node].type)
         return worldFail(w, GK_ENOTFOUND, "no such node");
     /* The lowest free id, as the kernel hands out the lowest free
      * descriptor: tables indexed by id stay as small as the number of
@@ -702,7 +787,7 @@ int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id) {
     _pipeInit(w, &c->down);
     w->conns[c->id] = c;
     gkNode *n = &w->nodes[server_node];
-    if (n->down || n->type->accept(n->impl, c->id) != C_OK) {
+    if (n->down || !n->impl || n->type->accept(n->impl, c->id) != C_OK) {
         c->server_closed = 1;
         return worldFail(w, GK_ERR, "the node refused the connection");
     }

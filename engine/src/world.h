@@ -14,8 +14,6 @@
 #include "slog.h"
 #include "fs.h"
 
-#define GK_MAX_NODES 16
-
 /* Bytes in flight on a link, arriving together at `arrive`. */
 typedef struct gkSegment {
     struct gkSegment *next;
@@ -77,6 +75,22 @@ typedef struct gkNodeType {
     uint64_t (*childNext)(void *impl);
     void (*childRun)(void *impl, uint64_t t);
 } gkNodeType;
+
+/* What the world gives a host it builds at an id: the host's event-loop
+ * backend, the world's allocator (a host that keeps its own account of
+ * memory opens it over this), the trace, the Unix time at virtual time 0,
+ * and a seed for a PRNG of the host's own, split from the world's seed by
+ * the id and the process count, so that starting a host draws nothing
+ * from the PRNG the others share. */
+typedef struct gkHostEnv {
+    int id;
+    aeBackend backend;
+    gkAllocFn alloc;
+    void *alloc_ud;
+    gkTrace *trace;
+    int64_t unix_ms_at_zero;
+    uint64_t seed;
+} gkHostEnv;
 
 /* The virtual CPU cost of the system calls a host makes. */
 typedef struct gkSyscallCost {
@@ -166,6 +180,16 @@ gkConn *worldConn(gkWorld *w, int id);
 aeBackend worldBackend(gkWorld *w);
 int worldAddNode(gkWorld *w, const gkNodeType *type, void *impl,
                  aeEventLoop *el, int *node_id);
+int worldFreeNode(gkWorld *w);
+void worldHostEnv(gkWorld *w, int id, gkHostEnv *env);
+int worldAddNodeAt(gkWorld *w, int id, const gkNodeType *type, void *impl,
+                   aeEventLoop *el);
+const gkNodeType *worldNodeKind(gkWorld *w, int id);
+void *worldNodeImpl(gkWorld *w, int id, const gkNodeType *type);
+void worldNodeStop(gkWorld *w, int id);
+void worldNodeResume(gkWorld *w, int id, void *impl, aeEventLoop *el);
+uint64_t worldNodeWakeAt(gkWorld *w, int id);
+void worldScratchMem(gkWorld *w, gkMem *m);
 int worldFail(gkWorld *w, int status, const char *msg);
 void worldWake(gkWorld *w, int node, uint64_t when);
 uint64_t worldLocalNow(gkWorld *w);
