@@ -7,16 +7,18 @@
 //   serverCrash(world, node, CrashKind.POWER) // pull the plug
 //   serverRestart(world, node, 'appendonly yes\n')
 //   diskReadFile(world, node, 'appendonlydir/appendonly.aof.1.incr.aof')
+//   serverRecoveryInfo(world, node)           // the last recovery report
 import type { World } from './engine';
 import {
-  AofInfoBytes, CrashEvent, DiskFileBytes, DiskInfoBytes, Status, ThreadInfoBytes, readAofInfo, readDiskFile,
-  readDiskInfo, readThreadInfo, type AofInfo as AofInfoC, type DiskFile, type DiskInfo, type ThreadInfo,
+  AofInfoBytes, CrashEvent, DiskFileBytes, DiskInfoBytes, RecoveryInfoBytes, RecoveryRowBytes, Status,
+  ThreadInfoBytes, readAofInfo, readDiskFile, readDiskInfo, readRecoveryInfo, readRecoveryRow, readThreadInfo,
+  type AofInfo as AofInfoC, type DiskFile, type DiskInfo, type RecoveryInfo, type RecoveryRow, type ThreadInfo,
 } from '../web/src/wasm-gen/seam';
 
 export {
-  AckKind, AofEvent, BioType, CrashAt, CrashEvent, DiskEvent, JobEvent,
+  AckKind, AofEvent, BioType, CrashAt, CrashEvent, DiskEvent, JobEvent, RecoveryLimit, RecoveryOutcome,
 } from '../web/src/wasm-gen/seam';
-export type { DiskInfo, ThreadInfo };
+export type { DiskInfo, RecoveryInfo, RecoveryRow, ThreadInfo };
 /** One file of the disk (gkDiskFile). */
 export type DiskFileInfo = DiskFile;
 
@@ -194,3 +196,36 @@ export function serverLogRead(world: World, node: number, after = 0): { text: st
   });
 }
 
+// ---- The recovery ledger and its report (gkServerRecovery*). ----
+
+/** Whether the node keeps a ledger of the writes it acknowledged, from now
+ *  on and in every process it starts (its next restart is then compared
+ *  with what it acknowledged). */
+export function serverRecoveryFollow(world: World, node: number, on: boolean): void {
+  const gk = world.engine;
+  gk.guard(() => world.checkStatus(gk.module._gkServerRecoveryFollow(world.handle, node, on ? 1 : 0)));
+}
+
+/** The node's last recovery report (ready false if none yet) and its
+ *  ledger's live counts. */
+export function serverRecoveryInfo(world: World, node: number): RecoveryInfo {
+  const gk = world.engine;
+  return withBlock(world, RecoveryInfoBytes, (p) => {
+    world.checkStatus(gk.module._gkServerRecoveryInfo(world.handle, node, p));
+    return readRecoveryInfo(gk.view(), p);
+  });
+}
+
+/** Rows first .. first+max-1 of the node's last report, the most telling
+ *  first (lost and older, then newer, then kept; the latest first). */
+export function serverRecoveryRows(world: World, node: number, first: number, max: number): RecoveryRow[] {
+  const gk = world.engine;
+  if (max <= 0) return [];
+  return withBlock(world, max * RecoveryRowBytes + 4, (p) => {
+    const nAt = p + max * RecoveryRowBytes;
+    world.checkStatus(gk.module._gkServerRecoveryRows(world.handle, node, first, p, max, nAt));
+    const n = Math.min(gk.u32(nAt), max);
+    const v = gk.view();
+    return Array.from({ length: n }, (_, i) => readRecoveryRow(v, p + i * RecoveryRowBytes));
+  });
+}

@@ -81,19 +81,6 @@ export interface AofFileView {
   commands: AofCommand[];
 }
 
-/** A write the console was told succeeded, as the recovery compares it. */
-export interface AckedWrite {
-  db: number;
-  key: string;
-  /** The value acknowledged (null: the key was deleted). */
-  value: string | null;
-  /** Virtual time of the reply. */
-  t: number;
-  command: string;
-  /** Writes to the key acknowledged since the server last started. */
-  count: number;
-}
-
 export interface CrashRecord {
   t: number;
   mode: CrashMode;
@@ -107,39 +94,71 @@ export interface CrashRecord {
   /** The AOF stream at the instant of the crash (null: AOF off, or an
    *  armed crash, whose instant the page learns afterwards). */
   aof: { fed: number; written: number; acked: number; durable: number; buf: number } | null;
-  /** Keys in the ledger. */
+  /** Keys of the acknowledged dataset when the process died (the engine's
+   *  ledger, gkRecoveryInfo.keys_now). */
   acked: number;
-  /** Writes acknowledged since the server started (all keys). */
+  /** Write commands the process acknowledged between its start and its
+   *  death (gkRecoveryInfo.acked_now). */
   writes: number;
-  /** Of those, writes to keys beyond the ledger's limit (not followed). */
-  untracked: number;
 }
 
-export interface RecoveryRow extends AckedWrite {
-  /** What the restarted server has. */
+/** What the restarted server holds of a key, as the engine compared it:
+ *  the acknowledged value (kept), one from later writes no client was
+ *  told about that reached the AOF (newer), nothing (lost), or a value
+ *  from before the acknowledged write (older). */
+export type RecoveryOutcomeName = 'kept' | 'newer' | 'lost' | 'older';
+
+/** One key of the engine's recovery report (gkRecoveryRow). */
+export interface RecoveryRow {
+  db: number;
+  /** The key (its first bytes, escaped, when it is long or binary). */
+  key: string;
+  /** The acknowledged value as the engine summarizes it (a string as it
+   *  is, {a, b} a set, {f: v} a hash, {m: score} a sorted set); null when
+   *  the acknowledged dataset does not hold the key. */
+  value: string | null;
+  /** What the restarted server holds, the same way; null: nothing. */
   found: string | null;
-  outcome: 'kept' | 'lost' | 'older';
+  outcome: RecoveryOutcomeName;
+  /** Virtual time of the key's last acknowledged write (0: none since the
+   *  process started: the key was carried over). */
+  t: number;
+  /** That write's command (EXEC for a transaction), '' if none. */
+  command: string;
+  /** Write commands to the key acknowledged since the process started. */
+  count: number;
+  /** Expire times, Unix ms, null for none. */
+  ackedExpire: number | null;
+  foundExpire: number | null;
 }
 
 export interface RecoveryReport {
   crash: CrashRecord;
   restartedAt: number;
-  /** Keys compared, lost and older values first, then by the time of
-   *  their last acknowledged write, latest first. The view carries the
-   *  first REPORT_ROWS of them; `keys` counts them all. */
+  /** Keys compared, lost and older first, then newer, then kept, each the
+   *  latest acknowledged first. The view carries the first REPORT_ROWS
+   *  of them; `keys` counts them all. */
   rows: RecoveryRow[];
   keys: number;
   kept: number;
+  /** Keys holding values from writes no client was told about. */
+  newer: number;
   /** Keys absent or holding an older value after the restart. */
   lost: number;
-  /** Acknowledged writes on the keys compared since the server last
-   *  started (the ledger's counts). */
+  /** Acknowledged write commands on the keys compared. */
   followed: number;
-  /** Keys compared that were carried over from the restart before the
-   *  crash (the value that restart found) with no write since: count 0. */
+  /** Keys kept with no acknowledged write since the process started
+   *  (carried over from the restart before): count 0. */
   carried: number;
   /** Keys the restarted server has in all. */
   dbsize: number;
+  /** Write commands the dead process acknowledged, and ran without ever
+   *  acknowledging them. */
+  writes: number;
+  unacked: number;
+  /** The ledger had stopped following (past half the heap limit): the
+   *  report has counts of writes but no keys. */
+  stopped: boolean;
   /** The server log lines of the restart. */
   log: string;
 }
@@ -164,8 +183,8 @@ export interface AofView {
   armed: { point: CrashPoint; mode: CrashMode } | null;
   /** Directories made read-only. */
   readOnly: string[];
-  /** Keys with writes acknowledged since the server last started. */
+  /** Keys of the acknowledged dataset (the engine's ledger). */
   acked: number;
-  /** Writes acknowledged since the server last started. */
+  /** Write commands acknowledged since the server last started. */
   writes: number;
 }

@@ -1,34 +1,30 @@
 // The session's persistence side: the actions that act on the server's
-// machine (disk preset, free space, crash, restart), the ledger of writes
-// clients were told succeeded, the recovery report that compares that
-// ledger with what a restarted server holds, and the AOF view.
+// machine (disk preset, free space, crash, restart), the recovery report
+// after a restart, and the AOF view.
 //
-// The report is an observation: the ledger holds what replies said (SET's
-// value once it answered OK, INCR's reply, DEL's keys), for the console's
-// commands and for the client programs' (the engine traces every write a
-// workload saw acknowledged: GK_TR_ACK), and after a restart the keys are
-// read back with GET on a connection of their own. What survived is
-// decided by the engine alone.
+// The report is the engine's: the server node keeps a ledger of the
+// writes its process acknowledged (gkServerRecoveryFollow, turned on when
+// the session's node is made), and its restart compares them, key by key,
+// with what the new process loaded (gkServerRecoveryInfo/Rows). This
+// module only copies the report out for the view, with what the page saw
+// of the crash itself (its mode, the point it was armed for, the AOF's
+// offsets at that instant).
 import { GkError, type Glasskv, type World } from './engine';
 import type { ConsoleRunner } from './consolerun';
-import { exchange } from './driver';
-import { concat, encodeRequest, parseReply, parseRequest, type Reply } from './resp';
+import { parseReply } from './resp';
 import {
-  AckKind, AofEvent, BioType, CrashEvent, CrashKind, DiskEvent, FSYNC_NAMES, JobEvent, aofInfo, diskFileInfo, diskInfo, diskReadFile,
-  CrashAt, diskSetFree, diskSetPreset, diskSetReadOnly, serverCrash, serverCrashAtEvent, serverIsUp,
-  serverLogRead, serverRestart, serverThreads,
+  AofEvent, BioType, CrashEvent, CrashKind, DiskEvent, FSYNC_NAMES, JobEvent, RecoveryLimit, RecoveryOutcome, aofInfo,
+  CrashAt, diskFileInfo, diskInfo, diskReadFile, diskSetFree, diskSetPreset, diskSetReadOnly, serverCrash,
+  serverCrashAtEvent, serverIsUp, serverLogRead, serverRecoveryFollow, serverRecoveryInfo, serverRecoveryRows,
+  serverRestart, serverThreads, type RecoveryRow as EngineRow,
 } from './aof';
 import { TraceType, type TraceRecord } from './engine';
 import {
-  CRASH_POINTS, DISK_PRESETS, type AckedWrite, type CrashMode, type CrashPoint, type AofCommand, type AofFileView, type AofSeries, type AofView, type CrashRecord,
-  type LaneJob, type PersistAction, type RecoveryReport, type RecoveryRow,
+  CRASH_POINTS, DISK_PRESETS, type CrashMode, type CrashPoint, type AofCommand, type AofFileView, type AofSeries, type AofView, type CrashRecord,
+  type LaneJob, type PersistAction, type RecoveryOutcomeName, type RecoveryReport, type RecoveryRow,
 } from './aofprotocol';
 import type { Action, ConsoleEntry } from './protocol';
 
-/** Keys the ledger follows at most: the ones most recently acknowledged,
- *  which are the ones a crash can lose (a workload of millions of SETs
- *  keeps only these, and counts the rest). */
-export const LEDGER_MAX = 10_000;
 /** Rows of the recovery report a view carries (the page shows fewer). */
 export const REPORT_ROWS = 500;
 /** Trace records the AOF view reads back from the engine's ring. */
@@ -41,14 +37,6 @@ const decoder = new TextDecoder();
 /** What the session remembers about persistence (checkpointed with it). */
 export interface PersistState {
   controlConn: number;
-  /** Acknowledged writes by "db\0key", the latest per key, the key
-   *  acknowledged longest ago first. */
-  ledger: Map<string, AckedWrite>;
-  /** Writes acknowledged since the server last started, all keys. */
-  writes: number;
-  /** Of those, writes to keys the ledger dropped when full (the keys
-   *  acknowledged longest ago). */
-  untracked: number;
   /** The configuration file of the next restart. */
   conf: string | null;
   crash: CrashRecord | null;
@@ -75,15 +63,15 @@ export interface PersistLive {
   persist: PersistState;
 }
 
-export function newPersistState(controlConn: number): PersistState {
-  return {
-    controlConn, ledger: new Map(), writes: 0, untracked: 0, conf: null, crash: null, report: null,
-    armed: null, readOnly: [], logSeq: 0,
-  };
+/** The persistence state of a new session, whose server node keeps a
+ *  ledger of the writes it acknowledges from the start. */
+export function newPersistState(world: World, node: number, controlConn: number): PersistState {
+  serverRecoveryFollow(world, node, true);
+  return { controlConn, conf: null, crash: null, report: null, armed: null, readOnly: [], logSeq: 0 };
 }
 
 export function copyPersistState(s: PersistState): PersistState {
-  return { ...s, ledger: new Map(s.ledger), readOnly: [...s.readOnly], armed: s.armed && { ...s.armed } };
+  return { ...s, readOnly: [...s.readOnly], armed: s.armed && { ...s.armed } };
 }
 
 /** Puts a checkpointed state back, connections included. */
@@ -202,9 +190,10 @@ function armedCrashed(live: PersistLive, t: number, policy: number): void {
   p.armed = null;
   const appendonly = (policy & 256) !== 0;
   const fsync = FSYNC_NAMES[policy & 255] ?? a.fsync;
+  const dead = serverRecoveryInfo(live.world, live.node);
   p.crash = {
-    t, mode: a.mode, point: a.point, appendonly, fsync, aof: null, acked: p.ledger.size,
-    writes: p.writes, untracked: p.untracked, sinceArmed: { commands: a.commands, buf: a.buf },
+    t, mode: a.mode, point: a.point, appendonly, fsync, aof: null, acked: dead.keysNow, writes: dead.ackedNow,
+    sinceArmed: { commands: a.commands, buf: a.buf },
   };
   p.report = null;
   p.conf = `appendonly ${appendonly ? 'yes' : 'no'}\nappendfsync ${fsync}\n`;
@@ -221,10 +210,11 @@ function crash(live: PersistLive, mode: 'process' | 'power'): void {
   }
   serverCrash(world, node, mode === 'power' ? CrashKind.POWER : CrashKind.PROCESS);
   const p = live.persist;
+  const dead = serverRecoveryInfo(world, node);
   p.armed = null;
   p.crash = {
-    t: world.now(), mode, point: null, sinceArmed: null, appendonly, fsync, aof, acked: p.ledger.size, writes: p.writes,
-    untracked: p.untracked,
+    t: world.now(), mode, point: null, sinceArmed: null, appendonly, fsync, aof, acked: dead.keysNow,
+    writes: dead.ackedNow,
   };
   p.report = null;
   p.conf = `appendonly ${appendonly ? 'yes' : 'no'}\nappendfsync ${fsync}\n`;
@@ -237,31 +227,32 @@ function restart(live: PersistLive, conf: string): void {
   world.runUntilIdle();
   live.controlConn = p.controlConn = world.openConn(node);
   live.controlDb = 0;
-  const rows = readBack(live);
   const log = serverLogRead(world, node, p.logSeq);
   p.logSeq = log.last;
-  if (p.crash) {
-    const dbsize = reply(live, ['DBSIZE']);
-    rows.sort((a, b) => Number(a.outcome === 'kept') - Number(b.outcome === 'kept') || b.t - a.t);
+  const info = serverRecoveryInfo(world, node);
+  if (p.crash && info.ready) {
     p.report = {
-      crash: p.crash, restartedAt: world.now(), rows, keys: rows.length,
-      kept: rows.filter((r) => r.outcome === 'kept').length,
-      lost: rows.filter((r) => r.outcome !== 'kept').length,
-      followed: rows.reduce((n, r) => n + r.count, 0),
-      carried: rows.filter((r) => r.count === 0).length,
-      dbsize: dbsize && dbsize.type === 'int' ? Number(dbsize.value) : 0,
+      crash: p.crash, restartedAt: world.now(),
+      rows: serverRecoveryRows(world, node, 0, RecoveryLimit.ROWS_MAX).map(rowOf),
+      keys: info.keys, kept: info.kept, newer: info.newer, lost: info.lost + info.older, followed: info.followed,
+      carried: info.carried, dbsize: info.dbsize, writes: info.writes, unacked: info.unacked, stopped: info.stopped,
       log: lastStart(log.text),
     };
   }
-  // From now on the ledger holds what this process has.
-  const ledger = new Map<string, AckedWrite>();
-  for (const r of rows) {
-    if (r.found === null) continue;
-    ledger.set(`${r.db}\0${r.key}`, { db: r.db, key: r.key, value: r.found, t: r.t, command: r.command, count: 0 });
-  }
-  p.ledger = ledger;
-  p.writes = 0;
-  p.untracked = 0;
+}
+
+const OUTCOME_NAMES: Record<number, RecoveryOutcomeName> = {
+  [RecoveryOutcome.KEPT]: 'kept', [RecoveryOutcome.NEWER]: 'newer', [RecoveryOutcome.LOST]: 'lost',
+  [RecoveryOutcome.OLDER]: 'older',
+};
+
+/** A row of the engine's report as the view draws it. */
+function rowOf(r: EngineRow): RecoveryRow {
+  return {
+    db: r.db, key: r.key, value: r.ackedPresent ? r.acked : null, found: r.foundPresent ? r.found : null,
+    outcome: OUTCOME_NAMES[r.outcome] ?? 'lost', t: r.ackedAt, command: r.command, count: r.writes,
+    ackedExpire: r.ackedExpire >= 0 ? r.ackedExpire : null, foundExpire: r.foundExpire >= 0 ? r.foundExpire : null,
+  };
 }
 
 /** The log lines from the last "Redis is starting". */
@@ -272,49 +263,6 @@ function lastStart(text: string): string {
     if (l.includes('Redis is starting')) from = i;
   });
   return lines.slice(from).join('\n').trim();
-}
-
-function reply(live: PersistLive, args: string[]): Reply | null {
-  const r = parseReply(exchange(live.world, live.controlConn, encodeRequest(args), 1), 0);
-  return r ? r.reply : null;
-}
-
-function selectControl(live: PersistLive, db: number): void {
-  if (live.controlDb === db) return;
-  reply(live, ['SELECT', String(db)]);
-  live.controlDb = db;
-}
-
-/** GETs sent in one pipeline when reading the ledger back. */
-const READ_BATCH = 512;
-
-/** Reads every ledger key back from the restarted server, GETs pipelined
- *  a batch at a time (tens of thousands of keys after a workload). */
-function readBack(live: PersistLive): RecoveryRow[] {
-  const rows: RecoveryRow[] = [];
-  const writes = [...live.persist.ledger.values()].sort((a, b) => a.db - b.db || a.t - b.t);
-  for (let i = 0; i < writes.length;) {
-    const db = writes[i].db;
-    selectControl(live, db);
-    const batch: AckedWrite[] = [];
-    for (; i < writes.length && writes[i].db === db && batch.length < READ_BATCH; i++) batch.push(writes[i]);
-    const bytes = exchange(live.world, live.controlConn,
-      concat(batch.map((w) => encodeRequest(['GET', w.key]))), batch.length);
-    let at = 0;
-    for (const w of batch) {
-      const r = parseReply(bytes, at);
-      if (r) at = r.end;
-      const got = r ? r.reply : null;
-      let found: string | null = null;
-      if (got && got.type === 'bulk' && got.value) found = decoder.decode(got.value);
-      else if (got && got.type === 'error') found = `(${got.value.split(' ')[0]})`;
-      let outcome: RecoveryRow['outcome'] = 'kept';
-      if (found !== w.value) outcome = found === null || w.value === null ? 'lost' : 'older';
-      rows.push({ ...w, found, outcome });
-    }
-  }
-  selectControl(live, 0);
-  return rows;
 }
 
 /** The console while the server is down: redis-cli cannot connect. */
@@ -328,102 +276,18 @@ export function consoleWhileDown(live: PersistLive, text: string): ConsoleEntry[
   return out;
 }
 
-// ---- The ledger of acknowledged writes. ----
-
-const INCRS = new Set(['incr', 'decr', 'incrby', 'decrby', 'incrbyfloat']);
-
-function dbOfPrompt(prompt: string): number {
-  const m = /\[(\d+)\]>$/.exec(prompt);
-  return m ? Number(m[1]) : 0;
-}
-
-/** Records the writes of console entries whose replies said they were
- *  done. Only replies are read: SET/SETEX/PSETEX/MSET answered OK, the
- *  INCR family's new value, DEL/UNLINK, FLUSHDB/FLUSHALL. */
-export function recordAcks(live: PersistLive, entries: readonly ConsoleEntry[]): void {
-  const p = live.persist;
-  const t = live.world.now();
-  for (const e of entries) {
-    if (e.source !== 'console' || e.status !== 'ok' || e.reply === undefined) continue;
-    const line = live.gk.cliLine(e.input);
-    const args = line && line.argc > 0 ? parseRequest(line.resp) : null;
-    if (!args || !args.length) continue;
-    const argv = args.map((a) => decoder.decode(a));
-    const cmd = argv[0].toLowerCase();
-    const db = dbOfPrompt(e.prompt);
-    const command = argv.join(' ');
-    const put = (key: string, value: string | null) => ack(p, db, key, value, t, command);
-    if (cmd === 'set' && argv.length >= 3 && e.reply === 'OK') put(argv[1], argv[2]);
-    else if ((cmd === 'setex' || cmd === 'psetex') && argv.length === 4 && e.reply === 'OK') put(argv[1], argv[3]);
-    else if (cmd === 'mset' && e.reply === 'OK') for (let i = 1; i + 1 < argv.length; i += 2) put(argv[i], argv[i + 1]);
-    else if (INCRS.has(cmd) && argv.length >= 2 && typeof e.reply !== 'object') put(argv[1], String(e.reply));
-    else if ((cmd === 'del' || cmd === 'unlink') && typeof e.reply === 'number') {
-      for (const k of argv.slice(1)) put(k, null);
-    } else if (cmd === 'flushall' || (cmd === 'flushdb' && e.reply === 'OK')) {
-      for (const w of [...p.ledger.values()]) if (cmd === 'flushall' || w.db === db) put(w.key, null);
-    }
-  }
-}
-
-/** Records one acknowledged write: the key's latest value and how many
- *  writes it was told succeeded. The key moves to the end of the ledger
- *  (Map order); when full, the key acknowledged longest ago is dropped
- *  and its writes counted as untracked. A new object each time, so
- *  checkpoints can share the ledger's entries. */
-function ack(p: PersistState, db: number, key: string, value: string | null, t: number, command: string): void {
-  p.writes++;
-  const id = `${db}\0${key}`;
-  const prev = p.ledger.get(id);
-  if (prev) {
-    p.ledger.delete(id);
-  } else if (p.ledger.size >= LEDGER_MAX) {
-    const [oldest, w] = p.ledger.entries().next().value!;
-    p.ledger.delete(oldest);
-    p.untracked += w.count;
-  }
-  p.ledger.set(id, { db, key, value, t, command, count: (prev ? prev.count : 0) + 1 });
-}
-
-/** Records one write acknowledged to one of the page's own connections
- *  (a button's), as the console's are. */
-export function recordAck(live: PersistLive, db: number, key: string, value: string | null, command: string): void {
-  ack(live.persist, db, key, value, live.world.now(), `${command} ${key}`);
-}
-
-/** SET values of a client program: `n` times "x", as redis-benchmark
- *  writes them (one string per length). */
-const xs = new Map<number, string>();
-function valueOfLength(n: number): string {
-  let v = xs.get(n);
-  if (v === undefined) xs.set(n, (v = 'x'.repeat(n)));
-  return v;
-}
-
-/** Reads the trace as the session drains it: the writes the client
- *  programs were told succeeded (GK_TR_ACK records: key:N in db 0; d is
- *  INCR's reply or the length of SET's value), and the moment an armed
- *  crash happened (a CRASH record at a chosen point). */
+/** Reads the trace as the session drains it, while a crash is armed:
+ *  what the server did since the arming, and the moment the crash
+ *  happened (a CRASH record at a chosen point). */
 export function observePersist(live: PersistLive, records: readonly TraceRecord[]): void {
   const p = live.persist;
   for (const r of records) {
+    if (!p.armed || r.node !== live.node) continue;
     const { type } = r;
-    if (p.armed && r.node === live.node) {
-      if (type === TraceType.CMD) p.armed.commands++;
-      else if (type === TraceType.AOF && r.a === AofEvent.FEED) p.armed.buf = r.d;
-      else if (type === TraceType.AOF && r.a === AofEvent.WRITE) p.armed.buf = 0;
-      else if (type === TraceType.CRASH && r.b === 1 && r.a !== CrashEvent.RESTART) {
-        armedCrashed(live, r.time, r.c);
-        continue;
-      }
-    }
-    if (type !== TraceType.ACK) continue;
-    const set = r.c === AckKind.SET;
-    // d is signed (INCR's value may be negative); past 2^53 a double
-    // rounds it, as any counter that large would be in the page.
-    const value = set ? valueOfLength(r.d) : String(r.d);
-    const key = `key:${r.a}`;
-    ack(p, 0, key, value, r.time, set ? `SET ${key} ${value.length > 16 ? `(${value.length} bytes)` : value}`
-      : `INCR ${key}`);
+    if (type === TraceType.CMD) p.armed.commands++;
+    else if (type === TraceType.AOF && r.a === AofEvent.FEED) p.armed.buf = r.d;
+    else if (type === TraceType.AOF && r.a === AofEvent.WRITE) p.armed.buf = 0;
+    else if (type === TraceType.CRASH && r.b === 1 && r.a !== CrashEvent.RESTART) armedCrashed(live, r.time, r.c);
   }
 }
 
@@ -580,8 +444,9 @@ export function aofView(live: PersistLive): AofView {
   const p = live.persist;
   const recsNow = isUp(live) ? recentRecords(world, node) : [];
   const now = Math.max(world.now(), recsNow.length ? recsNow[recsNow.length - 1].time : 0);
+  const ledger = serverRecoveryInfo(world, node);
   const base = {
-    now, crash: p.crash, acked: p.ledger.size, writes: p.writes, readOnly: p.readOnly,
+    now, crash: p.crash, acked: ledger.keysNow, writes: ledger.ackedNow, readOnly: p.readOnly,
     armed: p.armed && { point: p.armed.point, mode: p.armed.mode },
     report: p.report && p.report.rows.length > REPORT_ROWS
       ? { ...p.report, rows: p.report.rows.slice(0, REPORT_ROWS) } : p.report,

@@ -34,7 +34,7 @@ import { LAB_SCENES, countsForCompletion } from './labscenes';
 import { learnCommandNames } from './commandnames';
 import {
   aofView, applyPersist, completePersist, consoleWhileDown, copyPersistState, isUp,
-  loadPersistState, newPersistState, observePersist, recordAck, recordAcks, type PersistState,
+  loadPersistState, newPersistState, observePersist, type PersistState,
 } from './aofsession';
 import { AOF_LAB_NAMES, type AofLabName, type AofView, type RecoveryReport } from './aofprotocol';
 import {
@@ -291,7 +291,7 @@ export class Session {
     return {
       gk, world, node, console, controlConn, controlDb: 0, populated: 0,
       strips: new StripCache(), workloads: [], lab: null, timeline: new Timeline(),
-      persist: newPersistState(controlConn),
+      persist: newPersistState(world, node, controlConn),
       mc: newMcState(log.config.seed, log.config.unixMsAtZero), mcWorld: null,
     };
   }
@@ -772,9 +772,7 @@ export class Session {
       case 'console': {
         const refused = consoleWhileDown(live, a.text);
         if (refused) return refused;
-        const out = live.console.run(a.text);
-        recordAcks(live, out);
-        return out;
+        return live.console.run(a.text);
       }
       case 'populate':
         live.populated++;
@@ -899,10 +897,6 @@ export class Session {
       if (!key || key.type !== 'bulk' || !key.value) break;
       const del = roundTrip(live.world, live.controlConn, encodeRequest(['DEL', key.value]));
       if (del && del.type === 'int') deleted += Number(del.value);
-      // The button's DEL was acknowledged: the recovery report follows it.
-      if (del && del.type === 'int' && del.value > 0) {
-        recordAck(live, live.controlDb, new TextDecoder().decode(key.value), null, 'DEL');
-      }
     }
     return live.console.note('delete', `RANDOMKEY + DEL × ${n}`, { deleted });
   }

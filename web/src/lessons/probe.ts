@@ -257,7 +257,7 @@ function aofRoots(v: AofView | null): Record<string, ProbeValue> {
     recovery: r && {
       kept: r.kept, survived: r.kept, lost: r.lost, total: r.rows.length, dbsize: r.dbsize,
       kept_keys: keysWhere(r.rows, (x) => x.outcome === 'kept'),
-      lost_keys: keysWhere(r.rows, (x) => x.outcome !== 'kept'),
+      lost_keys: keysWhere(r.rows, (x) => x.outcome === 'lost' || x.outcome === 'older'),
     },
   };
 }

@@ -41,10 +41,12 @@ export const RecoveryReport = memo(function RecoveryReport({ view }: { view: Aof
           ? t('aof.report.summary', { kept: r.kept, total: r.keys, lost: r.lost, dbsize: r.dbsize })
           : t('aof.report.summaryNone', { dbsize: r.dbsize })}
         {r.carried ? ` ${t('aof.report.carried', { carried: r.carried })}` : ''}
+        {r.newer ? ` ${t('aof.report.newerNote', { newer: r.newer })}` : ''}
       </p>
       <p className="dim" data-testid="aof.report.writes">
-        {t('aof.report.writes', { writes: r.crash.writes, followed: r.followed, untracked: r.crash.untracked })}
+        {t('aof.report.writes', { writes: r.writes, followed: r.followed, unacked: r.unacked })}
       </p>
+      {r.stopped ? <p className="warn" data-testid="aof.report.stopped">{t('aof.report.stopped')}</p> : null}
       {r.crash.point ? (
         <p className="aof-explain" data-testid="aof.report.point">
           {t('aof.report.point', { point: t(`aof.crashAt.${r.crash.point}`) })}
