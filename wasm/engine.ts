@@ -481,6 +481,15 @@ export class World {
     return readHex64(this.gk.view(), out);
   }
 
+  /** gkServerDatasetDigest of a Redis-style node as 16 hex digits: its
+   *  keys, values and expire times alone, whatever their order, encoding
+   *  or tables; keys expiring at or before cutoffMs (Unix ms) left out. */
+  datasetDigest(node: number, cutoffMs = 0): string {
+    const out = this.gk.scratchPtr + 8;
+    this.call(() => this.m._gkwServerDatasetDigest(this.w, node, cutoffMs, out));
+    return readHex64(this.gk.view(), out);
+  }
+
   // ---- Nodes and connections. ----
 
   addServer(): number {

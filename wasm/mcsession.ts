@@ -1,23 +1,25 @@
-// The session's memcached side: a memcached-style node in a World of its
-// own (so the Redis world's host ids stay as lessons expect: the server 0,
-// client programs 1, 2, ...), created by the log's first memcached action
-// and created again when mcStart changes its options; the protocol lines
-// typed at it, slices of fill workloads, and the Slabs view's queries.
+// The session's memcached side: a memcached-style node of the session's
+// own world, on host id MC_NODE (the last one), so the ids the Redis side
+// hands out stay as lessons and logs name them: the server 0, client
+// programs 1, 2, ... in the order they start. The log's first memcached
+// action starts it (with memcached's defaults, unless it is an mcStart);
+// mcStart starts it anew in place with other options. Here too: the
+// protocol lines typed at it, slices of fill workloads, and the Slabs
+// view's queries.
 //
-// Both worlds live in the same module, so a checkpoint (a copy of linear
-// memory) holds this one too; what stays outside the engine (the world's
-// address, the node and connection ids, the console transcript, the fill's
-// progress) is small and copied into every checkpoint with McState.
-//
-// The two clocks go together: before each memcached action the node's
-// world runs up to the virtual time the action is stamped with (so expiry
-// times typed at it mean what they say), and after it the session's world
-// runs up to where the node's clock got. A replay gives the same bytes.
-// Reading the view runs nothing.
-import { GkError, World, type Glasskv } from './engine';
+// It runs on the world's clock, so time passes for it as for the server,
+// whether an action or Play moves it: an item set to expire in 2 s is gone
+// 2 s of virtual time later. Its items, pages and connections live in the
+// engine's memory with the rest of the world, so a checkpoint holds them
+// and the world's digest covers them; what stays outside the engine (the
+// console connection's id, the transcript, the fill's progress) is small
+// and copied into every checkpoint with McState. Reading the view runs
+// nothing.
+import { Limits } from '../web/src/wasm-gen/seam';
+import { GkError, type Glasskv, type World } from './engine';
 import {
-  emptyFillResult, memcachedAdd, memcachedChunks, memcachedClasses, memcachedFill, memcachedItemClass,
-  memcachedLayout, memcachedNotes, memcachedPages,
+  emptyFillResult, memcachedChunks, memcachedClasses, memcachedFill, memcachedFillCheck, memcachedItemClass,
+  memcachedLayout, memcachedNotes, memcachedPages, memcachedStart, type McFillResult,
 } from './mc';
 import {
   FILL_MAX_COUNT, FILL_MAX_VALUE, MC_DEFAULTS, MC_MAX_MB, MC_REPLY_KEEP, mcCommandLine, type McAction, type McConsoleEntry, type McFillProgress,
@@ -25,26 +27,34 @@ import {
 } from './mcprotocol';
 import type { Action } from './protocol';
 
+/** The memcached node's host id: the last a world has, so that client
+ *  programs keep the ids 1, 2, ... whether or not it was started first. */
+export const MC_NODE = Limits.MAX_NODES - 1;
 /** Exchanges the memcached console keeps. */
 export const MC_CONSOLE_KEEP = 200;
 /** Pages of chunks one view returns at most. */
 export const MC_VIEW_PAGES = 64;
-/** Virtual time to wait for replies beyond the instant a line was sent. */
-const REPLY_WAIT_NS = 10e9;
+/** A fill action runs in steps of this many sets at first, with the trace
+ *  read between steps; each next step grows or shrinks so that it writes
+ *  between FILL_TRACE_LOW and FILL_TRACE_HIGH records (a set writes one
+ *  or more, and whatever else runs meanwhile writes its own), well inside
+ *  the session's ring of 65,536. The steps depend only on the world, so a
+ *  replay takes the same ones. */
+const FILL_STEP_FIRST = 4096;
+const FILL_STEP_MIN = 100;
+const FILL_TRACE_HIGH = 1 << 14;
+const FILL_TRACE_LOW = 1 << 11;
 const decoder = new TextDecoder();
 
 /** What the session keeps about the memcached node (checkpointed). */
 export interface McState {
-  /** The node's world in the module (0: not started yet). */
-  world: number;
+  /** MC_NODE once started, -1 before. */
   node: number;
+  /** The console's connection to it. */
   conn: number;
   options: McOptions | null;
   console: McConsoleEntry[];
   fill: McFillProgress | null;
-  /** The session's configuration, for the node's world. */
-  seed: number;
-  unixMsAtZero: number;
 }
 
 /** The parts of the session's live world this module uses. */
@@ -52,12 +62,10 @@ export interface McLive {
   gk: Glasskv;
   world: World;
   mc: McState;
-  /** The wrapper of mc.world, made again when the address changes. */
-  mcWorld: World | null;
 }
 
-export function newMcState(seed: number, unixMsAtZero: number): McState {
-  return { world: 0, node: -1, conn: -1, options: null, console: [], fill: null, seed, unixMsAtZero };
+export function newMcState(): McState {
+  return { node: -1, conn: -1, options: null, console: [], fill: null };
 }
 
 export function copyMcState(s: McState): McState {
@@ -67,25 +75,16 @@ export function copyMcState(s: McState): McState {
   };
 }
 
-/** Puts a checkpointed state back; the world's memory came back with the
- *  checkpoint's image, so only the wrapper is made anew. */
+/** Puts a checkpointed state back (the node came back with the
+ *  checkpoint's memory image). */
 export function loadMcState(live: McLive, s: McState): void {
   live.mc = copyMcState(s);
-  live.mcWorld = null;
 }
 
 const KINDS = new Set<string>(['mcStart', 'mcLine', 'mcFill']);
 
 export function isMcAction(a: Action): a is McAction {
   return KINDS.has(a.kind);
-}
-
-function nodeWorld(live: McLive): World | null {
-  if (!live.mc.world) return null;
-  if (!live.mcWorld || live.mcWorld.released || live.mcWorld.handle !== live.mc.world) {
-    live.mcWorld = new World(live.gk, live.mc.world);
-  }
-  return live.mcWorld;
 }
 
 function checkOptions(gk: Glasskv, o: McOptions): void {
@@ -135,35 +134,30 @@ export function completeMc(live: McLive, a: Action): Action | null {
   }
 }
 
-/** Starts the node (anew) with options, its clock at the session's. */
-function start(live: McLive, options: McOptions): World {
-  const old = nodeWorld(live);
-  if (old) old.release();
-  live.mcWorld = null;
-  const w = live.gk.createWorld({ seed: live.mc.seed, unixMsAtZero: live.mc.unixMsAtZero, traceCapacity: 1024 });
+/** Starts the node (anew) with options. The engine's refusal (a link's
+ *  log asking for what it cannot do) is shown in the console: the action
+ *  is logged already, and replays the same. Returns whether it runs. */
+function start(live: McLive, options: McOptions): boolean {
+  const { world } = live;
+  const t = world.now();
   try {
-    const t = live.world.now();
-    if (t > 0) w.runUntil(t);
-    const node = memcachedAdd(w, mcCommandLine(options));
-    const conn = w.openConn(node);
-    const started: McConsoleEntry = { t, input: `memcached ${mcCommandLine(options)}`, output: '', bytes: 0 };
-    live.mc = { ...live.mc, world: w.handle, node, conn, options: { ...options }, fill: null };
-    remember(live, started);
-    live.mcWorld = w;
-    return w;
+    memcachedStart(world, MC_NODE, mcCommandLine(options));
   } catch (e) {
-    w.release();
-    live.mc = { ...live.mc, world: 0, node: -1, conn: -1, options: null };
-    throw e;
+    if (!(e instanceof GkError)) throw e;
+    remember(live, { t, input: `memcached ${mcCommandLine(options)}`, output: e.message, bytes: 0 });
+    return live.mc.node >= 0;
   }
+  // A restart closed the console's connection; this end is closed too.
+  if (live.mc.conn >= 0) world.closeConn(live.mc.conn);
+  const conn = world.openConn(MC_NODE);
+  live.mc = { ...live.mc, node: MC_NODE, conn, options: { ...options }, fill: null };
+  remember(live, { t, input: `memcached ${mcCommandLine(options)}`, output: '', bytes: 0 });
+  return true;
 }
 
-/** The node's world, started with memcached's defaults if it is not yet. */
-function running(live: McLive): World {
-  const w = nodeWorld(live) ?? start(live, MC_DEFAULTS);
-  const t = live.world.now();
-  if (w.now() < t) w.runUntil(t);
-  return w;
+/** Whether the node runs, started with memcached's defaults if it was not. */
+function running(live: McLive): boolean {
+  return live.mc.node >= 0 || start(live, MC_DEFAULTS);
 }
 
 function remember(live: McLive, e: McConsoleEntry): void {
@@ -174,76 +168,75 @@ function remember(live: McLive, e: McConsoleEntry): void {
   if (c.length > MC_CONSOLE_KEEP) c.splice(0, c.length - MC_CONSOLE_KEEP);
 }
 
-/** Sends typed lines and collects what comes back until the node is
- *  idle (or the wait runs out). */
-function sendLines(live: McLive, w: World, text: string): void {
-  const mc = live.mc;
-  if (!w.isOpen(mc.conn)) mc.conn = w.openConn(mc.node);
-  const t = w.now();
+/** Sends typed lines and collects what comes back once the world has run
+ *  until the host's connections are quiet (the node read everything sent
+ *  and its replies arrived, or it waits for more of a value). */
+function sendLines(live: McLive, text: string): void {
+  const { world, mc } = live;
+  if (!world.isOpen(mc.conn)) {
+    // It closed (quit, or a line it would not take): a new one, as a
+    // client reconnects.
+    world.closeConn(mc.conn);
+    mc.conn = world.openConn(mc.node);
+  }
+  const t = world.now();
   const body = text.replace(/\r?\n/g, '\r\n');
-  w.send(mc.conn, body.endsWith('\r\n') ? body : `${body}\r\n`);
-  w.runUntilIdle();
-  const chunks: Uint8Array[] = [w.recv(mc.conn)];
-  const deadline = w.now() + REPLY_WAIT_NS;
-  for (;;) {
-    const next = w.nextEventTime();
-    if (next === null || next > deadline || !w.isOpen(mc.conn)) break;
-    w.step();
-    chunks.push(w.recv(mc.conn));
-  }
-  let bytes = 0;
-  for (const c of chunks) bytes += c.length;
-  const all = new Uint8Array(Math.min(bytes, MC_REPLY_KEEP));
-  let at = 0;
-  for (const c of chunks) {
-    if (at >= all.length) break;
-    const part = c.subarray(0, all.length - at);
-    all.set(part, at);
-    at += part.length;
-  }
-  remember(live, { t, input: text, output: decoder.decode(all), bytes });
+  world.send(mc.conn, body.endsWith('\r\n') ? body : `${body}\r\n`);
+  world.runUntilIdle();
+  const reply = world.recv(mc.conn);
+  const output = decoder.decode(reply.subarray(0, MC_REPLY_KEEP));
+  remember(live, { t, input: text, output, bytes: reply.length });
 }
 
-function runFill(live: McLive, w: World, a: Extract<McAction, { kind: 'mcFill' }>): void {
-  const mc = live.mc;
+/** One fill action, in steps with the trace read between them (drain
+ *  returns how many records it read). A range the engine refuses is
+ *  refused whole, before a set is sent, and shown in the console; the
+ *  fill's progress moves only when every step went through. */
+function runFill(live: McLive, a: Extract<McAction, { kind: 'mcFill' }>, drain: () => number): void {
+  const { world, mc } = live;
   const same = mc.fill && a.first > 0 && mc.fill.next === a.first &&
     JSON.stringify(mc.fill.spec) === JSON.stringify(a.spec);
-  const before = same ? mc.fill!.result : emptyFillResult();
+  let result: McFillResult = { ...(same ? mc.fill!.result : emptyFillResult()) };
   try {
-    const result = memcachedFill(w, mc.node, a.spec, a.first, a.count, { ...before });
+    memcachedFillCheck(world, a.spec, a.first, a.count);
+    let step = FILL_STEP_FIRST;
+    for (let at = a.first; at < a.first + a.count;) {
+      const n = Math.min(step, a.first + a.count - at);
+      result = memcachedFill(world, mc.node, a.spec, at, n, result);
+      at += n;
+      const read = drain();
+      if (read > FILL_TRACE_HIGH) step = Math.max(FILL_STEP_MIN, Math.floor(step / 4));
+      else if (read < FILL_TRACE_LOW) step = Math.min(FILL_MAX_COUNT, step * 2);
+    }
     mc.fill = { spec: { ...a.spec }, next: a.first + a.count, result };
   } catch (e) {
     if (!(e instanceof GkError)) throw e;
     // Logged already: the engine's refusal is shown, and replays the same.
-    remember(live, { t: w.now(), input: `fill ${a.first}..${a.first + a.count - 1}`, output: e.message, bytes: 0 });
+    remember(live, { t: world.now(), input: `fill ${a.first}..${a.first + a.count - 1}`, output: e.message, bytes: 0 });
   }
 }
 
-/** Applies a memcached action and returns the node's clock after it. The
- *  time the node took (a fill's sets take a while) must then pass in the
- *  session's world too (the session runs it, reading the trace as it
- *  goes), so the clocks agree and each slice of a fill sits at its own
- *  place in time. */
-export function applyMc(live: McLive, a: McAction): number {
+/** Applies a memcached action. The world runs while it does (a fill's
+ *  sets take a while), the other hosts with it; `drain` reads the trace
+ *  written so far, for the steps of a long fill. */
+export function applyMc(live: McLive, a: McAction, drain: () => number): void {
   switch (a.kind) {
     case 'mcStart':
       start(live, a.options);
       break;
     case 'mcLine':
-      sendLines(live, running(live), a.text);
+      if (running(live)) sendLines(live, a.text);
       break;
     case 'mcFill':
-      runFill(live, running(live), a);
+      if (running(live)) runFill(live, a, drain);
       break;
   }
-  return nodeWorld(live)?.now() ?? 0;
 }
 
 function view(live: McLive, cls: number, from: number, count: number): SlabsView {
-  const mc = live.mc;
-  const w = nodeWorld(live);
+  const { mc, world: w } = live;
   const notes = memcachedNotes(live.gk);
-  if (!w) {
+  if (mc.node < 0) {
     return {
       running: false, options: null, now: live.world.now(), classes: [], totals: null, cls: 0,
       used: new Uint32Array(0), pages: [], console: [], fill: null, notes,
@@ -281,10 +274,9 @@ function answer(live: McLive, q: SlabsQuery): SlabsResultMap[keyof SlabsResultMa
         return { classes: [], error: e.message };
       }
     case 'itemClass': {
-      const w = nodeWorld(live);
-      if (!w) return null;
+      if (live.mc.node < 0) return null;
       try {
-        return memcachedItemClass(w, live.mc.node, q.nkey, q.flags, q.vlen);
+        return memcachedItemClass(live.world, live.mc.node, q.nkey, q.flags, q.vlen);
       } catch (e) {
         if (!(e instanceof GkError)) throw e;
         return null;

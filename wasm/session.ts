@@ -133,9 +133,8 @@ interface Live {
   lab: { name: LabName; part: number } | null;
   timeline: Timeline;
   persist: PersistState;
-  /** The memcached node's world (wasm/mcsession.ts). */
+  /** The memcached node (wasm/mcsession.ts). */
   mc: McState;
-  mcWorld: World | null;
 }
 
 type Phase = CrashInfo['during'];
@@ -292,7 +291,7 @@ export class Session {
       gk, world, node, console, controlConn, controlDb: 0, populated: 0,
       strips: new StripCache(), workloads: [], lab: null, timeline: new Timeline(),
       persist: newPersistState(world, node, controlConn),
-      mc: newMcState(log.config.seed, log.config.unixMsAtZero), mcWorld: null,
+      mc: newMcState(),
     };
   }
 
@@ -632,17 +631,6 @@ export class Session {
     return false;
   }
 
-  /** Brings the Redis world's clock up to t (the memcached node's, after
-   *  its action), in stretches with the trace read between them as runTo
-   *  does -- a long fill must not let the ring overwrite what the
-   *  timeline and the ledger of acknowledged writes need -- but without
-   *  checkpoints: this happens inside one action. */
-  private catchUp(t: number): void {
-    const { world } = this.live!;
-    const end = Math.floor(t);
-    while (world.now() < end) this.stretch(end, CHUNK_MAX_NS);
-  }
-
   /** One stretch towards time t: at most the current chunk (and `most`),
    *  then the trace is read, and the chunk shrinks when the stretch filled
    *  a quarter of the engine's ring, or grows back when it was quiet. */
@@ -839,7 +827,7 @@ export class Session {
       case 'mcStart':
       case 'mcLine':
       case 'mcFill':
-        this.catchUp(applyMc(live, a));
+        applyMc(live, a, () => this.drain());
         return [];
       case 'trap':
         return live.gk.debugTrap();
@@ -1071,12 +1059,18 @@ export class Session {
     return this.names;
   }
 
-  /** The engine's digest of the Redis world's state (gkWorldDigest):
-   *  equal digests mean equal datasets, tables, clocks and counters,
-   *  whatever path led to them. The memcached node's world and the disk's
-   *  files are not in it (engine/src/digest.c). */
+  /** The engine's digest of the world's state (gkWorldDigest): equal
+   *  digests mean equal datasets, tables, memcached items, disk files,
+   *  clocks and counters, whatever path led to them (engine/src/digest.c). */
   digest(): string {
     return this.engine.world.digest();
+  }
+
+  /** The digest of the server's dataset alone (gkServerDatasetDigest):
+   *  its keys, values and expire times, whatever else the world holds. */
+  datasetDigest(): string {
+    const { world, node } = this.engine;
+    return world.datasetDigest(node);
   }
 
   /** The AOF panel's view of the server (not logged). */
