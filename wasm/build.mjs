@@ -10,11 +10,12 @@
 //   node wasm/build.mjs --force    build unconditionally
 //
 // Exits non-zero, with the compiler's message, when the build fails.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync,
 } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { outC, writeSeam } from './seam.mjs';
 
@@ -25,6 +26,16 @@ const outJs = join(outDir, 'glasskv.mjs');
 const outWasm = join(outDir, 'glasskv.wasm');
 
 const runtime = ['UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8', 'HEAPU8'];
+
+// Code off the path of a command and of the world's clock, compiled for
+// size: what a reader runs once in a while (a recovery report, a SCAN walk's
+// picture, a digest, CONFIG, DEBUG, INFO-style stats, the console's reply
+// formatter, RDB, the labs). Everything else is compiled for speed.
+const forSize = new Set([
+  'cliformat.c', 'config.c', 'debug.c', 'digest.c', 'labs.c', 'labs_aof.c',
+  'labs_mc.c', 'mc_options.c', 'mc_stats.c', 'rdb.c', 'recovery.c',
+  'recovery_report.c', 'scanwalk.c',
+]);
 
 function fail(message) {
   process.stderr.write(`wasm/build.mjs: ${message}\n`);
@@ -64,18 +75,22 @@ function upToDate(deps) {
   return deps.every((f) => statSync(f).mtimeMs <= built);
 }
 
-function emccArgs(sources, jsOut, exported) {
+// The native Makefile's warnings. Clang, unlike GCC, also reports
+// positional initializers that leave trailing fields zero (the command table
+// does that on purpose), so that one warning is turned off.
+const compileFlags = [
+  '-std=c11', '-D_DEFAULT_SOURCE',
+  '-Wall', '-Wextra', '-Wno-unused-parameter', '-Wno-missing-field-initializers',
+  `-I${join(root, 'engine', 'include')}`,
+  `-I${join(root, 'engine', 'src')}`,
+  `-I${join(root, 'engine', 'cli')}`,
+  `-I${here}`,
+];
+
+function linkArgs(objects, jsOut, exported) {
   return [
-    '-std=c11', '-O2', '-D_DEFAULT_SOURCE',
-    // The native Makefile's warnings. Clang, unlike GCC, also reports
-    // positional initializers that leave trailing fields zero (the command
-    // table does that on purpose), so that one warning is turned off.
-    '-Wall', '-Wextra', '-Wno-unused-parameter', '-Wno-missing-field-initializers',
-    `-I${join(root, 'engine', 'include')}`,
-    `-I${join(root, 'engine', 'src')}`,
-    `-I${join(root, 'engine', 'cli')}`,
-    `-I${here}`,
-    ...sources,
+    '-O2',
+    ...objects,
     '-o', jsOut,
     '-sMODULARIZE=1', '-sEXPORT_ES6=1', '-sEXPORT_NAME=createGlasskv',
     '-sENVIRONMENT=web,worker',
@@ -86,7 +101,46 @@ function emccArgs(sources, jsOut, exported) {
   ];
 }
 
-function main() {
+const emccEnv = { ...process.env, NODE_PATH: '/usr/share/nodejs', EMSDK_PYTHON: '/usr/bin/python3' };
+
+function emccMissing(error) {
+  fail(error.code === 'ENOENT'
+    ? 'emcc not found: install the Debian package "emscripten" (npm run setup does it)'
+    : `could not run emcc: ${error.message}`);
+}
+
+/** Compiles one source to an object; resolves to its diagnostics, rejects
+ *  with them when the compiler fails. */
+function compile(source, object) {
+  const opt = forSize.has(basename(source)) ? '-Oz' : '-O2';
+  return new Promise((resolveRun, rejectRun) => {
+    const child = spawn('emcc', [...compileFlags, opt, '-c', source, '-o', object], { cwd: root, env: emccEnv });
+    let said = '';
+    child.stdout.on('data', (d) => { said += d; });
+    child.stderr.on('data', (d) => { said += d; });
+    child.on('error', emccMissing);
+    child.on('close', (status) => {
+      if (status === 0) resolveRun(said);
+      else rejectRun(new Error(`${said}emcc failed on ${relative(root, source)} (exit ${status})`));
+    });
+  });
+}
+
+/** Compiles every source into dir, as many at once as there are cores. */
+async function compileAll(sources, dir) {
+  const objects = sources.map((s, i) => join(dir, `${i}-${basename(s, '.c')}.o`));
+  let next = 0;
+  const worker = async () => {
+    while (next < sources.length) {
+      const i = next++;
+      process.stderr.write(await compile(sources[i], objects[i]));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(availableParallelism(), sources.length) }, worker));
+  return objects;
+}
+
+async function main() {
   const force = process.argv.includes('--force');
   // The seam first: its files are rewritten only when their text changes,
   // and seam.c lists the exports, so a new call from TypeScript rebuilds.
@@ -109,19 +163,21 @@ function main() {
   mkdirSync(tmpDir);
   const tmpJs = join(tmpDir, 'glasskv.mjs');
   const tmpWasm = join(tmpDir, 'glasskv.wasm');
-  const env = { ...process.env, NODE_PATH: '/usr/share/nodejs', EMSDK_PYTHON: '/usr/bin/python3' };
   const started = Date.now();
-  const run = spawnSync('emcc', emccArgs(sources, tmpJs, seam.exports), { cwd: root, env, encoding: 'utf8' });
-  if (run.error) {
-    fail(run.error.code === 'ENOENT'
-      ? 'emcc not found: install the Debian package "emscripten" (npm run setup does it)'
-      : `could not run emcc: ${run.error.message}`);
+  let objects;
+  try {
+    objects = await compileAll(sources, tmpDir);
+  } catch (e) {
+    rmSync(tmpDir, { recursive: true, force: true });
+    fail(e.message);
   }
+  const run = spawnSync('emcc', linkArgs(objects, tmpJs, seam.exports), { cwd: root, env: emccEnv, encoding: 'utf8' });
+  if (run.error) emccMissing(run.error);
   if (run.stdout) process.stdout.write(run.stdout);
   if (run.stderr) process.stderr.write(run.stderr);
   if (run.status !== 0) {
     rmSync(tmpDir, { recursive: true, force: true });
-    fail(`emcc failed (exit ${run.status}); sources: ${sources.map((s) => relative(root, s)).join(' ')}`);
+    fail(`emcc failed to link (exit ${run.status})`);
   }
   renameSync(tmpWasm, outWasm);
   renameSync(tmpJs, outJs);
@@ -133,4 +189,4 @@ function main() {
   console.log(`wasm: built web/src/wasm-gen/glasskv.{mjs,wasm} (${kb} KB wasm) in ${Date.now() - started} ms`);
 }
 
-main();
+await main();
