@@ -57,6 +57,14 @@ int aeResizeSetSize(aeEventLoop *el, int setsize) {
     return C_OK;
 }
 
+/* Tells the backend, if it wants to know, that fd's readable/writable
+ * interest went from old to next (AE_BARRIER is the loop's business). */
+static void _aeWatch(aeEventLoop *el, int fd, int old, int next) {
+    int rw = AE_READABLE | AE_WRITABLE;
+    if (el->backend.watch && (old & rw) != (next & rw))
+        el->backend.watch(el->backend.ctx, fd, old & rw, next & rw);
+}
+
 /* Adds mask (AE_READABLE, AE_WRITABLE, AE_BARRIER) to fd's events with
  * proc as the handler of the bits given. One clientData serves both
  * handlers: the last call sets it. C_ERR, nothing changed, if fd is
@@ -65,7 +73,9 @@ int aeCreateFileEvent(aeEventLoop *el, int fd, int mask, aeFileProc *proc,
                       void *clientData) {
     if (fd < 0 || fd >= el->setsize) return C_ERR;
     aeFileEvent *fe = &el->events[fd];
+    int old = fe->mask;
     fe->mask |= mask;
+    _aeWatch(el, fd, old, fe->mask);
     if (mask & AE_READABLE) fe->rfileProc = proc;
     if (mask & AE_WRITABLE) fe->wfileProc = proc;
     fe->clientData = clientData;
@@ -82,7 +92,9 @@ void aeDeleteFileEvent(aeEventLoop *el, int fd, int mask) {
     if (fe->mask == AE_NONE) return;
     /* Removing the writable handler always drops the barrier too. */
     if (mask & AE_WRITABLE) mask |= AE_BARRIER;
+    int old = fe->mask;
     fe->mask &= ~mask;
+    _aeWatch(el, fd, old, fe->mask);
     if (fd == el->maxfd && fe->mask == AE_NONE) {
         int j;
         for (j = el->maxfd - 1; j >= 0; j--)

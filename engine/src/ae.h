@@ -62,6 +62,12 @@ typedef struct aeBackend {
     long (*read)(void *ctx, int fd, void *buf, size_t len);
     long (*write)(void *ctx, int fd, const void *buf, size_t len);
     void (*close)(void *ctx, int fd);
+    /* Optional: told whenever the events registered on fd change, from
+     * oldmask to newmask (AE_READABLE | AE_WRITABLE), as Redis's ae.c
+     * tells epoll (aeApiAddEvent, aeApiDelEvent). A backend that keeps
+     * no interest list of its own leaves it NULL and reads the loop's
+     * table in poll instead. */
+    void (*watch)(void *ctx, int fd, int oldmask, int newmask);
 } aeBackend;
 
 typedef struct aeEventLoop {

@@ -108,7 +108,9 @@
     C(info, infoCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
     C(debug, debugCommand, -2, A | CMD_LOADING | CMD_STALE, NULL) \
     C(time, timeCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
-    C(bgrewriteaof, bgrewriteaofCommand, 1, A, NULL)
+    C(bgrewriteaof, bgrewriteaofCommand, 1, A, NULL) \
+    C(shutdown, shutdownCommand, -1, \
+      A | CMD_LOADING | CMD_STALE | CMD_NO_MULTI, NULL)
 
 /* CONFIG's subcommands: S(container, name, handler, arity, flags). */
 #define CONFIG_SUBCOMMANDS(S) \

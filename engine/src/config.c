@@ -307,6 +307,25 @@ int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap) {
     return C_OK;
 }
 
+/* The host's parameters that match CONFIG GET's patterns, each once, as
+ * name/value pairs; returns the number of elements added. */
+static long _hostConfigGet(client *c) {
+    const char *const *hc = c->srv->host_config;
+    long n = 0;
+    for (int i = 0; hc && hc[i]; i += 2) {
+        for (int a = 2; a < c->argc; a++) {
+            sds pat = c->argv[a]->v.ptr;
+            if (!stringmatchlen(pat, (int)sdslen(pat), hc[i],
+                                (int)strlen(hc[i]), 1)) continue;
+            addReplyBulkCString(c, hc[i]);
+            addReplyBulkCString(c, hc[i + 1]);
+            n += 2;
+            break;
+        }
+    }
+    return n;
+}
+
 /* CONFIG GET pattern [pattern ...]: name/value pairs, each name once. */
 void configGetCommand(client *c) {
     const int total = (int)(sizeof(configs) / sizeof(configs[0])) - 1;
@@ -331,6 +350,7 @@ void configGetCommand(client *c) {
             }
         }
     }
+    n += _hostConfigGet(c);
     setDeferredArrayLen(c, len, n);
 }
 
@@ -395,6 +415,26 @@ static int _splitConfigLine(const char *line, char words[3][256]) {
     }
 }
 
+/* Sets one directive of a configuration file, argv[0] and its values,
+ * as the server does when it starts: immutable parameters may be set,
+ * and nothing is applied yet (appendonly yes only takes effect at
+ * startup). Returns NULL, or the reason Redis prints for the line (in
+ * errbuf, or a constant). */
+const char *serverLoadConfigDirective(redisServer *s, int argc,
+                                      char **argv, char *errbuf,
+                                      size_t errlen) {
+    const configDef *d = argc == 2 ? _lookup(argv[0]) : NULL;
+    if (!d) return "Bad directive or wrong number of arguments";
+    if (!strcmp(d->name, "databases") && atoi(argv[1]) != s->cfg.databases)
+        return "databases can only be 16 here";
+    long long v = 0;
+    const char *why = _parseValue(d, argv[1], &v, errbuf, errlen);
+    if (why) return why;
+    if (d->kind == CFG_STRING) strcpy((char *)&s->cfg + d->offset, argv[1]);
+    else _applyValue(s, d, v);
+    return NULL;
+}
+
 /* Sets the parameters of a redis.conf-style text, one "name value" per
  * line, '#' comments and blank lines ignored, as the server does when it
  * starts: immutable parameters may be set here, and nothing is applied
@@ -415,16 +455,9 @@ int serverLoadConfig(redisServer *s, const char *conf, sds *err) {
         if (len && line[len - 1] == '\r') line[len - 1] = '\0';
         int n = _splitConfigLine(line, words);
         if (n == 0 || words[0][0] == '#') continue;
-        const configDef *d = n == 2 ? _lookup(words[0]) : NULL;
-        const char *why = d ? NULL : "Bad directive or wrong number of "
-                                     "arguments";
-        long long v = 0;
-        if (!why && !strcmp(d->name, "databases") &&
-            atoi(words[1]) != s->cfg.databases)
-            why = "databases can only be 16 here";
-        if (!why) why = _parseValue(d, words[1], &v, errbuf, sizeof(errbuf));
-        if (!why && d->kind == CFG_STRING)
-            strcpy((char *)&s->cfg + d->offset, words[1]);
+        char *argv[3] = { words[0], words[1], words[2] };
+        const char *why = serverLoadConfigDirective(s, n, argv, errbuf,
+                                                    sizeof(errbuf));
         if (why) {
             *err = sdscatprintf(s->mem, sdsempty(s->mem),
                 "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) *** Reading the "
@@ -432,7 +465,6 @@ int serverLoadConfig(redisServer *s, const char *conf, sds *err) {
                 why);
             return C_ERR;
         }
-        if (d->kind != CFG_STRING) _applyValue(s, d, v);
     }
     return C_OK;
 }

@@ -46,6 +46,24 @@ client *createClient(redisServer *s, int fd) {
     return c;
 }
 
+/* A connection the host accepted on fd (Redis's acceptCommonHandler).
+ * With maxclients clients connected already it is refused as Redis
+ * refuses it: the error goes straight to the socket, without a client,
+ * and the descriptor is closed. Returns the new client, or NULL if
+ * refused. The simulated world hands its connections to createClient
+ * directly; a native host comes through here. */
+client *acceptCommonHandler(redisServer *s, int fd) {
+    if (s->numclients >= s->cfg.maxclients) {
+        static const char err[] = "-ERR max number of clients reached\r\n";
+        aeBackend *be = &s->el->backend;
+        be->write(be->ctx, fd, err, sizeof(err) - 1);
+        s->stat_rejected_conn++;
+        be->close(be->ctx, fd);
+        return NULL;
+    }
+    return createClient(s, fd);
+}
+
 /* Drops the client's reference to each argument and forgets the command;
  * the argv array itself is kept for the next request. */
 void freeClientArgv(client *c) {

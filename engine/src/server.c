@@ -162,6 +162,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->audit.client_id = UINT64_MAX;
     s->next_client_id = 1;
     s->hz = s->cfg.hz;
+    s->port = 6379;
     aofInit(s);
     aeCreateTimeEvent(s->el, 1, serverCron, s);
     aeSetBeforeSleepProc(s->el, beforeSleep);
@@ -242,11 +243,52 @@ void serverStartup(redisServer *s) {
     bioInit(&s->bio, s->jobs, s->denv.trace, (uint16_t)s->node);
     s->bio.log = _bioLog;
     s->bio.log_ctx = s;
-    serverLog(s, LL_NOTICE, "Running mode=standalone, port=6379.");
+    serverLog(s, LL_NOTICE, "Running mode=standalone, port=%d.", s->port);
     serverLog(s, LL_WARNING, "Server initialized");
     aofLoadOnStartup(s);
     if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
     serverLog(s, LL_NOTICE, "Ready to accept connections");
+}
+
+/* What Redis 7.0 does before the process exits, on SHUTDOWN or a
+ * SIGTERM: a rewrite child is killed (the AOF in use already holds the
+ * whole dataset), unless it is writing the first AOF after appendonly
+ * was switched on, which only FORCE overrides; then aof_buf is written
+ * and the file fsynced, so every write acknowledged so far survives even
+ * a power loss. There are no RDB snapshots to save here. C_OK once the
+ * process may exit; C_ERR after logging why not. The host ends the
+ * process (exit_proc); the engine never does. */
+int prepareForShutdown(redisServer *s, int flags) {
+    serverLog(s, LL_WARNING, "User requested shutdown...");
+    aofState *a = &s->aof;
+    if (a->state != AOF_OFF) {
+        if (a->child.active) {
+            if (a->state == AOF_WAIT_REWRITE) {
+                if (!(flags & SHUTDOWN_FORCE)) {
+                    serverLog(s, LL_WARNING, "Writing initial AOF, can't "
+                              "exit.");
+                    goto error;
+                }
+                serverLog(s, LL_WARNING, "Writing initial AOF. Exit "
+                          "anyway.");
+            }
+            serverLog(s, LL_WARNING, "There is a child rewriting the AOF. "
+                      "Killing it!");
+            aofKillChild(s);
+        }
+        serverLog(s, LL_NOTICE, "Calling fsync() on the AOF file.");
+        flushAppendOnlyFile(s, 1);
+        int r = a->fd >= 0 ? s->fs.fsync(s->fs.ctx, a->fd) : 0;
+        if (r < 0)
+            serverLog(s, LL_WARNING, "Fail to fsync the AOF file: %s.",
+                      aofStrerror(-r));
+    }
+    serverLog(s, LL_WARNING, "Redis is now ready to exit, bye bye...");
+    return C_OK;
+error:
+    serverLog(s, LL_WARNING, "Errors trying to shut down the server. Check "
+              "the logs for more information.");
+    return C_ERR;
 }
 
 /* When the process's forked child next acts (AE_NEVER: it has none, or
@@ -362,6 +404,12 @@ int processCommand(client *c) {
         return C_OK;
     }
     if (_rejectDiskError(c, is_exec) != C_OK) return C_OK;
+    if ((c->flags & CLIENT_MULTI) && (c->cmd->flags & CMD_NO_MULTI)) {
+        flagTransaction(c);
+        s->cmdstats[c->cmd->id].rejected++;
+        addReplyError(c, "Command not allowed inside a transaction");
+        return C_OK;
+    }
     if ((c->flags & CLIENT_MULTI) && !is_exec &&
         c->cmd->proc != discardCommand && c->cmd->proc != multiCommand &&
         c->cmd->proc != watchCommand && c->cmd->proc != quitCommand) {
@@ -528,6 +576,17 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
         if (s->hz > CONFIG_MAX_HZ) s->hz = CONFIG_MAX_HZ;
     }
     if (_runWithPeriod(s, 100)) _trackInstantaneous(s);
+    /* A SIGTERM or SIGINT the host caught: shut down here, where it is
+     * safe, as Redis does rather than in the signal handler. */
+    if (s->shutdown_asap) {
+        s->shutdown_asap = 0;
+        if (s->exit_proc && prepareForShutdown(s, SHUTDOWN_NOFLAGS) == C_OK)
+            s->exit_proc(s->exit_ctx, 0);
+        else
+            serverLog(s, LL_WARNING, "SIGTERM received but errors trying "
+                      "to shut down the server, check the logs for more "
+                      "information");
+    }
     _databasesCron(s);
     aofCron(s);
     TRACE(s->denv.trace, GK_TR_CRON, (uint16_t)s->node,
@@ -577,6 +636,43 @@ void echoCommand(client *c) { addReplyBulk(c, c->argv[1]); }
 void quitCommand(client *c) {
     addReplyOK(c);
     c->flags |= CLIENT_CLOSE_AFTER_REPLY;
+}
+
+/* SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: prepares for the exit
+ * (prepareForShutdown) and has the host end the process, so the client
+ * sees its connection close without a reply. NOW matters only with
+ * replicas to wait for, SAVE and NOSAVE only with RDB snapshots, which
+ * this server does not have; ABORT has no pending shutdown to cancel. */
+void shutdownCommand(client *c) {
+    redisServer *s = c->srv;
+    int flags = SHUTDOWN_NOFLAGS, cancel = 0;
+    for (int i = 1; i < c->argc; i++) {
+        const char *opt = c->argv[i]->v.ptr;
+        if (!strcasecmp(opt, "nosave")) flags |= SHUTDOWN_NOSAVE;
+        else if (!strcasecmp(opt, "save")) flags |= SHUTDOWN_SAVE;
+        else if (!strcasecmp(opt, "now")) flags |= SHUTDOWN_NOW;
+        else if (!strcasecmp(opt, "force")) flags |= SHUTDOWN_FORCE;
+        else if (!strcasecmp(opt, "abort")) cancel = 1;
+        else { addReplyError(c, "syntax error"); return; }
+    }
+    if ((cancel && flags != SHUTDOWN_NOFLAGS) ||
+        ((flags & SHUTDOWN_NOSAVE) && (flags & SHUTDOWN_SAVE))) {
+        addReplyError(c, "syntax error");
+        return;
+    }
+    if (cancel) {
+        addReplyError(c, "No shutdown in progress.");
+        return;
+    }
+    if (!s->exit_proc) {
+        serverLog(s, LL_WARNING, "SHUTDOWN refused: this process is "
+                  "stopped and restarted by its simulated machine, not by "
+                  "itself.");
+    } else if (prepareForShutdown(s, flags) == C_OK) {
+        s->exit_proc(s->exit_ctx, 0);
+        return;
+    }
+    addReplyError(c, "Errors trying to SHUTDOWN. Check logs.");
 }
 
 /* TIME: a two-element array of bulk strings, unix seconds and the

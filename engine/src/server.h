@@ -191,6 +191,14 @@ typedef void redisCommandProc(client *c);
 #define CMD_FAST (1 << 14)
 #define CMD_LOADING (1 << 9)
 #define CMD_STALE (1 << 10)
+#define CMD_NO_MULTI (1 << 24)  /* refused inside MULTI */
+
+/* SHUTDOWN's flags (prepareForShutdown). */
+#define SHUTDOWN_NOFLAGS 0
+#define SHUTDOWN_SAVE 1
+#define SHUTDOWN_NOSAVE 2
+#define SHUTDOWN_NOW 4
+#define SHUTDOWN_FORCE 8
 
 typedef struct redisCommand {
     const char *declared_name;  /* lower case, as the table declares it */
@@ -336,6 +344,21 @@ typedef struct redisServer {
     struct recoveryLedger *recovery;
     void (*keyhook)(void *ctx, redisDb *db, sds key);
     void *keyhook_ctx;
+    /* The process's host. A native host listens on port (the simulated
+     * world leaves the default, 6379, for the log and INFO), sets
+     * shutdown_asap when SIGTERM or SIGINT arrives, for serverCron to
+     * shut down as Redis's does, and ends the process through exit_proc
+     * once prepareForShutdown is done. The world has no exit_proc: its
+     * processes are stopped and restarted by the world, so SHUTDOWN
+     * fails there. */
+    int port;
+    int shutdown_asap;
+    void (*exit_proc)(void *ctx, int status);
+    void *exit_ctx;
+    /* The host's own parameters (port, bind, dir, save ...) as name,
+     * value, ..., NULL: CONFIG GET lists those that match after the
+     * engine's. NULL for none. */
+    const char *const *host_config;
 } redisServer;
 
 /* A command waiting to be propagated: its argv (counted references). */
@@ -390,6 +413,7 @@ void rewriteClientCommandVector(client *c, int argc, ...);
 void replaceClientCommandVector(client *c, int argc, robj **argv);
 void rewriteClientCommandArgument(client *c, int i, robj *newval);
 client *createClient(redisServer *s, int fd);
+client *acceptCommonHandler(redisServer *s, int fd);
 void freeClient(client *c);
 int splitArgs(redisServer *s, const char *line, sds **argvp);
 void splitArgsRelease(redisServer *s, sds *argv, int argc);
@@ -534,7 +558,11 @@ void serverLogV(redisServer *s, int pid, char role, uint64_t t, int level,
                 const char *fmt, va_list ap);
 void serverLog(redisServer *s, int level, const char *fmt, ...);
 int serverLoadConfig(redisServer *s, const char *conf, sds *err);
+const char *serverLoadConfigDirective(redisServer *s, int argc,
+                                      char **argv, char *errbuf,
+                                      size_t errlen);
 void serverStartup(redisServer *s);
+int prepareForShutdown(redisServer *s, int flags);
 uint64_t serverChildNext(redisServer *s);
 void serverChildRun(redisServer *s, uint64_t t);
 uint64_t serverNow(redisServer *s);
@@ -659,6 +687,7 @@ void clientGetNameCommand(client *c);
 void clientInfoCommand(client *c);
 void clientListCommand(client *c);
 void quitCommand(client *c);
+void shutdownCommand(client *c);
 
 /* ---- t_set.c / t_hash.c / t_zset.c helpers used elsewhere ---- */
 unsigned long setTypeSize(const robj *subject);
