@@ -1,6 +1,7 @@
 // Installs what the project needs and is missing: Debian packages (the
 // emscripten toolchain, Chromium, redis-server, redis-cli, redis-check-aof,
-// memcached, a C compiler, clang-14 with libFuzzer for the fuzz harnesses)
+// redis-benchmark, tcl for Redis's own test suite, memcached, a C compiler,
+// clang-14 with libFuzzer for the fuzz harnesses)
 // and the npm packages. Quiet and fast when everything is already
 // there.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -15,6 +16,7 @@ const needs = [
   ['cc', 'gcc'], ['make', 'make'], ['emcc', 'emscripten'],
   ['chromium', 'chromium'], ['redis-server', 'redis-server'],
   ['redis-cli', 'redis-tools'], ['redis-check-aof', 'redis-tools'],
+  ['redis-benchmark', 'redis-tools'], ['tclsh', 'tcl'],
   ['memcached', 'memcached'],
   ['clang-14', 'clang-14'], ['llvm-profdata-14', 'llvm-14'],
 ];

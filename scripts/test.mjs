@@ -1,7 +1,8 @@
 // Runs every test suite in turn and prints a summary: the TypeScript
 // type-check of the page, the worker and the tests, C tests natively and
 // under AddressSanitizer + UndefinedBehaviorSanitizer, every fuzz corpus
-// replayed and each harness run for a short time box, Vitest (the real
+// replayed and each harness run for a short time box, `glasskv server` on a
+// real port against Debian's redis-cli and redis-benchmark, Vitest (the real
 // .wasm, and the differential tests against Debian's redis-server), and
 // Playwright in Debian's Chromium.
 import { spawnSync } from 'node:child_process';
@@ -17,6 +18,8 @@ const suites = [
   ['C tests', 'make', ['-s', '-C', 'engine', 'test', '-j2']],
   ['C tests (ASan+UBSan)', 'make', ['-s', '-C', 'engine', 'test', 'SAN=1', '-j2']],
   ['Fuzz corpora and short campaigns', process.execPath, ['scripts/fuzz.mjs']],
+  ['glasskv server (redis-cli, redis-benchmark, AOF with redis-server)',
+    process.execPath, ['--test', 'tests/server/']],
 ];
 if (existsSync(join(root, 'vitest.config.ts')))
   suites.push(['Vitest (wasm, differential)', process.execPath,

@@ -12,7 +12,8 @@
  * by its duration. Here the duration is virtual time, so it is exact.
  *
  * `glasskv cli --memcached` and `glasskv slabs` run a memcached-style
- * node instead (mccli.c).
+ * node instead (mccli.c). `glasskv server` runs the same server core on
+ * a real TCP port, as redis-server (engine/native/serve.c).
  *
  * The world is deterministic: a fixed seed unless --seed says otherwise.
  * Its Unix clock starts at the real time, as a fresh redis-server's
@@ -30,6 +31,7 @@
 #include "glasskv.h"
 #include "mccli.h"
 #include "run.h"
+#include "serve.h"
 
 /* How long a command may wait for its reply in virtual time. Without
  * another client nothing can wake a command blocked with no timeout, and
@@ -59,6 +61,7 @@ static void _usage(void) {
     fprintf(stderr,
         "usage: glasskv cli [--seed N] [--unix-ms MS] [--aof DIR]\n"
         "       glasskv run <lab> [--seed N]\n"
+        "       glasskv server [redis.conf] [--port N] [--option value ...]\n"
         "\n"
         "  cli   read commands in redis-cli syntax on stdin, run them on one\n"
         "        simulated server, print the replies as redis-cli --no-raw\n"
@@ -75,7 +78,10 @@ static void _usage(void) {
         "        send stdin's protocol lines to one memcached-style node,\n"
         "        print its raw replies\n"
         "  slabs [memcached options]\n"
-        "        print the slab class table memcached -vv prints\n");
+        "        print the slab class table memcached -vv prints\n"
+        "  server  the server on a real TCP port (127.0.0.1:6379 unless\n"
+        "        told), taking redis-server's options for what the engine\n"
+        "        implements; glasskv server --help says more\n");
     exit(2);
 }
 
@@ -406,6 +412,8 @@ int main(int argc, char **argv) {
         return mcSlabsMain(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "run"))
         return runMain(argc - 2, argv + 2);
+    if (argc >= 2 && !strcmp(argv[1], "server"))
+        return serveMain(argc - 2, argv + 2);
     _usage();
     return 2;
 }

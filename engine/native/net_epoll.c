@@ -1,0 +1,246 @@
+/* net_epoll.c -- see net_epoll.h. */
+#define _GNU_SOURCE                 /* accept4 */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "net_epoll.h"
+
+/* Descriptors one epoll_wait(2) reports at most. The interest list is
+ * level-triggered, so a descriptor left out is reported again by the
+ * next wait: a bigger batch only saves system calls. */
+#define NET_BATCH 1024
+
+struct netEpoll {
+    int epfd;
+    struct epoll_event ready[NET_BATCH];
+    int nready;                 /* found by the last wait, */
+    int waited;                 /* and not yet handed to poll */
+    netEpollClock *clock;
+    void *clock_ctx;
+};
+
+/* A backend with an empty interest list, telling time with clock. NULL,
+ * with errno set, if epoll_create1(2) or memory fails. */
+netEpoll *netEpollCreate(netEpollClock *clock, void *clock_ctx) {
+    netEpoll *n = calloc(1, sizeof(*n));
+    if (!n) return NULL;
+    n->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (n->epfd < 0) {
+        free(n);
+        return NULL;
+    }
+    n->clock = clock;
+    n->clock_ctx = clock_ctx;
+    return n;
+}
+
+/* Closes the epoll descriptor and frees the backend. The sockets are the
+ * loop's and stay open. */
+void netEpollRelease(netEpoll *n) {
+    if (!n) return;
+    close(n->epfd);
+    free(n);
+}
+
+/* Blocks until a registered descriptor is ready or timeout_ms passes (-1:
+ * no limit, 0: just look). What it finds waits for the loop's next poll.
+ * Returns the number found; 0 also when a signal cut the wait short. */
+int netEpollWait(netEpoll *n, int timeout_ms) {
+    int got = epoll_wait(n->epfd, n->ready, NET_BATCH, timeout_ms);
+    n->nready = got < 0 ? 0 : got;
+    n->waited = 1;
+    return n->nready;
+}
+
+/* The loop's poll: the readiness the host's wait found, or, if the host
+ * did not wait since the last poll, what is ready now. An error or a
+ * hang-up makes a descriptor both readable and writable, so that its
+ * handler runs and meets the error in its read or write, as in Redis. */
+static int _poll(void *ctx, aeEventLoop *el, aeFiredEvent *fired, int max) {
+    netEpoll *n = ctx;
+    if (!n->waited) netEpollWait(n, 0);
+    n->waited = 0;
+    int count = 0;
+    for (int i = 0; i < n->nready && count < max; i++) {
+        uint32_t ev = n->ready[i].events;
+        int mask = 0;
+        if (ev & EPOLLIN) mask |= AE_READABLE;
+        if (ev & EPOLLOUT) mask |= AE_WRITABLE;
+        if (ev & (EPOLLERR | EPOLLHUP)) mask |= AE_READABLE | AE_WRITABLE;
+        fired[count].fd = n->ready[i].data.fd;
+        fired[count].mask = mask;
+        count++;
+    }
+    n->nready = 0;
+    return count;
+}
+
+/* The loop's interest in fd changed: add, modify or remove it in the
+ * epoll set. A failure (ENOMEM) leaves the descriptor unwatched; its
+ * client then idles until it is closed. */
+static void _watch(void *ctx, int fd, int oldmask, int newmask) {
+    netEpoll *n = ctx;
+    struct epoll_event ee = { 0 };
+    ee.data.fd = fd;
+    if (newmask & AE_READABLE) ee.events |= EPOLLIN;
+    if (newmask & AE_WRITABLE) ee.events |= EPOLLOUT;
+    int op = oldmask == AE_NONE ? EPOLL_CTL_ADD
+             : newmask == AE_NONE ? EPOLL_CTL_DEL : EPOLL_CTL_MOD;
+    epoll_ctl(n->epfd, op, fd, &ee);
+}
+
+static uint64_t _now(void *ctx) {
+    netEpoll *n = ctx;
+    return n->clock(n->clock_ctx);
+}
+
+/* read(2) on a non-blocking socket, in ae.h's terms: a reset connection
+ * reads as the end of the stream, which frees its client. */
+static long _read(void *ctx, int fd, void *buf, size_t len) {
+    ssize_t r;
+    do r = read(fd, buf, len);
+    while (r < 0 && errno == EINTR);
+    if (r >= 0) return (long)r;
+    return errno == EAGAIN || errno == EWOULDBLOCK ? -1 : 0;
+}
+
+/* send(2) without SIGPIPE: -1 when the socket buffer is full, -2 when the
+ * peer is gone. */
+static long _write(void *ctx, int fd, const void *buf, size_t len) {
+    ssize_t r;
+    do r = send(fd, buf, len, MSG_NOSIGNAL);
+    while (r < 0 && errno == EINTR);
+    if (r >= 0) return (long)r;
+    return errno == EAGAIN || errno == EWOULDBLOCK ? -1 : -2;
+}
+
+/* close(2). The loop has already removed the descriptor's events, which
+ * took it out of the epoll set. */
+static void _close(void *ctx, int fd) {
+    (void)ctx;
+    close(fd);
+}
+
+/* The backend over n. */
+aeBackend netEpollBackend(netEpoll *n) {
+    aeBackend be = { .ctx = n, .poll = _poll, .now = _now, .read = _read,
+                     .write = _write, .close = _close, .watch = _watch };
+    return be;
+}
+
+/* ---- Listening and accepting. ---- */
+
+/* Records what failed, closes fd, and returns -1 with errno as the
+ * failure left it (the caller tells optional addresses by it). */
+static int _fail(char *err, size_t errlen, const char *what, int fd) {
+    int saved = errno;
+    snprintf(err, errlen, "%s: %s", what, strerror(saved));
+    if (fd >= 0) close(fd);
+    errno = saved;
+    return -1;
+}
+
+/* One listening socket for an address getaddrinfo found. */
+static int _listenOn(const struct addrinfo *ai, int backlog, char *err,
+                     size_t errlen) {
+    int yes = 1;
+    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK |
+                    SOCK_CLOEXEC, ai->ai_protocol);
+    if (fd < 0) return _fail(err, errlen, "socket", -1);
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes)) < 0)
+        return _fail(err, errlen, "setsockopt SO_REUSEADDR", fd);
+    if (ai->ai_family == AF_INET6 &&
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &yes, sizeof(yes)) < 0)
+        return _fail(err, errlen, "setsockopt IPV6_V6ONLY", fd);
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0)
+        return _fail(err, errlen, "bind", fd);
+    if (listen(fd, backlog) < 0) return _fail(err, errlen, "listen", fd);
+    return fd;
+}
+
+/* A non-blocking socket listening on addr:port, as redis-server's bind
+ * takes addresses: "*" is every IPv4 address, "::*" every IPv6 one.
+ * Returns the descriptor, or -1 with the reason in err ("bind: Address
+ * already in use") and errno set. */
+int netListen(const char *addr, int port, int backlog, char *err,
+              size_t errlen) {
+    struct addrinfo hints, *res, *ai;
+    char portstr[16];
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    if (!strcmp(addr, "*")) {
+        hints.ai_family = AF_INET;
+        addr = NULL;
+    } else if (!strcmp(addr, "::*")) {
+        hints.ai_family = AF_INET6;
+        addr = NULL;
+    } else {
+        hints.ai_family = AF_UNSPEC;
+    }
+    snprintf(portstr, sizeof(portstr), "%d", port);
+    int rv = getaddrinfo(addr, portstr, &hints, &res);
+    if (rv != 0) {
+        snprintf(err, errlen, "%s", gai_strerror(rv));
+        errno = EINVAL;
+        return -1;
+    }
+    int fd = -1;
+    for (ai = res; ai && fd < 0; ai = ai->ai_next)
+        fd = _listenOn(ai, backlog, err, errlen);
+    int saved = errno;
+    freeaddrinfo(res);
+    errno = saved;
+    return fd;
+}
+
+/* TCP keepalive probes after `interval` idle seconds, as Redis's
+ * anetKeepAlive sets them (then every interval/3, three of them). */
+static void _keepAlive(int fd, int interval) {
+    int yes = 1, idle = interval, intvl = interval / 3, cnt = 3;
+    if (intvl == 0) intvl = 1;
+    setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &yes, sizeof(yes));
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+}
+
+/* Accepts one connection on lfd: a non-blocking descriptor with
+ * TCP_NODELAY (and keepalive, if keepalive > 0), its peer's address in ip
+ * and *port. -1 when none is waiting; -2 on another error, with errno
+ * set. */
+int netAccept(int lfd, int keepalive, char *ip, size_t iplen, int *port) {
+    struct sockaddr_storage sa;
+    socklen_t salen = sizeof(sa);
+    int fd;
+    do fd = accept4(lfd, (struct sockaddr *)&sa, &salen,
+                    SOCK_NONBLOCK | SOCK_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) return errno == EAGAIN || errno == EWOULDBLOCK ? -1 : -2;
+    int yes = 1;
+    if (sa.ss_family == AF_INET || sa.ss_family == AF_INET6)
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
+    if (keepalive > 0) _keepAlive(fd, keepalive);
+    if (sa.ss_family == AF_INET) {
+        struct sockaddr_in *s4 = (struct sockaddr_in *)&sa;
+        inet_ntop(AF_INET, &s4->sin_addr, ip, (socklen_t)iplen);
+        *port = ntohs(s4->sin_port);
+    } else if (sa.ss_family == AF_INET6) {
+        struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&sa;
+        inet_ntop(AF_INET6, &s6->sin6_addr, ip, (socklen_t)iplen);
+        *port = ntohs(s6->sin6_port);
+    } else {
+        snprintf(ip, iplen, "?");
+        *port = 0;
+    }
+    return fd;
+}

@@ -1,0 +1,124 @@
+// Starting and talking to real servers on loopback: `glasskv server` and
+// Debian's redis-server 7.0, side by side, each on a free port; raw
+// sockets; Debian's redis-cli. Used by tests/server and by
+// scripts/redis-suite.mjs.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createConnection, createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// GLASSKV_BUILD: a build directory of one's own (make -C engine BUILD=...).
+export const buildDir = process.env.GLASSKV_BUILD ?? join(root, 'build', 'native');
+export const glasskvBin = join(buildDir, 'glasskv');
+export const REDIS_SERVER = '/usr/bin/redis-server';
+export const REDIS_CLI = '/usr/bin/redis-cli';
+export const REDIS_BENCHMARK = '/usr/bin/redis-benchmark';
+export const REDIS_CHECK_AOF = '/usr/bin/redis-check-aof';
+
+/** A port nothing listens on now, from the kernel. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Sends bytes on a new connection and collects what comes back until the
+ * server closes it or `quietMs` pass without a byte. Resolves with
+ * { data: Buffer, closed: boolean }.
+ */
+export function raw(port, bytes, quietMs = 300) {
+  return new Promise((resolve, reject) => {
+    const sock = createConnection({ host: '127.0.0.1', port });
+    const chunks = [];
+    let timer;
+    const done = (closed) => {
+      clearTimeout(timer);
+      sock.destroy();
+      resolve({ data: Buffer.concat(chunks), closed });
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => done(false), quietMs);
+    };
+    sock.once('error', (e) => (chunks.length ? done(true) : reject(e)));
+    sock.on('data', (d) => {
+      chunks.push(d);
+      arm();
+    });
+    sock.once('end', () => done(true));
+    sock.once('connect', () => {
+      sock.write(bytes);
+      arm();
+    });
+  });
+}
+
+/** Runs redis-cli against port with args (and optional stdin). */
+export function cli(port, args, input) {
+  const r = spawnSync(REDIS_CLI, ['-p', String(port), ...args], {
+    input, maxBuffer: 64 << 20, timeout: 30000,
+  });
+  if (r.error) throw r.error;
+  return { out: r.stdout.toString('latin1'), err: r.stderr.toString('latin1'), status: r.status };
+}
+
+/** Polls PING until +PONG (or -LOADING has passed), up to timeoutMs. */
+export async function waitForPong(port, proc, timeoutMs = 10000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc && proc.exitCode !== null)
+      throw new Error(`the server on port ${port} exited with ${proc.exitCode}`);
+    try {
+      const { data } = await raw(port, 'PING\r\n', 200);
+      if (data.toString() === '+PONG\r\n') return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`nothing answered PING on port ${port}`);
+    await sleep(30);
+  }
+}
+
+/**
+ * A server process: `glasskv server` (kind 'glasskv') or redis-server
+ * (kind 'redis'), started with args after --port; with `script`, glasskv
+ * is started the way `npm run glasskv -- server` starts it. Its output is
+ * kept in .log. stop() sends a signal (SIGTERM) and resolves with the exit
+ * code, or the signal's name if one killed it.
+ */
+export async function startServer(kind, args = [], { port, script } = {}) {
+  port ??= await freePort();
+  let file = REDIS_SERVER;
+  let argv = ['--port', String(port), '--save', '', '--bind', '127.0.0.1', ...args];
+  if (kind === 'glasskv') {
+    file = script ? process.execPath : glasskvBin;
+    argv = [...(script ? [join(root, 'scripts', 'glasskv.mjs')] : []),
+      'server', '--port', String(port), ...args];
+  }
+  const proc = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = { kind, port, proc, log: '' };
+  proc.stdout.on('data', (d) => { server.log += d.toString(); });
+  proc.stderr.on('data', (d) => { server.log += d.toString(); });
+  server.exited = once(proc, 'exit').then(([code, signal]) => code ?? signal);
+  server.stop = async (sig = 'SIGTERM') => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill(sig);
+    return server.exited;
+  };
+  try {
+    await waitForPong(port, proc);
+  } catch (e) {
+    await server.stop('SIGKILL');
+    throw new Error(`${e.message}\n${server.log}`);
+  }
+  return server;
+}
