@@ -110,7 +110,8 @@
     C(time, timeCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(bgrewriteaof, bgrewriteaofCommand, 1, A, NULL) \
     C(shutdown, shutdownCommand, -1, \
-      A | CMD_LOADING | CMD_STALE | CMD_NO_MULTI, NULL)
+      A | CMD_LOADING | CMD_STALE | CMD_NO_MULTI, NULL) \
+    C(function, NULL, -2, 0, functionSubcommands)
 
 /* CONFIG's subcommands: S(container, name, handler, arity, flags). */
 #define CONFIG_SUBCOMMANDS(S) \
@@ -137,6 +138,10 @@
     S(client, info, clientInfoCommand, 2, CMD_LOADING | CMD_STALE) \
     S(client, list, clientListCommand, -2, A | CMD_LOADING | CMD_STALE)
 
+/* FUNCTION's subcommands: S(container, name, handler, arity, flags). */
+#define FUNCTION_SUBCOMMANDS(S) \
+    S(function, flush, functionFlushCommand, -2, W)
+
 /* The ids: top-level commands in the table's order, then subcommands. */
 enum {
 #define CMD_ID(name, ...) CMDID_##name,
@@ -146,6 +151,7 @@ enum {
     OBJECT_SUBCOMMANDS(SUB_ID)
     COMMAND_SUBCOMMANDS(SUB_ID)
     CLIENT_SUBCOMMANDS(SUB_ID)
+    FUNCTION_SUBCOMMANDS(SUB_ID)
     CMDID_COUNT
 #undef CMD_ID
 #undef SUB_ID
@@ -170,6 +176,9 @@ static const redisCommand commandSubcommands[] = {
 };
 static const redisCommand clientSubcommands[] = {
     CLIENT_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand functionSubcommands[] = {
+    FUNCTION_SUBCOMMANDS(SUB_ROW) END
 };
 
 const redisCommand redisCommandTable[] = {

@@ -688,6 +688,7 @@ void clientInfoCommand(client *c);
 void clientListCommand(client *c);
 void quitCommand(client *c);
 void shutdownCommand(client *c);
+void functionFlushCommand(client *c);
 
 /* ---- t_set.c / t_hash.c / t_zset.c helpers used elsewhere ---- */
 unsigned long setTypeSize(const robj *subject);

@@ -1,0 +1,286 @@
+// Redis's own test suite against `glasskv server`, side by side with
+// Debian's redis-server 7.0 (npm run test:redis-suite [units...]).
+//
+// The suite is tests/ of Debian's source package of redis 7.0.15, fetched
+// at test time and cached under build/redis-suite (never committed): apt
+// gets the source package through private directories, so /etc/apt is
+// left alone. Each unit runs in external mode,
+//
+//     ./runtest --host 127.0.0.1 --port P --single unit/X --clients 1
+//
+// against a fresh `glasskv server`, then against a fresh redis-server
+// started the same way, because some tests shut their server down or
+// leave it changed. Nothing in the suite is edited. The outcome of every
+// test on both goes to tests/redis-suite/RESULTS.md: per unit, how many
+// tests redis-server passes, how many of those glasskv passes, and each
+// failure of glasskv with its message. Units not run this time keep the
+// results of their last run (build/redis-suite/results/).
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildDir, glasskvBin, root, startServer } from '../tests/server/servers.mjs';
+
+const cache = join(root, 'build', 'redis-suite');
+const srcDir = join(cache, 'redis-7.0.15');
+const resultsDir = join(cache, 'results');
+const report = join(root, 'tests', 'redis-suite', 'RESULTS.md');
+const UNIT_TIMEOUT_MS = 300_000;
+
+// The units issue 12 names, in its order.
+const ALL_UNITS = [
+  'type/incr', 'type/string', 'type/hash', 'type/set', 'type/zset', 'type/list',
+  'type/list-2', 'type/list-3', 'type/stream', 'type/stream-cgroups', 'keyspace',
+  'scan', 'expire', 'multi', 'info', 'info-command', 'introspection',
+  'introspection-2', 'protocol', 'querybuf', 'pubsub', 'pubsubshard', 'scripting',
+  'functions', 'bitops', 'bitfield', 'hyperloglog', 'geo', 'sort', 'dump', 'slowlog',
+  'latency-monitor', 'lazyfree', 'other', 'limits',
+];
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed`);
+}
+
+// ---- Getting the suite. ----
+
+/** The stanzas of a deb822 sources file, as objects of their fields. */
+function stanzas(text) {
+  return text.split(/\n\s*\n/).map((block) => {
+    const fields = {};
+    for (const line of block.split('\n')) {
+      const m = /^([A-Za-z-]+):\s*(.*)$/.exec(line);
+      if (m) fields[m[1]] = m[2].trim();
+    }
+    return fields;
+  }).filter((f) => f.URIs);
+}
+
+/**
+ * Downloads and unpacks Debian's redis source package (7.0.15 comes from
+ * bookworm-security) into build/redis-suite, with apt pointed at private
+ * lists, cache and sources.
+ */
+function fetchSuite() {
+  if (existsSync(join(srcDir, 'tests', 'test_helper.tcl'))) return;
+  const sources = stanzas(readFileSync('/etc/apt/sources.list.d/debian.sources', 'utf8'));
+  const security = sources.find((s) => /-security/.test(s.Suites ?? ''));
+  if (!security) throw new Error('no bookworm-security stanza in debian.sources');
+  const apt = join(cache, 'apt');
+  for (const d of ['lists/partial', 'cache/archives/partial', 'sources.list.d'])
+    mkdirSync(join(apt, d), { recursive: true });
+  writeFileSync(join(apt, 'sources.list.d', 'redis-src.sources'), [
+    'Types: deb-src',
+    `URIs: ${security.URIs}`,
+    'Suites: bookworm-security',
+    'Components: main',
+    `Signed-By: ${security['Signed-By']}`,
+    '',
+  ].join('\n'));
+  const opts = ['-q', '-o', 'Dir::Etc::SourceList=/dev/null',
+    '-o', `Dir::Etc::SourceParts=${join(apt, 'sources.list.d')}`,
+    '-o', `Dir::State::Lists=${join(apt, 'lists')}`,
+    '-o', `Dir::Cache=${join(apt, 'cache')}`];
+  console.log('redis-suite: fetching the source package of redis 7.0.15');
+  run('apt-get', [...opts, 'update']);
+  run('apt-get', [...opts, 'source', '--download-only', 'redis'], { cwd: cache });
+  const orig = readdirSync(cache).find((f) => /^redis_7\.0\.15\.orig\.tar\.gz$/.test(f));
+  if (!orig) throw new Error('redis_7.0.15.orig.tar.gz was not downloaded');
+  run('tar', ['xzf', orig], { cwd: cache });
+  if (!existsSync(join(srcDir, 'tests', 'test_helper.tcl')))
+    throw new Error(`${srcDir}/tests is missing after unpacking ${orig}`);
+}
+
+// ---- Running a unit. ----
+
+const stripAnsi = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+/**
+ * Reads runtest's output: every [ok], [err], [skip] and [exception], the
+ * message line after an [err], and whether the run timed out.
+ */
+export function parseRun(text) {
+  const lines = stripAnsi(text).split('\n');
+  const out = { ok: [], err: [], skipped: 0, exception: null, timeout: false };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    let m;
+    if ((m = /^\[ok\]: (.*) \(\d+ ms\)$/.exec(line))) out.ok.push(m[1]);
+    else if ((m = /^\[err\]: (.*) in tests\/.*$/.exec(line)))
+      out.err.push({ name: m[1], message: (lines[i + 1] ?? '').trim() });
+    else if (/^\[skip\]: /.test(line)) out.skipped++;
+    else if ((m = /^\[exception\]: (.*)$/.exec(line)))
+      out.exception = m[1].trim();
+    else if (/\[TIMEOUT\]/.test(line)) out.timeout = true;
+  }
+  return out;
+}
+
+/** Runs one unit against the server on port; resolves with parseRun's. */
+function runUnit(unit, port) {
+  return new Promise((resolve) => {
+    const args = ['--host', '127.0.0.1', '--port', String(port), '--single', `unit/${unit}`,
+      '--clients', '1', '--timeout', '60'];
+    const child = spawn('./runtest', args, { cwd: srcDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (d) => { text += d; });
+    child.stderr.on('data', (d) => { text += d; });
+    const timer = setTimeout(() => {
+      text += '\n[TIMEOUT] the unit did not finish in time\n';
+      child.kill('SIGKILL');
+    }, UNIT_TIMEOUT_MS);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve({ ...parseRun(text), output: text });
+    });
+  });
+}
+
+/** A fresh server of kind, one unit run against it, the server stopped. */
+async function unitOn(kind, unit) {
+  const dir = mkdtempSync(join(tmpdir(), `redis-suite-${kind}-`));
+  const args = kind === 'glasskv'
+    ? ['--dir', dir]
+    : ['--dir', dir, '--enable-debug-command', 'yes'];
+  let server;
+  try {
+    server = await startServer(kind, args);
+    const t0 = Date.now();
+    const res = await runUnit(unit, server.port);
+    res.seconds = (Date.now() - t0) / 1000;
+    return res;
+  } finally {
+    await server?.stop('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---- The report. ----
+
+function loadResults() {
+  const all = {};
+  if (!existsSync(resultsDir)) return all;
+  for (const f of readdirSync(resultsDir)) {
+    if (!f.endsWith('.json')) continue;
+    const r = JSON.parse(readFileSync(join(resultsDir, f), 'utf8'));
+    all[r.unit] = r;
+  }
+  return all;
+}
+
+const md = (s) => s.replace(/\|/g, '\\|').replace(/`/g, "'");
+
+/** How many of glasskv's passes redis-server passed too (names can repeat). */
+function passedByBoth(r) {
+  const left = new Map();
+  for (const n of r.redis.ok) left.set(n, (left.get(n) ?? 0) + 1);
+  let both = 0;
+  for (const n of r.glasskv.ok) {
+    if (!left.get(n)) continue;
+    left.set(n, left.get(n) - 1);
+    both++;
+  }
+  return both;
+}
+
+function unitSection(r) {
+  const { redis, glasskv } = r;
+  const both = passedByBoth(r);
+  const lines = [`## unit/${r.unit}`, ''];
+  lines.push(`- redis-server: ${redis.ok.length} passed, ${redis.err.length} failed` +
+    `${redis.exception ? ', stopped by an exception' : ''}${redis.timeout ? ', timed out' : ''}`);
+  lines.push(`- glasskv server: ${glasskv.ok.length} passed, ${glasskv.err.length} failed` +
+    `${glasskv.exception ? ', stopped by an exception' : ''}${glasskv.timeout ? ', timed out' : ''}` +
+    `; ${both} of the ${redis.ok.length} redis-server passes`);
+  if (redis.exception) lines.push(`- redis-server's exception: ${md(redis.exception)}`);
+  if (glasskv.exception) lines.push(`- glasskv's exception: ${md(glasskv.exception)}`);
+  if (glasskv.err.length) {
+    lines.push('', 'Failures of glasskv:', '');
+    for (const e of glasskv.err) lines.push(`- ${md(e.name)}: ${md(e.message)}`);
+  }
+  const missing = redis.ok.filter((n) => !glasskv.ok.includes(n) &&
+    !glasskv.err.some((e) => e.name === n));
+  if (missing.length) {
+    lines.push('', 'Passed by redis-server, never reached on glasskv:', '');
+    for (const n of missing) lines.push(`- ${md(n)}`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+function writeReport(results) {
+  const rows = ['| unit | redis-server passes | glasskv passes (of those) | share |',
+    '|---|---:|---:|---:|'];
+  let sumRedis = 0;
+  let sumBoth = 0;
+  for (const unit of ALL_UNITS) {
+    const r = results[unit];
+    if (!r) {
+      rows.push(`| ${unit} | not run yet | | |`);
+      continue;
+    }
+    const redisOk = r.redis.ok.length;
+    const both = passedByBoth(r);
+    sumRedis += redisOk;
+    sumBoth += both;
+    const share = redisOk ? `${Math.round((100 * both) / redisOk)}%` : '-';
+    rows.push(`| ${unit} | ${redisOk} | ${both} | ${share} |`);
+  }
+  const text = [
+    '# Redis 7.0.15\'s test suite: glasskv server next to redis-server',
+    '',
+    'Written by `npm run test:redis-suite` (scripts/redis-suite.mjs): each unit of',
+    'tests/ in Debian\'s source package of redis 7.0.15, unedited, run in external',
+    'mode (`./runtest --host 127.0.0.1 --port P --single unit/X --clients 1`) on a',
+    'fresh `glasskv server` and on a fresh Debian redis-server 7.0.15',
+    '(`--enable-debug-command yes`) in the same run.',
+    '',
+    ...rows,
+    `| all run | ${sumRedis} | ${sumBoth} | ${sumRedis ? Math.round((100 * sumBoth) / sumRedis) : 0}% |`,
+    '',
+    ...ALL_UNITS.filter((u) => results[u]).map((u) => unitSection(results[u])),
+  ].join('\n');
+  mkdirSync(join(root, 'tests', 'redis-suite'), { recursive: true });
+  writeFileSync(report, text);
+}
+
+// ---- Main. ----
+
+async function main() {
+  const units = process.argv.slice(2).map((u) => u.replace(/^unit\//, ''));
+  for (const u of units)
+    if (!ALL_UNITS.includes(u)) throw new Error(`unknown unit ${u} (known: ${ALL_UNITS.join(', ')})`);
+  run('make', ['-s', '-C', 'engine', `BUILD=${buildDir}`], { cwd: root });
+  if (!existsSync(glasskvBin)) throw new Error(`${glasskvBin} was not built`);
+  if (spawnSync('sh', ['-c', 'command -v tclsh']).status !== 0)
+    throw new Error('tclsh is missing: node scripts/setup.mjs installs tcl');
+  fetchSuite();
+  mkdirSync(resultsDir, { recursive: true });
+  for (const unit of units.length ? units : ALL_UNITS) {
+    if (!existsSync(join(srcDir, 'tests', 'unit', `${unit}.tcl`))) {
+      console.log(`redis-suite: unit/${unit} is not in this suite`);
+      continue;
+    }
+    const glasskv = await unitOn('glasskv', unit);
+    const redis = await unitOn('redis', unit);
+    const slim = (r) => ({ ok: r.ok, err: r.err, skipped: r.skipped, exception: r.exception,
+      timeout: r.timeout, seconds: r.seconds });
+    const result = { unit, redis: slim(redis), glasskv: slim(glasskv) };
+    writeFileSync(join(resultsDir, `${unit.replace(/\//g, '_')}.json`), JSON.stringify(result, null, 1));
+    writeFileSync(join(resultsDir, `${unit.replace(/\//g, '_')}.glasskv.log`), glasskv.output);
+    writeFileSync(join(resultsDir, `${unit.replace(/\//g, '_')}.redis.log`), redis.output);
+    console.log(`redis-suite: unit/${unit}: redis-server ${redis.ok.length} ok ` +
+      `(${redis.seconds.toFixed(1)} s), glasskv ${glasskv.ok.length} ok ` +
+      `(${glasskv.seconds.toFixed(1)} s), glasskv failures ${glasskv.err.length}` +
+      `${glasskv.exception ? ', exception' : ''}${glasskv.timeout ? ', timeout' : ''}`);
+  }
+  writeReport(loadResults());
+  console.log(`redis-suite: wrote ${report}`);
+}
+
+main().catch((e) => {
+  console.error(`redis-suite: ${e.message}`);
+  process.exit(1);
+});
