@@ -87,6 +87,9 @@ test.describe('the AOF panel: disk, crash points, labs, zoom', () => {
     await expect(app.byId('aof.down')).toBeVisible();
     await aof.restart();
     await expect(app.byId('aof.report.point')).toContainText('right after the next write(2) of aof_buf');
+    // The console's note names the point as the picker does.
+    const armed = app.console.entries.filter({ hasText: 'armed' });
+    await expect(armed).toContainText('power loss armed: right after the next write(2) of aof_buf');
     await expect(aof.rows('kept')).toHaveCount(1);
     expect(await app.console.reply('EXISTS lost')).toBe('(integer) 0');
     expect(await app.state((s) => s.log.entries.some((e) => e.action.kind === 'crashAt'))).toBe(true);

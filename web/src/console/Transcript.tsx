@@ -1,14 +1,17 @@
 import { Fragment, memo, useLayoutEffect, useRef } from 'react';
 import type { ConsoleEntry } from '../../../wasm/protocol';
 import { useAppState, useT } from '../app/hooks';
+import type { MessageKey } from '../i18n';
 import type { AppState } from '../model/store';
+import { persistNote } from './persistNote';
 
 const SOURCE_KEYS = {
   populate: 'console.source.populate',
   delete: 'console.source.delete',
   activeRehash: 'console.source.activeRehash',
   config: 'console.source.config',
-} as const;
+  persist: 'console.source.persist',
+} as const satisfies Record<Exclude<ConsoleEntry['source'], 'console'>, MessageKey>;
 
 /** The log entries the world has applied: a rewound world's transcript
  *  shows what comes after as its recorded future, not as done. */
@@ -54,11 +57,13 @@ const Entry = memo(function Entry({ entry, future }: { entry: ConsoleEntry; futu
       {entry.reconnected ? <div className="entry-note">{t('console.reconnected')}</div> : null}
       <div className="entry-in">
         {fromButton ? (
-          <span className="entry-badge">{t(SOURCE_KEYS[entry.source as keyof typeof SOURCE_KEYS])}</span>
+          <span className="entry-badge" data-testid="console.badge">
+            {t(SOURCE_KEYS[entry.source as keyof typeof SOURCE_KEYS])}
+          </span>
         ) : (
           <span className="prompt">{entry.prompt}</span>
         )}
-        <span className="entry-cmd">{entry.input}</span>
+        <span className="entry-cmd">{entry.source === 'persist' ? persistNote(t, entry.input) : entry.input}</span>
       </div>
       <Output entry={entry} />
     </div>
