@@ -19,16 +19,7 @@ async function phone(browser: Browser, locale: string): Promise<SandboxPage> {
 
 /** The page does not scroll sideways: nothing is wider than the screen. */
 async function expectNoSideScroll(app: SandboxPage): Promise<void> {
-  const { scroll, width, wide } = await app.page.evaluate(() => {
-    const w = document.documentElement.clientWidth;
-    const wide = [...document.querySelectorAll<HTMLElement>('body *')]
-      .filter((e) => e.getBoundingClientRect().right > w + 1 && getComputedStyle(e).position !== 'fixed')
-      .filter((e) => !e.closest('.transcript, .strip-box, canvas, .sr-only'))
-      .slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${e.className} in ${e.parentElement?.className} ${e.dataset.testid ?? ''} ${Math.round(e.getBoundingClientRect().right)}`);
-    return { scroll: document.documentElement.scrollWidth, width: w, wide };
-  });
-  expect(wide).toEqual([]);
-  expect(scroll).toBeLessThanOrEqual(width);
+  await app.expectNoSideScroll();
 }
 
 test.describe('accessibility', () => {

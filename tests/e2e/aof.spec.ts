@@ -34,7 +34,24 @@ test.describe('the AOF panel', () => {
     await aof.crash('power');
     await aof.restart();
     await expect(aof.rows('lost')).toHaveCount(2);
+    await expect(aof.summary).toContainText('2 lost it: they are gone from the restarted server');
     await expect(app.byId('aof.report.explain')).toContainText('appendfsync no');
+    // Every write ran was acknowledged: the report does not count none.
+    await expect(app.byId('aof.report.writes')).not.toContainText('reply never reached');
+    // The crash and the restart are notes in the console, labelled.
+    const notes = app.console.entries.filter({ has: app.byId('console.badge') });
+    const lastNotes = () => notes.evaluateAll((es) => es.slice(-2).map((e) =>
+      `${e.querySelector('.entry-badge')!.textContent}: ${e.querySelector('.entry-cmd')!.textContent}`));
+    expect(await lastNotes()).toEqual(['Machine: power loss', 'Machine: redis-server restarted']);
+    // Read from the back of a room: the table is no smaller than the text.
+    const size = (sel: string) => page.locator(sel).first().evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    const body = await size('body');
+    expect(await size('.aof-report-table td')).toBeGreaterThanOrEqual(body);
+    expect(await size('.aof-report h3')).toBeGreaterThan(await size('.aof-report p'));
+    await app.byId('lang.ko').click();
+    await expect(notes.last().getByTestId('console.badge')).toHaveText('머신');
+    expect(await lastNotes()).toEqual(['머신: 전원 차단', '머신: redis-server 다시 시작됨']);
+    await app.byId('lang.en').click();
     await app.screenshot('aof-no-report');
     await aof.panel.screenshot({ path: 'test-results/aof-panel-no-report.png' });
     expect(app.errors).toEqual([]);
@@ -95,6 +112,48 @@ test.describe('the AOF panel: disk, crash points, labs, zoom', () => {
     expect(await app.state((s) => s.log.entries.some((e) => e.action.kind === 'crashAt'))).toBe(true);
     await aof.panel.screenshot({ path: 'test-results/aof-panel-crash-at-report.png' });
     expect(app.errors).toEqual([]);
+  });
+
+  test('on a phone, a key rewritten since its last fsync comes back older: the report counts it among the lost and its table scrolls in its box', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
+    const app = new SandboxPage(await context.newPage());
+    const aof = new AofPane(app);
+    await app.open({ seed: 3, pane: 'aof' });
+    await aof.enable();
+    await aof.waitOn();
+    await aof.policy('always');
+    await app.console.run('SET user:1 alice');
+    await aof.policy('no');
+    await app.console.run('SET order:1 paid\nSET order:2 shipped\nSET user:1 dave');
+    await aof.crash('power');
+    await aof.restart();
+    await expect(aof.rows('lost')).toHaveCount(2);
+    await expect(aof.rows('older')).toHaveCount(1);
+    await expect(aof.summary).toContainText('3 lost it: 2 are gone, 1 holds an older value');
+    await expect(app.byId('aof.report.olderNote')).toContainText('1 key holds an older value');
+    await expect(aof.rows('older')).toContainText('lost (older value)');
+    for (const lang of ['en', 'ko'] as const) {
+      await app.byId(`lang.${lang}`).click();
+      if (lang === 'ko') await expect(aof.summary).toContainText('3개는 잃었습니다: 2개는 사라졌고, 1개는 이전 값을 가지고 있습니다');
+      await app.expectNoSideScroll();
+      // A row is one line: no key, value or outcome breaks inside.
+      const rows = app.byId('aof.report.scroll').locator('tbody tr');
+      for (const h of await rows.evaluateAll((trs) => trs.map((tr) =>
+        tr.getBoundingClientRect().height / parseFloat(getComputedStyle(tr.querySelector('td')!).lineHeight)))) {
+        expect(h).toBeLessThan(1.9);
+      }
+      // Scrolled to its end, the table shows the outcome column whole.
+      await app.byId('aof.report.scroll').evaluate((e) => { e.scrollLeft = e.scrollWidth; });
+      const outcome = (await aof.rows('older').locator('td').last().boundingBox())!;
+      expect(outcome.x + outcome.width).toBeLessThanOrEqual(390);
+      await app.byId('aof.report.scroll').scrollIntoViewIfNeeded();
+      await app.screenshot(`aof-phone-older-report-${lang}`);
+    }
+    // The controls fit too.
+    await app.byId('aof.crashAt.point').scrollIntoViewIfNeeded();
+    await app.expectNoSideScroll();
+    expect(app.errors).toEqual([]);
+    await context.close();
   });
 
   test('a SET workload under everysec on the slow-fsync disk loses acknowledged writes on power loss', async ({ page }) => {

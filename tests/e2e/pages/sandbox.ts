@@ -70,6 +70,30 @@ export class SandboxPage {
   byId(id: string): Locator {
     return this.page.getByTestId(id);
   }
+
+  /** The page does not scroll sideways: nothing reaches past the screen's
+   *  right edge, except inside a box that scrolls sideways on its own and
+   *  itself fits (a wide table in its scroll box: all of it can be
+   *  reached). Content a box clips away counts as past the edge. */
+  async expectNoSideScroll(): Promise<void> {
+    const { scroll, width, wide } = await this.page.evaluate(() => {
+      const w = document.documentElement.clientWidth;
+      const inBox = (e: HTMLElement): boolean => {
+        for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+          const o = getComputedStyle(p).overflowX;
+          if (o === 'auto' || o === 'scroll') return p.getBoundingClientRect().right <= w + 1;
+        }
+        return false;
+      };
+      const wide = [...document.querySelectorAll<HTMLElement>('body *')]
+        .filter((e) => e.getBoundingClientRect().right > w + 1 && getComputedStyle(e).position !== 'fixed')
+        .filter((e) => !e.closest('.transcript, .strip-box, canvas, .sr-only') && !inBox(e))
+        .slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${e.className} in ${e.parentElement?.className} ${e.dataset.testid ?? ''} ${Math.round(e.getBoundingClientRect().right)}`);
+      return { scroll: document.documentElement.scrollWidth, width: w, wide };
+    });
+    expect(wide).toEqual([]);
+    expect(scroll).toBeLessThanOrEqual(width);
+  }
 }
 
 export class ConsolePane {

@@ -1,5 +1,5 @@
 // The AOF panel's view model: pure functions of an AofView, no React.
-import type { AofSeries, AofView, CrashRecord, LaneJob } from '../../../../wasm/aofprotocol';
+import type { AofSeries, AofView, CrashRecord, LaneJob, RecoveryReport } from '../../../../wasm/aofprotocol';
 import type { MessageKey } from '../../i18n';
 
 export const STAGE_COLORS = {
@@ -118,4 +118,17 @@ export function panBy(full: TimeWindow, zoom: TimeWindow | null, frac: number): 
 
 export function jobsOnLane(jobs: readonly LaneJob[], lane: number): LaneJob[] {
   return jobs.filter((j) => j.lane === lane);
+}
+
+/** The report's summary sentence. The keys that lost their acknowledged
+ *  value are either gone from the restarted server or hold an older value;
+ *  the sentence says how many of each, so that its "lost" adds up with the
+ *  table's rows. */
+export function summaryOf(r: RecoveryReport): { key: MessageKey; params: Record<string, number> } {
+  const params = { kept: r.kept, total: r.keys, lost: r.lost, dbsize: r.dbsize, gone: r.lost - r.older, older: r.older };
+  if (!r.keys) return { key: 'aof.report.summaryNone', params };
+  if (!r.lost) return { key: 'aof.report.summary', params };
+  if (!r.older) return { key: 'aof.report.summaryGone', params };
+  if (r.older === r.lost) return { key: 'aof.report.summaryOlder', params };
+  return { key: 'aof.report.summaryMixed', params };
 }
