@@ -102,6 +102,7 @@ void freeClient(client *c) {
     aeDeleteFileEvent(s->el, c->fd, AE_READABLE | AE_WRITABLE);
     s->el->backend.close(s->el->backend.ctx, c->fd);
     if (c->flags & CLIENT_PENDING_WRITE) _unlinkPendingWrite(c);
+    if (c->flags & CLIENT_CLOSE_ASAP) s->clients_to_close--;
     s->clients[c->fd] = NULL;
     s->numclients--;
     freeClientMultiState(c);
@@ -118,7 +119,9 @@ void freeClient(client *c) {
 /* Marks the client to be freed at a safe point (beforeSleep), because the
  * caller may still be using it. */
 void freeClientAsync(client *c) {
+    if (c->flags & CLIENT_CLOSE_ASAP) return;
     c->flags |= CLIENT_CLOSE_ASAP;
+    c->srv->clients_to_close++;
 }
 
 /* ---- Rewriting what a command propagates. ----

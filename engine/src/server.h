@@ -289,6 +289,7 @@ typedef struct redisServer {
     int clients_cap;
     int numclients;
     client *pending_write;      /* clients with replies to write */
+    int clients_to_close;       /* clients flagged CLOSE_ASAP */
     uint64_t next_client_id;
     client *current_client;
     /* Time, cached at the start of each event (virtual). */
