@@ -39,9 +39,9 @@ export const AofControls = memo(function AofControls({ view }: { view: AofView }
         </select>
       </label>
       <span className="dim" data-testid="aof.free">{t('aof.diskFree')}: {formatBytes(view.disk?.freeBytes ?? 0)}</span>
-      <button type="button" data-testid="aof.diskFull" disabled={!useReady()}
+      <button type="button" className="btn small" data-testid="aof.diskFull" disabled={!useReady()}
         onClick={() => void store.act({ kind: 'diskFree', bytes: FULL_BYTES })}>{t('aof.diskFull')}</button>
-      <button type="button" data-testid="aof.diskFreeUp" disabled={!useReady()}
+      <button type="button" className="btn small" data-testid="aof.diskFreeUp" disabled={!useReady()}
         onClick={() => void store.act({ kind: 'diskFree', bytes: PLENTY_BYTES })}>{t('aof.diskFreeUp')}</button>
       <label title={t('aof.readOnlyHint')}>
         <input type="checkbox" data-testid="aof.readOnly" checked={view.readOnly.includes(AOF_DIR)}

@@ -48,12 +48,12 @@ export const AofLabs = memo(function AofLabs({ view }: { view: AofView }) {
           return (
             <li key={name} className="aof-lab-row" data-testid={`aof.lab.${name}`}>
               <span className="aof-lab-name">{t(`aofLab.name.${name}`)}</span>
-              <button type="button" data-testid={`aof.lab.${name}.run`} disabled={running}
+              <button type="button" className="btn small" data-testid={`aof.lab.${name}.run`} disabled={running}
                 onClick={() => void runLab(name)}>
                 {running ? t('aofLab.running') : t('aofLab.run')}
               </button>
               {name === 'aof-not-a-wal' ? (
-                <button type="button" data-testid="aof.lab.live" disabled={!canLive} title={t('aofLab.liveHint')}
+                <button type="button" className="btn small" data-testid="aof.lab.live" disabled={!canLive} title={t('aofLab.liveHint')}
                   onClick={() => void live()}>{t('aofLab.live')}</button>
               ) : null}
             </li>

@@ -27,7 +27,7 @@ export const CrashControls = memo(function CrashControls({ view }: { view: AofVi
       ) : (
         <>
           <p className="warn" data-testid="aof.down">{t('aof.down')}</p>
-          <button type="button" data-testid="aof.restart" disabled={!ready}
+          <button type="button" className="btn primary" data-testid="aof.restart" disabled={!ready}
             onClick={() => void store.act({ kind: 'restart' })}>{t('aof.restart')}</button>
         </>
       )}

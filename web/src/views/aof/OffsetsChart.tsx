@@ -52,11 +52,11 @@ export const OffsetsChart = memo(function OffsetsChart({ view }: { view: AofView
   return (
     <div className="aof-chart">
       <div className="aof-chart-tools">
-        <button type="button" data-testid="aof.chart.zoomIn" onClick={zoomIn} aria-label={t('aof.chart.zoomIn')}
+        <button type="button" className="btn small" data-testid="aof.chart.zoomIn" onClick={zoomIn} aria-label={t('aof.chart.zoomIn')}
           title={t('aof.chart.zoomIn')}>+</button>
-        <button type="button" data-testid="aof.chart.zoomOut" onClick={zoomOut} disabled={!zoom}
+        <button type="button" className="btn small" data-testid="aof.chart.zoomOut" onClick={zoomOut} disabled={!zoom}
           aria-label={t('aof.chart.zoomOut')} title={t('aof.chart.zoomOut')}>−</button>
-        <button type="button" data-testid="aof.chart.reset" onClick={() => setZoom(null)} disabled={!zoom}>
+        <button type="button" className="btn small" data-testid="aof.chart.reset" onClick={() => setZoom(null)} disabled={!zoom}>
           {t('aof.chart.reset')}
         </button>
         <span className="dim" id={windowId} data-testid="aof.chart.window" data-zoomed={zoom ? 'yes' : 'no'}>
