@@ -286,7 +286,70 @@ test.describe('the Slabs pane', () => {
     const first = app.byId('slabs.lab.rows.0').locator('tbody tr').first();
     // German would write 10.922.
     await expect(first.locator('td').nth(2)).toHaveText('10,922');
+    // So does the class table: per page, then free chunks of class 1.
+    await slabs.send('set a 0 0 1');
+    await slabs.send('x');
+    await expect(slabs.row(1).locator('td').nth(1)).toHaveText('10,922');
+    await expect(slabs.row(1).locator('td').nth(4)).toHaveText('10,921');
     expect(app.errors).toEqual([]);
     await context.close();
   });
+
+  test('a long value is cut in the console to its first 120 characters and its size, and opens whole on request', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const slabs = new SlabsPane(app);
+    await app.open({ seed: 5 });
+    await slabs.show();
+    await slabs.send('set greeting 0 0 5');
+    await slabs.send('hello');
+    await app.byId('slabs.quick.key').fill('page:1');
+    await app.byId('slabs.quick.size').fill('1000');
+    await app.byId('slabs.quick.send').click();
+    await app.idle();
+    await slabs.send('get page:1');
+    const transcript = app.byId('slabs.transcript');
+    // The set's value line and the get's VALUE data line, both cut.
+    const more = transcript.getByTestId('slabs.line.more');
+    await expect(more).toHaveCount(2);
+    await expect(more.first()).toHaveText('… (1,000 bytes)');
+    const set = transcript.locator('.mc-in').filter({ hasText: 'set page:1 0 0 1000' });
+    expect((await set.textContent())!.length).toBeLessThan(200);
+    // A few lines tall, not a screenful: the lines before it stay in view.
+    const lines = () => set.evaluate((e) => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight));
+    expect(await lines()).toBeLessThan(4);
+    await more.first().click();
+    await expect(more.first()).toHaveAttribute('aria-expanded', 'true');
+    await expect(set).toContainText('x'.repeat(1000));
+    expect(await lines()).toBeGreaterThan(4);
+    await more.first().click();
+    await expect(set).not.toContainText('x'.repeat(121));
+    await expect(slabs.lastReply).toContainText('END');
+    expect(app.errors).toEqual([]);
+  });
+
+  for (const lang of ['en', 'ko'] as const) {
+    test(`on a phone the Slabs pane fits the screen, the what-if values in view (${lang})`, async ({ browser }) => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
+      const app = new SandboxPage(await context.newPage());
+      const slabs = new SlabsPane(app);
+      await app.page.goto(`./?fresh&seed=5&lang=${lang}`);
+      await app.waitReady();
+      await app.byId(`lang.${lang}`).click();
+      await slabs.show();
+      await app.byId('slabs.quick.size').fill('300');
+      await app.byId('slabs.quick.send').click();
+      await app.idle();
+      await app.expectNoSideScroll();
+      for (const name of ['f', 'n', 'I', 'm'] as const) {
+        const out = app.page.locator(`output[for="slabs.${name}"]`);
+        await out.scrollIntoViewIfNeeded();
+        await expect(out).toBeInViewport({ ratio: 1 });
+        await expect(slabs.slider(name)).toBeInViewport({ ratio: 1 });
+      }
+      await app.byId('slabs.whatif').scrollIntoViewIfNeeded();
+      await app.screenshot(`slabs-phone-whatif-${lang}`);
+      expect(app.errors).toEqual([]);
+      await context.close();
+    });
+  }
 });

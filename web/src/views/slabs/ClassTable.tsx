@@ -1,6 +1,6 @@
 import { memo, useCallback, useState } from 'react';
 import type { McClass } from '../../../../wasm/mcprotocol';
-import { useT } from '../../app/hooks';
+import { useFormatNumber, useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
 import { bytesText, classBytes, sumClasses } from './model';
 import { selectClass } from './selection';
@@ -9,6 +9,7 @@ const COLS = ['id', 'chunk', 'perslab', 'pages', 'used', 'free', 'requested', 'u
 
 const ClassRow = memo(function ClassRow({ c, selected, landing }: { c: McClass; selected: boolean; landing: boolean }) {
   const t = useT();
+  const num = useFormatNumber();
   const { used, waste } = classBytes(c);
   const onClick = useCallback(() => selectClass(c.id), [c.id]);
   const cls = [selected ? 'selected' : '', landing ? 'landing' : '', c.evicted > 0 ? 'evicting' : '',
@@ -22,15 +23,15 @@ const ClassRow = memo(function ClassRow({ c, selected, landing }: { c: McClass; 
           {c.id}
         </button>
       </th>
-      <td>{c.chunkSize}</td>
-      <td>{c.perslab}</td>
-      <td>{c.pages}</td>
-      <td>{c.usedChunks}</td>
-      <td>{c.freeChunks}</td>
-      <td>{bytesText(c.requested)}</td>
-      <td>{bytesText(used)}</td>
-      <td className={waste > 0 ? 'waste' : ''}>{bytesText(waste)}</td>
-      <td className={c.evicted > 0 ? 'evicted' : ''}>{c.evicted}</td>
+      <td>{num(c.chunkSize)}</td>
+      <td>{num(c.perslab)}</td>
+      <td>{num(c.pages)}</td>
+      <td>{num(c.usedChunks)}</td>
+      <td>{num(c.freeChunks)}</td>
+      <td>{bytesText(c.requested, num)}</td>
+      <td>{bytesText(used, num)}</td>
+      <td className={waste > 0 ? 'waste' : ''}>{bytesText(waste, num)}</td>
+      <td className={c.evicted > 0 ? 'evicted' : ''}>{num(c.evicted)}</td>
     </tr>
   );
 });
@@ -42,6 +43,7 @@ export const ClassTable = memo(function ClassTable({ classes, selected, landing 
 }) {
   const target = useLessonTarget('slabs.classes');
   const t = useT();
+  const num = useFormatNumber();
   const [activeOnly, setActiveOnly] = useState(false);
   const shown = activeOnly ? classes.filter((c) => c.pages > 0 || c.id === landing || c.id === selected) : classes;
   const sum = sumClasses(classes);
@@ -66,13 +68,13 @@ export const ClassTable = memo(function ClassTable({ classes, selected, landing 
             <tr data-testid="slabs.total" data-waste={sum.waste} data-evicted={sum.evicted}>
               <th scope="row">{t('slabs.total')}</th>
               <td /><td />
-              <td>{sum.pages}</td>
-              <td>{sum.used}</td>
-              <td>{sum.free}</td>
-              <td>{bytesText(sum.requested)}</td>
-              <td>{bytesText(sum.usedBytes)}</td>
-              <td className="waste">{bytesText(sum.waste)}</td>
-              <td>{sum.evicted}</td>
+              <td>{num(sum.pages)}</td>
+              <td>{num(sum.used)}</td>
+              <td>{num(sum.free)}</td>
+              <td>{bytesText(sum.requested, num)}</td>
+              <td>{bytesText(sum.usedBytes, num)}</td>
+              <td className="waste">{bytesText(sum.waste, num)}</td>
+              <td>{num(sum.evicted)}</td>
             </tr>
           </tfoot>
         </table>

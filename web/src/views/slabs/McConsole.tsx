@@ -8,14 +8,40 @@ import { setTyped } from './selection';
 /** Largest value the quick form sends (the whole value goes in the log). */
 export const QUICK_MAX = 65536;
 
+/** Characters of one line shown before it is cut (a 1,000-byte value
+ *  would push every earlier line out of the transcript). */
+export const LINE_SHOWN = 120;
+
+const encoder = new TextEncoder();
+
+/** One line of the transcript: a long one shows its first LINE_SHOWN
+ *  characters and its size, and opens whole on request. */
+const Line = memo(function Line({ text }: { text: string }) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  if (text.length <= LINE_SHOWN) return <>{text}</>;
+  const bytes = encoder.encode(text).length;
+  return (
+    <>
+      {open ? text : text.slice(0, LINE_SHOWN)}
+      <button type="button" className="mc-more" aria-expanded={open} data-testid="slabs.line.more"
+        title={t(open ? 'slabs.console.less' : 'slabs.console.all')} onClick={() => setOpen((v) => !v)}>
+        {open ? t('slabs.console.less') : t('slabs.console.clipped', { n: bytes })}
+      </button>
+    </>
+  );
+});
+
 /** A raw reply, its line ends shown as the \r\n they are. */
 const Raw = memo(function Raw({ text }: { text: string }) {
   const lines = text.split('\r\n');
   const last = lines.pop();
   return (
     <>
-      {lines.map((l, i) => <span key={i} className="mc-line">{l}<span className="crlf">\r\n</span>{'\n'}</span>)}
-      {last ? <span className="mc-line">{last}</span> : null}
+      {lines.map((l, i) => (
+        <span key={i} className="mc-line"><Line text={l} /><span className="crlf">\r\n</span>{'\n'}</span>
+      ))}
+      {last ? <span className="mc-line"><Line text={last} /></span> : null}
     </>
   );
 });
@@ -24,7 +50,9 @@ const Entry = memo(function Entry({ e }: { e: McConsoleEntry }) {
   const t = useT();
   return (
     <li className="mc-entry">
-      <pre className="mc-in">{e.input}</pre>
+      <pre className="mc-in">
+        {e.input.split('\n').map((l, i) => <span key={i}>{i ? '\n' : ''}<Line text={l} /></span>)}
+      </pre>
       <pre className="mc-out" data-testid="slabs.reply">
         {e.output ? <Raw text={e.output} /> : e.input.startsWith('memcached ') ? null
           : <span className="dim">{t('slabs.console.noReply')}</span>}

@@ -1,6 +1,6 @@
 import { memo, useMemo, useState } from 'react';
 import type { McClass, SlabsView } from '../../../../wasm/mcprotocol';
-import { useT } from '../../app/hooks';
+import { useFormatNumber, useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
 import { slabColors } from './draw';
 import { PAGES_SHOWN } from './hooks';
@@ -35,6 +35,7 @@ const Legend = memo(function Legend() {
 /** The numbers behind the grid: per page, chunks and bytes. */
 const PagesTable = memo(function PagesTable({ view, c }: { view: SlabsView; c: McClass }) {
   const t = useT();
+  const num = useFormatNumber();
   return (
     <table className="slabs-table pages" data-testid="slabs.pagesTable">
       <thead>
@@ -54,11 +55,11 @@ const PagesTable = memo(function PagesTable({ view, c }: { view: SlabsView; c: M
           }
           return (
             <tr key={p.index}>
-              <th scope="row">{p.index}</th>
-              <td>{used}</td>
-              <td>{p.chunks.length - used}</td>
-              <td>{bytes}</td>
-              <td>{used * c.chunkSize - bytes}</td>
+              <th scope="row">{num(p.index)}</th>
+              <td>{num(used)}</td>
+              <td>{num(p.chunks.length - used)}</td>
+              <td>{num(bytes)}</td>
+              <td>{num(used * c.chunkSize - bytes)}</td>
             </tr>
           );
         })}

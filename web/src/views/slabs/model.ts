@@ -75,9 +75,10 @@ export function idList(ids: readonly number[], max = 6): string {
   return `${ids.slice(0, max - 1).join(', ')} … ${ids[ids.length - 1]}`;
 }
 
-/** Byte counts for the table: exact below 10 KiB, then KiB / MiB. */
-export function bytesText(n: number): string {
-  if (n < 10 * 1024) return `${n}`;
+/** Byte counts for the table: exact below 10 KiB (written by num, the
+ *  page's number format), then KiB / MiB. */
+export function bytesText(n: number, num: (n: number) => string = String): string {
+  if (n < 10 * 1024) return num(n);
   if (n < 10 * 1024 * 1024) return `${(n / 1024).toFixed(1)} K`;
   return `${(n / 1024 / 1024).toFixed(1)} M`;
 }
