@@ -106,6 +106,33 @@ test.describe('the recorded history', () => {
     expect(app.errors).toEqual([]);
   });
 
+  for (const [lang, w, h] of [['en', 1280, 720], ['ko', 1440, 900], ['en', 1440, 900], ['ko', 1280, 720]] as const) {
+    test(`the header says what the history holds in whole words at ${w}x${h} in ${lang}`, async ({ page }) => {
+      await page.setViewportSize({ width: w, height: h });
+      const app = new SandboxPage(page);
+      await page.goto(`./?fresh&seed=11&lang=${lang}`);
+      await app.waitReady();
+      await app.byId(`lang.${lang}`).click();
+      await step(app, 2);
+      const text = app.byId('history.text');
+      await expect(text).toContainText(lang === 'en' ? 'recorded' : '스냅숏');
+      // Korean says "history" once: the label, not again in the text.
+      if (lang === 'ko') expect((await text.textContent())!.match(/기록/g)).toHaveLength(1);
+      // No part is cut: each fits in the bar, and the text is legible.
+      const parts = await text.evaluate((e) => {
+        const box = e.getBoundingClientRect();
+        return [...e.children].map((c) => {
+          const r = c.getBoundingClientRect();
+          return { cut: c.scrollWidth > c.clientWidth + 1 || r.right > box.right + 1 || r.bottom > box.bottom + 1, text: c.textContent };
+        });
+      });
+      expect(parts.filter((p) => p.cut)).toEqual([]);
+      expect(await text.evaluate((e) => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight)).toBe(true);
+      expect(await text.evaluate((e) => parseFloat(getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(14);
+      await app.byId('history').screenshot({ path: `test-results/history-text-${lang}-${w}x${h}.png` });
+    });
+  }
+
   for (const lang of ['en', 'ko'] as const) {
     for (const [w, h] of [[1440, 900], [390, 844]] as const) {
       test(`the restore control reads well at ${w}x${h} in ${lang}`, async ({ page }) => {

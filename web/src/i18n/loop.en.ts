@@ -12,9 +12,11 @@ export const loopEn = {
   'history.live': 'Back to the end',
   'history.restore': 'Restore the future you left ({n, plural, =0 {{t} of played time} one {# action, {t}} other {# actions, {t}}})',
   'history.restoreHint': 'An action in the past set this future aside. Restoring it takes you back to the moment you branched off, with that future recorded after it again; the branch you are on is kept aside in its place. Key: U',
-  'history.rewound': '{t} of {end} · play replays it; a new action branches off here and keeps this future aside',
+  'history.rewound': '{t} of {end}',
+  'history.rewoundHint': 'play replays it; a new action branches off here and keeps this future aside',
   'history.rewoundLabel': 'Rewound',
-  'history.atEnd': '{end} recorded · {n, plural, one {# snapshot} other {# snapshots}}, {mb} MB',
+  'history.atEnd': '{end} recorded',
+  'history.snapshots': '{n, plural, one {# snapshot} other {# snapshots}}, {mb} MB',
   'history.scrub': 'Virtual time in the recorded history',
 
   'loop.timeline': 'Event loop timeline',

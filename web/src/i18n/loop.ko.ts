@@ -14,9 +14,11 @@ export const loopKo: Record<keyof typeof loopEn, string> = {
   'history.live': '끝으로 돌아가기',
   'history.restore': '떠나온 미래 되살리기 ({n, plural, =0 {재생한 시간 {t}} other {동작 {n}개, {t}}})',
   'history.restoreHint': '과거에서 한 동작이 이 미래를 따로 보관해 두었습니다. 되살리면 갈라졌던 순간으로 돌아가고, 그 뒤에 이 미래가 다시 기록되어 있습니다. 지금 있는 갈래는 대신 보관됩니다. 단축키: U',
-  'history.rewound': '{end} 중 {t} · 재생하면 다시 일어나고, 새 동작을 하면 여기서 갈라지며 이 미래는 따로 보관됩니다',
+  'history.rewound': '{end} 중 {t}',
+  'history.rewoundHint': '재생하면 다시 일어나고, 새 동작을 하면 여기서 갈라지며 이 미래는 따로 보관됩니다',
   'history.rewoundLabel': '되감음',
-  'history.atEnd': '{end} 기록됨 · 스냅숏 {n}개, {mb} MB',
+  'history.atEnd': '{end}',
+  'history.snapshots': '스냅숏 {n}개, {mb} MB',
   'history.scrub': '기록된 가상 시간',
 
   'loop.timeline': '이벤트 루프 타임라인',

@@ -19,12 +19,16 @@ export const HistoryBar = memo(function HistoryBar() {
   const restoreText = history.aside
     ? t('history.restore', { n: history.aside.actions, t: formatDuration(history.aside.ns, 3) })
     : '';
-  const text = rewound
+  // Two parts: where the world is, then what the history keeps (at the
+  // end) or what playing or acting does (rewound). Each part stays whole:
+  // a narrow header puts the second under the first.
+  const main = rewound
     ? t('history.rewound', { t: formatDuration(now, 6), end: formatDuration(history.end, 6) })
-    : t('history.atEnd', {
-      end: formatDuration(history.end, 4), n: history.checkpoints.length,
-      mb: (history.checkpointBytes / 1048576).toFixed(1),
-    });
+    : t('history.atEnd', { end: formatDuration(history.end, 4) });
+  const more = rewound
+    ? t('history.rewoundHint')
+    : t('history.snapshots', { n: history.checkpoints.length, mb: (history.checkpointBytes / 1048576).toFixed(1) });
+  const text = `${main} · ${more}`;
   return (
     <div className={`history ${rewound ? 'rewound' : ''}`} data-testid="history" data-at-end={rewound ? 'no' : 'yes'}
       title={`${text}\n${t('history.hint')}`}>
@@ -53,7 +57,9 @@ export const HistoryBar = memo(function HistoryBar() {
             ) : null}
           </span>
           <span className="history-text" data-testid="history.text">
-            <span className="history-label">{rewound ? t('history.rewoundLabel') : t('history.label')}</span> {text}
+            <span className="history-label">{rewound ? t('history.rewoundLabel') : t('history.label')}</span>{' '}
+            <span className="history-part">{main}</span>{' '}
+            <span className={rewound ? 'history-more' : 'history-part'}>{more}</span>
           </span>
         </span>
       </div>
