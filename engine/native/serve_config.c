@@ -16,6 +16,7 @@
  * newline, then the options', exactly as redis-server counts them, so
  * the same mistake gets the same message from both. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -23,6 +24,18 @@
 #include "serve.h"
 
 #define SERVE_NOT_MINE ((const char *)1)   /* a directive of the engine's */
+
+/* A warning logged before the server is initialized, which redis-server
+ * writes with the role C, as its startup banner. */
+static void _earlyWarning(serveHost *h, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    int64_t ms = h->s->unix_ms_at_zero + (int64_t)(serveClock(h) / 1000000);
+    logAppend(&h->log, (int)getpid(), 'C', LL_WARNING, ms, msg);
+}
 
 /* Appends the whole of f to text. */
 static sds _catStream(gkMem *m, sds text, FILE *f) {
@@ -275,8 +288,8 @@ int serveLoadConfig(serveHost *h, int argc, char **argv) {
     if (argc > 0 && argv[0][0] != '-') {
         FILE *f = fopen(argv[0], "r");
         if (!f) {
-            serverLog(h->s, LL_WARNING, "Fatal error, can't open config "
-                      "file '%s': %s", argv[0], strerror(errno));
+            _earlyWarning(h, "Fatal error, can't open config file '%s': %s",
+                          argv[0], strerror(errno));
             sdsfree(&h->mem, text);
             return -1;
         }
@@ -286,7 +299,7 @@ int serveLoadConfig(serveHost *h, int argc, char **argv) {
     }
     sds opts = _optionLines(h->s, argc, argv, from, &from_stdin);
     if (from_stdin) {
-        serverLog(h->s, LL_WARNING, "Reading config from stdin");
+        _earlyWarning(h, "Reading config from stdin");
         text = _catStream(&h->mem, text, stdin);
     }
     text = sdscat(&h->mem, text, "\n");
