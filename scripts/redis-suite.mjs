@@ -189,7 +189,8 @@ function unitSection(r) {
   const { redis, glasskv } = r;
   const both = passedByBoth(r);
   const lines = [`## unit/${r.unit}`, ''];
-  lines.push(`- redis-server: ${redis.ok.length} passed, ${redis.err.length} failed` +
+  const skipped = redis.skipped ? `, ${redis.skipped} skipped in external mode` : '';
+  lines.push(`- redis-server: ${redis.ok.length} passed, ${redis.err.length} failed${skipped}` +
     `${redis.exception ? ', stopped by an exception' : ''}${redis.timeout ? ', timed out' : ''}`);
   lines.push(`- glasskv server: ${glasskv.ok.length} passed, ${glasskv.err.length} failed` +
     `${glasskv.exception ? ', stopped by an exception' : ''}${glasskv.timeout ? ', timed out' : ''}` +

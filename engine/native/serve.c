@@ -371,6 +371,12 @@ static void _loop(serveHost *h) {
         if (pendingSignal) _takeSignal(h);
         netEpollWait(h->net, _timeoutMs(h));
         aeProcessEvents(h->s->el);
+        /* What the bio threads finished reaches the engine at every
+         * iteration, as their atomic counters reach Redis's main thread:
+         * a lazy free is done here (jobs_pthread.h says why), so memory
+         * an UNLINK gave away comes back even when nothing else asks the
+         * threads how they are doing. */
+        bioPendingJobsOfType(&h->s->bio, BIO_LAZY_FREE);
         _runChild(h);
         _flushLog(h);
         /* A fatal AOF error: the engine asked for exit(1). */
