@@ -145,6 +145,8 @@ export interface RecoveryReport {
   newer: number;
   /** Keys absent or holding an older value after the restart. */
   lost: number;
+  /** Of those, the keys holding an older value (the rest are absent). */
+  older: number;
   /** Acknowledged write commands on the keys compared. */
   followed: number;
   /** Keys kept with no acknowledged write since the process started

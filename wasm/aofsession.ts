@@ -234,7 +234,7 @@ function restart(live: PersistLive, conf: string): void {
     p.report = {
       crash: p.crash, restartedAt: world.now(),
       rows: serverRecoveryRows(world, node, 0, RecoveryLimit.ROWS_MAX).map(rowOf),
-      keys: info.keys, kept: info.kept, newer: info.newer, lost: info.lost + info.older, followed: info.followed,
+      keys: info.keys, kept: info.kept, newer: info.newer, lost: info.lost + info.older, older: info.older, followed: info.followed,
       carried: info.carried, dbsize: info.dbsize, writes: info.writes, unacked: info.unacked, stopped: info.stopped,
       log: lastStart(log.text),
     };
