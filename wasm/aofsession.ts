@@ -36,7 +36,6 @@ const decoder = new TextDecoder();
 
 /** What the session remembers about persistence (checkpointed with it). */
 export interface PersistState {
-  controlConn: number;
   /** The configuration file of the next restart. */
   conf: string | null;
   crash: CrashRecord | null;
@@ -58,26 +57,23 @@ export interface PersistLive {
   world: World;
   node: number;
   console: ConsoleRunner;
-  controlConn: number;
-  controlDb: number;
   persist: PersistState;
 }
 
 /** The persistence state of a new session, whose server node keeps a
  *  ledger of the writes it acknowledges from the start. */
-export function newPersistState(world: World, node: number, controlConn: number): PersistState {
+export function newPersistState(world: World, node: number): PersistState {
   serverRecoveryFollow(world, node, true);
-  return { controlConn, conf: null, crash: null, report: null, armed: null, readOnly: [], logSeq: 0 };
+  return { conf: null, crash: null, report: null, armed: null, readOnly: [], logSeq: 0 };
 }
 
 export function copyPersistState(s: PersistState): PersistState {
   return { ...s, readOnly: [...s.readOnly], armed: s.armed && { ...s.armed } };
 }
 
-/** Puts a checkpointed state back, connections included. */
+/** Puts a checkpointed state back. */
 export function loadPersistState(live: PersistLive, s: PersistState): void {
   live.persist = copyPersistState(s);
-  live.controlConn = s.controlConn;
 }
 
 const PERSIST_KINDS = new Set(['disk', 'diskFree', 'diskReadOnly', 'crash', 'crashAt', 'restart']);
@@ -225,8 +221,7 @@ function restart(live: PersistLive, conf: string): void {
   const p = live.persist;
   serverRestart(world, node, conf);
   world.runUntilIdle();
-  live.controlConn = p.controlConn = world.openConn(node);
-  live.controlDb = 0;
+  world.setSession({ controlConn: world.openConn(node), controlDb: 0 });
   const log = serverLogRead(world, node, p.logSeq);
   p.logSeq = log.last;
   const info = serverRecoveryInfo(world, node);

@@ -79,42 +79,37 @@ export function decodeSmallReply(reply: Uint8Array): ReplyValue | undefined {
   return parsed ? toValue(parsed.reply) : undefined;
 }
 
-export interface ConsoleState {
-  conn: number;
-  seq: number;
-  db: number;
-}
-
+/** The console: redis-cli on a connection of its own. Its connection, the
+ *  count of entries it printed and the db its prompt shows are kept in the
+ *  session's record in the engine (gkSession), so a checkpoint restores
+ *  them with the rest of the world. */
 export class ConsoleRunner {
   private readonly gk: Glasskv;
   private readonly world: World;
   private readonly node: number;
-  private conn: number;
-  private seq = 0;
-  /** The db redis-cli believes it is in (shown in the prompt). */
-  db = 0;
 
   constructor(gk: Glasskv, world: World, node: number) {
     this.gk = gk;
     this.world = world;
     this.node = node;
-    this.conn = world.openConn(node);
+    if (world.session().consoleConn < 0) world.setSession({ consoleConn: world.openConn(node) });
+  }
+
+  private get conn(): number {
+    return this.world.session().consoleConn;
+  }
+
+  /** The db redis-cli believes it is in (shown in the prompt). */
+  get db(): number {
+    return this.world.session().consoleDb;
+  }
+
+  private set db(db: number) {
+    this.world.setSession({ consoleDb: db });
   }
 
   get prompt(): string {
     return promptFor(this.db);
-  }
-
-  /** What the runner itself remembers (everything else is the engine's),
-   *  for checkpoints. */
-  save(): ConsoleState {
-    return { conn: this.conn, seq: this.seq, db: this.db };
-  }
-
-  load(state: ConsoleState): void {
-    this.conn = state.conn;
-    this.seq = state.seq;
-    this.db = state.db;
   }
 
   /** Runs one input of one or more lines; returns one entry per non-blank line. */
@@ -203,7 +198,9 @@ export class ConsoleRunner {
 
   private entry(source: ConsoleEntry['source'], prompt: string, input: string, output: string,
     status: ConsoleStatus, omittedLines: number): ConsoleEntry {
-    return { seq: ++this.seq, source, prompt, input, output, status, omittedLines };
+    const seq = this.world.session().consoleSeq + 1;
+    this.world.setSession({ consoleSeq: seq });
+    return { seq, source, prompt, input, output, status, omittedLines };
   }
 
   /** redis-cli reconnects for the next command after the server closed
@@ -211,8 +208,7 @@ export class ConsoleRunner {
   private reconnectIfClosed(): boolean {
     if (this.world.isOpen(this.conn)) return false;
     this.world.closeConn(this.conn);
-    this.conn = this.world.openConn(this.node);
-    this.db = 0;
+    this.world.setSession({ consoleConn: this.world.openConn(this.node), consoleDb: 0 });
     return true;
   }
 

@@ -16,17 +16,20 @@
 import type { GlasskvFactory, GlasskvModule } from '../web/src/wasm-gen/glasskv.mjs';
 import {
   CliStatus, ConfigBytes, DictInfoBytes, DictKind, NodeStatsBytes, ScanAuditBytes, Status, TraceRecordBytes, WorkloadSpecBytes,
-  WorkloadStatsBytes, readDictInfo, readHex64, readScanAudit, readTraceRecord, readU64, readU64s,
-  readCliRequest, readCliText, readNodeStats, readWorkloadStats, writeConfig, writeWorkloadSpec,
-  type ConfigInput, type DictInfo, type NodeStats, type ScanAudit, type TraceRecord, type WorkloadSpec,
-  type WorkloadSpecInput, type WorkloadStats,
+  WorkloadStatsBytes, readDictInfo, readHex64, readScanAudit, readSession, readTraceRecord, readU64, readU64s,
+  readCliRequest, readCliText, readNodeStats, readWorkloadSpec, readWorkloadStats, writeConfig, writeSession,
+  writeWorkloadSpec, type ConfigInput, type DictInfo, type NodeStats, type ScanAudit, type Session as SessionRecord,
+  type SessionInput, type TraceRecord, type WorkloadSpec, type WorkloadSpecInput, type WorkloadStats,
 } from '../web/src/wasm-gen/seam';
 import { captureImage, restoreImage, type MemoryImage } from './memimage';
 
 export {
   ClientEvent, DictKind, LoopPhase, Status, Syscall, TraceType,
 } from '../web/src/wasm-gen/seam';
-export type { DictInfo, NodeStats, ScanAudit, TraceRecord, WorkloadSpec, WorkloadSpecInput, WorkloadStats };
+export type {
+  DictInfo, NodeStats, ScanAudit, SessionInput, SessionRecord, TraceRecord, WorkloadSpec, WorkloadSpecInput,
+  WorkloadStats,
+};
 
 /** A failing status from the engine, with the engine's message. */
 export class GkError extends Error {
@@ -639,6 +642,21 @@ export class World {
 
   workloadStats(id: number): WorkloadStats {
     return this.struct(WorkloadStatsBytes, readWorkloadStats, (p) => this.m._gkWorkloadGetStats(this.w, id, p));
+  }
+
+  /** The spec the workload runs with, the engine's defaults filled in. */
+  workloadSpec(id: number): WorkloadSpec {
+    return this.struct(WorkloadSpecBytes, readWorkloadSpec, (p) => this.m._gkWorkloadGetSpec(this.w, id, p));
+  }
+
+  /** The page's record kept in the world's memory (gkWorldSession). */
+  session(): SessionRecord {
+    return this.gk.guard(() => readSession(this.gk.view(), this.m._gkWorldSession(this.w)));
+  }
+
+  /** Writes the given fields of the page's record in place. */
+  setSession(fields: SessionInput): void {
+    this.gk.guard(() => writeSession(this.gk.view(), this.m._gkWorldSession(this.w), fields));
   }
 
   /** The workload's most recent batch latencies (at most max, the engine

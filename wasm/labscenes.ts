@@ -10,7 +10,7 @@
 // labs.c uses more than a sandbox can show: a world has room for fifteen
 // client programs, and a live part should take seconds, not minutes, of
 // virtual time.
-import type { LabName, WorkloadAction } from './protocol';
+import type { LabName, WorkloadAction, WorkloadSpec } from './protocol';
 
 const US = 1e3;
 const MS = 1e6;
@@ -71,6 +71,6 @@ export const LAB_SCENES: Record<LabName, LabPart[]> = {
 };
 
 /** Monitors run until stopped: a part is done without them. */
-export function countsForCompletion(w: WorkloadAction): boolean {
+export function countsForCompletion(w: Pick<Partial<WorkloadSpec>, 'requests' | 'intervalNs'>): boolean {
   return (w.requests ?? 1) > 0 && !w.intervalNs;
 }

@@ -47,11 +47,11 @@ const FILL_TRACE_LOW = 1 << 11;
 const decoder = new TextDecoder();
 
 /** What the session keeps about the memcached node (checkpointed). */
+/** What the session keeps about the memcached node outside the engine:
+ *  the options it was started with, what its console printed and the fill
+ *  in progress. The node's id and the console's connection to it are in
+ *  the session's record in the engine (mcNode, mcConn). */
 export interface McState {
-  /** MC_NODE once started, -1 before. */
-  node: number;
-  /** The console's connection to it. */
-  conn: number;
   options: McOptions | null;
   console: McConsoleEntry[];
   fill: McFillProgress | null;
@@ -65,7 +65,7 @@ export interface McLive {
 }
 
 export function newMcState(): McState {
-  return { node: -1, conn: -1, options: null, console: [], fill: null };
+  return { options: null, console: [], fill: null };
 }
 
 export function copyMcState(s: McState): McState {
@@ -137,6 +137,11 @@ export function completeMc(live: McLive, a: Action): Action | null {
 /** Starts the node (anew) with options. The engine's refusal (a link's
  *  log asking for what it cannot do) is shown in the console: the action
  *  is logged already, and replays the same. Returns whether it runs. */
+/** The memcached node's id, -1 before it starts (the session's record). */
+function mcNode(world: World): number {
+  return world.session().mcNode;
+}
+
 function start(live: McLive, options: McOptions): boolean {
   const { world } = live;
   const t = world.now();
@@ -145,19 +150,20 @@ function start(live: McLive, options: McOptions): boolean {
   } catch (e) {
     if (!(e instanceof GkError)) throw e;
     remember(live, { t, input: `memcached ${mcCommandLine(options)}`, output: e.message, bytes: 0 });
-    return live.mc.node >= 0;
+    return mcNode(world) >= 0;
   }
   // A restart closed the console's connection; this end is closed too.
-  if (live.mc.conn >= 0) world.closeConn(live.mc.conn);
-  const conn = world.openConn(MC_NODE);
-  live.mc = { ...live.mc, node: MC_NODE, conn, options: { ...options }, fill: null };
+  const { mcConn } = world.session();
+  if (mcConn >= 0) world.closeConn(mcConn);
+  world.setSession({ mcNode: MC_NODE, mcConn: world.openConn(MC_NODE) });
+  live.mc = { ...live.mc, options: { ...options }, fill: null };
   remember(live, { t, input: `memcached ${mcCommandLine(options)}`, output: '', bytes: 0 });
   return true;
 }
 
 /** Whether the node runs, started with memcached's defaults if it was not. */
 function running(live: McLive): boolean {
-  return live.mc.node >= 0 || start(live, MC_DEFAULTS);
+  return mcNode(live.world) >= 0 || start(live, MC_DEFAULTS);
 }
 
 function remember(live: McLive, e: McConsoleEntry): void {
@@ -172,18 +178,20 @@ function remember(live: McLive, e: McConsoleEntry): void {
  *  until the host's connections are quiet (the node read everything sent
  *  and its replies arrived, or it waits for more of a value). */
 function sendLines(live: McLive, text: string): void {
-  const { world, mc } = live;
-  if (!world.isOpen(mc.conn)) {
+  const { world } = live;
+  let { mcConn: conn } = world.session();
+  if (!world.isOpen(conn)) {
     // It closed (quit, or a line it would not take): a new one, as a
     // client reconnects.
-    world.closeConn(mc.conn);
-    mc.conn = world.openConn(mc.node);
+    world.closeConn(conn);
+    conn = world.openConn(mcNode(world));
+    world.setSession({ mcConn: conn });
   }
   const t = world.now();
   const body = text.replace(/\r?\n/g, '\r\n');
-  world.send(mc.conn, body.endsWith('\r\n') ? body : `${body}\r\n`);
+  world.send(conn, body.endsWith('\r\n') ? body : `${body}\r\n`);
   world.runUntilIdle();
-  const reply = world.recv(mc.conn);
+  const reply = world.recv(conn);
   const output = decoder.decode(reply.subarray(0, MC_REPLY_KEEP));
   remember(live, { t, input: text, output, bytes: reply.length });
 }
@@ -202,7 +210,7 @@ function runFill(live: McLive, a: Extract<McAction, { kind: 'mcFill' }>, drain: 
     let step = FILL_STEP_FIRST;
     for (let at = a.first; at < a.first + a.count;) {
       const n = Math.min(step, a.first + a.count - at);
-      result = memcachedFill(world, mc.node, a.spec, at, n, result);
+      result = memcachedFill(world, mcNode(world), a.spec, at, n, result);
       at += n;
       const read = drain();
       if (read > FILL_TRACE_HIGH) step = Math.max(FILL_STEP_MIN, Math.floor(step / 4));
@@ -236,20 +244,21 @@ export function applyMc(live: McLive, a: McAction, drain: () => number): void {
 function view(live: McLive, cls: number, from: number, count: number): SlabsView {
   const { mc, world: w } = live;
   const notes = memcachedNotes(live.gk);
-  if (mc.node < 0) {
+  const node = mcNode(w);
+  if (node < 0) {
     return {
       running: false, options: null, now: live.world.now(), classes: [], totals: null, cls: 0,
       used: new Uint32Array(0), pages: [], console: [], fill: null, notes,
     };
   }
-  const { classes, totals } = memcachedClasses(w, mc.node);
+  const { classes, totals } = memcachedClasses(w, node);
   const c = Math.min(Math.max(1, Math.floor(cls) || 1), Math.max(1, classes.length));
-  const used = memcachedPages(w, mc.node, c);
+  const used = memcachedPages(w, node, c);
   const pages: SlabsPage[] = [];
   const first = Math.max(0, Math.floor(from) || 0);
   const n = Math.min(Math.max(0, Math.floor(count) || 0), MC_VIEW_PAGES);
   for (let p = first; p < used.length && p < first + n; p++) {
-    pages.push({ index: p, chunks: memcachedChunks(w, mc.node, c, p) });
+    pages.push({ index: p, chunks: memcachedChunks(w, node, c, p) });
   }
   return {
     running: true, options: mc.options && { ...mc.options }, now: w.now(), classes, totals, cls: c, used, pages,
@@ -274,9 +283,10 @@ function answer(live: McLive, q: SlabsQuery): SlabsResultMap[keyof SlabsResultMa
         return { classes: [], error: e.message };
       }
     case 'itemClass': {
-      if (live.mc.node < 0) return null;
+      const node = mcNode(live.world);
+      if (node < 0) return null;
       try {
-        return memcachedItemClass(live.world, live.mc.node, q.nkey, q.flags, q.vlen);
+        return memcachedItemClass(live.world, node, q.nkey, q.flags, q.vlen);
       } catch (e) {
         if (!(e instanceof GkError)) throw e;
         return null;

@@ -77,7 +77,8 @@ export type ActionKind = Action['kind'];
 
 /** The client programs the workload panel offers: presets of one engine
  *  workload (gkWorkloadSpec), named after the clients they imitate. */
-export type WorkloadPreset = 'benchmark' | 'redis-py' | 'lettuce' | 'monitor';
+export const WORKLOAD_PRESETS = ['benchmark', 'redis-py', 'lettuce', 'monitor'] as const;
+export type WorkloadPreset = (typeof WORKLOAD_PRESETS)[number];
 
 /** A client program's parameters (gkWorkloadSpec). A field left out keeps
  *  the engine's default (gkWorkloadSpecInit). */
@@ -238,9 +239,9 @@ export interface WorkloadView {
   /** Its id: the node id of the program's host. */
   id: number;
   preset: WorkloadPreset;
-  /** The spec it was started with (engine defaults filled in are not
-   *  shown: the engine's statistics are). */
-  spec: Partial<WorkloadSpec>;
+  /** The spec it runs with, the engine's defaults filled in
+   *  (gkWorkloadGetSpec). */
+  spec: WorkloadSpec;
   /** Virtual time it was started. */
   startedAt: number;
   stopped: boolean;

@@ -71,6 +71,7 @@ const CONSTANT_SETS = [
   ['ScanWalkLimit', /^GK_SCAN_WALK_(\w+)$/],
   ['RecoveryOutcome', /^GK_RECOVERY_(KEPT|NEWER|LOST|OLDER)$/],
   ['RecoveryLimit', /^GK_RECOVERY_(ROWS_MAX)$/],
+  ['SessionLimit', /^GK_SESSION_(PROGRAMS_MAX)$/],
 ];
 
 // C scalar types as wasm32 lays them out, and how TypeScript reads them.
@@ -105,8 +106,9 @@ function commentText(raw) {
 // ---- Parsing glasskv.h. ----
 
 /** The fields of a struct body: declarations, each with the comment that
- *  follows it (or, before the first, precedes it). */
-function parseFields(body, structName) {
+ *  follows it (or, before the first, precedes it). An array's length is a
+ *  literal or one of the header's constants. */
+function parseFields(body, structName, values) {
   const fields = [];
   let pending = '';
   const re = /\/\*[\s\S]*?\*\/|[^;/]+;/g;
@@ -126,9 +128,10 @@ function parseFields(body, structName) {
     const type = dm[1];
     if (!SCALARS[type]) fail(`struct ${structName}: type ${type} cannot cross the boundary`);
     last = dm[2].split(',').map((d) => {
-      const am = /^(\w+)(?:\[(\d+)\])?$/.exec(d.trim());
+      const am = /^(\w+)(?:\[(\d+|[A-Z_]\w*)\])?$/.exec(d.trim());
       if (!am) fail(`struct ${structName}: cannot read declarator "${d}"`);
-      const count = am[2] ? Number(am[2]) : 1;
+      const count = !am[2] ? 1 : /^\d/.test(am[2]) ? Number(am[2]) : values.get(am[2]);
+      if (count === undefined) fail(`struct ${structName}: "${d}": ${am[2]} is not a constant of the header`);
       if (type === 'char' && !am[2]) fail(`struct ${structName}: a lone char cannot cross`);
       return { type, name: am[1], count, array: Boolean(am[2]), doc: '' };
     });
@@ -155,7 +158,7 @@ function layout(fields) {
   return { size: Math.ceil(off / align) * align };
 }
 
-function parseStructs(text) {
+function parseStructs(text, values) {
   const structs = [];
   const re = /typedef struct (\w+) \{([\s\S]*?)\n\} (\w+);/g;
   let m;
@@ -164,7 +167,7 @@ function parseStructs(text) {
     // The comment just above the typedef, if any, documents the struct.
     const before = text.slice(0, m.index).trimEnd();
     const cm = /\/\*((?:(?!\*\/)[\s\S])*)\*\/$/.exec(before);
-    const fields = parseFields(m[2], name);
+    const fields = parseFields(m[2], name, values);
     const { size } = layout(fields);
     structs.push({ name, tag: m[1], fields, size, doc: cm ? commentText(cm[0]) : '' });
   }
@@ -487,8 +490,9 @@ function calledNames() {
 export function generate() {
   const text = readFileSync(header, 'utf8');
   const exportsText = readFileSync(exportsHeader, 'utf8');
-  const structs = [...parseStructs(text), ...parseStructs(exportsText)];
   const constants = [text, exportsText, readFileSync(cliHeader, 'utf8')].flatMap(parseConstants);
+  const values = new Map(constants.map((c) => [c.name, c.value]));
+  const structs = [...parseStructs(text, values), ...parseStructs(exportsText, values)];
   const sets = CONSTANT_SETS.map(([name]) => [name, []]);
   for (const c of constants) {
     const i = CONSTANT_SETS.findIndex(([, re]) => re.test(c.name));

@@ -20,8 +20,8 @@
 // The timeline (wasm/timeline.ts) is fed from the trace as the world runs
 // and keeps the recorded future too; a fork cuts it back as well.
 import { DictKind, GkError, GkTrapError, TraceType, type Glasskv, type World } from './engine';
-import { packTraceRecords } from '../web/src/wasm-gen/seam';
-import { ConsoleRunner, type ConsoleState } from './consolerun';
+import { SessionLimit, packTraceRecords } from '../web/src/wasm-gen/seam';
+import { ConsoleRunner } from './consolerun';
 import { roundTrip } from './driver';
 import { encodeRequest } from './resp';
 import {
@@ -42,10 +42,11 @@ import {
 } from './mcsession';
 import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } from './mcprotocol';
 import {
-  CONFIGS_SHOWN, WORKLOAD_SPEC_FIELDS, type Action, type ActResult, type AsideLog, type BootResult, type ConsoleEntry,
+  CONFIGS_SHOWN, LAB_NAMES, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action, type ActResult, type AsideLog, type BootResult, type ConsoleEntry,
   type CrashInfo, type DictSnapshot, type HistoryView, type HostView, type IterationResult, type LabName, type LabRunResult, type LaneItems, type LogEntry,
   type RestoreResult, type SamplesResult, type SessionLog, type Snapshot, type TableSnapshot, type TimelineResult, type TraceResult,
-  type ViewOptions, type WorkerEvent, type WorkloadAction, type WorkloadSpec, type WorkloadView,
+  type ViewOptions, type WorkerEvent, type WorkloadAction, type WorkloadPreset, type WorkloadSpec,
+  type WorkloadView,
 } from './protocol';
 
 /** Transcript entries returned by a boot (older ones are dropped). */
@@ -99,23 +100,58 @@ export interface SessionOptions {
   clock?: () => number;
 }
 
-/** A client program started by an action. */
-interface WorkloadRecord {
+type LabPart = { name: LabName; part: number };
+
+/** A client program the page started, as the session's record in the
+ *  engine (gkSession) names it: its workload id, preset and lab part. */
+interface Program {
   id: number;
-  action: WorkloadAction;
-  startedAt: number;
-  stopped: boolean;
-  lab: { name: LabName; part: number } | null;
+  preset: WorkloadPreset;
+  lab: LabPart | null;
 }
 
-/** Everything the session holds about the world outside the engine's
- *  memory: small, and copied into every checkpoint. */
+function programs(world: World): Program[] {
+  const r = world.session();
+  const out: Program[] = [];
+  for (let i = 0; i < r.programs; i++) {
+    const lab = r.programLab[i];
+    out.push({
+      id: r.programId[i], preset: WORKLOAD_PRESETS[r.programPreset[i]],
+      lab: lab < 0 ? null : { name: LAB_NAMES[lab], part: r.programPart[i] },
+    });
+  }
+  return out;
+}
+
+function addProgram(world: World, id: number, preset: WorkloadPreset, lab: LabPart | null): void {
+  const r = world.session();
+  const i = r.programs;
+  r.programId[i] = id;
+  r.programPreset[i] = WORKLOAD_PRESETS.indexOf(preset);
+  r.programLab[i] = lab ? LAB_NAMES.indexOf(lab.name) : -1;
+  r.programPart[i] = lab ? lab.part : 0;
+  world.setSession({
+    programs: i + 1, programId: r.programId, programPreset: r.programPreset, programLab: r.programLab,
+    programPart: r.programPart,
+  });
+}
+
+/** The lab running, from the session's record. */
+function labRunning(world: World): LabPart | null {
+  const r = world.session();
+  return r.lab < 0 ? null : { name: LAB_NAMES[r.lab], part: r.labPart };
+}
+
+/** The connection the page's buttons use (populate, delete, config). */
+function controlConn(world: World): number {
+  return world.session().controlConn;
+}
+
+/** What the session holds about the world outside the engine's memory,
+ *  copied into every checkpoint: the crash scenario's notes and what the
+ *  memcached console printed. The rest (connections, the labs and client
+ *  programs started) is in the engine's record of the session. */
 interface HostState {
-  console: ConsoleState;
-  controlDb: number;
-  populated: number;
-  workloads: WorkloadRecord[];
-  lab: { name: LabName; part: number } | null;
   persist: PersistState;
   mc: McState;
 }
@@ -125,12 +161,7 @@ interface Live {
   world: World;
   node: number;
   console: ConsoleRunner;
-  controlConn: number;
-  controlDb: number;
-  populated: number;
   strips: StripCache;
-  workloads: WorkloadRecord[];
-  lab: { name: LabName; part: number } | null;
   timeline: Timeline;
   persist: PersistState;
   /** The memcached node (wasm/mcsession.ts). */
@@ -286,11 +317,10 @@ export class Session {
     world.traceEnable(ALL_TRACE_TYPES);
     const node = world.addServer();
     const console = new ConsoleRunner(gk, world, node);
-    const controlConn = world.openConn(node);
+    world.setSession({ controlConn: world.openConn(node) });
     return {
-      gk, world, node, console, controlConn, controlDb: 0, populated: 0,
-      strips: new StripCache(), workloads: [], lab: null, timeline: new Timeline(),
-      persist: newPersistState(world, node, controlConn),
+      gk, world, node, console, strips: new StripCache(), timeline: new Timeline(),
+      persist: newPersistState(world, node),
       mc: newMcState(),
     };
   }
@@ -385,7 +415,7 @@ export class Session {
       case 'populate':
         whole(a.n, 1, MAX_KEYS_PER_ACTION, 'n');
         whole(a.db, 0, 15, 'db');
-        return a.prefix ? a : { ...a, prefix: `k${live.populated + 1}` };
+        return a.prefix ? a : { ...a, prefix: `k${live.world.session().populated + 1}` };
       case 'delete':
         whole(a.n, 1, MAX_KEYS_PER_ACTION, 'n');
         whole(a.db, 0, 15, 'db');
@@ -424,14 +454,16 @@ export class Session {
         this.checkWorkload(a);
         return a;
       case 'workloadStop':
-        if (!live.workloads.some((w) => w.id === a.id)) throw new RangeError(`no workload ${a.id}`);
+        if (!programs(live.world).some((w) => w.id === a.id)) throw new RangeError(`no workload ${a.id}`);
         return a;
       case 'lab':
         if (!(a.name in LAB_SCENES)) throw new RangeError(`no lab named ${a.name}`);
         return a;
-      case 'labNext':
-        if (!live.lab || live.lab.part + 1 >= LAB_SCENES[live.lab.name].length) throw new RangeError('no lab part to start');
+      case 'labNext': {
+        const lab = labRunning(live.world);
+        if (!lab || lab.part + 1 >= LAB_SCENES[lab.name].length) throw new RangeError('no lab part to start');
         return a;
+      }
       default:
         return a;
     }
@@ -715,21 +747,10 @@ export class Session {
   }
 
   private saveState(live: Live): HostState {
-    return {
-      console: live.console.save(), controlDb: live.controlDb, populated: live.populated,
-      workloads: live.workloads.map((w) => ({ ...w, lab: w.lab && { ...w.lab } })),
-      lab: live.lab && { ...live.lab },
-      persist: copyPersistState(live.persist),
-      mc: copyMcState(live.mc),
-    };
+    return { persist: copyPersistState(live.persist), mc: copyMcState(live.mc) };
   }
 
   private loadState(live: Live, s: HostState): void {
-    live.console.load(s.console);
-    live.controlDb = s.controlDb;
-    live.populated = s.populated;
-    live.workloads = s.workloads.map((w) => ({ ...w, lab: w.lab && { ...w.lab } }));
-    live.lab = s.lab && { ...s.lab };
     loadPersistState(live, s.persist);
     loadMcState(live, s.mc);
   }
@@ -763,17 +784,17 @@ export class Session {
         return live.console.run(a.text);
       }
       case 'populate':
-        live.populated++;
+        world.setSession({ populated: world.session().populated + 1 });
         this.selectControl(live, a.db);
-        return [live.console.runFor('populate', live.controlConn, ['DEBUG', 'POPULATE', String(a.n), a.prefix!])];
+        return [live.console.runFor('populate', controlConn(world), ['DEBUG', 'POPULATE', String(a.n), a.prefix!])];
       case 'delete':
         this.selectControl(live, a.db);
         return [this.deleteRandom(live, a.n)];
       case 'activeRehash':
-        return [live.console.runFor('activeRehash', live.controlConn,
+        return [live.console.runFor('activeRehash', controlConn(world),
           ['CONFIG', 'SET', 'activerehashing', a.on ? 'yes' : 'no'])];
       case 'config':
-        return [live.console.runFor('config', live.controlConn, ['CONFIG', 'SET', a.name, a.value])];
+        return [live.console.runFor('config', controlConn(world), ['CONFIG', 'SET', a.name, a.value])];
       case 'rehashStep':
         world.rehashSteps(node, a.db, DictKind.KEYS, a.steps);
         return [];
@@ -801,18 +822,17 @@ export class Session {
       case 'workload':
         this.startWorkload(live, a, null);
         return [];
-      case 'workloadStop': {
-        const w = live.workloads.find((x) => x.id === a.id)!;
+      case 'workloadStop':
         world.workloadStop(a.id);
-        w.stopped = true;
         return [];
-      }
       case 'lab':
         this.startLabPart(live, a.name, 0);
         return [];
-      case 'labNext':
-        this.startLabPart(live, live.lab!.name, live.lab!.part + 1);
+      case 'labNext': {
+        const lab = labRunning(world)!;
+        this.startLabPart(live, lab.name, lab.part + 1);
         return [];
+      }
       case 'disk':
       case 'diskFree':
       case 'diskReadOnly':
@@ -845,35 +865,41 @@ export class Session {
     }
   }
 
-  private startWorkload(live: Live, a: WorkloadAction, lab: WorkloadRecord['lab']): void {
+  private startWorkload(live: Live, a: WorkloadAction, lab: LabPart | null): void {
+    // The world has fewer hosts than the record has places (GK_MAX_NODES),
+    // so the engine refuses a program before the record would.
+    if (live.world.session().programs >= SessionLimit.PROGRAMS_MAX) throw new RangeError('too many client programs');
     const id = live.world.workloadStart(live.node, specOf(a));
-    live.workloads.push({ id, action: a, startedAt: live.world.now(), stopped: false, lab });
+    addProgram(live.world, id, a.preset, lab);
   }
 
   private startLabPart(live: Live, name: LabName, part: number): void {
-    live.lab = { name, part };
+    live.world.setSession({ lab: LAB_NAMES.indexOf(name), labPart: part });
     for (const p of LAB_SCENES[name][part].programs) this.startWorkload(live, p, { name, part });
   }
 
   /** While a lab runs and has a next part: whether its current part is
    *  done (every program but monitors has had all its replies). */
   private labPartDone(live: Live): (() => boolean) | undefined {
-    const lab = live.lab;
+    const lab = labRunning(live.world);
     if (!lab || lab.part + 1 >= LAB_SCENES[lab.name].length) return undefined;
     return () => this.partDone(live);
   }
 
   private partDone(live: Live): boolean {
-    const lab = live.lab!;
-    const mine = live.workloads.filter((w) => w.lab && w.lab.name === lab.name && w.lab.part === lab.part &&
-      countsForCompletion(w.action));
-    return mine.every((w) => live.world.workloadStats(w.id).done);
+    const { world } = live;
+    const lab = labRunning(world)!;
+    return programs(world)
+      .filter((w) => w.lab && w.lab.name === lab.name && w.lab.part === lab.part &&
+        countsForCompletion(world.workloadSpec(w.id)))
+      .every((w) => world.workloadStats(w.id).done);
   }
 
   private selectControl(live: Live, db: number): void {
-    if (live.controlDb === db) return;
-    roundTrip(live.world, live.controlConn, encodeRequest(['SELECT', String(db)]));
-    live.controlDb = db;
+    const { world } = live;
+    if (world.session().controlDb === db) return;
+    roundTrip(world, controlConn(world), encodeRequest(['SELECT', String(db)]));
+    world.setSession({ controlDb: db });
   }
 
   /** n times: RANDOMKEY, then DEL of the key it returned. RANDOMKEY draws
@@ -881,9 +907,9 @@ export class Session {
   private deleteRandom(live: Live, n: number): ConsoleEntry {
     let deleted = 0;
     for (let i = 0; i < n; i++) {
-      const key = roundTrip(live.world, live.controlConn, encodeRequest(['RANDOMKEY']));
+      const key = roundTrip(live.world, controlConn(live.world), encodeRequest(['RANDOMKEY']));
       if (!key || key.type !== 'bulk' || !key.value) break;
-      const del = roundTrip(live.world, live.controlConn, encodeRequest(['DEL', key.value]));
+      const del = roundTrip(live.world, controlConn(live.world), encodeRequest(['DEL', key.value]));
       if (del && del.type === 'int') deleted += Number(del.value);
     }
     return live.console.note('delete', `RANDOMKEY + DEL × ${n}`, { deleted });
@@ -912,34 +938,37 @@ export class Session {
       logLength: this.log!.entries.length,
       playing: this.playing,
       speed: this.speed,
-      workloads: live.workloads.map((w) => this.workloadView(live, w)),
+      workloads: programs(world).map((w) => this.workloadView(live, w)),
       hosts: this.hosts(live),
       history: {
         end: this.endTime, atEnd: this.atEnd, applied: this.pos,
         checkpoints: this.checkpoints.all.map((c) => c.now), checkpointBytes: this.checkpoints.bytes,
         aside: this.asides.length ? asideView(this.asides[this.asides.length - 1]) : null,
       },
-      lab: live.lab && {
-        name: live.lab.name, part: live.lab.part, parts: LAB_SCENES[live.lab.name].length,
-        done: live.lab.part + 1 === LAB_SCENES[live.lab.name].length && this.partDone(live),
-      },
+      lab: this.labView(live),
       busy: live.timeline.lastBusy(live.node, world.now()),
       traceSeq: Math.min(this.drained, live.timeline.lastSeq),
       traceLost: live.timeline.lost,
     };
   }
 
-  private workloadView(live: Live, w: WorkloadRecord): WorkloadView {
-    const { kind: _kind, preset, ...spec } = w.action;
-    void _kind;
+  private labView(live: Live): Snapshot['lab'] {
+    const lab = labRunning(live.world);
+    if (!lab) return null;
+    const parts = LAB_SCENES[lab.name].length;
+    return { name: lab.name, part: lab.part, parts, done: lab.part + 1 === parts && this.partDone(live) };
+  }
+
+  private workloadView(live: Live, w: Program): WorkloadView {
+    const stats = live.world.workloadStats(w.id);
     return {
-      id: w.id, preset, spec, startedAt: w.startedAt, stopped: w.stopped, lab: w.lab && { ...w.lab },
-      stats: live.world.workloadStats(w.id), conns: live.timeline.connections(w.id),
+      id: w.id, preset: w.preset, spec: live.world.workloadSpec(w.id), startedAt: stats.startedNs,
+      stopped: stats.stopped, lab: w.lab, stats, conns: live.timeline.connections(w.id),
     };
   }
 
   private hosts(live: Live): HostView[] {
-    const ids = [live.node, ...live.workloads.map((w) => w.id)];
+    const ids = [live.node, ...programs(live.world).map((w) => w.id)];
     return ids.map((id) => ({ id, role: id === live.node ? 'server' : 'workload', ...live.world.nodeStats(id) }));
   }
 
@@ -1111,12 +1140,14 @@ function missingPrior(live: Live, a: Action): string | null {
       if (walk.done) return 'comes after the SCAN walk finished';
       return null;
     }
-    case 'labNext':
-      if (!live.lab) return 'needs a lab, and none was started before it';
-      if (live.lab.part + 1 >= LAB_SCENES[live.lab.name].length) return `comes after the last part of lab ${live.lab.name}`;
+    case 'labNext': {
+      const lab = labRunning(live.world);
+      if (!lab) return 'needs a lab, and none was started before it';
+      if (lab.part + 1 >= LAB_SCENES[lab.name].length) return `comes after the last part of lab ${lab.name}`;
       return null;
+    }
     case 'workloadStop':
-      if (!live.workloads.some((w) => w.id === a.id)) return `stops workload ${a.id}, which was never started`;
+      if (!programs(live.world).some((w) => w.id === a.id)) return `stops workload ${a.id}, which was never started`;
       return null;
     default:
       return null;

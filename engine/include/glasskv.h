@@ -244,7 +244,39 @@ typedef struct gkWorkloadStats {
     uint64_t lat_sum_ns, lat_max_ns, lat_p50_ns, lat_p99_ns;
     uint64_t reads, writes;     /* the program's system calls */
     gkBool done;                /* all requests answered */
+    gkBool stopped;             /* gkWorkloadStop was called */
+    uint64_t started_ns;        /* when gkWorkloadStart ran */
 } gkWorkloadStats;
+
+/* ---- The session: what the page that drives a world keeps in it. ----
+ * The console's connection, its command count and the db redis-cli shows
+ * in its prompt; the connection the page's buttons use and its db; how
+ * many Populate runs added keys; the lab running and the client programs
+ * the page started, with its own names for them (indexes into its tables
+ * of presets and labs). The record lives in the world's memory, so that a
+ * checkpoint, a rewind and the digest cover it with everything else; the
+ * engine itself never acts on it. Read and write it in place at the
+ * address gkWorldSession returns. */
+#define GK_SESSION_PROGRAMS_MAX 16
+
+typedef struct gkSession {
+    int32_t console_conn;       /* the console's connection, -1 none */
+    uint32_t console_seq;       /* transcript entries printed so far */
+    int32_t console_db;         /* the db in redis-cli's prompt */
+    int32_t control_conn;       /* the buttons' connection, -1 none */
+    int32_t control_db;         /* the db it has SELECTed */
+    uint32_t populated;         /* Populate runs so far */
+    int32_t lab;                /* the lab running (page's index), -1 */
+    int32_t lab_part;           /* its part running */
+    int32_t mc_node;            /* the memcached node, -1 before it starts */
+    int32_t mc_conn;            /* the console's connection to it, -1 */
+    uint32_t programs;          /* client programs started */
+    int32_t program_id[GK_SESSION_PROGRAMS_MAX];     /* workload ids */
+    uint8_t program_preset[GK_SESSION_PROGRAMS_MAX]; /* page's preset */
+    int8_t program_lab[GK_SESSION_PROGRAMS_MAX];     /* lab, -1 none */
+    uint8_t program_part[GK_SESSION_PROGRAMS_MAX];   /* the lab's part */
+    uint8_t pad[GK_SESSION_PROGRAMS_MAX];            /* zero */
+} gkSession;
 
 /* A host's system calls and event-loop iterations (any node: a server or
  * a workload's client program). */
@@ -270,6 +302,7 @@ int gkWorldRunUntil(gkWorld *w, uint64_t time_ns);
 int gkWorldRunUntilIdle(gkWorld *w);
 uint64_t gkWorldNextEventTime(gkWorld *w);
 void gkWorldDigest(gkWorld *w, uint64_t *out);
+gkSession *gkWorldSession(gkWorld *w);
 int gkServerDatasetDigest(gkWorld *w, int node, long long cutoff_ms,
                           uint64_t *out);
 
@@ -309,6 +342,7 @@ int gkWorkloadStart(gkWorld *w, int server_node, const gkWorkloadSpec *spec,
                     int *id);
 int gkWorkloadStop(gkWorld *w, int id);
 int gkWorkloadGetStats(gkWorld *w, int id, gkWorkloadStats *out);
+int gkWorkloadGetSpec(gkWorld *w, int id, gkWorkloadSpec *out);
 size_t gkWorkloadSamples(gkWorld *w, int id, uint64_t *times,
                          uint64_t *latencies, size_t max);
 int gkNodeGetStats(gkWorld *w, int node, gkNodeStats *out);

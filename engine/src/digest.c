@@ -368,6 +368,7 @@ void gkWorldDigest(gkWorld *w, uint64_t *out) {
     crc = _mix(crc, w->trace.seq);
     crc = _mix(crc, (uint64_t)w->nnodes);
     crc = _mix(crc, (uint64_t)w->nconns);
+    crc = _mixBytes(crc, &w->session, sizeof(w->session));
     for (int i = 0; i < w->nnodes; i++) {
         if (!w->nodes[i].type) continue;
         crc = _mixNode(crc, &w->nodes[i]);

@@ -381,6 +381,7 @@ int gkWorkloadStart(gkWorld *w, int server_node, const gkWorkloadSpec *spec,
     wl->spec.command[sizeof(wl->spec.command) - 1] = '\0';
     wl->ack = !strcmp(wl->spec.command, "SET") ? GK_ACK_SET :
               !strcmp(wl->spec.command, "INCR") ? GK_ACK_INCR : -1;
+    wl->st.started_ns = w->now;
     rngSeed(&wl->rng, rngNext(&w->rng));
     wl->conns = memCalloc(&w->mem, sizeof(wlConn) * spec->clients);
     wl->el = aeCreateEventLoop(&w->mem, 1024, worldBackend(w));
@@ -410,6 +411,14 @@ int gkWorkloadGetStats(gkWorld *w, int id, gkWorkloadStats *out) {
     gkNode *n = &w->nodes[id];
     out->reads = n->stats.reads;
     out->writes = n->stats.writes;
+    out->stopped = wl->stopped;
+    return GK_OK;
+}
+
+int gkWorkloadGetSpec(gkWorld *w, int id, gkWorkloadSpec *out) {
+    workload *wl = _getWorkload(w, id);
+    if (!wl) return GK_ENOTFOUND;
+    *out = wl->spec;
     return GK_OK;
 }
 

@@ -96,6 +96,9 @@ int gkWorldCreate(gkWorld **out, const gkConfig *cfg, gkAllocFn alloc,
     /* A loopback socket's buffers after Linux's autotuning: a few MB. */
     w->link_window = 4 * 1024 * 1024;
     rngSeed(&w->rng, cfg->seed);
+    w->session.console_conn = w->session.control_conn = -1;
+    w->session.lab = -1;
+    w->session.mc_node = w->session.mc_conn = -1;
     for (int i = 0; i < GK_MAX_NODES; i++) {
         w->nodes[i].w = w;
         w->nodes[i].id = i;
@@ -145,6 +148,7 @@ void gkWorldRelease(gkWorld *w) {
 
 uint64_t gkWorldNow(gkWorld *w) { return w->now; }
 size_t gkWorldMemory(gkWorld *w) { return w->mem.used; }
+gkSession *gkWorldSession(gkWorld *w) { return &w->session; }
 
 /* The time as seen by whoever is running: the running host's local clock
  * during an iteration, otherwise the time of the current event. */

@@ -173,6 +173,7 @@ struct gkWorld {
     uint64_t link_latency;  /* defaults for new connections */
     uint64_t link_bandwidth;
     size_t link_window;
+    gkSession session;      /* the page's record (gkWorldSession) */
     char err[256];
 };
 

@@ -311,6 +311,30 @@ static void testDiskBytesAreFolded(void) {
     gkWorldRelease(b.w);
 }
 
+/* The page's record of the session lives in the world: a new world's says
+ * nothing is open yet, and any field of it is in the digest. */
+static void testSessionRecordIsFolded(void) {
+    session a, b;
+    build(&a, 9);
+    build(&b, 9);
+    gkSession *r = gkWorldSession(a.w);
+    CHECK(r == gkWorldSession(a.w));
+    CHECK_EQ_INT(r->console_conn, -1);
+    CHECK_EQ_INT(r->control_conn, -1);
+    CHECK_EQ_INT(r->lab, -1);
+    CHECK_EQ_INT(r->mc_node, -1);
+    CHECK_EQ_INT(r->programs, 0);
+    CHECK(digest(&a) == digest(&b));
+    r->console_db = 3;
+    CHECK(digest(&a) != digest(&b));
+    gkWorldSession(b.w)->console_db = 3;
+    CHECK(digest(&a) == digest(&b));
+    r->program_part[GK_SESSION_PROGRAMS_MAX - 1] = 1;
+    CHECK(digest(&a) != digest(&b));
+    gkWorldRelease(a.w);
+    gkWorldRelease(b.w);
+}
+
 int main(void) {
     RUN("worlds built alike have the same digest", testSameWorldsSameDigest);
     RUN("a value, a TTL, the hash seed or a nanosecond changes the digest",
@@ -327,5 +351,7 @@ int main(void) {
         testMemcachedDigestChangesNothing);
     RUN("one byte of a file, in the page cache or on the device, changes "
         "the digest", testDiskBytesAreFolded);
+    RUN("the session's record is in the world, and in its digest",
+        testSessionRecordIsFolded);
     return gkTestReport();
 }

@@ -121,6 +121,36 @@ static void testRttPerBatch(void) {
     gkWorldRelease(w);
 }
 
+/* A workload answers with the spec it runs with, defaults filled in, when
+ * it was started and whether it was stopped. */
+static void testWorkloadSpecAndStop(void) {
+    int srv, wl;
+    gkWorld *w = newWorld(1, &srv);
+    gkWorldRunUntil(w, 5000);
+    gkWorkloadSpec sp, got;
+    gkWorkloadSpecInit(&sp);
+    sp.clients = 2;
+    sp.requests = 0;
+    sp.pipeline = 4;
+    CHECK_EQ_INT(gkWorkloadStart(w, srv, &sp, &wl), GK_OK);
+    CHECK_EQ_INT(gkWorkloadGetSpec(w, wl, &got), GK_OK);
+    CHECK_EQ_INT(got.clients, 2);
+    CHECK_EQ_INT(got.pipeline, 4);
+    CHECK_EQ_INT(got.keyspace, 10000);      /* gkWorkloadSpecInit's */
+    CHECK(!strcmp(got.command, "GET"));
+    CHECK_EQ_INT(gkWorkloadGetSpec(w, srv, &got), GK_ENOTFOUND);
+    gkWorldRunUntil(w, 1000000);
+    gkWorkloadStats st;
+    gkWorkloadGetStats(w, wl, &st);
+    CHECK(st.started_ns == 5000);
+    CHECK(!st.stopped);
+    CHECK(st.start_ns >= st.started_ns);
+    gkWorkloadStop(w, wl);
+    gkWorkloadGetStats(w, wl, &st);
+    CHECK(st.stopped);
+    gkWorldRelease(w);
+}
+
 /* Returns the i-th value of "key":<number> in json, or -1. */
 static double jsonNum(const char *json, const char *key, int i) {
     char pat[64];
@@ -203,5 +233,7 @@ int main(void) {
     RUN("the labs reproduce the seeds' shapes", testLabsHaveTheSeedsShape);
     RUN("the same scenario twice gives byte-identical traces",
         testSameScenarioSameTrace);
+    RUN("a workload gives its spec, its start time and whether it stopped",
+        testWorkloadSpecAndStop);
     return gkTestReport();
 }

@@ -156,6 +156,29 @@ describe('rewinding', () => {
     }
   });
 
+  it('brings back the console\'s db, the lab and the programs with the engine\'s memory: they are in its record', async () => {
+    const { session } = newSession({ checkpointEveryMs: 5 });
+    await session.boot(emptyLog(4));
+    session.act({ kind: 'console', text: 'SELECT 3' });
+    session.advanceBy(2e6);
+    const before = session.snapshot();
+    const digest = session.digest();
+    session.advanceBy(1e6);
+    session.act({ kind: 'console', text: 'SELECT 5' });
+    session.act({ kind: 'lab', name: 'command-flushing' });
+    session.act({ kind: 'populate', db: 2, n: 10 });
+    session.advanceBy(5e6);
+    const after = session.snapshot();
+    expect([after.prompt, after.lab?.name, after.workloads.length]).toEqual(['127.0.0.1:6379[5]>', 'command-flushing', 1]);
+    // The programs show the spec they run with, the engine's defaults in.
+    expect(after.workloads[0].spec).toMatchObject({ clients: 1, pipeline: 1, keyspace: 10000 });
+    const back = session.seek(before.now);
+    expect([back.prompt, back.lab, back.workloads]).toEqual(['127.0.0.1:6379[3]>', null, []]);
+    expect(session.digest()).toBe(digest);
+    const again = session.seek(after.now);
+    expect([again.prompt, again.lab?.name, again.workloads]).toEqual([after.prompt, 'command-flushing', after.workloads]);
+  });
+
   it('plays the recorded future again when played from the past, then goes on live', async () => {
     const { session } = newSession({ checkpointEveryMs: 5 });
     await session.boot(emptyLog(4));
