@@ -2,9 +2,9 @@
 // type-check of the page, the worker and the tests, C tests natively and
 // under AddressSanitizer + UndefinedBehaviorSanitizer, every fuzz corpus
 // replayed and each harness run for a short time box, `glasskv server` on a
-// real port against Debian's redis-cli and redis-benchmark, Vitest (the real
-// .wasm, and the differential tests against Debian's redis-server), and
-// Playwright in Debian's Chromium.
+// real port against Debian's redis-cli and redis-benchmark and node-redis,
+// Vitest (the real .wasm, and the differential tests against Debian's
+// redis-server), and Playwright in Debian's Chromium.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,7 +18,7 @@ const suites = [
   ['C tests', 'make', ['-s', '-C', 'engine', 'test', '-j2']],
   ['C tests (ASan+UBSan)', 'make', ['-s', '-C', 'engine', 'test', 'SAN=1', '-j2']],
   ['Fuzz corpora and short campaigns', process.execPath, ['scripts/fuzz.mjs']],
-  ['glasskv server (redis-cli, redis-benchmark, AOF with redis-server)',
+  ['glasskv server (redis-cli, redis-benchmark, node-redis, AOF with redis-server)',
     process.execPath, ['--test', 'tests/server/']],
 ];
 if (existsSync(join(root, 'vitest.config.ts')))
