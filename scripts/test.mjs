@@ -3,8 +3,9 @@
 // under AddressSanitizer + UndefinedBehaviorSanitizer, every fuzz corpus
 // replayed and each harness run for a short time box, `glasskv server` on a
 // real port against Debian's redis-cli and redis-benchmark and node-redis,
-// Vitest (the real .wasm, and the differential tests against Debian's
-// redis-server), and Playwright in Debian's Chromium.
+// the units of Redis 7.0.15's own suite it passes in full, Vitest (the
+// real .wasm, and the differential tests against Debian's redis-server),
+// and Playwright in Debian's Chromium.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,6 +21,8 @@ const suites = [
   ['Fuzz corpora and short campaigns', process.execPath, ['scripts/fuzz.mjs']],
   ['glasskv server (redis-cli, redis-benchmark, node-redis, AOF with redis-server)',
     process.execPath, ['--test', 'tests/server/']],
+  ['Redis 7.0.15\'s own suite: the units glasskv passes in full',
+    process.execPath, ['--test', 'tests/redis-suite/']],
 ];
 if (existsSync(join(root, 'vitest.config.ts')))
   suites.push(['Vitest (wasm, differential)', process.execPath,
