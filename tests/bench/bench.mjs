@@ -1,6 +1,7 @@
 // npm run bench: builds the benchmark driver natively and with Emscripten,
 // runs both on the same command stream and prints the figures and ratios
-// measured in this run.
+// measured in this run; then memcached's fill, and redis-benchmark against
+// `glasskv server` and redis-server (redis-benchmark.mjs).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -8,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 import { realMemcachedFill } from './memcached.mjs';
+import { printRedisBenchmark, redisBenchmark } from './redis-benchmark.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, 'build', 'bench');
@@ -94,4 +96,7 @@ const same = ['total_malloced', 'curr_items', 'evictions'].filter((k) => {
 });
 console.log(`total_malloced, items held and evictions equal to memcached's in all three builds: ${same.length === 3 ? 'yes' : `no (equal: ${same.join(', ') || 'none'})`}`);
 console.log(`wasm (mc.ts) / native sets per second: ${(mc.ts.sets_per_sec / mc.native.sets_per_sec).toFixed(2)}`);
+
+console.log('\nbench: redis-benchmark against glasskv server and redis-server...');
+printRedisBenchmark(await redisBenchmark());
 console.log(`(rates are wall-clock on a shared machine: 1-minute load average ${loadavg()[0].toFixed(1)} at the end of the run)`);
