@@ -54,6 +54,8 @@ typedef struct cliSession {
     char *in;           /* reply bytes received and not yet printed */
     size_t inlen;       /* bytes in `in` */
     size_t incap;       /* bytes allocated for `in` */
+    int shutdown;       /* the command sent is SHUTDOWN: a closed
+                           connection is its expected answer */
 } cliSession;
 
 /* Prints the usage to stderr and exits with status 2. */
@@ -207,7 +209,9 @@ static int _cliReadReply(cliSession *s, int raw, int pubsub) {
         size_t len = 0;
         long used = _cliAwait(s, raw, &text, &len);
         if (used == CLI_INCOMPLETE) {
-            fprintf(stderr, "Error: Server closed the connection\n");
+            /* redis-cli says nothing when SHUTDOWN worked. */
+            if (!s->shutdown)
+                fprintf(stderr, "Error: Server closed the connection\n");
             _cliDrop(s);
             return CLI_REPLY_LOST;
         }
@@ -298,8 +302,10 @@ static int _cliIssue(cliSession *s, int argc, char **argv, size_t *lens,
         _die("out of memory");
     int mode = _cliMode(argv[0]), raw = cliArgvWantsRaw(argc, argv);
     int rc = CLI_NEXT;
+    s->shutdown = !strcasecmp(argv[0], "shutdown");
     while (repeat-- > 0 && rc == CLI_NEXT)
         rc = _cliRoundTrip(s, req, reqlen, mode, raw);
+    s->shutdown = 0;
     free(req);
     return rc < 0 ? CLI_NEXT : rc;
 }

@@ -309,6 +309,14 @@ static void _fsExit(void *ctx) {
     n->died_at = worldLocalNow(n->w);
 }
 
+/* The process's exit_proc: SHUTDOWN has written and fsynced what it had
+ * to, and the process exits at this point. Its files close and the page
+ * cache keeps them, as after any exit. */
+static void _processExit(void *ctx, int status) {
+    (void)status;
+    _fsExit(ctx);
+}
+
 /* The file backend of node id's process. */
 fsBackend machineFsBackend(gkWorld *w, int id) {
     gkNode *n = &w->nodes[id];
@@ -391,6 +399,8 @@ static redisServer *_newProcess(gkWorld *w, int id, const char *conf,
     s->fs = machineFsBackend(w, id);
     s->child_fs = _childFsBackend(w, id);
     s->jobs = simJobsBackend(&n->jobs);
+    s->exit_proc = _processExit;
+    s->exit_ctx = n;
     s->log = &n->log;
     s->pid = 1000 * n->generation + id + 1;
     if (conf && serverLoadConfig(s, conf, err) != C_OK) {

@@ -669,9 +669,8 @@ void shutdownCommand(client *c) {
         return;
     }
     if (!s->exit_proc) {
-        serverLog(s, LL_WARNING, "SHUTDOWN refused: this process is "
-                  "stopped and restarted by its simulated machine, not by "
-                  "itself.");
+        serverLog(s, LL_WARNING, "SHUTDOWN refused: this process has no "
+                  "host to exit through.");
     } else if (prepareForShutdown(s, flags) == C_OK) {
         s->exit_proc(s->exit_ctx, 0);
         return;

@@ -349,9 +349,9 @@ typedef struct redisServer {
      * world leaves the default, 6379, for the log and INFO), sets
      * shutdown_asap when SIGTERM or SIGINT arrives, for serverCron to
      * shut down as Redis's does, and ends the process through exit_proc
-     * once prepareForShutdown is done. The world has no exit_proc: its
-     * processes are stopped and restarted by the world, so SHUTDOWN
-     * fails there. */
+     * once prepareForShutdown is done. The simulated machine's exit_proc
+     * ends the process as an exit does: the node goes down at the end of
+     * the iteration and stays down until it is restarted. */
     int port;
     int shutdown_asap;
     void (*exit_proc)(void *ctx, int status);

@@ -285,6 +285,43 @@ static void testPowerLossDuringTheBackgroundFsync(void) {
     nodeClose(&n);
 }
 
+/* SHUTDOWN writes and fsyncs the AOF, then the process exits: no reply,
+ * the node is down until restarted, and what was acknowledged under
+ * appendfsync no is on the device. While the first AOF is being written
+ * it refuses, as 7.0 does. */
+static void testShutdownFsyncsAndExits(void) {
+    node n;
+    nodeOpen(&n, 8, "appendonly yes\nappendfsync no\n");
+    nodeRun(&n, 50 * MS);
+    CHECK_EQ_STR(nodeCmd(&n, "SET a 1"), "+OK\r\n");
+    char *durable = nodeFile(&n, "appendonlydir/appendonly.aof.1.incr.aof",
+                             1, NULL);
+    CHECK(durable && !strstr(durable, "$1\r\na\r\n"));
+    free(durable);
+    CHECK_EQ_STR(nodeCmd(&n, "SHUTDOWN"), "");
+    CHECK_EQ_INT(gkServerIsUp(n.w, n.srv), 0);
+    CHECK(nodeLogHas(&n, "User requested shutdown..."));
+    CHECK(nodeLogHas(&n, "Calling fsync() on the AOF file."));
+    CHECK(nodeLogHas(&n, "Redis is now ready to exit, bye bye..."));
+    durable = nodeFile(&n, "appendonlydir/appendonly.aof.1.incr.aof", 1,
+                       NULL);
+    CHECK(durable && strstr(durable, "$1\r\na\r\n$1\r\n1\r\n"));
+    free(durable);
+    CHECK_EQ_INT(nodeRestart(&n), GK_OK);
+    CHECK_EQ_STR(nodeCmd(&n, "GET a"), "$1\r\n1\r\n");
+    nodeClose(&n);
+
+    nodeOpen(&n, 8, NULL);
+    CHECK_EQ_STR(nodeCmd(&n, "CONFIG SET appendonly yes"), "+OK\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SHUTDOWN"),
+                 "-ERR Errors trying to SHUTDOWN. Check logs.\r\n");
+    CHECK(nodeLogHas(&n, "Writing initial AOF, can't exit."));
+    CHECK_EQ_INT(gkServerIsUp(n.w, n.srv), 1);
+    CHECK_EQ_STR(nodeCmd(&n, "SHUTDOWN ABORT"),
+                 "-ERR No shutdown in progress.\r\n");
+    nodeClose(&n);
+}
+
 /* Armed with GK_CRASH_AT_BEFORE_SLEEP on the next command, the crash
  * waits through idle iterations (serverCron's) and stops the iteration
  * that runs the burst before its beforeSleep. */
@@ -329,5 +366,7 @@ int main(void) {
         "acknowledged write", testPowerLossDuringTheBackgroundFsync);
     RUN("a crash armed for the beforeSleep after the next command skips "
         "idle iterations", testCrashBeforeTheBeforeSleepOfTheNextBusyIteration);
+    RUN("SHUTDOWN fsyncs the AOF and the process exits until restarted",
+        testShutdownFsyncsAndExits);
     return gkTestReport();
 }
