@@ -311,12 +311,12 @@ static sds _clientInfoString(redisServer *s, client *cl, sds o) {
     size_t totmem = sizeof(*cl) + sdsAllocSize(cl->querybuf) +
                     cl->buf_usable_size + argvmem + multimem + cl->reply_bytes;
     return sdscatprintf(s->mem, o,
-        "id=%llu addr=127.0.0.1:%d laddr=127.0.0.1:6379 fd=%d name=%s "
+        "id=%llu addr=127.0.0.1:%d laddr=127.0.0.1:%d fd=%d name=%s "
         "age=%llu idle=%llu flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d "
         "qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
         "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s%s cmd=%s "
         "user=default redir=-1 resp=2\n",
-        (unsigned long long)cl->id, 40000 + cl->fd, cl->fd,
+        (unsigned long long)cl->id, 40000 + cl->fd, s->port, cl->fd,
         cl->name ? cl->name : "",
         (unsigned long long)((now - cl->ctime_ms) / 1000),
         (unsigned long long)((now - cl->lastinteraction_ms) / 1000),
