@@ -149,6 +149,13 @@ export function diskSetReadOnly(world: World, node: number, dir: string, readonl
     world.checkStatus(gk.module._gkDiskSetReadOnly(world.handle, node, d, readonly ? 1 : 0))));
 }
 
+/** Whether a directory of the node's disk is read-only. */
+export function diskIsReadOnly(world: World, node: number, dir: string): boolean {
+  const gk = world.engine;
+  return gk.guard(() => gk.withString(dir, (d) =>
+    world.checkStatus(gk.module._gkDiskIsReadOnly(world.handle, node, d)))) === 1;
+}
+
 /** Kills the node's process now (PROCESS, kill -9) or cuts the machine's
  *  power (POWER). */
 export function serverCrash(world: World, node: number, kind: number): void {

@@ -14,7 +14,7 @@ import type { ConsoleRunner } from './consolerun';
 import { parseReply } from './resp';
 import {
   AofEvent, BioType, CrashEvent, CrashKind, DiskEvent, FSYNC_NAMES, JobEvent, RecoveryLimit, RecoveryOutcome, aofInfo,
-  CrashAt, diskFileInfo, diskInfo, diskReadFile, diskSetFree, diskSetPreset, diskSetReadOnly, serverCrash,
+  CrashAt, diskFileInfo, diskInfo, diskReadFile, diskIsReadOnly, diskSetFree, diskSetPreset, diskSetReadOnly, serverCrash,
   serverCrashAtEvent, serverIsUp, serverLogRead, serverRecoveryFollow, serverRecoveryInfo, serverRecoveryRows,
   serverRestart, serverThreads, type RecoveryRow as EngineRow,
 } from './aof';
@@ -45,8 +45,6 @@ export interface PersistState {
   armed: {
     point: CrashPoint; mode: CrashMode; appendonly: boolean; fsync: string; commands: number; buf: number;
   } | null;
-  /** Directories made read-only (gkDiskSetReadOnly has no getter). */
-  readOnly: string[];
   /** Log lines already shown in a report. */
   logSeq: number;
 }
@@ -64,11 +62,11 @@ export interface PersistLive {
  *  ledger of the writes it acknowledges from the start. */
 export function newPersistState(world: World, node: number): PersistState {
   serverRecoveryFollow(world, node, true);
-  return { conf: null, crash: null, report: null, armed: null, readOnly: [], logSeq: 0 };
+  return { conf: null, crash: null, report: null, armed: null, logSeq: 0 };
 }
 
 export function copyPersistState(s: PersistState): PersistState {
-  return { ...s, readOnly: [...s.readOnly], armed: s.armed && { ...s.armed } };
+  return { ...s, armed: s.armed && { ...s.armed } };
 }
 
 /** Puts a checkpointed state back. */
@@ -135,8 +133,6 @@ export function applyPersist(live: PersistLive, a: PersistAction): ConsoleEntry[
       return [live.console.note('persist', `disk free ${a.bytes} bytes`, {})];
     case 'diskReadOnly': {
       diskSetReadOnly(world, node, a.dir, a.readonly);
-      const ro = live.persist.readOnly.filter((d) => d !== a.dir);
-      live.persist.readOnly = a.readonly ? [...ro, a.dir].sort() : ro;
       return [live.console.note('persist', `chmod ${a.readonly ? 'a-w' : 'u+w'} ${a.dir || '.'}`, {})];
     }
     case 'crash':
@@ -441,7 +437,8 @@ export function aofView(live: PersistLive): AofView {
   const now = Math.max(world.now(), recsNow.length ? recsNow[recsNow.length - 1].time : 0);
   const ledger = serverRecoveryInfo(world, node);
   const base = {
-    now, crash: p.crash, acked: ledger.keysNow, writes: ledger.ackedNow, readOnly: p.readOnly,
+    now, crash: p.crash, acked: ledger.keysNow, writes: ledger.ackedNow,
+    readOnly: READONLY_DIRS.filter((d) => diskIsReadOnly(world, node, d)),
     armed: p.armed && { point: p.armed.point, mode: p.armed.mode },
     report: p.report && p.report.rows.length > REPORT_ROWS
       ? { ...p.report, rows: p.report.rows.slice(0, REPORT_ROWS) } : p.report,

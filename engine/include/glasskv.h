@@ -505,6 +505,7 @@ int gkDiskSetPreset(gkWorld *w, int node, const char *name);
 const char *gkDiskPresetName(int i);
 int gkDiskSetFree(gkWorld *w, int node, uint64_t bytes);
 int gkDiskSetReadOnly(gkWorld *w, int node, const char *dir, int readonly);
+int gkDiskIsReadOnly(gkWorld *w, int node, const char *dir);
 int gkDiskGetInfo(gkWorld *w, int node, gkDiskInfo *out);
 int gkDiskFileInfo(gkWorld *w, int node, const char *path,
                    gkDiskFile *out);

@@ -726,6 +726,15 @@ int gkDiskSetReadOnly(gkWorld *w, int node, const char *dir, int readonly) {
     return GK_OK;
 }
 
+/* Whether dir on the node's disk is read-only: 1 or 0 (a directory that
+ * does not exist is not). Reads only: the disk is not caught up. */
+int gkDiskIsReadOnly(gkWorld *w, int node, const char *dir) {
+    gkNode *n = _redisNode(w, node);
+    if (!n || !n->disk) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    diskDir *dd = diskFindDir(n->disk, dir);
+    return dd && dd->readonly;
+}
+
 /* The node's disk as a whole. */
 int gkDiskGetInfo(gkWorld *w, int node, gkDiskInfo *out) {
     gkDisk *d = _disk(w, node);

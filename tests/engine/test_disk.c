@@ -115,7 +115,11 @@ static void testFsyncTakesTheDevicesTime(void) {
 static void testReadOnlyDirectoryRefusesNewFiles(void) {
     node n;
     nodeOpen(&n, 1, "appendonly yes\n");
+    CHECK_EQ_INT(gkDiskIsReadOnly(n.w, n.srv, "appendonlydir"), 0);
     gkDiskSetReadOnly(n.w, n.srv, "appendonlydir", 1);
+    CHECK_EQ_INT(gkDiskIsReadOnly(n.w, n.srv, "appendonlydir"), 1);
+    CHECK_EQ_INT(gkDiskIsReadOnly(n.w, n.srv, ""), 0);
+    CHECK_EQ_INT(gkDiskIsReadOnly(n.w, 9, ""), GK_ENOTFOUND);
     CHECK_EQ_STR(nodeCmd(&n, "BGREWRITEAOF"), "-ERR Can't execute an AOF "
                  "background rewriting. Please check the server logs for "
                  "more information.\r\n");
@@ -125,6 +129,7 @@ static void testReadOnlyDirectoryRefusesNewFiles(void) {
     CHECK_EQ_STR(nodeInfoStr(&n, "aof_last_bgrewrite_status", buf,
                              sizeof(buf)), "err");
     gkDiskSetReadOnly(n.w, n.srv, "appendonlydir", 0);
+    CHECK_EQ_INT(gkDiskIsReadOnly(n.w, n.srv, "appendonlydir"), 0);
     CHECK_EQ_STR(nodeCmd(&n, "BGREWRITEAOF"), "+Background append only file "
                  "rewriting started\r\n");
     nodeClose(&n);
