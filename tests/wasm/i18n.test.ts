@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '../../web/src/i18n/en';
 import { translate, type MessageKey } from '../../web/src/i18n/index';
+import { actionText } from '../../web/src/model/format';
 
 describe('plural messages', () => {
   it('pick the English form by the count and leave Korean, which has none, alone', () => {
@@ -32,5 +33,22 @@ describe('plural messages', () => {
         expect(out, k).not.toMatch(/[{}#]|plural/);
       }
     }
+  });
+});
+
+describe('actions in words', () => {
+  it('name a crash\'s mode and point in the page\'s language, as the AOF panel does', () => {
+    const ko = (k: MessageKey, p?: Record<string, string | number>) => translate('ko', k, p);
+    const en = (k: MessageKey, p?: Record<string, string | number>) => translate('en', k, p);
+    const armed = { kind: 'crashAt', mode: 'power', point: 'afterWrite' } as const;
+    expect(actionText(en, armed)).toBe(translate('en', 'action.crashAt', {
+      mode: translate('en', 'aof.crashAt.mode.power'), point: translate('en', 'aof.crashAt.afterWrite'),
+    }));
+    const said = actionText(ko, armed);
+    expect(said).toContain(translate('ko', 'aof.crashAt.afterWrite'));
+    expect(said).toContain(translate('ko', 'aof.crashAt.mode.power'));
+    expect(said).not.toContain('afterWrite');
+    expect(actionText(ko, { kind: 'crash', mode: 'process' })).toBe(translate('ko', 'action.crash', { mode: 'kill -9' }));
+    expect(actionText(ko, { kind: 'restart' })).toBe(translate('ko', 'action.restart'));
   });
 });

@@ -1,7 +1,7 @@
 // Formatting for display: virtual time, counts, log actions. Pure functions.
 import type { Action } from '../../../wasm/protocol';
 import { mcCommandLine } from '../../../wasm/mcprotocol';
-import type { MessageKey, Params } from '../i18n';
+import type { MessageKey, Params, Translate } from '../i18n';
 
 function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
@@ -41,6 +41,20 @@ export function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
   if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
   return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+/** A logged action in words, in the page's language: describeAction's
+ *  sentence, with a crash's mode and point named as the AOF panel names
+ *  them. */
+export function actionText(t: Translate, a: Action): string {
+  if (a.kind === 'crash' || a.kind === 'crashAt') {
+    const mode = t(a.mode === 'power' ? 'aof.crashAt.mode.power' : 'aof.crashAt.mode.process');
+    return a.kind === 'crash'
+      ? t('action.crash', { mode })
+      : t('action.crashAt', { mode, point: t(`aof.crashAt.${a.point}`) });
+  }
+  const d = describeAction(a);
+  return t(d.key, d.params);
 }
 
 /** The i18n key and parameters that describe a logged action. */

@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef } from 'react';
 import { useAppState, useStoreApi, useT } from '../app/hooks';
-import { describeAction } from '../model/format';
+import { actionText } from '../model/format';
 
 /** Says what stopped the engine and offers to rebuild it from the log. */
 export const CrashDialog = memo(function CrashDialog() {
@@ -20,8 +20,7 @@ export const CrashDialog = memo(function CrashDialog() {
   let title = t('dead.title');
   let body = t('dead.body', { msg: dead ?? '' });
   if (phase === 'crashed' && crash) {
-    const what = crash.action ? describeAction(crash.action) : null;
-    const action = what ? t(what.key, what.params) : '';
+    const action = crash.action ? actionText(t, crash.action) : '';
     const during = crash.during === 'play'
       ? t('crash.during.play')
       : t(crash.during === 'replay' ? 'crash.during.replay' : 'crash.during.action', { i: crash.entryIndex + 1, action });

@@ -1,6 +1,6 @@
 import { memo, useCallback } from 'react';
 import { useReady, useT } from '../../app/hooks';
-import { describeAction } from '../../model/format';
+import { actionText } from '../../model/format';
 import type { ConfigBlock, DoBlock, RunBlock } from '../../lessons/types';
 import { useLesson, useLessonApi } from './hooks';
 
@@ -75,10 +75,9 @@ function BlockBody({ block }: { block: RunBlock | DoBlock | ConfigBlock }) {
 /** One line of a do block, described in words (its source as a tooltip). */
 export function ActionLine({ text, actions }: { text: string; actions: DoBlock['actions'] }) {
   const t = useT();
-  const d = describeAction(actions[0]);
   return (
     <li title={text}>
-      {t(d.key, d.params)}
+      {actionText(t, actions[0])}
       {actions.length > 1 ? ` × ${actions.length}` : ''}
     </li>
   );
