@@ -402,6 +402,15 @@ unsigned char *lpAppend(gkMem *m, unsigned char *lp, const unsigned char *s,
     return lpInsertString(m, lp, s, slen, _lpEof(lp), LP_BEFORE, NULL);
 }
 
+/* Inserts the slen bytes at s before the first element (appends to an
+ * empty listpack). Returns as lpInsertString. */
+unsigned char *lpPrepend(gkMem *m, unsigned char *lp, const unsigned char *s,
+                         uint32_t slen) {
+    unsigned char *p = lpFirst(lp);
+    if (!p) return lpAppend(m, lp, s, slen);
+    return lpInsertString(m, lp, s, slen, p, LP_BEFORE, NULL);
+}
+
 /* Appends the integer v. Returns as lpInsertString. */
 unsigned char *lpAppendInteger(gkMem *m, unsigned char *lp, int64_t v) {
     lpElement e;
@@ -467,6 +476,48 @@ unsigned char *lpDeleteRange(gkMem *m, unsigned char *lp, long index,
     }
     _lpCutRun(lp, p, num);
     return _lpShrinkToFit(m, lp);
+}
+
+/* Joins two listpacks, *first's elements then *second's, into the larger
+ * of the two allocations (so the copy is the smaller one's bytes, as in
+ * Redis: the quicklist merges a small node into a big neighbour). The
+ * other listpack is freed and its pointer set to NULL; the kept one's
+ * pointer is updated. The count becomes unknown (65535) if it reaches
+ * that. Returns the merged listpack, or NULL with nothing changed if
+ * either is NULL, they are the same, or the result would pass 2^32-1
+ * bytes. */
+unsigned char *lpMerge(gkMem *m, unsigned char **first,
+                       unsigned char **second) {
+    if (!first || !*first || !second || !*second || *first == *second)
+        return NULL;
+    size_t fbytes = _lpGetTotalBytes(*first);
+    size_t sbytes = _lpGetTotalBytes(*second);
+    uint64_t total = (uint64_t)fbytes + sbytes - LP_HDR_SIZE - 1;
+    if (total > UINT32_MAX) return NULL;
+    unsigned long n = lpLength(*first) + lpLength(*second);
+    if (n > LP_HDR_NUMELE_UNKNOWN) n = LP_HDR_NUMELE_UNKNOWN;
+    int append = fbytes >= sbytes;          /* keep first, add second */
+    unsigned char *target = append ? *first : *second;
+    unsigned char *source = append ? *second : *first;
+    size_t tbytes = append ? fbytes : sbytes;
+    size_t sobytes = append ? sbytes : fbytes;
+    target = memRealloc(m, target, (size_t)total);
+    if (append) {
+        /* [target entries][source entries, terminator] */
+        memcpy(target + tbytes - 1, source + LP_HDR_SIZE,
+               sobytes - LP_HDR_SIZE);
+    } else {
+        /* [source header and entries][target entries, terminator] */
+        memmove(target + sobytes - 1, target + LP_HDR_SIZE,
+                tbytes - LP_HDR_SIZE);
+        memcpy(target, source, sobytes - 1);
+    }
+    _lpSetTotalBytes(target, (uint32_t)total);
+    _lpSetNumElements(target, (uint32_t)n);
+    memFree(m, source);
+    *first = append ? target : NULL;
+    *second = append ? NULL : target;
+    return target;
 }
 
 /* ---- Walking ---- */

@@ -35,6 +35,8 @@ unsigned char *lpCreate(gkMem *m, size_t capacity);
 void lpRelease(gkMem *m, unsigned char *lp);
 unsigned char *lpAppend(gkMem *m, unsigned char *lp, const unsigned char *s,
                         uint32_t slen);
+unsigned char *lpPrepend(gkMem *m, unsigned char *lp, const unsigned char *s,
+                         uint32_t slen);
 unsigned char *lpAppendInteger(gkMem *m, unsigned char *lp, int64_t v);
 unsigned char *lpInsertString(gkMem *m, unsigned char *lp,
                               const unsigned char *s, uint32_t slen,
@@ -46,6 +48,8 @@ unsigned char *lpDelete(gkMem *m, unsigned char *lp, unsigned char *p,
                         unsigned char **newp);
 unsigned char *lpDeleteRange(gkMem *m, unsigned char *lp, long index,
                              unsigned long num);
+unsigned char *lpMerge(gkMem *m, unsigned char **first,
+                       unsigned char **second);
 unsigned char *lpFirst(unsigned char *lp);
 unsigned char *lpLast(unsigned char *lp);
 unsigned char *lpNext(unsigned char *lp, unsigned char *p);

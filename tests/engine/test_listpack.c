@@ -664,6 +664,53 @@ static void testRandomizedAgainstModel(void) {
     runRandomEdits(20240501, 3000);
 }
 
+/* lpPrepend puts an element first, also into an empty listpack. */
+static void testPrepend(void) {
+    static const char *const want[] = { "b", "a", "300", "c" };
+    gkMem m;
+    memInit(&m, NULL, NULL);
+    unsigned char *lp = lpPrepend(&m, lpCreate(&m, 0),
+                                  (const unsigned char *)"c", 1);
+    lp = lpPrepend(&m, lp, (const unsigned char *)"300", 3);
+    lp = lpPrepend(&m, lp, (const unsigned char *)"a", 1);
+    lp = lpPrepend(&m, lp, (const unsigned char *)"b", 1);
+    unsigned char *built = lpBuild(&m, want, 4);
+    CHECK(lpSame(lp, built));
+    CHECK_EQ_INT(lpInt(lpSeek(lp, 2)), 300);
+    lpRelease(&m, lp);
+    lpRelease(&m, built);
+    CHECK_EQ_INT(m.used, 0);
+}
+
+/* lpMerge joins two listpacks into the larger one's allocation: the same
+ * bytes as appending every element to one listpack, whichever is kept. */
+static void testMerge(void) {
+    static const char *const all[] = { "a", "bb", "-7", "ccc", "1024",
+                                       "ddddddddddddddd", "e" };
+    gkMem m;
+    memInit(&m, NULL, NULL);
+    unsigned char *whole = lpBuild(&m, all, 7);
+    for (int cut = 0; cut <= 7; cut++) {
+        unsigned char *a = lpBuild(&m, all, cut);
+        unsigned char *b = lpBuild(&m, all + cut, 7 - cut);
+        int keep_first = lpBytes(a) >= lpBytes(b);
+        unsigned char *first = a, *second = b;
+        unsigned char *merged = lpMerge(&m, &first, &second);
+        CHECK(merged != NULL && lpSame(merged, whole));
+        CHECK_EQ_INT(lpLength(merged), 7);
+        CHECK(keep_first ? (first == merged && second == NULL)
+                         : (second == merged && first == NULL));
+        lpRelease(&m, merged);
+    }
+    unsigned char *a = lpBuild(&m, all, 2);
+    unsigned char *none = NULL;
+    CHECK(lpMerge(&m, &a, &none) == NULL);
+    CHECK(lpMerge(&m, &a, &a) == NULL);
+    lpRelease(&m, a);
+    lpRelease(&m, whole);
+    CHECK_EQ_INT(m.used, 0);
+}
+
 int main(void) {
     RUN("an empty listpack is the 7 bytes 07 00 00 00 00 00 ff",
         testEmptyListpack);
@@ -695,6 +742,10 @@ int main(void) {
         testCompareAndGetInteger);
     RUN("past 65534 elements the count is unknown and lpLength recounts",
         testUnknownCount);
+    RUN("lpPrepend puts an element first, also into an empty listpack",
+        testPrepend);
+    RUN("lpMerge joins two listpacks into the larger one's allocation",
+        testMerge);
     RUN("thousands of random edits agree with an array of strings",
         testRandomizedAgainstModel);
     return gkTestReport();
