@@ -279,7 +279,7 @@ static sds _bulkLL(gkMem *m, sds b, long long v) {
     return _bulk(m, b, buf, (size_t)len);
 }
 
-/* One element of a SADD / HMSET / ZADD batch of at most 64. */
+/* One element of an RPUSH / SADD / HMSET / ZADD batch of at most 64. */
 static void _rwElement(void *ctx, const char *a, size_t alen, const char *b,
                        size_t blen, double score) {
     rwBatch *r = ctx;
@@ -312,6 +312,11 @@ static sds _rwKey(redisServer *s, gkMem *m, sds b, redisDb *db, sds key,
         b = sdscat(m, b, "*3\r\n$3\r\nSET\r\n");
         b = _bulk(m, b, key, sdslen(key));
         b = _bulk(m, b, p, len);
+    } else if (o->type == OBJ_LIST) {
+        rwBatch r = { m, b, "RPUSH", key, 0, 0, 0 };
+        r.items = (unsigned long)listTypeLength(o);
+        rdbForEachElement(o, _rwElement, &r);
+        b = r.buf;
     } else {
         rwBatch r = { m, b, o->type == OBJ_SET ? "SADD" : o->type == OBJ_HASH
                       ? "HMSET" : "ZADD", key, 0, 0, o->type != OBJ_SET };

@@ -95,6 +95,23 @@
     C(zrangebylex, zrangebylexCommand, -4, R, NULL) \
     C(zrevrangebylex, zrevrangebylexCommand, -4, R, NULL) \
     C(renamenx, renamenxCommand, 3, W | F, NULL) \
+    C(lpush, lpushCommand, -3, W | M | F, NULL) \
+    C(rpush, rpushCommand, -3, W | M | F, NULL) \
+    C(lpushx, lpushxCommand, -3, W | M | F, NULL) \
+    C(rpushx, rpushxCommand, -3, W | M | F, NULL) \
+    C(linsert, linsertCommand, 5, W | M, NULL) \
+    C(lpop, lpopCommand, -2, W | F, NULL) \
+    C(rpop, rpopCommand, -2, W | F, NULL) \
+    C(lmpop, lmpopCommand, -4, W, NULL) \
+    C(llen, llenCommand, 2, R | F, NULL) \
+    C(lindex, lindexCommand, 3, R, NULL) \
+    C(lset, lsetCommand, 4, W | M, NULL) \
+    C(lrange, lrangeCommand, 4, R, NULL) \
+    C(ltrim, ltrimCommand, 4, W, NULL) \
+    C(lpos, lposCommand, -3, R, NULL) \
+    C(lrem, lremCommand, 4, W, NULL) \
+    C(rpoplpush, rpoplpushCommand, 3, W | M, NULL) \
+    C(lmove, lmoveCommand, 5, W | M, NULL) \
     C(multi, multiCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(exec, execCommand, 1, CMD_LOADING | CMD_STALE, NULL) \
     C(discard, discardCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \

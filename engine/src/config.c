@@ -67,6 +67,10 @@ static const configDef configs[] = {
       OFF(zset_max_listpack_entries), 1, 0, LLONG_MAX, 0 },
     { "zset-max-listpack-value", "zset-max-ziplist-value", CFG_INT,
       OFF(zset_max_listpack_value), 1, 0, LLONG_MAX, 0 },
+    { "list-max-listpack-size", "list-max-ziplist-size", CFG_INT,
+      OFF(list_max_listpack_size), 1, INT_MIN, INT_MAX, 0 },
+    { "list-compress-depth", NULL, CFG_INT, OFF(list_compress_depth), 1, 0,
+      INT_MAX, 0 },
     { "lazyfree-lazy-user-del", NULL, CFG_BOOL, OFF(lazyfree_lazy_user_del),
       0, 0, 1, 0 },
     { "lazyfree-lazy-user-flush", NULL, CFG_BOOL,
@@ -151,6 +155,12 @@ static int _parseMemory(const char *s, long long *out) {
         return 0;
     *out = (long long)(v * (unsigned long long)mul);
     return 1;
+}
+
+/* configParseMemory: _parseMemory for the rest of the server (DEBUG
+ * QUICKLIST-PACKED-THRESHOLD reads its size as Redis's memtoull does). */
+int configParseMemory(const char *s, long long *out) {
+    return _parseMemory(s, out);
 }
 
 /* The name of an enum's value. */

@@ -685,8 +685,11 @@ void unlinkCommand(client *c) { _delGeneric(c, 1); }
 #define LAZYFREE_THRESHOLD 64
 #define LAZYFREE_NS_PER_ELEMENT 40
 
-/* lazyfreeGetFreeEffort: elements to free one by one. */
+/* lazyfreeGetFreeEffort: allocations to free one by one (a list's are
+ * its nodes). */
 static size_t _freeEffort(const robj *o) {
+    if (o->type == OBJ_LIST && o->encoding == OBJ_ENCODING_QUICKLIST)
+        return (size_t)((const quicklist *)o->v.ptr)->len;
     if ((o->type == OBJ_SET || o->type == OBJ_HASH) &&
         o->encoding == OBJ_ENCODING_HT) return dictSize((dict *)o->v.ptr);
     if (o->type == OBJ_ZSET && o->encoding == OBJ_ENCODING_SKIPLIST)

@@ -1,9 +1,10 @@
-/* debug.c -- DEBUG HTSTATS and DEBUG POPULATE, INFO, and CLIENT ID /
- * SETNAME / GETNAME. */
+/* debug.c -- DEBUG HTSTATS, OBJECT, POPULATE and
+ * QUICKLIST-PACKED-THRESHOLD, INFO, and CLIENT ID / SETNAME / GETNAME. */
 #include <string.h>
 #include <strings.h>
 #include <stdio.h>
 #include "server.h"
+#include "rdb.h"
 
 /* DEBUG HTSTATS <dbid>: the text of dictGetStats for the keyspace and the
  * expires dict, each cut at 4 KB as in Redis. */
@@ -80,9 +81,64 @@ static void _debugPopulate(client *c) {
     addReplyOK(c);
 }
 
-/* DEBUG HELP | HTSTATS dbid | POPULATE count [prefix] [size]: see the help
- * text. Any other subcommand or argument count gets the subcommand syntax
- * error. POPULATE's keys are not propagated, as in Redis. */
+/* DEBUG OBJECT's extra fields for a list: its nodes, their average fill,
+ * its fill setting, whether it compresses, and its bytes uncompressed. */
+static void _debugQuicklistFields(const quicklist *ql, char *out, size_t cap) {
+    unsigned long long sz = 0;
+    for (const quicklistNode *n = ql->head; n; n = n->next) sz += n->sz;
+    snprintf(out, cap, " ql_nodes:%llu ql_avg_node:%.2f ql_listpack_max:%d "
+             "ql_compressed:%d ql_uncompressed_size:%llu", ql->len,
+             (double)ql->count / (double)ql->len, ql->fill,
+             ql->compress != 0, sz);
+}
+
+/* DEBUG OBJECT <key>: low-level facts about a value, as a status line.
+ * The key is looked up as it is, expired or not, as Redis does. Redis
+ * prints the value's LRU clock and its idle time; the engine keeps no
+ * access time per value, so it prints the LRU clock of now and an idle
+ * time of 0, as for a value just read. serializedlength is the engine's
+ * own RDB encoding of the value, which does not LZF-compress strings. */
+static void _debugObject(client *c) {
+    redisServer *s = c->srv;
+    dictEntry *de = dictFind(c->db->dict, c->argv[2]->v.ptr);
+    if (!de) {
+        addReplyError(c, "no such key");
+        return;
+    }
+    robj *val = dictGetVal(de);
+    char extra[160] = "", line[400];
+    if (val->encoding == OBJ_ENCODING_QUICKLIST)
+        _debugQuicklistFields(val->v.ptr, extra, sizeof(extra));
+    gkMem scratch;
+    memInit(&scratch, s->mem->fn, s->mem->ud);
+    size_t serialized = rdbSavedValueLen(&scratch, val);
+    long long lru = (s->mstime / 1000) & ((1 << 24) - 1);
+    snprintf(line, sizeof(line), "Value at:%p refcount:%d encoding:%s "
+             "serializedlength:%zu lru:%lld lru_seconds_idle:0%s",
+             (void *)val, (int)val->refcount, strEncoding(val->encoding),
+             serialized, lru, extra);
+    addReplyStatus(c, line);
+}
+
+/* DEBUG QUICKLIST-PACKED-THRESHOLD <size>: from now on, list elements of
+ * size bytes or more get a plain quicklist node of their own (a memory
+ * value as CONFIG takes one; 0 restores the 1 GB default). */
+static void _debugPackedThreshold(client *c) {
+    long long sz;
+    if (!configParseMemory(c->argv[2]->v.ptr, &sz) ||
+        !quicklistSetPackedThreshold(&c->srv->qlenv,
+                                     (unsigned long long)sz)) {
+        addReplyError(c, "argument must be a memory value bigger than 1 "
+                      "and smaller than 4gb");
+        return;
+    }
+    addReplyOK(c);
+}
+
+/* DEBUG HELP | HTSTATS dbid | OBJECT key | POPULATE count [prefix] [size]
+ * | QUICKLIST-PACKED-THRESHOLD size: see the help text. Any other
+ * subcommand or argument count gets the subcommand syntax error.
+ * POPULATE's keys are not propagated, as in Redis. */
 void debugCommand(client *c) {
     const char *sub = c->argv[1]->v.ptr;
     if (!strcasecmp(sub, "help") && c->argc == 2) {
@@ -90,6 +146,8 @@ void debugCommand(client *c) {
             "HTSTATS <dbid>",
             "    Return hash table statistics of the specified Redis "
             "database.",
+            "OBJECT <key>",
+            "    Show low level info about `key` and associated value.",
             "POPULATE <count> [<prefix>] [<size>]",
             "    Create <count> string keys named key:<num>. If <prefix> is "
             "specified then",
@@ -98,12 +156,22 @@ void debugCommand(client *c) {
             "    replicas. Cluster slots are not respected so keys not "
             "belonging to the",
             "    current node can be created in cluster mode.",
+            "QUICKLIST-PACKED-THRESHOLD <size>",
+            "    Sets the threshold for elements to be inserted as plain vs "
+            "packed nodes",
+            "    Default value is 1GB, allows values up to 4GB. Setting to 0 "
+            "restores to default.",
             NULL };
         addReplyHelp(c, help);
     } else if (!strcasecmp(sub, "htstats") && c->argc == 3) {
         _debugHtstats(c);
     } else if (!strcasecmp(sub, "populate") && c->argc >= 3 && c->argc <= 5) {
         _debugPopulate(c);
+    } else if (!strcasecmp(sub, "object") && c->argc == 3) {
+        _debugObject(c);
+    } else if (!strcasecmp(sub, "quicklist-packed-threshold") &&
+               c->argc == 3) {
+        _debugPackedThreshold(c);
     } else {
         addReplySubcommandSyntaxError(c);
     }

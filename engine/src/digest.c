@@ -39,10 +39,11 @@
  *
  * gkServerDatasetDigest is another number, for one server's dataset
  * alone: what the keys hold, whatever the order they were inserted in,
- * their encodings or the state of the hash tables. Two servers that hold
- * the same keys with the same values and expire times give the same one,
- * so a server restarted from its AOF can be compared with the one that
- * wrote it.
+ * their encodings or the state of the hash tables (a list's elements
+ * count in their order, its nodes and their compression do not). Two
+ * servers that hold the same keys with the same values and expire times
+ * give the same one, so a server restarted from its AOF can be compared
+ * with the one that wrote it.
  *
  * Computing it must not change what it measures. The RDB writer looks
  * expires up with dictFind, which takes a rehash step on a rehashing
@@ -402,6 +403,14 @@ static void _sumElement(void *ctx, const char *a, size_t alen,
     e->sum += _mix(crc, alen);
 }
 
+/* One list element, chained onto the crc: a list's order is part of its
+ * value, so unlike the members of a set its elements are not summed. */
+static void _chainElement(void *ctx, const char *a, size_t alen,
+                          const char *b, size_t blen, double score) {
+    uint64_t *crc = ctx;
+    *crc = crc64(_mix(*crc, alen), (const unsigned char *)a, alen);
+}
+
 static uint64_t _keyDigest(redisDb *db, sds key, robj *o) {
     uint64_t crc = crc64(_mix(0, (uint64_t)db->id),
                          (const unsigned char *)key, sdslen(key));
@@ -411,6 +420,8 @@ static uint64_t _keyDigest(redisDb *db, sds key, robj *o) {
         size_t len;
         const char *p = objectStrBytes(o, buf, &len);
         crc = crc64(_mix(crc, len), (const unsigned char *)p, len);
+    } else if (o->type == OBJ_LIST) {
+        rdbForEachElement(o, _chainElement, &crc);
     } else {
         elemSum e = { 0, o->type };
         rdbForEachElement(o, _sumElement, &e);

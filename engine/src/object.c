@@ -6,6 +6,7 @@
 #include "server.h"
 #include "intset.h"
 #include "listpack.h"
+#include "quicklist.h"
 
 /* A new object of the given type wrapping ptr, with refcount 1 and encoding
  * RAW; the caller sets the real encoding. The object takes ownership of ptr,
@@ -148,6 +149,20 @@ robj *createZsetListpackObject(redisServer *s) {
     return o;
 }
 
+/* An empty list, encoded as a quicklist whose nodes follow the current
+ * list-max-listpack-size and list-compress-depth: a list keeps the
+ * settings it was created with, as in Redis. Refcount 1. In 7.0 every
+ * list is a quicklist, even one of a single element (listpack-encoded
+ * small lists came in 7.2). */
+robj *createQuicklistObject(redisServer *s) {
+    long long fill = s->cfg.list_max_listpack_size;
+    long long depth = s->cfg.list_compress_depth;
+    robj *o = createObject(s, OBJ_LIST, quicklistCreate(&s->qlenv,
+                           (int)fill, depth > INT_MAX ? INT_MAX : (int)depth));
+    o->encoding = OBJ_ENCODING_QUICKLIST;
+    return o;
+}
+
 /* Takes one more reference to o; each must be dropped with decrRefCount. */
 void incrRefCount(robj *o) { o->refcount++; }
 
@@ -161,6 +176,7 @@ void freeObjectValue(redisServer *s, robj *o) {
     case OBJ_ENCODING_INTSET: intsetRelease(s->mem, o->v.ptr); break;
     case OBJ_ENCODING_LISTPACK: lpRelease(s->mem, o->v.ptr); break;
     case OBJ_ENCODING_SKIPLIST: freeZsetObject(s, o); break;
+    case OBJ_ENCODING_QUICKLIST: quicklistRelease(o->v.ptr); break;
     default: memPanic("unknown object encoding");
     }
 }
@@ -194,6 +210,7 @@ const char *strEncoding(int encoding) {
     case OBJ_ENCODING_SKIPLIST: return "skiplist";
     case OBJ_ENCODING_EMBSTR: return "embstr";
     case OBJ_ENCODING_LISTPACK: return "listpack";
+    case OBJ_ENCODING_QUICKLIST: return "quicklist";
     default: return "unknown";
     }
 }

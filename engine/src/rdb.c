@@ -6,8 +6,11 @@
 #include "rdb.h"
 #include "intset.h"
 #include "listpack.h"
+#include "quicklist.h"
+#include "lzf.h"
 
 #define RDB_TYPE_STRING 0
+#define RDB_TYPE_LIST 1
 #define RDB_TYPE_SET 2
 #define RDB_TYPE_ZSET 3
 #define RDB_TYPE_HASH 4
@@ -15,6 +18,7 @@
 #define RDB_TYPE_SET_INTSET 11
 #define RDB_TYPE_HASH_LISTPACK 16
 #define RDB_TYPE_ZSET_LISTPACK 17
+#define RDB_TYPE_LIST_QUICKLIST_2 18
 
 #define RDB_OPCODE_FUNCTION2 245
 #define RDB_OPCODE_MODULE_AUX 247
@@ -108,10 +112,32 @@ static void _eachListpack(const robj *o, unsigned char *lp, elemFn *fn,
     }
 }
 
-/* Calls fn for every element of a set, hash or sorted set: (member) for
- * a set, (field, value) for a hash, (member, score) for a sorted set. */
+/* Hands each element of a list to an elemFn, integers as their text. */
+typedef struct listWalk {
+    elemFn *fn;
+    void *ctx;
+} listWalk;
+
+static void _eachListElement(void *ctx, const unsigned char *p, size_t len,
+                             long long v) {
+    listWalk *lw = ctx;
+    char buf[LONG_STR_SIZE];
+    if (!p) {
+        len = (size_t)ll2string(buf, sizeof(buf), v);
+        p = (const unsigned char *)buf;
+    }
+    lw->fn(lw->ctx, (const char *)p, len, NULL, 0, 0);
+}
+
+/* Calls fn for every element of a list, set, hash or sorted set: (element)
+ * for a list, head to tail, (member) for a set, (field, value) for a
+ * hash, (member, score) for a sorted set. Nothing is changed, compressed
+ * list nodes included. */
 void rdbForEachElement(const robj *o, elemFn *fn, void *ctx) {
-    if (o->encoding == OBJ_ENCODING_INTSET) _eachIntset(o, fn, ctx);
+    if (o->encoding == OBJ_ENCODING_QUICKLIST) {
+        listWalk lw = { fn, ctx };
+        quicklistForEach(o->v.ptr, _eachListElement, &lw);
+    } else if (o->encoding == OBJ_ENCODING_INTSET) _eachIntset(o, fn, ctx);
     else if (o->encoding == OBJ_ENCODING_LISTPACK)
         _eachListpack(o, o->v.ptr, fn, ctx);
     else if (o->encoding == OBJ_ENCODING_HT) _eachDict(o, o->v.ptr, fn, ctx);
@@ -232,6 +258,27 @@ static unsigned long _size(const robj *o) {
     return zsetLength(o);
 }
 
+/* A list as RDB_TYPE_LIST_QUICKLIST_2, node by node as Redis 7.0 saves
+ * it: the node count, then each node's container (1 plain, 2 packed) and
+ * its bytes -- the listpack, or the plain element -- as a string; a
+ * compressed node goes as it is, an LZF string (0xC3, compressed and
+ * original lengths, the LZF bytes), without decompressing it. */
+static void _wList(rdbWriter *w, const quicklist *ql) {
+    _wLen(w, ql->len);
+    for (const quicklistNode *node = ql->head; node; node = node->next) {
+        _wLen(w, node->container);
+        if (quicklistNodeIsCompressed(node)) {
+            const quicklistLZF *lzf = (const quicklistLZF *)node->entry;
+            _wByte(w, 0xC0 | RDB_ENC_LZF);
+            _wLen(w, lzf->sz);
+            _wLen(w, node->sz);
+            _wBytes(w, lzf->compressed, lzf->sz);
+        } else {
+            _wString(w, (const char *)node->entry, node->sz);
+        }
+    }
+}
+
 /* A value: its type byte is written by the caller. */
 static void _wValue(rdbWriter *w, const robj *o) {
     if (o->type == OBJ_STRING) {
@@ -239,14 +286,30 @@ static void _wValue(rdbWriter *w, const robj *o) {
         else _wString(w, o->v.ptr, sdslen(o->v.ptr));
         return;
     }
+    if (o->type == OBJ_LIST) {
+        _wList(w, o->v.ptr);
+        return;
+    }
     _wLen(w, _size(o));
     rdbForEachElement(o, o->type == OBJ_ZSET ? _wZsetElement : _wElement, w);
+}
+
+/* rdbSavedObjectLen: the bytes o's value takes in an RDB file (without
+ * its type byte and key), as DEBUG OBJECT's serializedlength reports it.
+ * Built with scratch memory from m and freed again. */
+size_t rdbSavedValueLen(gkMem *m, const robj *o) {
+    rdbWriter w = { m, sdsempty(m) };
+    _wValue(&w, o);
+    size_t len = sdslen(w.buf);
+    sdsfree(m, w.buf);
+    return len;
 }
 
 /* The RDB type byte a value is written with. */
 static int _rdbType(const robj *o) {
     switch (o->type) {
     case OBJ_STRING: return RDB_TYPE_STRING;
+    case OBJ_LIST: return RDB_TYPE_LIST_QUICKLIST_2;
     case OBJ_SET: return RDB_TYPE_SET;
     case OBJ_HASH: return RDB_TYPE_HASH;
     default: return RDB_TYPE_ZSET_2;
@@ -397,33 +460,6 @@ static int _rLen(rdbReader *r, uint64_t *len, int *enc) {
     return C_OK;
 }
 
-/* LZF decompression (the liblzf format Redis uses). Returns 1 if the
- * output is exactly ulen bytes. */
-static int _lzfDecompress(const unsigned char *in, size_t clen,
-                          unsigned char *out, size_t ulen) {
-    size_t ip = 0, op = 0;
-    while (ip < clen) {
-        unsigned int ctrl = in[ip++];
-        if (ctrl < 32) {
-            ctrl++;
-            if (op + ctrl > ulen || ip + ctrl > clen) return 0;
-            memcpy(out + op, in + ip, ctrl);
-            op += ctrl;
-            ip += ctrl;
-            continue;
-        }
-        size_t len = ctrl >> 5;
-        size_t back = (size_t)(ctrl & 0x1f) << 8;
-        if (len == 7) { if (ip >= clen) return 0; len += in[ip++]; }
-        if (ip >= clen) return 0;
-        back += in[ip++] + 1;
-        len += 2;
-        if (back > op || op + len > ulen) return 0;
-        for (size_t i = 0; i < len; i++, op++) out[op] = out[op - back];
-    }
-    return op == ulen;
-}
-
 /* An LZF-compressed string: compressed and original lengths, then
  * the compressed bytes. */
 static int _rLzf(rdbReader *r, robj **out) {
@@ -441,8 +477,8 @@ static int _rLzf(rdbReader *r, robj **out) {
         return _corrupt(r, "Invalid LZF compressed string");
     sds s = sdsTryNewlen(r->s->mem, NULL, (size_t)ulen);
     if (!s) return _fail(r, "Out of memory loading a string");
-    if (!_lzfDecompress(r->p + r->pos, (size_t)clen, (unsigned char *)s,
-                        (size_t)ulen)) {
+    if (lzfDecompress(r->p + r->pos, (size_t)clen, (unsigned char *)s,
+                      (size_t)ulen) != (size_t)ulen) {
         sdsfree(r->s->mem, s);
         return _corrupt(r, "Invalid LZF compressed string");
     }
@@ -515,7 +551,8 @@ static void _cmdPushScore(rdbCmd *c, double score) {
     _cmdPushStr(c, buf, (size_t)len);
 }
 
-/* Type 2 (set) and 4 (hash): count, then one or two strings each. */
+/* Type 1 (list), 2 (set) and 4 (hash): count, then one or two strings
+ * each. */
 static int _rPlain(rdbReader *r, rdbCmd *c, int pairs) {
     uint64_t n;
     int enc;
@@ -684,12 +721,68 @@ static int _rBlob(rdbReader *r, rdbCmd *c, int type) {
                     "listpack integrity check failed.");
 }
 
+/* One node of a type 18 list: its container, then its bytes (any string
+ * encoding, LZF included). A plain node is one element; a packed one a
+ * listpack, checked whole before its elements are taken (an empty one is
+ * skipped, as Redis skips it). */
+static int _rListNode(rdbReader *r, rdbCmd *c) {
+    uint64_t container;
+    int enc;
+    robj *data;
+    if (_rLen(r, &container, &enc) != C_OK) return C_ERR;
+    if (container != QUICKLIST_NODE_CONTAINER_PACKED &&
+        container != QUICKLIST_NODE_CONTAINER_PLAIN)
+        return _corrupt(r, "Quicklist integrity check failed.");
+    if (_rString(r, &data) != C_OK) return C_ERR;
+    char nb[LONG_STR_SIZE];
+    size_t len;
+    const char *p = objectStrBytes(data, nb, &len);
+    if (len == 0) {
+        decrRefCount(r->s, data);
+        return _short(r);               /* Redis: "... or OOM" */
+    }
+    if (container == QUICKLIST_NODE_CONTAINER_PLAIN) {
+        _cmdPush(c, data);
+        return C_OK;
+    }
+    unsigned char *lp = memTryAlloc(r->s->mem, len);
+    int ok = lp != NULL;
+    if (ok) {
+        memcpy(lp, p, len);
+        ok = lpValidateIntegrity(lp, len, 1, NULL, NULL);
+    }
+    decrRefCount(r->s, data);
+    if (ok) {
+        unsigned char ib[LP_INTBUF_SIZE];
+        for (unsigned char *q = lpFirst(lp); q; q = lpNext(lp, q)) {
+            int64_t n;
+            unsigned char *s = lpGet(q, &n, ib);
+            _cmdPushStr(c, (const char *)s, (size_t)n);
+        }
+    }
+    memFree(r->s->mem, lp);
+    if (!lp) return _short(r);
+    return ok ? C_OK : _corrupt(r, "Listpack integrity check failed.");
+}
+
+/* Type 18 (a quicklist of listpacks): the node count, then the nodes;
+ * the elements become one RPUSH. */
+static int _rQuicklist(rdbReader *r, rdbCmd *c) {
+    uint64_t n;
+    int enc;
+    if (_rLen(r, &n, &enc) != C_OK) return C_ERR;
+    for (uint64_t i = 0; i < n; i++)
+        if (_rListNode(r, c) != C_OK) return C_ERR;
+    return C_OK;
+}
+
 /* Reads one value of the given type into the command that rebuilds it. */
 static int _rValue(rdbReader *r, int type, rdbCmd *c) {
-    static const char *verb[] = { "SET", "SADD", "HSET", "ZADD" };
+    static const char *verb[] = { "SET", "SADD", "HSET", "ZADD", "RPUSH" };
     int v;
     switch (type) {
     case RDB_TYPE_STRING: v = 0; break;
+    case RDB_TYPE_LIST: case RDB_TYPE_LIST_QUICKLIST_2: v = 4; break;
     case RDB_TYPE_SET: case RDB_TYPE_SET_INTSET: v = 1; break;
     case RDB_TYPE_HASH: case RDB_TYPE_HASH_LISTPACK: v = 2; break;
     case RDB_TYPE_ZSET: case RDB_TYPE_ZSET_2: case RDB_TYPE_ZSET_LISTPACK:
@@ -709,8 +802,9 @@ static int _rValue(rdbReader *r, int type, rdbCmd *c) {
         _cmdPush(c, o);
         return C_OK;
     }
-    if (type == RDB_TYPE_SET || type == RDB_TYPE_HASH)
+    if (type == RDB_TYPE_SET || type == RDB_TYPE_HASH || type == RDB_TYPE_LIST)
         return _rPlain(r, c, type == RDB_TYPE_HASH);
+    if (type == RDB_TYPE_LIST_QUICKLIST_2) return _rQuicklist(r, c);
     if (type == RDB_TYPE_ZSET || type == RDB_TYPE_ZSET_2)
         return _rZset(r, c, type == RDB_TYPE_ZSET_2);
     return _rBlob(r, c, type);

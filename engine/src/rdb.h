@@ -12,8 +12,11 @@
  * Lengths take 1, 2, 5 or 9 bytes (the top two bits of the first byte
  * say which); strings that are small integers are stored as 1, 2 or 4
  * byte integers. The writer stores sets, hashes and sorted sets in their
- * plain forms (types 2, 4 and 5); the reader also takes the intset and
- * listpack forms and LZF-compressed strings that Redis itself writes. */
+ * plain forms (types 2, 4 and 5) and lists as Redis 7.0 does, a quicklist
+ * of listpack and plain nodes (type 18) with compressed nodes left
+ * LZF-compressed; the reader also takes plain lists (type 1), the intset
+ * and listpack forms and LZF-compressed strings that Redis itself
+ * writes. Older ziplist encodings (types 10 to 14) are not read. */
 #ifndef GK_RDB_H
 #define GK_RDB_H
 
@@ -45,6 +48,7 @@ typedef int rdbExecFn(void *ctx, int dbid, int argc, robj **argv);
 
 uint64_t crc64(uint64_t crc, const unsigned char *s, uint64_t l);
 sds rdbSaveSnapshot(redisServer *s, gkMem *mem, long long *keys);
+size_t rdbSavedValueLen(gkMem *m, const robj *o);
 int rdbLoadCommands(redisServer *s, const char *buf, size_t len,
                     rdbExecFn *fn, void *ctx, rdbLoadInfo *info);
 void rdbForEachElement(const robj *o, void (*fn)(void *ctx, const char *a,

@@ -80,6 +80,7 @@ static void _initConfig(serverConfig *cfg) {
     cfg->hash_max_listpack_value = 64;
     cfg->zset_max_listpack_entries = 128;
     cfg->zset_max_listpack_value = 64;
+    cfg->list_max_listpack_size = -2;
     cfg->maxclients = 10000;
     cfg->databases = CONFIG_DEFAULT_DBNUM;
     cfg->loglevel = LL_NOTICE;
@@ -124,6 +125,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->unix_ms_at_zero = unix_ms_at_zero;
     _initConfig(&s->cfg);
     s->denv.mem = mem;
+    quicklistEnvInit(&s->qlenv, mem);
     for (int i = 0; i < 16; i += 8) {
         uint64_t r = rngNext(rng);
         for (int b = 0; b < 8; b++)

@@ -20,6 +20,7 @@
 #include "bio.h"
 #include "aof.h"
 #include "status.h"
+#include "quicklist.h"
 
 /* ---- Limits and defaults (Redis 7.0 values). ---- */
 #define PROTO_IOBUF_LEN (1024 * 16)        /* read size */
@@ -60,6 +61,7 @@
 #define OBJ_ENCODING_INTSET 6
 #define OBJ_ENCODING_SKIPLIST 7
 #define OBJ_ENCODING_EMBSTR 8
+#define OBJ_ENCODING_QUICKLIST 9
 #define OBJ_ENCODING_LISTPACK 11
 
 typedef struct robj {
@@ -67,7 +69,7 @@ typedef struct robj {
     uint8_t encoding;   /* OBJ_ENCODING_* */
     int32_t refcount;
     union {
-        void *ptr;      /* sds, dict, intset, listpack, zset */
+        void *ptr;      /* sds, dict, intset, listpack, zset, quicklist */
         int64_t ll;     /* OBJ_ENCODING_INT strings */
     } v;
 } robj;
@@ -229,6 +231,8 @@ typedef struct serverConfig {
     long long hash_max_listpack_value;
     long long zset_max_listpack_entries;
     long long zset_max_listpack_value;
+    long long list_max_listpack_size;   /* a new list's fill */
+    long long list_compress_depth;      /* a new list's compress depth */
     int lazyfree_lazy_user_del;
     int lazyfree_lazy_user_flush;
     int lazyfree_lazy_expire;
@@ -278,6 +282,7 @@ typedef struct redisServer {
     int node;
     gkMem *mem;
     dictEnv denv;               /* shared by every dict of this server */
+    quicklistEnv qlenv;         /* shared by every list of this server */
     aeEventLoop *el;
     dict *commands;             /* name (nocase) -> redisCommand */
     cmdStats *cmdstats;         /* indexed by redisCommand.id */
@@ -383,6 +388,7 @@ robj *createIntsetObject(redisServer *s);
 robj *createHashObject(redisServer *s);
 robj *createZsetObject(redisServer *s);
 robj *createZsetListpackObject(redisServer *s);
+robj *createQuicklistObject(redisServer *s);
 void incrRefCount(robj *o);
 void decrRefCount(redisServer *s, robj *o);
 void freeObjectValue(redisServer *s, robj *o);
@@ -579,6 +585,7 @@ void call(client *c);
 int serverConfigSet(redisServer *s, const char *name, const char *value,
                     sds *err);
 int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap);
+int configParseMemory(const char *s, long long *out);
 uint64_t dictSdsHash(const dict *d, const void *key);
 uint64_t dictSdsCaseHash(const dict *d, const void *key);
 int dictSdsKeyCompare(const dict *d, const void *k1, const void *k2);
@@ -690,11 +697,29 @@ void clientListCommand(client *c);
 void quitCommand(client *c);
 void shutdownCommand(client *c);
 void functionFlushCommand(client *c);
+void lpushCommand(client *c);
+void rpushCommand(client *c);
+void lpushxCommand(client *c);
+void rpushxCommand(client *c);
+void linsertCommand(client *c);
+void llenCommand(client *c);
+void lindexCommand(client *c);
+void lsetCommand(client *c);
+void lpopCommand(client *c);
+void rpopCommand(client *c);
+void lmpopCommand(client *c);
+void lrangeCommand(client *c);
+void ltrimCommand(client *c);
+void lposCommand(client *c);
+void lremCommand(client *c);
+void lmoveCommand(client *c);
+void rpoplpushCommand(client *c);
 
 /* ---- t_set.c / t_hash.c / t_zset.c helpers used elsewhere ---- */
 unsigned long setTypeSize(const robj *subject);
 unsigned long hashTypeLength(const robj *o);
 unsigned long zsetLength(const robj *zobj);
+unsigned long long listTypeLength(const robj *subject);
 void freeZsetObject(redisServer *s, robj *o);
 zskiplist *zslCreate(redisServer *s);
 void zslRelease(redisServer *s, zskiplist *zsl);

@@ -34,7 +34,8 @@ static void testLzfRoundTrips(void) {
     unsigned char *buf = malloc(70000);
     for (size_t n = 1; n < 70000; n = n * 3 + 1) {
         /* Random bytes: nothing repeats, the output is a little longer. */
-        for (size_t i = 0; i < n; i++) buf[i] = (unsigned char)gkTestRand(&seed);
+        for (size_t i = 0; i < n; i++)
+            buf[i] = (unsigned char)gkTestRand(&seed);
         CHECK(lzfRoundTrip(buf, n) >= n);
         /* Text from a small alphabet: repeats everywhere. */
         for (size_t i = 0; i < n; i++)
