@@ -118,7 +118,7 @@ typedef struct rlMark {
 } rlMark;
 
 /* A key's value in a form two servers can be compared in: its type, its
- * expire time and its elements, sorted. */
+ * expire time and its elements, sorted (a list's in their order). */
 typedef struct rlElem {
     sds a, b;                   /* member (field); a hash's value */
     double score;               /* a sorted set's */

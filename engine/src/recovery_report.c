@@ -88,12 +88,14 @@ rlImage *rlImageCreate(gkMem *m, redisDb *db, sds key, long long cutoff_ms) {
         img->str = sdsnewlen(m, p, len);
         return img;
     }
-    size_t n = o->type == OBJ_SET ? setTypeSize(o) : o->type == OBJ_HASH
+    size_t n = o->type == OBJ_LIST ? (size_t)listTypeLength(o)
+               : o->type == OBJ_SET ? setTypeSize(o) : o->type == OBJ_HASH
                ? hashTypeLength(o) : zsetLength(o);
     img->el = memAlloc(m, sizeof(rlElem) * (n ? n : 1));
     imgFill f = { m, img };
     rdbForEachElement(o, _collect, &f);
-    qsort(img->el, img->n, sizeof(rlElem), _cmpElem);
+    if (o->type != OBJ_LIST)        /* a list's order is its value */
+        qsort(img->el, img->n, sizeof(rlElem), _cmpElem);
     return img;
 }
 
@@ -166,8 +168,9 @@ static void _put(textBuf *t, const char *s, size_t n) {
 
 static void _puts(textBuf *t, const char *s) { _put(t, s, strlen(s)); }
 
-/* A value as a row shows it: a string as it is, a set as {a, b}, a hash
- * as {f: v}, a sorted set as {m: score}; "" for an absent key. */
+/* A value as a row shows it: a string as it is, a list as [a, b] from
+ * head to tail, a set as {a, b}, a hash as {f: v}, a sorted set as
+ * {m: score}; "" for an absent key. */
 static void _summary(const rlImage *img, char *out, size_t cap) {
     textBuf t = { out, cap, 0, 0 };
     out[0] = '\0';
@@ -176,7 +179,8 @@ static void _summary(const rlImage *img, char *out, size_t cap) {
         _put(&t, img->str, sdslen(img->str));
         return;
     }
-    _puts(&t, "{");
+    int list = img->type == OBJ_LIST;
+    _puts(&t, list ? "[" : "{");
     for (size_t i = 0; i < img->n && !t.full; i++) {
         const rlElem *e = &img->el[i];
         if (i) _puts(&t, ", ");
@@ -191,7 +195,7 @@ static void _summary(const rlImage *img, char *out, size_t cap) {
             _puts(&t, num);
         }
     }
-    _puts(&t, "}");
+    _puts(&t, list ? "]" : "}");
 }
 
 /* ---- Choosing the rows. ----

@@ -354,11 +354,15 @@ static void testFollowingStartedLateTakesTheDatasetAsItIs(void) {
 
 #define X50 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 
-/* Every type is summarized; control bytes are escaped, long values cut. */
+/* Every type is summarized (a list in its order, the others sorted);
+ * control bytes are escaped, long values cut. */
 static void testRowsSummarizeEveryType(void) {
     static const char *const script[] = {
         "HSET h g w f v", ":2\r\n", "SADD s b a 10", ":3\r\n",
-        "ZADD z 2 n 1.5 m", ":2\r\n", "SET bin \"x\\ny\\\\\"", "+OK\r\n",
+        "ZADD z 2 n 1.5 m", ":2\r\n", "RPUSH l b a 10", ":3\r\n",
+        "LPUSH l c", ":4\r\n", "LMPOP 1 l RIGHT",
+        "*2\r\n$1\r\nl\r\n*1\r\n$2\r\n10\r\n",
+        "SET bin \"x\\ny\\\\\"", "+OK\r\n",
         "SET big " X50 X50 X50 "xxxxxxxxxxxxxxxxxxxx", "+OK\r\n", NULL };
     report r;
     underAlways(script, &r);
@@ -366,6 +370,7 @@ static void testRowsSummarizeEveryType(void) {
     expectRow(&r, 0, "s", GK_RECOVERY_KEPT, "{10, a, b}", "{10, a, b}");
     expectRow(&r, 0, "z", GK_RECOVERY_KEPT, "{m: 1.5, n: 2}",
               "{m: 1.5, n: 2}");
+    expectRow(&r, 0, "l", GK_RECOVERY_KEPT, "[c, b, a]", "[c, b, a]");
     expectRow(&r, 0, "bin", GK_RECOVERY_KEPT, "x\\x0ay\\\\", "x\\x0ay\\\\");
     const gkRecoveryRow *big = rowOf(&r, 0, "big");
     CHECK(big != NULL);

@@ -4,7 +4,8 @@
  *
  * The test drives several clients with random scripts over every
  * command family the engine has -- strings (SET with its options, GETSET,
- * MSET, APPEND, the INCR family), hashes, sets, sorted sets, the keyspace
+ * MSET, APPEND, the INCR family), hashes, sets, sorted sets, lists (pushes,
+ * pops with counts, LMOVE, LSET, LINSERT, LREM, LTRIM, LMPOP), the keyspace
  * (DEL, UNLINK, RENAME, EXPIREAT, PERSIST, FLUSHDB and FLUSHALL in other
  * dbs), MULTI/EXEC, BGREWRITEAOF -- crashes the machine at a random point
  * (kill -9 or power loss, now or at a beforeSleep or right after a write
@@ -130,7 +131,8 @@ static void add(script *s, int argc, ...) {
 
 static uint64_t rnd(uint64_t *x, uint64_t n) { return gkTestRand(x) % n; }
 
-/* A key of the given family: s strings, h hashes, t sets, z sorted sets. */
+/* A key of the given family: s strings, h hashes, t sets, z sorted sets,
+ * l lists. */
 static void key(uint64_t *x, char fam, char *out) {
     sprintf(out, "%c%d", fam, (int)rnd(x, 4));
 }
@@ -138,13 +140,13 @@ static void key(uint64_t *x, char fam, char *out) {
 /* One random write, read or keyspace command. */
 static void randomCommand(uint64_t *x, script *s, int *counter) {
     char k[16], k2[16], v[32], n[32], t[32];
-    const char fams[] = "shtz";
-    char fam = fams[rnd(x, 4)];
+    const char fams[] = "shtzl";
+    char fam = fams[rnd(x, 5)];
     key(x, fam, k);
-    key(x, fams[rnd(x, 4)], k2);
+    key(x, fams[rnd(x, 5)], k2);
     sprintf(v, "v%d", (*counter)++);
     sprintf(n, "%d", (int)rnd(x, 21) - 10);
-    switch (rnd(x, 34)) {
+    switch (rnd(x, 42)) {
     case 0: add(s, 3, "SET", k, v); break;
     case 1: add(s, 4, "SET", k, v, "GET"); break;
     case 2: add(s, 4, "SET", k, v, rnd(x, 2) ? "NX" : "XX"); break;
@@ -193,6 +195,18 @@ static void randomCommand(uint64_t *x, script *s, int *counter) {
         break;
     case 31: add(s, 1, rnd(x, 4) ? "FLUSHDB" : "FLUSHALL"); break;
     case 32: add(s, 1, "BGREWRITEAOF"); break;
+    case 34: add(s, 4, rnd(x, 2) ? "RPUSH" : "LPUSH", k, v, "a"); break;
+    case 35: add(s, 3, rnd(x, 2) ? "LPOP" : "RPOP", k, rnd(x, 2) ? "2"
+                                                               : "1"); break;
+    case 36: add(s, 5, "LMOVE", k, k2, rnd(x, 2) ? "LEFT" : "RIGHT",
+                 rnd(x, 2) ? "LEFT" : "RIGHT"); break;
+    case 37: add(s, 4, "LSET", k, n, v); break;
+    case 38: add(s, 5, "LINSERT", k, rnd(x, 2) ? "BEFORE" : "AFTER", "a",
+                 v); break;
+    case 39: add(s, 4, "LREM", k, n, "a"); break;
+    case 40: add(s, 4, "LTRIM", k, "1", n); break;
+    case 41: add(s, 5, "LMPOP", "2", k, k2, rnd(x, 2) ? "LEFT" : "RIGHT");
+        break;
     default: add(s, 3, "SET", k, v); break;
     }
 }
@@ -384,6 +398,11 @@ static void readKey(gkWorld *w, int conn, int db, const char *key,
         strcpy(a[0], "HGETALL");
     } else if (!strcmp(type, "set")) {
         strcpy(a[0], "SMEMBERS");
+    } else if (!strcmp(type, "list")) {
+        strcpy(a[0], "LRANGE");
+        strcpy(a[2], "0");
+        strcpy(a[3], "-1");
+        argc = 4;
     } else {
         strcpy(a[0], "ZRANGE");
         strcpy(a[2], "0");
@@ -408,7 +427,7 @@ static void readKey(gkWorld *w, int conn, int db, const char *key,
         }
         n /= 2;
     }
-    if (strcmp(type, "zset"))
+    if (strcmp(type, "zset") && strcmp(type, "list"))   /* ordered ones */
         qsort(items, (size_t)n, sizeof(items[0]), cmpStr);
     for (int i = 0; i < n && at < cap; i++)
         at += (size_t)snprintf(out + at, cap - at, "%s,", items[i]);
@@ -502,7 +521,8 @@ static int namedKeys(const char *bytes, size_t len, named *out, int max,
             continue;
         }
         if (!strcasecmp(c, "MSET") || !strcasecmp(c, "MSETNX")) step = 2;
-        else if (!strcasecmp(c, "RENAME") || !strcasecmp(c, "RENAMENX"))
+        else if (!strcasecmp(c, "RENAME") || !strcasecmp(c, "RENAMENX") ||
+                 !strcasecmp(c, "LMOVE") || !strcasecmp(c, "RPOPLPUSH"))
             last = 2;
         else if (strcasecmp(c, "DEL") && strcasecmp(c, "UNLINK")) last = 1;
         for (int i = first; i <= last && n < max; i += step) {
