@@ -13,7 +13,10 @@ import { afterAll, assert, beforeAll, describe, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scriptsDir = join(root, 'tests', 'diff', 'scripts');
-const glasskv = join(root, 'build', 'native', 'glasskv');
+// GLASSKV_BUILD: a build directory of one's own (make -C engine BUILD=...),
+// as tests/server/servers.mjs reads it.
+const buildDir = process.env.GLASSKV_BUILD ?? join(root, 'build', 'native');
+const glasskv = join(buildDir, 'glasskv');
 const REDIS_SERVER = '/usr/bin/redis-server';
 const REDIS_CLI = '/usr/bin/redis-cli';
 
@@ -100,7 +103,8 @@ describe('glasskv cli prints what redis-cli prints against redis-server 7.0', ()
 
   beforeAll(async () => {
     if (!existsSync(glasskv)) {
-      const make = spawnSync('make', ['-s', '-C', 'engine'], { cwd: root, stdio: 'inherit' });
+      const make = spawnSync('make', ['-s', '-C', 'engine', `BUILD=${buildDir}`],
+        { cwd: root, stdio: 'inherit' });
       if (make.status !== 0) throw new Error('make -C engine failed');
     }
     port = await freePort();
