@@ -255,6 +255,69 @@ static int _execRdb(void *ctx, int dbid, int argc, robj **argv) {
     return _runLoaded(c, argc, copy, "RDB base", &was_multi);
 }
 
+/* ---- An RDB file (DEBUG RELOAD). ---- */
+
+static void _logRdb(redisServer *s, const rdbLoadInfo *info);
+
+typedef struct rdbFileLoad {
+    client *fake;
+    int replace;                /* a key already there is replaced */
+    int duplicate;              /* one was there, and may not be */
+    long long expired;          /* keys skipped as already expired */
+} rdbFileLoad;
+
+/* One key of the file, its value command then maybe a PEXPIREAT. A key
+ * whose time has passed is not kept, as a master's rdbLoad skips it. */
+static int _execFileKey(void *ctx, int dbid, int argc, robj **argv) {
+    rdbFileLoad *fl = ctx;
+    redisServer *s = fl->fake->srv;
+    redisDb *db = &s->db[dbid];
+    if (!strcasecmp(argv[0]->v.ptr, "pexpireat")) {
+        long long when;
+        if (getLongLongFromObject(argv[2], &when) == C_OK &&
+            when < s->mstime) {
+            dbDelete(s, db, argv[1]);
+            fl->expired++;
+            return C_OK;
+        }
+    } else if (dbExists(db, argv[1])) {
+        if (!fl->replace) {
+            fl->duplicate = 1;
+            return C_ERR;
+        }
+        dbDelete(s, db, argv[1]);
+    }
+    return _execRdb(fl->fake, dbid, argc, argv);
+}
+
+/* rdbLoad, for DEBUG RELOAD: adds the keys of the RDB file filename, in
+ * the server's directory, to the dataset, as commands run by a client of
+ * the loader's (nothing is propagated). A key already in the dataset is
+ * replaced with replace (MERGE); without it the load stops there, where
+ * Redis would stop the process. Returns C_ERR if the file cannot be read,
+ * is not a good RDB or has such a key; the keys read before stay. */
+int rdbLoadFile(redisServer *s, const char *filename, int replace) {
+    sds data = NULL;
+    rdbLoadInfo info;
+    if (s->fs.readFile(s->fs.ctx, filename, s->mem, &data) < 0) return C_ERR;
+    rdbFileLoad fl = { _createFakeClient(s), replace, 0, 0 };
+    int loading = s->loading, st;
+    s->loading = 1;
+    st = rdbLoadCommands(s, data, sdslen(data), _execFileKey, &fl, &info);
+    s->loading = loading;
+    _freeFakeClient(fl.fake);
+    sdsfree(s->mem, data);
+    if (st == C_OK) {
+        info.keys -= fl.expired;
+        _logRdb(s, &info);
+    } else if (fl.duplicate) {
+        serverLog(s, LL_WARNING, "RDB has duplicated key in DB");
+    } else {
+        serverLog(s, LL_WARNING, "%s", info.err);
+    }
+    return st;
+}
+
 /* The state of a file being read. */
 typedef struct aofReader {
     const char *buf;

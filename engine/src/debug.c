@@ -1,4 +1,4 @@
-/* debug.c -- DEBUG HTSTATS, OBJECT, POPULATE and
+/* debug.c -- DEBUG HTSTATS, OBJECT, POPULATE, RELOAD and
  * QUICKLIST-PACKED-THRESHOLD, INFO, and CLIENT ID / SETNAME / GETNAME. */
 #include <string.h>
 #include <strings.h>
@@ -120,6 +120,44 @@ static void _debugObject(client *c) {
     addReplyStatus(c, line);
 }
 
+/* DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: saves the dataset to dump.rdb
+ * (not with NOSAVE), empties it (not with NOFLUSH) and loads dump.rdb
+ * back; MERGE lets a key of the file replace one still there. Nothing is
+ * propagated. Redis also counts the save as a save (rdb_changes_since_
+ * last_save goes to 0); the engine, which keeps no save state, leaves
+ * the count as it was, and where Redis stops the process on a key that
+ * NOFLUSH without MERGE finds twice, the engine replies the load's
+ * error. */
+static void _debugReload(client *c) {
+    redisServer *s = c->srv;
+    int flush = 1, save = 1, merge = 0;
+    long long dirty = s->dirty;
+    for (int j = 2; j < c->argc; j++) {
+        const char *opt = c->argv[j]->v.ptr;
+        if (!strcasecmp(opt, "merge")) merge = 1;
+        else if (!strcasecmp(opt, "noflush")) flush = 0;
+        else if (!strcasecmp(opt, "nosave")) save = 0;
+        else {
+            addReplyError(c, "DEBUG RELOAD only supports the MERGE, NOFLUSH "
+                          "and NOSAVE options.");
+            return;
+        }
+    }
+    if (save && rdbSaveFile(s, "dump.rdb") != C_OK) {
+        addReplyError(c, "-ERR");
+        return;
+    }
+    if (flush) emptyData(s, -1);
+    int st = rdbLoadFile(s, "dump.rdb", merge);
+    s->dirty = dirty;
+    if (st != C_OK) {
+        addReplyError(c, "Error trying to load the RDB dump");
+        return;
+    }
+    serverLog(s, LL_WARNING, "DB reloaded by DEBUG RELOAD");
+    addReplyOK(c);
+}
+
 /* DEBUG QUICKLIST-PACKED-THRESHOLD <size>: from now on, list elements of
  * size bytes or more get a plain quicklist node of their own (a memory
  * value as CONFIG takes one; 0 restores the 1 GB default). */
@@ -136,7 +174,8 @@ static void _debugPackedThreshold(client *c) {
 }
 
 /* DEBUG HELP | HTSTATS dbid | OBJECT key | POPULATE count [prefix] [size]
- * | QUICKLIST-PACKED-THRESHOLD size: see the help text. Any other
+ * | RELOAD [option ...] | QUICKLIST-PACKED-THRESHOLD size: see the help
+ * text. Any other
  * subcommand or argument count gets the subcommand syntax error.
  * POPULATE's keys are not propagated, as in Redis. */
 void debugCommand(client *c) {
@@ -156,6 +195,26 @@ void debugCommand(client *c) {
             "    replicas. Cluster slots are not respected so keys not "
             "belonging to the",
             "    current node can be created in cluster mode.",
+            "RELOAD [option ...]",
+            "    Save the RDB on disk and reload it back to memory. Valid "
+            "<option> values:",
+            "    * MERGE: conflicting keys will be loaded from RDB.",
+            "    * NOFLUSH: the existing database will not be removed before "
+            "load, but",
+            "      conflicting keys will generate an exception and kill the "
+            "server.",
+            "    * NOSAVE: the database will be loaded from an existing RDB "
+            "file.",
+            "    Examples:",
+            "    * DEBUG RELOAD: verify that the server is able to persist, "
+            "flush and reload",
+            "      the database.",
+            "    * DEBUG RELOAD NOSAVE: replace the current database with the "
+            "contents of an",
+            "      existing RDB file.",
+            "    * DEBUG RELOAD NOSAVE NOFLUSH MERGE: add the contents of an "
+            "existing RDB",
+            "      file to the database.",
             "QUICKLIST-PACKED-THRESHOLD <size>",
             "    Sets the threshold for elements to be inserted as plain vs "
             "packed nodes",
@@ -169,6 +228,8 @@ void debugCommand(client *c) {
         _debugPopulate(c);
     } else if (!strcasecmp(sub, "object") && c->argc == 3) {
         _debugObject(c);
+    } else if (!strcasecmp(sub, "reload")) {
+        _debugReload(c);
     } else if (!strcasecmp(sub, "quicklist-packed-threshold") &&
                c->argc == 3) {
         _debugPackedThreshold(c);

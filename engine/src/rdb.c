@@ -342,10 +342,11 @@ static void _wDb(rdbWriter *w, redisDb *db, long long *keys) {
     dictReleaseIterator(di);
 }
 
-/* rdbSaveRio for an AOF base: the whole dataset as an RDB file, built in
- * memory allocated from mem (the child's, not the server's). *keys gets
- * the number of keys written. */
-sds rdbSaveSnapshot(redisServer *s, gkMem *mem, long long *keys) {
+/* rdbSaveRio: the whole dataset as an RDB file, built in memory allocated
+ * from mem, with the aof-base field saying whether it is an AOF base.
+ * *keys gets the number of keys written. */
+static sds _snapshot(redisServer *s, gkMem *mem, int aof_base,
+                     long long *keys) {
     char magic[16];
     rdbWriter w = { mem, sdsempty(mem) };
     snprintf(magic, sizeof(magic), "REDIS%04d", RDB_VERSION);
@@ -354,13 +355,52 @@ sds rdbSaveSnapshot(redisServer *s, gkMem *mem, long long *keys) {
     _wAuxInt(&w, "redis-bits", 64);
     _wAuxInt(&w, "ctime", s->mstime / 1000);
     _wAuxInt(&w, "used-mem", (long long)s->mem->used);
-    _wAuxInt(&w, "aof-base", 1);
+    _wAuxInt(&w, "aof-base", aof_base);
     *keys = 0;
     for (int j = 0; j < s->cfg.databases; j++)
         if (dictSize(s->db[j].dict)) _wDb(&w, &s->db[j], keys);
     _wByte(&w, RDB_OPCODE_EOF);
     _wLE(&w, crc64(0, (unsigned char *)w.buf, sdslen(w.buf)), 8);
     return w.buf;
+}
+
+/* The dataset as an AOF base's RDB, built in memory allocated from mem
+ * (the child's, not the server's). *keys gets the number of keys. */
+sds rdbSaveSnapshot(redisServer *s, gkMem *mem, long long *keys) {
+    return _snapshot(s, mem, 1, keys);
+}
+
+/* rdbSave, for DEBUG RELOAD: writes the dataset to a temp file
+ * (temp-<pid>.rdb), fsyncs it and renames it to filename in the server's
+ * directory, logging as Redis does. C_ERR, the temp file removed and the
+ * reason logged, if a system call fails. */
+int rdbSaveFile(redisServer *s, const char *filename) {
+    char tmp[64];
+    long long keys;
+    snprintf(tmp, sizeof(tmp), "temp-%d.rdb", s->pid);
+    int fd = s->fs.open(s->fs.ctx, tmp, FS_O_WRONLY | FS_O_TRUNC |
+                                        FS_O_CREAT), r = 0;
+    if (fd < 0) {
+        serverLog(s, LL_WARNING, "Failed opening the temp RDB file %s (in "
+                  "server root dir .) for saving: %s", tmp,
+                  aofStrerror(-fd));
+        return C_ERR;
+    }
+    sds data = _snapshot(s, s->mem, 0, &keys);
+    long n = s->fs.write(s->fs.ctx, fd, data, sdslen(data));
+    if (n != (long)sdslen(data)) r = n < 0 ? (int)n : -FS_ENOSPC;
+    if (r == 0) r = s->fs.fsync(s->fs.ctx, fd);
+    s->fs.close(s->fs.ctx, fd);
+    sdsfree(s->mem, data);
+    if (r == 0) r = s->fs.rename(s->fs.ctx, tmp, filename);
+    if (r < 0) {
+        serverLog(s, LL_WARNING, "Write error saving DB on disk(%s): %s",
+                  "rdbSave", aofStrerror(-r));
+        s->fs.unlink(s->fs.ctx, tmp);
+        return C_ERR;
+    }
+    serverLog(s, LL_NOTICE, "DB saved on disk");
+    return C_OK;
 }
 
 /* ---- Reading. ---- */

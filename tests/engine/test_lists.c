@@ -1,8 +1,9 @@
 /* Tests of the list type through the world: replies, the settings a list
  * keeps, what the AOF receives, the rewrite, restarts from either base,
- * the dataset digest, lazy freeing, DEBUG OBJECT. The replies of every
- * command and error are compared with redis-server byte for byte in
- * tests/diff/scripts/lists*.redis; these check what a script cannot. */
+ * the dataset digest, lazy freeing, DEBUG OBJECT and DEBUG RELOAD. The
+ * replies of every command and error are compared with redis-server byte
+ * for byte in tests/diff/scripts/lists*.redis; these check what a script
+ * cannot. */
 #include "gktest.h"
 #include "aofkit.h"
 
@@ -284,6 +285,53 @@ static void testUnlinkOfAListOfManyNodesIsLazy(void) {
     nodeClose(&n);
 }
 
+/* DEBUG RELOAD writes dump.rdb (RDB 10, no aof-base), empties the
+ * dataset and loads the file back: lists, TTLs and all; nothing reaches
+ * the AOF. NOSAVE loads the file as it is, MERGE NOFLUSH lets its keys
+ * replace those still there, NOFLUSH alone refuses a key found twice. */
+static void testDebugReloadRoundTripsTheDataset(void) {
+    node n;
+    static char before[1 << 15], after[1 << 15];
+    nodeOpen(&n, 1, "appendonly yes\nappendfsync always\n");
+    nodeCmd(&n, "CONFIG SET list-compress-depth 1");
+    nodeCmd(&n, "CONFIG SET list-max-listpack-size 2");
+    nodeCmd(&n, "RPUSH long "
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1 "
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2 "
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa3 x y z");
+    nodeCmd(&n, "RPUSH small 1 2 3");
+    nodeCmd(&n, "SET s v EX 100");
+    nodeCmd(&n, "HSET h f v");
+    size_t aof0 = 0, aof1 = 0;
+    free(nodeFile(&n, INCR1, 0, &aof0));
+    snprintf(before, sizeof(before), "%s", nodeCmd(&n, "LRANGE long 0 -1"));
+    CHECK_EQ_STR(nodeCmd(&n, "DEBUG RELOAD"), "+OK\r\n");
+    snprintf(after, sizeof(after), "%s", nodeCmd(&n, "LRANGE long 0 -1"));
+    CHECK_EQ_STR(after, before);
+    CHECK_EQ_STR(nodeCmd(&n, "LRANGE small 0 -1"),
+                 "*3\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "TTL s"), ":100\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "HGET h f"), "$1\r\nv\r\n");
+    CHECK(nodeLogHas(&n, "DB saved on disk"));
+    CHECK(nodeLogHas(&n, "DB reloaded by DEBUG RELOAD"));
+    size_t len = 0;
+    char *dump = nodeFile(&n, "dump.rdb", 0, &len);
+    CHECK(dump && len > 9 && !memcmp(dump, "REDIS0010", 9));
+    free(dump);
+    free(nodeFile(&n, INCR1, 0, &aof1));
+    CHECK_EQ_INT(aof1, aof0);
+    nodeCmd(&n, "LPUSH small 0");
+    CHECK_EQ_STR(nodeCmd(&n, "DEBUG RELOAD NOSAVE NOFLUSH"),
+                 "-ERR Error trying to load the RDB dump\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "DEBUG RELOAD NOSAVE NOFLUSH MERGE"),
+                 "+OK\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "LLEN small"), ":3\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "DEBUG RELOAD NOSAVE FOO"),
+                 "-ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and "
+                 "NOSAVE options.\r\n");
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("list commands reply as Redis 7.0 and OBJECT ENCODING says "
         "quicklist", testListRepliesAndEncoding);
@@ -301,5 +349,7 @@ int main(void) {
         "as they were", testCompressedListsAreDeterministic);
     RUN("UNLINK of a list of more than 64 nodes frees it on the lazy-free "
         "thread", testUnlinkOfAListOfManyNodesIsLazy);
+    RUN("DEBUG RELOAD saves dump.rdb and loads it back, lists included, "
+        "with nothing propagated", testDebugReloadRoundTripsTheDataset);
     return gkTestReport();
 }
