@@ -70,6 +70,19 @@ static size_t _lzfPutCopy(unsigned char *out, size_t op, size_t count,
     return op;
 }
 
+/* Appends one literal byte to the open run; a full run gets its control
+ * byte (its length - 1) and the next run's control byte is reserved. */
+static void _lzfLiteral(unsigned char *out, size_t *op, size_t *lit,
+                        unsigned char byte) {
+    ++*lit;
+    out[(*op)++] = byte;
+    if (*lit == LZF_MAX_LIT) {
+        out[*op - *lit - 1] = (unsigned char)(*lit - 1);
+        *lit = 0;
+        ++*op;
+    }
+}
+
 /* Compresses in_len bytes at in into out, which has out_len bytes, using
  * htab (LZF_HTAB_SLOTS entries, cleared here) as scratch. Returns the
  * compressed size, or 0 if it would not fit in out_len (or the input is
@@ -106,24 +119,10 @@ size_t lzfCompress(const void *in_data, size_t in_len, void *out_data,
             continue;
         }
         if (op >= out_len) return 0;
-        lit++;
-        out[op++] = in[ip++];
-        if (lit == LZF_MAX_LIT) {
-            out[op - lit - 1] = (unsigned char)(lit - 1);
-            lit = 0;
-            op++;
-        }
+        _lzfLiteral(out, &op, &lit, in[ip++]);
     }
     if (op + 3 > out_len) return 0;     /* room for what is left */
-    while (ip < in_len) {
-        lit++;
-        out[op++] = in[ip++];
-        if (lit == LZF_MAX_LIT) {
-            out[op - lit - 1] = (unsigned char)(lit - 1);
-            lit = 0;
-            op++;
-        }
-    }
+    while (ip < in_len) _lzfLiteral(out, &op, &lit, in[ip++]);
     if (lit) out[op - lit - 1] = (unsigned char)(lit - 1);
     else op--;
     return op;
