@@ -97,6 +97,7 @@ static void _freeReplyList(client *c) {
 void freeClient(client *c) {
     redisServer *s = c->srv;
     if (s->current_client == c) s->current_client = NULL;
+    if (c->flags & CLIENT_SLAVE) replicationRemoveReplica(s, c);
     if (s->recovery) recoveryClientGone(s, c);
     if (s->audit.active && s->audit.client_id == c->id)
         s->audit.client_id = UINT64_MAX;

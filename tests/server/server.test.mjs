@@ -172,6 +172,48 @@ describe('glasskv server answers real clients as redis-server 7.0 does', () => {
     assert.match(norm(mine.data), /\r\n,1\.5\r\n/);
   });
 
+  it('a replica that sends SYNC gets an RDB, then the same stream of writes as from redis-server, and INFO replication counts it', async () => {
+    const { createConnection } = await import('node:net');
+    /** Attaches as Redis's test suite does, runs the writes, returns the stream after the RDB. */
+    const stream = async (port) => {
+      cli(port, ['CONFIG', 'SET', 'repl-ping-replica-period', '3600']);
+      const sock = createConnection({ host: '127.0.0.1', port });
+      const chunks = [];
+      sock.on('data', (d) => chunks.push(d));
+      await new Promise((res) => sock.once('connect', res));
+      sock.write('SYNC\r\n');
+      // The RDB comes first, as "$<len>\r\n" and the bytes (newlines may come before).
+      let rdbEnd = -1;
+      assert.ok(await until(() => {
+        const all = Buffer.concat(chunks).toString('latin1');
+        const m = /^\n*\$(\d+)\r\n/.exec(all);
+        if (m && all.length >= m[0].length + Number(m[1])) rdbEnd = m[0].length + Number(m[1]);
+        return rdbEnd >= 0;
+      }), 'no RDB after SYNC');
+      const info = cli(port, ['INFO', 'replication']).out;
+      cli(port, [], 'SET a 1\nSELECT 3\nSET b 2 EX 100\nMULTI\nINCR c\nINCR c\nEXEC\nEXPIRE nokey 10\nSELECT 0\nDEL a\nFLUSHALL\n');
+      await sleep(200);
+      sock.destroy();
+      return { info, writes: Buffer.concat(chunks).toString('latin1').slice(rdbEnd) };
+    };
+    // redis-server writes the RDB for SYNC to its directory.
+    const dir = tmp('sync');
+    const both = await pair(['--dir', dir]);
+    let mine, theirs, offsets;
+    try {
+      [mine, theirs] = [await stream(both.g.port), await stream(both.r.port)];
+      offsets = [both.g, both.r].map((s) => /master_repl_offset:(\d+)/.exec(cli(s.port, ['INFO', 'replication']).out)[1]);
+    } finally {
+      await Promise.all([both.g.stop(), both.r.stop()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const ms = (s) => s.replace(/(PXAT\r\n\$13\r\n)\d+/g, '$1T');
+    assert.equal(ms(mine.writes), ms(theirs.writes));
+    assert.match(mine.writes, /^\*2\r\n\$6\r\nSELECT\r\n\$1\r\n0\r\n\*3\r\n\$3\r\nSET\r\n/);
+    assert.match(mine.info, /connected_slaves:1\r\nslave0:ip=127\.0\.0\.1,port=0,state=online,offset=0,lag=\d+\r\n/);
+    assert.equal(offsets[0], offsets[1]);
+  });
+
   it('a client that vanishes in the middle of a command is freed', async () => {
     const clients = () => Number(/connected_clients:(\d+)/.exec(cli(g.port, ['INFO', 'clients']).out)[1]);
     const before = clients();
