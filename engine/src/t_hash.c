@@ -543,9 +543,26 @@ static int _hashPickCompare(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* Replies with a field, and its value when vp is not NULL. */
+/* The length of HRANDFIELD's reply of n fields: with values, a flat
+ * array of 2n items in RESP2, an array of n [field, value] pairs in
+ * RESP3. */
+static void hrandReplyLen(client *c, unsigned long n, int withvalues) {
+    if (withvalues && c->resp == 2) addReplyArrayLen(c, (long)n * 2);
+    else addReplyArrayLen(c, (long)n);
+}
+
+/* Replies with a field and, when given, its value (a pair in RESP3). */
+static void hrandReplySds(client *c, const sds f, const sds v) {
+    if (v != NULL && c->resp > 2) addReplyArrayLen(c, 2);
+    addReplyBulkCBuffer(c, f, sdslen(f));
+    if (v != NULL) addReplyBulkCBuffer(c, v, sdslen(v));
+}
+
+/* Replies with a field, and its value when vp is not NULL (a pair in
+ * RESP3). */
 static void hrandReplyPair(client *c, unsigned char *fp, unsigned char *vp) {
     hashValue v;
+    if (vp != NULL && c->resp > 2) addReplyArrayLen(c, 2);
     hashReadElement(fp, &v);
     addReplyBulkCBuffer(c, v.ptr, v.len);
     if (vp == NULL) return;
@@ -581,13 +598,12 @@ static void hashListpackRandomPairs(redisServer *s, unsigned char *lp,
 static void hrandWithRepeats(client *c, robj *o, unsigned long count,
                              int withvalues) {
     redisServer *s = c->srv;
-    addReplyArrayLen(c, (long)(withvalues ? count * 2 : count));
+    hrandReplyLen(c, count, withvalues);
     if (o->encoding == OBJ_ENCODING_HT) {
         while (count--) {
             dictEntry *de = dictGetFairRandomKey(o->v.ptr);
-            sds f = dictGetKey(de), v = dictGetVal(de);
-            addReplyBulkCBuffer(c, f, sdslen(f));
-            if (withvalues) addReplyBulkCBuffer(c, v, sdslen(v));
+            hrandReplySds(c, dictGetKey(de),
+                          withvalues ? dictGetVal(de) : NULL);
             if (c->flags & CLIENT_CLOSE_ASAP) break;
         }
         return;
@@ -605,6 +621,24 @@ static void hrandWithRepeats(client *c, robj *o, unsigned long count,
         if (c->flags & CLIENT_CLOSE_ASAP) break;
     }
     memFree(s->mem, keys);
+}
+
+/* Case 2: every field, in the hash's own order. */
+static void hrandWholeHash(client *c, robj *o, int withvalues) {
+    if (o->encoding == OBJ_ENCODING_LISTPACK) {
+        unsigned char *lp = o->v.ptr, *p = lpFirst(lp);
+        while (p != NULL) {
+            unsigned char *vp = lpNext(lp, p);
+            hrandReplyPair(c, p, withvalues ? vp : NULL);
+            p = lpNext(lp, vp);
+        }
+        return;
+    }
+    dictIterator *di = dictGetIterator(o->v.ptr);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL)
+        hrandReplySds(c, dictGetKey(de), withvalues ? dictGetVal(de) : NULL);
+    dictReleaseIterator(di);
 }
 
 /* Case 3: a scratch copy of the hash with size - count random entries
@@ -637,11 +671,8 @@ static void hrandBySubtraction(client *c, robj *o, unsigned long size,
         dictDelete(d, dictGetKey(dictGetFairRandomKey(d)));
     dictIterator *di = dictGetIterator(d);
     dictEntry *de;
-    while ((de = dictNext(di)) != NULL) {
-        sds f = dictGetKey(de), v = dictGetVal(de);
-        addReplyBulkCBuffer(c, f, sdslen(f));
-        if (withvalues) addReplyBulkCBuffer(c, v, sdslen(v));
-    }
+    while ((de = dictNext(di)) != NULL)
+        hrandReplySds(c, dictGetKey(de), withvalues ? dictGetVal(de) : NULL);
     dictReleaseIterator(di);
     dictRelease(d);
 }
@@ -676,8 +707,7 @@ static void hrandDictUnique(client *c, robj *o, unsigned long count,
         sds f = dictGetKey(de), v = dictGetVal(de);
         if (dictFind(seen, f) != NULL) continue;
         dictAdd(seen, sdsdup(s->mem, f), NULL);
-        addReplyBulkCBuffer(c, f, sdslen(f));
-        if (withvalues) addReplyBulkCBuffer(c, v, sdslen(v));
+        hrandReplySds(c, f, withvalues ? v : NULL);
     }
     dictRelease(seen);
 }
@@ -697,15 +727,9 @@ static void hrandfieldWithCount(client *c, long long l, int withvalues) {
         hrandWithRepeats(c, o, count, withvalues);
         return;
     }
-    unsigned long n = count < size ? count : size;
-    addReplyArrayLen(c, (long)(withvalues ? n * 2 : n));
+    hrandReplyLen(c, count < size ? count : size, withvalues);
     if (count >= size) {
-        if (o->encoding == OBJ_ENCODING_LISTPACK)
-            hashReplyListpack(c, o->v.ptr,
-                              HASH_KEYS | (withvalues ? HASH_VALUES : 0));
-        else
-            hashReplyDict(c, o->v.ptr,
-                          HASH_KEYS | (withvalues ? HASH_VALUES : 0));
+        hrandWholeHash(c, o, withvalues);
     } else if (count * HRANDFIELD_SUB_STRATEGY_MUL > size) {
         hrandBySubtraction(c, o, size, count, withvalues);
     } else if (o->encoding == OBJ_ENCODING_LISTPACK) {

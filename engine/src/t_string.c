@@ -721,7 +721,7 @@ void lcsCommand(client *c) {
     sds out = sdsnewlen(s->mem, NULL, lcslen);
     void *deferred = NULL;
     if (opt.idx) {
-        addReplyArrayLen(c, 4);
+        addReplyMapLen(c, 2);
         addReplyBulkCString(c, "matches");
         deferred = addReplyDeferredLen(c);
     }

@@ -137,6 +137,31 @@ static void testHrandfieldIsReproducibleFromTheSeed(void) {
     CHECK(strcmp(a, c) != 0);
 }
 
+/* In RESP3 HRANDFIELD's WITHVALUES reply is an array of [field, value]
+ * pairs, LCS IDX answers a map and a missing key is RESP3's null; the
+ * bytes are redis-server 7.0.15's. */
+static void testResp3ShapesOfHrandfieldAndLcs(void) {
+    node n;
+    nodeOpen(&n, 1, NULL);
+    nodeCmd(&n, "HELLO 3");
+    nodeCmd(&n, "HSET one only 1");
+    CHECK_EQ_STR(nodeCmd(&n, "HRANDFIELD one -2 WITHVALUES"),
+                 "*2\r\n*2\r\n$4\r\nonly\r\n$1\r\n1\r\n"
+                 "*2\r\n$4\r\nonly\r\n$1\r\n1\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "HRANDFIELD one 1"), "*1\r\n$4\r\nonly\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "HRANDFIELD one 5 WITHVALUES"),
+                 "*1\r\n*2\r\n$4\r\nonly\r\n$1\r\n1\r\n");
+    nodeCmd(&n, "SET v1 ohmytext");
+    nodeCmd(&n, "SET v2 mynewtext");
+    CHECK_EQ_STR(nodeCmd(&n, "LCS v1 v2 IDX MINMATCHLEN 4 WITHMATCHLEN"),
+                 "%2\r\n$7\r\nmatches\r\n*1\r\n*3\r\n*2\r\n:4\r\n:7\r\n"
+                 "*2\r\n:5\r\n:8\r\n:4\r\n$3\r\nlen\r\n:6\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "HRANDFIELD nokey"), "_\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "GETEX nokey"), "_\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "MEMORY USAGE nokey"), "_\r\n");
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("MEMORY USAGE adds up the allocator's blocks of a value, its key "
         "and its dict entry", testMemoryUsageAddsUpTheAllocatorsBlocks);
@@ -148,5 +173,7 @@ int main(void) {
         testWritesThatChangeNothingAreNotCounted);
     RUN("HRANDFIELD samples are reproducible from the world's seed",
         testHrandfieldIsReproducibleFromTheSeed);
+    RUN("HRANDFIELD WITHVALUES answers pairs and LCS IDX a map in RESP3",
+        testResp3ShapesOfHrandfieldAndLcs);
     return gkTestReport();
 }
