@@ -85,6 +85,10 @@ static void _initConfig(serverConfig *cfg) {
     cfg->databases = CONFIG_DEFAULT_DBNUM;
     cfg->loglevel = LL_NOTICE;
     cfg->repl_ping_period = 10;
+    cfg->obuf_limits[CLIENT_TYPE_SLAVE] =
+        (clientBufferLimits){ 256LL << 20, 64LL << 20, 60 };
+    cfg->obuf_limits[CLIENT_TYPE_PUBSUB] =
+        (clientBufferLimits){ 32LL << 20, 8LL << 20, 60 };
     cfg->repl_backlog_size = 1024 * 1024;
     cfg->appendfsync = AOF_FSYNC_EVERYSEC;
     cfg->aof_use_rdb_preamble = 1;
@@ -618,6 +622,7 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
     _databasesCron(s);
     aofCron(s);
     if (_runWithPeriod(s, 1000)) replicationCron(s);
+    clientsCronOutputBufferLimits(s);
     TRACE(s->denv.trace, GK_TR_CRON, (uint16_t)s->node,
           (uint32_t)s->cronloops, 0, 0, 0);
     s->cronloops++;

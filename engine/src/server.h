@@ -32,6 +32,18 @@
 #define REPLY_EMPTY_MAP "%0\r\n"
 #define REPLY_EMPTY_SET "~0\r\n"
 
+/* The classes of client-output-buffer-limit, in Redis's order. */
+#define CLIENT_TYPE_NORMAL 0
+#define CLIENT_TYPE_SLAVE 1
+#define CLIENT_TYPE_PUBSUB 2
+#define CLIENT_TYPE_OBUF_COUNT 3
+
+/* One class's limits: close a client whose output buffer reaches hard
+ * bytes, or stays at soft bytes or more for over soft_seconds. 0: none. */
+typedef struct clientBufferLimits {
+    long long hard, soft, soft_seconds;
+} clientBufferLimits;
+
 /* enable-debug-command: who may run DEBUG. */
 #define PROTECTED_ACTION_ALLOWED_NO 0
 #define PROTECTED_ACTION_ALLOWED_YES 1
@@ -200,6 +212,8 @@ typedef struct client {
     uint64_t reply_queued, reply_delivered;
     /* A replica's last acknowledged offset and when (INFO replication). */
     long long repl_ack_off, repl_ack_time_ms;
+    long reply_blocks;          /* blocks in the reply list */
+    long long obuf_soft_limit_reached_time;  /* unix seconds, 0: not */
 } client;
 
 /* ---- Commands. ---- */
@@ -261,6 +275,7 @@ typedef struct serverConfig {
     int loglevel;               /* LL_* (slog.h) */
     int enable_debug_cmd;       /* PROTECTED_ACTION_ALLOWED_* */
     long long repl_ping_period; /* repl-ping-replica-period, seconds */
+    clientBufferLimits obuf_limits[CLIENT_TYPE_OBUF_COUNT];
     long long repl_backlog_size;
     /* The AOF (aof.h). */
     int appendonly;             /* appendonly yes/no */
@@ -750,6 +765,14 @@ void clientIdCommand(client *c);
 void clientSetNameCommand(client *c);
 int clientSetNameOrReply(client *c, robj *name);
 void helloCommand(client *c);
+sds catClientInfoString(redisServer *s, client *cl, sds o);
+int getClientType(client *c);
+size_t getClientOutputBufferMemoryUsage(client *c);
+int closeClientOnOutputBufferLimitReached(client *c, int async);
+void clientsCronOutputBufferLimits(redisServer *s);
+int obufLimitsParse(clientBufferLimits *limits, int argc, char **argv,
+                    const char **why);
+sds obufLimitsString(redisServer *s, const clientBufferLimits *limits);
 
 /* replication.c */
 void syncCommand(client *c);
