@@ -31,8 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "server.h"
-#include "listpack.h"
+#include "t_zset.h"
 
 /* Replies that need no formatting, as the RESP2 bytes Redis sends. */
 #define ZSET_REPLY_ZERO ":0\r\n"
@@ -42,40 +41,6 @@
 /* A listpack may not grow past 1 GiB; Redis converts to a skiplist
  * rather than let one write cross that line (lpSafeToAdd). */
 #define ZSET_LISTPACK_SAFETY_SIZE (1UL << 30)
-
-/* ZADD's options, as zsetAdd takes them. */
-#define ZADD_IN_NONE 0
-#define ZADD_IN_INCR (1 << 0)   /* add to the score instead of setting it */
-#define ZADD_IN_NX (1 << 1)     /* only add new members */
-#define ZADD_IN_XX (1 << 2)     /* only update existing members */
-#define ZADD_IN_GT (1 << 3)     /* only update to a greater score */
-#define ZADD_IN_LT (1 << 4)     /* only update to a lesser score */
-
-/* What zsetAdd did, as it reports it. */
-#define ZADD_OUT_NOP (1 << 0)      /* nothing, because of the options */
-#define ZADD_OUT_NAN (1 << 1)      /* nothing: the score would be NaN */
-#define ZADD_OUT_ADDED (1 << 2)    /* the member is new */
-#define ZADD_OUT_UPDATED (1 << 3)  /* the member's score changed */
-
-/* A score interval, as ZRANGE BYSCORE and ZCOUNT take it. */
-typedef struct zrangespec {
-    double min, max;
-    int minex, maxex;       /* 1 if that end is exclusive: "(1.5" */
-} zrangespec;
-
-/* One end of a lexicographic interval: "[abc", "(abc", "-" or "+". The
- * bytes point into the client's argument, which outlives the command. */
-typedef struct zlexbound {
-    const unsigned char *s;
-    size_t len;
-    int inf;                /* -1 for "-", +1 for "+", 0 for a string */
-} zlexbound;
-
-/* A lexicographic interval, as ZRANGE BYLEX and ZLEXCOUNT take it. */
-typedef struct zlexrangespec {
-    zlexbound min, max;
-    int minex, maxex;       /* 1 if that end is exclusive */
-} zlexrangespec;
 
 /* ==== Skiplist ====
  *
@@ -190,8 +155,8 @@ static zskiplistNode *zslSearch(zskiplist *zsl, double score, const sds ele,
  * predecessor, so update[i] now spans exactly that plus one (to reach the
  * new node), and the new node inherits the rest of the old span. Levels
  * above the new node's height jump over it: their spans grow by one. */
-static zskiplistNode *zslInsert(redisServer *s, zskiplist *zsl,
-                                double score, sds ele) {
+zskiplistNode *zslInsert(redisServer *s, zskiplist *zsl, double score,
+                         sds ele) {
     zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x;
     unsigned long rank[ZSKIPLIST_MAXLEVEL];
     int level = zslRandomLevel(s);
@@ -346,7 +311,7 @@ static int zslParseRangeItem(const sds text, double *v, int *ex) {
 }
 
 /* Parses ZRANGE BYSCORE style min and max. Returns C_OK or C_ERR. */
-static int zslParseRange(robj *min, robj *max, zrangespec *spec) {
+int zslParseRange(robj *min, robj *max, zrangespec *spec) {
     if (zslParseRangeItem(min->v.ptr, &spec->min, &spec->minex) != C_OK ||
         zslParseRangeItem(max->v.ptr, &spec->max, &spec->maxex) != C_OK)
         return C_ERR;
@@ -371,7 +336,7 @@ static int zslParseLexItem(const sds text, zlexbound *b, int *ex) {
 }
 
 /* Parses ZRANGE BYLEX style min and max. Returns C_OK or C_ERR. */
-static int zslParseLexRange(robj *min, robj *max, zlexrangespec *spec) {
+int zslParseLexRange(robj *min, robj *max, zlexrangespec *spec) {
     if (zslParseLexItem(min->v.ptr, &spec->min, &spec->minex) != C_OK ||
         zslParseLexItem(max->v.ptr, &spec->max, &spec->maxex) != C_OK)
         return C_ERR;
@@ -503,8 +468,8 @@ static zskiplistNode *zslLastInLexRange(zskiplist *zsl,
 
 /* Reads the element at p as text: a string in place, an integer written
  * into buf (LP_INTBUF_SIZE bytes). Sets *len and returns the bytes. */
-static const unsigned char *zzlText(unsigned char *p, unsigned char *buf,
-                                    size_t *len) {
+const unsigned char *zzlText(unsigned char *p, unsigned char *buf,
+                             size_t *len) {
     int64_t n;
     const unsigned char *s = lpGet(p, &n, buf);
     *len = (size_t)n;
@@ -513,14 +478,20 @@ static const unsigned char *zzlText(unsigned char *p, unsigned char *buf,
 
 /* Returns the score stored at sptr: an integer element as is, a string
  * element through strtod, as Redis's zzlGetScore does. */
-static double zzlGetScore(unsigned char *sptr) {
-    char buf[MAX_D2STRING_CHARS];
+double zzlGetScore(unsigned char *sptr) {
     int64_t n;
     const unsigned char *s = lpGet(sptr, &n, NULL);
     if (s == NULL) return (double)n;
-    if ((size_t)n >= sizeof(buf)) n = sizeof(buf) - 1;
-    memcpy(buf, s, (size_t)n);
-    buf[n] = '\0';
+    return zzlStrtod(s, (size_t)n);
+}
+
+/* Reads a score stored as text: the first len bytes (at most 127, as
+ * Redis copies them) through strtod. */
+double zzlStrtod(const unsigned char *s, size_t len) {
+    char buf[128];
+    if (len >= sizeof(buf)) len = sizeof(buf) - 1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
     return strtod(buf, NULL);
 }
 
@@ -761,7 +732,7 @@ static void zsetConvert(redisServer *s, robj *zobj) {
 }
 
 /* Looks member up. Returns C_OK and sets *score, or C_ERR. */
-static int zsetScore(robj *zobj, const sds member, double *score) {
+int zsetScore(robj *zobj, const sds member, double *score) {
     dictEntry *de;
     if (zobj->encoding == OBJ_ENCODING_LISTPACK)
         return zzlFind(zobj->v.ptr, member, score) ? C_OK : C_ERR;
@@ -876,8 +847,8 @@ static int zsetAddSkiplist(redisServer *s, robj *zobj, double score,
  * success, including when the options made it a no-op, and 0 when the
  * score is or would become NaN, in which case nothing changed. ele stays
  * the caller's. */
-static int zsetAdd(redisServer *s, robj *zobj, double score, const sds ele,
-                   int flags, int *out, double *newscore) {
+int zsetAdd(redisServer *s, robj *zobj, double score, const sds ele,
+            int flags, int *out, double *newscore) {
     *out = 0;
     if (isnan(score)) {
         *out = ZADD_OUT_NAN;
@@ -893,21 +864,29 @@ static int zsetAdd(redisServer *s, robj *zobj, double score, const sds ele,
 /* Removes ele. Returns 1 if it was a member. In a skiplist set the dict
  * entry goes first (it does not own the member), then the node, which
  * frees the member; a dict under 10% full is then shrunk. */
-static int zsetDel(redisServer *s, robj *zobj, const sds ele) {
+int zsetDel(redisServer *s, robj *zobj, const sds ele) {
     zset *zs = zobj->v.ptr;
-    dictEntry *de;
-    double score;
     if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
         unsigned char *eptr = zzlFind(zobj->v.ptr, ele, NULL);
         if (eptr == NULL) return 0;
         zobj->v.ptr = zzlDelete(s, zobj->v.ptr, eptr);
         return 1;
     }
-    if ((de = dictUnlink(zs->dict, ele)) == NULL) return 0;
+    if (!zsetRemoveFromSkiplist(s, zs, ele)) return 0;
+    if (dictNeedsShrink(zs->dict)) dictResize(zs->dict);
+    return 1;
+}
+
+/* Removes ele from a skiplist sorted set, dict entry then node, without
+ * shrinking the dict: a caller removing many members resizes once at the
+ * end. Returns 1 if it was a member. */
+int zsetRemoveFromSkiplist(redisServer *s, zset *zs, const sds ele) {
+    dictEntry *de = dictUnlink(zs->dict, ele);
+    double score;
+    if (de == NULL) return 0;
     score = *(double *)dictGetVal(de);
     dictFreeUnlinkedEntry(zs->dict, de);
     zslDelete(s, zs->zsl, score, ele);
-    if (dictNeedsShrink(zs->dict)) dictResize(zs->dict);
     return 1;
 }
 
@@ -930,6 +909,195 @@ static long zsetRank(robj *zobj, const sds ele, int reverse) {
     if ((de = dictFind(zs->dict, ele)) == NULL) return -1;
     rank = zslGetRank(zs->zsl, *(double *)dictGetVal(de), ele);
     return reverse ? (long)(llen - rank) : (long)rank - 1;
+}
+
+/* Converts a skiplist sorted set back into a listpack, in place, if it
+ * now fits one: at most zset-max-listpack-entries members, none longer
+ * than zset-max-listpack-value bytes (maxelelen) and all of them
+ * (totelelen) within the listpack's safety size. The STORE commands call
+ * this on the set they built, which is always a skiplist while being
+ * built. The nodes are freed as the listpack grows, so the members are
+ * never held twice. */
+void zsetConvertToListpackIfNeeded(redisServer *s, robj *zobj,
+                                   size_t maxelelen, size_t totelelen) {
+    zset *zs = zobj->v.ptr;
+    unsigned char *lp;
+    zskiplistNode *node, *next;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) return;
+    if ((long long)zs->zsl->length > s->cfg.zset_max_listpack_entries ||
+        (long long)maxelelen > s->cfg.zset_max_listpack_value ||
+        totelelen > ZSET_LISTPACK_SAFETY_SIZE)
+        return;
+    lp = lpCreate(s->mem, 0);
+    dictRelease(zs->dict);
+    node = zs->zsl->header->level[0].forward;
+    memFree(s->mem, zs->zsl->header);
+    memFree(s->mem, zs->zsl);
+    for (; node != NULL; node = next) {
+        lp = zzlInsertAt(s, lp, NULL, node->ele, node->score);
+        next = node->level[0].forward;
+        zslFreeNode(s, node);
+    }
+    memFree(s->mem, zs);
+    zobj->v.ptr = lp;
+    zobj->encoding = OBJ_ENCODING_LISTPACK;
+}
+
+/* ==== Removing ranges ====
+ *
+ * ZREMRANGEBYRANK, ZREMRANGEBYSCORE and ZREMRANGEBYLEX find the first
+ * member of the range as ZRANGE does and delete forward from there while
+ * the members stay in range: O(log N + M) in a skiplist, with every node
+ * also leaving the dict, and a single lpDeleteRange (by rank) or a walk
+ * (by score or lex) in a listpack. A skiplist's dict is shrunk once at
+ * the end if it fell under 10% full. */
+
+/* Unlinks, forgets and frees the skiplist node x, whose predecessors are
+ * in update. */
+static void zslDeleteFromSet(redisServer *s, zset *zs, zskiplistNode *x,
+                             zskiplistNode **update) {
+    zslDeleteNode(zs->zsl, x, update);
+    dictDelete(zs->dict, x->ele);
+    zslFreeNode(s, x);
+}
+
+/* Deletes the skiplist nodes of 1-based ranks start to end, both
+ * included. Returns how many went. */
+static unsigned long zslDeleteRangeByRank(redisServer *s, zset *zs,
+                                          unsigned long start,
+                                          unsigned long end) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x = zs->zsl->header;
+    unsigned long traversed = 0, removed = 0;
+    for (int i = zs->zsl->level - 1; i >= 0; i--) {
+        while (x->level[i].forward &&
+               traversed + x->level[i].span < start) {
+            traversed += x->level[i].span;
+            x = x->level[i].forward;
+        }
+        update[i] = x;
+    }
+    x = x->level[0].forward;
+    for (traversed++; x && traversed <= end; traversed++, removed++) {
+        zskiplistNode *next = x->level[0].forward;
+        zslDeleteFromSet(s, zs, x, update);
+        x = next;
+    }
+    return removed;
+}
+
+/* Deletes the skiplist nodes whose score is in range. */
+static unsigned long zslDeleteRangeByScore(redisServer *s, zset *zs,
+                                           const zrangespec *r) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x = zs->zsl->header;
+    unsigned long removed = 0;
+    for (int i = zs->zsl->level - 1; i >= 0; i--) {
+        while (x->level[i].forward &&
+               !zslValueGteMin(x->level[i].forward->score, r))
+            x = x->level[i].forward;
+        update[i] = x;
+    }
+    x = x->level[0].forward;
+    while (x && zslValueLteMax(x->score, r)) {
+        zskiplistNode *next = x->level[0].forward;
+        zslDeleteFromSet(s, zs, x, update);
+        x = next;
+        removed++;
+    }
+    return removed;
+}
+
+/* Deletes the skiplist nodes whose member is in the lex range. */
+static unsigned long zslDeleteRangeByLex(redisServer *s, zset *zs,
+                                         const zlexrangespec *r) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x = zs->zsl->header;
+    unsigned long removed = 0;
+    for (int i = zs->zsl->level - 1; i >= 0; i--) {
+        while (x->level[i].forward &&
+               !zslNodeLexGteMin(x->level[i].forward, r))
+            x = x->level[i].forward;
+        update[i] = x;
+    }
+    x = x->level[0].forward;
+    while (x && zslNodeLexLteMax(x, r)) {
+        zskiplistNode *next = x->level[0].forward;
+        zslDeleteFromSet(s, zs, x, update);
+        x = next;
+        removed++;
+    }
+    return removed;
+}
+
+/* Deletes listpack pairs from eptr on while keep() says they are still
+ * in range; a pair deleted leaves eptr on the next one. */
+static unsigned char *zzlDeleteWhile(redisServer *s, unsigned char *lp,
+                                     unsigned char *eptr,
+                                     int (*keep)(unsigned char *,
+                                                 const void *),
+                                     const void *range,
+                                     unsigned long *deleted) {
+    while (eptr && keep(eptr, range)) {
+        lp = lpDelete(s->mem, lp, eptr, &eptr);
+        lp = lpDelete(s->mem, lp, eptr, &eptr);
+        (*deleted)++;
+    }
+    return lp;
+}
+
+/* zzlDeleteWhile's tests: the score after the member, or the member. */
+static int zzlScoreLteMax(unsigned char *eptr, const void *r) {
+    return zslValueLteMax(zzlGetScore(lpNext(NULL, eptr)), r);
+}
+static int zzlMemberLteMax(unsigned char *eptr, const void *r) {
+    return zzlLexLteMax(eptr, r);
+}
+
+/* Deletes the members of 1-based ranks start to end, both included,
+ * from a sorted set of either encoding. The ranks must be in the set.
+ * Returns how many went. */
+unsigned long zsetDeleteRangeByRank(redisServer *s, robj *zobj,
+                                    unsigned long start, unsigned long end) {
+    unsigned long num = end - start + 1;
+    zset *zs = zobj->v.ptr;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
+        zobj->v.ptr = lpDeleteRange(s->mem, zobj->v.ptr,
+                                    (long)(2 * (start - 1)), 2 * num);
+        return num;
+    }
+    num = zslDeleteRangeByRank(s, zs, start, end);
+    if (dictNeedsShrink(zs->dict)) dictResize(zs->dict);
+    return num;
+}
+
+/* Deletes the members whose score is in range. */
+unsigned long zsetDeleteRangeByScore(redisServer *s, robj *zobj,
+                                     const zrangespec *range) {
+    unsigned long num = 0;
+    zset *zs = zobj->v.ptr;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
+        unsigned char *eptr = zzlFirstInRange(zobj->v.ptr, range);
+        zobj->v.ptr = zzlDeleteWhile(s, zobj->v.ptr, eptr, zzlScoreLteMax,
+                                     range, &num);
+        return num;
+    }
+    num = zslDeleteRangeByScore(s, zs, range);
+    if (dictNeedsShrink(zs->dict)) dictResize(zs->dict);
+    return num;
+}
+
+/* Deletes the members in the lex range. */
+unsigned long zsetDeleteRangeByLex(redisServer *s, robj *zobj,
+                                   const zlexrangespec *range) {
+    unsigned long num = 0;
+    zset *zs = zobj->v.ptr;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
+        unsigned char *eptr = zzlFirstInLexRange(zobj->v.ptr, range);
+        zobj->v.ptr = zzlDeleteWhile(s, zobj->v.ptr, eptr, zzlMemberLteMax,
+                                     range, &num);
+        return num;
+    }
+    num = zslDeleteRangeByLex(s, zs, range);
+    if (dictNeedsShrink(zs->dict)) dictResize(zs->dict);
+    return num;
 }
 
 /* ==== Commands: writes ==== */
@@ -1227,7 +1395,7 @@ void zlexcountCommand(client *c) {
 typedef struct zrangeRequest {
     int type;           /* ZRANGE_RANK, _SCORE or _LEX */
     int reverse;        /* walk from the highest score */
-    int withscores;
+    int withscores;     /* scores go to the sink (always for a store) */
     long long offset, limit; /* LIMIT; limit -1 means no limit */
     long long start, end;    /* by rank */
     zrangespec range;   /* by score */
@@ -1236,13 +1404,14 @@ typedef struct zrangeRequest {
 
 /* Parses the options after key, min and max. Returns C_OK, or C_ERR
  * after replying. A LIMIT with fewer than two arguments after it is a
- * syntax error like any unknown word. */
-static int zrangeParseOptions(client *c, int argc_start, int *type,
-                              int *dir, zrangeRequest *req) {
+ * syntax error like any unknown word, and so is WITHSCORES for
+ * ZRANGESTORE (store). */
+static int zrangeParseOptions(client *c, int argc_start, int store,
+                              int *type, int *dir, zrangeRequest *req) {
     for (int j = argc_start + 3; j < c->argc; j++) {
         const char *opt = c->argv[j]->v.ptr;
         int left = c->argc - j - 1;
-        if (!strcasecmp(opt, "withscores")) {
+        if (!store && !strcasecmp(opt, "withscores")) {
             req->withscores = 1;
         } else if (!strcasecmp(opt, "limit") && left >= 2) {
             if (getLongFromObjectOrReply(c, c->argv[j + 1], &req->offset,
@@ -1308,32 +1477,120 @@ static int zrangeParseRange(client *c, int argc_start, zrangeRequest *req) {
     return C_OK;
 }
 
-/* Replies with the listpack pair at eptr, sptr: the member, then its
- * score if withscores. */
-static void zrangeEmitListpack(client *c, unsigned char *eptr,
-                               unsigned char *sptr, int withscores) {
+/* Returns 1 if the client takes a member and its score as an array of
+ * two (RESP3), 0 if they go flat in the enclosing array (RESP2). */
+int zsetReplyNested(client *c) {
+    (void)c;
+    return 0;
+}
+
+/* Starts a reply of n members: an array of n, or of 2n (member, score,
+ * member, score ...) with withscores. */
+void zsetReplyArrayOfMembers(client *c, long n, int withscores) {
+    addReplyArrayLen(c, withscores ? n * 2 : n);
+}
+
+/* Replies with one member of such an array, then its score if asked. */
+void zsetReplyMember(client *c, const char *ele, size_t len, double score,
+                     int withscores) {
+    addReplyBulkCBuffer(c, ele, len);
+    if (withscores) addReplyDouble(c, score);
+}
+
+/* Where a range goes: to the client as the reply, or, for ZRANGESTORE,
+ * into a new sorted set stored at dstkey. The walks below emit into a
+ * sink without knowing which. */
+typedef struct zrangeSink {
+    client *c;
+    robj *dstkey;       /* ZRANGESTORE's destination, NULL for a reply */
+    robj *dstobj;       /* the sorted set being built */
+    int withscores;
+    void *slot;         /* the reply's deferred length, if not known */
+} zrangeSink;
+
+/* Starts the result: length members, or -1 if that is not known until
+ * the walk ends. A store builds a listpack unless the length already
+ * says it will be too many for one (ZRANGESTORE with
+ * zset-max-listpack-entries 0 makes a skiplist right away); later
+ * members convert it as ZADD would. */
+static void zrangeSinkBegin(zrangeSink *k, long length) {
+    redisServer *s = k->c->srv;
+    if (k->dstkey) {
+        if (length > (long)s->cfg.zset_max_listpack_entries)
+            k->dstobj = createZsetObject(s);
+        else
+            k->dstobj = createZsetListpackObject(s);
+    } else if (length < 0) {
+        k->slot = addReplyDeferredLen(k->c);
+    } else {
+        zsetReplyArrayOfMembers(k->c, length, k->withscores);
+    }
+}
+
+/* Emits one member with its score. */
+static void zrangeSinkEmit(zrangeSink *k, const unsigned char *ele,
+                           size_t len, double score) {
+    redisServer *s = k->c->srv;
+    if (k->dstkey) {
+        sds m = sdsnewlen(s->mem, ele, len);
+        int out;
+        double newscore;
+        zsetAdd(s, k->dstobj, score, m, ZADD_IN_NONE, &out, &newscore);
+        sdsfree(s->mem, m);
+    } else {
+        zsetReplyMember(k->c, (const char *)ele, len, score, k->withscores);
+    }
+}
+
+/* Ends the result, count members long. A store with members replaces
+ * dstkey (and its TTL) and replies the count; an empty one deletes
+ * dstkey, which is then a change only if there was one. */
+static void zrangeSinkEnd(zrangeSink *k, long count) {
+    client *c = k->c;
+    if (k->dstkey == NULL) {
+        if (k->slot)
+            setDeferredArrayLen(c, k->slot,
+                zsetReplyNested(c) || !k->withscores ? count : count * 2);
+        return;
+    }
+    if (count) {
+        setKey(c, c->db, k->dstkey, k->dstobj, 0);
+        addReplyLongLong(c, count);
+        c->srv->dirty++;
+    } else {
+        addReplyLongLong(c, 0);
+        if (dbDelete(c->srv, c->db, k->dstkey)) {
+            signalModifiedKey(c, c->db, k->dstkey);
+            c->srv->dirty++;
+        }
+    }
+    decrRefCount(c->srv, k->dstobj);
+}
+
+/* Emits the listpack pair at eptr, sptr. */
+static void zrangeEmitListpack(zrangeSink *k, unsigned char *eptr,
+                               unsigned char *sptr) {
     unsigned char buf[LP_INTBUF_SIZE];
     size_t len;
     const unsigned char *m = zzlText(eptr, buf, &len);
-    addReplyBulkCBuffer(c, m, len);
-    if (withscores) addReplyDouble(c, zzlGetScore(sptr));
+    zrangeSinkEmit(k, m, len, k->withscores ? zzlGetScore(sptr) : 0);
 }
 
-/* Replies with a skiplist node: the member, then its score if asked. */
-static void zrangeEmitNode(client *c, zskiplistNode *x, int withscores) {
-    addReplyBulkCBuffer(c, x->ele, sdslen(x->ele));
-    if (withscores) addReplyDouble(c, x->score);
+/* Emits a skiplist node. */
+static void zrangeEmitNode(zrangeSink *k, zskiplistNode *x) {
+    zrangeSinkEmit(k, (const unsigned char *)x->ele, sdslen(x->ele),
+                   x->score);
 }
 
 /* Replies with rangelen listpack pairs from rank start, walking down
  * from the top when reverse. */
-static void zrangeRankListpack(client *c, unsigned char *lp, long start,
+static void zrangeRankListpack(zrangeSink *k, unsigned char *lp, long start,
                                long rangelen, const zrangeRequest *req) {
     unsigned char *eptr, *sptr;
     eptr = lpSeek(lp, req->reverse ? -2 - 2 * start : 2 * start);
     sptr = lpNext(lp, eptr);
     while (rangelen--) {
-        zrangeEmitListpack(c, eptr, sptr, req->withscores);
+        zrangeEmitListpack(k, eptr, sptr);
         if (req->reverse) zzlPrev(lp, &eptr, &sptr);
         else zzlNext(lp, &eptr, &sptr);
     }
@@ -1341,7 +1598,7 @@ static void zrangeRankListpack(client *c, unsigned char *lp, long start,
 
 /* Replies with rangelen skiplist nodes from rank start: the first node
  * is found by rank in O(log N), the rest by following level 0. */
-static void zrangeRankSkiplist(client *c, zskiplist *zsl, long start,
+static void zrangeRankSkiplist(zrangeSink *k, zskiplist *zsl, long start,
                                long rangelen, const zrangeRequest *req) {
     zskiplistNode *x;
     if (req->reverse)
@@ -1351,14 +1608,15 @@ static void zrangeRankSkiplist(client *c, zskiplist *zsl, long start,
         x = start > 0 ? zslGetElementByRank(zsl, (unsigned long)start + 1)
                       : zsl->header->level[0].forward;
     while (rangelen--) {
-        zrangeEmitNode(c, x, req->withscores);
+        zrangeEmitNode(k, x);
         x = req->reverse ? x->backward : x->level[0].forward;
     }
 }
 
 /* ZRANGE by rank. Negative indexes count from the end; the range is
  * clipped to the set, and an empty one replies an empty array. */
-static void zrangeByRank(client *c, robj *zobj, const zrangeRequest *req) {
+static void zrangeByRank(zrangeSink *k, robj *zobj,
+                         const zrangeRequest *req) {
     long long llen = (long long)zsetLength(zobj), start = req->start;
     long long end = req->end;
     long rangelen;
@@ -1366,17 +1624,19 @@ static void zrangeByRank(client *c, robj *zobj, const zrangeRequest *req) {
     if (end < 0) end += llen;
     if (start < 0) start = 0;
     if (start > end || start >= llen) {
-        addReplyArrayLen(c, 0);
+        zrangeSinkBegin(k, 0);
+        zrangeSinkEnd(k, 0);
         return;
     }
     if (end >= llen) end = llen - 1;
     rangelen = end - start + 1;
-    addReplyArrayLen(c, req->withscores ? rangelen * 2 : rangelen);
+    zrangeSinkBegin(k, rangelen);
     if (zobj->encoding == OBJ_ENCODING_LISTPACK)
-        zrangeRankListpack(c, zobj->v.ptr, start, rangelen, req);
+        zrangeRankListpack(k, zobj->v.ptr, start, rangelen, req);
     else
-        zrangeRankSkiplist(c, ((zset *)zobj->v.ptr)->zsl, start, rangelen,
+        zrangeRankSkiplist(k, ((zset *)zobj->v.ptr)->zsl, start, rangelen,
                            req);
+    zrangeSinkEnd(k, rangelen);
 }
 
 /* Returns 1 if the listpack pair at (eptr, sptr) is still inside the far
@@ -1405,7 +1665,7 @@ static int zrangeInsideNode(zskiplistNode *x, const zrangeRequest *req) {
  * Like Redis, it counts offset and limit down with a post-decrement, so
  * a negative offset skips everything and a negative limit never runs
  * out. */
-static long zrangeGenericListpack(client *c, unsigned char *lp,
+static long zrangeGenericListpack(zrangeSink *k, unsigned char *lp,
                                   const zrangeRequest *req) {
     unsigned char *eptr, *sptr = NULL;
     long long offset = req->offset, limit = req->limit, sent = 0;
@@ -1422,7 +1682,7 @@ static long zrangeGenericListpack(client *c, unsigned char *lp,
     }
     for (; eptr && limit--; sent++) {
         if (!zrangeInsideListpack(eptr, sptr, req)) break;
-        zrangeEmitListpack(c, eptr, sptr, req->withscores);
+        zrangeEmitListpack(k, eptr, sptr);
         if (req->reverse) zzlPrev(lp, &eptr, &sptr);
         else zzlNext(lp, &eptr, &sptr);
     }
@@ -1430,7 +1690,7 @@ static long zrangeGenericListpack(client *c, unsigned char *lp,
 }
 
 /* The same walk over a skiplist. Returns how many members it sent. */
-static long zrangeGenericSkiplist(client *c, zskiplist *zsl,
+static long zrangeGenericSkiplist(zrangeSink *k, zskiplist *zsl,
                                   const zrangeRequest *req) {
     long long offset = req->offset, limit = req->limit, sent = 0;
     zskiplistNode *x;
@@ -1444,7 +1704,7 @@ static long zrangeGenericSkiplist(client *c, zskiplist *zsl,
         x = req->reverse ? x->backward : x->level[0].forward;
     for (; x && limit--; sent++) {
         if (!zrangeInsideNode(x, req)) break;
-        zrangeEmitNode(c, x, req->withscores);
+        zrangeEmitNode(k, x);
         x = req->reverse ? x->backward : x->level[0].forward;
     }
     return sent;
@@ -1454,74 +1714,89 @@ static long zrangeGenericSkiplist(client *c, zskiplist *zsl,
  * walk ends, so the array length is written afterwards, into a slot
  * reserved before the first element. An offset past the end replies an
  * empty array without walking. */
-static void zrangeByScoreOrLex(client *c, robj *zobj,
+static void zrangeByScoreOrLex(zrangeSink *k, robj *zobj,
                                const zrangeRequest *req) {
-    void *slot = addReplyDeferredLen(c);
     long sent = 0;
+    zrangeSinkBegin(k, -1);
     if (!(req->offset > 0 &&
           req->offset >= (long long)zsetLength(zobj))) {
         if (zobj->encoding == OBJ_ENCODING_LISTPACK)
-            sent = zrangeGenericListpack(c, zobj->v.ptr, req);
+            sent = zrangeGenericListpack(k, zobj->v.ptr, req);
         else
-            sent = zrangeGenericSkiplist(c, ((zset *)zobj->v.ptr)->zsl,
+            sent = zrangeGenericSkiplist(k, ((zset *)zobj->v.ptr)->zsl,
                                          req);
     }
-    setDeferredArrayLen(c, slot, req->withscores ? sent * 2 : sent);
+    zrangeSinkEnd(k, sent);
 }
 
-/* Runs every form of ZRANGE. type and dir are fixed by the older
- * commands and ZRANGE_AUTO / ZRANGE_DIR_AUTO for ZRANGE itself, whose
- * options then choose. Arguments are checked in Redis's order: options,
- * their combination, the range, then the key. */
-static void zrangeGenericCommand(client *c, int type, int dir) {
+/* Runs every form of ZRANGE, and ZRANGESTORE (dstkey not NULL). type
+ * and dir are fixed by the older commands and ZRANGE_AUTO /
+ * ZRANGE_DIR_AUTO for ZRANGE and ZRANGESTORE, whose options then choose.
+ * The source key is argv[argc_start], the range follows. Arguments are
+ * checked in Redis's order: options, their combination, the range, then
+ * the key. A missing source stores nothing, which deletes dstkey. */
+static void zrangeGenericCommand(client *c, robj *dstkey, int argc_start,
+                                 int type, int dir) {
+    zrangeSink sink = { c, dstkey, NULL, 0, NULL };
     zrangeRequest req;
     robj *zobj;
     memset(&req, 0, sizeof(req));
     req.limit = -1;
-    if (zrangeParseOptions(c, 1, &type, &dir, &req) != C_OK) return;
+    if (zrangeParseOptions(c, argc_start, dstkey != NULL, &type, &dir,
+                           &req) != C_OK)
+        return;
     req.type = type == ZRANGE_AUTO ? ZRANGE_RANK : type;
     req.reverse = dir == ZRANGE_DIR_REVERSE;
     if (zrangeCheckOptions(c, &req) != C_OK) return;
-    if (zrangeParseRange(c, 1, &req) != C_OK) return;
-    if ((zobj = lookupKeyRead(c, c->argv[1])) == NULL) {
-        addReplyArrayLen(c, 0);
+    if (zrangeParseRange(c, argc_start, &req) != C_OK) return;
+    sink.withscores = req.withscores || dstkey != NULL;
+    if ((zobj = lookupKeyRead(c, c->argv[argc_start])) == NULL) {
+        zrangeSinkBegin(&sink, dstkey ? -1 : 0);
+        zrangeSinkEnd(&sink, 0);
         return;
     }
     if (checkType(c, zobj, OBJ_ZSET)) return;
     if (req.type == ZRANGE_RANK)
-        zrangeByRank(c, zobj, &req);
+        zrangeByRank(&sink, zobj, &req);
     else
-        zrangeByScoreOrLex(c, zobj, &req);
+        zrangeByScoreOrLex(&sink, zobj, &req);
 }
 
 /* ZRANGE key start stop [BYSCORE|BYLEX] [REV] [LIMIT o n] [WITHSCORES]. */
 void zrangeCommand(client *c) {
-    zrangeGenericCommand(c, ZRANGE_AUTO, ZRANGE_DIR_AUTO);
+    zrangeGenericCommand(c, NULL, 1, ZRANGE_AUTO, ZRANGE_DIR_AUTO);
 }
 
 /* ZREVRANGE key start stop [WITHSCORES]. */
 void zrevrangeCommand(client *c) {
-    zrangeGenericCommand(c, ZRANGE_RANK, ZRANGE_DIR_REVERSE);
+    zrangeGenericCommand(c, NULL, 1, ZRANGE_RANK, ZRANGE_DIR_REVERSE);
 }
 
 /* ZRANGEBYSCORE key min max [WITHSCORES] [LIMIT offset count]. */
 void zrangebyscoreCommand(client *c) {
-    zrangeGenericCommand(c, ZRANGE_SCORE, ZRANGE_DIR_FORWARD);
+    zrangeGenericCommand(c, NULL, 1, ZRANGE_SCORE, ZRANGE_DIR_FORWARD);
 }
 
 /* ZREVRANGEBYSCORE key max min [WITHSCORES] [LIMIT offset count]. */
 void zrevrangebyscoreCommand(client *c) {
-    zrangeGenericCommand(c, ZRANGE_SCORE, ZRANGE_DIR_REVERSE);
+    zrangeGenericCommand(c, NULL, 1, ZRANGE_SCORE, ZRANGE_DIR_REVERSE);
 }
 
 /* ZRANGEBYLEX key min max [LIMIT offset count]. */
 void zrangebylexCommand(client *c) {
-    zrangeGenericCommand(c, ZRANGE_LEX, ZRANGE_DIR_FORWARD);
+    zrangeGenericCommand(c, NULL, 1, ZRANGE_LEX, ZRANGE_DIR_FORWARD);
 }
 
 /* ZREVRANGEBYLEX key max min [LIMIT offset count]. */
 void zrevrangebylexCommand(client *c) {
-    zrangeGenericCommand(c, ZRANGE_LEX, ZRANGE_DIR_REVERSE);
+    zrangeGenericCommand(c, NULL, 1, ZRANGE_LEX, ZRANGE_DIR_REVERSE);
+}
+
+/* ZRANGESTORE dst src min max [BYSCORE|BYLEX] [REV] [LIMIT offset count]:
+ * stores the range that ZRANGE would reply with, scores included, and
+ * replies with its length. Propagated as written. */
+void zrangestoreCommand(client *c) {
+    zrangeGenericCommand(c, c->argv[1], 2, ZRANGE_AUTO, ZRANGE_DIR_AUTO);
 }
 
 /* ZSCAN key cursor [MATCH pattern] [COUNT count]. The cursor is checked
