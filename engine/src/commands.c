@@ -21,6 +21,7 @@
     C(ping, pingCommand, -1, F, NULL) \
     C(echo, echoCommand, 2, F, NULL) \
     C(quit, quitCommand, -1, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(hello, helloCommand, -1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(select, selectCommand, 2, F | CMD_LOADING | CMD_STALE, NULL) \
     C(dbsize, dbsizeCommand, 1, R | F, NULL) \
     C(flushdb, flushdbCommand, -1, W, NULL) \

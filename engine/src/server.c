@@ -373,6 +373,17 @@ static int _rejectDiskError(client *c, int is_exec) {
 /* Checks a parsed command and runs it (processCommand in Redis): lookup,
  * arity, memory, disk errors. Returns C_OK if the client is still
  * valid. */
+/* Whether enable-debug-command lets this client run DEBUG: "local" means
+ * a connection from the same machine (every connection of the simulated
+ * world is one). */
+static int _debugAllowed(client *c) {
+    int mode = c->srv->cfg.enable_debug_cmd;
+    if (mode == PROTECTED_ACTION_ALLOWED_YES) return 1;
+    if (mode != PROTECTED_ACTION_ALLOWED_LOCAL) return 0;
+    aeBackend *be = &c->srv->el->backend;
+    return !be->isLocal || be->isLocal(be->ctx, c->fd);
+}
+
 int processCommand(client *c) {
     redisServer *s = c->srv;
     c->cmd = c->lastcmd = lookupCommand(s, c->argv, c->argc);
@@ -386,6 +397,16 @@ int processCommand(client *c) {
         flagTransaction(c);
         s->cmdstats[c->cmd->id].rejected++;
         addReplyErrorArity(c);
+        return C_OK;
+    }
+    if (c->cmd->proc == debugCommand && !_debugAllowed(c)) {
+        flagTransaction(c);
+        s->cmdstats[c->cmd->id].rejected++;
+        addReplyError(c, "DEBUG command not allowed. If the "
+                      "enable-debug-command option is set to \"local\", you "
+                      "can run it from a local connection, otherwise you need "
+                      "to set this option in the configuration file, and then "
+                      "restart the server.");
         return C_OK;
     }
     int is_exec = c->cmd->proc == execCommand;

@@ -24,6 +24,21 @@
 
 /* ---- Limits and defaults (Redis 7.0 values). ---- */
 #define PROTO_IOBUF_LEN (1024 * 16)        /* read size */
+/* Fixed replies passed around as text (addReplyFixed, lookupKey...OrReply):
+ * written as RESP2 has them, the nulls and the empty map and set go out in
+ * the client's protocol. */
+#define REPLY_NULL "$-1\r\n"
+#define REPLY_NULL_ARRAY "*-1\r\n"
+#define REPLY_EMPTY_MAP "%0\r\n"
+#define REPLY_EMPTY_SET "~0\r\n"
+
+/* enable-debug-command: who may run DEBUG. */
+#define PROTECTED_ACTION_ALLOWED_NO 0
+#define PROTECTED_ACTION_ALLOWED_YES 1
+#define PROTECTED_ACTION_ALLOWED_LOCAL 2
+
+/* The release of Redis whose behaviour the engine follows. */
+#define REDIS_VERSION "7.0.15"
 #define PROTO_REPLY_CHUNK_BYTES (16 * 1024) /* reply buffer and blocks */
 #define PROTO_INLINE_MAX_SIZE (1024 * 64)  /* inline request line */
 #define PROTO_MBULK_BIG_ARG (1024 * 32)
@@ -166,6 +181,7 @@ typedef struct client {
     const struct redisCommand *cmd, *lastcmd;
     uint64_t flags;
     int authenticated;
+    int resp;                   /* protocol version: 2 or 3 (HELLO) */
     char *buf;                  /* first reply bytes go here */
     size_t buf_usable_size, bufpos, sentlen;
     clientReplyBlock *reply, *reply_tail;  /* then here, in order */
@@ -240,6 +256,7 @@ typedef struct serverConfig {
     long long timeout;
     int databases;
     int loglevel;               /* LL_* (slog.h) */
+    int enable_debug_cmd;       /* PROTECTED_ACTION_ALLOWED_* */
     /* The AOF (aof.h). */
     int appendonly;             /* appendonly yes/no */
     int appendfsync;            /* AOF_FSYNC_* */
@@ -306,6 +323,7 @@ typedef struct redisServer {
     int resize_db, rehash_db;
     unsigned int expire_db;
     int expire_timelimit_exit;
+    int active_expire_disabled; /* DEBUG SET-ACTIVE-EXPIRE 0 */
     uint64_t last_fast_expire_ns;
     uint64_t start_ns;
     /* Statistics (INFO stats). */
@@ -452,6 +470,13 @@ void addReplyDouble(client *c, double d);
 void addReplyArrayLen(client *c, long length);
 void addReplyNull(client *c);
 void addReplyNullArray(client *c);
+void addReplyMapLen(client *c, long length);
+void addReplySetLen(client *c, long length);
+void addReplyAttributeLen(client *c, long length);
+void addReplyPushLen(client *c, long length);
+void addReplyBool(client *c, int b);
+void addReplyFixed(client *c, const char *proto);
+void addReplyBigNum(client *c, const char *num, size_t len);
 void addReplyOK(client *c);
 void addReplyVerbatim(client *c, const char *s, size_t len, const char *ext);
 void addReplyHelp(client *c, const char **help);
@@ -459,6 +484,8 @@ void addReplySubcommandSyntaxError(client *c);
 void addReplyBulkOrNil(client *c, robj *o);
 void *addReplyDeferredLen(client *c);
 void setDeferredArrayLen(client *c, void *node, long length);
+void setDeferredMapLen(client *c, void *node, long length);
+void setDeferredSetLen(client *c, void *node, long length);
 
 /* ---- db.c ---- */
 robj *lookupKeyRead(client *c, robj *key);
@@ -718,6 +745,8 @@ void timeCommand(client *c);
 void lastsaveCommand(client *c);
 void clientIdCommand(client *c);
 void clientSetNameCommand(client *c);
+int clientSetNameOrReply(client *c, robj *name);
+void helloCommand(client *c);
 void clientGetNameCommand(client *c);
 void clientInfoCommand(client *c);
 void clientListCommand(client *c);

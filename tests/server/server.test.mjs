@@ -66,6 +66,7 @@ SET n 10 EX 100
 TTL n
 NOSUCHCOMMAND a b
 GET
+DEBUG PROTOCOL string
 DBSIZE
 `;
 
@@ -79,7 +80,7 @@ describe('glasskv server answers real clients as redis-server 7.0 does', () => {
     await Promise.all([g?.stop(), r?.stop()]);
   });
 
-  it('redis-cli prints the same replies for strings, counters, hashes, sets, sorted sets, MULTI/EXEC and errors', () => {
+  it('redis-cli prints the same replies for strings, counters, hashes, sets, sorted sets, MULTI/EXEC and errors (DEBUG refused by default)', () => {
     const mine = cli(g.port, ['--no-raw'], SCRIPT);
     const theirs = cli(r.port, ['--no-raw'], SCRIPT);
     assert.equal(mine.out, theirs.out);
@@ -142,6 +143,33 @@ describe('glasskv server answers real clients as redis-server 7.0 does', () => {
       assert.equal(mine.data.toString('latin1'), theirs.data.toString('latin1'), what);
       assert.equal(mine.closed, theirs.closed, `${what}: closed`);
     }
+  });
+
+  it('HELLO switches a connection to RESP3 and back: maps, sets, doubles, nulls, booleans, verbatim text, the same bytes', async () => {
+    const lines = [
+      'HELLO 3', 'HSET h3 a 1', 'HGETALL h3', 'HGETALL nosuch', 'GET nosuch', 'HGET h3 nosuch',
+      'ZADD z3 1.5 m', 'ZSCORE z3 m', 'ZINCRBY z3 -3 m', 'ZSCORE z3 nosuch', 'LPOP nosuch 2',
+      'LMPOP 1 nosuch LEFT', 'CONFIG GET maxmemory', 'EXISTS h3',
+      ...['string', 'integer', 'double', 'bignum', 'null', 'array', 'set', 'map', 'attrib',
+        'push', 'verbatim', 'true', 'false', 'nosuch'].map((t) => `DEBUG PROTOCOL ${t}`),
+      'MULTI', 'GET nosuch', 'EXEC', 'HELLO 2', 'HGETALL h3', 'GET nosuch', 'ZSCORE z3 m',
+      'DEBUG PROTOCOL push', 'DEBUG PROTOCOL map', 'HELLO 4', 'HELLO 1', 'HELLO x',
+      'HELLO 3 AUTH nobody pw', 'HELLO 2 SETNAME', 'HELLO 2 SETNAME "a b"', 'HELLO 2 FOO',
+      'HELLO 2 AUTH default anything SETNAME me', 'CLIENT GETNAME',
+    ];
+    const bytes = lines.map((l) => `${l}\r\n`).join('');
+    const both = await pair(['--enable-debug-command', 'yes']);
+    let mine, theirs;
+    try {
+      [mine, theirs] = await Promise.all([raw(both.g.port, bytes), raw(both.r.port, bytes)]);
+    } finally {
+      await Promise.all([both.g.stop(), both.r.stop()]);
+    }
+    // Client ids differ between the two servers; nothing else may.
+    const norm = (b) => b.toString('latin1').replace(/(\$2\r\nid\r\n:)\d+/g, '$1N');
+    assert.equal(norm(mine.data), norm(theirs.data));
+    assert.match(norm(mine.data), /^%7\r\n/);
+    assert.match(norm(mine.data), /\r\n,1\.5\r\n/);
   });
 
   it('a client that vanishes in the middle of a command is freed', async () => {
