@@ -1480,19 +1480,22 @@ static int zrangeParseRange(client *c, int argc_start, zrangeRequest *req) {
 /* Returns 1 if the client takes a member and its score as an array of
  * two (RESP3), 0 if they go flat in the enclosing array (RESP2). */
 int zsetReplyNested(client *c) {
-    (void)c;
-    return 0;
+    return c->resp > 2;
 }
 
-/* Starts a reply of n members: an array of n, or of 2n (member, score,
- * member, score ...) with withscores. */
+/* Starts a reply of n members: an array of n, or with withscores, of 2n
+ * in RESP2 (member, score, member, score ...) and of n pairs in RESP3.
+ * Redis uses arrays of pairs rather than a map, which would not promise
+ * the order. */
 void zsetReplyArrayOfMembers(client *c, long n, int withscores) {
-    addReplyArrayLen(c, withscores ? n * 2 : n);
+    addReplyArrayLen(c, withscores && !zsetReplyNested(c) ? n * 2 : n);
 }
 
-/* Replies with one member of such an array, then its score if asked. */
+/* Replies with one member of such an array, then its score (a double in
+ * RESP3) if asked, the two as a pair in RESP3. */
 void zsetReplyMember(client *c, const char *ele, size_t len, double score,
                      int withscores) {
+    if (withscores && zsetReplyNested(c)) addReplyArrayLen(c, 2);
     addReplyBulkCBuffer(c, ele, len);
     if (withscores) addReplyDouble(c, score);
 }
@@ -1550,7 +1553,7 @@ static void zrangeSinkEnd(zrangeSink *k, long count) {
     if (k->dstkey == NULL) {
         if (k->slot)
             setDeferredArrayLen(c, k->slot,
-                zsetReplyNested(c) || !k->withscores ? count : count * 2);
+                k->withscores && !zsetReplyNested(c) ? count * 2 : count);
         return;
     }
     if (count) {

@@ -792,7 +792,7 @@ void zrandmemberCommand(client *c) {
         zrandmemberWithCountCommand(c, l, c->argc == 4);
         return;
     }
-    zobj = lookupKeyReadOrReply(c, c->argv[1], "$-1\r\n");
+    zobj = lookupKeyReadOrReply(c, c->argv[1], REPLY_NULL);
     if (zobj == NULL || checkType(c, zobj, OBJ_ZSET)) return;
     if (zobj->encoding == OBJ_ENCODING_SKIPLIST) {
         sds ele = dictGetKey(
