@@ -1,8 +1,8 @@
 /* t_zset.h -- the sorted set type's internals, shared by the files of its
- * commands: t_zset.c (the two encodings, ZADD, ZRANGE, ZRANGESTORE and
- * the reads), t_zsetops.c (ZUNION, ZINTER, ZDIFF, their STORE forms,
- * ZINTERCARD and ZRANDMEMBER) and t_zpop.c (ZREMRANGEBY*, ZPOPMIN,
- * ZPOPMAX and ZMPOP). */
+ * commands: t_zset.c (the two encodings, ZADD, ZREM and the point
+ * reads), t_zrange.c (ZRANGE in all its forms and ZRANGESTORE),
+ * t_zsetops.c (ZUNION, ZINTER, ZDIFF, their STORE forms, ZINTERCARD and
+ * ZRANDMEMBER) and t_zpop.c (ZREMRANGEBY*, ZPOPMIN, ZPOPMAX and ZMPOP). */
 #ifndef GK_T_ZSET_H
 #define GK_T_ZSET_H
 
@@ -46,20 +46,38 @@ typedef struct zlexrangespec {
 /* Ranges. */
 int zslParseRange(robj *min, robj *max, zrangespec *spec);
 int zslParseLexRange(robj *min, robj *max, zlexrangespec *spec);
+int zslValueGteMin(double value, const zrangespec *spec);
+int zslValueLteMax(double value, const zrangespec *spec);
 
 /* The skiplist. */
 zskiplistNode *zslInsert(redisServer *s, zskiplist *zsl, double score,
                          sds ele);
+zskiplistNode *zslGetElementByRank(zskiplist *zsl, unsigned long rank);
+zskiplistNode *zslFirstInRange(zskiplist *zsl, const zrangespec *r);
+zskiplistNode *zslLastInRange(zskiplist *zsl, const zrangespec *r);
+zskiplistNode *zslFirstInLexRange(zskiplist *zsl, const zlexrangespec *r);
+zskiplistNode *zslLastInLexRange(zskiplist *zsl, const zlexrangespec *r);
+int zslNodeLexGteMin(const zskiplistNode *x, const zlexrangespec *r);
+int zslNodeLexLteMax(const zskiplistNode *x, const zlexrangespec *r);
 
 /* The listpack. */
 const unsigned char *zzlText(unsigned char *p, unsigned char *buf,
                              size_t *len);
 double zzlGetScore(unsigned char *sptr);
 double zzlStrtod(const unsigned char *s, size_t len);
+void zzlNext(unsigned char *lp, unsigned char **eptr, unsigned char **sptr);
+void zzlPrev(unsigned char *lp, unsigned char **eptr, unsigned char **sptr);
+unsigned char *zzlFirstInRange(unsigned char *lp, const zrangespec *r);
+unsigned char *zzlLastInRange(unsigned char *lp, const zrangespec *r);
+unsigned char *zzlFirstInLexRange(unsigned char *lp,
+                                  const zlexrangespec *r);
+unsigned char *zzlLastInLexRange(unsigned char *lp, const zlexrangespec *r);
+int zzlLexGteMin(unsigned char *p, const zlexrangespec *r);
+int zzlLexLteMax(unsigned char *p, const zlexrangespec *r);
 
-/* Replies: whether a member and its score go in an array of their own
- * (RESP3); the array of n members, with their scores when withscores;
- * each member in it. */
+/* Replies (t_zrange.c): whether a member and its score go in an array
+ * of their own (RESP3); the array of n members, with their scores when
+ * withscores; each member in it. */
 int zsetReplyNested(client *c);
 void zsetReplyArrayOfMembers(client *c, long n, int withscores);
 void zsetReplyMember(client *c, const char *ele, size_t len, double score,
