@@ -374,7 +374,7 @@ static sds _infoClients(redisServer *s, sds info) {
         "blocked_clients:0\r\n"
         "tracking_clients:0\r\n"
         "clients_in_timeout_table:0\r\n",
-        s->numclients, s->cfg.maxclients, maxin);
+        s->numclients - s->nreplicas, s->cfg.maxclients, maxin);
 }
 
 static sds _infoMemory(redisServer *s, sds info) {
@@ -464,7 +464,8 @@ static const struct {
 } infoSections[] = {
     { "server", _infoServer, 1 }, { "clients", _infoClients, 1 },
     { "memory", _infoMemory, 1 }, { "persistence", aofInfoPersistence, 1 },
-    { "stats", _infoStats, 1 }, { "commandstats", _infoCommandstats, 0 },
+    { "stats", _infoStats, 1 }, { "replication", replicationInfo, 1 },
+    { "commandstats", _infoCommandstats, 0 },
     { "keyspace", _infoKeyspace, 1 }, { NULL, NULL, 0 }
 };
 
@@ -601,7 +602,9 @@ static sds _clientInfoString(redisServer *s, client *cl, sds o) {
         cl->name ? cl->name : "",
         (unsigned long long)((now - cl->ctime_ms) / 1000),
         (unsigned long long)((now - cl->lastinteraction_ms) / 1000),
-        (cl->flags & CLIENT_MULTI) ? "x" : "N", cl->db->id,
+        (cl->flags & CLIENT_SLAVE) ? "S"
+            : (cl->flags & CLIENT_MULTI) ? "x" : "N",
+        cl->db->id,
         (cl->flags & CLIENT_MULTI) ? cl->mstate.count : -1,
         sdslen(cl->querybuf), sdsavail(cl->querybuf), argvmem, multimem,
         cl->buf_usable_size, cl->buf_usable_size, cl->bufpos, listlen,

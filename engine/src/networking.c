@@ -97,6 +97,7 @@ static void _freeReplyList(client *c) {
 void freeClient(client *c) {
     redisServer *s = c->srv;
     if (s->current_client == c) s->current_client = NULL;
+    if (c->flags & CLIENT_SLAVE) replicationRemoveReplica(s, c);
     if (s->recovery) recoveryClientGone(s, c);
     if (s->audit.active && s->audit.client_id == c->id)
         s->audit.client_id = UINT64_MAX;
@@ -816,7 +817,7 @@ void addReplyHelp(client *c, const char **help) {
     addReplyStatusLength(c, head, sdslen(head));
     for (long i = 0; i < n; i++) addReplyStatus(c, help[i]);
     addReplyStatus(c, "HELP");
-    addReplyStatus(c, "    Print this help.");
+    addReplyStatus(c, "    Prints this help.");
     sdsfree(c->srv->mem, head);
     sdsfree(c->srv->mem, cmd);
 }

@@ -84,6 +84,8 @@ static void _initConfig(serverConfig *cfg) {
     cfg->maxclients = 10000;
     cfg->databases = CONFIG_DEFAULT_DBNUM;
     cfg->loglevel = LL_NOTICE;
+    cfg->repl_ping_period = 10;
+    cfg->repl_backlog_size = 1024 * 1024;
     cfg->appendfsync = AOF_FSYNC_EVERYSEC;
     cfg->aof_use_rdb_preamble = 1;
     cfg->aof_load_truncated = 1;
@@ -94,11 +96,16 @@ static void _initConfig(serverConfig *cfg) {
     strcpy(cfg->appenddirname, "appendonlydir");
 }
 
-/* The server's lookup dict over the shared, const command table. */
+/* The server's lookup dict over the shared, const command table. The
+ * adds may leave the dict halfway through a rehash (past 128 commands it
+ * grows to 256 buckets); that rehash is finished here rather than by the
+ * first lookups, so the server's memory is settled before its first
+ * client and a long-running server's footprint does not shift under it. */
 static void _populateCommandTable(redisServer *s) {
     s->commands = dictCreate(&commandTableDictType, &s->denv);
     for (const redisCommand *c = redisCommandTable; c->declared_name; c++)
         dictAdd(s->commands, sdsnew(s->mem, c->declared_name), (void *)c);
+    while (dictIsRehashing(s->commands)) dictRehash(s->commands, 100);
     s->cmdtable = redisCommandTable;
     s->ncommands = redisCommandCount;
     s->cmdstats = memCalloc(s->mem, sizeof(cmdStats) * (size_t)s->ncommands);
@@ -165,6 +172,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->next_client_id = 1;
     s->hz = s->cfg.hz;
     s->port = 6379;
+    s->repl_seldb = -1;
     aofInit(s);
     aeCreateTimeEvent(s->el, 1, serverCron, s);
     aeSetBeforeSleepProc(s->el, beforeSleep);
@@ -193,6 +201,7 @@ void serverRelease(redisServer *s) {
     memFree(s->mem, s->cmdstats);
     aeDeleteEventLoop(s->el);
     memFree(s->mem, s->also_propagate);
+    memFree(s->mem, s->replicas);
     memFree(s->mem, s);
 }
 
@@ -461,8 +470,8 @@ int processCommand(client *c) {
 void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc) {
     if (s->loading) return;
     if (s->recovery) recoveryOp(s, dbid, argv, argc);
-    /* With no AOF (and no replicas) nothing would receive it. */
-    if (s->aof.state == AOF_OFF) return;
+    /* With no AOF and no replication stream nothing would receive it. */
+    if (s->aof.state == AOF_OFF && !replicationActive(s)) return;
     if (s->also_propagate_n == s->also_propagate_cap) {
         s->also_propagate_cap = s->also_propagate_cap
                                 ? s->also_propagate_cap * 2 : 4;
@@ -485,6 +494,7 @@ void forceCommandPropagation(client *c) { c->flags |= CLIENT_FORCE_PROP; }
 
 static void _propagateNow(redisServer *s, int dbid, robj **argv, int argc) {
     if (s->aof.state != AOF_OFF) feedAppendOnlyFile(s, dbid, argv, argc);
+    replicationFeed(s, dbid, argv, argc);
 }
 
 static void _propagateWord(redisServer *s, int dbid, const char *word) {
@@ -612,6 +622,7 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
     }
     _databasesCron(s);
     aofCron(s);
+    if (_runWithPeriod(s, 1000)) replicationCron(s);
     TRACE(s->denv.trace, GK_TR_CRON, (uint16_t)s->node,
           (uint32_t)s->cronloops, 0, 0, 0);
     s->cronloops++;

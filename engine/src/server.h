@@ -136,6 +136,7 @@ typedef struct clientReplyBlock {
 
 /* ---- Clients. ---- */
 #define CLIENT_CLOSE_AFTER_REPLY (1 << 6)
+#define CLIENT_SLAVE (1 << 0)          /* a replica (SYNC) */
 #define CLIENT_MULTI (1 << 3)
 #define CLIENT_PENDING_WRITE (1 << 21)
 #define CLIENT_CLOSE_ASAP (1 << 10)
@@ -197,6 +198,8 @@ typedef struct client {
      * since the connection opened, and of those, written to the socket
      * while the process was alive (a write after its death never left). */
     uint64_t reply_queued, reply_delivered;
+    /* A replica's last acknowledged offset and when (INFO replication). */
+    long long repl_ack_off, repl_ack_time_ms;
 } client;
 
 /* ---- Commands. ---- */
@@ -257,6 +260,8 @@ typedef struct serverConfig {
     int databases;
     int loglevel;               /* LL_* (slog.h) */
     int enable_debug_cmd;       /* PROTECTED_ACTION_ALLOWED_* */
+    long long repl_ping_period; /* repl-ping-replica-period, seconds */
+    long long repl_backlog_size;
     /* The AOF (aof.h). */
     int appendonly;             /* appendonly yes/no */
     int appendfsync;            /* AOF_FSYNC_* */
@@ -357,6 +362,15 @@ typedef struct redisServer {
      * will feed to the AOF when it ends. */
     struct redisOp *also_propagate;
     int also_propagate_n, also_propagate_cap;
+    /* Replication, the master's side (replication.c). */
+    char replid[41];            /* made when first asked for */
+    long long master_repl_offset;
+    int repl_backlog_active;    /* from the first replica on */
+    long long repl_backlog_off, repl_backlog_histlen;
+    int repl_seldb;             /* db of the last SELECT fed, -1 none */
+    long long repl_cron_loops;
+    client **replicas;          /* in the order they came */
+    int nreplicas, replicas_cap;
     int execution_nesting;      /* call() depth */
     int in_exec;                /* EXEC is running its queue */
     long long stat_total_forks;
@@ -647,6 +661,8 @@ void expireatCommand(client *c);
 void pexpireatCommand(client *c);
 void ttlCommand(client *c);
 void pttlCommand(client *c);
+void expiretimeCommand(client *c);
+void pexpiretimeCommand(client *c);
 void persistCommand(client *c);
 void setCommand(client *c);
 void getCommand(client *c);
@@ -664,6 +680,16 @@ void decrbyCommand(client *c);
 void incrbyfloatCommand(client *c);
 void appendCommand(client *c);
 void strlenCommand(client *c);
+void getexCommand(client *c);
+void getdelCommand(client *c);
+void getrangeCommand(client *c);
+void setrangeCommand(client *c);
+void lcsCommand(client *c);
+void setbitCommand(client *c);
+void getbitCommand(client *c);
+robj *dbUnshareStringValue(client *c, robj *key, robj *o);
+sds sdsGrowZero(gkMem *m, sds s, size_t len);
+int checkStringLength(client *c, long long size, long long append);
 void saddCommand(client *c);
 void sremCommand(client *c);
 void sismemberCommand(client *c);
@@ -691,6 +717,10 @@ void hmgetCommand(client *c);
 void hstrlenCommand(client *c);
 void hkeysCommand(client *c);
 void hvalsCommand(client *c);
+void hincrbyfloatCommand(client *c);
+void hrandfieldCommand(client *c);
+void memoryUsageCommand(client *c);
+void memoryHelpCommand(client *c);
 void zincrbyCommand(client *c);
 void zmscoreCommand(client *c);
 void zrankCommand(client *c);
@@ -747,6 +777,15 @@ void clientIdCommand(client *c);
 void clientSetNameCommand(client *c);
 int clientSetNameOrReply(client *c, robj *name);
 void helloCommand(client *c);
+
+/* replication.c */
+void syncCommand(client *c);
+void replicationFeed(redisServer *s, int dbid, robj **argv, int argc);
+int replicationActive(redisServer *s);
+void replicationRemoveReplica(redisServer *s, client *c);
+void replicationCron(redisServer *s);
+const char *replicationId(redisServer *s);
+sds replicationInfo(redisServer *s, sds info);
 void clientGetNameCommand(client *c);
 void clientInfoCommand(client *c);
 void clientListCommand(client *c);
