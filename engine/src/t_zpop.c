@@ -215,17 +215,23 @@ robj *genericZpopCommand(client *c, robj **keyv, int keyc, int where,
 }
 
 /* Rewrites the command being run, for the AOF, as ZPOPMIN or ZPOPMAX
- * (where) of key with count: what ZMPOP and the blocking pops propagate
- * as, since replaying it pops the same members from the same key. */
+ * (where) of key with count, or without a count when count is -1 (what
+ * BZPOPMIN and BZPOPMAX propagate as): what ZMPOP and the blocking pops
+ * propagate as, since replaying it pops the same members from the same
+ * key. */
 void zpopRewriteForPropagation(client *c, robj *key, int where,
                                long long count) {
     redisServer *s = c->srv;
     robj *verb = createStringObject(s, where == ZSET_MAX ? "ZPOPMAX"
                                                          : "ZPOPMIN", 7);
-    robj *n = createStringObjectFromLongLong(s, count);
-    rewriteClientCommandVector(c, 3, verb, key, n);
+    if (count < 0) {
+        rewriteClientCommandVector(c, 2, verb, key);
+    } else {
+        robj *n = createStringObjectFromLongLong(s, count);
+        rewriteClientCommandVector(c, 3, verb, key, n);
+        decrRefCount(s, n);
+    }
     decrRefCount(s, verb);
-    decrRefCount(s, n);
 }
 
 /* ZPOPMIN and ZPOPMAX key [count]. The count is checked before the key;

@@ -773,13 +773,9 @@ void zrandmemberCommand(client *c) {
     long long l;
     robj *zobj;
     if (c->argc >= 3) {
-        if (getLongLongFromObjectOrReply(c, c->argv[2], &l, NULL) != C_OK)
+        if (getRangeLongFromObjectOrReply(c, c->argv[2], -max, max, &l,
+                                          NULL) != C_OK)
             return;
-        if (l < -max) {
-            addReplyErrorFormat(c, "value is out of range, value must "
-                                   "between %lld and %lld", -max, max);
-            return;
-        }
         if (c->argc > 4 ||
             (c->argc == 4 && strcasecmp(c->argv[3]->v.ptr, "withscores"))) {
             addReplyError(c, "syntax error");
