@@ -108,6 +108,21 @@
     C(zrevrangebyscore, zrevrangebyscoreCommand, -4, R, NULL) \
     C(zrangebylex, zrangebylexCommand, -4, R, NULL) \
     C(zrevrangebylex, zrevrangebylexCommand, -4, R, NULL) \
+    C(zremrangebyscore, zremrangebyscoreCommand, 4, W, NULL) \
+    C(zremrangebyrank, zremrangebyrankCommand, 4, W, NULL) \
+    C(zremrangebylex, zremrangebylexCommand, 4, W, NULL) \
+    C(zunionstore, zunionstoreCommand, -4, W | M, NULL) \
+    C(zinterstore, zinterstoreCommand, -4, W | M, NULL) \
+    C(zdiffstore, zdiffstoreCommand, -4, W | M, NULL) \
+    C(zunion, zunionCommand, -3, R, NULL) \
+    C(zinter, zinterCommand, -3, R, NULL) \
+    C(zdiff, zdiffCommand, -3, R, NULL) \
+    C(zintercard, zintercardCommand, -3, R, NULL) \
+    C(zrangestore, zrangestoreCommand, -5, W | M, NULL) \
+    C(zpopmin, zpopminCommand, -2, W | F, NULL) \
+    C(zpopmax, zpopmaxCommand, -2, W | F, NULL) \
+    C(zmpop, zmpopCommand, -4, W, NULL) \
+    C(zrandmember, zrandmemberCommand, -2, R, NULL) \
     C(renamenx, renamenxCommand, 3, W | F, NULL) \
     C(lpush, lpushCommand, -3, W | M | F, NULL) \
     C(rpush, rpushCommand, -3, W | M | F, NULL) \

@@ -100,11 +100,16 @@ static void _initConfig(serverConfig *cfg) {
     strcpy(cfg->appenddirname, "appendonlydir");
 }
 
-/* The server's lookup dict over the shared, const command table. */
+/* The server's lookup dict over the shared, const command table. The
+ * adds may leave the dict halfway through a rehash (past 128 commands it
+ * grows to 256 buckets); that rehash is finished here rather than by the
+ * first lookups, so the server's memory is settled before its first
+ * client and a long-running server's footprint does not shift under it. */
 static void _populateCommandTable(redisServer *s) {
     s->commands = dictCreate(&commandTableDictType, &s->denv);
     for (const redisCommand *c = redisCommandTable; c->declared_name; c++)
         dictAdd(s->commands, sdsnew(s->mem, c->declared_name), (void *)c);
+    while (dictIsRehashing(s->commands)) dictRehash(s->commands, 100);
     s->cmdtable = redisCommandTable;
     s->ncommands = redisCommandCount;
     s->cmdstats = memCalloc(s->mem, sizeof(cmdStats) * (size_t)s->ncommands);

@@ -747,6 +747,33 @@ void zrangebyscoreCommand(client *c);
 void zrevrangebyscoreCommand(client *c);
 void zrangebylexCommand(client *c);
 void zrevrangebylexCommand(client *c);
+void zremrangebyscoreCommand(client *c);
+void zremrangebyrankCommand(client *c);
+void zremrangebylexCommand(client *c);
+void zunionstoreCommand(client *c);
+void zinterstoreCommand(client *c);
+void zdiffstoreCommand(client *c);
+void zunionCommand(client *c);
+void zinterCommand(client *c);
+void zdiffCommand(client *c);
+void zintercardCommand(client *c);
+void zrangestoreCommand(client *c);
+void zpopminCommand(client *c);
+void zpopmaxCommand(client *c);
+void zmpopCommand(client *c);
+void zrandmemberCommand(client *c);
+/* The pop the blocking BZPOPMIN, BZPOPMAX and BZMPOP run once a key is
+ * ready (t_zpop.c): where is ZSET_MIN or ZSET_MAX. */
+#define ZSET_MIN 0
+#define ZSET_MAX 1
+robj *genericZpopCommand(client *c, robj **keyv, int keyc, int where,
+                         int emitkey, long long count, int use_nested_array,
+                         int reply_nil_when_empty, long long *popped,
+                         int *deleted);
+void zpopRewriteForPropagation(client *c, robj *key, int where,
+                               long long count);
+int zmpopParseArgs(client *c, int idx, long long *numkeys, int *where,
+                   long long *count);
 void renamenxCommand(client *c);
 void configGetCommand(client *c);
 void configSetCommand(client *c);

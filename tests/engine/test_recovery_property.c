@@ -164,14 +164,15 @@ static void randomStringOrHashWrite(uint64_t *x, script *s, const char *k,
 
 /* One random write, read or keyspace command. */
 static void randomCommand(uint64_t *x, script *s, int *counter) {
-    char k[16], k2[16], v[32], n[32], t[32];
+    char k[16], k2[16], v[32], n[32], t[32], z[16];
     const char fams[] = "shtzl";
     char fam = fams[rnd(x, 5)];
     key(x, fam, k);
     key(x, fams[rnd(x, 5)], k2);
     sprintf(v, "v%d", (*counter)++);
     sprintf(n, "%d", (int)rnd(x, 21) - 10);
-    switch (rnd(x, 42)) {
+    key(x, 'z', z);
+    switch (rnd(x, 48)) {
     case 0: add(s, 3, "SET", k, v); break;
     case 1: add(s, 4, "SET", k, v, "GET"); break;
     case 2: add(s, 4, "SET", k, v, rnd(x, 2) ? "NX" : "XX"); break;
@@ -233,6 +234,19 @@ static void randomCommand(uint64_t *x, script *s, int *counter) {
     case 40: add(s, 4, "LTRIM", k, "1", n); break;
     case 41: add(s, 5, "LMPOP", "2", k, k2, rnd(x, 2) ? "LEFT" : "RIGHT");
         break;
+    case 42: {
+        static const char *op[] = { "ZUNIONSTORE", "ZINTERSTORE",
+                                    "ZDIFFSTORE" };
+        add(s, 5, op[rnd(x, 3)], k, "2", z, k2);
+        break;
+    }
+    case 43: add(s, 5, "ZRANGESTORE", k, z, "0", n); break;
+    case 44: add(s, 3, rnd(x, 2) ? "ZPOPMIN" : "ZPOPMAX", z, "2"); break;
+    case 45: add(s, 7, "ZMPOP", "2", k, z, rnd(x, 2) ? "MIN" : "MAX",
+                 "COUNT", "2"); break;
+    case 46: add(s, 4, rnd(x, 2) ? "ZREMRANGEBYSCORE" : "ZREMRANGEBYRANK",
+                 z, "0", n); break;
+    case 47: add(s, 4, "ZREMRANGEBYLEX", z, "-", "[b"); break;
     default: add(s, 3, "SET", k, v); break;
     }
 }
