@@ -74,6 +74,7 @@ void dbAdd(redisServer *s, redisDb *db, robj *key, robj *val) {
     sds copy = sdsdup(s->mem, key->v.ptr);
     if (dictAdd(db->dict, copy, val) != C_OK)
         memPanic("dbAdd on an existing key");
+    signalKeyAsReady(s, db, key, val->type);
 }
 
 /* Replaces the value of an existing key, keeping its TTL. */

@@ -279,10 +279,11 @@ static sds _infoClients(redisServer *s, sds info) {
         "maxclients:%lld\r\n"
         "client_recent_max_input_buffer:%zu\r\n"
         "client_recent_max_output_buffer:0\r\n"
-        "blocked_clients:0\r\n"
+        "blocked_clients:%d\r\n"
         "tracking_clients:0\r\n"
-        "clients_in_timeout_table:0\r\n",
-        s->numclients, s->cfg.maxclients, maxin);
+        "clients_in_timeout_table:%d\r\n",
+        s->numclients, s->cfg.maxclients, maxin, s->blocked_clients,
+        s->timeouts_n);
 }
 
 static sds _infoMemory(redisServer *s, sds info) {
@@ -422,6 +423,20 @@ void clientSetNameCommand(client *c) {
     addReplyOK(c);
 }
 
+/* The flags field of a CLIENT LIST line: one letter per state, in
+ * Redis 7.0's order, or N for none. */
+static void _clientFlags(const client *cl, char *out) {
+    char *p = out;
+    if (cl->flags & CLIENT_MULTI) *p++ = 'x';
+    if (cl->flags & CLIENT_BLOCKED) *p++ = 'b';
+    if (cl->flags & CLIENT_DIRTY_CAS) *p++ = 'd';
+    if (cl->flags & CLIENT_CLOSE_AFTER_REPLY) *p++ = 'c';
+    if (cl->flags & CLIENT_UNBLOCKED) *p++ = 'u';
+    if (cl->flags & CLIENT_CLOSE_ASAP) *p++ = 'A';
+    if (p == out) *p++ = 'N';
+    *p = '\0';
+}
+
 /* One CLIENT LIST line in Redis 7.0's format. The addresses are made up
  * from the connection id: the world has no real sockets. */
 static sds _clientInfoString(redisServer *s, client *cl, sds o) {
@@ -439,6 +454,8 @@ static sds _clientInfoString(redisServer *s, client *cl, sds o) {
     uint64_t now = (uint64_t)s->mstime;
     size_t totmem = sizeof(*cl) + sdsAllocSize(cl->querybuf) +
                     cl->buf_usable_size + argvmem + multimem + cl->reply_bytes;
+    char flags[16];
+    _clientFlags(cl, flags);
     return sdscatprintf(s->mem, o,
         "id=%llu addr=127.0.0.1:%d laddr=127.0.0.1:%d fd=%d name=%s "
         "age=%llu idle=%llu flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d "
@@ -449,7 +466,7 @@ static sds _clientInfoString(redisServer *s, client *cl, sds o) {
         cl->name ? cl->name : "",
         (unsigned long long)((now - cl->ctime_ms) / 1000),
         (unsigned long long)((now - cl->lastinteraction_ms) / 1000),
-        (cl->flags & CLIENT_MULTI) ? "x" : "N", cl->db->id,
+        flags, cl->db->id,
         (cl->flags & CLIENT_MULTI) ? cl->mstate.count : -1,
         sdslen(cl->querybuf), sdsavail(cl->querybuf), argvmem, multimem,
         cl->buf_usable_size, cl->buf_usable_size, cl->bufpos, listlen,

@@ -137,6 +137,9 @@ void execCommand(client *c) {
     const redisCommand *orig_cmd = c->cmd;
     addReplyArrayLen(c, c->mstate.count);
     c->srv->in_exec = 1;
+    /* A queued blocking command acts as its non-blocking form. */
+    uint64_t deny = c->flags & CLIENT_DENY_BLOCKING;
+    c->flags |= CLIENT_DENY_BLOCKING;
     for (int j = 0; j < c->mstate.count; j++) {
         multiCmd *mc = &c->mstate.commands[j];
         c->argc = mc->argc;
@@ -149,6 +152,7 @@ void execCommand(client *c) {
         mc->argv = c->argv;
     }
     c->srv->in_exec = 0;
+    if (!deny) c->flags &= ~(uint64_t)CLIENT_DENY_BLOCKING;
     c->argv = orig_argv;
     c->argc = orig_argc;
     c->argv_len = orig_argv_len;

@@ -92,6 +92,15 @@ static void _initConfig(serverConfig *cfg) {
     cfg->auto_aof_rewrite_min_size = 64LL * 1024 * 1024;
     strcpy(cfg->appendfilename, "appendonly.aof");
     strcpy(cfg->appenddirname, "appendonlydir");
+    /* 7.0's default save points: an hour and 1 change, 5 minutes and
+     * 100, a minute and 10000. */
+    static const long long secs[] = { 3600, 300, 60 };
+    static const int changes[] = { 1, 100, 10000 };
+    for (int j = 0; j < 3; j++) {
+        cfg->save_seconds[j] = secs[j];
+        cfg->save_changes[j] = changes[j];
+    }
+    cfg->save_n = 3;
 }
 
 /* The server's lookup dict over the shared, const command table. */
@@ -159,6 +168,8 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
         s->db[j].expires->trace_kind = GK_DICT_EXPIRES;
         s->db[j].id = j;
         s->db[j].watched_keys = dictCreate(&keylistDictType, &s->denv);
+        s->db[j].blocking_keys = dictCreate(&keylistDictType, &s->denv);
+        s->db[j].ready_keys = dictCreate(&keylistDictType, &s->denv);
     }
     _populateCommandTable(s);
     s->audit.client_id = UINT64_MAX;
@@ -187,12 +198,15 @@ void serverRelease(redisServer *s) {
         dictRelease(s->db[j].dict);
         dictRelease(s->db[j].expires);
         dictRelease(s->db[j].watched_keys);
+        blockedReleaseDb(s, &s->db[j]);
     }
     memFree(s->mem, s->db);
     dictRelease(s->commands);
     memFree(s->mem, s->cmdstats);
     aeDeleteEventLoop(s->el);
     memFree(s->mem, s->also_propagate);
+    memFree(s->mem, s->ready_keys);
+    memFree(s->mem, s->timeouts);
     memFree(s->mem, s);
 }
 
@@ -420,6 +434,7 @@ int processCommand(client *c) {
         return C_OK;
     }
     call(c);
+    if (s->ready_keys_n) handleClientsBlockedOnKeys(s);
     return C_OK;
 }
 
@@ -618,7 +633,10 @@ void beforeSleep(aeEventLoop *el) {
     TRACE(s->denv.trace, GK_TR_LOOP, (uint16_t)s->node, GK_LOOP_BEFORE_SLEEP,
           0, 0, el->iterations);
     serverUpdateTime(s);
+    handleBlockedClientsTimeout(s);
     activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_FAST);
+    if (s->unblocked_head) processUnblockedClients(s);
+    handleClientsBlockedOnKeys(s);
     /* The AOF reaches the file before any reply reaches its client. */
     if (s->aof.state == AOF_ON || s->aof.state == AOF_WAIT_REWRITE)
         flushAppendOnlyFile(s, 0);
