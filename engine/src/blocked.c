@@ -440,10 +440,20 @@ void handleClientsBlockedOnKeys(redisServer *s) {
     }
 }
 
-/* serverRelease: the queues of one db, whose clients are gone. */
-void blockedReleaseDb(redisServer *s, redisDb *db) {
-    dictRelease(db->blocking_keys);
-    dictRelease(db->ready_keys);
+/* serverRelease, once every client is gone: the queues of each db, the
+ * keys still waiting to be served and the timeout table. */
+void blockedRelease(redisServer *s) {
+    for (int j = 0; j < s->cfg.databases; j++) {
+        dictRelease(s->db[j].blocking_keys);
+        dictRelease(s->db[j].ready_keys);
+    }
+    for (int j = 0; j < s->ready_keys_n; j++)
+        decrRefCount(s, s->ready_keys[j].key);
+    memFree(s->mem, s->ready_keys);
+    memFree(s->mem, s->timeouts);
+    s->ready_keys = NULL;
+    s->timeouts = NULL;
+    s->ready_keys_n = s->timeouts_n = 0;
 }
 
 /* ---- CLIENT UNBLOCK ---- */

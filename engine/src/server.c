@@ -198,15 +198,13 @@ void serverRelease(redisServer *s) {
         dictRelease(s->db[j].dict);
         dictRelease(s->db[j].expires);
         dictRelease(s->db[j].watched_keys);
-        blockedReleaseDb(s, &s->db[j]);
     }
+    blockedRelease(s);
     memFree(s->mem, s->db);
     dictRelease(s->commands);
     memFree(s->mem, s->cmdstats);
     aeDeleteEventLoop(s->el);
     memFree(s->mem, s->also_propagate);
-    memFree(s->mem, s->ready_keys);
-    memFree(s->mem, s->timeouts);
     memFree(s->mem, s);
 }
 

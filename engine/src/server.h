@@ -580,7 +580,7 @@ void handleClientsBlockedOnKeys(redisServer *s);
 void handleBlockedClientsTimeout(redisServer *s);
 void processUnblockedClients(redisServer *s);
 void blockedClientGone(client *c);
-void blockedReleaseDb(redisServer *s, redisDb *db);
+void blockedRelease(redisServer *s);
 int serveClientBlockedOnList(client *receiver, robj *o, robj *key,
                              redisDb *db);
 void clientUnblockCommand(client *c);
