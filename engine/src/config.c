@@ -27,6 +27,7 @@ static const char *const fsyncEnum[] = { "everysec", "always", "no",
                                          NULL };
 static const int fsyncValues[] = { AOF_FSYNC_EVERYSEC, AOF_FSYNC_ALWAYS,
                                    AOF_FSYNC_NO };
+static const char *const protectedEnum[] = { "no", "yes", "local", NULL };
 static const char *const loglevelEnum[] = { "debug", "verbose", "notice",
                                             "warning", NULL };
 
@@ -81,6 +82,12 @@ static const configDef configs[] = {
     { "timeout", NULL, CFG_INT, OFF(timeout), 1, 0, INT_MAX, 0 },
     { "databases", NULL, CFG_INT, OFF(databases), 0, 1, INT_MAX, 1 },
     { "loglevel", NULL, CFG_ENUM, OFF(loglevel), 0, 0, 3, 0, loglevelEnum },
+    { "enable-debug-command", NULL, CFG_ENUM, OFF(enable_debug_cmd), 0, 0,
+      2, 1, protectedEnum },
+    { "repl-ping-replica-period", "repl-ping-slave-period", CFG_INT,
+      OFF(repl_ping_period), 1, 1, INT_MAX, 0 },
+    { "repl-backlog-size", NULL, CFG_MEMORY, OFF(repl_backlog_size), 1, 1,
+      LLONG_MAX, 0 },
     { "appendonly", NULL, CFG_BOOL, OFF(appendonly), 0, 0, 1, 0, NULL, NULL,
       _applyAppendonly },
     { "appendfsync", NULL, CFG_ENUM, OFF(appendfsync), 0, 0, 2, 0,
@@ -398,7 +405,7 @@ int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap) {
 }
 
 /* The host's parameters that match CONFIG GET's patterns, each once, as
- * name/value pairs; returns the number of elements added. */
+ * name/value pairs; returns the number of pairs added. */
 static long _hostConfigGet(client *c) {
     const char *const *hc = c->srv->host_config;
     long n = 0;
@@ -409,7 +416,7 @@ static long _hostConfigGet(client *c) {
                                 (int)strlen(hc[i]), 1)) continue;
             addReplyBulkCString(c, hc[i]);
             addReplyBulkCString(c, hc[i + 1]);
-            n += 2;
+            n++;
             break;
         }
     }
@@ -436,12 +443,12 @@ void configGetCommand(client *c) {
                 int exact = !strpbrk(pat, "*?[\\");
                 addReplyBulkCString(c, exact ? pat : names[k]);
                 _addConfigValue(c, d);
-                n += 2;
+                n++;
             }
         }
     }
     n += _hostConfigGet(c);
-    setDeferredArrayLen(c, len, n);
+    setDeferredMapLen(c, len, n);
 }
 
 /* CONFIG RESETSTAT: zeroes what 7.0 zeroes -- the INFO stats counters,
