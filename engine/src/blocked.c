@@ -374,6 +374,22 @@ void signalKeyAsReady(redisServer *s, redisDb *db, robj *key, int type) {
     dictAdd(db->ready_keys, sdsdup(s->mem, key->v.ptr), NULL);
 }
 
+/* SWAPDB: db's keys were all replaced, so each key clients wait for in db
+ * that now exists is ready (dbAdd saw none of them arrive). */
+void scanDatabaseForReadyKeys(redisServer *s, redisDb *db) {
+    if (dictSize(db->blocking_keys) == 0) return;
+    dictIterator *di = dictGetIterator(db->blocking_keys);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL) {
+        sds key = dictGetKey(de);
+        robj *val = dictFetchValue(db->dict, key);
+        if (!val) continue;
+        robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { key } };
+        signalKeyAsReady(s, db, &k, val->type);
+    }
+    dictReleaseIterator(di);
+}
+
 /* Serves one client: it is the current client while its reply is
  * written, its command's statistics learn of an error, and what it did
  * is one execution unit of its own. Returns 1 if the key was deleted. */

@@ -596,7 +596,8 @@ void flagTransaction(client *c);
 void discardTransaction(client *c);
 void unwatchAllKeys(client *c);
 void touchWatchedKey(redisServer *s, redisDb *db, robj *key);
-void touchAllWatchedKeysInDb(redisServer *s, redisDb *db);
+void touchAllWatchedKeysInDb(redisServer *s, redisDb *emptied,
+                             redisDb *replaced_with);
 void multiCommand(client *c);
 void execCommand(client *c);
 void discardCommand(client *c);
@@ -617,6 +618,7 @@ void blockForKeys(client *c, int btype, robj **keys, int numkeys,
 void unblockClient(client *c);
 void replyToBlockedClientTimedOut(client *c);
 void signalKeyAsReady(redisServer *s, redisDb *db, robj *key, int type);
+void scanDatabaseForReadyKeys(redisServer *s, redisDb *db);
 void handleClientsBlockedOnKeys(redisServer *s);
 void handleBlockedClientsTimeout(redisServer *s);
 void processUnblockedClients(redisServer *s);
@@ -787,6 +789,7 @@ void zrevrangebyscoreCommand(client *c);
 void zrangebylexCommand(client *c);
 void zrevrangebylexCommand(client *c);
 void renamenxCommand(client *c);
+void swapdbCommand(client *c);
 void configGetCommand(client *c);
 void configSetCommand(client *c);
 void configHelpCommand(client *c);

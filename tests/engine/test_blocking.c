@@ -227,6 +227,43 @@ static void testChainedMoves(void) {
     nodeClose(&n);
 }
 
+static void testSwapdbWakes(void) {
+    node n;
+    nodeOpen(&n, 9, "appendonly yes\nappendfsync always\n");
+    int a = connOpen(&n), b = connOpen(&n);
+    connSend(&n, a, "SELECT 9");
+    connSend(&n, a, "BRPOP k 0");
+    CHECK_EQ_STR(connRead(&n, a), "+OK\r\n");
+    connSend(&n, b, "SELECT 9");
+    connSend(&n, b, "BLPOP gone 0");
+    CHECK_EQ_STR(connRead(&n, b), "+OK\r\n");
+    nodeCmd(&n, "SELECT 1");
+    nodeCmd(&n, "RPUSH k hello");
+    nodeCmd(&n, "RPUSH gone x");
+    nodeCmd(&n, "PEXPIRE gone 100");
+    nodeCmd(&n, "DEBUG SET-ACTIVE-EXPIRE 0");
+    nodeRun(&n, 200 * MS);
+    CHECK_EQ_STR(nodeCmd(&n, "SWAPDB 1 9"), "+OK\r\n");
+    CHECK_EQ_STR(connRead(&n, a), "*2\r\n$1\r\nk\r\n$5\r\nhello\r\n");
+    /* The key that came expired is deleted when its turn comes, and its
+     * client waits on. */
+    CHECK_EQ_STR(connRead(&n, b), "");
+    CHECK_EQ_INT(clientsInfo(&n, "blocked_clients"), 1);
+    char *f = nodeFile(&n, INCR1, 0, NULL);
+    const char *tail = f ? strstr(f, "*3\r\n$6\r\nSWAPDB\r\n") : NULL;
+    /* The two keys are ready in the order the db's table of blocked keys
+     * lists them, as in Redis: either may come first. */
+    const char *swap = "*3\r\n$6\r\nSWAPDB\r\n$1\r\n1\r\n$1\r\n9\r\n"
+                       "*2\r\n$6\r\nSELECT\r\n$1\r\n9\r\n";
+    const char *pop = "*2\r\n$4\r\nRPOP\r\n$1\r\nk\r\n";
+    const char *del = "*2\r\n$3\r\nDEL\r\n$4\r\ngone\r\n";
+    CHECK(tail && !strncmp(tail, swap, strlen(swap)));
+    CHECK(tail && strlen(tail) == strlen(swap) + strlen(pop) + strlen(del));
+    CHECK(tail && strstr(tail, pop) && strstr(tail, del));
+    free(f);
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("clients blocked on one key are served first blocked first, each "
         "with one element", testServedInOrder);
@@ -244,5 +281,7 @@ int main(void) {
         "to", testServedPopsPropagateAsPlainOnes);
     RUN("BRPOPLPUSH serves a client blocked on its destination in the same "
         "round", testChainedMoves);
+    RUN("SWAPDB serves the clients blocked on keys that arrive with the "
+        "swapped db, expired ones aside", testSwapdbWakes);
     return gkTestReport();
 }
