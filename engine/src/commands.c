@@ -121,6 +121,8 @@
     C(blmove, blmoveCommand, 6, W | M, NULL) \
     C(blmpop, blmpopCommand, -5, W, NULL) \
     C(swapdb, swapdbCommand, 3, W | F, NULL) \
+    C(sort, sortCommand, -2, W | M, NULL) \
+    C(sort_ro, sortroCommand, -2, R, NULL) \
     C(multi, multiCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(exec, execCommand, 1, CMD_LOADING | CMD_STALE, NULL) \
     C(discard, discardCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \

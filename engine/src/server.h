@@ -628,6 +628,12 @@ int serveClientBlockedOnList(client *receiver, robj *o, robj *key,
                              redisDb *db);
 void clientUnblockCommand(client *c);
 
+/* ---- sort.c ---- */
+void sortCommand(client *c);
+void sortroCommand(client *c);
+robj *hashTypeGetValueObject(redisServer *s, robj *o, const sds field);
+void zsetConvertToSkiplist(redisServer *s, robj *zobj);
+
 /* ---- aof.c ---- */
 void aofInit(redisServer *s);
 void aofRelease(redisServer *s);
