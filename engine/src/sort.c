@@ -250,7 +250,8 @@ static long _loadZset(redisServer *s, robj *o, long long start,
         dictReleaseIterator(di);
         return n;
     }
-    zskiplistNode *ln = desc ? zs->zsl->tail : zs->zsl->header->level[0].forward;
+    zskiplistNode *ln = desc ? zs->zsl->tail
+                             : zs->zsl->header->level[0].forward;
     for (long long i = 0; ln && i < start; i++)
         ln = desc ? ln->backward : ln->level[0].forward;
     while (ln && n < count) {
