@@ -59,6 +59,14 @@
     C(incrbyfloat, incrbyfloatCommand, 3, W | M | F, NULL) \
     C(append, appendCommand, 3, W | M, NULL) \
     C(strlen, strlenCommand, 2, R | F, NULL) \
+    C(getex, getexCommand, -2, W | F, NULL) \
+    C(getdel, getdelCommand, 2, W | F, NULL) \
+    C(getrange, getrangeCommand, 4, R, NULL) \
+    C(substr, getrangeCommand, 4, R, NULL) \
+    C(setrange, setrangeCommand, 4, W | M, NULL) \
+    C(lcs, lcsCommand, -3, R, NULL) \
+    C(setbit, setbitCommand, 4, W | M, NULL) \
+    C(getbit, getbitCommand, 3, R | F, NULL) \
     C(sadd, saddCommand, -3, W | M | F, NULL) \
     C(srem, sremCommand, -3, W | F, NULL) \
     C(sismember, sismemberCommand, 3, R | F, NULL) \
@@ -86,6 +94,9 @@
     C(hstrlen, hstrlenCommand, 3, R | F, NULL) \
     C(hkeys, hkeysCommand, 2, R, NULL) \
     C(hvals, hvalsCommand, 2, R, NULL) \
+    C(hincrbyfloat, hincrbyfloatCommand, 4, W | M | F, NULL) \
+    C(hrandfield, hrandfieldCommand, -2, R, NULL) \
+    C(memory, NULL, -2, 0, memorySubcommands) \
     C(zincrby, zincrbyCommand, 4, W | M | F, NULL) \
     C(zmscore, zmscoreCommand, -3, R | F, NULL) \
     C(zrank, zrankCommand, 3, R | F, NULL) \
@@ -156,6 +167,11 @@
     S(object, refcount, objectRefcountCommand, 3, R) \
     S(object, help, objectHelpCommand, 2, CMD_LOADING | CMD_STALE)
 
+/* MEMORY's subcommands: S(container, name, handler, arity, flags). */
+#define MEMORY_SUBCOMMANDS(S) \
+    S(memory, usage, memoryUsageCommand, -3, R) \
+    S(memory, help, memoryHelpCommand, 2, CMD_LOADING | CMD_STALE)
+
 /* COMMAND's subcommands: S(container, name, handler, arity, flags). */
 #define COMMAND_SUBCOMMANDS(S) \
     S(command, count, commandCountCommand, 2, CMD_LOADING | CMD_STALE)
@@ -180,6 +196,7 @@ enum {
     REDIS_COMMANDS(CMD_ID)
     CONFIG_SUBCOMMANDS(SUB_ID)
     OBJECT_SUBCOMMANDS(SUB_ID)
+    MEMORY_SUBCOMMANDS(SUB_ID)
     COMMAND_SUBCOMMANDS(SUB_ID)
     CLIENT_SUBCOMMANDS(SUB_ID)
     FUNCTION_SUBCOMMANDS(SUB_ID)
@@ -201,6 +218,9 @@ static const redisCommand configSubcommands[] = {
 };
 static const redisCommand objectSubcommands[] = {
     OBJECT_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand memorySubcommands[] = {
+    MEMORY_SUBCOMMANDS(SUB_ROW) END
 };
 static const redisCommand commandSubcommands[] = {
     COMMAND_SUBCOMMANDS(SUB_ROW) END

@@ -285,7 +285,7 @@ int getRangeLongFromObjectOrReply(client *c, robj *o, long long min,
     if (getLongLongFromObjectOrReply(c, o, &value, msg) != C_OK) return C_ERR;
     if (value < min || value > max) {
         if (msg) addReplyError(c, msg);
-        else addReplyErrorFormat(c, "value is out of range, must be "
+        else addReplyErrorFormat(c, "value is out of range, value must "
                                  "between %lld and %lld", min, max);
         return C_ERR;
     }
