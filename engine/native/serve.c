@@ -304,7 +304,7 @@ static void _joinBind(serveHost *h, char *buf, size_t cap) {
 }
 
 /* Lets CONFIG GET show the host's options, as redis-server shows them
- * (redis-benchmark, for one, asks for save and appendonly). */
+ * (redis-benchmark, for one, asks for save, which the engine keeps). */
 static void _publishParams(serveHost *h) {
     const char **p = h->params;
     snprintf(h->port_text, sizeof(h->port_text), "%d", h->port);
@@ -316,7 +316,6 @@ static void _publishParams(serveHost *h) {
     *p++ = "port"; *p++ = h->port_text;
     *p++ = "bind"; *p++ = h->bind_text;
     *p++ = "dir"; *p++ = h->dir_text;
-    *p++ = "save"; *p++ = h->save ? h->save : "";
     *p++ = "logfile"; *p++ = h->logfile ? h->logfile : "";
     *p++ = "pidfile"; *p++ = h->pidfile ? h->pidfile : "";
     *p++ = "tcp-backlog"; *p++ = h->backlog_text;

@@ -141,6 +141,14 @@
     C(lrem, lremCommand, 4, W, NULL) \
     C(rpoplpush, rpoplpushCommand, 3, W | M, NULL) \
     C(lmove, lmoveCommand, 5, W | M, NULL) \
+    C(blpop, blpopCommand, -3, W, NULL) \
+    C(brpop, brpopCommand, -3, W, NULL) \
+    C(brpoplpush, brpoplpushCommand, 4, W | M, NULL) \
+    C(blmove, blmoveCommand, 6, W | M, NULL) \
+    C(blmpop, blmpopCommand, -5, W, NULL) \
+    C(swapdb, swapdbCommand, 3, W | F, NULL) \
+    C(sort, sortCommand, -2, W | M, NULL) \
+    C(sort_ro, sortroCommand, -2, R, NULL) \
     C(multi, multiCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(exec, execCommand, 1, CMD_LOADING | CMD_STALE, NULL) \
     C(discard, discardCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
@@ -189,7 +197,8 @@
     S(client, setname, clientSetNameCommand, 3, CMD_LOADING | CMD_STALE) \
     S(client, getname, clientGetNameCommand, 2, CMD_LOADING | CMD_STALE) \
     S(client, info, clientInfoCommand, 2, CMD_LOADING | CMD_STALE) \
-    S(client, list, clientListCommand, -2, A | CMD_LOADING | CMD_STALE)
+    S(client, list, clientListCommand, -2, A | CMD_LOADING | CMD_STALE) \
+    S(client, unblock, clientUnblockCommand, -3, A | CMD_LOADING | CMD_STALE)
 
 /* FUNCTION's subcommands: S(container, name, handler, arity, flags). */
 #define FUNCTION_SUBCOMMANDS(S) \

@@ -74,6 +74,7 @@ void dbAdd(redisServer *s, redisDb *db, robj *key, robj *val) {
     sds copy = sdsdup(s->mem, key->v.ptr);
     if (dictAdd(db->dict, copy, val) != C_OK)
         memPanic("dbAdd on an existing key");
+    signalKeyAsReady(s, db, key, val->type);
 }
 
 /* Replaces the value of an existing key, keeping its TTL. */
@@ -136,7 +137,7 @@ long long emptyData(redisServer *s, int dbnum) {
     for (int j = 0; j < s->cfg.databases; j++) {
         if (dbnum != -1 && dbnum != j) continue;
         if (s->keyhook) s->keyhook(s->keyhook_ctx, &s->db[j], NULL);
-        touchAllWatchedKeysInDb(s, &s->db[j]);
+        touchAllWatchedKeysInDb(s, &s->db[j], NULL);
         removed += (long long)dictSize(s->db[j].dict);
         dictEmpty(s->db[j].dict);
         dictEmpty(s->db[j].expires);
@@ -827,4 +828,60 @@ void removeMembersCommand(client *c, int type, memberRemoveFn *remove,
         c->srv->dirty += deleted;
     }
     addReplyLongLong(c, deleted);
+}
+
+/* ---- SWAPDB ---- */
+
+/* Swaps the contents of dbs id1 and id2 (their keys, expires and expire
+ * statistics); what belongs to the clients -- the keys they watch or are
+ * blocked on -- stays with the db number, so a client blocked in db 9
+ * now waits for db 9's new keys. C_ERR if an index is out of range. */
+static int _dbSwapDatabases(redisServer *s, int id1, int id2) {
+    if (id1 < 0 || id1 >= s->cfg.databases ||
+        id2 < 0 || id2 >= s->cfg.databases) return C_ERR;
+    if (id1 == id2) return C_OK;
+    redisDb *db1 = &s->db[id1], *db2 = &s->db[id2];
+    touchAllWatchedKeysInDb(s, db1, db2);
+    touchAllWatchedKeysInDb(s, db2, db1);
+    /* Every key of both changes at once, as in a flush of each. */
+    if (s->keyhook) {
+        s->keyhook(s->keyhook_ctx, db1, NULL);
+        s->keyhook(s->keyhook_ctx, db2, NULL);
+    }
+    if (s->audit.active && (s->audit.dbid == id1 || s->audit.dbid == id2))
+        auditClear(s);
+    dict *d = db1->dict, *e = db1->expires;
+    long long avg_ttl = db1->avg_ttl;
+    uint64_t cursor = db1->expires_cursor;
+    db1->dict = db2->dict;
+    db1->expires = db2->expires;
+    db1->avg_ttl = db2->avg_ttl;
+    db1->expires_cursor = db2->expires_cursor;
+    db2->dict = d;
+    db2->expires = e;
+    db2->avg_ttl = avg_ttl;
+    db2->expires_cursor = cursor;
+    /* The tables' trace records name the db they now belong to. */
+    db1->dict->trace_db = db1->expires->trace_db = (uint16_t)id1;
+    db2->dict->trace_db = db2->expires->trace_db = (uint16_t)id2;
+    scanDatabaseForReadyKeys(s, db1);
+    scanDatabaseForReadyKeys(s, db2);
+    return C_OK;
+}
+
+/* SWAPDB index1 index2: +OK, and a write even when the two are the same
+ * db, as in 7.0. */
+void swapdbCommand(client *c) {
+    long long id1, id2;
+    if (getRangeLongFromObjectOrReply(c, c->argv[1], INT_MIN, INT_MAX, &id1,
+            "invalid first DB index") != C_OK ||
+        getRangeLongFromObjectOrReply(c, c->argv[2], INT_MIN, INT_MAX, &id2,
+            "invalid second DB index") != C_OK)
+        return;
+    if (_dbSwapDatabases(c->srv, (int)id1, (int)id2) != C_OK) {
+        addReplyError(c, "DB index is out of range");
+        return;
+    }
+    c->srv->dirty++;
+    addReplyOK(c);
 }

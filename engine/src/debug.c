@@ -371,10 +371,11 @@ static sds _infoClients(redisServer *s, sds info) {
         "maxclients:%lld\r\n"
         "client_recent_max_input_buffer:%zu\r\n"
         "client_recent_max_output_buffer:0\r\n"
-        "blocked_clients:0\r\n"
+        "blocked_clients:%d\r\n"
         "tracking_clients:0\r\n"
-        "clients_in_timeout_table:0\r\n",
-        s->numclients - s->nreplicas, s->cfg.maxclients, maxin);
+        "clients_in_timeout_table:%d\r\n",
+        s->numclients - s->nreplicas, s->cfg.maxclients, maxin,
+        s->blocked_clients, s->timeouts_n);
 }
 
 static sds _infoMemory(redisServer *s, sds info) {
@@ -575,6 +576,21 @@ void helloCommand(client *c) {
     addReplyArrayLen(c, 0);
 }
 
+/* The flags field of a CLIENT LIST line: one letter per state, in
+ * Redis 7.0's order, or N for none. */
+static void _clientFlags(const client *cl, char *out) {
+    char *p = out;
+    if (cl->flags & CLIENT_SLAVE) *p++ = 'S';
+    if (cl->flags & CLIENT_MULTI) *p++ = 'x';
+    if (cl->flags & CLIENT_BLOCKED) *p++ = 'b';
+    if (cl->flags & CLIENT_DIRTY_CAS) *p++ = 'd';
+    if (cl->flags & CLIENT_CLOSE_AFTER_REPLY) *p++ = 'c';
+    if (cl->flags & CLIENT_UNBLOCKED) *p++ = 'u';
+    if (cl->flags & CLIENT_CLOSE_ASAP) *p++ = 'A';
+    if (p == out) *p++ = 'N';
+    *p = '\0';
+}
+
 /* One CLIENT LIST line in Redis 7.0's format. The addresses are made up
  * from the connection id: the world has no real sockets. */
 sds catClientInfoString(redisServer *s, client *cl, sds o) {
@@ -592,6 +608,8 @@ sds catClientInfoString(redisServer *s, client *cl, sds o) {
     size_t omem = getClientOutputBufferMemoryUsage(cl);
     size_t totmem = sizeof(*cl) + sdsAllocSize(cl->querybuf) +
                     cl->buf_usable_size + argvmem + multimem + omem;
+    char flags[16];
+    _clientFlags(cl, flags);
     return sdscatprintf(s->mem, o,
         "id=%llu addr=127.0.0.1:%d laddr=127.0.0.1:%d fd=%d name=%s "
         "age=%llu idle=%llu flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d "
@@ -602,13 +620,11 @@ sds catClientInfoString(redisServer *s, client *cl, sds o) {
         cl->name ? cl->name : "",
         (unsigned long long)((now - cl->ctime_ms) / 1000),
         (unsigned long long)((now - cl->lastinteraction_ms) / 1000),
-        (cl->flags & CLIENT_SLAVE) ? "S"
-            : (cl->flags & CLIENT_MULTI) ? "x" : "N",
-        cl->db->id,
+        flags, cl->db->id,
         (cl->flags & CLIENT_MULTI) ? cl->mstate.count : -1,
         sdslen(cl->querybuf), sdsavail(cl->querybuf), argvmem, multimem,
-        cl->buf_usable_size, cl->buf_usable_size, cl->bufpos, (size_t)cl->reply_blocks,
-        omem, totmem, (mask & AE_READABLE) ? "r" : "",
+        cl->buf_usable_size, cl->buf_usable_size, cl->bufpos,
+        (size_t)cl->reply_blocks, omem, totmem, (mask & AE_READABLE) ? "r" : "",
         (mask & AE_WRITABLE) ? "w" : "",
         cl->lastcmd ? cl->lastcmd->fullname : "NULL", cl->resp);
 }

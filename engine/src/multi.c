@@ -137,6 +137,9 @@ void execCommand(client *c) {
     const redisCommand *orig_cmd = c->cmd;
     addReplyArrayLen(c, c->mstate.count);
     c->srv->in_exec = 1;
+    /* A queued blocking command acts as its non-blocking form. */
+    uint64_t deny = c->flags & CLIENT_DENY_BLOCKING;
+    c->flags |= CLIENT_DENY_BLOCKING;
     for (int j = 0; j < c->mstate.count; j++) {
         multiCmd *mc = &c->mstate.commands[j];
         c->argc = mc->argc;
@@ -149,6 +152,7 @@ void execCommand(client *c) {
         mc->argv = c->argv;
     }
     c->srv->in_exec = 0;
+    if (!deny) c->flags &= ~(uint64_t)CLIENT_DENY_BLOCKING;
     c->argv = orig_argv;
     c->argc = orig_argc;
     c->argv_len = orig_argv_len;
@@ -273,17 +277,42 @@ void touchWatchedKey(redisServer *s, redisDb *db, robj *key) {
     }
 }
 
-/* FLUSHDB/FLUSHALL: watched keys that existed are modified. Call before
- * the db is emptied. */
-void touchAllWatchedKeysInDb(redisServer *s, redisDb *db) {
-    if (dictSize(db->watched_keys) == 0) return;
-    dictIterator *di = dictGetIterator(db->watched_keys);
+/* FLUSHDB/FLUSHALL (replaced_with NULL) and SWAPDB: the keys watched in
+ * emptied that existed there, or exist in replaced_with (the db whose
+ * keys take their place), are modified -- with 7.0's care for expired
+ * keys: a watch of a key already expired stays clean when the key goes
+ * or is replaced by one expired too, and a missing key replaced by an
+ * expired one counts as still missing (its watch becomes one of an
+ * expired key). Call before the db is emptied or swapped. */
+void touchAllWatchedKeysInDb(redisServer *s, redisDb *emptied,
+                             redisDb *replaced_with) {
+    if (dictSize(emptied->watched_keys) == 0) return;
+    dictIterator *di = dictGetIterator(emptied->watched_keys);
     dictEntry *de;
     while ((de = dictNext(di)) != NULL) {
-        if (!dictFind(db->dict, dictGetKey(de))) continue;
+        sds key = dictGetKey(de);
+        robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { key } };
+        int in_emptied = dictFind(emptied->dict, key) != NULL;
+        int in_replaced = replaced_with &&
+                          dictFind(replaced_with->dict, key) != NULL;
+        if (!in_emptied && !in_replaced) continue;
         watchers *w = dictGetVal(de);
-        for (int i = 0; i < w->n; i++)
-            w->clients[i]->flags |= CLIENT_DIRTY_CAS;
+        for (int i = 0; i < w->n; i++) {
+            client *c = w->clients[i];
+            watchedKey *wk = _watchOf(c, emptied->id, key);
+            if (wk && wk->expired) {
+                if (!in_replaced) {
+                    wk->expired = 0;
+                    continue;
+                }
+                if (keyIsExpired(s, replaced_with, &k)) continue;
+            } else if (wk && !in_emptied &&
+                       keyIsExpired(s, replaced_with, &k)) {
+                wk->expired = 1;
+                continue;
+            }
+            c->flags |= CLIENT_DIRTY_CAS;
+        }
     }
     dictReleaseIterator(di);
 }

@@ -107,6 +107,7 @@ void freeClient(client *c) {
     s->el->backend.close(s->el->backend.ctx, c->fd);
     if (c->flags & CLIENT_PENDING_WRITE) _unlinkPendingWrite(c);
     if (c->flags & CLIENT_CLOSE_ASAP) s->clients_to_close--;
+    blockedClientGone(c);
     s->clients[c->fd] = NULL;
     s->numclients--;
     freeClientMultiState(c);
@@ -441,6 +442,8 @@ void processInputBuffer(client *c) {
     redisServer *s = c->srv;
     while (c->qb_pos < sdslen(c->querybuf)) {
         if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP)) break;
+        /* A blocked client reads on, but runs nothing until unblocked. */
+        if (c->flags & CLIENT_BLOCKED) break;
         if (!c->reqtype)
             c->reqtype = c->querybuf[c->qb_pos] == '*' ? PROTO_REQ_MULTIBULK
                                                       : PROTO_REQ_INLINE;
@@ -452,7 +455,8 @@ void processInputBuffer(client *c) {
         } else {
             processCommand(c);
             if (s->current_client == NULL) return; /* freed */
-            resetClient(c);
+            /* A client that blocked keeps its command until unblocked. */
+            if (!(c->flags & CLIENT_BLOCKED)) resetClient(c);
         }
     }
     if (c->qb_pos) {

@@ -61,6 +61,7 @@ typedef struct clientBufferLimits {
 #define CONFIG_MAX_HZ 500
 #define CONFIG_DEFAULT_DBNUM 16
 #define CRON_DBS_PER_CALL 16
+#define CONFIG_MAX_SAVE_POINTS 16
 #define OBJ_SHARED_BULKHDR_LEN 32
 #define OBJ_ENCODING_EMBSTR_SIZE_LIMIT 44
 /* Virtual CPU the keyspace work of a command costs, on top of its
@@ -137,6 +138,8 @@ typedef struct redisDb {
     long long avg_ttl;
     uint64_t expires_cursor;    /* active expire's SCAN cursor */
     dict *watched_keys;         /* WATCHed key -> clients watching it */
+    dict *blocking_keys;        /* key -> queue of clients blocked on it */
+    dict *ready_keys;           /* keys queued in the server's ready_keys */
 } redisDb;
 
 /* ---- Replies: the client's fixed buffer, then a list of blocks. ---- */
@@ -157,6 +160,9 @@ typedef struct clientReplyBlock {
 #define CLIENT_DIRTY_EXEC (1 << 12)
 #define CLIENT_FORCE_PROP (1ULL << 31)  /* propagate even if not dirty */
 #define CLIENT_FAKE (1ULL << 32)        /* the AOF loader: no replies */
+#define CLIENT_BLOCKED (1 << 4)         /* waiting in a blocking command */
+#define CLIENT_UNBLOCKED (1 << 7)       /* queued to read its input again */
+#define CLIENT_DENY_BLOCKING (1ULL << 41) /* blocking commands never block */
 
 #define PROTO_REQ_INLINE 1
 #define PROTO_REQ_MULTIBULK 2
@@ -176,6 +182,26 @@ typedef struct multiState {
     int count, cap;
     uint64_t cmd_flags;         /* union of the queued commands' flags */
 } multiState;
+
+/* ---- Blocking operations (blocked.c). ---- */
+#define BLOCKED_NONE 0
+#define BLOCKED_LIST 1          /* BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP */
+#define BLOCKED_ZSET 2          /* the sorted-set pops */
+#define BLOCKED_NUM 3
+
+struct bkEntry;
+
+/* What a client blocked on keys waits for (Redis's bpop). */
+typedef struct blockingState {
+    long long timeout;          /* unix ms it times out after, 0: never */
+    robj **keys;                /* each key once, in the order given */
+    struct bkEntry **entries;   /* its place in each key's queue */
+    int nkeys;
+    robj *target;               /* BLMOVE's destination, or NULL */
+    int wherefrom, whereto;     /* LIST_HEAD / LIST_TAIL, ZSET_MIN/MAX */
+    long long count;            /* elements wanted, -1: the plain form */
+    int in_timeout_table;
+} blockingState;
 
 typedef struct client {
     uint64_t id;
@@ -214,6 +240,9 @@ typedef struct client {
     long long repl_ack_off, repl_ack_time_ms;
     long reply_blocks;          /* blocks in the reply list */
     long long obuf_soft_limit_reached_time;  /* unix seconds, 0: not */
+    int btype;                  /* BLOCKED_* while CLIENT_BLOCKED */
+    blockingState bpop;
+    struct client *next_unblocked;  /* the server's unblocked queue */
 } client;
 
 /* ---- Commands. ---- */
@@ -290,6 +319,13 @@ typedef struct serverConfig {
     long long auto_aof_rewrite_min_size;
     char appendfilename[128];
     char appenddirname[128];
+    /* save: the RDB save points, kept and reported as Redis does. The
+     * engine takes no RDB snapshots on a schedule, so nothing acts on
+     * them; the suite and tools set and read them. At most
+     * CONFIG_MAX_SAVE_POINTS (Redis has no limit). */
+    int save_n;
+    long long save_seconds[CONFIG_MAX_SAVE_POINTS];
+    int save_changes[CONFIG_MAX_SAVE_POINTS];
 } serverConfig;
 
 /* ---- SCAN audit (observation only; see glasskv.h). ---- */
@@ -373,6 +409,14 @@ typedef struct redisServer {
     int loading;                /* replaying the AOF at startup */
     bioState bio;               /* the background threads (bio.c) */
     aofState aof;               /* the append-only file (aof.c) */
+    /* Blocking operations (blocked.c). */
+    struct readyKey *ready_keys;    /* keys written with clients waiting */
+    int ready_keys_n, ready_keys_cap;
+    int blocked_clients;
+    int blocked_clients_by_type[BLOCKED_NUM];
+    client *unblocked_head, *unblocked_tail;  /* to read input again */
+    struct blockTimeout *timeouts;  /* sorted by (timeout, client id) */
+    int timeouts_n, timeouts_cap;
     /* Propagation: what the current execution unit (a command, an EXEC)
      * will feed to the AOF when it ends. */
     struct redisOp *also_propagate;
@@ -412,6 +456,7 @@ typedef struct redisServer {
      * value, ..., NULL: CONFIG GET lists those that match after the
      * engine's. NULL for none. */
     const char *const *host_config;
+    int save_loaded;            /* a save directive was read at startup */
 } redisServer;
 
 /* A command waiting to be propagated: its argv (counted references). */
@@ -566,12 +611,43 @@ void flagTransaction(client *c);
 void discardTransaction(client *c);
 void unwatchAllKeys(client *c);
 void touchWatchedKey(redisServer *s, redisDb *db, robj *key);
-void touchAllWatchedKeysInDb(redisServer *s, redisDb *db);
+void touchAllWatchedKeysInDb(redisServer *s, redisDb *emptied,
+                             redisDb *replaced_with);
 void multiCommand(client *c);
 void execCommand(client *c);
 void discardCommand(client *c);
 void watchCommand(client *c);
 void unwatchCommand(client *c);
+
+/* ---- blocked.c ---- */
+/* Serves one client blocked on key, whose value o (of the object type
+ * the hook was registered for) has something for it: replies, changes
+ * the dataset, propagates what it did with alsoPropagate. Returns 1 if
+ * the key was deleted (nothing is left for the next client). */
+typedef int blockServeProc(client *receiver, robj *o, robj *key,
+                           redisDb *db);
+int getTimeoutFromObjectOrReply(client *c, robj *object, long long *timeout);
+void blockForKeys(client *c, int btype, robj **keys, int numkeys,
+                  long long count, long long timeout, robj *target,
+                  int wherefrom, int whereto);
+void unblockClient(client *c);
+void replyToBlockedClientTimedOut(client *c);
+void signalKeyAsReady(redisServer *s, redisDb *db, robj *key, int type);
+void scanDatabaseForReadyKeys(redisServer *s, redisDb *db);
+void handleClientsBlockedOnKeys(redisServer *s);
+void handleBlockedClientsTimeout(redisServer *s);
+void processUnblockedClients(redisServer *s);
+void blockedClientGone(client *c);
+void blockedRelease(redisServer *s);
+int serveClientBlockedOnList(client *receiver, robj *o, robj *key,
+                             redisDb *db);
+void clientUnblockCommand(client *c);
+
+/* ---- sort.c ---- */
+void sortCommand(client *c);
+void sortroCommand(client *c);
+robj *hashTypeGetValueObject(redisServer *s, robj *o, const sds field);
+void zsetConvertToSkiplist(redisServer *s, robj *zobj);
 
 /* ---- aof.c ---- */
 void aofInit(redisServer *s);
@@ -775,6 +851,7 @@ void zpopRewriteForPropagation(client *c, robj *key, int where,
 int zmpopParseArgs(client *c, int idx, long long *numkeys, int *where,
                    long long *count);
 void renamenxCommand(client *c);
+void swapdbCommand(client *c);
 void configGetCommand(client *c);
 void configSetCommand(client *c);
 void configHelpCommand(client *c);
@@ -832,6 +909,11 @@ void lposCommand(client *c);
 void lremCommand(client *c);
 void lmoveCommand(client *c);
 void rpoplpushCommand(client *c);
+void blpopCommand(client *c);
+void brpopCommand(client *c);
+void brpoplpushCommand(client *c);
+void blmoveCommand(client *c);
+void blmpopCommand(client *c);
 
 /* ---- t_set.c / t_hash.c / t_zset.c helpers used elsewhere ---- */
 unsigned long setTypeSize(const robj *subject);

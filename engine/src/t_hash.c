@@ -460,6 +460,14 @@ void hscanCommand(client *c) {
     scanGenericCommand(c, o, cursor);
 }
 
+/* The value of field as a new string object, or NULL if the hash has no
+ * such field (SORT's BY and GET patterns read hash fields with it). */
+robj *hashTypeGetValueObject(redisServer *s, robj *o, const sds field) {
+    hashValue v;
+    if (!hashTypeGetValue(o, field, &v)) return NULL;
+    return createStringObject(s, (const char *)v.ptr, v.len);
+}
+
 /* ---- HINCRBYFLOAT ---- */
 
 /* HINCRBYFLOAT key field increment: adds to a field read as a long double

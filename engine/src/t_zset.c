@@ -1383,3 +1383,9 @@ void zscanCommand(client *c) {
     if ((zobj = zsetLookupRead(c, ZSET_REPLY_EMPTY_SCAN)) == NULL) return;
     scanGenericCommand(c, zobj, cursor);
 }
+
+/* SORT converts a listpack sorted set to a skiplist before reading it,
+ * as 7.0 does (OBJECT ENCODING shows it afterwards). */
+void zsetConvertToSkiplist(redisServer *s, robj *zobj) {
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) zsetConvert(s, zobj);
+}
