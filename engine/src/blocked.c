@@ -86,6 +86,7 @@ static const struct {
     blockServeProc *serve;
 } blockingTypes[] = {
     { OBJ_LIST, BLOCKED_LIST, serveClientBlockedOnList },
+    { OBJ_ZSET, BLOCKED_ZSET, serveClientBlockedOnSortedSet },
 };
 #define BLOCKING_TYPES ((int)(sizeof(blockingTypes) / sizeof(blockingTypes[0])))
 

@@ -122,6 +122,9 @@
     C(zpopmin, zpopminCommand, -2, W | F, NULL) \
     C(zpopmax, zpopmaxCommand, -2, W | F, NULL) \
     C(zmpop, zmpopCommand, -4, W, NULL) \
+    C(bzpopmin, bzpopminCommand, -3, W | F, NULL) \
+    C(bzpopmax, bzpopmaxCommand, -3, W | F, NULL) \
+    C(bzmpop, bzmpopCommand, -5, W, NULL) \
     C(zrandmember, zrandmemberCommand, -2, R, NULL) \
     C(renamenx, renamenxCommand, 3, W | F, NULL) \
     C(lpush, lpushCommand, -3, W | M | F, NULL) \

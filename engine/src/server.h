@@ -837,6 +837,11 @@ void zrangestoreCommand(client *c);
 void zpopminCommand(client *c);
 void zpopmaxCommand(client *c);
 void zmpopCommand(client *c);
+void bzpopminCommand(client *c);
+void bzpopmaxCommand(client *c);
+void bzmpopCommand(client *c);
+int serveClientBlockedOnSortedSet(client *receiver, robj *o, robj *key,
+                                  redisDb *db);
 void zrandmemberCommand(client *c);
 /* The pop the blocking BZPOPMIN, BZPOPMAX and BZMPOP run once a key is
  * ready (t_zpop.c): where is ZSET_MIN or ZSET_MAX. */

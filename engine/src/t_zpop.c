@@ -316,3 +316,86 @@ void zmpopCommand(client *c) {
         decrRefCount(c->srv, key);
     }
 }
+
+/* ==== BZPOPMIN, BZPOPMAX and BZMPOP ==== */
+
+/* Pops as ZPOPMIN/ZPOPMAX (count -1) or ZMPOP would from the first of
+ * keys[0..numkeys) that holds a non-empty sorted set, propagated as
+ * ZPOPMIN or ZPOPMAX of that key (with the number popped for BZMPOP); a
+ * key of another type first is WRONGTYPE. If none does, the client
+ * blocks on all of them until the timeout at argv[timeout_idx] -- or,
+ * where it may not block (MULTI), replies a null array at once. */
+static void blockingZpopGenericCommand(client *c, robj **keys, int numkeys,
+                                       int where, int timeout_idx,
+                                       long long count, int nested) {
+    long long timeout;
+    if (getTimeoutFromObjectOrReply(c, c->argv[timeout_idx], &timeout)
+        != C_OK) return;
+    for (int j = 0; j < numkeys; j++) {
+        robj *key = keys[j];
+        robj *o = lookupKeyWrite(c, key);
+        if (!o) continue;
+        if (checkType(c, o, OBJ_ZSET)) return;
+        if (zsetLength(o) == 0) continue;
+        long long popped;
+        incrRefCount(key);
+        genericZpopCommand(c, &key, 1, where, 1, count, nested, nested,
+                           &popped, NULL);
+        zpopRewriteForPropagation(c, key, where, count == -1 ? -1 : popped);
+        decrRefCount(c->srv, key);
+        return;
+    }
+    if (c->flags & CLIENT_DENY_BLOCKING) {
+        addReplyNullArray(c);
+        return;
+    }
+    blockForKeys(c, BLOCKED_ZSET, keys, numkeys, count, timeout, NULL, where,
+                 0);
+}
+
+/* Serves a client blocked by BZPOPMIN, BZPOPMAX or BZMPOP on key, which
+ * now holds the non-empty sorted set o: propagated first as ZPOPMIN or
+ * ZPOPMAX key (BZMPOP: with the number it will pop), then popped and
+ * replied to as the command would have done at once. Returns 1 if the
+ * key was deleted. */
+int serveClientBlockedOnSortedSet(client *rc, robj *o, robj *key,
+                                  redisDb *db) {
+    redisServer *s = rc->srv;
+    int where = rc->bpop.wherefrom, deleted;
+    long long count = rc->bpop.count, llen = (long long)zsetLength(o);
+    int nested = rc->lastcmd && rc->lastcmd->proc == bzmpopCommand;
+    robj *argv[3] = { createStringObject(s, where == ZSET_MAX ? "ZPOPMAX"
+                                                              : "ZPOPMIN", 7),
+                      key, NULL };
+    int argc = 2;
+    if (count != -1)
+        argv[argc++] = createStringObjectFromLongLong(s, count > llen ? llen
+                                                                      : count);
+    alsoPropagate(s, db->id, argv, argc);
+    decrRefCount(s, argv[0]);
+    if (argc == 3) decrRefCount(s, argv[2]);
+    genericZpopCommand(rc, &key, 1, where, 1, count, nested, nested, NULL,
+                       &deleted);
+    return deleted;
+}
+
+/* BZPOPMIN key [key ...] timeout */
+void bzpopminCommand(client *c) {
+    blockingZpopGenericCommand(c, c->argv + 1, c->argc - 2, ZSET_MIN,
+                               c->argc - 1, -1, 0);
+}
+
+/* BZPOPMAX key [key ...] timeout */
+void bzpopmaxCommand(client *c) {
+    blockingZpopGenericCommand(c, c->argv + 1, c->argc - 2, ZSET_MAX,
+                               c->argc - 1, -1, 0);
+}
+
+/* BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count] */
+void bzmpopCommand(client *c) {
+    long long numkeys, count;
+    int where;
+    if (zmpopParseArgs(c, 2, &numkeys, &where, &count) != C_OK) return;
+    blockingZpopGenericCommand(c, c->argv + 3, (int)numkeys, where, 1, count,
+                               1);
+}

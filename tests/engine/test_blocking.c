@@ -264,6 +264,36 @@ static void testSwapdbWakes(void) {
     nodeClose(&n);
 }
 
+static void testSortedSetPops(void) {
+    node n;
+    nodeOpen(&n, 11, "appendonly yes\nappendfsync always\n");
+    int a = connOpen(&n), b = connOpen(&n), c = connOpen(&n);
+    connSend(&n, a, "BZPOPMIN z 0");
+    connSend(&n, b, "BZMPOP 0 2 other z MAX COUNT 9");
+    connSend(&n, c, "BZPOPMAX z 1.5");
+    CHECK_EQ_INT(clientsInfo(&n, "blocked_clients"), 3);
+    nodeCmd(&n, "ZADD z 1 a 2 b 3 c");
+    CHECK_EQ_STR(connRead(&n, a),
+                 "*3\r\n$1\r\nz\r\n$1\r\na\r\n$1\r\n1\r\n");
+    CHECK_EQ_STR(connRead(&n, b),
+                 "*2\r\n$1\r\nz\r\n*2\r\n*2\r\n$1\r\nc\r\n$1\r\n3\r\n"
+                 "*2\r\n$1\r\nb\r\n$1\r\n2\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "EXISTS z"), ":0\r\n");
+    /* The third waits out its 1.5 s of virtual time. */
+    CHECK_EQ_STR(connRead(&n, c), "");
+    gkWorldRunUntil(n.w, gkWorldNow(n.w) + 2000 * MS);
+    CHECK_EQ_STR(connRead(&n, c), "*-1\r\n");
+    char *f = nodeFile(&n, INCR1, 0, NULL);
+    CHECK_EQ_STR(f ? f : "",
+        "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n"
+        "*8\r\n$4\r\nZADD\r\n$1\r\nz\r\n$1\r\n1\r\n$1\r\na\r\n"
+        "$1\r\n2\r\n$1\r\nb\r\n$1\r\n3\r\n$1\r\nc\r\n"
+        "*2\r\n$7\r\nZPOPMIN\r\n$1\r\nz\r\n"
+        "*3\r\n$7\r\nZPOPMAX\r\n$1\r\nz\r\n$1\r\n2\r\n");
+    free(f);
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("clients blocked on one key are served first blocked first, each "
         "with one element", testServedInOrder);
@@ -283,5 +313,7 @@ int main(void) {
         "round", testChainedMoves);
     RUN("SWAPDB serves the clients blocked on keys that arrive with the "
         "swapped db, expired ones aside", testSwapdbWakes);
+    RUN("sorted set pops are served in order on ZADD, as ZPOPMIN/ZPOPMAX "
+        "in the AOF, and time out on virtual time", testSortedSetPops);
     return gkTestReport();
 }
