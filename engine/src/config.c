@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include "server.h"
 
-enum { CFG_BOOL, CFG_INT, CFG_MEMORY, CFG_ENUM, CFG_STRING, CFG_SAVE };
+enum { CFG_BOOL, CFG_INT, CFG_MEMORY, CFG_ENUM, CFG_STRING, CFG_SAVE,
+       CFG_OBUF };
 
 typedef struct configDef {
     const char *name, *alias;
@@ -111,6 +112,7 @@ static const configDef configs[] = {
     { "auto-aof-rewrite-min-size", NULL, CFG_MEMORY,
       OFF(auto_aof_rewrite_min_size), 1, 0, LLONG_MAX, 0 },
     { "save", NULL, CFG_SAVE, 0, 0, 0, 0, 0 },
+    { "client-output-buffer-limit", NULL, CFG_OBUF, 0, 0, 0, 0, 0 },
     { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL }
 };
 
@@ -295,6 +297,25 @@ static void _saveString(const serverConfig *cfg, char *buf, size_t cap) {
                               cfg->save_seconds[j], cfg->save_changes[j]);
 }
 
+/* client-output-buffer-limit from words (a CONFIG SET value split at its
+ * spaces, or a configuration line's words): NULL, or the reason. */
+static const char *_setObufLimits(redisServer *s, int argc, char **argv) {
+    const char *why = NULL;
+    return obufLimitsParse(s->cfg.obuf_limits, argc, argv, &why) ? NULL
+                                                                 : why;
+}
+
+/* The same from one value, split as a configuration line's words are. */
+static const char *_setObufFromValue(redisServer *s, const char *value) {
+    sds *words;
+    int n = splitArgs(s, value, &words);
+    if (n < 0) return "Wrong number of arguments in buffer limit "
+                      "configuration.";
+    const char *why = _setObufLimits(s, n, words);
+    splitArgsRelease(s, words, n);
+    return why;
+}
+
 /* Sets one parameter from the host (gkServerConfigSet). On error returns
  * C_ERR with *err set to the text CONFIG SET would reply. */
 int serverConfigSet(redisServer *s, const char *name, const char *value,
@@ -310,6 +331,10 @@ int serverConfigSet(redisServer *s, const char *name, const char *value,
     long long v = 0;
     if (!why && d->kind == CFG_SAVE) {
         why = _setSaveFromValue(&s->cfg, value);
+        if (!why) return C_OK;
+    }
+    if (!why && d->kind == CFG_OBUF) {
+        why = _setObufFromValue(s, value);
         if (!why) return C_OK;
     }
     if (!why) why = _parseValue(d, value, &v, errbuf, sizeof(errbuf));
@@ -368,6 +393,10 @@ void configSetCommand(client *c) {
 }
 
 static void _addConfigValue(client *c, const configDef *d) {
+    if (d->kind == CFG_OBUF) {
+        addReplyBulkSds(c, obufLimitsString(c->srv, c->srv->cfg.obuf_limits));
+        return;
+    }
     if (d->kind == CFG_SAVE) {
         char buf[CONFIG_MAX_SAVE_POINTS * 36];
         _saveString(&c->srv->cfg, buf, sizeof(buf));
@@ -391,6 +420,12 @@ int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap) {
     if (!d || cap == 0) return C_ERR;
     if (d->kind == CFG_SAVE) {
         _saveString(&s->cfg, buf, cap);
+        return C_OK;
+    }
+    if (d->kind == CFG_OBUF) {
+        sds o = obufLimitsString(s, s->cfg.obuf_limits);
+        snprintf(buf, cap, "%s", o);
+        sdsfree(s->mem, o);
         return C_OK;
     }
     if (d->kind == CFG_STRING) {
@@ -533,6 +568,9 @@ const char *serverLoadConfigDirective(redisServer *s, int argc,
         splitArgsRelease(s, words, n);
         return why;
     }
+    if (argc >= 2 && !strcasecmp(argv[0], "client-output-buffer-limit"))
+        return argc == 2 ? _setObufFromValue(s, argv[1])
+                         : _setObufLimits(s, argc - 1, argv + 1);
     const configDef *d = argc == 2 ? _lookup(argv[0]) : NULL;
     if (!d) return "Bad directive or wrong number of arguments";
     if (!strcmp(d->name, "databases") && atoi(argv[1]) != s->cfg.databases)

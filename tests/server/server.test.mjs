@@ -298,6 +298,40 @@ describe('glasskv server answers real clients as redis-server 7.0 does', () => {
     }
   });
 
+  it('client-output-buffer-limit: set and read as redis-server does, and a reply past the hard limit closes the client', async () => {
+    const script = [
+      'CONFIG GET client-output-buffer-limit',
+      'CONFIG SET client-output-buffer-limit "normal 100kb 50kb 10 pubsub 1mb 0 0"',
+      'CONFIG GET client-output-buffer-limit',
+      'CONFIG SET client-output-buffer-limit "normal 1 2"',
+      'CONFIG SET client-output-buffer-limit "master 1 2 3"',
+      'CONFIG SET client-output-buffer-limit "normal 1x 2 3"',
+      'CONFIG SET client-output-buffer-limit "normal 1 2 -3"',
+      'CONFIG SET client-output-buffer-limit "replica 1gb 1gb 0"',
+      'CONFIG GET client-output-buffer-limit',
+    ].join('\n');
+    const both = await pair();
+    try {
+      const [mine, theirs] = [cli(both.g.port, ['--no-raw'], script), cli(both.r.port, ['--no-raw'], script)];
+      assert.equal(mine.out, theirs.out);
+      assert.match(mine.out, /normal 102400 51200 10 slave 1073741824 1073741824 0 pubsub 1048576 0 0/);
+      for (const s of [both.g, both.r]) {
+        cli(s.port, ['CONFIG', 'SET', 'client-output-buffer-limit', 'normal 100kb 0 0']);
+        cli(s.port, ['-x', 'SET', 'big'], 'x'.repeat(200 * 1024));
+      }
+      const [g, r] = await Promise.all([both.g, both.r].map((s) => raw(s.port, '*2\r\n$3\r\nGET\r\n$3\r\nbig\r\n')));
+      assert.equal(g.data.length, r.data.length);
+      assert.equal(g.closed, true);
+      assert.equal(r.closed, true);
+      // A reply under the limit still goes out whole.
+      const small = await raw(both.g.port, '*2\r\n$6\r\nSTRLEN\r\n$3\r\nbig\r\n');
+      assert.equal(small.data.toString(), `:${200 * 1024}\r\n`);
+      assert.match(both.g.log, /scheduled to be closed ASAP for overcoming of output buffer limits/);
+    } finally {
+      await Promise.all([both.g.stop(), both.r.stop()]);
+    }
+  });
+
   it('a client that vanishes in the middle of a command is freed', async () => {
     const clients = () => Number(/connected_clients:(\d+)/.exec(cli(g.port, ['INFO', 'clients']).out)[1]);
     const before = clients();
