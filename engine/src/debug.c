@@ -1,5 +1,6 @@
 /* debug.c -- DEBUG HTSTATS, OBJECT, POPULATE, RELOAD and
  * QUICKLIST-PACKED-THRESHOLD, INFO, and CLIENT ID / SETNAME / GETNAME. */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <stdio.h>
@@ -215,6 +216,12 @@ void debugCommand(client *c) {
             "    * DEBUG RELOAD NOSAVE NOFLUSH MERGE: add the contents of an "
             "existing RDB",
             "      file to the database.",
+            "SET-ACTIVE-EXPIRE <0|1>",
+            "    Setting it to 0 disables expiring keys in background when "
+            "they are not",
+            "    accessed (otherwise the Redis behavior). Setting it to 1 "
+            "reenables back the",
+            "    default.",
             "QUICKLIST-PACKED-THRESHOLD <size>",
             "    Sets the threshold for elements to be inserted as plain vs "
             "packed nodes",
@@ -233,6 +240,9 @@ void debugCommand(client *c) {
     } else if (!strcasecmp(sub, "quicklist-packed-threshold") &&
                c->argc == 3) {
         _debugPackedThreshold(c);
+    } else if (!strcasecmp(sub, "set-active-expire") && c->argc == 3) {
+        c->srv->active_expire_enabled = atoi(c->argv[2]->v.ptr) != 0;
+        addReplyOK(c);
     } else {
         addReplySubcommandSyntaxError(c);
     }
@@ -260,11 +270,12 @@ static sds _infoServer(redisServer *s, sds info) {
         "uptime_in_days:%lld\r\n"
         "hz:%d\r\n"
         "configured_hz:%d\r\n"
+        "lru_clock:%u\r\n"
         "executable:glasskv\r\n"
         "config_file:\r\n"
         "io_threads_active:0\r\n",
         s->node + 1, s->runid, s->ustime, uptime, uptime / 86400,
-        s->hz, s->cfg.hz);
+        s->hz, s->cfg.hz, s->lruclock);
 }
 
 static sds _infoClients(redisServer *s, sds info) {

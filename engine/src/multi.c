@@ -109,7 +109,7 @@ static int _watchedKeyExpired(client *c) {
     for (int j = 0; j < c->watched_count; j++) {
         watchedKey *wk = &((watchedKey *)c->watched)[j];
         if (wk->expired) continue;
-        robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { wk->key } };
+        robj k = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, wk->key);
         if (keyIsExpired(s, &s->db[wk->dbid], &k)) return 1;
     }
     return 0;
@@ -273,17 +273,38 @@ void touchWatchedKey(redisServer *s, redisDb *db, robj *key) {
     }
 }
 
-/* FLUSHDB/FLUSHALL: watched keys that existed are modified. Call before
- * the db is emptied. */
-void touchAllWatchedKeysInDb(redisServer *s, redisDb *db) {
-    if (dictSize(db->watched_keys) == 0) return;
-    dictIterator *di = dictGetIterator(db->watched_keys);
+/* FLUSHDB/FLUSHALL (replaced_with NULL) and SWAPDB: emptied's contents
+ * are about to be replaced by replaced_with's (or by nothing), so every
+ * key watched in emptied that exists on either side is modified. Call
+ * before the change. Expiry is judged as 7.0 judges it: a key that had
+ * already expired when watched and is gone afterwards is no change (the
+ * watch forgets it expired); one replaced by a key that has expired too
+ * is none either; a missing key replaced by an expired one becomes a
+ * watched expired key. */
+void touchAllWatchedKeysInDb(redisServer *s, redisDb *emptied,
+                             redisDb *replaced_with) {
+    if (dictSize(emptied->watched_keys) == 0) return;
+    dictIterator *di = dictGetIterator(emptied->watched_keys);
     dictEntry *de;
     while ((de = dictNext(di)) != NULL) {
-        if (!dictFind(db->dict, dictGetKey(de))) continue;
+        sds key = dictGetKey(de);
+        robj k = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, key);
+        int in_emptied = dictFind(emptied->dict, key) != NULL;
+        int in_other = replaced_with && dictFind(replaced_with->dict, key);
+        if (!in_emptied && !in_other) continue;
         watchers *w = dictGetVal(de);
-        for (int i = 0; i < w->n; i++)
+        for (int i = 0; i < w->n; i++) {
+            watchedKey *wk = _watchOf(w->clients[i], emptied->id, key);
+            if (wk && wk->expired) {
+                if (!in_other) { wk->expired = 0; continue; }
+                if (keyIsExpired(s, replaced_with, &k)) continue;
+            } else if (wk && !in_emptied &&
+                       keyIsExpired(s, replaced_with, &k)) {
+                wk->expired = 1;
+                continue;
+            }
             w->clients[i]->flags |= CLIENT_DIRTY_CAS;
+        }
     }
     dictReleaseIterator(di);
 }

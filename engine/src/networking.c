@@ -735,7 +735,7 @@ void addReplyHelp(client *c, const char **help) {
     addReplyStatusLength(c, head, sdslen(head));
     for (long i = 0; i < n; i++) addReplyStatus(c, help[i]);
     addReplyStatus(c, "HELP");
-    addReplyStatus(c, "    Print this help.");
+    addReplyStatus(c, "    Prints this help.");
     sdsfree(c->srv->mem, head);
     sdsfree(c->srv->mem, cmd);
 }

@@ -328,7 +328,7 @@ static void _wDb(rdbWriter *w, redisDb *db, long long *keys) {
     while ((de = dictNext(di)) != NULL) {
         sds k = dictGetKey(de);
         robj *o = dictGetVal(de);
-        robj key = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { k } };
+        robj key = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, k);
         long long when = getExpire(db, &key);
         if (when != -1) {
             _wByte(w, RDB_OPCODE_EXPIRETIME_MS);
@@ -745,7 +745,7 @@ static int _rBlob(rdbReader *r, rdbCmd *c, int type) {
     if (len && !copy) return _short(r);         /* Redis: "... or OOM" */
     int st = _validateBlob(r->s->mem, type, copy, len);
     if (st == C_OK) {
-        robj view = { OBJ_SET, OBJ_ENCODING_INTSET, 1, { copy } };
+        robj view = OBJ_VIEW(OBJ_SET, OBJ_ENCODING_INTSET, copy);
         if (type != RDB_TYPE_SET_INTSET) {
             view.type = type == RDB_TYPE_HASH_LISTPACK ? OBJ_HASH : OBJ_ZSET;
             view.encoding = OBJ_ENCODING_LISTPACK;

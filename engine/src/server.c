@@ -82,6 +82,9 @@ static void _initConfig(serverConfig *cfg) {
     cfg->zset_max_listpack_value = 64;
     cfg->list_max_listpack_size = -2;
     cfg->maxclients = 10000;
+    cfg->maxmemory_policy = MAXMEMORY_NO_EVICTION;
+    cfg->lfu_log_factor = 10;
+    cfg->lfu_decay_time = 1;
     cfg->databases = CONFIG_DEFAULT_DBNUM;
     cfg->loglevel = LL_NOTICE;
     cfg->appendfsync = AOF_FSYNC_EVERYSEC;
@@ -163,6 +166,8 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     _populateCommandTable(s);
     s->audit.client_id = UINT64_MAX;
     s->next_client_id = 1;
+    s->active_expire_enabled = 1;
+    s->lruclock = getLRUClock(s);
     s->hz = s->cfg.hz;
     s->port = 6379;
     aofInit(s);
@@ -462,6 +467,11 @@ void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc) {
  * on an empty db is still written to the AOF). */
 void forceCommandPropagation(client *c) { c->flags |= CLIENT_FORCE_PROP; }
 
+/* Keeps the command itself out of the AOF even though it changed the
+ * dataset: it has queued what stands for it with alsoPropagate (SPOP
+ * with a count, as one SREM per member). */
+void preventCommandPropagation(client *c) { c->flags |= CLIENT_PREVENT_PROP; }
+
 static void _propagateNow(redisServer *s, int dbid, robj **argv, int argc) {
     if (s->aof.state != AOF_OFF) feedAppendOnlyFile(s, dbid, argv, argc);
 }
@@ -500,14 +510,14 @@ void call(client *c) {
     s->denv.cpu_ns += s->cmd_cost_ns + argbytes * s->cmd_cost_ns_per_kb / 1024;
     if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
     if (s->execution_nesting == 0) serverUpdateTime(s);
-    c->flags &= ~CLIENT_FORCE_PROP;
+    c->flags &= ~(CLIENT_FORCE_PROP | CLIENT_PREVENT_PROP);
     s->execution_nesting++;
     c->cmd->proc(c);
     s->execution_nesting--;
     if ((s->dirty != dirty || (c->flags & CLIENT_FORCE_PROP)) &&
-        c->cmd->proc != execCommand)
+        !(c->flags & CLIENT_PREVENT_PROP) && c->cmd->proc != execCommand)
         alsoPropagate(s, c->db->id, c->argv, c->argc);
-    c->flags &= ~CLIENT_FORCE_PROP;
+    c->flags &= ~(CLIENT_FORCE_PROP | CLIENT_PREVENT_PROP);
     if (s->execution_nesting == 0) {
         propagatePendingCommands(s);
         if (s->recovery) recoveryUnitEnd(s, c);
@@ -539,7 +549,8 @@ int serverRunWithPeriod(redisServer *s, int ms) {
  * order: expire first, then shrink up to 16 dbs, then give 1 ms of rehash
  * to the first db that needs it. */
 static void _databasesCron(redisServer *s) {
-    activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_SLOW);
+    if (s->active_expire_enabled)
+        activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_SLOW);
     int dbs = s->cfg.databases < CRON_DBS_PER_CALL ? s->cfg.databases
                                                    : CRON_DBS_PER_CALL;
     for (int j = 0; j < dbs; j++) {
@@ -577,6 +588,7 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
             s->hz *= 2;
         if (s->hz > CONFIG_MAX_HZ) s->hz = CONFIG_MAX_HZ;
     }
+    s->lruclock = getLRUClock(s);
     if (_runWithPeriod(s, 100)) _trackInstantaneous(s);
     /* A SIGTERM or SIGINT the host caught: shut down here, where it is
      * safe, as Redis does rather than in the signal handler. */
@@ -618,7 +630,8 @@ void beforeSleep(aeEventLoop *el) {
     TRACE(s->denv.trace, GK_TR_LOOP, (uint16_t)s->node, GK_LOOP_BEFORE_SLEEP,
           0, 0, el->iterations);
     serverUpdateTime(s);
-    activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_FAST);
+    if (s->active_expire_enabled)
+        activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_FAST);
     /* The AOF reaches the file before any reply reaches its client. */
     if (s->aof.state == AOF_ON || s->aof.state == AOF_WAIT_REWRITE)
         flushAppendOnlyFile(s, 0);

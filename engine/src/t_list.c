@@ -616,3 +616,10 @@ void lmoveCommand(client *c) {
 void rpoplpushCommand(client *c) {
     lmoveGenericCommand(c, LIST_TAIL, LIST_HEAD);
 }
+
+/* A copy of a list, node for node, refcount 1 (COPY). */
+robj *listTypeDup(redisServer *s, robj *o) {
+    robj *l = createObject(s, OBJ_LIST, quicklistDup(o->v.ptr));
+    l->encoding = OBJ_ENCODING_QUICKLIST;
+    return l;
+}
