@@ -183,6 +183,12 @@ void debugCommand(client *c) {
     const char *sub = c->argv[1]->v.ptr;
     if (!strcasecmp(sub, "help") && c->argc == 2) {
         static const char *help[] = {
+            "DIGEST",
+            "    Output a hex signature representing the current DB "
+            "content.",
+            "DIGEST-VALUE <key> [<key> ...]",
+            "    Output a hex signature of the values of all the specified "
+            "keys.",
             "HTSTATS <dbid>",
             "    Return hash table statistics of the specified Redis "
             "database.",
@@ -229,6 +235,10 @@ void debugCommand(client *c) {
             "restores to default.",
             NULL };
         addReplyHelp(c, help);
+    } else if (!strcasecmp(sub, "digest") && c->argc == 2) {
+        debugDigestCommand(c);
+    } else if (!strcasecmp(sub, "digest-value") && c->argc >= 2) {
+        debugDigestValueCommand(c);
     } else if (!strcasecmp(sub, "htstats") && c->argc == 3) {
         _debugHtstats(c);
     } else if (!strcasecmp(sub, "populate") && c->argc >= 3 && c->argc <= 5) {

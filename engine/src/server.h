@@ -742,6 +742,8 @@ void configHelpCommand(client *c);
 void configResetStatCommand(client *c);
 void infoCommand(client *c);
 void debugCommand(client *c);
+void debugDigestCommand(client *c);
+void debugDigestValueCommand(client *c);
 void objectEncodingCommand(client *c);
 void objectHelpCommand(client *c);
 void objectRefcountCommand(client *c);
