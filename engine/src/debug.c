@@ -1,4 +1,4 @@
-/* debug.c -- DEBUG HTSTATS, OBJECT, POPULATE, RELOAD and
+/* debug.c -- DEBUG HTSTATS, OBJECT, POPULATE, RELOAD, SET-ACTIVE-EXPIRE and
  * QUICKLIST-PACKED-THRESHOLD, INFO, and CLIENT ID / SETNAME / GETNAME. */
 #include <stdlib.h>
 #include <string.h>

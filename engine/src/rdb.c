@@ -316,8 +316,21 @@ static int _rdbType(const robj *o) {
     }
 }
 
+/* A key's access data, as 7.0 saves it under an LRU policy (its idle
+ * seconds) or an LFU one (its decayed counter); nothing otherwise. */
+static void _wAccess(redisServer *s, rdbWriter *w, robj *o) {
+    if (s->cfg.maxmemory_policy & MAXMEMORY_FLAG_LRU) {
+        _wByte(w, RDB_OPCODE_IDLE);
+        _wLen(w, estimateObjectIdleTime(s, o) / 1000);
+    } else if (s->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU) {
+        _wByte(w, RDB_OPCODE_FREQ);
+        _wByte(w, (int)LFUDecrAndReturn(s, o));
+    }
+}
+
 /* One database: SELECTDB, RESIZEDB, then its keys. */
-static void _wDb(rdbWriter *w, redisDb *db, long long *keys) {
+static void _wDb(redisServer *s, rdbWriter *w, redisDb *db,
+                 long long *keys) {
     _wByte(w, RDB_OPCODE_SELECTDB);
     _wLen(w, (uint64_t)db->id);
     _wByte(w, RDB_OPCODE_RESIZEDB);
@@ -334,6 +347,7 @@ static void _wDb(rdbWriter *w, redisDb *db, long long *keys) {
             _wByte(w, RDB_OPCODE_EXPIRETIME_MS);
             _wLE(w, (uint64_t)when, 8);
         }
+        _wAccess(s, w, o);
         _wByte(w, _rdbType(o));
         _wString(w, k, sdslen(k));
         _wValue(w, o);
@@ -358,7 +372,7 @@ static sds _snapshot(redisServer *s, gkMem *mem, int aof_base,
     _wAuxInt(&w, "aof-base", aof_base);
     *keys = 0;
     for (int j = 0; j < s->cfg.databases; j++)
-        if (dictSize(s->db[j].dict)) _wDb(&w, &s->db[j], keys);
+        if (dictSize(s->db[j].dict)) _wDb(s, &w, &s->db[j], keys);
     _wByte(&w, RDB_OPCODE_EOF);
     _wLE(&w, crc64(0, (unsigned char *)w.buf, sdslen(w.buf)), 8);
     return w.buf;
