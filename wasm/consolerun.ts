@@ -16,6 +16,8 @@ export const MAX_DECODED_REPLY = 16 * 1024;
 
 const textDecoder = new TextDecoder();
 const MINUS = 45;
+const PIPE = 124;   // a RESP3 attribute
+const BANG = 33;    // a RESP3 blob error
 
 interface Line {
   text: string;
@@ -69,6 +71,19 @@ function toValue(r: Reply): ReplyValue {
       return r.value === null ? null : textDecoder.decode(r.value);
     case 'array':
       return r.value === null ? null : r.value.map(toValue);
+    // RESP3 values take the shape RESP2 gives them: a map as its flat list
+    // of keys and values, a double or big number as text, a boolean as 1/0.
+    case 'map':
+    case 'set':
+    case 'push':
+      return r.value.map(toValue);
+    case 'double':
+    case 'bignum':
+      return r.value;
+    case 'bool':
+      return r.value ? 1 : 0;
+    case 'null':
+      return null;
   }
 }
 
@@ -144,7 +159,7 @@ export class ConsoleRunner {
         const reply = buf.subarray(k === 0 ? 0 : ends[k - 1], ends[k]);
         if (reply[0] === MINUS) status = 'error';
         else if (status !== 'error') this.track(line.argv);
-        out += this.gk.cliFormatReply(reply, line.raw).text;
+        out += this.format(reply, line.raw);
         last = reply;
       }
       const { output, omittedLines } = clip(out);
@@ -184,11 +199,22 @@ export class ConsoleRunner {
     if (!ends.length) return this.entry(source, '', input, '', 'noreply', 0);
     const reply = buf.subarray(0, ends[0]);
     const status: ConsoleStatus = reply[0] === MINUS ? 'error' : 'ok';
-    const { output, omittedLines } = clip(this.gk.cliFormatReply(reply).text);
+    const { output, omittedLines } = clip(this.format(reply, false));
     const entry = this.entry(source, '', input, output, status, omittedLines);
     const value = decodeSmallReply(reply);
     if (value !== undefined) entry.reply = value;
     return entry;
+  }
+
+  /** A reply as redis-cli prints it. RESP3 has types redis-cli 7.0 cannot
+   *  print: its hiredis refuses an attribute or a blob error, and it has no
+   *  rendering for a big number; the console prints redis-cli's message. */
+  private format(reply: Uint8Array, raw: boolean): string {
+    const { consumed, text } = this.gk.cliFormatReply(reply, raw);
+    if (consumed > 0) return text;
+    return reply[0] === PIPE || reply[0] === BANG
+      ? `Error: Protocol error, got "${String.fromCharCode(reply[0])}" as reply type byte\n`
+      : 'Unknown reply type: 13\n';
   }
 
   /** An entry for a button action that is not a single command. */

@@ -1,4 +1,4 @@
-// The few RESP2 reads and writes the worker needs to drive the engine on
+// The few RESP reads and writes the worker needs to drive the engine on
 // behalf of buttons (DEBUG POPULATE, RANDOMKEY + DEL, SCAN): encoding a
 // request from arguments and decoding a reply into values. What a person
 // reads in the console is never produced here: that is the C formatter's job
@@ -9,7 +9,13 @@ export type Reply =
   | { type: 'error'; value: string }
   | { type: 'int'; value: bigint }
   | { type: 'bulk'; value: Uint8Array | null }
-  | { type: 'array'; value: Reply[] | null };
+  | { type: 'array'; value: Reply[] | null }
+  // RESP3, after HELLO 3: a map or set keeps its elements in order (a
+  // map's as key, value, key, value ...); a push is out-of-band data.
+  | { type: 'map' | 'set' | 'push'; value: Reply[] }
+  | { type: 'double' | 'bignum'; value: string }
+  | { type: 'bool'; value: boolean }
+  | { type: 'null'; value: null };
 
 const encoder = new TextEncoder();
 const CR = 13;
@@ -58,41 +64,78 @@ export class RespError extends Error {
 }
 
 /** Decodes the reply starting at `offset`. Returns null when the buffer
- *  ends before the reply does; throws RespError on malformed input. */
+ *  does not hold all of it yet; throws RespError on bytes that are not
+ *  RESP2 or RESP3. An attribute ("|") is read with the reply it comes
+ *  before, and only that reply is returned. */
 export function parseReply(buf: Uint8Array, offset = 0): { reply: Reply; end: number } | null {
   if (offset >= buf.length) return null;
   const eol = lineEnd(buf, offset + 1);
   if (eol < 0) return null;
   const line = latin1(buf, offset + 1, eol);
   const next = eol + 2;
+  const length = (what: string, min: number): number => {
+    const n = Number(line);
+    if (line === '' || !Number.isInteger(n) || n < min) throw new RespError(`bad ${what} length ${line}`);
+    return n;
+  };
+  /** count elements from `next`, or null if they are not all here. */
+  const elements = (count: number): { items: Reply[]; end: number } | null => {
+    const items: Reply[] = [];
+    let at = next;
+    for (let i = 0; i < count; i++) {
+      const item = parseReply(buf, at);
+      if (!item) return null;
+      items.push(item.reply);
+      at = item.end;
+    }
+    return { items, end: at };
+  };
   switch (buf[offset]) {
     case 43: // '+'
       return { reply: { type: 'status', value: line }, end: next };
     case 45: // '-'
       return { reply: { type: 'error', value: line }, end: next };
     case 58: // ':'
+      if (!/^-?\d+$/.test(line)) throw new RespError(`bad integer ${line}`);
       return { reply: { type: 'int', value: BigInt(line) }, end: next };
-    case 36: { // '$'
-      const len = Number(line);
-      if (!Number.isInteger(len) || len < -1) throw new RespError(`bad bulk length ${line}`);
+    case 36: // '$'
+    case 61: // '=' verbatim: "txt:" then the text
+    case 33: { // '!' blob error
+      const len = length('bulk', buf[offset] === 36 ? -1 : 0);
       if (len === -1) return { reply: { type: 'bulk', value: null }, end: next };
       if (next + len + 2 > buf.length) return null;
-      return { reply: { type: 'bulk', value: buf.slice(next, next + len) }, end: next + len + 2 };
+      const bytes = buf.slice(next, next + len);
+      const end = next + len + 2;
+      if (buf[offset] === 33) return { reply: { type: 'error', value: latin1(bytes, 0, bytes.length) }, end };
+      return { reply: { type: 'bulk', value: buf[offset] === 61 ? bytes.slice(Math.min(4, len)) : bytes }, end };
     }
     case 42: { // '*'
-      const count = Number(line);
-      if (!Number.isInteger(count) || count < -1) throw new RespError(`bad array length ${line}`);
+      const count = length('array', -1);
       if (count === -1) return { reply: { type: 'array', value: null }, end: next };
-      const items: Reply[] = [];
-      let at = next;
-      for (let i = 0; i < count; i++) {
-        const item = parseReply(buf, at);
-        if (!item) return null;
-        items.push(item.reply);
-        at = item.end;
-      }
-      return { reply: { type: 'array', value: items }, end: at };
+      const got = elements(count);
+      return got && { reply: { type: 'array', value: got.items }, end: got.end };
     }
+    case 37: // '%' map
+    case 126: // '~' set
+    case 62: { // '>' push
+      const type = buf[offset] === 37 ? 'map' : buf[offset] === 126 ? 'set' : 'push';
+      const count = length(type, 0);
+      const got = elements(type === 'map' ? count * 2 : count);
+      return got && { reply: { type, value: got.items }, end: got.end };
+    }
+    case 124: { // '|' attribute, then the reply it annotates
+      const got = elements(length('attribute', 0) * 2);
+      return got && parseReply(buf, got.end);
+    }
+    case 44: // ',' double
+      return { reply: { type: 'double', value: line }, end: next };
+    case 40: // '(' big number
+      return { reply: { type: 'bignum', value: line }, end: next };
+    case 35: // '#' boolean
+      if (line !== 't' && line !== 'f') throw new RespError(`bad boolean ${line}`);
+      return { reply: { type: 'bool', value: line === 't' }, end: next };
+    case 95: // '_' null
+      return { reply: { type: 'null', value: null }, end: next };
     default:
       throw new RespError(`unexpected reply type byte ${buf[offset]}`);
   }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include "net_epoll.h"
 
@@ -130,10 +131,38 @@ static void _close(void *ctx, int fd) {
     close(fd);
 }
 
+/* The process sleeps for ns, signals or not (DEBUG SLEEP). */
+static void _stall(void *ctx, uint64_t ns) {
+    (void)ctx;
+    struct timespec ts = { (time_t)(ns / 1000000000ULL),
+                           (long)(ns % 1000000000ULL) };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
+/* Whether fd's peer is on this machine: a loopback address or a unix
+ * socket (Redis's connIsLocal). */
+static int _isLocal(void *ctx, int fd) {
+    (void)ctx;
+    struct sockaddr_storage sa;
+    socklen_t len = sizeof(sa);
+    if (getpeername(fd, (struct sockaddr *)&sa, &len) != 0) return 0;
+    if (sa.ss_family == AF_UNIX) return 1;
+    if (sa.ss_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)&sa;
+        return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+    }
+    if (sa.ss_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&sa;
+        return IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+    }
+    return 0;
+}
+
 /* The backend over n. */
 aeBackend netEpollBackend(netEpoll *n) {
     aeBackend be = { .ctx = n, .poll = _poll, .now = _now, .read = _read,
-                     .write = _write, .close = _close, .watch = _watch };
+                     .write = _write, .close = _close, .watch = _watch,
+                     .stall = _stall, .isLocal = _isLocal };
     return be;
 }
 

@@ -170,10 +170,11 @@ static int _isIgnoredBool(const char *name) {
     return 0;
 }
 
-/* DEBUG is always available here; these only say who may use it. */
+/* enable-protected-configs and enable-module-command: checked as
+ * redis-server checks them, with nothing to allow here (the server has no
+ * MODULE command, and no protected config that CONFIG SET may change). */
 static int _isEnableOption(const char *name) {
-    return !strcmp(name, "enable-debug-command") ||
-           !strcmp(name, "enable-protected-configs") ||
+    return !strcmp(name, "enable-protected-configs") ||
            !strcmp(name, "enable-module-command");
 }
 

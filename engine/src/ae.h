@@ -68,6 +68,13 @@ typedef struct aeBackend {
      * no interest list of its own leaves it NULL and reads the loop's
      * table in poll instead. */
     void (*watch)(void *ctx, int fd, int oldmask, int newmask);
+    /* Optional: the process stops for ns of real time (DEBUG SLEEP). A
+     * simulated backend leaves it NULL: there the node is busy for its
+     * virtual CPU time instead. */
+    void (*stall)(void *ctx, uint64_t ns);
+    /* Optional: whether the peer of fd is on this machine (loopback or a
+     * unix socket). NULL: every peer is. */
+    int (*isLocal)(void *ctx, int fd);
 } aeBackend;
 
 typedef struct aeEventLoop {

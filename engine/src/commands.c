@@ -21,6 +21,7 @@
     C(ping, pingCommand, -1, F, NULL) \
     C(echo, echoCommand, 2, F, NULL) \
     C(quit, quitCommand, -1, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(hello, helloCommand, -1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(select, selectCommand, 2, F | CMD_LOADING | CMD_STALE, NULL) \
     C(dbsize, dbsizeCommand, 1, R | F, NULL) \
     C(flushdb, flushdbCommand, -1, W, NULL) \
@@ -39,6 +40,8 @@
     C(pexpireat, pexpireatCommand, -3, W | F, NULL) \
     C(ttl, ttlCommand, 2, R | F, NULL) \
     C(pttl, pttlCommand, 2, R | F, NULL) \
+    C(expiretime, expiretimeCommand, 2, R | F, NULL) \
+    C(pexpiretime, pexpiretimeCommand, 2, R | F, NULL) \
     C(persist, persistCommand, 2, W | F, NULL) \
     C(set, setCommand, -3, W | M, NULL) \
     C(get, getCommand, 2, R | F, NULL) \
@@ -142,7 +145,9 @@
     C(bgrewriteaof, bgrewriteaofCommand, 1, A, NULL) \
     C(shutdown, shutdownCommand, -1, \
       A | CMD_LOADING | CMD_STALE | CMD_NO_MULTI, NULL) \
-    C(function, NULL, -2, 0, functionSubcommands)
+    C(function, NULL, -2, 0, functionSubcommands) \
+    C(sync, syncCommand, 1, A | CMD_NO_MULTI, NULL) \
+    C(psync, syncCommand, -3, A | CMD_NO_MULTI, NULL)
 
 /* CONFIG's subcommands: S(container, name, handler, arity, flags). */
 #define CONFIG_SUBCOMMANDS(S) \

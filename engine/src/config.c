@@ -34,6 +34,7 @@ static const int maxmemoryPolicyValues[] = {
     MAXMEMORY_VOLATILE_LRU, MAXMEMORY_VOLATILE_LFU, MAXMEMORY_VOLATILE_RANDOM,
     MAXMEMORY_VOLATILE_TTL, MAXMEMORY_ALLKEYS_LRU, MAXMEMORY_ALLKEYS_LFU,
     MAXMEMORY_ALLKEYS_RANDOM, MAXMEMORY_NO_EVICTION };
+static const char *const protectedEnum[] = { "no", "yes", "local", NULL };
 static const char *const loglevelEnum[] = { "debug", "verbose", "notice",
                                             "warning", NULL };
 
@@ -94,6 +95,12 @@ static const configDef configs[] = {
     { "timeout", NULL, CFG_INT, OFF(timeout), 1, 0, INT_MAX, 0 },
     { "databases", NULL, CFG_INT, OFF(databases), 0, 1, INT_MAX, 1 },
     { "loglevel", NULL, CFG_ENUM, OFF(loglevel), 0, 0, 3, 0, loglevelEnum },
+    { "enable-debug-command", NULL, CFG_ENUM, OFF(enable_debug_cmd), 0, 0,
+      2, 1, protectedEnum },
+    { "repl-ping-replica-period", "repl-ping-slave-period", CFG_INT,
+      OFF(repl_ping_period), 1, 1, INT_MAX, 0 },
+    { "repl-backlog-size", NULL, CFG_MEMORY, OFF(repl_backlog_size), 1, 1,
+      LLONG_MAX, 0 },
     { "appendonly", NULL, CFG_BOOL, OFF(appendonly), 0, 0, 1, 0, NULL, NULL,
       _applyAppendonly },
     { "appendfsync", NULL, CFG_ENUM, OFF(appendfsync), 0, 0, 2, 0,
@@ -331,7 +338,7 @@ int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap) {
 }
 
 /* The host's parameters that match CONFIG GET's patterns, each once, as
- * name/value pairs; returns the number of elements added. */
+ * name/value pairs; returns the number of pairs added. */
 static long _hostConfigGet(client *c) {
     const char *const *hc = c->srv->host_config;
     long n = 0;
@@ -342,7 +349,7 @@ static long _hostConfigGet(client *c) {
                                 (int)strlen(hc[i]), 1)) continue;
             addReplyBulkCString(c, hc[i]);
             addReplyBulkCString(c, hc[i + 1]);
-            n += 2;
+            n++;
             break;
         }
     }
@@ -369,12 +376,12 @@ void configGetCommand(client *c) {
                 int exact = !strpbrk(pat, "*?[\\");
                 addReplyBulkCString(c, exact ? pat : names[k]);
                 _addConfigValue(c, d);
-                n += 2;
+                n++;
             }
         }
     }
     n += _hostConfigGet(c);
-    setDeferredArrayLen(c, len, n);
+    setDeferredMapLen(c, len, n);
 }
 
 /* CONFIG RESETSTAT: zeroes what 7.0 zeroes -- the INFO stats counters,

@@ -57,14 +57,14 @@ robj *lookupKeyWrite(client *c, robj *key) {
 /* As lookupKeyRead, replying with the given protocol text if missing. */
 robj *lookupKeyReadOrReply(client *c, robj *key, const char *reply) {
     robj *o = lookupKeyRead(c, key);
-    if (!o) addReplyProto(c, reply, strlen(reply));
+    if (!o) addReplyFixed(c, reply);
     return o;
 }
 
 /* As lookupKeyWrite, replying with the given protocol text if missing. */
 robj *lookupKeyWriteOrReply(client *c, robj *key, const char *reply) {
     robj *o = lookupKeyWrite(c, key);
-    if (!o) addReplyProto(c, reply, strlen(reply));
+    if (!o) addReplyFixed(c, reply);
     return o;
 }
 
@@ -316,8 +316,10 @@ static void _expireDb(redisServer *s, redisDb *db, expireState *st) {
 /* One run of active expiry (see above): type is ACTIVE_EXPIRE_CYCLE_SLOW
  * from serverCron or _FAST from beforeSleep. Deleted keys are counted,
  * touch their watchers and are propagated as DEL or UNLINK. Charges virtual
- * CPU and updates expire_timelimit_exit and the stale percentage. */
+ * CPU and updates expire_timelimit_exit and the stale percentage. Does
+ * nothing while DEBUG SET-ACTIVE-EXPIRE 0 holds. */
 void activeExpireCycle(redisServer *s, int type) {
+    if (s->active_expire_disabled) return;
     expireState st = { s->mstime, s->denv.cpu_ns, 0, 0, 0, 0 };
     int dbs = CRON_DBS_PER_CALL;
     if (type == ACTIVE_EXPIRE_CYCLE_FAST) {

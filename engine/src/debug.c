@@ -174,10 +174,80 @@ static void _debugPackedThreshold(client *c) {
     addReplyOK(c);
 }
 
+/* DEBUG PROTOCOL type: a sample reply of each RESP type, as Redis sends
+ * them to test clients. */
+static void _debugProtocol(client *c) {
+    const char *name = c->argv[2]->v.ptr;
+    if (!strcasecmp(name, "string")) {
+        addReplyBulkCString(c, "Hello World");
+    } else if (!strcasecmp(name, "integer")) {
+        addReplyLongLong(c, 12345);
+    } else if (!strcasecmp(name, "double")) {
+        addReplyDouble(c, 3.141);
+    } else if (!strcasecmp(name, "bignum")) {
+        static const char big[] = "1234567999999999999999999999999999999";
+        addReplyBigNum(c, big, sizeof(big) - 1);
+    } else if (!strcasecmp(name, "null")) {
+        addReplyNull(c);
+    } else if (!strcasecmp(name, "array") || !strcasecmp(name, "set")) {
+        if (name[0] == 'a' || name[0] == 'A') addReplyArrayLen(c, 3);
+        else addReplySetLen(c, 3);
+        for (int j = 0; j < 3; j++) addReplyLongLong(c, j);
+    } else if (!strcasecmp(name, "map")) {
+        addReplyMapLen(c, 3);
+        for (int j = 0; j < 3; j++) {
+            addReplyLongLong(c, j);
+            addReplyBool(c, j == 1);
+        }
+    } else if (!strcasecmp(name, "attrib")) {
+        /* An attribute comes before the reply it annotates. */
+        if (c->resp >= 3) {
+            addReplyAttributeLen(c, 1);
+            addReplyBulkCString(c, "key-popularity");
+            addReplyArrayLen(c, 2);
+            addReplyBulkCString(c, "key:123");
+            addReplyLongLong(c, 90);
+        }
+        addReplyBulkCString(c, "Some real reply following the attribute");
+    } else if (!strcasecmp(name, "push")) {
+        if (c->resp < 3) {
+            addReplyError(c, "RESP2 is not supported by this command");
+            return;
+        }
+        addReplyPushLen(c, 2);
+        addReplyBulkCString(c, "server-cpu-usage");
+        addReplyLongLong(c, 42);
+        addReplyBulkCString(c, "Some real reply following the push reply");
+    } else if (!strcasecmp(name, "true") || !strcasecmp(name, "false")) {
+        addReplyBool(c, name[0] == 't' || name[0] == 'T');
+    } else if (!strcasecmp(name, "verbatim")) {
+        static const char text[] = "This is a verbatim\nstring";
+        addReplyVerbatim(c, text, sizeof(text) - 1, "txt");
+    } else {
+        addReplyError(c, "Wrong protocol type name. Please use one of the "
+                      "following: string|integer|double|bignum|null|array|"
+                      "set|map|attrib|push|verbatim|true|false");
+    }
+}
+
+/* DEBUG SLEEP seconds: the server stops for that long (decimals allowed),
+ * as a slow command would stop it: the node is busy for that much of its
+ * time, and a server on a real socket really sleeps. */
+static void _debugSleep(client *c) {
+    double secs = strtod(c->argv[2]->v.ptr, NULL);
+    long long ns = (long long)(secs * 1e9);
+    if (ns > 0) {
+        aeBackend *be = &c->srv->el->backend;
+        c->srv->denv.cpu_ns += (uint64_t)ns;
+        if (be->stall) be->stall(be->ctx, (uint64_t)ns);
+    }
+    addReplyOK(c);
+}
+
 /* DEBUG HELP | HTSTATS dbid | OBJECT key | POPULATE count [prefix] [size]
- * | RELOAD [option ...] | QUICKLIST-PACKED-THRESHOLD size: see the help
- * text. Any other
- * subcommand or argument count gets the subcommand syntax error.
+ * | PROTOCOL type | RELOAD [option ...] | SET-ACTIVE-EXPIRE 0|1
+ * | QUICKLIST-PACKED-THRESHOLD size | SLEEP seconds: see the help text.
+ * Any other subcommand or argument count gets the subcommand syntax error.
  * POPULATE's keys are not propagated, as in Redis. */
 void debugCommand(client *c) {
     const char *sub = c->argv[1]->v.ptr;
@@ -202,6 +272,12 @@ void debugCommand(client *c) {
             "    replicas. Cluster slots are not respected so keys not "
             "belonging to the",
             "    current node can be created in cluster mode.",
+            "PROTOCOL <type>",
+            "    Reply with a test value of the specified type. <type> can be: "
+            "string,",
+            "    integer, double, bignum, null, array, set, map, attrib, push, "
+            "verbatim,",
+            "    true, false.",
             "RELOAD [option ...]",
             "    Save the RDB on disk and reload it back to memory. Valid "
             "<option> values:",
@@ -223,8 +299,8 @@ void debugCommand(client *c) {
             "existing RDB",
             "      file to the database.",
             "SET-ACTIVE-EXPIRE <0|1>",
-            "    Setting it to 0 disables expiring keys in background when "
-            "they are not",
+            "    Setting it to 0 disables expiring keys in background when they "
+            "are not",
             "    accessed (otherwise the Redis behavior). Setting it to 1 "
             "reenables back the",
             "    default.",
@@ -233,6 +309,8 @@ void debugCommand(client *c) {
             "packed nodes",
             "    Default value is 1GB, allows values up to 4GB. Setting to 0 "
             "restores to default.",
+            "SLEEP <seconds>",
+            "    Stop the server for <seconds>. Decimals allowed.",
             NULL };
         addReplyHelp(c, help);
     } else if (!strcasecmp(sub, "digest") && c->argc == 2) {
@@ -250,9 +328,13 @@ void debugCommand(client *c) {
     } else if (!strcasecmp(sub, "quicklist-packed-threshold") &&
                c->argc == 3) {
         _debugPackedThreshold(c);
+    } else if (!strcasecmp(sub, "protocol") && c->argc == 3) {
+        _debugProtocol(c);
     } else if (!strcasecmp(sub, "set-active-expire") && c->argc == 3) {
-        c->srv->active_expire_enabled = atoi(c->argv[2]->v.ptr) != 0;
+        c->srv->active_expire_disabled = atoi(c->argv[2]->v.ptr) == 0;
         addReplyOK(c);
+    } else if (!strcasecmp(sub, "sleep") && c->argc == 3) {
+        _debugSleep(c);
     } else {
         addReplySubcommandSyntaxError(c);
     }
@@ -265,7 +347,7 @@ static sds _infoServer(redisServer *s, sds info) {
     long long uptime = (long long)((now - s->start_ns) / 1000000000ULL);
     return sdscatprintf(s->mem, info,
         "# Server\r\n"
-        "redis_version:7.0.15\r\n"
+        "redis_version:" REDIS_VERSION "\r\n"
         "redis_git_sha1:00000000\r\n"
         "redis_git_dirty:0\r\n"
         "redis_mode:standalone\r\n"
@@ -303,7 +385,7 @@ static sds _infoClients(redisServer *s, sds info) {
         "blocked_clients:0\r\n"
         "tracking_clients:0\r\n"
         "clients_in_timeout_table:0\r\n",
-        s->numclients, s->cfg.maxclients, maxin);
+        s->numclients - s->nreplicas, s->cfg.maxclients, maxin);
 }
 
 static sds _infoMemory(redisServer *s, sds info) {
@@ -393,7 +475,8 @@ static const struct {
 } infoSections[] = {
     { "server", _infoServer, 1 }, { "clients", _infoClients, 1 },
     { "memory", _infoMemory, 1 }, { "persistence", aofInfoPersistence, 1 },
-    { "stats", _infoStats, 1 }, { "commandstats", _infoCommandstats, 0 },
+    { "stats", _infoStats, 1 }, { "replication", replicationInfo, 1 },
+    { "commandstats", _infoCommandstats, 0 },
     { "keyspace", _infoKeyspace, 1 }, { NULL, NULL, 0 }
 };
 
@@ -420,27 +503,87 @@ void infoCommand(client *c) {
         if (sdslen(info)) info = sdscat(s->mem, info, "\r\n");
         info = infoSections[i].fn(s, info);
     }
-    addReplyBulkSds(c, info);
+    addReplyVerbatim(c, info, sdslen(info), "txt");
+    sdsfree(s->mem, info);
 }
 
 /* ---- CLIENT ---- */
 
 void clientIdCommand(client *c) { addReplyLongLong(c, (long long)c->id); }
 
-/* CLIENT SETNAME name: +OK. The name may hold only '!'..'~'; an empty name
- * clears it. The client keeps its own copy. */
-void clientSetNameCommand(client *c) {
-    sds name = c->argv[2]->v.ptr;
-    for (size_t i = 0; i < sdslen(name); i++) {
-        if (name[i] < '!' || name[i] > '~') {
+/* Sets the client's name from name, or replies with Redis's error and
+ * returns C_ERR. The name may hold only '!'..'~'; an empty name clears it.
+ * The client keeps its own copy. */
+int clientSetNameOrReply(client *c, robj *name) {
+    char buf[LONG_STR_SIZE];
+    size_t len;
+    const char *p = objectStrBytes(name, buf, &len);
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] < '!' || p[i] > '~') {
             addReplyError(c, "Client names cannot contain spaces, newlines "
                           "or special characters.");
-            return;
+            return C_ERR;
         }
     }
     sdsfree(c->srv->mem, c->name);
-    c->name = sdslen(name) ? sdsdup(c->srv->mem, name) : NULL;
-    addReplyOK(c);
+    c->name = len ? sdsnewlen(c->srv->mem, p, len) : NULL;
+    return C_OK;
+}
+
+/* CLIENT SETNAME name: +OK. */
+void clientSetNameCommand(client *c) {
+    if (clientSetNameOrReply(c, c->argv[2]) == C_OK) addReplyOK(c);
+}
+
+/* HELLO [protover [AUTH username password] [SETNAME name]]: switches the
+ * connection to RESP2 or RESP3 and answers with a map about the server.
+ * The only user is "default", without a password, as in a Redis with no
+ * ACL configured: AUTH accepts it with any password. */
+void helloCommand(client *c) {
+    long long ver = 0;
+    int j = 1;
+    if (c->argc >= 2) {
+        if (getLongLongFromObjectOrReply(c, c->argv[j++], &ver,
+                "Protocol version is not an integer or out of range") != C_OK)
+            return;
+        if (ver < 2 || ver > 3) {
+            addReplyError(c, "-NOPROTO unsupported protocol version");
+            return;
+        }
+    }
+    for (; j < c->argc; j++) {
+        int more = c->argc - 1 - j;
+        const char *opt = c->argv[j]->v.ptr;
+        if (!strcasecmp(opt, "AUTH") && more >= 2) {
+            if (strcmp(c->argv[j + 1]->v.ptr, "default") != 0) {
+                addReplyError(c, "-WRONGPASS invalid username-password pair "
+                              "or user is disabled.");
+                return;
+            }
+            j += 2;
+        } else if (!strcasecmp(opt, "SETNAME") && more >= 1) {
+            if (clientSetNameOrReply(c, c->argv[++j]) != C_OK) return;
+        } else {
+            addReplyErrorFormat(c, "Syntax error in HELLO option '%s'", opt);
+            return;
+        }
+    }
+    if (ver) c->resp = (int)ver;
+    addReplyMapLen(c, 7);
+    addReplyBulkCString(c, "server");
+    addReplyBulkCString(c, "redis");
+    addReplyBulkCString(c, "version");
+    addReplyBulkCString(c, REDIS_VERSION);
+    addReplyBulkCString(c, "proto");
+    addReplyLongLong(c, c->resp);
+    addReplyBulkCString(c, "id");
+    addReplyLongLong(c, (long long)c->id);
+    addReplyBulkCString(c, "mode");
+    addReplyBulkCString(c, "standalone");
+    addReplyBulkCString(c, "role");
+    addReplyBulkCString(c, "master");
+    addReplyBulkCString(c, "modules");
+    addReplyArrayLen(c, 0);
 }
 
 /* One CLIENT LIST line in Redis 7.0's format. The addresses are made up
@@ -465,18 +608,20 @@ static sds _clientInfoString(redisServer *s, client *cl, sds o) {
         "age=%llu idle=%llu flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d "
         "qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
         "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s%s cmd=%s "
-        "user=default redir=-1 resp=2\n",
+        "user=default redir=-1 resp=%d\n",
         (unsigned long long)cl->id, 40000 + cl->fd, s->port, cl->fd,
         cl->name ? cl->name : "",
         (unsigned long long)((now - cl->ctime_ms) / 1000),
         (unsigned long long)((now - cl->lastinteraction_ms) / 1000),
-        (cl->flags & CLIENT_MULTI) ? "x" : "N", cl->db->id,
+        (cl->flags & CLIENT_SLAVE) ? "S"
+            : (cl->flags & CLIENT_MULTI) ? "x" : "N",
+        cl->db->id,
         (cl->flags & CLIENT_MULTI) ? cl->mstate.count : -1,
         sdslen(cl->querybuf), sdsavail(cl->querybuf), argvmem, multimem,
         cl->buf_usable_size, cl->buf_usable_size, cl->bufpos, listlen,
         cl->reply_bytes, totmem, (mask & AE_READABLE) ? "r" : "",
         (mask & AE_WRITABLE) ? "w" : "",
-        cl->lastcmd ? cl->lastcmd->fullname : "NULL");
+        cl->lastcmd ? cl->lastcmd->fullname : "NULL", cl->resp);
 }
 
 /* CLIENT INFO: one CLIENT LIST line about the calling client, as a bulk

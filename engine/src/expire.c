@@ -125,24 +125,27 @@ void pexpireCommand(client *c) {
 void expireatCommand(client *c) { _expireGeneric(c, 0, UNIT_SECONDS); }
 void pexpireatCommand(client *c) { _expireGeneric(c, 0, UNIT_MILLISECONDS); }
 
-/* -2 if the key does not exist, -1 if it has no TTL, else the time left,
- * rounded to the nearest second for TTL. */
-static void _ttlGeneric(client *c, int output_ms) {
+/* -2 if the key does not exist, -1 if it has no TTL, else the time left
+ * (TTL, PTTL) or the unix time it expires at (EXPIRETIME, PEXPIRETIME),
+ * rounded to the nearest second for the commands in seconds. */
+static void _ttlGeneric(client *c, int output_ms, int output_abs) {
     if (!lookupKeyReadWithFlags(c->db, c, c->argv[1], LOOKUP_NOTOUCH)) {
         addReplyLongLong(c, -2);
         return;
     }
     long long expire = getExpire(c->db, c->argv[1]), ttl = -1;
     if (expire != -1) {
-        ttl = expire - c->srv->mstime;
+        ttl = output_abs ? expire : expire - c->srv->mstime;
         if (ttl < 0) ttl = 0;
     }
     if (ttl == -1) addReplyLongLong(c, -1);
     else addReplyLongLong(c, output_ms ? ttl : (ttl + 500) / 1000);
 }
 
-void ttlCommand(client *c) { _ttlGeneric(c, 0); }
-void pttlCommand(client *c) { _ttlGeneric(c, 1); }
+void ttlCommand(client *c) { _ttlGeneric(c, 0, 0); }
+void pttlCommand(client *c) { _ttlGeneric(c, 1, 0); }
+void expiretimeCommand(client *c) { _ttlGeneric(c, 0, 1); }
+void pexpiretimeCommand(client *c) { _ttlGeneric(c, 1, 1); }
 
 /* PERSIST key: :1 if the key had a TTL and now has none (watchers touched,
  * dirty), :0 if it is missing or had no TTL. */

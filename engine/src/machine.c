@@ -403,6 +403,9 @@ static redisServer *_newProcess(gkWorld *w, int id, const char *conf,
     s->exit_ctx = n;
     s->log = &n->log;
     s->pid = 1000 * n->generation + id + 1;
+    /* A simulated server belongs to its reader, who may look inside it:
+     * it starts as with enable-debug-command yes (its config may say no). */
+    s->cfg.enable_debug_cmd = PROTECTED_ACTION_ALLOWED_YES;
     if (conf && serverLoadConfig(s, conf, err) != C_OK) {
         serverRelease(s);
         return NULL;

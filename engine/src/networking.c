@@ -27,6 +27,7 @@ client *createClient(redisServer *s, int fd) {
     c->querybuf = sdsempty(s->mem);
     c->bulklen = -1;
     c->authenticated = 1;
+    c->resp = 2;
     c->buf = memAlloc(s->mem, PROTO_REPLY_CHUNK_BYTES);
     c->buf_usable_size = PROTO_REPLY_CHUNK_BYTES;
     c->ctime_ms = c->lastinteraction_ms = (uint64_t)s->mstime;
@@ -96,6 +97,7 @@ static void _freeReplyList(client *c) {
 void freeClient(client *c) {
     redisServer *s = c->srv;
     if (s->current_client == c) s->current_client = NULL;
+    if (c->flags & CLIENT_SLAVE) replicationRemoveReplica(s, c);
     if (s->recovery) recoveryClientGone(s, c);
     if (s->audit.active && s->audit.client_id == c->id)
         s->audit.client_id = UINT64_MAX;
@@ -596,6 +598,28 @@ void addReplyArrayLen(client *c, long length) {
     _addReplyLongLongWithPrefix(c, length, '*');
 }
 
+/* A map of length field-value pairs: "%<length>" in RESP3, an array of
+ * twice as many elements in RESP2. The caller adds field, value, ... */
+void addReplyMapLen(client *c, long length) {
+    if (c->resp == 2) _addReplyLongLongWithPrefix(c, length * 2, '*');
+    else _addReplyLongLongWithPrefix(c, length, '%');
+}
+
+/* A set of length elements: "~<length>" in RESP3, an array in RESP2. */
+void addReplySetLen(client *c, long length) {
+    _addReplyLongLongWithPrefix(c, length, c->resp == 2 ? '*' : '~');
+}
+
+/* An attribute of length pairs ("|<length>"), RESP3 only. */
+void addReplyAttributeLen(client *c, long length) {
+    _addReplyLongLongWithPrefix(c, length, '|');
+}
+
+/* A push of length elements (">"), RESP3 only: out-of-band data. */
+void addReplyPushLen(client *c, long length) {
+    _addReplyLongLongWithPrefix(c, length, '>');
+}
+
 /* A bulk string of len bytes from p, binary safe. */
 void addReplyBulkCBuffer(client *c, const void *p, size_t len) {
     _addReplyLongLongWithPrefix(c, (long long)len, '$');
@@ -636,8 +660,47 @@ void addReplyBulkOrNil(client *c, robj *o) {
     else addReplyNull(c);
 }
 
-void addReplyNull(client *c) { addReplyProto(c, "$-1\r\n", 5); }
-void addReplyNullArray(client *c) { addReplyProto(c, "*-1\r\n", 5); }
+/* The null bulk string in RESP2, RESP3's null "_" otherwise. */
+void addReplyNull(client *c) {
+    if (c->resp == 2) addReplyProto(c, "$-1\r\n", 5);
+    else addReplyProto(c, "_\r\n", 3);
+}
+
+/* The null array in RESP2; RESP3 has one null, "_". */
+void addReplyNullArray(client *c) {
+    if (c->resp == 2) addReplyProto(c, "*-1\r\n", 5);
+    else addReplyProto(c, "_\r\n", 3);
+}
+
+/* Replies with one of the fixed replies commands pass around as text
+ * (REPLY_NULL, REPLY_EMPTY_MAP, ":0\r\n" ...): the nulls and the empty map
+ * and set take the shape of the client's protocol; anything else goes out
+ * as it is. */
+void addReplyFixed(client *c, const char *proto) {
+    if (!strcmp(proto, REPLY_NULL)) addReplyNull(c);
+    else if (!strcmp(proto, REPLY_NULL_ARRAY)) addReplyNullArray(c);
+    else if (!strcmp(proto, REPLY_EMPTY_MAP)) addReplyMapLen(c, 0);
+    else if (!strcmp(proto, REPLY_EMPTY_SET)) addReplySetLen(c, 0);
+    else addReplyProto(c, proto, strlen(proto));
+}
+
+/* A boolean: the integers 1 and 0 in RESP2, "#t" and "#f" in RESP3. */
+void addReplyBool(client *c, int b) {
+    if (c->resp == 2) addReplyProto(c, b ? ":1\r\n" : ":0\r\n", 4);
+    else addReplyProto(c, b ? "#t\r\n" : "#f\r\n", 4);
+}
+
+/* A number too big for an integer reply: a bulk string in RESP2, RESP3's
+ * big number "(" otherwise. num must hold only the digits and a sign. */
+void addReplyBigNum(client *c, const char *num, size_t len) {
+    if (c->resp == 2) {
+        addReplyBulkCBuffer(c, num, len);
+    } else {
+        addReplyProto(c, "(", 1);
+        addReplyProto(c, num, len);
+        addReplyProto(c, "\r\n", 2);
+    }
+}
 void addReplyOK(client *c) { addReplyProto(c, "+OK\r\n", 5); }
 
 /* A status reply, "+<s>\r\n"; s must not hold CR or LF. */
@@ -652,11 +715,20 @@ void addReplyStatus(client *c, const char *status) {
     addReplyStatusLength(c, status, strlen(status));
 }
 
-/* Doubles go out as bulk strings in Redis's format ("1.5", "inf"). */
+/* Doubles go out in Redis's format ("1.5", "inf"): as bulk strings in
+ * RESP2, as RESP3 doubles (",1.5") otherwise. */
 void addReplyDouble(client *c, double d) {
-    char buf[MAX_D2STRING_CHARS];
-    int len = d2string(buf, sizeof(buf), d);
-    addReplyBulkCBuffer(c, buf, (size_t)len);
+    char buf[MAX_D2STRING_CHARS + 3];
+    if (c->resp == 2) {
+        int len = d2string(buf, sizeof(buf), d);
+        addReplyBulkCBuffer(c, buf, (size_t)len);
+        return;
+    }
+    buf[0] = ',';
+    int len = d2string(buf + 1, sizeof(buf) - 3, d);
+    buf[len + 1] = '\r';
+    buf[len + 2] = '\n';
+    addReplyProto(c, buf, (size_t)len + 3);
 }
 
 /* An error reply: "-ERR <err>" unless err carries its own "-CODE". Every
@@ -716,10 +788,20 @@ void addReplySubcommandSyntaxError(client *c) {
     sdsfree(c->srv->mem, cmd);
 }
 
-/* A verbatim string is a plain bulk string in RESP2. */
+/* A verbatim string: a plain bulk string in RESP2, "=<len>\r\n" then
+ * a three-letter format ("txt", "mkd"), a colon and the text in RESP3. */
 void addReplyVerbatim(client *c, const char *s, size_t len, const char *ext) {
-    (void)ext;
-    addReplyBulkCBuffer(c, s, len);
+    if (c->resp == 2) {
+        addReplyBulkCBuffer(c, s, len);
+        return;
+    }
+    char fmt[4] = "   ";
+    for (int i = 0; i < 3 && ext[i]; i++) fmt[i] = ext[i];
+    _addReplyLongLongWithPrefix(c, (long long)len + 4, '=');
+    addReplyProto(c, fmt, 3);
+    addReplyProto(c, ":", 1);
+    addReplyProto(c, s, len);
+    addReplyProto(c, "\r\n", 2);
 }
 
 /* Replies with the help text of a container command, as an array of
@@ -754,18 +836,36 @@ void *addReplyDeferredLen(client *c) {
     return b;
 }
 
-/* Fills the marker that addReplyDeferredLen returned with "*<length>\r\n".
- * A NULL node (the reply was being dropped) is ignored. */
-void setDeferredArrayLen(client *c, void *node, long length) {
+/* Fills the marker that addReplyDeferredLen returned with a header:
+ * prefix then length. A NULL node (the reply was being dropped) is
+ * ignored. */
+static void _setDeferredAggregateLen(client *c, void *node, long length,
+                                     char prefix) {
     if (!node) return;
     clientReplyBlock *b = node;
-    b->buf[0] = '*';
+    b->buf[0] = prefix;
     int len = ll2string(b->buf + 1, LONG_STR_SIZE, length);
     b->buf[len + 1] = '\r';
     b->buf[len + 2] = '\n';
     b->used = b->size = (size_t)len + 3;
     c->reply_bytes += b->size;
     c->reply_queued += b->size;
+}
+
+/* Fills the marker with "*<length>\r\n". */
+void setDeferredArrayLen(client *c, void *node, long length) {
+    _setDeferredAggregateLen(c, node, length, '*');
+}
+
+/* Fills the marker with a map of length pairs (an array in RESP2). */
+void setDeferredMapLen(client *c, void *node, long length) {
+    if (c->resp == 2) _setDeferredAggregateLen(c, node, length * 2, '*');
+    else _setDeferredAggregateLen(c, node, length, '%');
+}
+
+/* Fills the marker with a set of length elements (an array in RESP2). */
+void setDeferredSetLen(client *c, void *node, long length) {
+    _setDeferredAggregateLen(c, node, length, c->resp == 2 ? '*' : '~');
 }
 
 /* ---- Writing replies. ---- */

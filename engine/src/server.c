@@ -87,6 +87,8 @@ static void _initConfig(serverConfig *cfg) {
     cfg->lfu_decay_time = 1;
     cfg->databases = CONFIG_DEFAULT_DBNUM;
     cfg->loglevel = LL_NOTICE;
+    cfg->repl_ping_period = 10;
+    cfg->repl_backlog_size = 1024 * 1024;
     cfg->appendfsync = AOF_FSYNC_EVERYSEC;
     cfg->aof_use_rdb_preamble = 1;
     cfg->aof_load_truncated = 1;
@@ -166,10 +168,10 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     _populateCommandTable(s);
     s->audit.client_id = UINT64_MAX;
     s->next_client_id = 1;
-    s->active_expire_enabled = 1;
     s->lruclock = getLRUClock(s);
     s->hz = s->cfg.hz;
     s->port = 6379;
+    s->repl_seldb = -1;
     aofInit(s);
     aeCreateTimeEvent(s->el, 1, serverCron, s);
     aeSetBeforeSleepProc(s->el, beforeSleep);
@@ -198,6 +200,7 @@ void serverRelease(redisServer *s) {
     memFree(s->mem, s->cmdstats);
     aeDeleteEventLoop(s->el);
     memFree(s->mem, s->also_propagate);
+    memFree(s->mem, s->replicas);
     memFree(s->mem, s);
 }
 
@@ -378,6 +381,17 @@ static int _rejectDiskError(client *c, int is_exec) {
 /* Checks a parsed command and runs it (processCommand in Redis): lookup,
  * arity, memory, disk errors. Returns C_OK if the client is still
  * valid. */
+/* Whether enable-debug-command lets this client run DEBUG: "local" means
+ * a connection from the same machine (every connection of the simulated
+ * world is one). */
+static int _debugAllowed(client *c) {
+    int mode = c->srv->cfg.enable_debug_cmd;
+    if (mode == PROTECTED_ACTION_ALLOWED_YES) return 1;
+    if (mode != PROTECTED_ACTION_ALLOWED_LOCAL) return 0;
+    aeBackend *be = &c->srv->el->backend;
+    return !be->isLocal || be->isLocal(be->ctx, c->fd);
+}
+
 int processCommand(client *c) {
     redisServer *s = c->srv;
     c->cmd = c->lastcmd = lookupCommand(s, c->argv, c->argc);
@@ -391,6 +405,16 @@ int processCommand(client *c) {
         flagTransaction(c);
         s->cmdstats[c->cmd->id].rejected++;
         addReplyErrorArity(c);
+        return C_OK;
+    }
+    if (c->cmd->proc == debugCommand && !_debugAllowed(c)) {
+        flagTransaction(c);
+        s->cmdstats[c->cmd->id].rejected++;
+        addReplyError(c, "DEBUG command not allowed. If the "
+                      "enable-debug-command option is set to \"local\", you "
+                      "can run it from a local connection, otherwise you need "
+                      "to set this option in the configuration file, and then "
+                      "restart the server.");
         return C_OK;
     }
     int is_exec = c->cmd->proc == execCommand;
@@ -445,8 +469,8 @@ int processCommand(client *c) {
 void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc) {
     if (s->loading) return;
     if (s->recovery) recoveryOp(s, dbid, argv, argc);
-    /* With no AOF (and no replicas) nothing would receive it. */
-    if (s->aof.state == AOF_OFF) return;
+    /* With no AOF and no replication stream nothing would receive it. */
+    if (s->aof.state == AOF_OFF && !replicationActive(s)) return;
     if (s->also_propagate_n == s->also_propagate_cap) {
         s->also_propagate_cap = s->also_propagate_cap
                                 ? s->also_propagate_cap * 2 : 4;
@@ -474,6 +498,7 @@ void preventCommandPropagation(client *c) { c->flags |= CLIENT_PREVENT_PROP; }
 
 static void _propagateNow(redisServer *s, int dbid, robj **argv, int argc) {
     if (s->aof.state != AOF_OFF) feedAppendOnlyFile(s, dbid, argv, argc);
+    replicationFeed(s, dbid, argv, argc);
 }
 
 static void _propagateWord(redisServer *s, int dbid, const char *word) {
@@ -549,8 +574,7 @@ int serverRunWithPeriod(redisServer *s, int ms) {
  * order: expire first, then shrink up to 16 dbs, then give 1 ms of rehash
  * to the first db that needs it. */
 static void _databasesCron(redisServer *s) {
-    if (s->active_expire_enabled)
-        activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_SLOW);
+    activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_SLOW);
     int dbs = s->cfg.databases < CRON_DBS_PER_CALL ? s->cfg.databases
                                                    : CRON_DBS_PER_CALL;
     for (int j = 0; j < dbs; j++) {
@@ -603,6 +627,7 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
     }
     _databasesCron(s);
     aofCron(s);
+    if (_runWithPeriod(s, 1000)) replicationCron(s);
     TRACE(s->denv.trace, GK_TR_CRON, (uint16_t)s->node,
           (uint32_t)s->cronloops, 0, 0, 0);
     s->cronloops++;
@@ -630,8 +655,7 @@ void beforeSleep(aeEventLoop *el) {
     TRACE(s->denv.trace, GK_TR_LOOP, (uint16_t)s->node, GK_LOOP_BEFORE_SLEEP,
           0, 0, el->iterations);
     serverUpdateTime(s);
-    if (s->active_expire_enabled)
-        activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_FAST);
+    activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_FAST);
     /* The AOF reaches the file before any reply reaches its client. */
     if (s->aof.state == AOF_ON || s->aof.state == AOF_WAIT_REWRITE)
         flushAppendOnlyFile(s, 0);

@@ -24,6 +24,21 @@
 
 /* ---- Limits and defaults (Redis 7.0 values). ---- */
 #define PROTO_IOBUF_LEN (1024 * 16)        /* read size */
+/* Fixed replies passed around as text (addReplyFixed, lookupKey...OrReply):
+ * written as RESP2 has them, the nulls and the empty map and set go out in
+ * the client's protocol. */
+#define REPLY_NULL "$-1\r\n"
+#define REPLY_NULL_ARRAY "*-1\r\n"
+#define REPLY_EMPTY_MAP "%0\r\n"
+#define REPLY_EMPTY_SET "~0\r\n"
+
+/* enable-debug-command: who may run DEBUG. */
+#define PROTECTED_ACTION_ALLOWED_NO 0
+#define PROTECTED_ACTION_ALLOWED_YES 1
+#define PROTECTED_ACTION_ALLOWED_LOCAL 2
+
+/* The release of Redis whose behaviour the engine follows. */
+#define REDIS_VERSION "7.0.15"
 #define PROTO_REPLY_CHUNK_BYTES (16 * 1024) /* reply buffer and blocks */
 #define PROTO_INLINE_MAX_SIZE (1024 * 64)  /* inline request line */
 #define PROTO_MBULK_BIG_ARG (1024 * 32)
@@ -134,6 +149,7 @@ typedef struct clientReplyBlock {
 
 /* ---- Clients. ---- */
 #define CLIENT_CLOSE_AFTER_REPLY (1 << 6)
+#define CLIENT_SLAVE (1 << 0)          /* a replica (SYNC) */
 #define CLIENT_MULTI (1 << 3)
 #define CLIENT_PENDING_WRITE (1 << 21)
 #define CLIENT_CLOSE_ASAP (1 << 10)
@@ -181,6 +197,7 @@ typedef struct client {
     const struct redisCommand *cmd, *lastcmd;
     uint64_t flags;
     int authenticated;
+    int resp;                   /* protocol version: 2 or 3 (HELLO) */
     char *buf;                  /* first reply bytes go here */
     size_t buf_usable_size, bufpos, sentlen;
     clientReplyBlock *reply, *reply_tail;  /* then here, in order */
@@ -196,6 +213,8 @@ typedef struct client {
      * since the connection opened, and of those, written to the socket
      * while the process was alive (a write after its death never left). */
     uint64_t reply_queued, reply_delivered;
+    /* A replica's last acknowledged offset and when (INFO replication). */
+    long long repl_ack_off, repl_ack_time_ms;
 } client;
 
 /* ---- Commands. ---- */
@@ -276,6 +295,9 @@ typedef struct serverConfig {
     long long timeout;
     int databases;
     int loglevel;               /* LL_* (slog.h) */
+    int enable_debug_cmd;       /* PROTECTED_ACTION_ALLOWED_* */
+    long long repl_ping_period; /* repl-ping-replica-period, seconds */
+    long long repl_backlog_size;
     /* The AOF (aof.h). */
     int appendonly;             /* appendonly yes/no */
     int appendfsync;            /* AOF_FSYNC_* */
@@ -342,8 +364,8 @@ typedef struct redisServer {
     long long cronloops;
     int resize_db, rehash_db;
     unsigned int expire_db;
-    int active_expire_enabled; /* DEBUG SET-ACTIVE-EXPIRE 0 turns it off */
     int expire_timelimit_exit;
+    int active_expire_disabled; /* DEBUG SET-ACTIVE-EXPIRE 0 */
     uint64_t last_fast_expire_ns;
     uint64_t start_ns;
     /* Statistics (INFO stats). */
@@ -377,6 +399,15 @@ typedef struct redisServer {
      * will feed to the AOF when it ends. */
     struct redisOp *also_propagate;
     int also_propagate_n, also_propagate_cap;
+    /* Replication, the master's side (replication.c). */
+    char replid[41];            /* made when first asked for */
+    long long master_repl_offset;
+    int repl_backlog_active;    /* from the first replica on */
+    long long repl_backlog_off, repl_backlog_histlen;
+    int repl_seldb;             /* db of the last SELECT fed, -1 none */
+    long long repl_cron_loops;
+    client **replicas;          /* in the order they came */
+    int nreplicas, replicas_cap;
     int execution_nesting;      /* call() depth */
     int in_exec;                /* EXEC is running its queue */
     long long stat_total_forks;
@@ -495,6 +526,13 @@ void addReplyDouble(client *c, double d);
 void addReplyArrayLen(client *c, long length);
 void addReplyNull(client *c);
 void addReplyNullArray(client *c);
+void addReplyMapLen(client *c, long length);
+void addReplySetLen(client *c, long length);
+void addReplyAttributeLen(client *c, long length);
+void addReplyPushLen(client *c, long length);
+void addReplyBool(client *c, int b);
+void addReplyFixed(client *c, const char *proto);
+void addReplyBigNum(client *c, const char *num, size_t len);
 void addReplyOK(client *c);
 void addReplyVerbatim(client *c, const char *s, size_t len, const char *ext);
 void addReplyHelp(client *c, const char **help);
@@ -502,6 +540,8 @@ void addReplySubcommandSyntaxError(client *c);
 void addReplyBulkOrNil(client *c, robj *o);
 void *addReplyDeferredLen(client *c);
 void setDeferredArrayLen(client *c, void *node, long length);
+void setDeferredMapLen(client *c, void *node, long length);
+void setDeferredSetLen(client *c, void *node, long length);
 
 /* ---- db.c ---- */
 robj *lookupKeyRead(client *c, robj *key);
@@ -666,6 +706,8 @@ void expireatCommand(client *c);
 void pexpireatCommand(client *c);
 void ttlCommand(client *c);
 void pttlCommand(client *c);
+void expiretimeCommand(client *c);
+void pexpiretimeCommand(client *c);
 void persistCommand(client *c);
 void setCommand(client *c);
 void getCommand(client *c);
@@ -755,6 +797,17 @@ void timeCommand(client *c);
 void lastsaveCommand(client *c);
 void clientIdCommand(client *c);
 void clientSetNameCommand(client *c);
+int clientSetNameOrReply(client *c, robj *name);
+void helloCommand(client *c);
+
+/* replication.c */
+void syncCommand(client *c);
+void replicationFeed(redisServer *s, int dbid, robj **argv, int argc);
+int replicationActive(redisServer *s);
+void replicationRemoveReplica(redisServer *s, client *c);
+void replicationCron(redisServer *s);
+const char *replicationId(redisServer *s);
+sds replicationInfo(redisServer *s, sds info);
 void clientGetNameCommand(client *c);
 void clientInfoCommand(client *c);
 void clientListCommand(client *c);

@@ -26,7 +26,7 @@
 
 /* Replies that need no formatting, as the RESP2 bytes Redis sends. */
 #define HASH_REPLY_ZERO ":0\r\n"
-#define HASH_REPLY_NULL "$-1\r\n"
+#define HASH_REPLY_NULL REPLY_NULL
 #define HASH_REPLY_EMPTY_ARRAY "*0\r\n"
 #define HASH_REPLY_EMPTY_SCAN "*2\r\n$1\r\n0\r\n*0\r\n"
 
@@ -415,14 +415,17 @@ static void hashReplyDict(client *c, dict *d, int what) {
     dictReleaseIterator(di);
 }
 
-/* HGETALL, HKEYS and HVALS: every field and/or value; an empty array for
- * a missing key. In RESP2 HGETALL's map is a flat array of 2N items. */
+/* HGETALL, HKEYS and HVALS: every field and/or value; empty for a missing
+ * key. HGETALL answers a map (in RESP2 a flat array of 2N items). */
 static void genericHgetallCommand(client *c, int what) {
-    robj *o = hashLookupRead(c, c->argv[1], HASH_REPLY_EMPTY_ARRAY);
+    int both = what == (HASH_KEYS | HASH_VALUES);
+    robj *o = hashLookupRead(c, c->argv[1],
+                             both ? REPLY_EMPTY_MAP : HASH_REPLY_EMPTY_ARRAY);
     long len;
     if (o == NULL) return;
     len = (long)hashTypeLength(o);
-    addReplyArrayLen(c, what == (HASH_KEYS | HASH_VALUES) ? len * 2 : len);
+    if (both) addReplyMapLen(c, len);
+    else addReplyArrayLen(c, len);
     if (o->encoding == OBJ_ENCODING_LISTPACK)
         hashReplyListpack(c, o->v.ptr, what);
     else

@@ -28,7 +28,7 @@
 
 /* Replies that need no formatting, as the RESP2 bytes Redis sends. */
 #define LIST_REPLY_ZERO ":0\r\n"
-#define LIST_REPLY_NULL "$-1\r\n"
+#define LIST_REPLY_NULL REPLY_NULL
 #define LIST_REPLY_EMPTY_ARRAY "*0\r\n"
 #define LIST_REPLY_OK "+OK\r\n"
 

@@ -22,10 +22,10 @@
 #include "server.h"
 #include "intset.h"
 
-/* Replies that need no formatting, as the RESP2 bytes Redis sends. */
+/* Replies that need no formatting, as the RESP2 bytes Redis sends (the
+ * empty set, REPLY_EMPTY_SET, goes out in the client's protocol). */
 #define SET_REPLY_ZERO ":0\r\n"
 #define SET_REPLY_EMPTY_ARRAY "*0\r\n"
-#define SET_REPLY_EMPTY_SET "*0\r\n"
 #define SET_REPLY_EMPTY_SCAN "*2\r\n$1\r\n0\r\n*0\r\n"
 
 /* ---- The set type API ---- */
@@ -281,7 +281,7 @@ void scardCommand(client *c) {
 /* Replies with every member of an intset, smallest first. */
 static void setReplyIntset(client *c, const intset *is) {
     int64_t v;
-    addReplyArrayLen(c, intsetLen(is));
+    addReplySetLen(c, intsetLen(is));
     for (uint32_t i = 0; intsetGet(is, i, &v); i++)
         addReplyBulkLongLong(c, v);
 }
@@ -292,7 +292,7 @@ static void setReplyIntset(client *c, const intset *is) {
 static void setReplyDict(client *c, dict *d) {
     dictIterator *di = dictGetIterator(d);
     dictEntry *de;
-    addReplyArrayLen(c, (long)dictSize(d));
+    addReplySetLen(c, (long)dictSize(d));
     while ((de = dictNext(di)) != NULL) {
         sds ele = dictGetKey(de);
         addReplyBulkCBuffer(c, ele, sdslen(ele));
@@ -303,7 +303,7 @@ static void setReplyDict(client *c, dict *d) {
 /* SMEMBERS key: every member; an empty array for a missing key. (Redis
  * runs it as a one-key SINTER, which replies the same way.) */
 void smembersCommand(client *c) {
-    robj *set = setLookupRead(c, c->argv[1], SET_REPLY_EMPTY_ARRAY);
+    robj *set = setLookupRead(c, c->argv[1], REPLY_EMPTY_SET);
     if (set == NULL) return;
     if (set->encoding == OBJ_ENCODING_INTSET)
         setReplyIntset(c, set->v.ptr);
@@ -326,11 +326,6 @@ void sscanCommand(client *c) {
 static void setReplyMember(client *c, int enc, sds ele, int64_t ll) {
     if (enc == OBJ_ENCODING_INTSET) addReplyBulkLongLong(c, ll);
     else addReplyBulkCBuffer(c, ele, sdslen(ele));
-}
-
-/* The header of a reply that is a set of members: an array in RESP2. */
-static void setReplySetLen(client *c, long len) {
-    addReplyArrayLen(c, len);
 }
 
 /* SMOVE source destination member: 1 if member moved, else 0. A member
@@ -441,10 +436,10 @@ static void spopWithCountCommand(client *c) {
     if (getPositiveLongFromObjectOrReply(c, c->argv[2], &l, NULL) != C_OK)
         return;
     unsigned long long count = (unsigned long long)l;
-    robj *set = lookupKeyWriteOrReply(c, c->argv[1], SET_REPLY_EMPTY_SET);
+    robj *set = lookupKeyWriteOrReply(c, c->argv[1], REPLY_EMPTY_SET);
     if (set == NULL || checkType(c, set, OBJ_SET)) return;
     if (count == 0) {
-        addReplyProto(c, SET_REPLY_EMPTY_SET, strlen(SET_REPLY_EMPTY_SET));
+        addReplySetLen(c, 0);
         return;
     }
     unsigned long long size = setTypeSize(set);
@@ -460,7 +455,7 @@ static void spopWithCountCommand(client *c) {
     }
     robj *srem = createStringObject(s, "SREM", 4);
     unsigned long long remaining = size - count;
-    setReplySetLen(c, (long)count);
+    addReplySetLen(c, (long)count);
     if (remaining * SPOP_MOVE_STRATEGY_MUL > count)
         spopByDraws(c, set, count, srem);
     else
@@ -726,8 +721,7 @@ static void sinterGeneric(client *c, robj **keys, unsigned long n,
         } else if (cardonly) {
             addReplyLongLong(c, 0);
         } else {
-            addReplyProto(c, SET_REPLY_EMPTY_SET,
-                          strlen(SET_REPLY_EMPTY_SET));
+            addReplySetLen(c, 0);
         }
         return;
     }
@@ -742,7 +736,7 @@ static void sinterGeneric(client *c, robj **keys, unsigned long n,
         setStoreResult(c, dstkey, dstset);
         decrRefCount(s, dstset);
     } else {
-        setDeferredArrayLen(c, replylen, (long)card);
+        setDeferredSetLen(c, replylen, (long)card);
     }
     memFree(s->mem, sets);
 }
@@ -876,7 +870,7 @@ static void sunionDiffGeneric(client *c, robj **keys, int n, robj *dstkey,
     } else {
         sds ele;
         setIter it;
-        setReplySetLen(c, card);
+        addReplySetLen(c, card);
         setIterInit(&it, dstset);
         while ((ele = setIterNextSds(s, &it)) != NULL)
             addReplyBulkSds(c, ele);

@@ -90,7 +90,7 @@ static int _getExpireMs(client *c, robj *expire, int flags, int unit,
 
 /* GET's body: nil if missing, WRONGTYPE if not a string. */
 static int _getGeneric(client *c) {
-    robj *o = lookupKeyReadOrReply(c, c->argv[1], "$-1\r\n");
+    robj *o = lookupKeyReadOrReply(c, c->argv[1], REPLY_NULL);
     if (!o) return C_OK;
     if (checkType(c, o, OBJ_STRING)) return C_ERR;
     addReplyBulk(c, o);
@@ -140,8 +140,7 @@ static void _setGeneric(client *c, int flags, robj *key, robj *val,
     int found = lookupKeyWrite(c, key) != NULL;
     if (((flags & OBJ_SET_NX) && found) || ((flags & OBJ_SET_XX) && !found)) {
         if (!(flags & OBJ_SET_GET))
-            addReplyProto(c, abort_reply ? abort_reply : "$-1\r\n",
-                          strlen(abort_reply ? abort_reply : "$-1\r\n"));
+            addReplyFixed(c, abort_reply ? abort_reply : REPLY_NULL);
         return;
     }
     setKey(c, c->db, key, val, flags & OBJ_KEEPTTL);

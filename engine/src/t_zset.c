@@ -36,7 +36,7 @@
 
 /* Replies that need no formatting, as the RESP2 bytes Redis sends. */
 #define ZSET_REPLY_ZERO ":0\r\n"
-#define ZSET_REPLY_NULL "$-1\r\n"
+#define ZSET_REPLY_NULL REPLY_NULL
 #define ZSET_REPLY_EMPTY_SCAN "*2\r\n$1\r\n0\r\n*0\r\n"
 
 /* A listpack may not grow past 1 GiB; Redis converts to a skiplist

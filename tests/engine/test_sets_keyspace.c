@@ -192,6 +192,36 @@ static void testTheAccessClockRunsInVirtualTime(void) {
     nodeClose(&n);
 }
 
+/* In RESP3 the sets SMEMBERS, SINTER, SUNION, SDIFF and SPOP with a count
+ * reply are sets ("~"), empty ones included; SRANDMEMBER with a count
+ * stays an array; the nulls are "_". */
+static void testSetRepliesInResp3(void) {
+    node n;
+    nodeOpen(&n, 8, NULL);
+    nodeCmd(&n, "SADD a 1 2 3");
+    nodeCmd(&n, "SADD b 2 3 4");
+    nodeCmd(&n, "HELLO 3");
+    CHECK_EQ_STR(nodeCmd(&n, "SMEMBERS a"),
+                 "~3\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SMEMBERS nokey"), "~0\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SINTER a b"),
+                 "~2\r\n$1\r\n2\r\n$1\r\n3\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SINTER a nokey"), "~0\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SUNION a nokey"),
+                 "~3\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SDIFF a b"), "~1\r\n$1\r\n1\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SPOP nokey 2"), "~0\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SPOP a 0"), "~0\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SPOP nokey"), "_\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SRANDMEMBER nokey"), "_\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SRANDMEMBER nokey 3"), "*0\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SRANDMEMBER a 5"),
+                 "*3\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "OBJECT FREQ nokey"), "_\r\n");
+    CHECK(strncmp(nodeCmd(&n, "SPOP b 2"), "~2\r\n", 4) == 0);
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("SPOP reaches the AOF as SREMs in a MULTI, or DEL when it empties "
         "the set, and replays into the same sets",
@@ -206,5 +236,7 @@ int main(void) {
         testSwapdbTouchesWatchedKeys);
     RUN("the access clock of OBJECT IDLETIME and FREQ runs in virtual time",
         testTheAccessClockRunsInVirtualTime);
+    RUN("set replies take RESP3's set shape after HELLO 3",
+        testSetRepliesInResp3);
     return gkTestReport();
 }

@@ -66,6 +66,7 @@ SET n 10 EX 100
 TTL n
 NOSUCHCOMMAND a b
 GET
+DEBUG PROTOCOL string
 DBSIZE
 `;
 
@@ -79,7 +80,7 @@ describe('glasskv server answers real clients as redis-server 7.0 does', () => {
     await Promise.all([g?.stop(), r?.stop()]);
   });
 
-  it('redis-cli prints the same replies for strings, counters, hashes, sets, sorted sets, MULTI/EXEC and errors', () => {
+  it('redis-cli prints the same replies for strings, counters, hashes, sets, sorted sets, MULTI/EXEC and errors (DEBUG refused by default)', () => {
     const mine = cli(g.port, ['--no-raw'], SCRIPT);
     const theirs = cli(r.port, ['--no-raw'], SCRIPT);
     assert.equal(mine.out, theirs.out);
@@ -141,6 +142,159 @@ describe('glasskv server answers real clients as redis-server 7.0 does', () => {
       const what = JSON.stringify(bytes.slice(0, 40));
       assert.equal(mine.data.toString('latin1'), theirs.data.toString('latin1'), what);
       assert.equal(mine.closed, theirs.closed, `${what}: closed`);
+    }
+  });
+
+  it('HELLO switches a connection to RESP3 and back: maps, sets, doubles, nulls, booleans, verbatim text, the same bytes', async () => {
+    const lines = [
+      'HELLO 3', 'HSET h3 a 1', 'HGETALL h3', 'HGETALL nosuch', 'GET nosuch', 'HGET h3 nosuch',
+      'ZADD z3 1.5 m', 'ZSCORE z3 m', 'ZINCRBY z3 -3 m', 'ZSCORE z3 nosuch', 'LPOP nosuch 2',
+      'LMPOP 1 nosuch LEFT', 'CONFIG GET maxmemory', 'EXISTS h3',
+      ...['string', 'integer', 'double', 'bignum', 'null', 'array', 'set', 'map', 'attrib',
+        'push', 'verbatim', 'true', 'false', 'nosuch'].map((t) => `DEBUG PROTOCOL ${t}`),
+      'MULTI', 'GET nosuch', 'EXEC', 'HELLO 2', 'HGETALL h3', 'GET nosuch', 'ZSCORE z3 m',
+      'DEBUG PROTOCOL push', 'DEBUG PROTOCOL map', 'HELLO 4', 'HELLO 1', 'HELLO x',
+      'HELLO 3 AUTH nobody pw', 'HELLO 2 SETNAME', 'HELLO 2 SETNAME "a b"', 'HELLO 2 FOO',
+      'HELLO 2 AUTH default anything SETNAME me', 'CLIENT GETNAME',
+    ];
+    const bytes = lines.map((l) => `${l}\r\n`).join('');
+    const both = await pair(['--enable-debug-command', 'yes']);
+    let mine, theirs;
+    try {
+      [mine, theirs] = await Promise.all([raw(both.g.port, bytes), raw(both.r.port, bytes)]);
+    } finally {
+      await Promise.all([both.g.stop(), both.r.stop()]);
+    }
+    // Client ids differ between the two servers; nothing else may.
+    const norm = (b) => b.toString('latin1').replace(/(\$2\r\nid\r\n:)\d+/g, '$1N');
+    assert.equal(norm(mine.data), norm(theirs.data));
+    assert.match(norm(mine.data), /^%7\r\n/);
+    assert.match(norm(mine.data), /\r\n,1\.5\r\n/);
+  });
+
+  it('a replica that sends SYNC gets an RDB, then the same stream of writes as from redis-server, and INFO replication counts it', async () => {
+    const { createConnection } = await import('node:net');
+    /** Attaches as Redis's test suite does, runs the writes, returns the stream after the RDB. */
+    const stream = async (port) => {
+      cli(port, ['CONFIG', 'SET', 'repl-ping-replica-period', '3600']);
+      const sock = createConnection({ host: '127.0.0.1', port });
+      const chunks = [];
+      sock.on('data', (d) => chunks.push(d));
+      await new Promise((res) => sock.once('connect', res));
+      sock.write('SYNC\r\n');
+      // The RDB comes first, as "$<len>\r\n" and the bytes (newlines may come before).
+      let rdbEnd = -1;
+      assert.ok(await until(() => {
+        const all = Buffer.concat(chunks).toString('latin1');
+        const m = /^\n*\$(\d+)\r\n/.exec(all);
+        if (m && all.length >= m[0].length + Number(m[1])) rdbEnd = m[0].length + Number(m[1]);
+        return rdbEnd >= 0;
+      }), 'no RDB after SYNC');
+      const info = cli(port, ['INFO', 'replication']).out;
+      cli(port, [], 'SET a 1\nSELECT 3\nSET b 2 EX 100\nMULTI\nINCR c\nINCR c\nEXEC\nEXPIRE nokey 10\nSELECT 0\nDEL a\nFLUSHALL\n');
+      await sleep(200);
+      sock.destroy();
+      return { info, writes: Buffer.concat(chunks).toString('latin1').slice(rdbEnd) };
+    };
+    // redis-server writes the RDB for SYNC to its directory.
+    const dir = tmp('sync');
+    const both = await pair(['--dir', dir]);
+    let mine, theirs, offsets;
+    try {
+      [mine, theirs] = [await stream(both.g.port), await stream(both.r.port)];
+      offsets = [both.g, both.r].map((s) => /master_repl_offset:(\d+)/.exec(cli(s.port, ['INFO', 'replication']).out)[1]);
+    } finally {
+      await Promise.all([both.g.stop(), both.r.stop()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const ms = (s) => s.replace(/(PXAT\r\n\$13\r\n)\d+/g, '$1T');
+    assert.equal(ms(mine.writes), ms(theirs.writes));
+    assert.match(mine.writes, /^\*2\r\n\$6\r\nSELECT\r\n\$1\r\n0\r\n\*3\r\n\$3\r\nSET\r\n/);
+    assert.match(mine.info, /connected_slaves:1\r\nslave0:ip=127\.0\.0\.1,port=0,state=online,offset=0,lag=\d+\r\n/);
+    assert.equal(offsets[0], offsets[1]);
+  });
+
+  it('10,000 connections at once: each gets its PONG, the next one is refused as redis-server refuses it', async () => {
+    const { createConnection } = await import('node:net');
+    const s = await startServer('glasskv', []);
+    const socks = [];
+    try {
+      // maxclients is 10000: 9,999 held connections and the one redis-cli
+      // opens for INFO fill the server; then one more is held, and the
+      // next is refused.
+      const open = () => new Promise((res, rej) => {
+        const c = createConnection({ host: '127.0.0.1', port: s.port });
+        c.once('error', rej);
+        c.once('connect', () => {
+          c.once('data', (d) => res([c, d.toString()]));
+          c.write('PING\r\n');
+        });
+      });
+      for (let batch = 0; batch < 9999; batch += 500) {
+        const got = await Promise.all(Array.from({ length: Math.min(500, 9999 - batch) }, open));
+        for (const [c, reply] of got) {
+          socks.push(c);
+          assert.equal(reply, '+PONG\r\n');
+        }
+      }
+      assert.equal(socks.length, 9999);
+      assert.match(cli(s.port, ['INFO', 'clients']).out, /connected_clients:10000\r?\n/);
+      // The INFO connection is gone once the server noticed; then the
+      // 10,000th held connection gets in.
+      let last;
+      for (let tries = 0; tries < 100; tries++) {
+        last = await open();
+        if (last[1] === '+PONG\r\n') break;
+        last[0].destroy();
+        await sleep(20);
+      }
+      socks.push(last[0]);
+      assert.equal(last[1], '+PONG\r\n');
+      const [, refused] = await open();
+      assert.equal(refused, '-ERR max number of clients reached\r\n');
+      for (const c of socks) c.destroy();
+      assert.ok(await until(() => /connected_clients:1\r?\n/.test(cli(s.port, ['INFO', 'clients']).out), 10000),
+        'the 9,999 connections were not all freed');
+    } finally {
+      for (const c of socks) c.destroy();
+      await s.stop();
+    }
+  });
+
+  it('a value of 512 MB is stored and read back whole; one byte more is a protocol error', async () => {
+    const { createConnection } = await import('node:net');
+    const s = await startServer('glasskv', []);
+    try {
+      const size = 512 * 1024 * 1024;
+      /** What the server answers to head (and body), then QUIT, as bytes. */
+      const reply = (head, body) => new Promise((res) => {
+        const c = createConnection({ host: '127.0.0.1', port: s.port });
+        const chunks = [];
+        c.on('data', (d) => chunks.push(d));
+        c.once('close', () => res(Buffer.concat(chunks)));
+        c.once('connect', () => {
+          c.write(head);
+          if (body) c.write(body);
+          // QUIT closes the connection once every reply is out; a client
+          // that shut its side down instead would be freed at once.
+          c.write('*1\r\n$4\r\nQUIT\r\n');
+        });
+      });
+      const body = Buffer.alloc(size + 2, 'x');
+      body.write('\r\n', size, 'latin1');
+      const set = await reply(`*3\r\n$3\r\nSET\r\n$3\r\nbig\r\n$${size}\r\n`, body);
+      assert.equal(set.toString(), '+OK\r\n+OK\r\n');
+      assert.equal(cli(s.port, ['STRLEN', 'big']).out, `${size}\n`);
+      const got = await reply('*2\r\n$3\r\nGET\r\n$3\r\nbig\r\n');
+      const head = `$${size}\r\n`;
+      assert.equal(got.length, head.length + size + 2 + '+OK\r\n'.length);
+      assert.equal(got.subarray(0, head.length).toString(), head);
+      assert.equal(got.indexOf('\r\n+OK\r\n', head.length), head.length + size);
+      const over = await reply(`*3\r\n$3\r\nSET\r\n$4\r\nbig2\r\n$${size + 1}\r\n`);
+      assert.equal(over.toString(), '-ERR Protocol error: invalid bulk length\r\n');
+      assert.equal(cli(s.port, ['EXISTS', 'big2']).out, '0\n');
+    } finally {
+      await s.stop();
     }
   });
 

@@ -94,6 +94,31 @@ describe('what snapshots read from the engine', () => {
     expect(set.snapshot.config['set-max-intset-entries']).toBe('4');
   });
 
+  it('speaks RESP3 after HELLO 3 and prints it as redis-cli does, then RESP2 again after HELLO 2', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    const out = console1(session, 'HELLO 3\nHSET h a 1\nHGETALL h\nZADD z 1.5 m\nZSCORE z m\nGET nope\n'
+      + 'DEBUG PROTOCOL true\nDEBUG PROTOCOL attrib\nDEBUG PROTOCOL bignum\nHELLO 2\nGET nope\nHGETALL h');
+    expect(out[0].output.split('\n')).toEqual([
+      '1# "server" => "redis"', '2# "version" => "7.0.15"', '3# "proto" => (integer) 3',
+      expect.stringMatching(/^4# "id" => \(integer\) \d+$/), '5# "mode" => "standalone"',
+      '6# "role" => "master"', '7# "modules" => (empty array)',
+    ]);
+    expect(out.slice(1).map((e) => [e.output, e.reply])).toEqual([
+      ['(integer) 1', 1],
+      ['1# "a" => "1"', ['a', '1']],
+      ['(integer) 1', 1],
+      ['(double) 1.5', '1.5'],
+      ['(nil)', null],
+      ['(true)', 1],
+      ['Error: Protocol error, got "|" as reply type byte', 'Some real reply following the attribute'],
+      ['Unknown reply type: 13', '1234567999999999999999999999999999999'],
+      [expect.stringContaining('1) "server"'), expect.arrayContaining(['proto', 2])],
+      ['(nil)', null],
+      ['1) "a"\n2) "1"', ['a', '1']],
+    ]);
+  });
+
   it('keeps decoded replies next to what redis-cli prints', async () => {
     const { session } = newSession();
     await session.boot(emptyLog());

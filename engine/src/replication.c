@@ -1,0 +1,215 @@
+/* replication.c -- the master's side of Redis 7.0's replication, as far as
+ * a replica that asks with SYNC or PSYNC gets a full copy and then the
+ * stream of writes.
+ *
+ * A replica connects as a client and sends SYNC (or PSYNC replid offset).
+ * It gets "+FULLRESYNC <replid> <offset>" (PSYNC only), then the dataset as
+ * an RDB in one bulk ("$<len>\r\n" and the bytes, no CRLF after them),
+ * then every write the server propagates, in the protocol, as the AOF gets
+ * it: a SELECT whenever the db changes (and before the first command),
+ * MULTI ... EXEC around an execution unit of more than one command, PING
+ * every repl-ping-replica-period seconds. The stream also counts into
+ * master_repl_offset and a backlog of repl-backlog-size bytes that exists
+ * from the first replica on (INFO replication).
+ *
+ * Where Redis forks a child to write the RDB (to disk, or to the socket)
+ * and sends the writes made meanwhile once it is done, the engine builds
+ * the RDB in memory at once: the replica is online as soon as SYNC
+ * returns, and the stream it gets after the RDB is the same. The backlog
+ * is counted but not kept, so a PSYNC always gets a full resync. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include "server.h"
+#include "rdb.h"
+#include "siphash.h"
+
+/* The 40 hex digits of the replication id, from the server's hash seed and
+ * its pid: fixed by the world's seed like everything random here, and new
+ * for every process, as Redis draws a new one at each start. */
+static void _makeReplid(redisServer *s) {
+    static const char hex[] = "0123456789abcdef";
+    uint64_t h = 0;
+    for (int i = 0; i < 40; i++) {
+        if (i % 16 == 0) {
+            char in[32];
+            int n = snprintf(in, sizeof(in), "replid:%d:%d", s->pid, i);
+            h = siphash((const uint8_t *)in, (size_t)n, s->denv.seed);
+        }
+        s->replid[i] = hex[h & 15];
+        h >>= 4;
+    }
+    s->replid[40] = '\0';
+}
+
+/* The replication id, made the first time it is asked for. */
+const char *replicationId(redisServer *s) {
+    if (!s->replid[0]) _makeReplid(s);
+    return s->replid;
+}
+
+/* How the log names a replica: its address, and "<unknown-replica-port>"
+ * for a replica that did not say with REPLCONF which port it listens on,
+ * as Redis names it. */
+#define REPLICA_NAME "127.0.0.1:<unknown-replica-port>"
+
+/* Appends bytes to the stream: the backlog's count and every replica. */
+static void _feed(redisServer *s, const char *p, size_t len) {
+    s->master_repl_offset += (long long)len;
+    s->repl_backlog_histlen += (long long)len;
+    if (s->repl_backlog_histlen > s->cfg.repl_backlog_size)
+        s->repl_backlog_histlen = s->cfg.repl_backlog_size;
+    s->repl_backlog_off = s->master_repl_offset - s->repl_backlog_histlen + 1;
+    for (int i = 0; i < s->nreplicas; i++)
+        addReplyProto(s->replicas[i], p, len);
+}
+
+/* Appends one command in the protocol to o. */
+static sds _catCommand(redisServer *s, sds o, robj **argv, int argc) {
+    o = sdscatprintf(s->mem, o, "*%d\r\n", argc);
+    for (int j = 0; j < argc; j++) {
+        char buf[LONG_STR_SIZE];
+        size_t len;
+        const char *p = objectStrBytes(argv[j], buf, &len);
+        o = sdscatprintf(s->mem, o, "$%zu\r\n", len);
+        o = sdscatlen(s->mem, o, p, len);
+        o = sdscatlen(s->mem, o, "\r\n", 2);
+    }
+    return o;
+}
+
+/* replicationFeedSlaves: a propagated command, preceded by a SELECT when
+ * it is for another db than the last one fed. dbid -1 (EXEC) needs none.
+ * Nothing is fed before the first replica created the backlog. */
+void replicationFeed(redisServer *s, int dbid, robj **argv, int argc) {
+    if (!s->repl_backlog_active) return;
+    sds o = sdsempty(s->mem);
+    if (dbid >= 0 && dbid != s->repl_seldb) {
+        char id[LONG_STR_SIZE];
+        int n = ll2string(id, sizeof(id), dbid);
+        o = sdscatprintf(s->mem, o, "*2\r\n$6\r\nSELECT\r\n$%d\r\n%s\r\n",
+                         n, id);
+        s->repl_seldb = dbid;
+    }
+    o = _catCommand(s, o, argv, argc);
+    _feed(s, o, sdslen(o));
+    sdsfree(s->mem, o);
+}
+
+/* Whether anything listens to the propagated stream besides the AOF. */
+int replicationActive(redisServer *s) { return s->repl_backlog_active; }
+
+/* SYNC, and PSYNC replid offset: the caller becomes a replica, gets a full
+ * copy of the dataset and from then on the stream. */
+void syncCommand(client *c) {
+    redisServer *s = c->srv;
+    const char *name = REPLICA_NAME;
+    if (c->flags & CLIENT_SLAVE) return;
+    if (clientHasPendingReplies(c)) {
+        addReplyError(c, "SYNC and PSYNC are invalid with pending output");
+        return;
+    }
+    serverLog(s, LL_NOTICE, "Replica %s asks for synchronization", name);
+    int psync = !strcasecmp(c->argv[0]->v.ptr, "psync");
+    if (psync) {
+        const char *want = c->argv[1]->v.ptr;
+        if (strcasecmp(want, "?") != 0)
+            serverLog(s, LL_NOTICE, "Partial resynchronization not accepted: "
+                      "Replication ID mismatch (Replica asked for '%s', my "
+                      "replication IDs are '%s' and "
+                      "'0000000000000000000000000000000000000000')", want,
+                      replicationId(s));
+        else
+            serverLog(s, LL_NOTICE, "Full resync requested by replica %s",
+                      name);
+    }
+    if (!s->repl_backlog_active) {
+        s->repl_backlog_active = 1;
+        s->repl_backlog_histlen = 0;
+        s->repl_backlog_off = s->master_repl_offset + 1;
+        serverLog(s, LL_NOTICE, "Replication backlog created, my new "
+                  "replication IDs are '%s' and "
+                  "'0000000000000000000000000000000000000000'",
+                  replicationId(s));
+    }
+    if (psync) {
+        char line[128];
+        int n = snprintf(line, sizeof(line), "+FULLRESYNC %s %lld\r\n",
+                         replicationId(s), s->master_repl_offset);
+        addReplyProto(c, line, (size_t)n);
+    }
+    /* The next command fed must say which db it is for. */
+    s->repl_seldb = -1;
+    long long keys;
+    serverLog(s, LL_NOTICE, "Starting BGSAVE for SYNC with target: disk");
+    sds rdb = rdbSaveSnapshot(s, s->mem, &keys);
+    char head[LONG_STR_SIZE + 3];
+    int n = snprintf(head, sizeof(head), "$%zu\r\n", sdslen(rdb));
+    addReplyProto(c, head, (size_t)n);
+    addReplyProto(c, rdb, sdslen(rdb));
+    sdsfree(s->mem, rdb);
+    c->flags |= CLIENT_SLAVE;
+    c->repl_ack_time_ms = s->mstime;
+    if (s->nreplicas == s->replicas_cap) {
+        s->replicas_cap = s->replicas_cap ? s->replicas_cap * 2 : 4;
+        s->replicas = memRealloc(s->mem, s->replicas,
+                                 sizeof(client *) * (size_t)s->replicas_cap);
+    }
+    s->replicas[s->nreplicas++] = c;
+    serverLog(s, LL_NOTICE, "Synchronization with replica %s succeeded",
+              name);
+}
+
+/* A replica's client is going away: it leaves the list. */
+void replicationRemoveReplica(redisServer *s, client *c) {
+    for (int i = 0; i < s->nreplicas; i++) {
+        if (s->replicas[i] != c) continue;
+        memmove(&s->replicas[i], &s->replicas[i + 1],
+                sizeof(client *) * (size_t)(s->nreplicas - i - 1));
+        s->nreplicas--;
+        serverLog(s, LL_NOTICE, "Connection with replica %s lost.",
+                  REPLICA_NAME);
+        return;
+    }
+}
+
+/* Once a second (replicationCron): a PING into the stream every
+ * repl-ping-replica-period seconds while there are replicas, so they can
+ * tell a quiet master from a dead link. */
+void replicationCron(redisServer *s) {
+    if (s->nreplicas && s->repl_cron_loops % s->cfg.repl_ping_period == 0) {
+        robj *ping = createStringObject(s, "PING", 4);
+        replicationFeed(s, s->repl_seldb, &ping, 1);
+        decrRefCount(s, ping);
+    }
+    s->repl_cron_loops++;
+}
+
+/* INFO replication. */
+sds replicationInfo(redisServer *s, sds info) {
+    info = sdscatprintf(s->mem, info,
+        "# Replication\r\n"
+        "role:master\r\n"
+        "connected_slaves:%d\r\n", s->nreplicas);
+    for (int i = 0; i < s->nreplicas; i++) {
+        client *r = s->replicas[i];
+        info = sdscatprintf(s->mem, info,
+            "slave%d:ip=127.0.0.1,port=0,state=online,offset=%lld,lag=%lld"
+            "\r\n", i, r->repl_ack_off,
+            (s->mstime - r->repl_ack_time_ms) / 1000);
+    }
+    return sdscatprintf(s->mem, info,
+        "master_failover_state:no-failover\r\n"
+        "master_replid:%s\r\n"
+        "master_replid2:0000000000000000000000000000000000000000\r\n"
+        "master_repl_offset:%lld\r\n"
+        "second_repl_offset:-1\r\n"
+        "repl_backlog_active:%d\r\n"
+        "repl_backlog_size:%lld\r\n"
+        "repl_backlog_first_byte_offset:%lld\r\n"
+        "repl_backlog_histlen:%lld\r\n",
+        replicationId(s), s->master_repl_offset, s->repl_backlog_active,
+        s->cfg.repl_backlog_size,
+        s->repl_backlog_active ? s->repl_backlog_off : 0,
+        s->repl_backlog_histlen);
+}
