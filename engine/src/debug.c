@@ -94,11 +94,11 @@ static void _debugQuicklistFields(const quicklist *ql, char *out, size_t cap) {
 }
 
 /* DEBUG OBJECT <key>: low-level facts about a value, as a status line.
- * The key is looked up as it is, expired or not, as Redis does. Redis
- * prints the value's LRU clock and its idle time; the engine keeps no
- * access time per value, so it prints the LRU clock of now and an idle
- * time of 0, as for a value just read. serializedlength is the engine's
- * own RDB encoding of the value, which does not LZF-compress strings. */
+ * The key is looked up as it is, expired or not, and not touched, as
+ * Redis does: lru is the value's access clock (LFU data under an LFU
+ * policy), lru_seconds_idle the idle time it gives. serializedlength is
+ * the engine's own RDB encoding of the value, which does not
+ * LZF-compress strings. */
 static void _debugObject(client *c) {
     redisServer *s = c->srv;
     dictEntry *de = dictFind(c->db->dict, c->argv[2]->v.ptr);
@@ -113,11 +113,11 @@ static void _debugObject(client *c) {
     gkMem scratch;
     memInit(&scratch, s->mem->fn, s->mem->ud);
     size_t serialized = rdbSavedValueLen(&scratch, val);
-    long long lru = (s->mstime / 1000) & ((1 << 24) - 1);
     snprintf(line, sizeof(line), "Value at:%p refcount:%d encoding:%s "
-             "serializedlength:%zu lru:%lld lru_seconds_idle:0%s",
+             "serializedlength:%zu lru:%u lru_seconds_idle:%llu%s",
              (void *)val, (int)val->refcount, strEncoding(val->encoding),
-             serialized, lru, extra);
+             serialized, (unsigned)val->lru,
+             estimateObjectIdleTime(s, val) / 1000, extra);
     addReplyStatus(c, line);
 }
 
