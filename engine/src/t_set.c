@@ -1,4 +1,6 @@
-/* t_set.c -- the set type: SADD, SREM, SISMEMBER, SMEMBERS and friends.
+/* t_set.c -- the set type: SADD, SREM, SISMEMBER, SMEMBERS and friends,
+ * SMOVE, SPOP and SRANDMEMBER, and the algebra of SINTER, SUNION, SDIFF,
+ * their STORE forms and SINTERCARD.
  *
  * Redis 7.0 stores a set in one of two ways.
  *
@@ -129,17 +131,23 @@ static int setTypeIsMember(const robj *set, const sds ele) {
     return setMemberToInt(ele, &v) && intsetFind(set->v.ptr, v);
 }
 
+/* Virtual CPU for each member a command walks over or draws: SINTER,
+ * SUNION, SDIFF and SPOP with a count are O(N) and cost N times this. */
+#define SET_NS_PER_MEMBER 20
+
 /* Walks a set member by member: an intset smallest first, a hashtable in
  * bucket order. setIterNext returns the set's encoding and fills *ele
  * (hashtable: the set's own sds, borrowed) or *ll (intset), or returns -1
  * at the end. The set must not change while it is walked. */
 typedef struct setIter {
+    redisServer *srv;           /* charged for each member visited */
     robj *set;
     uint32_t ii;                /* intset: the next position */
     dictIterator *di;           /* hashtable: a plain iterator */
 } setIter;
 
-static void setIterInit(setIter *it, robj *set) {
+static void setIterInit(redisServer *s, setIter *it, robj *set) {
+    it->srv = s;
     it->set = set;
     it->ii = 0;
     it->di = set->encoding == OBJ_ENCODING_HT ? dictGetIterator(set->v.ptr)
@@ -147,6 +155,7 @@ static void setIterInit(setIter *it, robj *set) {
 }
 
 static int setIterNext(setIter *it, sds *ele, int64_t *ll) {
+    it->srv->denv.cpu_ns += SET_NS_PER_MEMBER;
     if (it->di) {
         dictEntry *de = dictNext(it->di);
         if (de == NULL) return -1;
@@ -179,6 +188,7 @@ static void setIterRelease(setIter *it) {
  * chains are not favoured; an intset position is uniform. */
 static int setRandomElement(redisServer *s, robj *set, sds *ele,
                             int64_t *ll) {
+    s->denv.cpu_ns += SET_NS_PER_MEMBER;
     if (set->encoding == OBJ_ENCODING_INTSET) {
         *ll = intsetRandom(set->v.ptr, rngNext(s->denv.rng));
         return OBJ_ENCODING_INTSET;
@@ -205,7 +215,7 @@ robj *setTypeDup(redisServer *s, robj *o) {
     int64_t ll = 0;
     set = createSetObject(s);
     dictExpand(set->v.ptr, dictSize((dict *)o->v.ptr));
-    setIterInit(&it, o);
+    setIterInit(s, &it, o);
     while (setIterNext(&it, &ele, &ll) != -1) setTypeAdd(s, set, ele);
     setIterRelease(&it);
     return set;
@@ -417,7 +427,7 @@ static void spopByKeeping(client *c, robj *set,
         sdsfree(s->mem, copy);
     }
     setIter it;
-    setIterInit(&it, set);
+    setIterInit(s, &it, set);
     while ((enc = setIterNext(&it, &ele, &ll)) != -1) {
         setReplyMember(c, enc, ele, ll);
         spopPropagateSrem(c, srem, enc, ele, ll);
@@ -510,7 +520,7 @@ static void srandmemberSample(redisServer *s, robj *set, dict *d,
         setIter it;
         sds copy;
         dictExpand(d, size);
-        setIterInit(&it, set);
+        setIterInit(s, &it, set);
         while ((copy = setIterNextSds(s, &it)) != NULL) dictAdd(d, copy, NULL);
         setIterRelease(&it);
         while (size-- > count)
@@ -559,7 +569,7 @@ static void srandmemberWithCountCommand(client *c) {
     if (count >= size) {
         setIter it;
         addReplyArrayLen(c, (long)size);
-        setIterInit(&it, set);
+        setIterInit(s, &it, set);
         while ((enc = setIterNext(&it, &ele, &ll)) != -1)
             setReplyMember(c, enc, ele, ll);
         setIterRelease(&it);
@@ -675,7 +685,7 @@ static unsigned long long sinterWalk(client *c, robj **sets,
     int64_t ll = 0;
     int enc;
     setIter it;
-    setIterInit(&it, sets[0]);
+    setIterInit(s, &it, sets[0]);
     while ((enc = setIterNext(&it, &ele, &ll)) != -1) {
         for (j = 1; j < n; j++) {
             if (sets[j] == sets[0]) continue;
@@ -804,7 +814,7 @@ static long sdiffWalk(redisServer *s, robj **sets, int n, robj *dstset) {
     int j;
     sds ele;
     setIter it;
-    setIterInit(&it, sets[0]);
+    setIterInit(s, &it, sets[0]);
     while ((ele = setIterNextSds(s, &it)) != NULL) {
         for (j = 1; j < n; j++) {
             if (sets[j] == NULL) continue;
@@ -830,7 +840,7 @@ static long sunionDiffAll(redisServer *s, robj **sets, int n, robj *dstset,
     setIter it;
     for (int j = 0; j < n; j++) {
         if (sets[j] == NULL) continue;
-        setIterInit(&it, sets[j]);
+        setIterInit(s, &it, sets[j]);
         while ((ele = setIterNextSds(s, &it)) != NULL) {
             if (op == SET_OP_UNION || j == 0)
                 card += setTypeAdd(s, dstset, ele);
@@ -871,7 +881,7 @@ static void sunionDiffGeneric(client *c, robj **keys, int n, robj *dstkey,
         sds ele;
         setIter it;
         addReplySetLen(c, card);
-        setIterInit(&it, dstset);
+        setIterInit(s, &it, dstset);
         while ((ele = setIterNextSds(s, &it)) != NULL)
             addReplyBulkSds(c, ele);
         setIterRelease(&it);
