@@ -51,6 +51,19 @@ const ALL_UNITS = [
 // it passes in full (its share is 100% and glasskv has no failures).
 export const PASSING_UNITS = ['scan', 'type/list-2', 'type/list-3'];
 
+// Why glasskv does not pass a test that redis-server passes, where the
+// report cannot tell by itself (it names the missing command a unit
+// stopped on). "By design" means the test cannot pass on glasskv as it is
+// meant to be; anything else is work not done yet. Keyed by unit, then by
+// test name.
+export const REASONS = {
+  'type/string': {
+    'trim on SET with big value': 'by design: the unit runs this test only when INFO says '
+      + 'mem_allocator is jemalloc; glasskv counts its own allocations and reports no '
+      + 'jemalloc, so the test is not run (not failed)',
+  },
+};
+
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed`);
@@ -234,8 +247,16 @@ function passedByBoth(r) {
   return both;
 }
 
+/** What stopped a unit on glasskv, in words, from runtest's exception. */
+function stopReason(exception) {
+  const m = /ERR unknown (?:command|subcommand) '([^']+)'/.exec(exception);
+  return m ? `glasskv does not have ${m[1].toUpperCase()} yet` : null;
+}
+
 function unitSection(r) {
   const { redis, glasskv } = r;
+  const reasons = REASONS[r.unit] ?? {};
+  const why = (name) => (reasons[name] ? ` (${md(reasons[name])})` : '');
   const both = passedByBoth(r);
   const lines = [`## unit/${r.unit}`, ''];
   const skipped = redis.skipped ? `, ${redis.skipped} skipped in external mode` : '';
@@ -245,16 +266,19 @@ function unitSection(r) {
     `${glasskv.exception ? ', stopped by an exception' : ''}${glasskv.timeout ? ', timed out' : ''}` +
     `; ${both} of the ${redis.ok.length} redis-server passes`);
   if (redis.exception) lines.push(`- redis-server's exception: ${md(redis.exception)}`);
-  if (glasskv.exception) lines.push(`- glasskv's exception: ${md(glasskv.exception)}`);
+  if (glasskv.exception) {
+    const stop = stopReason(glasskv.exception);
+    lines.push(`- glasskv's exception: ${md(glasskv.exception)}${stop ? ` (${stop})` : ''}`);
+  }
   if (glasskv.err.length) {
     lines.push('', 'Failures of glasskv:', '');
-    for (const e of glasskv.err) lines.push(`- ${md(e.name)}: ${md(e.message)}`);
+    for (const e of glasskv.err) lines.push(`- ${md(e.name)}: ${md(e.message)}${why(e.name)}`);
   }
   const missing = redis.ok.filter((n) => !glasskv.ok.includes(n) &&
     !glasskv.err.some((e) => e.name === n));
   if (missing.length) {
     lines.push('', 'Passed by redis-server, never reached on glasskv:', '');
-    for (const n of missing) lines.push(`- ${md(n)}`);
+    for (const n of missing) lines.push(`- ${md(n)}${why(n)}`);
   }
   lines.push('');
   return lines.join('\n');

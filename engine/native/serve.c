@@ -247,8 +247,12 @@ static int _createServer(serveHost *h) {
     uint64_t seed;
     if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
         seed = _clockNs(CLOCK_REALTIME) ^ ((uint64_t)getpid() << 32);
-    h->mono0 = _clockNs(CLOCK_MONOTONIC);
-    int64_t unix_ms = (int64_t)(_clockNs(CLOCK_REALTIME) / 1000000ULL);
+    /* The engine's clock starts at a whole unix millisecond: its zero is
+     * put that far back, so unix time read from it is the wall clock's and
+     * not up to 1 ms behind. */
+    uint64_t real = _clockNs(CLOCK_REALTIME);
+    h->mono0 = _clockNs(CLOCK_MONOTONIC) - real % 1000000ULL;
+    int64_t unix_ms = (int64_t)(real / 1000000ULL);
     memInit(&h->mem, NULL, NULL);
     rngSeed(&h->rng, seed);
     logInit(&h->log, &h->mem, 4096);
@@ -300,7 +304,7 @@ static void _joinBind(serveHost *h, char *buf, size_t cap) {
 }
 
 /* Lets CONFIG GET show the host's options, as redis-server shows them
- * (redis-benchmark, for one, asks for save and appendonly). */
+ * (redis-benchmark, for one, asks for save, which the engine keeps). */
 static void _publishParams(serveHost *h) {
     const char **p = h->params;
     snprintf(h->port_text, sizeof(h->port_text), "%d", h->port);
@@ -312,7 +316,6 @@ static void _publishParams(serveHost *h) {
     *p++ = "port"; *p++ = h->port_text;
     *p++ = "bind"; *p++ = h->bind_text;
     *p++ = "dir"; *p++ = h->dir_text;
-    *p++ = "save"; *p++ = h->save ? h->save : "";
     *p++ = "logfile"; *p++ = h->logfile ? h->logfile : "";
     *p++ = "pidfile"; *p++ = h->pidfile ? h->pidfile : "";
     *p++ = "tcp-backlog"; *p++ = h->backlog_text;

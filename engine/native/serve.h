@@ -38,7 +38,6 @@ typedef struct serveHost {
     int tcp_keepalive;          /* seconds, 0: off */
     char *logfile;              /* NULL: standard output */
     char *pidfile;              /* NULL: none */
-    char *save;                 /* save points, as given (never used) */
     /* The process. */
     uint64_t mono0;             /* CLOCK_MONOTONIC at virtual time 0, ns */
     gkMem mem;

@@ -110,27 +110,6 @@ static void _setString(char **slot, const char *v) {
     *slot = v[0] ? strdup(v) : NULL;
 }
 
-/* save "" or pairs of <seconds> <changes>, checked as Redis checks them.
- * The engine writes no RDB snapshots, so the points are only kept. */
-static const char *_save(serveHost *h, int argc, char **argv) {
-    long long v;
-    if (argc == 2 && argv[1][0] == '\0') {
-        _setString(&h->save, "");
-        return NULL;
-    }
-    if ((argc - 1) % 2) return "Invalid save parameters";
-    for (int i = 1; i < argc; i++)
-        if (!string2ll(argv[i], strlen(argv[i]), &v) || v < 0)
-            return "Invalid save parameters";
-    sds joined = sdsempty(&h->mem);
-    for (int i = 1; i < argc; i++)
-        joined = sdscatprintf(&h->mem, joined, "%s%s", i > 1 ? " " : "",
-                              argv[i]);
-    _setString(&h->save, joined);
-    sdsfree(&h->mem, joined);
-    return NULL;
-}
-
 static const char *_bind(serveHost *h, int argc, char **argv) {
     if (argc - 1 > SERVE_MAX_BIND) return "Too many bind addresses specified.";
     for (int i = 0; i < h->nbind; i++) free(h->bind[i]);
@@ -187,8 +166,6 @@ static const char *_hostDirective(serveHost *h, int argc, char **argv,
     int b;
     if (!strcmp(name, "bind")) return argc < 2 ? SERVE_NOT_MINE
                                                : _bind(h, argc, argv);
-    if (!strcmp(name, "save")) return argc < 2 ? SERVE_NOT_MINE
-                                               : _save(h, argc, argv);
     if (argc != 2) return SERVE_NOT_MINE;
     const char *val = argv[1];
     if (!strcmp(name, "port")) {
@@ -317,6 +294,5 @@ void serveConfigRelease(serveHost *h) {
     h->nbind = 0;
     free(h->logfile);
     free(h->pidfile);
-    free(h->save);
-    h->logfile = h->pidfile = h->save = NULL;
+    h->logfile = h->pidfile = NULL;
 }

@@ -180,7 +180,7 @@ static client *_createFakeClient(redisServer *s) {
     c->querybuf = sdsempty(s->mem);
     c->bulklen = -1;
     c->authenticated = 1;
-    c->flags = CLIENT_FAKE;
+    c->flags = CLIENT_FAKE | CLIENT_DENY_BLOCKING;
     return c;
 }
 

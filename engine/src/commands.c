@@ -59,6 +59,14 @@
     C(incrbyfloat, incrbyfloatCommand, 3, W | M | F, NULL) \
     C(append, appendCommand, 3, W | M, NULL) \
     C(strlen, strlenCommand, 2, R | F, NULL) \
+    C(getex, getexCommand, -2, W | F, NULL) \
+    C(getdel, getdelCommand, 2, W | F, NULL) \
+    C(getrange, getrangeCommand, 4, R, NULL) \
+    C(substr, getrangeCommand, 4, R, NULL) \
+    C(setrange, setrangeCommand, 4, W | M, NULL) \
+    C(lcs, lcsCommand, -3, R, NULL) \
+    C(setbit, setbitCommand, 4, W | M, NULL) \
+    C(getbit, getbitCommand, 3, R | F, NULL) \
     C(sadd, saddCommand, -3, W | M | F, NULL) \
     C(srem, sremCommand, -3, W | F, NULL) \
     C(sismember, sismemberCommand, 3, R | F, NULL) \
@@ -96,6 +104,9 @@
     C(hstrlen, hstrlenCommand, 3, R | F, NULL) \
     C(hkeys, hkeysCommand, 2, R, NULL) \
     C(hvals, hvalsCommand, 2, R, NULL) \
+    C(hincrbyfloat, hincrbyfloatCommand, 4, W | M | F, NULL) \
+    C(hrandfield, hrandfieldCommand, -2, R, NULL) \
+    C(memory, NULL, -2, 0, memorySubcommands) \
     C(zincrby, zincrbyCommand, 4, W | M | F, NULL) \
     C(zmscore, zmscoreCommand, -3, R | F, NULL) \
     C(zrank, zrankCommand, 3, R | F, NULL) \
@@ -107,10 +118,24 @@
     C(zrevrangebyscore, zrevrangebyscoreCommand, -4, R, NULL) \
     C(zrangebylex, zrangebylexCommand, -4, R, NULL) \
     C(zrevrangebylex, zrevrangebylexCommand, -4, R, NULL) \
+    C(zremrangebyscore, zremrangebyscoreCommand, 4, W, NULL) \
+    C(zremrangebyrank, zremrangebyrankCommand, 4, W, NULL) \
+    C(zremrangebylex, zremrangebylexCommand, 4, W, NULL) \
+    C(zunionstore, zunionstoreCommand, -4, W | M, NULL) \
+    C(zinterstore, zinterstoreCommand, -4, W | M, NULL) \
+    C(zdiffstore, zdiffstoreCommand, -4, W | M, NULL) \
+    C(zunion, zunionCommand, -3, R, NULL) \
+    C(zinter, zinterCommand, -3, R, NULL) \
+    C(zdiff, zdiffCommand, -3, R, NULL) \
+    C(zintercard, zintercardCommand, -3, R, NULL) \
+    C(zrangestore, zrangestoreCommand, -5, W | M, NULL) \
+    C(zpopmin, zpopminCommand, -2, W | F, NULL) \
+    C(zpopmax, zpopmaxCommand, -2, W | F, NULL) \
+    C(zmpop, zmpopCommand, -4, W, NULL) \
+    C(zrandmember, zrandmemberCommand, -2, R, NULL) \
     C(renamenx, renamenxCommand, 3, W | F, NULL) \
     C(copy, copyCommand, -3, W | M, NULL) \
     C(move, moveCommand, 3, W | F, NULL) \
-    C(swapdb, swapdbCommand, 3, W | F, NULL) \
     C(touch, touchCommand, -2, R | F, NULL) \
     C(lpush, lpushCommand, -3, W | M | F, NULL) \
     C(rpush, rpushCommand, -3, W | M | F, NULL) \
@@ -129,6 +154,14 @@
     C(lrem, lremCommand, 4, W, NULL) \
     C(rpoplpush, rpoplpushCommand, 3, W | M, NULL) \
     C(lmove, lmoveCommand, 5, W | M, NULL) \
+    C(blpop, blpopCommand, -3, W, NULL) \
+    C(brpop, brpopCommand, -3, W, NULL) \
+    C(brpoplpush, brpoplpushCommand, 4, W | M, NULL) \
+    C(blmove, blmoveCommand, 6, W | M, NULL) \
+    C(blmpop, blmpopCommand, -5, W, NULL) \
+    C(swapdb, swapdbCommand, 3, W | F, NULL) \
+    C(sort, sortCommand, -2, W | M, NULL) \
+    C(sort_ro, sortroCommand, -2, R, NULL) \
     C(multi, multiCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(exec, execCommand, 1, CMD_LOADING | CMD_STALE, NULL) \
     C(discard, discardCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
@@ -164,6 +197,11 @@
     S(object, idletime, objectIdletimeCommand, 3, R) \
     S(object, help, objectHelpCommand, 2, CMD_LOADING | CMD_STALE)
 
+/* MEMORY's subcommands: S(container, name, handler, arity, flags). */
+#define MEMORY_SUBCOMMANDS(S) \
+    S(memory, usage, memoryUsageCommand, -3, R) \
+    S(memory, help, memoryHelpCommand, 2, CMD_LOADING | CMD_STALE)
+
 /* COMMAND's subcommands: S(container, name, handler, arity, flags). */
 #define COMMAND_SUBCOMMANDS(S) \
     S(command, count, commandCountCommand, 2, CMD_LOADING | CMD_STALE)
@@ -174,7 +212,8 @@
     S(client, setname, clientSetNameCommand, 3, CMD_LOADING | CMD_STALE) \
     S(client, getname, clientGetNameCommand, 2, CMD_LOADING | CMD_STALE) \
     S(client, info, clientInfoCommand, 2, CMD_LOADING | CMD_STALE) \
-    S(client, list, clientListCommand, -2, A | CMD_LOADING | CMD_STALE)
+    S(client, list, clientListCommand, -2, A | CMD_LOADING | CMD_STALE) \
+    S(client, unblock, clientUnblockCommand, -3, A | CMD_LOADING | CMD_STALE)
 
 /* FUNCTION's subcommands: S(container, name, handler, arity, flags). */
 #define FUNCTION_SUBCOMMANDS(S) \
@@ -187,6 +226,7 @@ enum {
     REDIS_COMMANDS(CMD_ID)
     CONFIG_SUBCOMMANDS(SUB_ID)
     OBJECT_SUBCOMMANDS(SUB_ID)
+    MEMORY_SUBCOMMANDS(SUB_ID)
     COMMAND_SUBCOMMANDS(SUB_ID)
     CLIENT_SUBCOMMANDS(SUB_ID)
     FUNCTION_SUBCOMMANDS(SUB_ID)
@@ -208,6 +248,9 @@ static const redisCommand configSubcommands[] = {
 };
 static const redisCommand objectSubcommands[] = {
     OBJECT_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand memorySubcommands[] = {
+    MEMORY_SUBCOMMANDS(SUB_ROW) END
 };
 static const redisCommand commandSubcommands[] = {
     COMMAND_SUBCOMMANDS(SUB_ROW) END

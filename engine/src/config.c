@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include "server.h"
 
-enum { CFG_BOOL, CFG_INT, CFG_MEMORY, CFG_ENUM, CFG_STRING };
+enum { CFG_BOOL, CFG_INT, CFG_MEMORY, CFG_ENUM, CFG_STRING, CFG_SAVE };
 
 typedef struct configDef {
     const char *name, *alias;
@@ -123,6 +123,7 @@ static const configDef configs[] = {
       OFF(auto_aof_rewrite_perc), 1, 0, INT_MAX, 0 },
     { "auto-aof-rewrite-min-size", NULL, CFG_MEMORY,
       OFF(auto_aof_rewrite_min_size), 1, 0, LLONG_MAX, 0 },
+    { "save", NULL, CFG_SAVE, 0, 0, 0, 0, 0 },
     { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL }
 };
 
@@ -242,6 +243,71 @@ static void _applyValue(redisServer *s, const configDef *d, long long v) {
     }
 }
 
+/* ---- save ----
+ *
+ * Save points are pairs of <seconds> <changes>. Redis checks them all
+ * before taking any: an even number of words, each a whole number
+ * (strtoll, to the end of the word), seconds at least 1 and changes at
+ * least 0; a single empty word means none. CONFIG SET replaces the
+ * points; in a configuration file the first save line replaces the
+ * defaults and each further one adds to them. CONFIG GET writes them
+ * back as "3600 1 300 100". */
+
+#define SAVE_INVALID "Invalid save parameters"
+
+/* Sets (append: adds to) cfg's save points from argv[0..argc). Returns
+ * NULL, or the reason, with cfg unchanged. */
+static const char *_setSavePoints(serverConfig *cfg, int argc,
+                                  char *const *argv, int append) {
+    if (argc == 1 && argv[0][0] == '\0') argc = 0;
+    if (argc & 1) return SAVE_INVALID;
+    for (int j = 0; j < argc; j++) {
+        char *end;
+        long long v = strtoll(argv[j], &end, 10);
+        if (*end != '\0' || (!(j & 1) && v < 1) || ((j & 1) && v < 0))
+            return SAVE_INVALID;
+    }
+    int base = append ? cfg->save_n : 0;
+    if (base + argc / 2 > CONFIG_MAX_SAVE_POINTS) return SAVE_INVALID;
+    for (int j = 0; j < argc; j += 2) {
+        cfg->save_seconds[base + j / 2] = strtoll(argv[j], NULL, 10);
+        cfg->save_changes[base + j / 2] = (int)strtoll(argv[j + 1], NULL,
+                                                        10);
+    }
+    cfg->save_n = base + argc / 2;
+    return NULL;
+}
+
+/* CONFIG SET save "<points>": the value split at each space, as Redis
+ * splits a multi-word parameter (two spaces make an empty word, which
+ * is no number; an empty value is no words). */
+static const char *_setSaveFromValue(serverConfig *cfg, const char *value) {
+    char buf[512];
+    char *words[2 * CONFIG_MAX_SAVE_POINTS + 1];
+    int n = 0;
+    size_t len = strlen(value);
+    if (len >= sizeof(buf)) return SAVE_INVALID;
+    memcpy(buf, value, len + 1);
+    for (char *p = buf; len; ) {
+        if (n == (int)(sizeof(words) / sizeof(words[0]))) return SAVE_INVALID;
+        words[n++] = p;
+        char *sp = strchr(p, ' ');
+        if (!sp) break;
+        *sp = '\0';
+        p = sp + 1;
+    }
+    return _setSavePoints(cfg, n, words, 0);
+}
+
+/* The save points as CONFIG GET shows them, into buf. */
+static void _saveString(const serverConfig *cfg, char *buf, size_t cap) {
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int j = 0; j < cfg->save_n && n < cap; j++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%lld %d", j ? " " : "",
+                              cfg->save_seconds[j], cfg->save_changes[j]);
+}
+
 /* Sets one parameter from the host (gkServerConfigSet). On error returns
  * C_ERR with *err set to the text CONFIG SET would reply. */
 int serverConfigSet(redisServer *s, const char *name, const char *value,
@@ -255,6 +321,10 @@ int serverConfigSet(redisServer *s, const char *name, const char *value,
     }
     const char *why = d->immutable ? "can't set immutable config" : NULL;
     long long v = 0;
+    if (!why && d->kind == CFG_SAVE) {
+        why = _setSaveFromValue(&s->cfg, value);
+        if (!why) return C_OK;
+    }
     if (!why) why = _parseValue(d, value, &v, errbuf, sizeof(errbuf));
     if (why) {
         *err = sdscatprintf(s->mem, sdsempty(s->mem), "CONFIG SET failed "
@@ -311,6 +381,12 @@ void configSetCommand(client *c) {
 }
 
 static void _addConfigValue(client *c, const configDef *d) {
+    if (d->kind == CFG_SAVE) {
+        char buf[CONFIG_MAX_SAVE_POINTS * 36];
+        _saveString(&c->srv->cfg, buf, sizeof(buf));
+        addReplyBulkCString(c, buf);
+        return;
+    }
     if (d->kind == CFG_STRING) {
         addReplyBulkCString(c, (const char *)&c->srv->cfg + d->offset);
         return;
@@ -326,6 +402,10 @@ static void _addConfigValue(client *c, const configDef *d) {
 int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap) {
     const configDef *d = _lookup(name);
     if (!d || cap == 0) return C_ERR;
+    if (d->kind == CFG_SAVE) {
+        _saveString(&s->cfg, buf, cap);
+        return C_OK;
+    }
     if (d->kind == CFG_STRING) {
         snprintf(buf, cap, "%s", (const char *)&s->cfg + d->offset);
         return C_OK;
@@ -453,6 +533,19 @@ static int _splitConfigLine(const char *line, char words[3][256]) {
 const char *serverLoadConfigDirective(redisServer *s, int argc,
                                       char **argv, char *errbuf,
                                       size_t errlen) {
+    if (argc >= 2 && !strcasecmp(argv[0], "save")) {
+        int append = s->save_loaded;
+        s->save_loaded = 1;
+        if (argc > 2 || !argv[1][0])
+            return _setSavePoints(&s->cfg, argc - 1, argv + 1, append);
+        /* One word with spaces in it is split as its own line would be. */
+        sds *words;
+        int n = splitArgs(s, argv[1], &words);
+        if (n < 0) return SAVE_INVALID;
+        const char *why = _setSavePoints(&s->cfg, n, words, append);
+        splitArgsRelease(s, words, n);
+        return why;
+    }
     const configDef *d = argc == 2 ? _lookup(argv[0]) : NULL;
     if (!d) return "Bad directive or wrong number of arguments";
     if (!strcmp(d->name, "databases") && atoi(argv[1]) != s->cfg.databases)

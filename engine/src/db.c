@@ -78,6 +78,7 @@ void dbAdd(redisServer *s, redisDb *db, robj *key, robj *val) {
     sds copy = sdsdup(s->mem, key->v.ptr);
     if (dictAdd(db->dict, copy, val) != C_OK)
         memPanic("dbAdd on an existing key");
+    signalKeyAsReady(s, db, key, val->type);
 }
 
 /* Replaces the value of an existing key, keeping its TTL. */
@@ -915,65 +916,6 @@ void copyCommand(client *c) {
     addReplyLongLong(c, 1);
 }
 
-/* Tells the recovery ledger's shadow that every key of both dbs is about
- * to change: SWAPDB rewrites each key of one as the other's. */
-static void _willChangeBoth(redisServer *s, redisDb *a, redisDb *b) {
-    redisDb *dbs[2] = { a, b };
-    if (!s->keyhook) return;
-    for (int i = 0; i < 2; i++) {
-        for (int k = 0; k < 2; k++) {
-            dictIterator *di = dictGetIterator(dbs[k]->dict);
-            dictEntry *de;
-            while ((de = dictNext(di)) != NULL)
-                s->keyhook(s->keyhook_ctx, dbs[i], dictGetKey(de));
-            dictReleaseIterator(di);
-        }
-    }
-}
-
-/* Swaps the contents of two dbs: their keys, TTLs and expire state. The
- * clients stay where they were, and so do the watches, which see every
- * key that exists on either side as modified. C_ERR if an index is out
- * of range. */
-int dbSwapDatabases(redisServer *s, int id1, int id2) {
-    if (id1 < 0 || id1 >= s->cfg.databases ||
-        id2 < 0 || id2 >= s->cfg.databases) return C_ERR;
-    if (id1 == id2) return C_OK;
-    redisDb *db1 = &s->db[id1], *db2 = &s->db[id2], aux = *db1;
-    _willChangeBoth(s, db1, db2);
-    if (s->audit.active && (s->audit.dbid == id1 || s->audit.dbid == id2))
-        auditClear(s);
-    touchAllWatchedKeysInDb(s, db1, db2);
-    touchAllWatchedKeysInDb(s, db2, db1);
-    db1->dict = db2->dict;
-    db1->expires = db2->expires;
-    db1->avg_ttl = db2->avg_ttl;
-    db1->expires_cursor = db2->expires_cursor;
-    db2->dict = aux.dict;
-    db2->expires = aux.expires;
-    db2->avg_ttl = aux.avg_ttl;
-    db2->expires_cursor = aux.expires_cursor;
-    /* The tables are traced as their db's: they now belong to the other. */
-    db1->dict->trace_db = db1->expires->trace_db = (uint16_t)id1;
-    db2->dict->trace_db = db2->expires->trace_db = (uint16_t)id2;
-    return C_OK;
-}
-
-/* SWAPDB index1 index2: +OK, and dirty even when the two are the same. */
-void swapdbCommand(client *c) {
-    int id1, id2;
-    if (_dbIndexOrReply(c, c->argv[1], &id1, "invalid first DB index")
-        != C_OK) return;
-    if (_dbIndexOrReply(c, c->argv[2], &id2, "invalid second DB index")
-        != C_OK) return;
-    if (dbSwapDatabases(c->srv, id1, id2) == C_ERR) {
-        addReplyError(c, "DB index is out of range");
-        return;
-    }
-    c->srv->dirty++;
-    addReplyOK(c);
-}
-
 /* TOUCH key [key ...]: how many of the keys exist; each is looked up as a
  * read, so its access time is refreshed (and a hit or miss counted). */
 void touchCommand(client *c) {
@@ -1006,4 +948,60 @@ void removeMembersCommand(client *c, int type, memberRemoveFn *remove,
         c->srv->dirty += deleted;
     }
     addReplyLongLong(c, deleted);
+}
+
+/* ---- SWAPDB ---- */
+
+/* Swaps the contents of dbs id1 and id2 (their keys, expires and expire
+ * statistics); what belongs to the clients -- the keys they watch or are
+ * blocked on -- stays with the db number, so a client blocked in db 9
+ * now waits for db 9's new keys. C_ERR if an index is out of range. */
+static int _dbSwapDatabases(redisServer *s, int id1, int id2) {
+    if (id1 < 0 || id1 >= s->cfg.databases ||
+        id2 < 0 || id2 >= s->cfg.databases) return C_ERR;
+    if (id1 == id2) return C_OK;
+    redisDb *db1 = &s->db[id1], *db2 = &s->db[id2];
+    touchAllWatchedKeysInDb(s, db1, db2);
+    touchAllWatchedKeysInDb(s, db2, db1);
+    /* Every key of both changes at once, as in a flush of each. */
+    if (s->keyhook) {
+        s->keyhook(s->keyhook_ctx, db1, NULL);
+        s->keyhook(s->keyhook_ctx, db2, NULL);
+    }
+    if (s->audit.active && (s->audit.dbid == id1 || s->audit.dbid == id2))
+        auditClear(s);
+    dict *d = db1->dict, *e = db1->expires;
+    long long avg_ttl = db1->avg_ttl;
+    uint64_t cursor = db1->expires_cursor;
+    db1->dict = db2->dict;
+    db1->expires = db2->expires;
+    db1->avg_ttl = db2->avg_ttl;
+    db1->expires_cursor = db2->expires_cursor;
+    db2->dict = d;
+    db2->expires = e;
+    db2->avg_ttl = avg_ttl;
+    db2->expires_cursor = cursor;
+    /* The tables' trace records name the db they now belong to. */
+    db1->dict->trace_db = db1->expires->trace_db = (uint16_t)id1;
+    db2->dict->trace_db = db2->expires->trace_db = (uint16_t)id2;
+    scanDatabaseForReadyKeys(s, db1);
+    scanDatabaseForReadyKeys(s, db2);
+    return C_OK;
+}
+
+/* SWAPDB index1 index2: +OK, and a write even when the two are the same
+ * db, as in 7.0. */
+void swapdbCommand(client *c) {
+    long long id1, id2;
+    if (getRangeLongFromObjectOrReply(c, c->argv[1], INT_MIN, INT_MAX, &id1,
+            "invalid first DB index") != C_OK ||
+        getRangeLongFromObjectOrReply(c, c->argv[2], INT_MIN, INT_MAX, &id2,
+            "invalid second DB index") != C_OK)
+        return;
+    if (_dbSwapDatabases(c->srv, (int)id1, (int)id2) != C_OK) {
+        addReplyError(c, "DB index is out of range");
+        return;
+    }
+    c->srv->dirty++;
+    addReplyOK(c);
 }

@@ -382,10 +382,11 @@ static sds _infoClients(redisServer *s, sds info) {
         "maxclients:%lld\r\n"
         "client_recent_max_input_buffer:%zu\r\n"
         "client_recent_max_output_buffer:0\r\n"
-        "blocked_clients:0\r\n"
+        "blocked_clients:%d\r\n"
         "tracking_clients:0\r\n"
-        "clients_in_timeout_table:0\r\n",
-        s->numclients - s->nreplicas, s->cfg.maxclients, maxin);
+        "clients_in_timeout_table:%d\r\n",
+        s->numclients - s->nreplicas, s->cfg.maxclients, maxin,
+        s->blocked_clients, s->timeouts_n);
 }
 
 static sds _infoMemory(redisServer *s, sds info) {
@@ -586,10 +587,25 @@ void helloCommand(client *c) {
     addReplyArrayLen(c, 0);
 }
 
+/* The flags field of a CLIENT LIST line: one letter per state, in
+ * Redis 7.0's order, or N for none. */
+static void _clientFlags(const client *cl, char *out) {
+    char *p = out;
+    if (cl->flags & CLIENT_SLAVE) *p++ = 'S';
+    if (cl->flags & CLIENT_MULTI) *p++ = 'x';
+    if (cl->flags & CLIENT_BLOCKED) *p++ = 'b';
+    if (cl->flags & CLIENT_DIRTY_CAS) *p++ = 'd';
+    if (cl->flags & CLIENT_CLOSE_AFTER_REPLY) *p++ = 'c';
+    if (cl->flags & CLIENT_UNBLOCKED) *p++ = 'u';
+    if (cl->flags & CLIENT_CLOSE_ASAP) *p++ = 'A';
+    if (p == out) *p++ = 'N';
+    *p = '\0';
+}
+
 /* One CLIENT LIST line in Redis 7.0's format. The addresses are made up
  * from the connection id: the world has no real sockets. */
-static sds _clientInfoString(redisServer *s, client *cl, sds o) {
-    size_t argvmem = 0, multimem = 0, listlen = 0;
+sds catClientInfoString(redisServer *s, client *cl, sds o) {
+    size_t argvmem = 0, multimem = 0;
     for (int j = 0; j < cl->argc; j++)
         if (sdsEncodedObject(cl->argv[j]))
             argvmem += sdslen(cl->argv[j]->v.ptr);
@@ -598,11 +614,13 @@ static sds _clientInfoString(redisServer *s, client *cl, sds o) {
             robj *a = cl->mstate.commands[j].argv[i];
             if (sdsEncodedObject(a)) multimem += sdslen(a->v.ptr);
         }
-    for (clientReplyBlock *b = cl->reply; b; b = b->next) listlen++;
     int mask = aeGetFileEvents(s->el, cl->fd);
     uint64_t now = (uint64_t)s->mstime;
+    size_t omem = getClientOutputBufferMemoryUsage(cl);
     size_t totmem = sizeof(*cl) + sdsAllocSize(cl->querybuf) +
-                    cl->buf_usable_size + argvmem + multimem + cl->reply_bytes;
+                    cl->buf_usable_size + argvmem + multimem + omem;
+    char flags[16];
+    _clientFlags(cl, flags);
     return sdscatprintf(s->mem, o,
         "id=%llu addr=127.0.0.1:%d laddr=127.0.0.1:%d fd=%d name=%s "
         "age=%llu idle=%llu flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d "
@@ -613,13 +631,11 @@ static sds _clientInfoString(redisServer *s, client *cl, sds o) {
         cl->name ? cl->name : "",
         (unsigned long long)((now - cl->ctime_ms) / 1000),
         (unsigned long long)((now - cl->lastinteraction_ms) / 1000),
-        (cl->flags & CLIENT_SLAVE) ? "S"
-            : (cl->flags & CLIENT_MULTI) ? "x" : "N",
-        cl->db->id,
+        flags, cl->db->id,
         (cl->flags & CLIENT_MULTI) ? cl->mstate.count : -1,
         sdslen(cl->querybuf), sdsavail(cl->querybuf), argvmem, multimem,
-        cl->buf_usable_size, cl->buf_usable_size, cl->bufpos, listlen,
-        cl->reply_bytes, totmem, (mask & AE_READABLE) ? "r" : "",
+        cl->buf_usable_size, cl->buf_usable_size, cl->bufpos,
+        (size_t)cl->reply_blocks, omem, totmem, (mask & AE_READABLE) ? "r" : "",
         (mask & AE_WRITABLE) ? "w" : "",
         cl->lastcmd ? cl->lastcmd->fullname : "NULL", cl->resp);
 }
@@ -627,7 +643,7 @@ static sds _clientInfoString(redisServer *s, client *cl, sds o) {
 /* CLIENT INFO: one CLIENT LIST line about the calling client, as a bulk
  * string. */
 void clientInfoCommand(client *c) {
-    sds o = _clientInfoString(c->srv, c, sdsempty(c->srv->mem));
+    sds o = catClientInfoString(c->srv, c, sdsempty(c->srv->mem));
     addReplyVerbatim(c, o, sdslen(o), "txt");
     sdsfree(c->srv->mem, o);
 }
@@ -674,11 +690,11 @@ void clientListCommand(client *c) {
             long long id;
             getLongLongFromObject(c->argv[j], &id);
             client *cl = _clientById(s, (uint64_t)id);
-            if (cl) o = _clientInfoString(s, cl, o);
+            if (cl) o = catClientInfoString(s, cl, o);
         }
     }
     for (int fd = 0; type_ok && !ids_from && fd < s->clients_cap; fd++)
-        if (s->clients[fd]) o = _clientInfoString(s, s->clients[fd], o);
+        if (s->clients[fd]) o = catClientInfoString(s, s->clients[fd], o);
     addReplyVerbatim(c, o, sdslen(o), "txt");
     sdsfree(s->mem, o);
 }

@@ -108,3 +108,11 @@ void memFree(gkMem *m, void *ptr) {
 size_t memSize(const void *ptr) {
     return *(const size_t *)((const char *)ptr - MEM_PREFIX);
 }
+
+/* The bytes ptr (not NULL, from mem*Alloc) counts for in used: its size
+ * plus the 16-byte prefix. This is what Redis's zmalloc_size reports when
+ * the allocator keeps no sizes of its own (zmalloc's PREFIX_SIZE), and
+ * what MEMORY USAGE adds up. */
+size_t memBlockSize(const void *ptr) {
+    return memSize(ptr) + MEM_PREFIX;
+}

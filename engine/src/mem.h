@@ -27,6 +27,7 @@ void *memCalloc(gkMem *m, size_t size);
 void *memRealloc(gkMem *m, void *ptr, size_t size);
 void memFree(gkMem *m, void *ptr);
 size_t memSize(const void *ptr);
+size_t memBlockSize(const void *ptr);
 void *memDefaultAlloc(void *ud, void *ptr, size_t osize, size_t nsize);
 void memPanic(const char *what);
 

@@ -137,6 +137,9 @@ void execCommand(client *c) {
     const redisCommand *orig_cmd = c->cmd;
     addReplyArrayLen(c, c->mstate.count);
     c->srv->in_exec = 1;
+    /* A queued blocking command acts as its non-blocking form. */
+    uint64_t deny = c->flags & CLIENT_DENY_BLOCKING;
+    c->flags |= CLIENT_DENY_BLOCKING;
     for (int j = 0; j < c->mstate.count; j++) {
         multiCmd *mc = &c->mstate.commands[j];
         c->argc = mc->argc;
@@ -149,6 +152,7 @@ void execCommand(client *c) {
         mc->argv = c->argv;
     }
     c->srv->in_exec = 0;
+    if (!deny) c->flags &= ~(uint64_t)CLIENT_DENY_BLOCKING;
     c->argv = orig_argv;
     c->argc = orig_argc;
     c->argv_len = orig_argv_len;
@@ -273,14 +277,13 @@ void touchWatchedKey(redisServer *s, redisDb *db, robj *key) {
     }
 }
 
-/* FLUSHDB/FLUSHALL (replaced_with NULL) and SWAPDB: emptied's contents
- * are about to be replaced by replaced_with's (or by nothing), so every
- * key watched in emptied that exists on either side is modified. Call
- * before the change. Expiry is judged as 7.0 judges it: a key that had
- * already expired when watched and is gone afterwards is no change (the
- * watch forgets it expired); one replaced by a key that has expired too
- * is none either; a missing key replaced by an expired one becomes a
- * watched expired key. */
+/* FLUSHDB/FLUSHALL (replaced_with NULL) and SWAPDB: the keys watched in
+ * emptied that existed there, or exist in replaced_with (the db whose
+ * keys take their place), are modified -- with 7.0's care for expired
+ * keys: a watch of a key already expired stays clean when the key goes
+ * or is replaced by one expired too, and a missing key replaced by an
+ * expired one counts as still missing (its watch becomes one of an
+ * expired key). Call before the db is emptied or swapped. */
 void touchAllWatchedKeysInDb(redisServer *s, redisDb *emptied,
                              redisDb *replaced_with) {
     if (dictSize(emptied->watched_keys) == 0) return;
@@ -290,20 +293,25 @@ void touchAllWatchedKeysInDb(redisServer *s, redisDb *emptied,
         sds key = dictGetKey(de);
         robj k = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, key);
         int in_emptied = dictFind(emptied->dict, key) != NULL;
-        int in_other = replaced_with && dictFind(replaced_with->dict, key);
-        if (!in_emptied && !in_other) continue;
+        int in_replaced = replaced_with &&
+                          dictFind(replaced_with->dict, key) != NULL;
+        if (!in_emptied && !in_replaced) continue;
         watchers *w = dictGetVal(de);
         for (int i = 0; i < w->n; i++) {
-            watchedKey *wk = _watchOf(w->clients[i], emptied->id, key);
+            client *c = w->clients[i];
+            watchedKey *wk = _watchOf(c, emptied->id, key);
             if (wk && wk->expired) {
-                if (!in_other) { wk->expired = 0; continue; }
+                if (!in_replaced) {
+                    wk->expired = 0;
+                    continue;
+                }
                 if (keyIsExpired(s, replaced_with, &k)) continue;
             } else if (wk && !in_emptied &&
                        keyIsExpired(s, replaced_with, &k)) {
                 wk->expired = 1;
                 continue;
             }
-            w->clients[i]->flags |= CLIENT_DIRTY_CAS;
+            c->flags |= CLIENT_DIRTY_CAS;
         }
     }
     dictReleaseIterator(di);

@@ -8,6 +8,7 @@
  * client's 16 KB buffer (then in a list of blocks) and are only written to
  * the socket in beforeSleep, after the AOF has been flushed. */
 #include <string.h>
+#include <strings.h>
 #include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -91,6 +92,7 @@ static void _freeReplyList(client *c) {
     }
     c->reply = c->reply_tail = NULL;
     c->reply_bytes = 0;
+    c->reply_blocks = 0;
 }
 
 /* Closes the connection and frees everything the client owns. */
@@ -105,6 +107,7 @@ void freeClient(client *c) {
     s->el->backend.close(s->el->backend.ctx, c->fd);
     if (c->flags & CLIENT_PENDING_WRITE) _unlinkPendingWrite(c);
     if (c->flags & CLIENT_CLOSE_ASAP) s->clients_to_close--;
+    blockedClientGone(c);
     s->clients[c->fd] = NULL;
     s->numclients--;
     freeClientMultiState(c);
@@ -439,6 +442,8 @@ void processInputBuffer(client *c) {
     redisServer *s = c->srv;
     while (c->qb_pos < sdslen(c->querybuf)) {
         if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP)) break;
+        /* A blocked client reads on, but runs nothing until unblocked. */
+        if (c->flags & CLIENT_BLOCKED) break;
         if (!c->reqtype)
             c->reqtype = c->querybuf[c->qb_pos] == '*' ? PROTO_REQ_MULTIBULK
                                                       : PROTO_REQ_INLINE;
@@ -450,7 +455,8 @@ void processInputBuffer(client *c) {
         } else {
             processCommand(c);
             if (s->current_client == NULL) return; /* freed */
-            resetClient(c);
+            /* A client that blocked keeps its command until unblocked. */
+            if (!(c->flags & CLIENT_BLOCKED)) resetClient(c);
         }
     }
     if (c->qb_pos) {
@@ -554,6 +560,8 @@ static void _addReplyProtoToList(client *c, const char *s, size_t len) {
     else c->reply = b;
     c->reply_tail = b;
     c->reply_bytes += size;
+    c->reply_blocks++;
+    closeClientOnOutputBufferLimitReached(c, 1);
 }
 
 /* Appends len raw bytes of RESP to the client's reply: into its 16 KB
@@ -833,6 +841,7 @@ void *addReplyDeferredLen(client *c) {
     if (c->reply_tail) c->reply_tail->next = b;
     else c->reply = b;
     c->reply_tail = b;
+    c->reply_blocks++;
     return b;
 }
 
@@ -910,6 +919,7 @@ static int _writeToClient(client *c) {
             c->reply = b->next;
             if (!c->reply) c->reply_tail = NULL;
             c->reply_bytes -= b->size;
+            c->reply_blocks--;
             memFree(s->mem, b);
             c->sentlen = 0;
         }
@@ -956,4 +966,138 @@ int handleClientsWithPendingWrites(redisServer *s) {
         aeCreateFileEvent(s->el, c->fd, mask, sendReplyToClient, c);
     }
     return processed;
+}
+
+/* ---- Output buffer limits (client-output-buffer-limit). ----
+ *
+ * Each class of client (normal, replica, pub/sub) has a hard limit and a
+ * soft limit with a number of seconds. A client whose replies waiting in
+ * its list reach the hard limit, or stay at the soft limit or above for
+ * longer than the seconds, is closed: asynchronously when a reply makes it
+ * cross a limit, at once when serverCron finds the soft limit held too
+ * long. The fixed 16 KB buffer does not count; each block of the list
+ * counts with the 40 bytes Redis's list node and block header take. A
+ * replica's stream is held in its own reply list here (Redis shares one
+ * buffer between replicas), so it counts the same way. */
+
+#define REPLY_LIST_ITEM_BYTES 40
+
+int getClientType(client *c) {
+    if (c->flags & CLIENT_SLAVE) return CLIENT_TYPE_SLAVE;
+    return CLIENT_TYPE_NORMAL;
+}
+
+size_t getClientOutputBufferMemoryUsage(client *c) {
+    return c->reply_bytes + REPLY_LIST_ITEM_BYTES * (size_t)c->reply_blocks;
+}
+
+/* Whether c is past its class's hard limit, or past the soft limit for
+ * longer than allowed (the first time it is seen past the soft limit, the
+ * time is noted). */
+static int _checkOutputBufferLimits(client *c) {
+    redisServer *s = c->srv;
+    int class = getClientType(c);
+    const clientBufferLimits *l = &s->cfg.obuf_limits[class];
+    unsigned long long used = getClientOutputBufferMemoryUsage(c);
+    long long hard_bytes = l->hard;
+    /* A replica's limit below the backlog would cut off a partial sync:
+     * the backlog's size is used instead. */
+    if (class == CLIENT_TYPE_SLAVE && hard_bytes &&
+        hard_bytes < s->cfg.repl_backlog_size)
+        hard_bytes = s->cfg.repl_backlog_size;
+    int hard = l->hard && used >= (unsigned long long)hard_bytes;
+    int soft = l->soft && used >= (unsigned long long)l->soft;
+    long long now = s->mstime / 1000;
+    if (!soft) {
+        c->obuf_soft_limit_reached_time = 0;
+    } else if (c->obuf_soft_limit_reached_time == 0) {
+        c->obuf_soft_limit_reached_time = now;
+        soft = 0;
+    } else if (now - c->obuf_soft_limit_reached_time <= l->soft_seconds) {
+        soft = 0;
+    }
+    return soft || hard;
+}
+
+/* Closes c (async: marks it to be freed in beforeSleep, since the caller
+ * may be in the middle of writing to it) if it is past its limits,
+ * logging as Redis does. Returns 1 if it was closed or marked. */
+int closeClientOnOutputBufferLimitReached(client *c, int async) {
+    redisServer *s = c->srv;
+    if (c->flags & CLIENT_FAKE) return 0;
+    if ((c->reply_bytes == 0 && getClientType(c) != CLIENT_TYPE_SLAVE) ||
+        (c->flags & CLIENT_CLOSE_ASAP)) return 0;
+    if (!_checkOutputBufferLimits(c)) return 0;
+    sds info = catClientInfoString(s, c, sdsempty(s->mem));
+    if (sdslen(info) && info[sdslen(info) - 1] == '\n') sdsrange(info, 0, -2);
+    if (async) {
+        freeClientAsync(c);
+        serverLog(s, LL_WARNING, "Client %s scheduled to be closed ASAP for "
+                  "overcoming of output buffer limits.", info);
+    } else {
+        freeClient(c);
+        serverLog(s, LL_WARNING, "Client %s closed for overcoming of output "
+                  "buffer limits.", info);
+    }
+    sdsfree(s->mem, info);
+    return 1;
+}
+
+/* serverCron's share of clientsCron: a client held at the soft limit
+ * with no new reply to notice it is closed here. */
+void clientsCronOutputBufferLimits(redisServer *s) {
+    for (int fd = 0; fd < s->clients_cap; fd++) {
+        client *c = s->clients[fd];
+        if (c && c->reply_bytes) closeClientOnOutputBufferLimitReached(c, 0);
+    }
+}
+
+/* client-output-buffer-limit's value: <class> <hard> <soft> <seconds>,
+ * any number of times, checked all before any is taken, into limits.
+ * Returns 1, or 0 with *why set to Redis's reason. */
+int obufLimitsParse(clientBufferLimits *limits, int argc, char **argv,
+                    const char **why) {
+    clientBufferLimits v[CLIENT_TYPE_OBUF_COUNT];
+    int set[CLIENT_TYPE_OBUF_COUNT] = { 0 };
+    if (argc % 4) {
+        *why = "Wrong number of arguments in buffer limit configuration.";
+        return 0;
+    }
+    for (int j = 0; j < argc; j += 4) {
+        int class = !strcasecmp(argv[j], "normal") ? CLIENT_TYPE_NORMAL
+            : !strcasecmp(argv[j], "slave") ||
+              !strcasecmp(argv[j], "replica") ? CLIENT_TYPE_SLAVE
+            : !strcasecmp(argv[j], "pubsub") ? CLIENT_TYPE_PUBSUB : -1;
+        if (class < 0) {
+            *why = "Invalid client class specified in buffer limit "
+                   "configuration.";
+            return 0;
+        }
+        long long hard, soft;
+        char *end;
+        long long secs = strtoll(argv[j + 3], &end, 10);
+        if (!configParseMemory(argv[j + 1], &hard) ||
+            !configParseMemory(argv[j + 2], &soft) || secs < 0 || *end) {
+            *why = "Error in hard, soft or soft_seconds setting in buffer "
+                   "limit configuration.";
+            return 0;
+        }
+        v[class] = (clientBufferLimits){ hard, soft, (int)secs };
+        set[class] = 1;
+    }
+    for (int k = 0; k < CLIENT_TYPE_OBUF_COUNT; k++)
+        if (set[k]) limits[k] = v[k];
+    return 1;
+}
+
+/* The value as CONFIG GET shows it. */
+sds obufLimitsString(redisServer *s, const clientBufferLimits *limits) {
+    static const char *const names[] = { "normal", "slave", "pubsub" };
+    sds o = sdsempty(s->mem);
+    for (int k = 0; k < CLIENT_TYPE_OBUF_COUNT; k++)
+        o = sdscatprintf(s->mem, o, "%s%s %llu %llu %ld", k ? " " : "",
+                         names[k], (unsigned long long)limits[k].hard,
+                         (unsigned long long)limits[k].soft,
+                         (long)limits[k].soft_seconds);
+    return o;
 }

@@ -54,7 +54,7 @@ static client *_fakeClient(redisServer *sh) {
     c->querybuf = sdsempty(sh->mem);
     c->bulklen = -1;
     c->authenticated = 1;
-    c->flags = CLIENT_FAKE;
+    c->flags = CLIENT_FAKE | CLIENT_DENY_BLOCKING;
     return c;
 }
 

@@ -88,6 +88,10 @@ static void _initConfig(serverConfig *cfg) {
     cfg->databases = CONFIG_DEFAULT_DBNUM;
     cfg->loglevel = LL_NOTICE;
     cfg->repl_ping_period = 10;
+    cfg->obuf_limits[CLIENT_TYPE_SLAVE] =
+        (clientBufferLimits){ 256LL << 20, 64LL << 20, 60 };
+    cfg->obuf_limits[CLIENT_TYPE_PUBSUB] =
+        (clientBufferLimits){ 32LL << 20, 8LL << 20, 60 };
     cfg->repl_backlog_size = 1024 * 1024;
     cfg->appendfsync = AOF_FSYNC_EVERYSEC;
     cfg->aof_use_rdb_preamble = 1;
@@ -97,11 +101,33 @@ static void _initConfig(serverConfig *cfg) {
     cfg->auto_aof_rewrite_min_size = 64LL * 1024 * 1024;
     strcpy(cfg->appendfilename, "appendonly.aof");
     strcpy(cfg->appenddirname, "appendonlydir");
+    /* 7.0's default save points: an hour and 1 change, 5 minutes and
+     * 100, a minute and 10000. */
+    static const long long secs[] = { 3600, 300, 60 };
+    static const int changes[] = { 1, 100, 10000 };
+    for (int j = 0; j < 3; j++) {
+        cfg->save_seconds[j] = secs[j];
+        cfg->save_changes[j] = changes[j];
+    }
+    cfg->save_n = 3;
 }
 
-/* The server's lookup dict over the shared, const command table. */
+/* The server's lookup dict over the shared, const command table. The
+ * adds may leave the dict halfway through a rehash (past 128 commands it
+ * grows to 256 buckets); that rehash is finished here rather than by the
+ * first lookups, so the server's memory is settled before its first
+ * client and a long-running server's footprint does not shift under it. */
 static void _populateCommandTable(redisServer *s) {
     s->commands = dictCreate(&commandTableDictType, &s->denv);
+    /* Sized for every command at once. Redis grows it as the commands go
+     * in, and the last growth's rehash then finishes step by step during
+     * the first lookups, freeing the old table some commands later; here
+     * a new server's memory is steady from its first command. Nothing
+     * else about the table can be seen. */
+    uint64_t n = 0;
+    for (const redisCommand *c = redisCommandTable; c->declared_name; c++)
+        n++;
+    dictExpand(s->commands, n);
     for (const redisCommand *c = redisCommandTable; c->declared_name; c++)
         dictAdd(s->commands, sdsnew(s->mem, c->declared_name), (void *)c);
     s->cmdtable = redisCommandTable;
@@ -164,6 +190,8 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
         s->db[j].expires->trace_kind = GK_DICT_EXPIRES;
         s->db[j].id = j;
         s->db[j].watched_keys = dictCreate(&keylistDictType, &s->denv);
+        s->db[j].blocking_keys = dictCreate(&keylistDictType, &s->denv);
+        s->db[j].ready_keys = dictCreate(&keylistDictType, &s->denv);
     }
     _populateCommandTable(s);
     s->audit.client_id = UINT64_MAX;
@@ -195,6 +223,7 @@ void serverRelease(redisServer *s) {
         dictRelease(s->db[j].expires);
         dictRelease(s->db[j].watched_keys);
     }
+    blockedRelease(s);
     memFree(s->mem, s->db);
     dictRelease(s->commands);
     memFree(s->mem, s->cmdstats);
@@ -449,6 +478,7 @@ int processCommand(client *c) {
         return C_OK;
     }
     call(c);
+    if (s->ready_keys_n) handleClientsBlockedOnKeys(s);
     return C_OK;
 }
 
@@ -628,6 +658,7 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
     _databasesCron(s);
     aofCron(s);
     if (_runWithPeriod(s, 1000)) replicationCron(s);
+    clientsCronOutputBufferLimits(s);
     TRACE(s->denv.trace, GK_TR_CRON, (uint16_t)s->node,
           (uint32_t)s->cronloops, 0, 0, 0);
     s->cronloops++;
@@ -655,7 +686,10 @@ void beforeSleep(aeEventLoop *el) {
     TRACE(s->denv.trace, GK_TR_LOOP, (uint16_t)s->node, GK_LOOP_BEFORE_SLEEP,
           0, 0, el->iterations);
     serverUpdateTime(s);
+    handleBlockedClientsTimeout(s);
     activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_FAST);
+    if (s->unblocked_head) processUnblockedClients(s);
+    handleClientsBlockedOnKeys(s);
     /* The AOF reaches the file before any reply reaches its client. */
     if (s->aof.state == AOF_ON || s->aof.state == AOF_WAIT_REWRITE)
         flushAppendOnlyFile(s, 0);

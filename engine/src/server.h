@@ -32,6 +32,18 @@
 #define REPLY_EMPTY_MAP "%0\r\n"
 #define REPLY_EMPTY_SET "~0\r\n"
 
+/* The classes of client-output-buffer-limit, in Redis's order. */
+#define CLIENT_TYPE_NORMAL 0
+#define CLIENT_TYPE_SLAVE 1
+#define CLIENT_TYPE_PUBSUB 2
+#define CLIENT_TYPE_OBUF_COUNT 3
+
+/* One class's limits: close a client whose output buffer reaches hard
+ * bytes, or stays at soft bytes or more for over soft_seconds. 0: none. */
+typedef struct clientBufferLimits {
+    long long hard, soft, soft_seconds;
+} clientBufferLimits;
+
 /* enable-debug-command: who may run DEBUG. */
 #define PROTECTED_ACTION_ALLOWED_NO 0
 #define PROTECTED_ACTION_ALLOWED_YES 1
@@ -49,6 +61,7 @@
 #define CONFIG_MAX_HZ 500
 #define CONFIG_DEFAULT_DBNUM 16
 #define CRON_DBS_PER_CALL 16
+#define CONFIG_MAX_SAVE_POINTS 16
 #define OBJ_SHARED_BULKHDR_LEN 32
 #define OBJ_ENCODING_EMBSTR_SIZE_LIMIT 44
 /* Virtual CPU the keyspace work of a command costs, on top of its
@@ -138,6 +151,8 @@ typedef struct redisDb {
     long long avg_ttl;
     uint64_t expires_cursor;    /* active expire's SCAN cursor */
     dict *watched_keys;         /* WATCHed key -> clients watching it */
+    dict *blocking_keys;        /* key -> queue of clients blocked on it */
+    dict *ready_keys;           /* keys queued in the server's ready_keys */
 } redisDb;
 
 /* ---- Replies: the client's fixed buffer, then a list of blocks. ---- */
@@ -160,6 +175,9 @@ typedef struct clientReplyBlock {
 #define CLIENT_PREVENT_PROP (1ULL << 19) /* the command itself is not
                                             propagated, though dirty */
 #define CLIENT_FAKE (1ULL << 32)        /* the AOF loader: no replies */
+#define CLIENT_BLOCKED (1 << 4)         /* waiting in a blocking command */
+#define CLIENT_UNBLOCKED (1 << 7)       /* queued to read its input again */
+#define CLIENT_DENY_BLOCKING (1ULL << 41) /* blocking commands never block */
 
 #define PROTO_REQ_INLINE 1
 #define PROTO_REQ_MULTIBULK 2
@@ -179,6 +197,26 @@ typedef struct multiState {
     int count, cap;
     uint64_t cmd_flags;         /* union of the queued commands' flags */
 } multiState;
+
+/* ---- Blocking operations (blocked.c). ---- */
+#define BLOCKED_NONE 0
+#define BLOCKED_LIST 1          /* BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP */
+#define BLOCKED_ZSET 2          /* the sorted-set pops */
+#define BLOCKED_NUM 3
+
+struct bkEntry;
+
+/* What a client blocked on keys waits for (Redis's bpop). */
+typedef struct blockingState {
+    long long timeout;          /* unix ms it times out after, 0: never */
+    robj **keys;                /* each key once, in the order given */
+    struct bkEntry **entries;   /* its place in each key's queue */
+    int nkeys;
+    robj *target;               /* BLMOVE's destination, or NULL */
+    int wherefrom, whereto;     /* LIST_HEAD / LIST_TAIL, ZSET_MIN/MAX */
+    long long count;            /* elements wanted, -1: the plain form */
+    int in_timeout_table;
+} blockingState;
 
 typedef struct client {
     uint64_t id;
@@ -215,6 +253,11 @@ typedef struct client {
     uint64_t reply_queued, reply_delivered;
     /* A replica's last acknowledged offset and when (INFO replication). */
     long long repl_ack_off, repl_ack_time_ms;
+    long reply_blocks;          /* blocks in the reply list */
+    long long obuf_soft_limit_reached_time;  /* unix seconds, 0: not */
+    int btype;                  /* BLOCKED_* while CLIENT_BLOCKED */
+    blockingState bpop;
+    struct client *next_unblocked;  /* the server's unblocked queue */
 } client;
 
 /* ---- Commands. ---- */
@@ -297,6 +340,7 @@ typedef struct serverConfig {
     int loglevel;               /* LL_* (slog.h) */
     int enable_debug_cmd;       /* PROTECTED_ACTION_ALLOWED_* */
     long long repl_ping_period; /* repl-ping-replica-period, seconds */
+    clientBufferLimits obuf_limits[CLIENT_TYPE_OBUF_COUNT];
     long long repl_backlog_size;
     /* The AOF (aof.h). */
     int appendonly;             /* appendonly yes/no */
@@ -311,6 +355,13 @@ typedef struct serverConfig {
     long long auto_aof_rewrite_min_size;
     char appendfilename[128];
     char appenddirname[128];
+    /* save: the RDB save points, kept and reported as Redis does. The
+     * engine takes no RDB snapshots on a schedule, so nothing acts on
+     * them; the suite and tools set and read them. At most
+     * CONFIG_MAX_SAVE_POINTS (Redis has no limit). */
+    int save_n;
+    long long save_seconds[CONFIG_MAX_SAVE_POINTS];
+    int save_changes[CONFIG_MAX_SAVE_POINTS];
 } serverConfig;
 
 /* ---- SCAN audit (observation only; see glasskv.h). ---- */
@@ -395,6 +446,14 @@ typedef struct redisServer {
     int loading;                /* replaying the AOF at startup */
     bioState bio;               /* the background threads (bio.c) */
     aofState aof;               /* the append-only file (aof.c) */
+    /* Blocking operations (blocked.c). */
+    struct readyKey *ready_keys;    /* keys written with clients waiting */
+    int ready_keys_n, ready_keys_cap;
+    int blocked_clients;
+    int blocked_clients_by_type[BLOCKED_NUM];
+    client *unblocked_head, *unblocked_tail;  /* to read input again */
+    struct blockTimeout *timeouts;  /* sorted by (timeout, client id) */
+    int timeouts_n, timeouts_cap;
     /* Propagation: what the current execution unit (a command, an EXEC)
      * will feed to the AOF when it ends. */
     struct redisOp *also_propagate;
@@ -434,6 +493,7 @@ typedef struct redisServer {
      * value, ..., NULL: CONFIG GET lists those that match after the
      * engine's. NULL for none. */
     const char *const *host_config;
+    int save_loaded;            /* a save directive was read at startup */
 } redisServer;
 
 /* A command waiting to be propagated: its argv (counted references). */
@@ -557,7 +617,6 @@ int dbAsyncDelete(redisServer *s, redisDb *db, robj *key);
 int dbExists(redisDb *db, robj *key);
 long long emptyData(redisServer *s, int dbnum);
 int selectDb(client *c, int id);
-int dbSwapDatabases(redisServer *s, int id1, int id2);
 void setExpire(client *c, redisDb *db, robj *key, long long when);
 long long getExpire(redisDb *db, robj *key);
 int removeExpire(redisDb *db, robj *key);
@@ -601,6 +660,36 @@ void execCommand(client *c);
 void discardCommand(client *c);
 void watchCommand(client *c);
 void unwatchCommand(client *c);
+
+/* ---- blocked.c ---- */
+/* Serves one client blocked on key, whose value o (of the object type
+ * the hook was registered for) has something for it: replies, changes
+ * the dataset, propagates what it did with alsoPropagate. Returns 1 if
+ * the key was deleted (nothing is left for the next client). */
+typedef int blockServeProc(client *receiver, robj *o, robj *key,
+                           redisDb *db);
+int getTimeoutFromObjectOrReply(client *c, robj *object, long long *timeout);
+void blockForKeys(client *c, int btype, robj **keys, int numkeys,
+                  long long count, long long timeout, robj *target,
+                  int wherefrom, int whereto);
+void unblockClient(client *c);
+void replyToBlockedClientTimedOut(client *c);
+void signalKeyAsReady(redisServer *s, redisDb *db, robj *key, int type);
+void scanDatabaseForReadyKeys(redisServer *s, redisDb *db);
+void handleClientsBlockedOnKeys(redisServer *s);
+void handleBlockedClientsTimeout(redisServer *s);
+void processUnblockedClients(redisServer *s);
+void blockedClientGone(client *c);
+void blockedRelease(redisServer *s);
+int serveClientBlockedOnList(client *receiver, robj *o, robj *key,
+                             redisDb *db);
+void clientUnblockCommand(client *c);
+
+/* ---- sort.c ---- */
+void sortCommand(client *c);
+void sortroCommand(client *c);
+robj *hashTypeGetValueObject(redisServer *s, robj *o, const sds field);
+void zsetConvertToSkiplist(redisServer *s, robj *zobj);
 
 /* ---- aof.c ---- */
 void aofInit(redisServer *s);
@@ -725,6 +814,16 @@ void decrbyCommand(client *c);
 void incrbyfloatCommand(client *c);
 void appendCommand(client *c);
 void strlenCommand(client *c);
+void getexCommand(client *c);
+void getdelCommand(client *c);
+void getrangeCommand(client *c);
+void setrangeCommand(client *c);
+void lcsCommand(client *c);
+void setbitCommand(client *c);
+void getbitCommand(client *c);
+robj *dbUnshareStringValue(client *c, robj *key, robj *o);
+sds sdsGrowZero(gkMem *m, sds s, size_t len);
+int checkStringLength(client *c, long long size, long long append);
 void saddCommand(client *c);
 void sremCommand(client *c);
 void sismemberCommand(client *c);
@@ -762,6 +861,10 @@ void hmgetCommand(client *c);
 void hstrlenCommand(client *c);
 void hkeysCommand(client *c);
 void hvalsCommand(client *c);
+void hincrbyfloatCommand(client *c);
+void hrandfieldCommand(client *c);
+void memoryUsageCommand(client *c);
+void memoryHelpCommand(client *c);
 void zincrbyCommand(client *c);
 void zmscoreCommand(client *c);
 void zrankCommand(client *c);
@@ -773,11 +876,38 @@ void zrangebyscoreCommand(client *c);
 void zrevrangebyscoreCommand(client *c);
 void zrangebylexCommand(client *c);
 void zrevrangebylexCommand(client *c);
+void zremrangebyscoreCommand(client *c);
+void zremrangebyrankCommand(client *c);
+void zremrangebylexCommand(client *c);
+void zunionstoreCommand(client *c);
+void zinterstoreCommand(client *c);
+void zdiffstoreCommand(client *c);
+void zunionCommand(client *c);
+void zinterCommand(client *c);
+void zdiffCommand(client *c);
+void zintercardCommand(client *c);
+void zrangestoreCommand(client *c);
+void zpopminCommand(client *c);
+void zpopmaxCommand(client *c);
+void zmpopCommand(client *c);
+void zrandmemberCommand(client *c);
+/* The pop the blocking BZPOPMIN, BZPOPMAX and BZMPOP run once a key is
+ * ready (t_zpop.c): where is ZSET_MIN or ZSET_MAX. */
+#define ZSET_MIN 0
+#define ZSET_MAX 1
+robj *genericZpopCommand(client *c, robj **keyv, int keyc, int where,
+                         int emitkey, long long count, int use_nested_array,
+                         int reply_nil_when_empty, long long *popped,
+                         int *deleted);
+void zpopRewriteForPropagation(client *c, robj *key, int where,
+                               long long count);
+int zmpopParseArgs(client *c, int idx, long long *numkeys, int *where,
+                   long long *count);
 void renamenxCommand(client *c);
 void copyCommand(client *c);
 void moveCommand(client *c);
-void swapdbCommand(client *c);
 void touchCommand(client *c);
+void swapdbCommand(client *c);
 void configGetCommand(client *c);
 void configSetCommand(client *c);
 void configHelpCommand(client *c);
@@ -799,6 +929,14 @@ void clientIdCommand(client *c);
 void clientSetNameCommand(client *c);
 int clientSetNameOrReply(client *c, robj *name);
 void helloCommand(client *c);
+sds catClientInfoString(redisServer *s, client *cl, sds o);
+int getClientType(client *c);
+size_t getClientOutputBufferMemoryUsage(client *c);
+int closeClientOnOutputBufferLimitReached(client *c, int async);
+void clientsCronOutputBufferLimits(redisServer *s);
+int obufLimitsParse(clientBufferLimits *limits, int argc, char **argv,
+                    const char **why);
+sds obufLimitsString(redisServer *s, const clientBufferLimits *limits);
 
 /* replication.c */
 void syncCommand(client *c);
@@ -831,6 +969,11 @@ void lposCommand(client *c);
 void lremCommand(client *c);
 void lmoveCommand(client *c);
 void rpoplpushCommand(client *c);
+void blpopCommand(client *c);
+void brpopCommand(client *c);
+void brpoplpushCommand(client *c);
+void blmoveCommand(client *c);
+void blmpopCommand(client *c);
 
 /* ---- t_set.c / t_hash.c / t_zset.c helpers used elsewhere ---- */
 unsigned long setTypeSize(const robj *subject);

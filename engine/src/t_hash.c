@@ -21,6 +21,8 @@
  * the same text, so clients cannot tell. */
 #include <string.h>
 #include <strings.h>
+#include <stdlib.h>
+#include <math.h>
 #include "server.h"
 #include "listpack.h"
 
@@ -481,4 +483,331 @@ robj *hashTypeDup(redisServer *s, robj *o) {
     robj *h = createObject(s, OBJ_HASH, d);
     h->encoding = OBJ_ENCODING_HT;
     return h;
+}
+
+/* The value of field as a new string object, or NULL if the hash has no
+ * such field (SORT's BY and GET patterns read hash fields with it). */
+robj *hashTypeGetValueObject(redisServer *s, robj *o, const sds field) {
+    hashValue v;
+    if (!hashTypeGetValue(o, field, &v)) return NULL;
+    return createStringObject(s, (const char *)v.ptr, v.len);
+}
+
+/* ---- HINCRBYFLOAT ---- */
+
+/* HINCRBYFLOAT key field increment: adds to a field read as a long double
+ * (0 if missing) and replies with the sum, formatted as INCRBYFLOAT does.
+ * An increment that is NaN or infinite is refused before the key is
+ * created. Propagated as HSET key field <result>, so that a replay never
+ * depends on float rounding. */
+void hincrbyfloatCommand(client *c) {
+    redisServer *s = c->srv;
+    char ibuf[LONG_STR_SIZE], buf[MAX_LONG_DOUBLE_CHARS];
+    long double incr, value = 0;
+    size_t ilen;
+    hashValue v;
+    robj *o;
+    const char *ip = objectStrBytes(c->argv[3], ibuf, &ilen);
+    if (!string2ld(ip, ilen, &incr)) {
+        addReplyError(c, "value is not a valid float");
+        return;
+    }
+    if (isnan(incr) || isinf(incr)) {
+        addReplyError(c, "value is NaN or Infinity");
+        return;
+    }
+    if ((o = hashTypeLookupWriteOrCreate(c, c->argv[1])) == NULL) return;
+    if (hashTypeGetValue(o, c->argv[2]->v.ptr, &v) &&
+        !string2ld((const char *)v.ptr, v.len, &value)) {
+        addReplyError(c, "hash value is not a float");
+        return;
+    }
+    value += incr;
+    if (isnan(value) || isinf(value)) {
+        addReplyError(c, "increment would produce NaN or Infinity");
+        return;
+    }
+    int len = ld2string(buf, sizeof(buf), value);
+    sds text = sdsnewlen(s->mem, buf, (size_t)len);
+    hashTypeSet(s, o, c->argv[2]->v.ptr, text);
+    sdsfree(s->mem, text);
+    addReplyBulkCBuffer(c, buf, (size_t)len);
+    signalModifiedKey(c, c->db, c->argv[1]);
+    s->dirty++;
+    robj *hset = createStringObject(s, "HSET", 4);
+    robj *result = createRawStringObject(s, buf, (size_t)len);
+    rewriteClientCommandArgument(c, 0, hset);
+    rewriteClientCommandArgument(c, 3, result);
+    decrRefCount(s, hset);
+    decrRefCount(s, result);
+}
+
+/* ---- HRANDFIELD ----
+ *
+ * HRANDFIELD key [count [WITHVALUES]] follows Redis 7.0's four ways of
+ * sampling, chosen by count against the hash's size N:
+ *
+ *   1. count < 0 (or 1): |count| independent draws, repeats allowed, in
+ *      the order drawn. A listpack is sampled in batches of at most
+ *      HRANDFIELD_RANDOM_SAMPLE_LIMIT draws, each batch sorted by position
+ *      so that the listpack is walked once per batch.
+ *   2. count >= N: the whole hash, in its own order.
+ *   3. count * HRANDFIELD_SUB_STRATEGY_MUL > N: copy the hash into a
+ *      scratch dict and delete random entries until count are left; the
+ *      reply follows the scratch dict's order.
+ *   4. otherwise (count much smaller than N): a listpack is walked once,
+ *      picking each pair with probability (wanted left) / (pairs left);
+ *      a hashtable is drawn from until count distinct fields came up,
+ *      each replied as soon as it is new.
+ */
+#define HRANDFIELD_SUB_STRATEGY_MUL 3
+#define HRANDFIELD_RANDOM_SAMPLE_LIMIT 1000
+
+/* A draw of the listpack sampler: the pair's position and the order the
+ * draw was made in. */
+typedef struct hashPick {
+    unsigned long index;
+    unsigned long order;
+} hashPick;
+
+static int _hashPickCompare(const void *a, const void *b) {
+    unsigned long x = ((const hashPick *)a)->index;
+    unsigned long y = ((const hashPick *)b)->index;
+    return x < y ? -1 : x > y;
+}
+
+/* The length of HRANDFIELD's reply of n fields: with values, a flat
+ * array of 2n items in RESP2, an array of n [field, value] pairs in
+ * RESP3. */
+static void hrandReplyLen(client *c, unsigned long n, int withvalues) {
+    if (withvalues && c->resp == 2) addReplyArrayLen(c, (long)n * 2);
+    else addReplyArrayLen(c, (long)n);
+}
+
+/* Replies with a field and, when given, its value (a pair in RESP3). */
+static void hrandReplySds(client *c, const sds f, const sds v) {
+    if (v != NULL && c->resp > 2) addReplyArrayLen(c, 2);
+    addReplyBulkCBuffer(c, f, sdslen(f));
+    if (v != NULL) addReplyBulkCBuffer(c, v, sdslen(v));
+}
+
+/* Replies with a field, and its value when vp is not NULL (a pair in
+ * RESP3). */
+static void hrandReplyPair(client *c, unsigned char *fp, unsigned char *vp) {
+    hashValue v;
+    if (vp != NULL && c->resp > 2) addReplyArrayLen(c, 2);
+    hashReadElement(fp, &v);
+    addReplyBulkCBuffer(c, v.ptr, v.len);
+    if (vp == NULL) return;
+    hashReadElement(vp, &v);
+    addReplyBulkCBuffer(c, v.ptr, v.len);
+}
+
+/* Draws count pairs of a listpack hash at random, repeats allowed, into
+ * keys[] (element pointers, in the order drawn): one walk of the listpack
+ * over the draws sorted by position. */
+static void hashListpackRandomPairs(redisServer *s, unsigned char *lp,
+                                    unsigned long count,
+                                    unsigned char **keys) {
+    hashPick *picks = memAlloc(s->mem, sizeof(*picks) * count);
+    unsigned long pairs = lpLength(lp) / 2, at = 0, k = 0;
+    for (unsigned long i = 0; i < count; i++) {
+        picks[i].index = (unsigned long)rngBelow(s->denv.rng, pairs);
+        picks[i].order = i;
+    }
+    qsort(picks, count, sizeof(*picks), _hashPickCompare);
+    unsigned char *p = lpSeek(lp, (long)picks[0].index * 2);
+    at = picks[0].index;
+    while (p != NULL && k < count) {
+        while (k < count && picks[k].index == at)
+            keys[picks[k++].order] = p;
+        at++;
+        p = lpNext(lp, lpNext(lp, p));
+    }
+    memFree(s->mem, picks);
+}
+
+/* Case 1: |count| draws with repeats. */
+static void hrandWithRepeats(client *c, robj *o, unsigned long count,
+                             int withvalues) {
+    redisServer *s = c->srv;
+    hrandReplyLen(c, count, withvalues);
+    if (o->encoding == OBJ_ENCODING_HT) {
+        while (count--) {
+            dictEntry *de = dictGetFairRandomKey(o->v.ptr);
+            hrandReplySds(c, dictGetKey(de),
+                          withvalues ? dictGetVal(de) : NULL);
+            if (c->flags & CLIENT_CLOSE_ASAP) break;
+        }
+        return;
+    }
+    unsigned long limit = count > HRANDFIELD_RANDOM_SAMPLE_LIMIT ?
+                          HRANDFIELD_RANDOM_SAMPLE_LIMIT : count;
+    unsigned char **keys = memAlloc(s->mem, sizeof(*keys) * limit);
+    while (count) {
+        unsigned long n = count > limit ? limit : count;
+        count -= n;
+        hashListpackRandomPairs(s, o->v.ptr, n, keys);
+        for (unsigned long i = 0; i < n; i++)
+            hrandReplyPair(c, keys[i],
+                           withvalues ? lpNext(o->v.ptr, keys[i]) : NULL);
+        if (c->flags & CLIENT_CLOSE_ASAP) break;
+    }
+    memFree(s->mem, keys);
+}
+
+/* Case 2: every field, in the hash's own order. */
+static void hrandWholeHash(client *c, robj *o, int withvalues) {
+    if (o->encoding == OBJ_ENCODING_LISTPACK) {
+        unsigned char *lp = o->v.ptr, *p = lpFirst(lp);
+        while (p != NULL) {
+            unsigned char *vp = lpNext(lp, p);
+            hrandReplyPair(c, p, withvalues ? vp : NULL);
+            p = lpNext(lp, vp);
+        }
+        return;
+    }
+    dictIterator *di = dictGetIterator(o->v.ptr);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL)
+        hrandReplySds(c, dictGetKey(de), withvalues ? dictGetVal(de) : NULL);
+    dictReleaseIterator(di);
+}
+
+/* Case 3: a scratch copy of the hash with size - count random entries
+ * deleted. */
+static void hrandBySubtraction(client *c, robj *o, unsigned long size,
+                               unsigned long count, int withvalues) {
+    redisServer *s = c->srv;
+    dict *d = dictCreate(&hashDictType, &s->denv);
+    dictExpand(d, size);
+    if (o->encoding == OBJ_ENCODING_LISTPACK) {
+        unsigned char *lp = o->v.ptr, *p = lpFirst(lp);
+        hashValue f, v;
+        while (p != NULL) {
+            unsigned char *vp = lpNext(lp, p);
+            hashReadElement(p, &f);
+            hashReadElement(vp, &v);
+            dictAdd(d, sdsnewlen(s->mem, f.ptr, f.len),
+                    withvalues ? sdsnewlen(s->mem, v.ptr, v.len) : NULL);
+            p = lpNext(lp, vp);
+        }
+    } else {
+        dictIterator *di = dictGetIterator(o->v.ptr);
+        dictEntry *de;
+        while ((de = dictNext(di)) != NULL)
+            dictAdd(d, sdsdup(s->mem, dictGetKey(de)),
+                    withvalues ? sdsdup(s->mem, dictGetVal(de)) : NULL);
+        dictReleaseIterator(di);
+    }
+    for (; size > count; size--)
+        dictDelete(d, dictGetKey(dictGetFairRandomKey(d)));
+    dictIterator *di = dictGetIterator(d);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL)
+        hrandReplySds(c, dictGetKey(de), withvalues ? dictGetVal(de) : NULL);
+    dictReleaseIterator(di);
+    dictRelease(d);
+}
+
+/* Case 4 for a listpack: one walk, each pair taken with probability
+ * (still wanted) / (not yet visited), so every subset is equally likely;
+ * the reply is in listpack order. */
+static void hrandListpackUnique(client *c, robj *o, unsigned long count,
+                                int withvalues) {
+    unsigned char *lp = o->v.ptr, *p = lpFirst(lp);
+    unsigned long pairs = lpLength(lp) / 2, visited = 0, left = count;
+    while (left > 0 && p != NULL) {
+        unsigned char *vp = lpNext(lp, p);
+        double r = rngDouble(c->srv->denv.rng);
+        if (r <= (double)left / (double)(pairs - visited)) {
+            hrandReplyPair(c, p, withvalues ? vp : NULL);
+            left--;
+        }
+        p = lpNext(lp, vp);
+        visited++;
+    }
+}
+
+/* Case 4 for a hashtable: draw until count distinct fields came up. */
+static void hrandDictUnique(client *c, robj *o, unsigned long count,
+                            int withvalues) {
+    redisServer *s = c->srv;
+    dict *seen = dictCreate(&keylistDictType, &s->denv);
+    dictExpand(seen, count);
+    while (dictSize(seen) < count) {
+        dictEntry *de = dictGetFairRandomKey(o->v.ptr);
+        sds f = dictGetKey(de), v = dictGetVal(de);
+        if (dictFind(seen, f) != NULL) continue;
+        dictAdd(seen, sdsdup(s->mem, f), NULL);
+        hrandReplySds(c, f, withvalues ? v : NULL);
+    }
+    dictRelease(seen);
+}
+
+/* HRANDFIELD with a count. A missing key is an empty array. */
+static void hrandfieldWithCount(client *c, long long l, int withvalues) {
+    robj *o = hashLookupRead(c, c->argv[1], HASH_REPLY_EMPTY_ARRAY);
+    if (o == NULL) return;
+    unsigned long size = hashTypeLength(o);
+    unsigned long count = l >= 0 ? (unsigned long)l : (unsigned long)-l;
+    if (count == 0) {
+        addReplyProto(c, HASH_REPLY_EMPTY_ARRAY,
+                      strlen(HASH_REPLY_EMPTY_ARRAY));
+        return;
+    }
+    if (l < 0 || count == 1) {
+        hrandWithRepeats(c, o, count, withvalues);
+        return;
+    }
+    hrandReplyLen(c, count < size ? count : size, withvalues);
+    if (count >= size) {
+        hrandWholeHash(c, o, withvalues);
+    } else if (count * HRANDFIELD_SUB_STRATEGY_MUL > size) {
+        hrandBySubtraction(c, o, size, count, withvalues);
+    } else if (o->encoding == OBJ_ENCODING_LISTPACK) {
+        hrandListpackUnique(c, o, count, withvalues);
+    } else {
+        hrandDictUnique(c, o, count, withvalues);
+    }
+}
+
+/* HRANDFIELD key [count [WITHVALUES]]: without a count, one random field
+ * (a null bulk for a missing key); with one, see above. The count must
+ * be within +-LONG_MAX, and within +-LONG_MAX/2 with WITHVALUES, whose
+ * reply is twice as long. */
+void hrandfieldCommand(client *c) {
+    long long l;
+    int withvalues = 0;
+    if (c->argc >= 3) {
+        if (getRangeLongFromObjectOrReply(c, c->argv[2], -LLONG_MAX,
+                                          LLONG_MAX, &l, NULL) != C_OK)
+            return;
+        if (c->argc > 4 || (c->argc == 4 &&
+                            strcasecmp(c->argv[3]->v.ptr, "withvalues"))) {
+            addReplyError(c, "syntax error");
+            return;
+        }
+        if (c->argc == 4) {
+            withvalues = 1;
+            if (l < -LLONG_MAX / 2 || l > LLONG_MAX / 2) {
+                addReplyError(c, "value is out of range");
+                return;
+            }
+        }
+        hrandfieldWithCount(c, l, withvalues);
+        return;
+    }
+    robj *o = lookupKeyRead(c, c->argv[1]);
+    if (o == NULL) { addReplyNull(c); return; }
+    if (checkType(c, o, OBJ_HASH)) return;
+    if (o->encoding == OBJ_ENCODING_HT) {
+        sds f = dictGetKey(dictGetFairRandomKey(o->v.ptr));
+        addReplyBulkCBuffer(c, f, sdslen(f));
+        return;
+    }
+    unsigned long pairs = hashTypeLength(o);
+    unsigned char *p = lpSeek(o->v.ptr,
+                              (long)rngBelow(c->srv->denv.rng, pairs) * 2);
+    hrandReplyPair(c, p, NULL);
 }

@@ -1,5 +1,7 @@
 /* t_list.c -- the list type: LPUSH, RPUSH, LPOP, RPOP, LRANGE, LINDEX,
- * LSET, LINSERT, LLEN, LREM, LTRIM, LPOS, LMOVE, RPOPLPUSH, LMPOP.
+ * LSET, LINSERT, LLEN, LREM, LTRIM, LPOS, LMOVE, RPOPLPUSH, LMPOP, and
+ * the blocking BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP (blocked.c waits
+ * for the keys; serveClientBlockedOnList below serves them).
  *
  * Redis 7.0 stores every list as a quicklist (quicklist.h): a linked list
  * of listpack nodes, each limited by list-max-listpack-size, the inner
@@ -536,33 +538,44 @@ static void mpopGenericCommand(client *c, robj **keys, long long numkeys,
     addReplyNullArray(c);
 }
 
-/* LMPOP numkeys key [key ...] LEFT|RIGHT [COUNT count]. */
-void lmpopCommand(client *c) {
-    long long numkeys, count = -1;
-    int where;
-    if (getRangeLongFromObjectOrReply(c, c->argv[1], 1, LLONG_MAX, &numkeys,
-            "numkeys should be greater than 0") != C_OK) return;
+/* Parses LMPOP's arguments from numkeys at argv[numkeys_idx] (BLMPOP's
+ * come after its timeout): the key count, the end and the count (1 if
+ * not given). C_ERR after replying. */
+static int lmpopParse(client *c, int numkeys_idx, long long *numkeys,
+                      int *where, long long *count) {
+    *count = -1;
+    if (getRangeLongFromObjectOrReply(c, c->argv[numkeys_idx], 1, LLONG_MAX,
+            numkeys, "numkeys should be greater than 0") != C_OK)
+        return C_ERR;
     /* Where LEFT|RIGHT must be; counted so that no numkeys overflows. */
-    if (numkeys >= c->argc - 2) {
+    if (*numkeys >= c->argc - numkeys_idx - 1) {
         addReplyError(c, "syntax error");
-        return;
+        return C_ERR;
     }
-    int where_idx = 2 + (int)numkeys;
-    if (getListPositionFromObjectOrReply(c, c->argv[where_idx], &where)
-        != C_OK) return;
+    int where_idx = numkeys_idx + 1 + (int)*numkeys;
+    if (getListPositionFromObjectOrReply(c, c->argv[where_idx], where)
+        != C_OK) return C_ERR;
     for (int j = where_idx + 1; j < c->argc; j++) {
         const char *opt = c->argv[j]->v.ptr;
         int more = c->argc - 1 - j;
-        if (count == -1 && !strcasecmp(opt, "count") && more) {
+        if (*count == -1 && !strcasecmp(opt, "count") && more) {
             if (getRangeLongFromObjectOrReply(c, c->argv[++j], 1, LLONG_MAX,
-                    &count, "count should be greater than 0") != C_OK)
-                return;
+                    count, "count should be greater than 0") != C_OK)
+                return C_ERR;
         } else {
             addReplyError(c, "syntax error");
-            return;
+            return C_ERR;
         }
     }
-    if (count == -1) count = 1;
+    if (*count == -1) *count = 1;
+    return C_OK;
+}
+
+/* LMPOP numkeys key [key ...] LEFT|RIGHT [COUNT count]. */
+void lmpopCommand(client *c) {
+    long long numkeys, count;
+    int where;
+    if (lmpopParse(c, 1, &numkeys, &where, &count) != C_OK) return;
     mpopGenericCommand(c, c->argv + 2, numkeys, where, count);
 }
 
@@ -601,6 +614,17 @@ static void lmoveGenericCommand(client *c, int wherefrom, int whereto) {
     if (listTypeLength(sobj) == 0) dbDelete(c->srv, c->db, touchedkey);
     signalModifiedKey(c, c->db, touchedkey);
     c->srv->dirty++;
+    /* The blocking forms that did not block replay as the plain ones. */
+    if (c->cmd->proc == blmoveCommand) {
+        robj *verb = createStringObject(c->srv, "LMOVE", 5);
+        rewriteClientCommandVector(c, 5, verb, c->argv[1], c->argv[2],
+                                   c->argv[3], c->argv[4]);
+        decrRefCount(c->srv, verb);
+    } else if (c->cmd->proc == brpoplpushCommand) {
+        robj *verb = createStringObject(c->srv, "RPOPLPUSH", 9);
+        rewriteClientCommandVector(c, 3, verb, c->argv[1], c->argv[2]);
+        decrRefCount(c->srv, verb);
+    }
 }
 
 /* LMOVE source destination LEFT|RIGHT LEFT|RIGHT */
@@ -622,4 +646,178 @@ robj *listTypeDup(redisServer *s, robj *o) {
     robj *l = createObject(s, OBJ_LIST, quicklistDup(o->v.ptr));
     l->encoding = OBJ_ENCODING_QUICKLIST;
     return l;
+}
+
+/* ---- Blocking ---- */
+
+/* LPOP or RPOP as a new string object, for propagation. */
+static robj *listPopVerb(redisServer *s, int where) {
+    return createStringObject(s, where == LIST_HEAD ? "LPOP" : "RPOP", 4);
+}
+
+/* "left" or "right" as a new string object, for propagation. */
+static robj *listPositionObject(redisServer *s, int where) {
+    return where == LIST_HEAD ? createStringObject(s, "left", 4)
+                              : createStringObject(s, "right", 5);
+}
+
+/* Serves BLMOVE and BRPOPLPUSH: pops from key's list o and pushes onto
+ * the destination, replying the element, propagated as the LMOVE (or
+ * RPOPLPUSH) it amounts to. A destination of another type is WRONGTYPE
+ * for the receiver, and nothing moves. */
+static void serveBlockedMove(client *rc, robj *o, robj *key, redisDb *db) {
+    redisServer *s = rc->srv;
+    robj *dstkey = rc->bpop.target;
+    robj *dstobj = lookupKeyWrite(rc, dstkey);
+    if (dstobj && checkType(rc, dstobj, OBJ_LIST)) return;
+    robj *value = listTypePop(s, o, rc->bpop.wherefrom);
+    if (!value) memPanic("list: an empty list in the keyspace");
+    lmoveHandlePush(rc, dstkey, dstobj, value, rc->bpop.whereto);
+    decrRefCount(s, value);
+    int isbrpoplpush = rc->lastcmd && rc->lastcmd->proc == brpoplpushCommand;
+    robj *argv[5];
+    argv[0] = isbrpoplpush ? createStringObject(s, "RPOPLPUSH", 9)
+                           : createStringObject(s, "LMOVE", 5);
+    argv[1] = key;
+    argv[2] = dstkey;
+    argv[3] = listPositionObject(s, rc->bpop.wherefrom);
+    argv[4] = listPositionObject(s, rc->bpop.whereto);
+    alsoPropagate(s, db->id, argv, isbrpoplpush ? 3 : 5);
+    decrRefCount(s, argv[0]);
+    decrRefCount(s, argv[3]);
+    decrRefCount(s, argv[4]);
+}
+
+/* The blockServeProc of lists (blocked.c): serves one client blocked on
+ * key, whose list o is not empty, as Redis 7.0 does -- BLPOP and BRPOP
+ * reply [key, element], propagated as LPOP/RPOP key; BLMPOP replies [key,
+ * [elements]], propagated as LPOP/RPOP key count; BLMOVE see above. No
+ * WATCH is touched for a plain pop (the push that made the key ready
+ * did), and only BLMPOP counts its elements as dirty, as in 7.0. Returns
+ * 1 if the list was emptied and deleted. */
+int serveClientBlockedOnList(client *rc, robj *o, robj *key, redisDb *db) {
+    redisServer *s = rc->srv;
+    int where = rc->bpop.wherefrom;
+    if (rc->bpop.target) {
+        serveBlockedMove(rc, o, key, db);
+    } else if (rc->lastcmd && rc->lastcmd->proc == blmpopCommand) {
+        long long count = rc->bpop.count;
+        long long llen = (long long)listTypeLength(o);
+        robj *argv[3] = { listPopVerb(s, where), key,
+            createStringObjectFromLongLong(s, count > llen ? llen : count) };
+        alsoPropagate(s, db->id, argv, 3);
+        decrRefCount(s, argv[0]);
+        decrRefCount(s, argv[2]);
+        listPopRangeAndReplyWithKey(rc, o, key, where, count);
+        return !dictFind(db->dict, key->v.ptr);
+    } else {
+        robj *argv[2] = { listPopVerb(s, where), key };
+        alsoPropagate(s, db->id, argv, 2);
+        decrRefCount(s, argv[0]);
+        robj *value = listTypePop(s, o, where);
+        if (!value) memPanic("list: an empty list in the keyspace");
+        addReplyArrayLen(rc, 2);
+        addReplyBulk(rc, key);
+        addReplyBulk(rc, value);
+        decrRefCount(s, value);
+    }
+    if (listTypeLength(o) != 0) return 0;
+    dbDelete(s, db, key);
+    return 1;
+}
+
+/* BLPOP, BRPOP and BLMPOP: pops from the first of keys[0..numkeys) that
+ * holds a list, as LPOP/RPOP (count -1) or LMPOP would, propagated as
+ * LPOP/RPOP key [count]; a key of another type first is WRONGTYPE. If
+ * none does, the client blocks on all of them until timeout -- or, where
+ * it may not block, replies a null array at once. */
+static void blockingPopGenericCommand(client *c, robj **keys, int numkeys,
+                                      int where, int timeout_idx,
+                                      long long count) {
+    redisServer *s = c->srv;
+    long long timeout;
+    if (getTimeoutFromObjectOrReply(c, c->argv[timeout_idx], &timeout)
+        != C_OK) return;
+    for (int j = 0; j < numkeys; j++) {
+        robj *key = keys[j];
+        robj *o = lookupKeyWrite(c, key);
+        if (!o) continue;
+        if (checkType(c, o, OBJ_LIST)) return;
+        if (listTypeLength(o) == 0) continue;
+        if (count != -1) {
+            mpopGenericCommand(c, keys + j, 1, where, count);
+            return;
+        }
+        robj *value = listTypePop(s, o, where);
+        addReplyArrayLen(c, 2);
+        addReplyBulk(c, key);
+        addReplyBulk(c, value);
+        decrRefCount(s, value);
+        listElementsRemoved(c, key, o, 1);
+        robj *verb = listPopVerb(s, where);
+        rewriteClientCommandVector(c, 2, verb, key);
+        decrRefCount(s, verb);
+        return;
+    }
+    if (c->flags & CLIENT_DENY_BLOCKING) {
+        addReplyNullArray(c);
+        return;
+    }
+    blockForKeys(c, BLOCKED_LIST, keys, numkeys, count, timeout, NULL, where,
+                 LIST_HEAD);
+}
+
+/* BLPOP key [key ...] timeout */
+void blpopCommand(client *c) {
+    blockingPopGenericCommand(c, c->argv + 1, c->argc - 2, LIST_HEAD,
+                              c->argc - 1, -1);
+}
+
+/* BRPOP key [key ...] timeout */
+void brpopCommand(client *c) {
+    blockingPopGenericCommand(c, c->argv + 1, c->argc - 2, LIST_TAIL,
+                              c->argc - 1, -1);
+}
+
+/* BLMOVE and BRPOPLPUSH once parsed: LMOVE if the source holds a list;
+ * otherwise block on the source (a null bulk where blocking is not
+ * allowed). */
+static void blmoveGenericCommand(client *c, int wherefrom, int whereto,
+                                 long long timeout) {
+    robj *o = lookupKeyWrite(c, c->argv[1]);
+    if (checkType(c, o, OBJ_LIST)) return;
+    if (o) {
+        lmoveGenericCommand(c, wherefrom, whereto);
+    } else if (c->flags & CLIENT_DENY_BLOCKING) {
+        addReplyNull(c);
+    } else {
+        blockForKeys(c, BLOCKED_LIST, c->argv + 1, 1, -1, timeout,
+                     c->argv[2], wherefrom, whereto);
+    }
+}
+
+/* BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout */
+void blmoveCommand(client *c) {
+    int wherefrom, whereto;
+    long long timeout;
+    if (getListPositionFromObjectOrReply(c, c->argv[3], &wherefrom) != C_OK ||
+        getListPositionFromObjectOrReply(c, c->argv[4], &whereto) != C_OK ||
+        getTimeoutFromObjectOrReply(c, c->argv[5], &timeout) != C_OK)
+        return;
+    blmoveGenericCommand(c, wherefrom, whereto, timeout);
+}
+
+/* BRPOPLPUSH source destination timeout */
+void brpoplpushCommand(client *c) {
+    long long timeout;
+    if (getTimeoutFromObjectOrReply(c, c->argv[3], &timeout) != C_OK) return;
+    blmoveGenericCommand(c, LIST_TAIL, LIST_HEAD, timeout);
+}
+
+/* BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count] */
+void blmpopCommand(client *c) {
+    long long numkeys, count;
+    int where;
+    if (lmpopParse(c, 2, &numkeys, &where, &count) != C_OK) return;
+    blockingPopGenericCommand(c, c->argv + 3, (int)numkeys, where, 1, count);
 }

@@ -1,4 +1,5 @@
-/* t_zset.c -- the sorted set type: ZADD, ZREM, ZRANGE and friends.
+/* t_zset.c -- the sorted set type and its point commands: ZADD, ZREM,
+ * ZSCORE, ZRANK, ZCOUNT and friends (ranges are t_zrange.c's).
  *
  * A sorted set maps each member (a string) to a score (a double) and
  * keeps the members ordered by score, members with equal scores ordered
@@ -31,8 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "server.h"
-#include "listpack.h"
+#include "t_zset.h"
 
 /* Replies that need no formatting, as the RESP2 bytes Redis sends. */
 #define ZSET_REPLY_ZERO ":0\r\n"
@@ -42,40 +42,6 @@
 /* A listpack may not grow past 1 GiB; Redis converts to a skiplist
  * rather than let one write cross that line (lpSafeToAdd). */
 #define ZSET_LISTPACK_SAFETY_SIZE (1UL << 30)
-
-/* ZADD's options, as zsetAdd takes them. */
-#define ZADD_IN_NONE 0
-#define ZADD_IN_INCR (1 << 0)   /* add to the score instead of setting it */
-#define ZADD_IN_NX (1 << 1)     /* only add new members */
-#define ZADD_IN_XX (1 << 2)     /* only update existing members */
-#define ZADD_IN_GT (1 << 3)     /* only update to a greater score */
-#define ZADD_IN_LT (1 << 4)     /* only update to a lesser score */
-
-/* What zsetAdd did, as it reports it. */
-#define ZADD_OUT_NOP (1 << 0)      /* nothing, because of the options */
-#define ZADD_OUT_NAN (1 << 1)      /* nothing: the score would be NaN */
-#define ZADD_OUT_ADDED (1 << 2)    /* the member is new */
-#define ZADD_OUT_UPDATED (1 << 3)  /* the member's score changed */
-
-/* A score interval, as ZRANGE BYSCORE and ZCOUNT take it. */
-typedef struct zrangespec {
-    double min, max;
-    int minex, maxex;       /* 1 if that end is exclusive: "(1.5" */
-} zrangespec;
-
-/* One end of a lexicographic interval: "[abc", "(abc", "-" or "+". The
- * bytes point into the client's argument, which outlives the command. */
-typedef struct zlexbound {
-    const unsigned char *s;
-    size_t len;
-    int inf;                /* -1 for "-", +1 for "+", 0 for a string */
-} zlexbound;
-
-/* A lexicographic interval, as ZRANGE BYLEX and ZLEXCOUNT take it. */
-typedef struct zlexrangespec {
-    zlexbound min, max;
-    int minex, maxex;       /* 1 if that end is exclusive */
-} zlexrangespec;
 
 /* ==== Skiplist ====
  *
@@ -190,8 +156,8 @@ static zskiplistNode *zslSearch(zskiplist *zsl, double score, const sds ele,
  * predecessor, so update[i] now spans exactly that plus one (to reach the
  * new node), and the new node inherits the rest of the old span. Levels
  * above the new node's height jump over it: their spans grow by one. */
-static zskiplistNode *zslInsert(redisServer *s, zskiplist *zsl,
-                                double score, sds ele) {
+zskiplistNode *zslInsert(redisServer *s, zskiplist *zsl, double score,
+                         sds ele) {
     zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x;
     unsigned long rank[ZSKIPLIST_MAXLEVEL];
     int level = zslRandomLevel(s);
@@ -298,8 +264,8 @@ static unsigned long zslGetRank(zskiplist *zsl, double score,
 
 /* Returns the node at the 1-based rank, or NULL: the spans let the walk
  * jump straight there in O(log N). */
-static zskiplistNode *zslGetElementByRank(zskiplist *zsl,
-                                          unsigned long rank) {
+zskiplistNode *zslGetElementByRank(zskiplist *zsl,
+                                   unsigned long rank) {
     zskiplistNode *x = zsl->header;
     unsigned long traversed = 0;
     for (int i = zsl->level - 1; i >= 0; i--) {
@@ -316,12 +282,12 @@ static zskiplistNode *zslGetElementByRank(zskiplist *zsl,
 /* ==== Score and lexicographic ranges ==== */
 
 /* Returns 1 if value is at or above the range's minimum. */
-static int zslValueGteMin(double value, const zrangespec *spec) {
+int zslValueGteMin(double value, const zrangespec *spec) {
     return spec->minex ? value > spec->min : value >= spec->min;
 }
 
 /* Returns 1 if value is at or below the range's maximum. */
-static int zslValueLteMax(double value, const zrangespec *spec) {
+int zslValueLteMax(double value, const zrangespec *spec) {
     return spec->maxex ? value < spec->max : value <= spec->max;
 }
 
@@ -346,7 +312,7 @@ static int zslParseRangeItem(const sds text, double *v, int *ex) {
 }
 
 /* Parses ZRANGE BYSCORE style min and max. Returns C_OK or C_ERR. */
-static int zslParseRange(robj *min, robj *max, zrangespec *spec) {
+int zslParseRange(robj *min, robj *max, zrangespec *spec) {
     if (zslParseRangeItem(min->v.ptr, &spec->min, &spec->minex) != C_OK ||
         zslParseRangeItem(max->v.ptr, &spec->max, &spec->maxex) != C_OK)
         return C_ERR;
@@ -371,7 +337,7 @@ static int zslParseLexItem(const sds text, zlexbound *b, int *ex) {
 }
 
 /* Parses ZRANGE BYLEX style min and max. Returns C_OK or C_ERR. */
-static int zslParseLexRange(robj *min, robj *max, zlexrangespec *spec) {
+int zslParseLexRange(robj *min, robj *max, zlexrangespec *spec) {
     if (zslParseLexItem(min->v.ptr, &spec->min, &spec->minex) != C_OK ||
         zslParseLexItem(max->v.ptr, &spec->max, &spec->maxex) != C_OK)
         return C_ERR;
@@ -421,12 +387,12 @@ static int zslLexRangeEmpty(const zlexrangespec *r) {
 }
 
 /* Returns 1 if the skiplist node's member is at or above the minimum. */
-static int zslNodeLexGteMin(const zskiplistNode *x, const zlexrangespec *r) {
+int zslNodeLexGteMin(const zskiplistNode *x, const zlexrangespec *r) {
     return zslLexGteMin((const unsigned char *)x->ele, sdslen(x->ele), r);
 }
 
 /* Returns 1 if the skiplist node's member is at or below the maximum. */
-static int zslNodeLexLteMax(const zskiplistNode *x, const zlexrangespec *r) {
+int zslNodeLexLteMax(const zskiplistNode *x, const zlexrangespec *r) {
     return zslLexLteMax((const unsigned char *)x->ele, sdslen(x->ele), r);
 }
 
@@ -441,7 +407,7 @@ static int zslIsInRange(zskiplist *zsl, const zrangespec *r) {
 
 /* Returns the first node whose score is in range, or NULL. The search
  * runs forward on each level while the next node is still below min. */
-static zskiplistNode *zslFirstInRange(zskiplist *zsl, const zrangespec *r) {
+zskiplistNode *zslFirstInRange(zskiplist *zsl, const zrangespec *r) {
     zskiplistNode *x = zsl->header;
     if (!zslIsInRange(zsl, r)) return NULL;
     for (int i = zsl->level - 1; i >= 0; i--)
@@ -453,7 +419,7 @@ static zskiplistNode *zslFirstInRange(zskiplist *zsl, const zrangespec *r) {
 }
 
 /* Returns the last node whose score is in range, or NULL. */
-static zskiplistNode *zslLastInRange(zskiplist *zsl, const zrangespec *r) {
+zskiplistNode *zslLastInRange(zskiplist *zsl, const zrangespec *r) {
     zskiplistNode *x = zsl->header;
     if (!zslIsInRange(zsl, r)) return NULL;
     for (int i = zsl->level - 1; i >= 0; i--)
@@ -472,8 +438,8 @@ static int zslIsInLexRange(zskiplist *zsl, const zlexrangespec *r) {
 }
 
 /* Returns the first node whose member is in the lex range, or NULL. */
-static zskiplistNode *zslFirstInLexRange(zskiplist *zsl,
-                                         const zlexrangespec *r) {
+zskiplistNode *zslFirstInLexRange(zskiplist *zsl,
+                                  const zlexrangespec *r) {
     zskiplistNode *x = zsl->header;
     if (!zslIsInLexRange(zsl, r)) return NULL;
     for (int i = zsl->level - 1; i >= 0; i--)
@@ -485,8 +451,8 @@ static zskiplistNode *zslFirstInLexRange(zskiplist *zsl,
 }
 
 /* Returns the last node whose member is in the lex range, or NULL. */
-static zskiplistNode *zslLastInLexRange(zskiplist *zsl,
-                                        const zlexrangespec *r) {
+zskiplistNode *zslLastInLexRange(zskiplist *zsl,
+                                 const zlexrangespec *r) {
     zskiplistNode *x = zsl->header;
     if (!zslIsInLexRange(zsl, r)) return NULL;
     for (int i = zsl->level - 1; i >= 0; i--)
@@ -503,8 +469,8 @@ static zskiplistNode *zslLastInLexRange(zskiplist *zsl,
 
 /* Reads the element at p as text: a string in place, an integer written
  * into buf (LP_INTBUF_SIZE bytes). Sets *len and returns the bytes. */
-static const unsigned char *zzlText(unsigned char *p, unsigned char *buf,
-                                    size_t *len) {
+const unsigned char *zzlText(unsigned char *p, unsigned char *buf,
+                             size_t *len) {
     int64_t n;
     const unsigned char *s = lpGet(p, &n, buf);
     *len = (size_t)n;
@@ -513,14 +479,20 @@ static const unsigned char *zzlText(unsigned char *p, unsigned char *buf,
 
 /* Returns the score stored at sptr: an integer element as is, a string
  * element through strtod, as Redis's zzlGetScore does. */
-static double zzlGetScore(unsigned char *sptr) {
-    char buf[MAX_D2STRING_CHARS];
+double zzlGetScore(unsigned char *sptr) {
     int64_t n;
     const unsigned char *s = lpGet(sptr, &n, NULL);
     if (s == NULL) return (double)n;
-    if ((size_t)n >= sizeof(buf)) n = sizeof(buf) - 1;
-    memcpy(buf, s, (size_t)n);
-    buf[n] = '\0';
+    return zzlStrtod(s, (size_t)n);
+}
+
+/* Reads a score stored as text: the first len bytes (at most 127, as
+ * Redis copies them) through strtod. */
+double zzlStrtod(const unsigned char *s, size_t len) {
+    char buf[128];
+    if (len >= sizeof(buf)) len = sizeof(buf) - 1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
     return strtod(buf, NULL);
 }
 
@@ -553,16 +525,16 @@ static unsigned long zzlLength(unsigned char *lp) {
 }
 
 /* Moves eptr and sptr to the next pair; both become NULL past the end. */
-static void zzlNext(unsigned char *lp, unsigned char **eptr,
-                    unsigned char **sptr) {
+void zzlNext(unsigned char *lp, unsigned char **eptr,
+             unsigned char **sptr) {
     unsigned char *e = lpNext(lp, *sptr);
     *eptr = e;
     *sptr = e ? lpNext(lp, e) : NULL;
 }
 
 /* Moves eptr and sptr to the previous pair; NULL before the start. */
-static void zzlPrev(unsigned char *lp, unsigned char **eptr,
-                    unsigned char **sptr) {
+void zzlPrev(unsigned char *lp, unsigned char **eptr,
+             unsigned char **sptr) {
     unsigned char *s = lpPrev(lp, *eptr);
     *sptr = s;
     *eptr = s ? lpPrev(lp, s) : NULL;
@@ -635,8 +607,8 @@ static int zzlIsInRange(unsigned char *lp, const zrangespec *r) {
 }
 
 /* Returns the first member element whose score is in range, or NULL. */
-static unsigned char *zzlFirstInRange(unsigned char *lp,
-                                      const zrangespec *r) {
+unsigned char *zzlFirstInRange(unsigned char *lp,
+                               const zrangespec *r) {
     unsigned char *eptr = lpFirst(lp), *sptr;
     if (!zzlIsInRange(lp, r)) return NULL;
     for (; eptr != NULL; eptr = lpNext(lp, sptr)) {
@@ -648,8 +620,8 @@ static unsigned char *zzlFirstInRange(unsigned char *lp,
 }
 
 /* Returns the last member element whose score is in range, or NULL. */
-static unsigned char *zzlLastInRange(unsigned char *lp,
-                                     const zrangespec *r) {
+unsigned char *zzlLastInRange(unsigned char *lp,
+                              const zrangespec *r) {
     unsigned char *eptr = lpSeek(lp, -2), *sptr;
     if (!zzlIsInRange(lp, r)) return NULL;
     while (eptr != NULL) {
@@ -662,7 +634,7 @@ static unsigned char *zzlLastInRange(unsigned char *lp,
 }
 
 /* Returns 1 if the member at p is at or above the lex minimum. */
-static int zzlLexGteMin(unsigned char *p, const zlexrangespec *r) {
+int zzlLexGteMin(unsigned char *p, const zlexrangespec *r) {
     unsigned char buf[LP_INTBUF_SIZE];
     size_t len;
     const unsigned char *s = zzlText(p, buf, &len);
@@ -670,7 +642,7 @@ static int zzlLexGteMin(unsigned char *p, const zlexrangespec *r) {
 }
 
 /* Returns 1 if the member at p is at or below the lex maximum. */
-static int zzlLexLteMax(unsigned char *p, const zlexrangespec *r) {
+int zzlLexLteMax(unsigned char *p, const zlexrangespec *r) {
     unsigned char buf[LP_INTBUF_SIZE];
     size_t len;
     const unsigned char *s = zzlText(p, buf, &len);
@@ -688,8 +660,8 @@ static int zzlIsInLexRange(unsigned char *lp, const zlexrangespec *r) {
 }
 
 /* Returns the first member element in the lex range, or NULL. */
-static unsigned char *zzlFirstInLexRange(unsigned char *lp,
-                                         const zlexrangespec *r) {
+unsigned char *zzlFirstInLexRange(unsigned char *lp,
+                                  const zlexrangespec *r) {
     unsigned char *eptr = lpFirst(lp);
     if (!zzlIsInLexRange(lp, r)) return NULL;
     for (; eptr != NULL; eptr = lpNext(lp, lpNext(lp, eptr)))
@@ -699,8 +671,8 @@ static unsigned char *zzlFirstInLexRange(unsigned char *lp,
 }
 
 /* Returns the last member element in the lex range, or NULL. */
-static unsigned char *zzlLastInLexRange(unsigned char *lp,
-                                        const zlexrangespec *r) {
+unsigned char *zzlLastInLexRange(unsigned char *lp,
+                                 const zlexrangespec *r) {
     unsigned char *eptr = lpSeek(lp, -2), *sptr;
     if (!zzlIsInLexRange(lp, r)) return NULL;
     while (eptr != NULL) {
@@ -761,7 +733,7 @@ static void zsetConvert(redisServer *s, robj *zobj) {
 }
 
 /* Looks member up. Returns C_OK and sets *score, or C_ERR. */
-static int zsetScore(robj *zobj, const sds member, double *score) {
+int zsetScore(robj *zobj, const sds member, double *score) {
     dictEntry *de;
     if (zobj->encoding == OBJ_ENCODING_LISTPACK)
         return zzlFind(zobj->v.ptr, member, score) ? C_OK : C_ERR;
@@ -876,8 +848,8 @@ static int zsetAddSkiplist(redisServer *s, robj *zobj, double score,
  * success, including when the options made it a no-op, and 0 when the
  * score is or would become NaN, in which case nothing changed. ele stays
  * the caller's. */
-static int zsetAdd(redisServer *s, robj *zobj, double score, const sds ele,
-                   int flags, int *out, double *newscore) {
+int zsetAdd(redisServer *s, robj *zobj, double score, const sds ele,
+            int flags, int *out, double *newscore) {
     *out = 0;
     if (isnan(score)) {
         *out = ZADD_OUT_NAN;
@@ -893,21 +865,29 @@ static int zsetAdd(redisServer *s, robj *zobj, double score, const sds ele,
 /* Removes ele. Returns 1 if it was a member. In a skiplist set the dict
  * entry goes first (it does not own the member), then the node, which
  * frees the member; a dict under 10% full is then shrunk. */
-static int zsetDel(redisServer *s, robj *zobj, const sds ele) {
+int zsetDel(redisServer *s, robj *zobj, const sds ele) {
     zset *zs = zobj->v.ptr;
-    dictEntry *de;
-    double score;
     if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
         unsigned char *eptr = zzlFind(zobj->v.ptr, ele, NULL);
         if (eptr == NULL) return 0;
         zobj->v.ptr = zzlDelete(s, zobj->v.ptr, eptr);
         return 1;
     }
-    if ((de = dictUnlink(zs->dict, ele)) == NULL) return 0;
+    if (!zsetRemoveFromSkiplist(s, zs, ele)) return 0;
+    if (dictNeedsShrink(zs->dict)) dictResize(zs->dict);
+    return 1;
+}
+
+/* Removes ele from a skiplist sorted set, dict entry then node, without
+ * shrinking the dict: a caller removing many members resizes once at the
+ * end. Returns 1 if it was a member. */
+int zsetRemoveFromSkiplist(redisServer *s, zset *zs, const sds ele) {
+    dictEntry *de = dictUnlink(zs->dict, ele);
+    double score;
+    if (de == NULL) return 0;
     score = *(double *)dictGetVal(de);
     dictFreeUnlinkedEntry(zs->dict, de);
     zslDelete(s, zs->zsl, score, ele);
-    if (dictNeedsShrink(zs->dict)) dictResize(zs->dict);
     return 1;
 }
 
@@ -930,6 +910,195 @@ static long zsetRank(robj *zobj, const sds ele, int reverse) {
     if ((de = dictFind(zs->dict, ele)) == NULL) return -1;
     rank = zslGetRank(zs->zsl, *(double *)dictGetVal(de), ele);
     return reverse ? (long)(llen - rank) : (long)rank - 1;
+}
+
+/* Converts a skiplist sorted set back into a listpack, in place, if it
+ * now fits one: at most zset-max-listpack-entries members, none longer
+ * than zset-max-listpack-value bytes (maxelelen) and all of them
+ * (totelelen) within the listpack's safety size. The STORE commands call
+ * this on the set they built, which is always a skiplist while being
+ * built. The nodes are freed as the listpack grows, so the members are
+ * never held twice. */
+void zsetConvertToListpackIfNeeded(redisServer *s, robj *zobj,
+                                   size_t maxelelen, size_t totelelen) {
+    zset *zs = zobj->v.ptr;
+    unsigned char *lp;
+    zskiplistNode *node, *next;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) return;
+    if ((long long)zs->zsl->length > s->cfg.zset_max_listpack_entries ||
+        (long long)maxelelen > s->cfg.zset_max_listpack_value ||
+        totelelen > ZSET_LISTPACK_SAFETY_SIZE)
+        return;
+    lp = lpCreate(s->mem, 0);
+    dictRelease(zs->dict);
+    node = zs->zsl->header->level[0].forward;
+    memFree(s->mem, zs->zsl->header);
+    memFree(s->mem, zs->zsl);
+    for (; node != NULL; node = next) {
+        lp = zzlInsertAt(s, lp, NULL, node->ele, node->score);
+        next = node->level[0].forward;
+        zslFreeNode(s, node);
+    }
+    memFree(s->mem, zs);
+    zobj->v.ptr = lp;
+    zobj->encoding = OBJ_ENCODING_LISTPACK;
+}
+
+/* ==== Removing ranges ====
+ *
+ * ZREMRANGEBYRANK, ZREMRANGEBYSCORE and ZREMRANGEBYLEX find the first
+ * member of the range as ZRANGE does and delete forward from there while
+ * the members stay in range: O(log N + M) in a skiplist, with every node
+ * also leaving the dict, and a single lpDeleteRange (by rank) or a walk
+ * (by score or lex) in a listpack. A skiplist's dict is shrunk once at
+ * the end if it fell under 10% full. */
+
+/* Unlinks, forgets and frees the skiplist node x, whose predecessors are
+ * in update. */
+static void zslDeleteFromSet(redisServer *s, zset *zs, zskiplistNode *x,
+                             zskiplistNode **update) {
+    zslDeleteNode(zs->zsl, x, update);
+    dictDelete(zs->dict, x->ele);
+    zslFreeNode(s, x);
+}
+
+/* Deletes the skiplist nodes of 1-based ranks start to end, both
+ * included. Returns how many went. */
+static unsigned long zslDeleteRangeByRank(redisServer *s, zset *zs,
+                                          unsigned long start,
+                                          unsigned long end) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x = zs->zsl->header;
+    unsigned long traversed = 0, removed = 0;
+    for (int i = zs->zsl->level - 1; i >= 0; i--) {
+        while (x->level[i].forward &&
+               traversed + x->level[i].span < start) {
+            traversed += x->level[i].span;
+            x = x->level[i].forward;
+        }
+        update[i] = x;
+    }
+    x = x->level[0].forward;
+    for (traversed++; x && traversed <= end; traversed++, removed++) {
+        zskiplistNode *next = x->level[0].forward;
+        zslDeleteFromSet(s, zs, x, update);
+        x = next;
+    }
+    return removed;
+}
+
+/* Deletes the skiplist nodes whose score is in range. */
+static unsigned long zslDeleteRangeByScore(redisServer *s, zset *zs,
+                                           const zrangespec *r) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x = zs->zsl->header;
+    unsigned long removed = 0;
+    for (int i = zs->zsl->level - 1; i >= 0; i--) {
+        while (x->level[i].forward &&
+               !zslValueGteMin(x->level[i].forward->score, r))
+            x = x->level[i].forward;
+        update[i] = x;
+    }
+    x = x->level[0].forward;
+    while (x && zslValueLteMax(x->score, r)) {
+        zskiplistNode *next = x->level[0].forward;
+        zslDeleteFromSet(s, zs, x, update);
+        x = next;
+        removed++;
+    }
+    return removed;
+}
+
+/* Deletes the skiplist nodes whose member is in the lex range. */
+static unsigned long zslDeleteRangeByLex(redisServer *s, zset *zs,
+                                         const zlexrangespec *r) {
+    zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x = zs->zsl->header;
+    unsigned long removed = 0;
+    for (int i = zs->zsl->level - 1; i >= 0; i--) {
+        while (x->level[i].forward &&
+               !zslNodeLexGteMin(x->level[i].forward, r))
+            x = x->level[i].forward;
+        update[i] = x;
+    }
+    x = x->level[0].forward;
+    while (x && zslNodeLexLteMax(x, r)) {
+        zskiplistNode *next = x->level[0].forward;
+        zslDeleteFromSet(s, zs, x, update);
+        x = next;
+        removed++;
+    }
+    return removed;
+}
+
+/* Deletes listpack pairs from eptr on while keep() says they are still
+ * in range; a pair deleted leaves eptr on the next one. */
+static unsigned char *zzlDeleteWhile(redisServer *s, unsigned char *lp,
+                                     unsigned char *eptr,
+                                     int (*keep)(unsigned char *,
+                                                 const void *),
+                                     const void *range,
+                                     unsigned long *deleted) {
+    while (eptr && keep(eptr, range)) {
+        lp = lpDelete(s->mem, lp, eptr, &eptr);
+        lp = lpDelete(s->mem, lp, eptr, &eptr);
+        (*deleted)++;
+    }
+    return lp;
+}
+
+/* zzlDeleteWhile's tests: the score after the member, or the member. */
+static int zzlScoreLteMax(unsigned char *eptr, const void *r) {
+    return zslValueLteMax(zzlGetScore(lpNext(NULL, eptr)), r);
+}
+static int zzlMemberLteMax(unsigned char *eptr, const void *r) {
+    return zzlLexLteMax(eptr, r);
+}
+
+/* Deletes the members of 1-based ranks start to end, both included,
+ * from a sorted set of either encoding. The ranks must be in the set.
+ * Returns how many went. */
+unsigned long zsetDeleteRangeByRank(redisServer *s, robj *zobj,
+                                    unsigned long start, unsigned long end) {
+    unsigned long num = end - start + 1;
+    zset *zs = zobj->v.ptr;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
+        zobj->v.ptr = lpDeleteRange(s->mem, zobj->v.ptr,
+                                    (long)(2 * (start - 1)), 2 * num);
+        return num;
+    }
+    num = zslDeleteRangeByRank(s, zs, start, end);
+    if (dictNeedsShrink(zs->dict)) dictResize(zs->dict);
+    return num;
+}
+
+/* Deletes the members whose score is in range. */
+unsigned long zsetDeleteRangeByScore(redisServer *s, robj *zobj,
+                                     const zrangespec *range) {
+    unsigned long num = 0;
+    zset *zs = zobj->v.ptr;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
+        unsigned char *eptr = zzlFirstInRange(zobj->v.ptr, range);
+        zobj->v.ptr = zzlDeleteWhile(s, zobj->v.ptr, eptr, zzlScoreLteMax,
+                                     range, &num);
+        return num;
+    }
+    num = zslDeleteRangeByScore(s, zs, range);
+    if (dictNeedsShrink(zs->dict)) dictResize(zs->dict);
+    return num;
+}
+
+/* Deletes the members in the lex range. */
+unsigned long zsetDeleteRangeByLex(redisServer *s, robj *zobj,
+                                   const zlexrangespec *range) {
+    unsigned long num = 0;
+    zset *zs = zobj->v.ptr;
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
+        unsigned char *eptr = zzlFirstInLexRange(zobj->v.ptr, range);
+        zobj->v.ptr = zzlDeleteWhile(s, zobj->v.ptr, eptr, zzlMemberLteMax,
+                                     range, &num);
+        return num;
+    }
+    num = zslDeleteRangeByLex(s, zs, range);
+    if (dictNeedsShrink(zs->dict)) dictResize(zs->dict);
+    return num;
 }
 
 /* ==== Commands: writes ==== */
@@ -1205,325 +1374,6 @@ void zlexcountCommand(client *c) {
     addReplyLongLong(c, (long long)count);
 }
 
-/* ==== ZRANGE and its older forms ====
- *
- * ZRANGE key start stop [BYSCORE|BYLEX] [REV] [LIMIT offset count]
- * [WITHSCORES] is the 6.2 command that subsumes ZREVRANGE,
- * ZRANGEBYSCORE, ZREVRANGEBYSCORE, ZRANGEBYLEX and ZREVRANGEBYLEX; all
- * of them parse and run through here, the old ones with the range type
- * and direction fixed, so "REV" or "BYSCORE" after them is a syntax
- * error, as in Redis. */
-
-#define ZRANGE_AUTO 0
-#define ZRANGE_RANK 1
-#define ZRANGE_SCORE 2
-#define ZRANGE_LEX 3
-
-#define ZRANGE_DIR_AUTO 0
-#define ZRANGE_DIR_FORWARD 1
-#define ZRANGE_DIR_REVERSE 2
-
-/* A parsed ZRANGE request. */
-typedef struct zrangeRequest {
-    int type;           /* ZRANGE_RANK, _SCORE or _LEX */
-    int reverse;        /* walk from the highest score */
-    int withscores;
-    long long offset, limit; /* LIMIT; limit -1 means no limit */
-    long long start, end;    /* by rank */
-    zrangespec range;   /* by score */
-    zlexrangespec lex;  /* by lex */
-} zrangeRequest;
-
-/* Parses the options after key, min and max. Returns C_OK, or C_ERR
- * after replying. A LIMIT with fewer than two arguments after it is a
- * syntax error like any unknown word. */
-static int zrangeParseOptions(client *c, int argc_start, int *type,
-                              int *dir, zrangeRequest *req) {
-    for (int j = argc_start + 3; j < c->argc; j++) {
-        const char *opt = c->argv[j]->v.ptr;
-        int left = c->argc - j - 1;
-        if (!strcasecmp(opt, "withscores")) {
-            req->withscores = 1;
-        } else if (!strcasecmp(opt, "limit") && left >= 2) {
-            if (getLongFromObjectOrReply(c, c->argv[j + 1], &req->offset,
-                                         NULL) != C_OK ||
-                getLongFromObjectOrReply(c, c->argv[j + 2], &req->limit,
-                                         NULL) != C_OK)
-                return C_ERR;
-            j += 2;
-        } else if (*dir == ZRANGE_DIR_AUTO && !strcasecmp(opt, "rev")) {
-            *dir = ZRANGE_DIR_REVERSE;
-        } else if (*type == ZRANGE_AUTO && !strcasecmp(opt, "bylex")) {
-            *type = ZRANGE_LEX;
-        } else if (*type == ZRANGE_AUTO && !strcasecmp(opt, "byscore")) {
-            *type = ZRANGE_SCORE;
-        } else {
-            addReplyError(c, "syntax error");
-            return C_ERR;
-        }
-    }
-    return C_OK;
-}
-
-/* Rejects option combinations Redis rejects. Note that Redis only sees
- * a LIMIT whose count is not -1, so "LIMIT 5 -1" passes with a rank
- * range and is ignored. Returns C_OK, or C_ERR after replying. */
-static int zrangeCheckOptions(client *c, const zrangeRequest *req) {
-    if (req->limit != -1 && req->type == ZRANGE_RANK) {
-        addReplyError(c, "syntax error, LIMIT is only supported in "
-                         "combination with either BYSCORE or BYLEX");
-        return C_ERR;
-    }
-    if (req->withscores && req->type == ZRANGE_LEX) {
-        addReplyError(c, "syntax error, WITHSCORES not supported in "
-                         "combination with BYLEX");
-        return C_ERR;
-    }
-    return C_OK;
-}
-
-/* Parses the two range arguments. With REV, BYSCORE and BYLEX take them
- * as max then min; a rank range stays start then stop. Returns C_OK, or
- * C_ERR after replying. */
-static int zrangeParseRange(client *c, int argc_start, zrangeRequest *req) {
-    robj *a = c->argv[argc_start + 1], *b = c->argv[argc_start + 2];
-    if (req->reverse && req->type != ZRANGE_RANK) {
-        robj *t = a;
-        a = b;
-        b = t;
-    }
-    if (req->type == ZRANGE_RANK) {
-        if (getLongFromObjectOrReply(c, a, &req->start, NULL) != C_OK ||
-            getLongFromObjectOrReply(c, b, &req->end, NULL) != C_OK)
-            return C_ERR;
-    } else if (req->type == ZRANGE_SCORE) {
-        if (zslParseRange(a, b, &req->range) != C_OK) {
-            addReplyError(c, "min or max is not a float");
-            return C_ERR;
-        }
-    } else if (zslParseLexRange(a, b, &req->lex) != C_OK) {
-        addReplyError(c, "min or max not valid string range item");
-        return C_ERR;
-    }
-    return C_OK;
-}
-
-/* Replies with the listpack pair at eptr, sptr: the member, then its
- * score if withscores. */
-static void zrangeEmitListpack(client *c, unsigned char *eptr,
-                               unsigned char *sptr, int withscores) {
-    unsigned char buf[LP_INTBUF_SIZE];
-    size_t len;
-    const unsigned char *m = zzlText(eptr, buf, &len);
-    addReplyBulkCBuffer(c, m, len);
-    if (withscores) addReplyDouble(c, zzlGetScore(sptr));
-}
-
-/* Replies with a skiplist node: the member, then its score if asked. */
-static void zrangeEmitNode(client *c, zskiplistNode *x, int withscores) {
-    addReplyBulkCBuffer(c, x->ele, sdslen(x->ele));
-    if (withscores) addReplyDouble(c, x->score);
-}
-
-/* Replies with rangelen listpack pairs from rank start, walking down
- * from the top when reverse. */
-static void zrangeRankListpack(client *c, unsigned char *lp, long start,
-                               long rangelen, const zrangeRequest *req) {
-    unsigned char *eptr, *sptr;
-    eptr = lpSeek(lp, req->reverse ? -2 - 2 * start : 2 * start);
-    sptr = lpNext(lp, eptr);
-    while (rangelen--) {
-        zrangeEmitListpack(c, eptr, sptr, req->withscores);
-        if (req->reverse) zzlPrev(lp, &eptr, &sptr);
-        else zzlNext(lp, &eptr, &sptr);
-    }
-}
-
-/* Replies with rangelen skiplist nodes from rank start: the first node
- * is found by rank in O(log N), the rest by following level 0. */
-static void zrangeRankSkiplist(client *c, zskiplist *zsl, long start,
-                               long rangelen, const zrangeRequest *req) {
-    zskiplistNode *x;
-    if (req->reverse)
-        x = start > 0 ? zslGetElementByRank(zsl, zsl->length - start)
-                      : zsl->tail;
-    else
-        x = start > 0 ? zslGetElementByRank(zsl, (unsigned long)start + 1)
-                      : zsl->header->level[0].forward;
-    while (rangelen--) {
-        zrangeEmitNode(c, x, req->withscores);
-        x = req->reverse ? x->backward : x->level[0].forward;
-    }
-}
-
-/* ZRANGE by rank. Negative indexes count from the end; the range is
- * clipped to the set, and an empty one replies an empty array. */
-static void zrangeByRank(client *c, robj *zobj, const zrangeRequest *req) {
-    long long llen = (long long)zsetLength(zobj), start = req->start;
-    long long end = req->end;
-    long rangelen;
-    if (start < 0) start += llen;
-    if (end < 0) end += llen;
-    if (start < 0) start = 0;
-    if (start > end || start >= llen) {
-        addReplyArrayLen(c, 0);
-        return;
-    }
-    if (end >= llen) end = llen - 1;
-    rangelen = end - start + 1;
-    addReplyArrayLen(c, req->withscores ? rangelen * 2 : rangelen);
-    if (zobj->encoding == OBJ_ENCODING_LISTPACK)
-        zrangeRankListpack(c, zobj->v.ptr, start, rangelen, req);
-    else
-        zrangeRankSkiplist(c, ((zset *)zobj->v.ptr)->zsl, start, rangelen,
-                           req);
-}
-
-/* Returns 1 if the listpack pair at (eptr, sptr) is still inside the far
- * end of the request's range: the end the walk is heading for. */
-static int zrangeInsideListpack(unsigned char *eptr, unsigned char *sptr,
-                                const zrangeRequest *req) {
-    if (req->type == ZRANGE_LEX)
-        return req->reverse ? zzlLexGteMin(eptr, &req->lex)
-                            : zzlLexLteMax(eptr, &req->lex);
-    return req->reverse ? zslValueGteMin(zzlGetScore(sptr), &req->range)
-                        : zslValueLteMax(zzlGetScore(sptr), &req->range);
-}
-
-/* The same test for a skiplist node. */
-static int zrangeInsideNode(zskiplistNode *x, const zrangeRequest *req) {
-    if (req->type == ZRANGE_LEX)
-        return req->reverse ? zslNodeLexGteMin(x, &req->lex)
-                            : zslNodeLexLteMax(x, &req->lex);
-    return req->reverse ? zslValueGteMin(x->score, &req->range)
-                        : zslValueLteMax(x->score, &req->range);
-}
-
-/* Replies with the listpack pairs of a score or lex range, skipping
- * offset of them and stopping after limit. Returns how many it sent.
- *
- * Like Redis, it counts offset and limit down with a post-decrement, so
- * a negative offset skips everything and a negative limit never runs
- * out. */
-static long zrangeGenericListpack(client *c, unsigned char *lp,
-                                  const zrangeRequest *req) {
-    unsigned char *eptr, *sptr = NULL;
-    long long offset = req->offset, limit = req->limit, sent = 0;
-    if (req->type == ZRANGE_LEX)
-        eptr = req->reverse ? zzlLastInLexRange(lp, &req->lex)
-                            : zzlFirstInLexRange(lp, &req->lex);
-    else
-        eptr = req->reverse ? zzlLastInRange(lp, &req->range)
-                            : zzlFirstInRange(lp, &req->range);
-    if (eptr) sptr = lpNext(lp, eptr);
-    while (eptr && offset--) {
-        if (req->reverse) zzlPrev(lp, &eptr, &sptr);
-        else zzlNext(lp, &eptr, &sptr);
-    }
-    for (; eptr && limit--; sent++) {
-        if (!zrangeInsideListpack(eptr, sptr, req)) break;
-        zrangeEmitListpack(c, eptr, sptr, req->withscores);
-        if (req->reverse) zzlPrev(lp, &eptr, &sptr);
-        else zzlNext(lp, &eptr, &sptr);
-    }
-    return sent;
-}
-
-/* The same walk over a skiplist. Returns how many members it sent. */
-static long zrangeGenericSkiplist(client *c, zskiplist *zsl,
-                                  const zrangeRequest *req) {
-    long long offset = req->offset, limit = req->limit, sent = 0;
-    zskiplistNode *x;
-    if (req->type == ZRANGE_LEX)
-        x = req->reverse ? zslLastInLexRange(zsl, &req->lex)
-                         : zslFirstInLexRange(zsl, &req->lex);
-    else
-        x = req->reverse ? zslLastInRange(zsl, &req->range)
-                         : zslFirstInRange(zsl, &req->range);
-    while (x && offset--)
-        x = req->reverse ? x->backward : x->level[0].forward;
-    for (; x && limit--; sent++) {
-        if (!zrangeInsideNode(x, req)) break;
-        zrangeEmitNode(c, x, req->withscores);
-        x = req->reverse ? x->backward : x->level[0].forward;
-    }
-    return sent;
-}
-
-/* ZRANGE by score or lex. The number of results is not known until the
- * walk ends, so the array length is written afterwards, into a slot
- * reserved before the first element. An offset past the end replies an
- * empty array without walking. */
-static void zrangeByScoreOrLex(client *c, robj *zobj,
-                               const zrangeRequest *req) {
-    void *slot = addReplyDeferredLen(c);
-    long sent = 0;
-    if (!(req->offset > 0 &&
-          req->offset >= (long long)zsetLength(zobj))) {
-        if (zobj->encoding == OBJ_ENCODING_LISTPACK)
-            sent = zrangeGenericListpack(c, zobj->v.ptr, req);
-        else
-            sent = zrangeGenericSkiplist(c, ((zset *)zobj->v.ptr)->zsl,
-                                         req);
-    }
-    setDeferredArrayLen(c, slot, req->withscores ? sent * 2 : sent);
-}
-
-/* Runs every form of ZRANGE. type and dir are fixed by the older
- * commands and ZRANGE_AUTO / ZRANGE_DIR_AUTO for ZRANGE itself, whose
- * options then choose. Arguments are checked in Redis's order: options,
- * their combination, the range, then the key. */
-static void zrangeGenericCommand(client *c, int type, int dir) {
-    zrangeRequest req;
-    robj *zobj;
-    memset(&req, 0, sizeof(req));
-    req.limit = -1;
-    if (zrangeParseOptions(c, 1, &type, &dir, &req) != C_OK) return;
-    req.type = type == ZRANGE_AUTO ? ZRANGE_RANK : type;
-    req.reverse = dir == ZRANGE_DIR_REVERSE;
-    if (zrangeCheckOptions(c, &req) != C_OK) return;
-    if (zrangeParseRange(c, 1, &req) != C_OK) return;
-    if ((zobj = lookupKeyRead(c, c->argv[1])) == NULL) {
-        addReplyArrayLen(c, 0);
-        return;
-    }
-    if (checkType(c, zobj, OBJ_ZSET)) return;
-    if (req.type == ZRANGE_RANK)
-        zrangeByRank(c, zobj, &req);
-    else
-        zrangeByScoreOrLex(c, zobj, &req);
-}
-
-/* ZRANGE key start stop [BYSCORE|BYLEX] [REV] [LIMIT o n] [WITHSCORES]. */
-void zrangeCommand(client *c) {
-    zrangeGenericCommand(c, ZRANGE_AUTO, ZRANGE_DIR_AUTO);
-}
-
-/* ZREVRANGE key start stop [WITHSCORES]. */
-void zrevrangeCommand(client *c) {
-    zrangeGenericCommand(c, ZRANGE_RANK, ZRANGE_DIR_REVERSE);
-}
-
-/* ZRANGEBYSCORE key min max [WITHSCORES] [LIMIT offset count]. */
-void zrangebyscoreCommand(client *c) {
-    zrangeGenericCommand(c, ZRANGE_SCORE, ZRANGE_DIR_FORWARD);
-}
-
-/* ZREVRANGEBYSCORE key max min [WITHSCORES] [LIMIT offset count]. */
-void zrevrangebyscoreCommand(client *c) {
-    zrangeGenericCommand(c, ZRANGE_SCORE, ZRANGE_DIR_REVERSE);
-}
-
-/* ZRANGEBYLEX key min max [LIMIT offset count]. */
-void zrangebylexCommand(client *c) {
-    zrangeGenericCommand(c, ZRANGE_LEX, ZRANGE_DIR_FORWARD);
-}
-
-/* ZREVRANGEBYLEX key max min [LIMIT offset count]. */
-void zrevrangebylexCommand(client *c) {
-    zrangeGenericCommand(c, ZRANGE_LEX, ZRANGE_DIR_REVERSE);
-}
-
 /* ZSCAN key cursor [MATCH pattern] [COUNT count]. The cursor is checked
  * before the key, so a bad cursor is reported even for a missing key. */
 void zscanCommand(client *c) {
@@ -1556,4 +1406,10 @@ robj *zsetDup(redisServer *s, robj *o) {
         dictAdd(copy->dict, ele, &node->score);
     }
     return z;
+}
+
+/* SORT converts a listpack sorted set to a skiplist before reading it,
+ * as 7.0 does (OBJECT ENCODING shows it afterwards). */
+void zsetConvertToSkiplist(redisServer *s, robj *zobj) {
+    if (zobj->encoding == OBJ_ENCODING_LISTPACK) zsetConvert(s, zobj);
 }

@@ -118,6 +118,52 @@ int d2string(char *buf, size_t len, double value) {
     return snprintf(buf, len, "%.17g", value);
 }
 
+/* Parses a long double as INCRBYFLOAT and HINCRBYFLOAT read their
+ * operands: the whole of s[0..slen) must be the number, with no leading
+ * space, shorter than MAX_LONG_DOUBLE_CHARS, not NaN, and not so large or
+ * so small that strtold gives up (an underflow to a subnormal value is
+ * accepted, as it is by Redis). Returns 1 and sets *dp, or returns 0. */
+int string2ld(const char *s, size_t slen, long double *dp) {
+    char buf[MAX_LONG_DOUBLE_CHARS];
+    char *end;
+    if (slen == 0 || slen >= sizeof(buf)) return 0;
+    memcpy(buf, s, slen);
+    buf[slen] = '\0';
+    errno = 0;
+    long double v = strtold(buf, &end);
+    if (isspace((unsigned char)buf[0]) || (size_t)(end - buf) != slen)
+        return 0;
+    if (errno == ERANGE &&
+        (v == HUGE_VALL || v == -HUGE_VALL || fpclassify(v) == FP_ZERO))
+        return 0;
+    if (errno == EINVAL || isnan(v)) return 0;
+    *dp = v;
+    return 1;
+}
+
+/* Formats a long double the "human friendly" way INCRBYFLOAT stores its
+ * result: fixed point with 17 decimals, then trailing zeros (and a bare
+ * point) removed, "-0" written "0", infinities as "inf"/"-inf". 1e308 is
+ * written out in full, 309 digits, which is why the buffer of a caller is
+ * MAX_LONG_DOUBLE_CHARS long. Returns the length, or 0 if buf is too
+ * small. */
+int ld2string(char *buf, size_t len, long double value) {
+    if (isinf(value)) {
+        if (len < 5) return 0;
+        return snprintf(buf, len, value > 0 ? "inf" : "-inf");
+    }
+    int l = snprintf(buf, len, "%.17Lf", value);
+    if (l < 0 || (size_t)l + 1 > len) return 0;
+    if (strchr(buf, '.')) {
+        char *p = buf + l - 1;
+        while (*p == '0') { p--; l--; }
+        if (*p == '.') l--;
+    }
+    if (l == 2 && buf[0] == '-' && buf[1] == '0') { buf[0] = '0'; l = 1; }
+    buf[l] = '\0';
+    return l;
+}
+
 static int _matchClass(const char **pp, int *plen, char c, int nocase) {
     const char *p = *pp + 1;
     int len = *plen - 1, not = 0, match = 0;

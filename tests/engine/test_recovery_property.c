@@ -4,7 +4,8 @@
  *
  * The test drives several clients with random scripts over every
  * command family the engine has -- strings (SET with its options, GETSET,
- * MSET, APPEND, the INCR family), hashes, sets, sorted sets, lists (pushes,
+ * MSET, APPEND, the INCR family, GETEX, GETDEL, SETRANGE, SETBIT), hashes
+ * (HINCRBYFLOAT among them), sets, sorted sets, lists (pushes,
  * pops with counts, LMOVE, LSET, LINSERT, LREM, LTRIM, LMPOP), the keyspace
  * (DEL, UNLINK, RENAME, EXPIREAT, PERSIST, FLUSHDB and FLUSHALL in other
  * dbs), MULTI/EXEC, BGREWRITEAOF -- crashes the machine at a random point
@@ -137,16 +138,41 @@ static void key(uint64_t *x, char fam, char *out) {
     sprintf(out, "%c%d", fam, (int)rnd(x, 4));
 }
 
+/* One of the string and hash writes Redis propagates as other commands
+ * (GETEX as PEXPIREAT, DEL or PERSIST, GETDEL as DEL, HINCRBYFLOAT as
+ * HSET) or as themselves (SETRANGE, SETBIT). */
+static void randomStringOrHashWrite(uint64_t *x, script *s, const char *k,
+                                    const char *v, const char *n) {
+    char t[32];
+    switch (rnd(x, 8)) {
+    case 0:                         /* past the cutoff */
+        sprintf(t, "%lld", T0_MS + 3 * 3600 * 1000LL + (long long)rnd(x, 99));
+        add(s, 4, "GETEX", k, "PXAT", t);
+        break;
+    case 1:                         /* already past: a DEL */
+        sprintf(t, "%lld", T0_MS / 1000 - 10);
+        add(s, 4, "GETEX", k, "EXAT", t);
+        break;
+    case 2: add(s, 3, "GETEX", k, "PERSIST"); break;
+    case 3: add(s, 2, "GETDEL", k); break;
+    case 4: add(s, 4, "HINCRBYFLOAT", k, "fl", "1.25"); break;
+    case 5: add(s, 4, "SETRANGE", k, rnd(x, 2) ? "2" : "0", v); break;
+    case 6: add(s, 4, "SETBIT", k, n[0] == '-' ? "3" : n, "1"); break;
+    default: add(s, 4, "SETBIT", k, "9", rnd(x, 2) ? "1" : "0"); break;
+    }
+}
+
 /* One random write, read or keyspace command. */
 static void randomCommand(uint64_t *x, script *s, int *counter) {
-    char k[16], k2[16], v[32], n[32], t[32];
+    char k[16], k2[16], v[32], n[32], t[32], z[16];
     const char fams[] = "shtzl";
     char fam = fams[rnd(x, 5)];
     key(x, fam, k);
     key(x, fams[rnd(x, 5)], k2);
     sprintf(v, "v%d", (*counter)++);
     sprintf(n, "%d", (int)rnd(x, 21) - 10);
-    switch (rnd(x, 42)) {
+    key(x, 'z', z);
+    switch (rnd(x, 48)) {
     case 0: add(s, 3, "SET", k, v); break;
     case 1: add(s, 4, "SET", k, v, "GET"); break;
     case 2: add(s, 4, "SET", k, v, rnd(x, 2) ? "NX" : "XX"); break;
@@ -195,6 +221,7 @@ static void randomCommand(uint64_t *x, script *s, int *counter) {
         break;
     case 31: add(s, 1, rnd(x, 4) ? "FLUSHDB" : "FLUSHALL"); break;
     case 32: add(s, 1, "BGREWRITEAOF"); break;
+    case 33: randomStringOrHashWrite(x, s, k, v, n); break;
     case 34: add(s, 4, rnd(x, 2) ? "RPUSH" : "LPUSH", k, v, "a"); break;
     case 35: add(s, 3, rnd(x, 2) ? "LPOP" : "RPOP", k, rnd(x, 2) ? "2"
                                                                : "1"); break;
@@ -207,6 +234,19 @@ static void randomCommand(uint64_t *x, script *s, int *counter) {
     case 40: add(s, 4, "LTRIM", k, "1", n); break;
     case 41: add(s, 5, "LMPOP", "2", k, k2, rnd(x, 2) ? "LEFT" : "RIGHT");
         break;
+    case 42: {
+        static const char *op[] = { "ZUNIONSTORE", "ZINTERSTORE",
+                                    "ZDIFFSTORE" };
+        add(s, 5, op[rnd(x, 3)], k, "2", z, k2);
+        break;
+    }
+    case 43: add(s, 5, "ZRANGESTORE", k, z, "0", n); break;
+    case 44: add(s, 3, rnd(x, 2) ? "ZPOPMIN" : "ZPOPMAX", z, "2"); break;
+    case 45: add(s, 7, "ZMPOP", "2", k, z, rnd(x, 2) ? "MIN" : "MAX",
+                 "COUNT", "2"); break;
+    case 46: add(s, 4, rnd(x, 2) ? "ZREMRANGEBYSCORE" : "ZREMRANGEBYRANK",
+                 z, "0", n); break;
+    case 47: add(s, 4, "ZREMRANGEBYLEX", z, "-", "[b"); break;
     default: add(s, 3, "SET", k, v); break;
     }
 }

@@ -218,7 +218,8 @@ static void testShutdownAsap(void) {
 }
 
 static void testHostConfigGet(void) {
-    static const char *const params[] = { "port", "7000", "save", "",
+    /* Host parameters: save is the engine's own (CONFIG SET save). */
+    static const char *const params[] = { "port", "7000", "logfile", "",
                                           NULL };
     host h;
     client *c;
@@ -226,11 +227,11 @@ static void testHostConfigGet(void) {
     hostOpen(&h);
     h.s->host_config = params;
     int fd = connectClient(&h, &c);
-    send(fd, "CONFIG GET port\r\nCONFIG GET sav* appendonly\r\n", 45, 0);
-    pump(&h, fd, out, sizeof(out), "appendonly");
+    send(fd, "CONFIG GET port\r\nCONFIG GET logf* appendonly\r\n", 46, 0);
+    pump(&h, fd, out, sizeof(out), "logfile");
     CHECK_EQ_STR(out, "*2\r\n$4\r\nport\r\n$4\r\n7000\r\n"
                       "*4\r\n$10\r\nappendonly\r\n$2\r\nno\r\n"
-                      "$4\r\nsave\r\n$0\r\n\r\n");
+                      "$7\r\nlogfile\r\n$0\r\n\r\n");
     close(fd);
     CHECK_EQ_INT(hostClose(&h), 0);
 }

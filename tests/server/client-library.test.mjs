@@ -1,8 +1,8 @@
 // A client library from the npm registry, node-redis (the `redis`
 // package), talking to `glasskv server` and to Debian's redis-server 7.0
 // started the same way, in the same run: a pipeline, an auto-pipelined
-// batch, transactions, SCAN through the library's scanIterator, hashes and
-// error replies. Each case runs on both servers; the library must see the
+// batch, transactions, SCAN through the library's scanIterator, hashes,
+// error replies and blocking pops. Each case runs on both servers; the library must see the
 // same values and the same errors from both, and the values a model of the
 // commands predicts.
 //
@@ -31,6 +31,17 @@ async function connect(port) {
   client.on('error', () => {});
   await client.connect();
   return client;
+}
+
+/** Polls INFO clients until blocked_clients is n (or 5 s have passed). */
+async function waitBlocked(client, n) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const m = /blocked_clients:(\d+)/.exec(await client.info('clients'));
+    if (m && Number(m[1]) === n) return;
+    if (Date.now() > deadline) throw new Error(`blocked_clients never reached ${n}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 /** A promise's outcome as data: { value } or { error: class, message }. */
@@ -224,6 +235,48 @@ describe('node-redis gets from glasskv server what it gets from redis-server 7.0
     assert.deepEqual(mine.inExec, { multi: true, indexes: [1], first: 'OK', last: 'x',
       error: 'ERR value is not an integer or out of range' });
     assert.equal(mine.ping, 'PONG');
+    assert.deepEqual(mine, theirs);
+  });
+
+  it('blocking pops wait for another connection\'s push, are served first blocked first, and time out with null', async () => {
+    const [mine, theirs] = await onBoth(async ({ server, client }) => {
+      const a = await connect(server.port);
+      const b = await connect(server.port);
+      try {
+        await client.del(['bl:q', 'bl:dst', 'bl:none']);
+        // Nothing to pop: both block, a first.
+        const first = a.blPop('bl:q', 0);
+        await waitBlocked(client, 1);
+        const second = b.blMove('bl:q', 'bl:dst', 'RIGHT', 'LEFT', 0);
+        await waitBlocked(client, 2);
+        const pushed = await client.rPush('bl:q', ['x', 'y', 'z']);
+        const served = [await first, await second];
+        // Something to pop: no blocking at all.
+        const mpop = await a.blmPop(0, ['bl:none', 'bl:q'], 'LEFT', { COUNT: 5 });
+        const t0 = Date.now();
+        const timedOut = await b.brPop('bl:none', 0.2);
+        const waited = Date.now() - t0;
+        return {
+          pushed, served, mpop, timedOut, waitedForTimeout: waited >= 150,
+          dst: await client.lRange('bl:dst', 0, -1),
+          exists: await client.exists('bl:q'),
+          blocked: /blocked_clients:(\d+)/.exec(await client.info('clients'))[1],
+        };
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+    assert.deepEqual(mine, {
+      pushed: 3,
+      served: [{ key: 'bl:q', element: 'x' }, 'z'],
+      mpop: ['bl:q', ['y']],
+      timedOut: null,
+      waitedForTimeout: true,
+      dst: ['z'],
+      exists: 0,
+      blocked: '0',
+    });
     assert.deepEqual(mine, theirs);
   });
 });
