@@ -325,7 +325,7 @@ static sds _rwKey(redisServer *s, gkMem *m, sds b, redisDb *db, sds key,
         rdbForEachElement(o, _rwElement, &r);
         b = r.buf;
     }
-    robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { key } };
+    robj k = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, key);
     long long when = getExpire(db, &k);
     if (when != -1) {
         b = sdscat(m, b, "*3\r\n$9\r\nPEXPIREAT\r\n");

@@ -385,7 +385,7 @@ void scanDatabaseForReadyKeys(redisServer *s, redisDb *db) {
         sds key = dictGetKey(de);
         robj *val = dictFetchValue(db->dict, key);
         if (!val) continue;
-        robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { key } };
+        robj k = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, key);
         signalKeyAsReady(s, db, &k, val->type);
     }
     dictReleaseIterator(di);

@@ -73,6 +73,16 @@
     C(smembers, smembersCommand, 2, R, NULL) \
     C(scard, scardCommand, 2, R | F, NULL) \
     C(sscan, sscanCommand, -3, R, NULL) \
+    C(smove, smoveCommand, 4, W | F, NULL) \
+    C(spop, spopCommand, -2, W | F, NULL) \
+    C(srandmember, srandmemberCommand, -2, R, NULL) \
+    C(sinter, sinterCommand, -2, R, NULL) \
+    C(sinterstore, sinterstoreCommand, -3, W | M, NULL) \
+    C(sintercard, sintercardCommand, -3, R, NULL) \
+    C(sunion, sunionCommand, -2, R, NULL) \
+    C(sunionstore, sunionstoreCommand, -3, W | M, NULL) \
+    C(sdiff, sdiffCommand, -2, R, NULL) \
+    C(sdiffstore, sdiffstoreCommand, -3, W | M, NULL) \
     C(hset, hsetCommand, -4, W | M | F, NULL) \
     C(hget, hgetCommand, 3, R | F, NULL) \
     C(hdel, hdelCommand, -3, W | F, NULL) \
@@ -127,6 +137,9 @@
     C(bzmpop, bzmpopCommand, -5, W, NULL) \
     C(zrandmember, zrandmemberCommand, -2, R, NULL) \
     C(renamenx, renamenxCommand, 3, W | F, NULL) \
+    C(copy, copyCommand, -3, W | M, NULL) \
+    C(move, moveCommand, 3, W | F, NULL) \
+    C(touch, touchCommand, -2, R | F, NULL) \
     C(lpush, lpushCommand, -3, W | M | F, NULL) \
     C(rpush, rpushCommand, -3, W | M | F, NULL) \
     C(lpushx, lpushxCommand, -3, W | M | F, NULL) \
@@ -183,6 +196,8 @@
 #define OBJECT_SUBCOMMANDS(S) \
     S(object, encoding, objectEncodingCommand, 3, R) \
     S(object, refcount, objectRefcountCommand, 3, R) \
+    S(object, freq, objectFreqCommand, 3, R) \
+    S(object, idletime, objectIdletimeCommand, 3, R) \
     S(object, help, objectHelpCommand, 2, CMD_LOADING | CMD_STALE)
 
 /* MEMORY's subcommands: S(container, name, handler, arity, flags). */

@@ -28,6 +28,13 @@ static const char *const fsyncEnum[] = { "everysec", "always", "no",
                                          NULL };
 static const int fsyncValues[] = { AOF_FSYNC_EVERYSEC, AOF_FSYNC_ALWAYS,
                                    AOF_FSYNC_NO };
+static const char *const maxmemoryPolicyEnum[] = {
+    "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
+    "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction", NULL };
+static const int maxmemoryPolicyValues[] = {
+    MAXMEMORY_VOLATILE_LRU, MAXMEMORY_VOLATILE_LFU, MAXMEMORY_VOLATILE_RANDOM,
+    MAXMEMORY_VOLATILE_TTL, MAXMEMORY_ALLKEYS_LRU, MAXMEMORY_ALLKEYS_LFU,
+    MAXMEMORY_ALLKEYS_RANDOM, MAXMEMORY_NO_EVICTION };
 static const char *const protectedEnum[] = { "no", "yes", "local", NULL };
 static const char *const loglevelEnum[] = { "debug", "verbose", "notice",
                                             "warning", NULL };
@@ -55,6 +62,12 @@ static const configDef configs[] = {
     { "active-expire-effort", NULL, CFG_INT, OFF(active_expire_effort), 0,
       1, 10, 0 },
     { "maxmemory", NULL, CFG_MEMORY, OFF(maxmemory), 1, 0, LLONG_MAX, 0 },
+    { "maxmemory-policy", NULL, CFG_ENUM, OFF(maxmemory_policy), 0, 0, 7, 0,
+      maxmemoryPolicyEnum, maxmemoryPolicyValues },
+    { "lfu-log-factor", NULL, CFG_INT, OFF(lfu_log_factor), 0, 0, INT_MAX,
+      0 },
+    { "lfu-decay-time", NULL, CFG_INT, OFF(lfu_decay_time), 0, 0, INT_MAX,
+      0 },
     { "proto-max-bulk-len", NULL, CFG_MEMORY, OFF(proto_max_bulk_len), 1,
       1024 * 1024, LLONG_MAX, 0 },
     { "client-query-buffer-limit", NULL, CFG_MEMORY,

@@ -30,6 +30,10 @@ robj *lookupKeyReadWithFlags(redisDb *db, client *c, robj *key, int flags) {
         val = dictGetVal(de);
         if (expireIfNeeded(s, db, key)) val = NULL;
     }
+    /* An access, unless the caller only peeks; not while a child holds a
+     * copy of the dataset, as Redis spares the pages it shares with it. */
+    if (val && !(flags & LOOKUP_NOTOUCH) && !s->aof.child.active)
+        objectTouch(s, val);
     if (!(flags & LOOKUP_WRITE)) {
         if (val) s->stat_keyspace_hits++;
         else s->stat_keyspace_misses++;
@@ -83,6 +87,7 @@ void dbOverwrite(redisServer *s, redisDb *db, robj *key, robj *val) {
     dictEntry *de = dictFind(db->dict, key->v.ptr);
     if (!de) memPanic("dbOverwrite on a missing key");
     robj *old = dictGetVal(de);
+    if (s->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU) val->lru = old->lru;
     dictSetVal(db->dict, de, val);
     decrRefCount(s, old);
 }
@@ -96,6 +101,8 @@ void setKey(client *c, redisDb *db, robj *key, robj *val, int keepttl) {
         dbAdd(c->srv, db, key, val);
     } else {
         robj *old = dictGetVal(de);
+        if (c->srv->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU)
+            val->lru = old->lru;
         dictSetVal(db->dict, de, val);
         decrRefCount(c->srv, old);
     }
@@ -741,7 +748,7 @@ void keysCommand(client *c) {
         c->srv->denv.cpu_ns += COST_VISIT_NS;
         if (!all && !stringmatchlen(pattern, plen, key, (int)sdslen(key), 0))
             continue;
-        robj kobj = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { key } };
+        robj kobj = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, key);
         if (keyIsExpired(c->srv, c->db, &kobj)) continue;
         addReplyBulkCBuffer(c, key, sdslen(key));
         n++;
@@ -804,6 +811,119 @@ static void _renameGeneric(client *c, int nx) {
 
 void renameCommand(client *c) { _renameGeneric(c, 0); }
 void renamenxCommand(client *c) { _renameGeneric(c, 1); }
+
+/* A db index argument, as Redis's getIntFromObjectOrReply reads it: an
+ * integer in int's range, else msg (or the range error). C_ERR after
+ * replying. */
+static int _dbIndexOrReply(client *c, robj *o, int *id, const char *msg) {
+    long long v;
+    if (getRangeLongFromObjectOrReply(c, o, INT_MIN, INT_MAX, &v, msg)
+        != C_OK) return C_ERR;
+    *id = (int)v;
+    return C_OK;
+}
+
+/* The db of the given index, or NULL once "DB index is out of range" is
+ * replied. */
+static redisDb *_dbOrReply(client *c, int id) {
+    if (id < 0 || id >= c->srv->cfg.databases) {
+        addReplyError(c, "DB index is out of range");
+        return NULL;
+    }
+    return &c->srv->db[id];
+}
+
+/* MOVE key db: 1 if the key, with its TTL, moved to db; 0 if it does not
+ * exist here or already exists there. */
+void moveCommand(client *c) {
+    redisServer *s = c->srv;
+    redisDb *src = c->db, *dst;
+    int id;
+    if (_dbIndexOrReply(c, c->argv[2], &id, NULL) != C_OK) return;
+    if ((dst = _dbOrReply(c, id)) == NULL) return;
+    if (src == dst) {
+        addReplyError(c, "source and destination objects are the same");
+        return;
+    }
+    robj *o = lookupKeyWrite(c, c->argv[1]);
+    if (!o) { addReplyLongLong(c, 0); return; }
+    long long expire = getExpire(src, c->argv[1]);
+    if (lookupKeyReadWithFlags(dst, c, c->argv[1], LOOKUP_WRITE)) {
+        addReplyLongLong(c, 0);
+        return;
+    }
+    dbAdd(s, dst, c->argv[1], o);
+    if (expire != -1) setExpire(c, dst, c->argv[1], expire);
+    incrRefCount(o);
+    dbDelete(s, src, c->argv[1]);
+    signalModifiedKey(c, src, c->argv[1]);
+    signalModifiedKey(c, dst, c->argv[1]);
+    s->dirty++;
+    addReplyLongLong(c, 1);
+}
+
+/* A deep copy of a value with its encoding, refcount 1 (COPY). */
+static robj *_objectDup(redisServer *s, robj *o) {
+    switch (o->type) {
+    case OBJ_STRING: return dupStringObject(s, o);
+    case OBJ_LIST: return listTypeDup(s, o);
+    case OBJ_SET: return setTypeDup(s, o);
+    case OBJ_ZSET: return zsetDup(s, o);
+    case OBJ_HASH: return hashTypeDup(s, o);
+    default: return NULL;
+    }
+}
+
+/* COPY source destination [DB db] [REPLACE]: 1 if source's value and TTL
+ * were copied to destination (in db, by default this one), 0 if source
+ * is missing or destination exists and REPLACE was not given. Options are
+ * read left to right, a bad db index failing at once. */
+void copyCommand(client *c) {
+    redisServer *s = c->srv;
+    redisDb *src = c->db, *dst = c->db;
+    int replace = 0, id;
+    for (int j = 3; j < c->argc; j++) {
+        const char *opt = c->argv[j]->v.ptr;
+        if (!strcasecmp(opt, "replace")) {
+            replace = 1;
+        } else if (!strcasecmp(opt, "db") && c->argc - j - 1 >= 1) {
+            if (_dbIndexOrReply(c, c->argv[j + 1], &id, NULL) != C_OK)
+                return;
+            if ((dst = _dbOrReply(c, id)) == NULL) return;
+            j++;
+        } else {
+            addReplyError(c, "syntax error");
+            return;
+        }
+    }
+    robj *key = c->argv[1], *newkey = c->argv[2];
+    if (src == dst && sdscmp(key->v.ptr, newkey->v.ptr) == 0) {
+        addReplyError(c, "source and destination objects are the same");
+        return;
+    }
+    robj *o = lookupKeyRead(c, key);
+    if (!o) { addReplyLongLong(c, 0); return; }
+    long long expire = getExpire(src, key);
+    int exists = lookupKeyReadWithFlags(dst, c, newkey, LOOKUP_WRITE) != NULL;
+    if (exists && !replace) { addReplyLongLong(c, 0); return; }
+    robj *copy = _objectDup(s, o);
+    if (!copy) { addReplyError(c, "unknown type object"); return; }
+    if (exists) dbDelete(s, dst, newkey);
+    dbAdd(s, dst, newkey, copy);
+    if (expire != -1) setExpire(c, dst, newkey, expire);
+    signalModifiedKey(c, dst, newkey);
+    s->dirty++;
+    addReplyLongLong(c, 1);
+}
+
+/* TOUCH key [key ...]: how many of the keys exist; each is looked up as a
+ * read, so its access time is refreshed (and a hit or miss counted). */
+void touchCommand(client *c) {
+    long long touched = 0;
+    for (int j = 1; j < c->argc; j++)
+        if (lookupKeyRead(c, c->argv[j])) touched++;
+    addReplyLongLong(c, touched);
+}
 
 /* HDEL, SREM and ZREM: removes each argument after the key from the
  * collection at argv[1] (of the given type) with remove, and replies how

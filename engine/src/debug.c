@@ -1,4 +1,4 @@
-/* debug.c -- DEBUG HTSTATS, OBJECT, POPULATE, RELOAD and
+/* debug.c -- DEBUG HTSTATS, OBJECT, POPULATE, RELOAD, SET-ACTIVE-EXPIRE and
  * QUICKLIST-PACKED-THRESHOLD, INFO, and CLIENT ID / SETNAME / GETNAME. */
 #include <stdlib.h>
 #include <string.h>
@@ -94,11 +94,11 @@ static void _debugQuicklistFields(const quicklist *ql, char *out, size_t cap) {
 }
 
 /* DEBUG OBJECT <key>: low-level facts about a value, as a status line.
- * The key is looked up as it is, expired or not, as Redis does. Redis
- * prints the value's LRU clock and its idle time; the engine keeps no
- * access time per value, so it prints the LRU clock of now and an idle
- * time of 0, as for a value just read. serializedlength is the engine's
- * own RDB encoding of the value, which does not LZF-compress strings. */
+ * The key is looked up as it is, expired or not, and not touched, as
+ * Redis does: lru is the value's access clock (LFU data under an LFU
+ * policy), lru_seconds_idle the idle time it gives. serializedlength is
+ * the engine's own RDB encoding of the value, which does not
+ * LZF-compress strings. */
 static void _debugObject(client *c) {
     redisServer *s = c->srv;
     dictEntry *de = dictFind(c->db->dict, c->argv[2]->v.ptr);
@@ -113,11 +113,11 @@ static void _debugObject(client *c) {
     gkMem scratch;
     memInit(&scratch, s->mem->fn, s->mem->ud);
     size_t serialized = rdbSavedValueLen(&scratch, val);
-    long long lru = (s->mstime / 1000) & ((1 << 24) - 1);
     snprintf(line, sizeof(line), "Value at:%p refcount:%d encoding:%s "
-             "serializedlength:%zu lru:%lld lru_seconds_idle:0%s",
+             "serializedlength:%zu lru:%u lru_seconds_idle:%llu%s",
              (void *)val, (int)val->refcount, strEncoding(val->encoding),
-             serialized, lru, extra);
+             serialized, (unsigned)val->lru,
+             estimateObjectIdleTime(s, val) / 1000, extra);
     addReplyStatus(c, line);
 }
 
@@ -253,6 +253,12 @@ void debugCommand(client *c) {
     const char *sub = c->argv[1]->v.ptr;
     if (!strcasecmp(sub, "help") && c->argc == 2) {
         static const char *help[] = {
+            "DIGEST",
+            "    Output a hex signature representing the current DB "
+            "content.",
+            "DIGEST-VALUE <key> [<key> ...]",
+            "    Output a hex signature of the values of all the specified "
+            "keys.",
             "HTSTATS <dbid>",
             "    Return hash table statistics of the specified Redis "
             "database.",
@@ -307,6 +313,10 @@ void debugCommand(client *c) {
             "    Stop the server for <seconds>. Decimals allowed.",
             NULL };
         addReplyHelp(c, help);
+    } else if (!strcasecmp(sub, "digest") && c->argc == 2) {
+        debugDigestCommand(c);
+    } else if (!strcasecmp(sub, "digest-value") && c->argc >= 2) {
+        debugDigestValueCommand(c);
     } else if (!strcasecmp(sub, "htstats") && c->argc == 3) {
         _debugHtstats(c);
     } else if (!strcasecmp(sub, "populate") && c->argc >= 3 && c->argc <= 5) {
@@ -352,11 +362,12 @@ static sds _infoServer(redisServer *s, sds info) {
         "uptime_in_days:%lld\r\n"
         "hz:%d\r\n"
         "configured_hz:%d\r\n"
+        "lru_clock:%u\r\n"
         "executable:glasskv\r\n"
         "config_file:\r\n"
         "io_threads_active:0\r\n",
         s->node + 1, s->runid, s->ustime, uptime, uptime / 86400,
-        s->hz, s->cfg.hz);
+        s->hz, s->cfg.hz, s->lruclock);
 }
 
 static sds _infoClients(redisServer *s, sds info) {

@@ -427,7 +427,7 @@ static uint64_t _keyDigest(redisDb *db, sds key, robj *o) {
         rdbForEachElement(o, _sumElement, &e);
         crc = _mix(crc, e.sum);
     }
-    robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { key } };
+    robj k = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, key);
     return _mix(crc, (uint64_t)getExpire(db, &k));
 }
 
@@ -456,7 +456,7 @@ uint64_t serverDatasetDigest(redisServer *s, long long cutoff_ms) {
         dictIterator *di = dictGetIterator(db->dict);
         dictEntry *de;
         while ((de = dictNext(di)) != NULL) {
-            robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { dictGetKey(de) } };
+            robj k = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, dictGetKey(de));
             long long when = getExpire(db, &k);
             if (when != -1 && when <= cutoff_ms) continue;
             sum += _keyDigest(db, dictGetKey(de), dictGetVal(de));

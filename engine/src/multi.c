@@ -109,7 +109,7 @@ static int _watchedKeyExpired(client *c) {
     for (int j = 0; j < c->watched_count; j++) {
         watchedKey *wk = &((watchedKey *)c->watched)[j];
         if (wk->expired) continue;
-        robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { wk->key } };
+        robj k = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, wk->key);
         if (keyIsExpired(s, &s->db[wk->dbid], &k)) return 1;
     }
     return 0;
@@ -291,7 +291,7 @@ void touchAllWatchedKeysInDb(redisServer *s, redisDb *emptied,
     dictEntry *de;
     while ((de = dictNext(di)) != NULL) {
         sds key = dictGetKey(de);
-        robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { key } };
+        robj k = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, key);
         int in_emptied = dictFind(emptied->dict, key) != NULL;
         int in_replaced = replaced_with &&
                           dictFind(replaced_with->dict, key) != NULL;

@@ -8,6 +8,84 @@
 #include "listpack.h"
 #include "quicklist.h"
 
+/* ---- The access clock ----
+ *
+ * Every object remembers when it was last accessed, for an LRU eviction
+ * policy and OBJECT IDLETIME: a 24-bit clock of seconds (it wraps every
+ * 194 days), which serverCron refreshes at every tick. Under an LFU
+ * policy the same 24 bits hold instead the minute of the last decrement
+ * (16 bits) and a logarithmic access counter (8 bits): a key starts at 5,
+ * each access raises the counter with probability 1/((c-5)*factor+1), so
+ * it takes about a million accesses to reach 255 with the default factor
+ * of 10, and every lfu-decay-time minutes without access takes one off.
+ * The clocks run on the server's time, which is virtual in a simulated
+ * world. */
+
+/* The LRU clock now: seconds, modulo 2^24. */
+unsigned int getLRUClock(redisServer *s) {
+    return (unsigned int)((s->mstime / LRU_CLOCK_RESOLUTION) & LRU_CLOCK_MAX);
+}
+
+/* The clock objects are stamped with: the one serverCron keeps, which is
+ * precise enough whenever a tick is shorter than the clock's resolution
+ * (any hz from 1 up), else read afresh. */
+unsigned int LRU_CLOCK(redisServer *s) {
+    if (1000 / s->hz <= LRU_CLOCK_RESOLUTION) return s->lruclock;
+    return getLRUClock(s);
+}
+
+/* Milliseconds since o was last accessed, by the LRU clock (which may
+ * have wrapped once since). */
+unsigned long long estimateObjectIdleTime(redisServer *s, const robj *o) {
+    unsigned long long now = LRU_CLOCK(s);
+    if (now >= o->lru) return (now - o->lru) * LRU_CLOCK_RESOLUTION;
+    return (now + (LRU_CLOCK_MAX - o->lru)) * LRU_CLOCK_RESOLUTION;
+}
+
+/* The LFU clock: minutes, modulo 2^16. */
+static unsigned long _lfuTimeInMinutes(redisServer *s) {
+    return (unsigned long)((s->mstime / 1000) / 60) & 65535;
+}
+
+/* Minutes since ldt, the clock having wrapped at most once. */
+static unsigned long _lfuTimeElapsed(redisServer *s, unsigned long ldt) {
+    unsigned long now = _lfuTimeInMinutes(s);
+    if (now >= ldt) return now - ldt;
+    return 65535 - ldt + now;
+}
+
+/* The counter raised by one with a probability that falls as it grows. */
+static uint8_t _lfuLogIncr(redisServer *s, uint8_t counter) {
+    if (counter == 255) return 255;
+    double r = rngDouble(s->denv.rng);
+    double base = counter - LFU_INIT_VAL;
+    if (base < 0) base = 0;
+    if (r < 1.0 / (base * s->cfg.lfu_log_factor + 1)) counter++;
+    return counter;
+}
+
+/* o's LFU counter after the decay its idle minutes call for; o itself is
+ * left as it is (an access updates it). */
+unsigned long LFUDecrAndReturn(redisServer *s, const robj *o) {
+    unsigned long ldt = o->lru >> 8, counter = o->lru & 255;
+    unsigned long periods = s->cfg.lfu_decay_time
+        ? _lfuTimeElapsed(s, ldt) / (unsigned long)s->cfg.lfu_decay_time : 0;
+    if (periods) counter = periods > counter ? 0 : counter - periods;
+    return counter;
+}
+
+/* Records an access to o: a new LRU stamp, or under an LFU policy the
+ * decayed counter, raised, stamped with this minute. */
+void objectTouch(redisServer *s, robj *o) {
+    if (s->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU) {
+        unsigned long counter = LFUDecrAndReturn(s, o);
+        counter = _lfuLogIncr(s, (uint8_t)counter);
+        o->lru = (unsigned)((_lfuTimeInMinutes(s) << 8) | counter);
+    } else {
+        o->lru = LRU_CLOCK(s);
+    }
+}
+
 /* A new object of the given type wrapping ptr, with refcount 1 and encoding
  * RAW; the caller sets the real encoding. The object takes ownership of ptr,
  * which decrRefCount frees by encoding. Never returns NULL: memAlloc stops
@@ -18,6 +96,10 @@ robj *createObject(redisServer *s, int type, void *ptr) {
     o->encoding = OBJ_ENCODING_RAW;
     o->refcount = 1;
     o->v.ptr = ptr;
+    if (s->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU)
+        o->lru = (unsigned)((_lfuTimeInMinutes(s) << 8) | LFU_INIT_VAL);
+    else
+        o->lru = LRU_CLOCK(s);
     return o;
 }
 
@@ -357,11 +439,47 @@ void objectRefcountCommand(client *c) {
     robj *o = lookupKeyReadWithFlags(c->db, c, c->argv[2],
                                      LOOKUP_NOTOUCH | LOOKUP_NONOTIFY);
     if (!o) { addReplyNull(c); return; }
-    if (o->encoding == OBJ_ENCODING_INT && o->v.ll >= 0 && o->v.ll < 10000) {
+    int shared = !(c->srv->cfg.maxmemory &&
+                   (c->srv->cfg.maxmemory_policy &
+                    MAXMEMORY_FLAG_NO_SHARED_INTEGERS));
+    if (shared && o->encoding == OBJ_ENCODING_INT && o->v.ll >= 0 &&
+        o->v.ll < 10000) {
         addReplyLongLong(c, INT_MAX);
         return;
     }
     addReplyLongLong(c, o->refcount);
+}
+
+/* OBJECT IDLETIME <key>: seconds since the key was last accessed, an
+ * error under an LFU policy, which keeps no such time. */
+void objectIdletimeCommand(client *c) {
+    robj *o = lookupKeyReadWithFlags(c->db, c, c->argv[2],
+                                     LOOKUP_NOTOUCH | LOOKUP_NONOTIFY);
+    if (!o) { addReplyNull(c); return; }
+    if (c->srv->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU) {
+        addReplyError(c, "An LFU maxmemory policy is selected, idle time not "
+                      "tracked. Please note that when switching between "
+                      "policies at runtime LRU and LFU data will take some "
+                      "time to adjust.");
+        return;
+    }
+    addReplyLongLong(c, (long long)(estimateObjectIdleTime(c->srv, o) / 1000));
+}
+
+/* OBJECT FREQ <key>: the key's LFU counter, decayed to now; an error
+ * unless an LFU policy is set. */
+void objectFreqCommand(client *c) {
+    robj *o = lookupKeyReadWithFlags(c->db, c, c->argv[2],
+                                     LOOKUP_NOTOUCH | LOOKUP_NONOTIFY);
+    if (!o) { addReplyNull(c); return; }
+    if (!(c->srv->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU)) {
+        addReplyError(c, "An LFU maxmemory policy is not selected, access "
+                      "frequency not tracked. Please note that when "
+                      "switching between policies at runtime LRU and LFU "
+                      "data will take some time to adjust.");
+        return;
+    }
+    addReplyLongLong(c, (long long)LFUDecrAndReturn(c->srv, o));
 }
 
 /* OBJECT HELP: replies the subcommand list as an array of status lines. */
@@ -371,6 +489,15 @@ void objectHelpCommand(client *c) {
         "    Return the kind of internal representation used in order to "
         "store the value",
         "    associated with a <key>.",
+        "FREQ <key>",
+        "    Return the access frequency index of the <key>. The returned "
+        "integer is",
+        "    proportional to the logarithm of the recent access frequency of "
+        "the key.",
+        "IDLETIME <key>",
+        "    Return the idle time of the <key>, that is the approximated "
+        "number of",
+        "    seconds elapsed since the last access to the key.",
         "REFCOUNT <key>",
         "    Return the number of references of the value associated with "
         "the specified",

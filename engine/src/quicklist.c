@@ -103,6 +103,32 @@ void quicklistRelease(quicklist *ql) {
     memFree(m, ql);
 }
 
+/* A copy of the list with the same nodes (COPY): each node's bytes are
+ * copied as they are, compressed or not, so the copy is laid out exactly
+ * as the original. The caller owns the copy. */
+quicklist *quicklistDup(const quicklist *orig) {
+    gkMem *m = orig->env->mem;
+    quicklist *copy = quicklistCreate(orig->env, orig->fill,
+                                      (int)orig->compress);
+    for (const quicklistNode *cur = orig->head; cur; cur = cur->next) {
+        quicklistNode *node = memAlloc(m, sizeof(*node));
+        size_t bytes = cur->sz;
+        *node = *cur;
+        if (quicklistNodeIsCompressed(cur))
+            bytes = sizeof(quicklistLZF) + ((quicklistLZF *)cur->entry)->sz;
+        node->entry = memAlloc(m, bytes ? bytes : 1);
+        memcpy(node->entry, cur->entry, bytes);
+        node->prev = copy->tail;
+        node->next = NULL;
+        if (copy->tail) copy->tail->next = node;
+        else copy->head = node;
+        copy->tail = node;
+    }
+    copy->count = orig->count;
+    copy->len = orig->len;
+    return copy;
+}
+
 /* Returns the number of elements, O(1). */
 unsigned long long quicklistCount(const quicklist *ql) { return ql->count; }
 

@@ -127,6 +127,7 @@ void quicklistEnvInit(quicklistEnv *env, gkMem *mem);
 int quicklistSetPackedThreshold(quicklistEnv *env, unsigned long long sz);
 quicklist *quicklistCreate(quicklistEnv *env, int fill, int compress);
 void quicklistRelease(quicklist *ql);
+quicklist *quicklistDup(const quicklist *orig);
 unsigned long long quicklistCount(const quicklist *ql);
 void quicklistPush(quicklist *ql, const void *value, size_t sz, int where);
 int quicklistPushHead(quicklist *ql, const void *value, size_t sz);

@@ -316,8 +316,21 @@ static int _rdbType(const robj *o) {
     }
 }
 
+/* A key's access data, as 7.0 saves it under an LRU policy (its idle
+ * seconds) or an LFU one (its decayed counter); nothing otherwise. */
+static void _wAccess(redisServer *s, rdbWriter *w, robj *o) {
+    if (s->cfg.maxmemory_policy & MAXMEMORY_FLAG_LRU) {
+        _wByte(w, RDB_OPCODE_IDLE);
+        _wLen(w, estimateObjectIdleTime(s, o) / 1000);
+    } else if (s->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU) {
+        _wByte(w, RDB_OPCODE_FREQ);
+        _wByte(w, (int)LFUDecrAndReturn(s, o));
+    }
+}
+
 /* One database: SELECTDB, RESIZEDB, then its keys. */
-static void _wDb(rdbWriter *w, redisDb *db, long long *keys) {
+static void _wDb(redisServer *s, rdbWriter *w, redisDb *db,
+                 long long *keys) {
     _wByte(w, RDB_OPCODE_SELECTDB);
     _wLen(w, (uint64_t)db->id);
     _wByte(w, RDB_OPCODE_RESIZEDB);
@@ -328,12 +341,13 @@ static void _wDb(rdbWriter *w, redisDb *db, long long *keys) {
     while ((de = dictNext(di)) != NULL) {
         sds k = dictGetKey(de);
         robj *o = dictGetVal(de);
-        robj key = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { k } };
+        robj key = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, k);
         long long when = getExpire(db, &key);
         if (when != -1) {
             _wByte(w, RDB_OPCODE_EXPIRETIME_MS);
             _wLE(w, (uint64_t)when, 8);
         }
+        _wAccess(s, w, o);
         _wByte(w, _rdbType(o));
         _wString(w, k, sdslen(k));
         _wValue(w, o);
@@ -358,7 +372,7 @@ static sds _snapshot(redisServer *s, gkMem *mem, int aof_base,
     _wAuxInt(&w, "aof-base", aof_base);
     *keys = 0;
     for (int j = 0; j < s->cfg.databases; j++)
-        if (dictSize(s->db[j].dict)) _wDb(&w, &s->db[j], keys);
+        if (dictSize(s->db[j].dict)) _wDb(s, &w, &s->db[j], keys);
     _wByte(&w, RDB_OPCODE_EOF);
     _wLE(&w, crc64(0, (unsigned char *)w.buf, sdslen(w.buf)), 8);
     return w.buf;
@@ -411,6 +425,9 @@ typedef struct rdbReader {
     size_t len, pos;
     int version;
     rdbLoadInfo *info;
+    long long lru_idle;         /* the next key's IDLE seconds, or -1 */
+    long long lfu_freq;         /* the next key's FREQ counter, or -1 */
+    unsigned int lru_clock;     /* the LRU clock when the load began */
 } rdbReader;
 
 /* Records why the load failed (the first reason wins); C_ERR. */
@@ -745,7 +762,7 @@ static int _rBlob(rdbReader *r, rdbCmd *c, int type) {
     if (len && !copy) return _short(r);         /* Redis: "... or OOM" */
     int st = _validateBlob(r->s->mem, type, copy, len);
     if (st == C_OK) {
-        robj view = { OBJ_SET, OBJ_ENCODING_INTSET, 1, { copy } };
+        robj view = OBJ_VIEW(OBJ_SET, OBJ_ENCODING_INTSET, copy);
         if (type != RDB_TYPE_SET_INTSET) {
             view.type = type == RDB_TYPE_HASH_LISTPACK ? OBJ_HASH : OBJ_ZSET;
             view.encoding = OBJ_ENCODING_LISTPACK;
@@ -851,6 +868,27 @@ static int _rValue(rdbReader *r, int type, rdbCmd *c) {
 }
 
 /* One key: its value becomes a command, its expire a PEXPIREAT. */
+/* Gives the key just loaded the access data its IDLE or FREQ opcode
+ * carried, as 7.0's objectSetLRUOrLFU does, when the current policy keeps
+ * that kind: under LFU the counter, stamped with this minute; otherwise
+ * the idle seconds, counted back from the clock at the load's start. */
+static void _rSetAccess(rdbReader *r, int dbid, robj *key) {
+    redisServer *s = r->s;
+    dictEntry *de = dictFind(s->db[dbid].dict, key->v.ptr);
+    if (!de) return;
+    robj *val = dictGetVal(de);
+    if (s->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU) {
+        if (r->lfu_freq != -1)
+            val->lru = (unsigned)((((s->mstime / 1000) / 60) & 65535) << 8 |
+                                  (r->lfu_freq & 255));
+    } else if (r->lru_idle != -1) {
+        long long idle = r->lru_idle * 1000 / LRU_CLOCK_RESOLUTION;
+        long long abs = (long long)r->lru_clock - idle;
+        if (abs < 0) abs += LRU_CLOCK_MAX;
+        val->lru = (unsigned)abs;
+    }
+}
+
 static int _rKey(rdbReader *r, int type, int dbid, long long expire,
                  rdbExecFn *fn, void *ctx) {
     rdbCmd c = { r->s, NULL, 0, 0 };
@@ -868,6 +906,8 @@ static int _rKey(rdbReader *r, int type, int dbid, long long expire,
         decrRefCount(r->s, argv[0]);
         decrRefCount(r->s, argv[2]);
     }
+    if (st == C_OK && (r->lru_idle != -1 || r->lfu_freq != -1))
+        _rSetAccess(r, dbid, key);
     if (st == C_OK) r->info->keys++;
     _cmdFree(&c);
     return st;
@@ -939,13 +979,20 @@ static int _rStep(rdbReader *r, int *dbid, long long *expire,
         if (_rLE(r, 4, &a) != C_OK) return C_ERR;
         *expire = (long long)(int32_t)a * 1000;
         return 0;
-    case RDB_OPCODE_IDLE: return _rLen(r, &a, &enc) == C_OK ? 0 : C_ERR;
-    case RDB_OPCODE_FREQ: return _rByte(r, &enc) == C_OK ? 0 : C_ERR;
+    case RDB_OPCODE_IDLE:
+        if (_rLen(r, &a, &enc) != C_OK) return C_ERR;
+        r->lru_idle = (long long)a;
+        return 0;
+    case RDB_OPCODE_FREQ:
+        if (_rByte(r, &enc) != C_OK) return C_ERR;
+        r->lfu_freq = enc;
+        return 0;
     case RDB_OPCODE_MODULE_AUX: case RDB_OPCODE_FUNCTION2:
         return _fail(r, "Unsupported RDB opcode (modules, functions)");
     default: {
         int st = _rKey(r, type, *dbid, *expire, fn, ctx);
         *expire = -1;
+        r->lru_idle = r->lfu_freq = -1;
         return st == C_OK ? 0 : C_ERR;
     }
     }
@@ -956,7 +1003,8 @@ static int _rStep(rdbReader *r, int *dbid, long long *expire,
  * the RDB took; C_ERR with info->err set. */
 int rdbLoadCommands(redisServer *s, const char *buf, size_t len,
                     rdbExecFn *fn, void *ctx, rdbLoadInfo *info) {
-    rdbReader r = { s, (const unsigned char *)buf, len, 0, 0, info };
+    rdbReader r = { s, (const unsigned char *)buf, len, 0, 0, info, -1, -1,
+                    LRU_CLOCK(s) };
     memset(info, 0, sizeof(*info));
     info->ctime = info->used_mem = -1;
     if (len < 9 || memcmp(buf, "REDIS", 5))

@@ -74,7 +74,7 @@ static int _cmpElem(const void *x, const void *y) {
 rlImage *rlImageCreate(gkMem *m, redisDb *db, sds key, long long cutoff_ms) {
     dictEntry *de = dictFind(db->dict, key);
     if (!de || !dictGetVal(de)) return NULL;
-    robj k = { OBJ_STRING, OBJ_ENCODING_RAW, 1, { key } };
+    robj k = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, key);
     long long when = getExpire(db, &k);
     if (when != -1 && when <= cutoff_ms) return NULL;
     robj *o = dictGetVal(de);

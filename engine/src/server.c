@@ -82,6 +82,9 @@ static void _initConfig(serverConfig *cfg) {
     cfg->zset_max_listpack_value = 64;
     cfg->list_max_listpack_size = -2;
     cfg->maxclients = 10000;
+    cfg->maxmemory_policy = MAXMEMORY_NO_EVICTION;
+    cfg->lfu_log_factor = 10;
+    cfg->lfu_decay_time = 1;
     cfg->databases = CONFIG_DEFAULT_DBNUM;
     cfg->loglevel = LL_NOTICE;
     cfg->repl_ping_period = 10;
@@ -193,6 +196,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     _populateCommandTable(s);
     s->audit.client_id = UINT64_MAX;
     s->next_client_id = 1;
+    s->lruclock = getLRUClock(s);
     s->hz = s->cfg.hz;
     s->port = 6379;
     s->repl_seldb = -1;
@@ -517,6 +521,11 @@ void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc) {
  * on an empty db is still written to the AOF). */
 void forceCommandPropagation(client *c) { c->flags |= CLIENT_FORCE_PROP; }
 
+/* Keeps the command itself out of the AOF even though it changed the
+ * dataset: it has queued what stands for it with alsoPropagate (SPOP
+ * with a count, as one SREM per member). */
+void preventCommandPropagation(client *c) { c->flags |= CLIENT_PREVENT_PROP; }
+
 static void _propagateNow(redisServer *s, int dbid, robj **argv, int argc) {
     if (s->aof.state != AOF_OFF) feedAppendOnlyFile(s, dbid, argv, argc);
     replicationFeed(s, dbid, argv, argc);
@@ -556,14 +565,14 @@ void call(client *c) {
     s->denv.cpu_ns += s->cmd_cost_ns + argbytes * s->cmd_cost_ns_per_kb / 1024;
     if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
     if (s->execution_nesting == 0) serverUpdateTime(s);
-    c->flags &= ~CLIENT_FORCE_PROP;
+    c->flags &= ~(CLIENT_FORCE_PROP | CLIENT_PREVENT_PROP);
     s->execution_nesting++;
     c->cmd->proc(c);
     s->execution_nesting--;
     if ((s->dirty != dirty || (c->flags & CLIENT_FORCE_PROP)) &&
-        c->cmd->proc != execCommand)
+        !(c->flags & CLIENT_PREVENT_PROP) && c->cmd->proc != execCommand)
         alsoPropagate(s, c->db->id, c->argv, c->argc);
-    c->flags &= ~CLIENT_FORCE_PROP;
+    c->flags &= ~(CLIENT_FORCE_PROP | CLIENT_PREVENT_PROP);
     if (s->execution_nesting == 0) {
         propagatePendingCommands(s);
         if (s->recovery) recoveryUnitEnd(s, c);
@@ -633,6 +642,7 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
             s->hz *= 2;
         if (s->hz > CONFIG_MAX_HZ) s->hz = CONFIG_MAX_HZ;
     }
+    s->lruclock = getLRUClock(s);
     if (_runWithPeriod(s, 100)) _trackInstantaneous(s);
     /* A SIGTERM or SIGINT the host caught: shut down here, where it is
      * safe, as Redis does rather than in the signal handler. */

@@ -92,15 +92,28 @@ typedef struct clientBufferLimits {
 #define OBJ_ENCODING_QUICKLIST 9
 #define OBJ_ENCODING_LISTPACK 11
 
+/* The access clock of Redis 7.0: 24 bits of seconds (LRU), or under an LFU
+ * policy 16 bits of minutes and an 8-bit logarithmic counter. */
+#define LRU_BITS 24
+#define LRU_CLOCK_MAX ((1 << LRU_BITS) - 1)
+#define LRU_CLOCK_RESOLUTION 1000   /* ms per tick */
+#define LFU_INIT_VAL 5
+
 typedef struct robj {
-    uint8_t type;       /* OBJ_* */
-    uint8_t encoding;   /* OBJ_ENCODING_* */
+    unsigned type : 4;      /* OBJ_* */
+    unsigned encoding : 4;  /* OBJ_ENCODING_* */
+    unsigned lru : LRU_BITS;/* LRU clock of the last access, or LFU data
+                               (minutes << 8 | counter) */
     int32_t refcount;
     union {
         void *ptr;      /* sds, dict, intset, listpack, zset, quicklist */
         int64_t ll;     /* OBJ_ENCODING_INT strings */
     } v;
 } robj;
+
+/* A robj on the stack that only names p (a key, say) for a lookup. */
+#define OBJ_VIEW(t, e, p) \
+    { .type = (t), .encoding = (e), .refcount = 1, .v = { (p) } }
 
 #define sdsEncodedObject(o) ((o)->encoding == OBJ_ENCODING_RAW || \
                              (o)->encoding == OBJ_ENCODING_EMBSTR)
@@ -159,6 +172,8 @@ typedef struct clientReplyBlock {
 #define CLIENT_DIRTY_CAS (1 << 5)
 #define CLIENT_DIRTY_EXEC (1 << 12)
 #define CLIENT_FORCE_PROP (1ULL << 31)  /* propagate even if not dirty */
+#define CLIENT_PREVENT_PROP (1ULL << 19) /* the command itself is not
+                                            propagated, though dirty */
 #define CLIENT_FAKE (1ULL << 32)        /* the AOF loader: no replies */
 #define CLIENT_BLOCKED (1 << 4)         /* waiting in a blocking command */
 #define CLIENT_UNBLOCKED (1 << 7)       /* queued to read its input again */
@@ -279,6 +294,24 @@ typedef struct cmdStats {
     long long calls, ns, rejected, failed;  /* ns: virtual CPU time */
 } cmdStats;
 
+/* maxmemory-policy: which keys an eviction would pick, and whether keys
+ * keep LRU or LFU access data (Redis 7.0's values). */
+#define MAXMEMORY_FLAG_LRU (1 << 0)
+#define MAXMEMORY_FLAG_LFU (1 << 1)
+#define MAXMEMORY_FLAG_ALLKEYS (1 << 2)
+#define MAXMEMORY_FLAG_NO_SHARED_INTEGERS \
+    (MAXMEMORY_FLAG_LRU | MAXMEMORY_FLAG_LFU)
+#define MAXMEMORY_VOLATILE_LRU ((0 << 8) | MAXMEMORY_FLAG_LRU)
+#define MAXMEMORY_VOLATILE_LFU ((1 << 8) | MAXMEMORY_FLAG_LFU)
+#define MAXMEMORY_VOLATILE_TTL (2 << 8)
+#define MAXMEMORY_VOLATILE_RANDOM (3 << 8)
+#define MAXMEMORY_ALLKEYS_LRU ((4 << 8) | MAXMEMORY_FLAG_LRU | \
+                               MAXMEMORY_FLAG_ALLKEYS)
+#define MAXMEMORY_ALLKEYS_LFU ((5 << 8) | MAXMEMORY_FLAG_LFU | \
+                               MAXMEMORY_FLAG_ALLKEYS)
+#define MAXMEMORY_ALLKEYS_RANDOM ((6 << 8) | MAXMEMORY_FLAG_ALLKEYS)
+#define MAXMEMORY_NO_EVICTION (7 << 8)
+
 /* ---- Configuration parameters the server uses. ---- */
 typedef struct serverConfig {
     int hz;
@@ -286,6 +319,9 @@ typedef struct serverConfig {
     int activerehashing;
     int active_expire_effort;
     long long maxmemory;
+    int maxmemory_policy;       /* MAXMEMORY_* */
+    int lfu_log_factor;
+    int lfu_decay_time;         /* minutes per halving period */
     long long proto_max_bulk_len;
     long long client_max_querybuf_len;
     long long set_max_intset_entries;
@@ -372,6 +408,7 @@ typedef struct redisServer {
     client *current_client;
     /* Time, cached at the start of each event (virtual). */
     long long mstime;           /* unix ms */
+    unsigned int lruclock;      /* LRU clock, refreshed by serverCron */
     long long ustime;           /* unix us */
     /* Cron state. */
     int hz;                     /* effective hz (dynamic-hz may raise it) */
@@ -506,6 +543,11 @@ int equalStringObjects(robj *a, robj *b);
  * which must hold LONG_STR_SIZE bytes. */
 const char *objectStrBytes(const robj *o, char *buf, size_t *len);
 void objectCommand(client *c);
+unsigned int getLRUClock(redisServer *s);
+unsigned int LRU_CLOCK(redisServer *s);
+unsigned long long estimateObjectIdleTime(redisServer *s, const robj *o);
+void objectTouch(redisServer *s, robj *o);
+unsigned long LFUDecrAndReturn(redisServer *s, const robj *o);
 
 /* ---- networking.c ---- */
 void rewriteClientCommandVector(client *c, int argc, ...);
@@ -693,6 +735,7 @@ void bgrewriteaofCommand(client *c);
 void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc);
 void propagatePendingCommands(redisServer *s);
 void forceCommandPropagation(client *c);
+void preventCommandPropagation(client *c);
 void serverLogV(redisServer *s, int pid, char role, uint64_t t, int level,
                 const char *fmt, va_list ap);
 void serverLog(redisServer *s, int level, const char *fmt, ...);
@@ -787,6 +830,16 @@ void sismemberCommand(client *c);
 void smembersCommand(client *c);
 void scardCommand(client *c);
 void sscanCommand(client *c);
+void smoveCommand(client *c);
+void spopCommand(client *c);
+void srandmemberCommand(client *c);
+void sinterCommand(client *c);
+void sinterstoreCommand(client *c);
+void sintercardCommand(client *c);
+void sunionCommand(client *c);
+void sunionstoreCommand(client *c);
+void sdiffCommand(client *c);
+void sdiffstoreCommand(client *c);
 void hsetCommand(client *c);
 void hgetCommand(client *c);
 void hdelCommand(client *c);
@@ -856,6 +909,9 @@ void zpopRewriteForPropagation(client *c, robj *key, int where,
 int zmpopParseArgs(client *c, int idx, long long *numkeys, int *where,
                    long long *count);
 void renamenxCommand(client *c);
+void copyCommand(client *c);
+void moveCommand(client *c);
+void touchCommand(client *c);
 void swapdbCommand(client *c);
 void configGetCommand(client *c);
 void configSetCommand(client *c);
@@ -863,9 +919,13 @@ void configHelpCommand(client *c);
 void configResetStatCommand(client *c);
 void infoCommand(client *c);
 void debugCommand(client *c);
+void debugDigestCommand(client *c);
+void debugDigestValueCommand(client *c);
 void objectEncodingCommand(client *c);
 void objectHelpCommand(client *c);
 void objectRefcountCommand(client *c);
+void objectFreqCommand(client *c);
+void objectIdletimeCommand(client *c);
 void commandCountCommand(client *c);
 void commandCommand(client *c);
 void timeCommand(client *c);
@@ -922,6 +982,10 @@ void blmpopCommand(client *c);
 
 /* ---- t_set.c / t_hash.c / t_zset.c helpers used elsewhere ---- */
 unsigned long setTypeSize(const robj *subject);
+robj *setTypeDup(redisServer *s, robj *o);
+robj *hashTypeDup(redisServer *s, robj *o);
+robj *zsetDup(redisServer *s, robj *o);
+robj *listTypeDup(redisServer *s, robj *o);
 unsigned long hashTypeLength(const robj *o);
 unsigned long zsetLength(const robj *zobj);
 unsigned long long listTypeLength(const robj *subject);

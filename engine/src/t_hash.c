@@ -460,6 +460,31 @@ void hscanCommand(client *c) {
     scanGenericCommand(c, o, cursor);
 }
 
+/* A copy of a hash with the same encoding, refcount 1 (COPY): a listpack
+ * byte for byte, a hashtable presized and refilled field by field. */
+robj *hashTypeDup(redisServer *s, robj *o) {
+    if (o->encoding == OBJ_ENCODING_LISTPACK) {
+        size_t bytes = lpBytes(o->v.ptr);
+        unsigned char *lp = memAlloc(s->mem, bytes);
+        memcpy(lp, o->v.ptr, bytes);
+        robj *h = createObject(s, OBJ_HASH, lp);
+        h->encoding = OBJ_ENCODING_LISTPACK;
+        return h;
+    }
+    dict *d = dictCreate(&hashDictType, &s->denv);
+    dictIterator *di = dictGetIterator(o->v.ptr);
+    dictEntry *de;
+    dictExpand(d, hashTypeLength(o));
+    while ((de = dictNext(di)) != NULL) {
+        sds f = dictGetKey(de), v = dictGetVal(de);
+        dictAdd(d, sdsdup(s->mem, f), sdsdup(s->mem, v));
+    }
+    dictReleaseIterator(di);
+    robj *h = createObject(s, OBJ_HASH, d);
+    h->encoding = OBJ_ENCODING_HT;
+    return h;
+}
+
 /* The value of field as a new string object, or NULL if the hash has no
  * such field (SORT's BY and GET patterns read hash fields with it). */
 robj *hashTypeGetValueObject(redisServer *s, robj *o, const sds field) {

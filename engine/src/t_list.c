@@ -641,6 +641,13 @@ void rpoplpushCommand(client *c) {
     lmoveGenericCommand(c, LIST_TAIL, LIST_HEAD);
 }
 
+/* A copy of a list, node for node, refcount 1 (COPY). */
+robj *listTypeDup(redisServer *s, robj *o) {
+    robj *l = createObject(s, OBJ_LIST, quicklistDup(o->v.ptr));
+    l->encoding = OBJ_ENCODING_QUICKLIST;
+    return l;
+}
+
 /* ---- Blocking ---- */
 
 /* LPOP or RPOP as a new string object, for propagation. */

@@ -1384,6 +1384,30 @@ void zscanCommand(client *c) {
     scanGenericCommand(c, zobj, cursor);
 }
 
+/* A copy of a sorted set with the same encoding, refcount 1 (COPY): a
+ * listpack byte for byte; a skiplist rebuilt from its tail backwards, as
+ * Redis does, each node with a fresh random level, into a presized dict. */
+robj *zsetDup(redisServer *s, robj *o) {
+    if (o->encoding == OBJ_ENCODING_LISTPACK) {
+        size_t bytes = lpBytes(o->v.ptr);
+        unsigned char *lp = memAlloc(s->mem, bytes);
+        memcpy(lp, o->v.ptr, bytes);
+        robj *z = createObject(s, OBJ_ZSET, lp);
+        z->encoding = OBJ_ENCODING_LISTPACK;
+        return z;
+    }
+    zset *zs = o->v.ptr;
+    robj *z = createZsetObject(s);
+    zset *copy = z->v.ptr;
+    dictExpand(copy->dict, dictSize(zs->dict));
+    for (zskiplistNode *ln = zs->zsl->tail; ln; ln = ln->backward) {
+        sds ele = sdsdup(s->mem, ln->ele);
+        zskiplistNode *node = zslInsert(s, copy->zsl, ln->score, ele);
+        dictAdd(copy->dict, ele, &node->score);
+    }
+    return z;
+}
+
 /* SORT converts a listpack sorted set to a skiplist before reading it,
  * as 7.0 does (OBJECT ENCODING shows it afterwards). */
 void zsetConvertToSkiplist(redisServer *s, robj *zobj) {
