@@ -42,6 +42,8 @@
     C(pttl, pttlCommand, 2, R | F, NULL) \
     C(expiretime, expiretimeCommand, 2, R | F, NULL) \
     C(pexpiretime, pexpiretimeCommand, 2, R | F, NULL) \
+    C(dump, dumpCommand, 2, R, NULL) \
+    C(restore, restoreCommand, -4, W | M, NULL) \
     C(persist, persistCommand, 2, W | F, NULL) \
     C(set, setCommand, -3, W | M, NULL) \
     C(get, getCommand, 2, R | F, NULL) \

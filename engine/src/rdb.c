@@ -150,7 +150,23 @@ void rdbForEachElement(const robj *o, elemFn *fn, void *ctx) {
 typedef struct rdbWriter {
     gkMem *mem;
     sds buf;
+    gkMem scratch;              /* the compressor's table comes from here */
+    uint32_t *htab;             /* LZF_HTAB_SLOTS, on the first long string */
 } rdbWriter;
+
+/* A writer building a new buffer in memory allocated from m. */
+static void _wInit(rdbWriter *w, gkMem *m) {
+    w->mem = m;
+    w->buf = sdsempty(m);
+    memInit(&w->scratch, m->fn, m->ud);
+    w->htab = NULL;
+}
+
+/* Frees the writer's scratch (not its buffer, which is the caller's). */
+static void _wDone(rdbWriter *w) {
+    memFree(&w->scratch, w->htab);
+    w->htab = NULL;
+}
 
 /* Appends len bytes. */
 static void _wBytes(rdbWriter *w, const void *p, size_t len) {
@@ -188,8 +204,33 @@ static void _wLen(rdbWriter *w, uint64_t len) {
     }
 }
 
-/* A string, stored as a 1, 2 or 4 byte integer when it is the canonical
- * text of one (rdbTryIntegerEncoding), else as its length and bytes. */
+/* rdbSaveLzfStringObject: a string of more than 20 bytes goes LZF-
+ * compressed (0xC3, the compressed and the original length, the LZF
+ * bytes) if that saves more than 4 bytes, as with Redis's default
+ * rdbcompression yes. Returns 0 if it was not worth it (nothing written).
+ * The compressor's 256 KB table is scratch, as Redis keeps it on its
+ * stack: it is not counted in the dataset's memory, and it is allocated
+ * once per writer. */
+static int _wLzfString(rdbWriter *w, const char *p, size_t len) {
+    if (!w->htab) {
+        w->htab = memTryAlloc(&w->scratch, sizeof(*w->htab) * LZF_HTAB_SLOTS);
+        if (!w->htab) return 0;
+    }
+    unsigned char *out = memTryAlloc(&w->scratch, len - 4);
+    size_t clen = out ? lzfCompress(p, len, out, len - 4, w->htab) : 0;
+    if (clen) {
+        _wByte(w, 0xC0 | RDB_ENC_LZF);
+        _wLen(w, clen);
+        _wLen(w, len);
+        _wBytes(w, out, clen);
+    }
+    memFree(&w->scratch, out);
+    return clen != 0;
+}
+
+/* rdbSaveRawString: a string, stored as a 1, 2 or 4 byte integer when it
+ * is the canonical text of one (rdbTryIntegerEncoding), LZF-compressed
+ * when long and compressible, else as its length and bytes. */
 static void _wString(rdbWriter *w, const char *p, size_t len) {
     long long v;
     char back[LONG_STR_SIZE];
@@ -208,6 +249,7 @@ static void _wString(rdbWriter *w, const char *p, size_t len) {
         }
         return;
     }
+    if (len > 20 && _wLzfString(w, p, len)) return;
     _wLen(w, len);
     _wBytes(w, p, len);
 }
@@ -279,7 +321,16 @@ static void _wList(rdbWriter *w, const quicklist *ql) {
     }
 }
 
-/* A value: its type byte is written by the caller. */
+/* A skiplist sorted set, from the highest score down as Redis writes it
+ * (a loader inserting each at the head then never walks the list). */
+static void _wSkiplist(rdbWriter *w, const zset *zs) {
+    for (const zskiplistNode *x = zs->zsl->tail; x; x = x->backward)
+        _wZsetElement(w, x->ele, sdslen(x->ele), NULL, 0, x->score);
+}
+
+/* A value: its type byte is written by the caller. Intsets and listpacks
+ * go whole, as one string (types 11, 16 and 17), as Redis 7.0 saves
+ * them; hashtables and skiplists element by element. */
 static void _wValue(rdbWriter *w, const robj *o) {
     if (o->type == OBJ_STRING) {
         if (o->encoding == OBJ_ENCODING_INT) _wLongLongString(w, o->v.ll);
@@ -290,30 +341,58 @@ static void _wValue(rdbWriter *w, const robj *o) {
         _wList(w, o->v.ptr);
         return;
     }
+    if (o->encoding == OBJ_ENCODING_INTSET) {
+        _wString(w, o->v.ptr, intsetBlobLen(o->v.ptr));
+        return;
+    }
+    if (o->encoding == OBJ_ENCODING_LISTPACK) {
+        _wString(w, o->v.ptr, lpBytes(o->v.ptr));
+        return;
+    }
     _wLen(w, _size(o));
-    rdbForEachElement(o, o->type == OBJ_ZSET ? _wZsetElement : _wElement, w);
+    if (o->encoding == OBJ_ENCODING_SKIPLIST) _wSkiplist(w, o->v.ptr);
+    else rdbForEachElement(o, _wElement, w);
 }
 
 /* rdbSavedObjectLen: the bytes o's value takes in an RDB file (without
  * its type byte and key), as DEBUG OBJECT's serializedlength reports it.
  * Built with scratch memory from m and freed again. */
 size_t rdbSavedValueLen(gkMem *m, const robj *o) {
-    rdbWriter w = { m, sdsempty(m) };
+    rdbWriter w;
+    _wInit(&w, m);
     _wValue(&w, o);
+    _wDone(&w);
     size_t len = sdslen(w.buf);
     sdsfree(m, w.buf);
     return len;
 }
 
-/* The RDB type byte a value is written with. */
+/* rdbSaveObjectType: the RDB type byte a value is written with. */
 static int _rdbType(const robj *o) {
+    int compact = o->encoding == OBJ_ENCODING_INTSET ||
+                  o->encoding == OBJ_ENCODING_LISTPACK;
     switch (o->type) {
     case OBJ_STRING: return RDB_TYPE_STRING;
     case OBJ_LIST: return RDB_TYPE_LIST_QUICKLIST_2;
-    case OBJ_SET: return RDB_TYPE_SET;
-    case OBJ_HASH: return RDB_TYPE_HASH;
-    default: return RDB_TYPE_ZSET_2;
+    case OBJ_SET: return compact ? RDB_TYPE_SET_INTSET : RDB_TYPE_SET;
+    case OBJ_HASH: return compact ? RDB_TYPE_HASH_LISTPACK : RDB_TYPE_HASH;
+    default: return compact ? RDB_TYPE_ZSET_LISTPACK : RDB_TYPE_ZSET_2;
     }
+}
+
+/* createDumpPayload: DUMP's serialization of o, in memory allocated from
+ * m: its type byte and value as an RDB file holds them, then the RDB
+ * version (2 bytes) and the CRC-64 of everything before (8 bytes), both
+ * little-endian. */
+sds rdbDumpPayload(gkMem *m, const robj *o) {
+    rdbWriter w;
+    _wInit(&w, m);
+    _wByte(&w, _rdbType(o));
+    _wValue(&w, o);
+    _wDone(&w);
+    _wLE(&w, RDB_VERSION, 2);
+    _wLE(&w, crc64(0, (unsigned char *)w.buf, sdslen(w.buf)), 8);
+    return w.buf;
 }
 
 /* One database: SELECTDB, RESIZEDB, then its keys. */
@@ -348,7 +427,8 @@ static void _wDb(rdbWriter *w, redisDb *db, long long *keys) {
 static sds _snapshot(redisServer *s, gkMem *mem, int aof_base,
                      long long *keys) {
     char magic[16];
-    rdbWriter w = { mem, sdsempty(mem) };
+    rdbWriter w;
+    _wInit(&w, mem);
     snprintf(magic, sizeof(magic), "REDIS%04d", RDB_VERSION);
     _wBytes(&w, magic, 9);
     _wAux(&w, "redis-ver", "7.0.15");
@@ -360,6 +440,7 @@ static sds _snapshot(redisServer *s, gkMem *mem, int aof_base,
     for (int j = 0; j < s->cfg.databases; j++)
         if (dictSize(s->db[j].dict)) _wDb(&w, &s->db[j], keys);
     _wByte(&w, RDB_OPCODE_EOF);
+    _wDone(&w);
     _wLE(&w, crc64(0, (unsigned char *)w.buf, sdslen(w.buf)), 8);
     return w.buf;
 }
@@ -871,6 +952,40 @@ static int _rKey(rdbReader *r, int type, int dbid, long long expire,
     if (st == C_OK) r->info->keys++;
     _cmdFree(&c);
     return st;
+}
+
+/* rdbLoadObjectType and rdbLoadObject, for RESTORE: reads the type byte
+ * and the value at the start of the len bytes at buf (a DUMP payload,
+ * its checked footer included) into the command that rebuilds the value
+ * under key: SET, RPUSH, SADD, HSET or ZADD, key, elements. Bytes after
+ * the value are not looked at, as Redis does not. Returns
+ * C_OK with *argc and *argv set (free them with rdbFreeCommand), C_ERR
+ * if the bytes are not a whole value of a type this reader knows, or are
+ * an empty collection, which no server writes. */
+int rdbLoadValue(redisServer *s, const char *buf, size_t len, robj *key,
+                 int *argc, robj ***argv) {
+    rdbLoadInfo info;
+    memset(&info, 0, sizeof(info));
+    rdbReader r = { s, (const unsigned char *)buf, len, 0, RDB_VERSION,
+                    &info };
+    rdbCmd c = { s, NULL, 0, 0 };
+    int type;
+    if (_rByte(&r, &type) != C_OK) return C_ERR;
+    incrRefCount(key);
+    _cmdPush(&c, key);
+    if (_rValue(&r, type, &c) != C_OK || c.argc < 3) {
+        _cmdFree(&c);
+        return C_ERR;
+    }
+    *argc = c.argc;
+    *argv = c.argv;
+    return C_OK;
+}
+
+/* Frees a command rdbLoadValue returned. */
+void rdbFreeCommand(redisServer *s, int argc, robj **argv) {
+    rdbCmd c = { s, argv, argc, argc };
+    _cmdFree(&c);
 }
 
 /* An AUX field: the ones rdbLoad logs are kept in info. */

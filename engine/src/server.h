@@ -666,6 +666,8 @@ void pexpiretimeCommand(client *c);
 void persistCommand(client *c);
 void setCommand(client *c);
 void getCommand(client *c);
+void dumpCommand(client *c);
+void restoreCommand(client *c);
 void getsetCommand(client *c);
 void msetCommand(client *c);
 void mgetCommand(client *c);
