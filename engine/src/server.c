@@ -530,7 +530,9 @@ void call(client *c) {
     s->execution_nesting++;
     c->cmd->proc(c);
     s->execution_nesting--;
-    if ((s->dirty != dirty || (c->flags & CLIENT_FORCE_PROP)) &&
+    /* Only a rise counts: DEBUG LOADAOF zeroes the counter, and Redis
+     * takes a negative difference for none. */
+    if ((s->dirty > dirty || (c->flags & CLIENT_FORCE_PROP)) &&
         c->cmd->proc != execCommand)
         alsoPropagate(s, c->db->id, c->argv, c->argc);
     c->flags &= ~CLIENT_FORCE_PROP;

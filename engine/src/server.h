@@ -576,6 +576,7 @@ void aofBackgroundUnlink(redisServer *s, const char *path);
 int aofFsyncInProgress(redisServer *s);
 /* aof_load.c */
 void aofLoadOnStartup(redisServer *s);
+int aofReloadFromDisk(redisServer *s);
 /* aof_rewrite.c */
 aofManifest *aofManifestCreate(redisServer *s);
 void aofManifestRelease(redisServer *s, aofManifest *am);
@@ -663,11 +664,11 @@ void ttlCommand(client *c);
 void pttlCommand(client *c);
 void expiretimeCommand(client *c);
 void pexpiretimeCommand(client *c);
+void dumpCommand(client *c);
+void restoreCommand(client *c);
 void persistCommand(client *c);
 void setCommand(client *c);
 void getCommand(client *c);
-void dumpCommand(client *c);
-void restoreCommand(client *c);
 void getsetCommand(client *c);
 void msetCommand(client *c);
 void mgetCommand(client *c);
