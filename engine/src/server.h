@@ -213,6 +213,8 @@ typedef void redisCommandProc(client *c);
 #define CMD_LOADING (1 << 9)
 #define CMD_STALE (1 << 10)
 #define CMD_NO_MULTI (1 << 24)  /* refused inside MULTI */
+#define CMD_TOUCHES_ARBITRARY_KEYS (1ULL << 28) /* its lazy expiries go
+                                                 * out without MULTI */
 
 /* SHUTDOWN's flags (prepareForShutdown). */
 #define SHUTDOWN_NOFLAGS 0
