@@ -530,3 +530,40 @@ describe('DUMP and RESTORE carry values between glasskv server and redis-server 
     }
   });
 });
+
+describe('DEBUG LOADAOF', () => {
+  it('reloads the AOF, RESTOREs and their absolute ttls included, to the same dataset as redis-server; with no AOF on disk both servers exit', async () => {
+    const dirs = [tmp('loadaof-g'), tmp('loadaof-r')];
+    const args = (d) => ['--appendonly', 'yes', '--enable-debug-command', 'yes', '--dir', d];
+    const [g, r] = await Promise.all([startServer('glasskv', args(dirs[0])), startServer('redis', args(dirs[1]))]);
+    try {
+      for (const s of [g, r]) {
+        cli(s.port, [], WRITES);
+        const payload = await dumpBytes(s.port, 'z');
+        assert.equal(await restoreBytes(s.port, 'z2', payload), '+OK\r\n');
+        const { data } = await raw(s.port, resp('RESTORE', 'z3', 100000, payload), 100);
+        assert.equal(data.toString(), '+OK\r\n');
+      }
+      const before = [cli(g.port, ['PEXPIRETIME', 'z3']).out, dump(g.port)];
+      assert.equal(dump(g.port), dump(r.port));
+      for (const s of [g, r]) assert.equal(cli(s.port, ['DEBUG', 'LOADAOF']).out, 'OK\n');
+      assert.deepEqual([cli(g.port, ['PEXPIRETIME', 'z3']).out, dump(g.port)], before);
+      assert.equal(dump(g.port), dump(r.port));
+      assert.ok(await until(() => /Append Only File loaded by DEBUG LOADAOF/.test(g.log)), g.log);
+    } finally {
+      await Promise.all([g.stop(), r.stop()]);
+    }
+    const off = (d) => ['--enable-debug-command', 'yes', '--dir', d];
+    const empty = [tmp('noaof-g'), tmp('noaof-r')];
+    dirs.push(...empty);
+    try {
+      const both = await Promise.all([startServer('glasskv', off(empty[0])), startServer('redis', off(empty[1]))]);
+      for (const s of both) {
+        cli(s.port, ['DEBUG', 'LOADAOF']);
+        assert.equal(await s.exited, 1, `${s.kind} exits`);
+      }
+    } finally {
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
