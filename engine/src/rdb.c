@@ -15,7 +15,11 @@
 #define RDB_TYPE_ZSET 3
 #define RDB_TYPE_HASH 4
 #define RDB_TYPE_ZSET_2 5
+#define RDB_TYPE_LIST_ZIPLIST 10
 #define RDB_TYPE_SET_INTSET 11
+#define RDB_TYPE_ZSET_ZIPLIST 12
+#define RDB_TYPE_HASH_ZIPLIST 13
+#define RDB_TYPE_LIST_QUICKLIST 14
 #define RDB_TYPE_HASH_LISTPACK 16
 #define RDB_TYPE_ZSET_LISTPACK 17
 #define RDB_TYPE_LIST_QUICKLIST_2 18
@@ -897,17 +901,176 @@ static int _rQuicklist(rdbReader *r, rdbCmd *c) {
     return C_OK;
 }
 
+/* ---- Ziplists: what Redis up to 6.2 (RDB 9) writes. ----
+ *
+ * Before listpacks, small lists, hashes and sorted sets were ziplists:
+ * a header (total bytes and the offset of the last entry, 4 bytes each,
+ * then the entry count in 2 bytes, 65535 meaning "count them"), the
+ * entries, and a 0xFF byte. Each entry starts with the previous entry's
+ * size (1 byte, or 0xFE and 4 bytes) so the list can be walked
+ * backwards, then its encoding: a string of 6, 14 or 32 bit length
+ * (top bits 00, 01, 10), or an integer (0xC0 int16, 0xD0 int32, 0xE0
+ * int64, 0xF0 int24, 0xFE int8, 0xF1..0xFD the values 0..12 in the
+ * byte itself), all little-endian. Redis 7.0 still loads them (types
+ * 10, 12, 13 and 14), converting them to listpacks; here their elements
+ * feed the rebuilding command like any other form's. Everything is
+ * checked against the blob's bounds, as a deep sanitization would. */
+
+/* One entry at zl[pos], before zl[end] (the 0xFF): its size in *size and
+ * its element in *s and *slen (integers as text in buf, LONG_STR_SIZE
+ * bytes). prev is the previous entry's size. C_ERR if it is malformed. */
+static int _zlEntry(const unsigned char *zl, size_t end, size_t pos,
+                    size_t prev, const unsigned char **s, size_t *slen,
+                    char *buf, size_t *size) {
+    size_t h = pos, plen = 0;
+    if (h >= end) return C_ERR;
+    if (zl[h] < 0xFE) plen = zl[h++];
+    else if (zl[h] == 0xFE && end - h > 5) {
+        for (int i = 0; i < 4; i++) plen |= (size_t)zl[h + 1 + i] << (8 * i);
+        h += 5;
+    } else return C_ERR;
+    if (plen != prev || h >= end) return C_ERR;
+    unsigned e = zl[h++], ib = 0;
+    uint64_t len = 0;
+    if (e >> 6 == 0) len = e & 0x3F;
+    else if (e >> 6 == 1 && h < end) len = (uint64_t)(e & 0x3F) << 8 | zl[h++];
+    else if (e == 0x80 && end - h >= 4) {
+        for (int i = 0; i < 4; i++) len = len << 8 | zl[h + i];
+        h += 4;
+    } else if (e == 0xC0) ib = 2;
+    else if (e == 0xD0) ib = 4;
+    else if (e == 0xE0) ib = 8;
+    else if (e == 0xF0) ib = 3;
+    else if (e == 0xFE) ib = 1;
+    else if (e < 0xF1 || e > 0xFD) return C_ERR;
+    if (e >= 0xC0) {
+        uint64_t u = 0;
+        if (end - h < ib) return C_ERR;
+        for (unsigned i = 0; i < ib; i++) u |= (uint64_t)zl[h + i] << (8 * i);
+        long long v = ib == 0 ? (long long)(e & 0x0F) - 1
+                    : ib == 8 ? (long long)u
+                    : (long long)(u << (64 - 8 * ib)) >> (64 - 8 * ib);
+        *s = (const unsigned char *)buf;
+        *slen = (size_t)ll2string(buf, LONG_STR_SIZE, v);
+        *size = h + ib - pos;
+        return C_OK;
+    }
+    if (len > end - h) return C_ERR;
+    *s = zl + h;
+    *slen = (size_t)len;
+    *size = h + (size_t)len - pos;
+    return C_OK;
+}
+
+/* Pushes the elements of the len-byte ziplist at zl onto c, after
+ * checking its header, every entry and its end. C_ERR if malformed. */
+static int _zlElements(const unsigned char *zl, size_t len, rdbCmd *c) {
+    uint32_t bytes = 0, tail = 0;
+    if (len < 11 || zl[len - 1] != 0xFF) return C_ERR;
+    for (int i = 0; i < 4; i++) {
+        bytes |= (uint32_t)zl[i] << (8 * i);
+        tail |= (uint32_t)zl[4 + i] << (8 * i);
+    }
+    unsigned count = (unsigned)zl[8] | (unsigned)zl[9] << 8, n = 0;
+    size_t pos = 10, prev = 0, last = 10;
+    if (bytes != len) return C_ERR;
+    while (pos < len - 1) {
+        const unsigned char *s;
+        size_t slen, size;
+        char buf[LONG_STR_SIZE];
+        if (_zlEntry(zl, len - 1, pos, prev, &s, &slen, buf, &size) != C_OK)
+            return C_ERR;
+        _cmdPushStr(c, (const char *)s, slen);
+        last = pos;
+        prev = size;
+        pos += size;
+        n++;
+    }
+    if (tail != last || (count != 0xFFFF && count != n)) return C_ERR;
+    return C_OK;
+}
+
+/* qsort's order on string objects: by their bytes. */
+static int _cmpObjects(const void *a, const void *b) {
+    sds x = (*(robj *const *)a)->v.ptr, y = (*(robj *const *)b)->v.ptr;
+    size_t lx = sdslen(x), ly = sdslen(y), n = lx < ly ? lx : ly;
+    int d = n ? memcmp(x, y, n) : 0;
+    return d ? d : (lx > ly) - (lx < ly);
+}
+
+/* Whether the first elements of the npairs pairs at v are distinct. */
+static int _uniquePairs(gkMem *m, robj **v, int npairs) {
+    if (npairs < 2) return 1;
+    robj **f = memTryAlloc(m, sizeof(*f) * (size_t)npairs);
+    if (!f) return 0;
+    for (int i = 0; i < npairs; i++) f[i] = v[2 * i];
+    qsort(f, (size_t)npairs, sizeof(*f), _cmpObjects);
+    int ok = 1;
+    for (int i = 1; i < npairs && ok; i++)
+        ok = _cmpObjects(&f[i - 1], &f[i]) != 0;
+    memFree(m, f);
+    return ok;
+}
+
+/* Whether a string object reads whole as a score that is not NaN. */
+static int _isScoreObject(robj *o) {
+    sds t = o->v.ptr;
+    char *end;
+    if (sdslen(t) == 0) return 0;
+    double d = strtod(t, &end);
+    return end == t + sdslen(t) && !isnan(d);
+}
+
+/* Types 10 (a list as one ziplist), 14 (a quicklist of ziplists), 12
+ * (a sorted set, member and score) and 13 (a hash, field and value). A
+ * sorted set's pairs go to ZADD score first. */
+static int _rZiplistValue(rdbReader *r, rdbCmd *c, int type) {
+    uint64_t nodes = 1;
+    int enc;
+    rdbCmd e = { r->s, NULL, 0, 0 };
+    if (type == RDB_TYPE_LIST_QUICKLIST && _rLen(r, &nodes, &enc) != C_OK)
+        return C_ERR;
+    for (uint64_t i = 0; i < nodes; i++) {
+        robj *blob;
+        char nb[LONG_STR_SIZE];
+        size_t len;
+        if (_rString(r, &blob) != C_OK) { _cmdFree(&e); return C_ERR; }
+        const char *p = objectStrBytes(blob, nb, &len);
+        int st = _zlElements((const unsigned char *)p, len, &e);
+        decrRefCount(r->s, blob);
+        if (st != C_OK) {
+            _cmdFree(&e);
+            return _corrupt(r, "Ziplist integrity check failed.");
+        }
+    }
+    int pairs = type == RDB_TYPE_ZSET_ZIPLIST ||
+                type == RDB_TYPE_HASH_ZIPLIST, ok = 1;
+    if (pairs) ok = e.argc % 2 == 0 && _uniquePairs(r->s->mem, e.argv,
+                                                    e.argc / 2);
+    for (int i = 1; ok && type == RDB_TYPE_ZSET_ZIPLIST && i < e.argc; i += 2)
+        ok = _isScoreObject(e.argv[i]);
+    for (int i = 0; ok && i < e.argc; i++) {
+        int j = type == RDB_TYPE_ZSET_ZIPLIST ? i ^ 1 : i;
+        incrRefCount(e.argv[j]);
+        _cmdPush(c, e.argv[j]);
+    }
+    _cmdFree(&e);
+    return ok ? C_OK : _corrupt(r, "Ziplist integrity check failed.");
+}
+
 /* Reads one value of the given type into the command that rebuilds it. */
 static int _rValue(rdbReader *r, int type, rdbCmd *c) {
     static const char *verb[] = { "SET", "SADD", "HSET", "ZADD", "RPUSH" };
     int v;
     switch (type) {
     case RDB_TYPE_STRING: v = 0; break;
-    case RDB_TYPE_LIST: case RDB_TYPE_LIST_QUICKLIST_2: v = 4; break;
+    case RDB_TYPE_LIST: case RDB_TYPE_LIST_QUICKLIST_2:
+    case RDB_TYPE_LIST_ZIPLIST: case RDB_TYPE_LIST_QUICKLIST: v = 4; break;
     case RDB_TYPE_SET: case RDB_TYPE_SET_INTSET: v = 1; break;
-    case RDB_TYPE_HASH: case RDB_TYPE_HASH_LISTPACK: v = 2; break;
+    case RDB_TYPE_HASH: case RDB_TYPE_HASH_LISTPACK:
+    case RDB_TYPE_HASH_ZIPLIST: v = 2; break;
     case RDB_TYPE_ZSET: case RDB_TYPE_ZSET_2: case RDB_TYPE_ZSET_LISTPACK:
-        v = 3; break;
+    case RDB_TYPE_ZSET_ZIPLIST: v = 3; break;
     default: {
         char why[64];
         snprintf(why, sizeof(why), "Unknown RDB encoding type %d", type);
@@ -928,6 +1091,9 @@ static int _rValue(rdbReader *r, int type, rdbCmd *c) {
     if (type == RDB_TYPE_LIST_QUICKLIST_2) return _rQuicklist(r, c);
     if (type == RDB_TYPE_ZSET || type == RDB_TYPE_ZSET_2)
         return _rZset(r, c, type == RDB_TYPE_ZSET_2);
+    if (type == RDB_TYPE_LIST_ZIPLIST || type == RDB_TYPE_LIST_QUICKLIST ||
+        type == RDB_TYPE_ZSET_ZIPLIST || type == RDB_TYPE_HASH_ZIPLIST)
+        return _rZiplistValue(r, c, type);
     return _rBlob(r, c, type);
 }
 

@@ -18,9 +18,9 @@
  * hashtable set or hash (2, 4) element by element; a skiplist sorted set
  * (5) from the highest score down with binary scores; a list as a
  * quicklist of listpack and plain nodes (18), compressed nodes left
- * LZF-compressed. The reader also takes plain lists (type 1) and text
- * scores (type 3). Older ziplist encodings (types 10 to 14) are not
- * read. DUMP's payload is one value in this encoding (rdbDumpPayload),
+ * LZF-compressed. The reader also takes plain lists (type 1), text
+ * scores (type 3) and the ziplists of RDB 9 and older (types 10, 12, 13
+ * and 14), not the zipmap of Redis 2.x (type 9). DUMP's payload is one value in this encoding (rdbDumpPayload),
  * and RESTORE reads it back with the same reader (rdbLoadValue). */
 #ifndef GK_RDB_H
 #define GK_RDB_H
