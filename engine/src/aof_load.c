@@ -697,3 +697,17 @@ void aofLoadOnStartup(redisServer *s) {
     }
     aofDelHistoryFiles(s);
 }
+
+/* DEBUG LOADAOF's reload: the manifest read again from disk, history
+ * files deleted, then every file loaded as at startup, into a dataset the
+ * caller has emptied. Returns C_OK if the files loaded (or were empty);
+ * otherwise the process has been ended, as Redis exits there, and C_ERR. */
+int aofReloadFromDisk(redisServer *s) {
+    _loadManifestFromDisk(s);
+    if (!_alive(s)) return C_ERR;
+    aofDelHistoryFiles(s);
+    int ret = _loadFiles(s);
+    if (ret == AOF_OK || ret == AOF_EMPTY) return C_OK;
+    s->fs.exit(s->fs.ctx);
+    return C_ERR;
+}

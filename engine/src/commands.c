@@ -31,9 +31,9 @@
     C(unlink, unlinkCommand, -2, W | F, NULL) \
     C(type, typeCommand, 2, R | F, NULL) \
     C(keys, keysCommand, 2, R, NULL) \
-    C(randomkey, randomkeyCommand, 1, R, NULL) \
+    C(randomkey, randomkeyCommand, 1, R | CMD_TOUCHES_ARBITRARY_KEYS, NULL) \
     C(rename, renameCommand, 3, W, NULL) \
-    C(scan, scanCommand, -2, R, NULL) \
+    C(scan, scanCommand, -2, R | CMD_TOUCHES_ARBITRARY_KEYS, NULL) \
     C(expire, expireCommand, -3, W | F, NULL) \
     C(pexpire, pexpireCommand, -3, W | F, NULL) \
     C(expireat, expireatCommand, -3, W | F, NULL) \
@@ -42,6 +42,8 @@
     C(pttl, pttlCommand, 2, R | F, NULL) \
     C(expiretime, expiretimeCommand, 2, R | F, NULL) \
     C(pexpiretime, pexpiretimeCommand, 2, R | F, NULL) \
+    C(dump, dumpCommand, 2, R, NULL) \
+    C(restore, restoreCommand, -4, W | M, NULL) \
     C(persist, persistCommand, 2, W | F, NULL) \
     C(set, setCommand, -3, W | M, NULL) \
     C(get, getCommand, 2, R | F, NULL) \

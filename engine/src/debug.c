@@ -159,6 +159,21 @@ static void _debugReload(client *c) {
     addReplyOK(c);
 }
 
+/* DEBUG LOADAOF: writes what the AOF buffer holds to the file, empties
+ * the dataset and loads the AOF files back, as the server does when it
+ * starts. Nothing of it is propagated (dirty is zeroed). Redis has no
+ * error for an AOF that is off: it loads whatever manifest is on disk,
+ * and with none (or files it cannot load) the process exits, as here. */
+static void _debugLoadAof(client *c) {
+    redisServer *s = c->srv;
+    if (s->aof.state != AOF_OFF) flushAppendOnlyFile(s, 1);
+    emptyData(s, -1);
+    if (aofReloadFromDisk(s) != C_OK) return;
+    s->dirty = 0;
+    serverLog(s, LL_WARNING, "Append Only File loaded by DEBUG LOADAOF");
+    addReplyOK(c);
+}
+
 /* DEBUG QUICKLIST-PACKED-THRESHOLD <size>: from now on, list elements of
  * size bytes or more get a plain quicklist node of their own (a memory
  * value as CONFIG takes one; 0 restores the 1 GB default). */
@@ -262,6 +277,8 @@ void debugCommand(client *c) {
             "HTSTATS <dbid>",
             "    Return hash table statistics of the specified Redis "
             "database.",
+            "LOADAOF",
+            "    Flush the AOF buffers on disk and reload the AOF in memory.",
             "OBJECT <key>",
             "    Show low level info about `key` and associated value.",
             "POPULATE <count> [<prefix>] [<size>]",
@@ -333,6 +350,8 @@ void debugCommand(client *c) {
     } else if (!strcasecmp(sub, "set-active-expire") && c->argc == 3) {
         c->srv->active_expire_disabled = atoi(c->argv[2]->v.ptr) == 0;
         addReplyOK(c);
+    } else if (!strcasecmp(sub, "loadaof")) {
+        _debugLoadAof(c);
     } else if (!strcasecmp(sub, "sleep") && c->argc == 3) {
         _debugSleep(c);
     } else {

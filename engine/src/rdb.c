@@ -15,7 +15,11 @@
 #define RDB_TYPE_ZSET 3
 #define RDB_TYPE_HASH 4
 #define RDB_TYPE_ZSET_2 5
+#define RDB_TYPE_LIST_ZIPLIST 10
 #define RDB_TYPE_SET_INTSET 11
+#define RDB_TYPE_ZSET_ZIPLIST 12
+#define RDB_TYPE_HASH_ZIPLIST 13
+#define RDB_TYPE_LIST_QUICKLIST 14
 #define RDB_TYPE_HASH_LISTPACK 16
 #define RDB_TYPE_ZSET_LISTPACK 17
 #define RDB_TYPE_LIST_QUICKLIST_2 18
@@ -150,7 +154,23 @@ void rdbForEachElement(const robj *o, elemFn *fn, void *ctx) {
 typedef struct rdbWriter {
     gkMem *mem;
     sds buf;
+    gkMem scratch;              /* the compressor's table comes from here */
+    uint32_t *htab;             /* LZF_HTAB_SLOTS, on the first long string */
 } rdbWriter;
+
+/* A writer building a new buffer in memory allocated from m. */
+static void _wInit(rdbWriter *w, gkMem *m) {
+    w->mem = m;
+    w->buf = sdsempty(m);
+    memInit(&w->scratch, m->fn, m->ud);
+    w->htab = NULL;
+}
+
+/* Frees the writer's scratch (not its buffer, which is the caller's). */
+static void _wDone(rdbWriter *w) {
+    memFree(&w->scratch, w->htab);
+    w->htab = NULL;
+}
 
 /* Appends len bytes. */
 static void _wBytes(rdbWriter *w, const void *p, size_t len) {
@@ -188,8 +208,33 @@ static void _wLen(rdbWriter *w, uint64_t len) {
     }
 }
 
-/* A string, stored as a 1, 2 or 4 byte integer when it is the canonical
- * text of one (rdbTryIntegerEncoding), else as its length and bytes. */
+/* rdbSaveLzfStringObject: a string of more than 20 bytes goes LZF-
+ * compressed (0xC3, the compressed and the original length, the LZF
+ * bytes) if that saves more than 4 bytes, as with Redis's default
+ * rdbcompression yes. Returns 0 if it was not worth it (nothing written).
+ * The compressor's 256 KB table is scratch, as Redis keeps it on its
+ * stack: it is not counted in the dataset's memory, and it is allocated
+ * once per writer. */
+static int _wLzfString(rdbWriter *w, const char *p, size_t len) {
+    if (!w->htab) {
+        w->htab = memTryAlloc(&w->scratch, sizeof(*w->htab) * LZF_HTAB_SLOTS);
+        if (!w->htab) return 0;
+    }
+    unsigned char *out = memTryAlloc(&w->scratch, len - 4);
+    size_t clen = out ? lzfCompress(p, len, out, len - 4, w->htab) : 0;
+    if (clen) {
+        _wByte(w, 0xC0 | RDB_ENC_LZF);
+        _wLen(w, clen);
+        _wLen(w, len);
+        _wBytes(w, out, clen);
+    }
+    memFree(&w->scratch, out);
+    return clen != 0;
+}
+
+/* rdbSaveRawString: a string, stored as a 1, 2 or 4 byte integer when it
+ * is the canonical text of one (rdbTryIntegerEncoding), LZF-compressed
+ * when long and compressible, else as its length and bytes. */
 static void _wString(rdbWriter *w, const char *p, size_t len) {
     long long v;
     char back[LONG_STR_SIZE];
@@ -208,6 +253,7 @@ static void _wString(rdbWriter *w, const char *p, size_t len) {
         }
         return;
     }
+    if (len > 20 && _wLzfString(w, p, len)) return;
     _wLen(w, len);
     _wBytes(w, p, len);
 }
@@ -279,7 +325,16 @@ static void _wList(rdbWriter *w, const quicklist *ql) {
     }
 }
 
-/* A value: its type byte is written by the caller. */
+/* A skiplist sorted set, from the highest score down as Redis writes it
+ * (a loader inserting each at the head then never walks the list). */
+static void _wSkiplist(rdbWriter *w, const zset *zs) {
+    for (const zskiplistNode *x = zs->zsl->tail; x; x = x->backward)
+        _wZsetElement(w, x->ele, sdslen(x->ele), NULL, 0, x->score);
+}
+
+/* A value: its type byte is written by the caller. Intsets and listpacks
+ * go whole, as one string (types 11, 16 and 17), as Redis 7.0 saves
+ * them; hashtables and skiplists element by element. */
 static void _wValue(rdbWriter *w, const robj *o) {
     if (o->type == OBJ_STRING) {
         if (o->encoding == OBJ_ENCODING_INT) _wLongLongString(w, o->v.ll);
@@ -290,29 +345,42 @@ static void _wValue(rdbWriter *w, const robj *o) {
         _wList(w, o->v.ptr);
         return;
     }
+    if (o->encoding == OBJ_ENCODING_INTSET) {
+        _wString(w, o->v.ptr, intsetBlobLen(o->v.ptr));
+        return;
+    }
+    if (o->encoding == OBJ_ENCODING_LISTPACK) {
+        _wString(w, o->v.ptr, lpBytes(o->v.ptr));
+        return;
+    }
     _wLen(w, _size(o));
-    rdbForEachElement(o, o->type == OBJ_ZSET ? _wZsetElement : _wElement, w);
+    if (o->encoding == OBJ_ENCODING_SKIPLIST) _wSkiplist(w, o->v.ptr);
+    else rdbForEachElement(o, _wElement, w);
 }
 
 /* rdbSavedObjectLen: the bytes o's value takes in an RDB file (without
  * its type byte and key), as DEBUG OBJECT's serializedlength reports it.
  * Built with scratch memory from m and freed again. */
 size_t rdbSavedValueLen(gkMem *m, const robj *o) {
-    rdbWriter w = { m, sdsempty(m) };
+    rdbWriter w;
+    _wInit(&w, m);
     _wValue(&w, o);
+    _wDone(&w);
     size_t len = sdslen(w.buf);
     sdsfree(m, w.buf);
     return len;
 }
 
-/* The RDB type byte a value is written with. */
+/* rdbSaveObjectType: the RDB type byte a value is written with. */
 static int _rdbType(const robj *o) {
+    int compact = o->encoding == OBJ_ENCODING_INTSET ||
+                  o->encoding == OBJ_ENCODING_LISTPACK;
     switch (o->type) {
     case OBJ_STRING: return RDB_TYPE_STRING;
     case OBJ_LIST: return RDB_TYPE_LIST_QUICKLIST_2;
-    case OBJ_SET: return RDB_TYPE_SET;
-    case OBJ_HASH: return RDB_TYPE_HASH;
-    default: return RDB_TYPE_ZSET_2;
+    case OBJ_SET: return compact ? RDB_TYPE_SET_INTSET : RDB_TYPE_SET;
+    case OBJ_HASH: return compact ? RDB_TYPE_HASH_LISTPACK : RDB_TYPE_HASH;
+    default: return compact ? RDB_TYPE_ZSET_LISTPACK : RDB_TYPE_ZSET_2;
     }
 }
 
@@ -326,6 +394,21 @@ static void _wAccess(redisServer *s, rdbWriter *w, robj *o) {
         _wByte(w, RDB_OPCODE_FREQ);
         _wByte(w, (int)LFUDecrAndReturn(s, o));
     }
+}
+
+/* createDumpPayload: DUMP's serialization of o, in memory allocated from
+ * m: its type byte and value as an RDB file holds them, then the RDB
+ * version (2 bytes) and the CRC-64 of everything before (8 bytes), both
+ * little-endian. */
+sds rdbDumpPayload(gkMem *m, const robj *o) {
+    rdbWriter w;
+    _wInit(&w, m);
+    _wByte(&w, _rdbType(o));
+    _wValue(&w, o);
+    _wDone(&w);
+    _wLE(&w, RDB_VERSION, 2);
+    _wLE(&w, crc64(0, (unsigned char *)w.buf, sdslen(w.buf)), 8);
+    return w.buf;
 }
 
 /* One database: SELECTDB, RESIZEDB, then its keys. */
@@ -362,7 +445,8 @@ static void _wDb(redisServer *s, rdbWriter *w, redisDb *db,
 static sds _snapshot(redisServer *s, gkMem *mem, int aof_base,
                      long long *keys) {
     char magic[16];
-    rdbWriter w = { mem, sdsempty(mem) };
+    rdbWriter w;
+    _wInit(&w, mem);
     snprintf(magic, sizeof(magic), "REDIS%04d", RDB_VERSION);
     _wBytes(&w, magic, 9);
     _wAux(&w, "redis-ver", "7.0.15");
@@ -374,6 +458,7 @@ static sds _snapshot(redisServer *s, gkMem *mem, int aof_base,
     for (int j = 0; j < s->cfg.databases; j++)
         if (dictSize(s->db[j].dict)) _wDb(s, &w, &s->db[j], keys);
     _wByte(&w, RDB_OPCODE_EOF);
+    _wDone(&w);
     _wLE(&w, crc64(0, (unsigned char *)w.buf, sdslen(w.buf)), 8);
     return w.buf;
 }
@@ -833,17 +918,176 @@ static int _rQuicklist(rdbReader *r, rdbCmd *c) {
     return C_OK;
 }
 
+/* ---- Ziplists: what Redis up to 6.2 (RDB 9) writes. ----
+ *
+ * Before listpacks, small lists, hashes and sorted sets were ziplists:
+ * a header (total bytes and the offset of the last entry, 4 bytes each,
+ * then the entry count in 2 bytes, 65535 meaning "count them"), the
+ * entries, and a 0xFF byte. Each entry starts with the previous entry's
+ * size (1 byte, or 0xFE and 4 bytes) so the list can be walked
+ * backwards, then its encoding: a string of 6, 14 or 32 bit length
+ * (top bits 00, 01, 10), or an integer (0xC0 int16, 0xD0 int32, 0xE0
+ * int64, 0xF0 int24, 0xFE int8, 0xF1..0xFD the values 0..12 in the
+ * byte itself), all little-endian. Redis 7.0 still loads them (types
+ * 10, 12, 13 and 14), converting them to listpacks; here their elements
+ * feed the rebuilding command like any other form's. Everything is
+ * checked against the blob's bounds, as a deep sanitization would. */
+
+/* One entry at zl[pos], before zl[end] (the 0xFF): its size in *size and
+ * its element in *s and *slen (integers as text in buf, LONG_STR_SIZE
+ * bytes). prev is the previous entry's size. C_ERR if it is malformed. */
+static int _zlEntry(const unsigned char *zl, size_t end, size_t pos,
+                    size_t prev, const unsigned char **s, size_t *slen,
+                    char *buf, size_t *size) {
+    size_t h = pos, plen = 0;
+    if (h >= end) return C_ERR;
+    if (zl[h] < 0xFE) plen = zl[h++];
+    else if (zl[h] == 0xFE && end - h > 5) {
+        for (int i = 0; i < 4; i++) plen |= (size_t)zl[h + 1 + i] << (8 * i);
+        h += 5;
+    } else return C_ERR;
+    if (plen != prev || h >= end) return C_ERR;
+    unsigned e = zl[h++], ib = 0;
+    uint64_t len = 0;
+    if (e >> 6 == 0) len = e & 0x3F;
+    else if (e >> 6 == 1 && h < end) len = (uint64_t)(e & 0x3F) << 8 | zl[h++];
+    else if (e == 0x80 && end - h >= 4) {
+        for (int i = 0; i < 4; i++) len = len << 8 | zl[h + i];
+        h += 4;
+    } else if (e == 0xC0) ib = 2;
+    else if (e == 0xD0) ib = 4;
+    else if (e == 0xE0) ib = 8;
+    else if (e == 0xF0) ib = 3;
+    else if (e == 0xFE) ib = 1;
+    else if (e < 0xF1 || e > 0xFD) return C_ERR;
+    if (e >= 0xC0) {
+        uint64_t u = 0;
+        if (end - h < ib) return C_ERR;
+        for (unsigned i = 0; i < ib; i++) u |= (uint64_t)zl[h + i] << (8 * i);
+        long long v = ib == 0 ? (long long)(e & 0x0F) - 1
+                    : ib == 8 ? (long long)u
+                    : (long long)(u << (64 - 8 * ib)) >> (64 - 8 * ib);
+        *s = (const unsigned char *)buf;
+        *slen = (size_t)ll2string(buf, LONG_STR_SIZE, v);
+        *size = h + ib - pos;
+        return C_OK;
+    }
+    if (len > end - h) return C_ERR;
+    *s = zl + h;
+    *slen = (size_t)len;
+    *size = h + (size_t)len - pos;
+    return C_OK;
+}
+
+/* Pushes the elements of the len-byte ziplist at zl onto c, after
+ * checking its header, every entry and its end. C_ERR if malformed. */
+static int _zlElements(const unsigned char *zl, size_t len, rdbCmd *c) {
+    uint32_t bytes = 0, tail = 0;
+    if (len < 11 || zl[len - 1] != 0xFF) return C_ERR;
+    for (int i = 0; i < 4; i++) {
+        bytes |= (uint32_t)zl[i] << (8 * i);
+        tail |= (uint32_t)zl[4 + i] << (8 * i);
+    }
+    unsigned count = (unsigned)zl[8] | (unsigned)zl[9] << 8, n = 0;
+    size_t pos = 10, prev = 0, last = 10;
+    if (bytes != len) return C_ERR;
+    while (pos < len - 1) {
+        const unsigned char *s;
+        size_t slen, size;
+        char buf[LONG_STR_SIZE];
+        if (_zlEntry(zl, len - 1, pos, prev, &s, &slen, buf, &size) != C_OK)
+            return C_ERR;
+        _cmdPushStr(c, (const char *)s, slen);
+        last = pos;
+        prev = size;
+        pos += size;
+        n++;
+    }
+    if (tail != last || (count != 0xFFFF && count != n)) return C_ERR;
+    return C_OK;
+}
+
+/* qsort's order on string objects: by their bytes. */
+static int _cmpObjects(const void *a, const void *b) {
+    sds x = (*(robj *const *)a)->v.ptr, y = (*(robj *const *)b)->v.ptr;
+    size_t lx = sdslen(x), ly = sdslen(y), n = lx < ly ? lx : ly;
+    int d = n ? memcmp(x, y, n) : 0;
+    return d ? d : (lx > ly) - (lx < ly);
+}
+
+/* Whether the first elements of the npairs pairs at v are distinct. */
+static int _uniquePairs(gkMem *m, robj **v, int npairs) {
+    if (npairs < 2) return 1;
+    robj **f = memTryAlloc(m, sizeof(*f) * (size_t)npairs);
+    if (!f) return 0;
+    for (int i = 0; i < npairs; i++) f[i] = v[2 * i];
+    qsort(f, (size_t)npairs, sizeof(*f), _cmpObjects);
+    int ok = 1;
+    for (int i = 1; i < npairs && ok; i++)
+        ok = _cmpObjects(&f[i - 1], &f[i]) != 0;
+    memFree(m, f);
+    return ok;
+}
+
+/* Whether a string object reads whole as a score that is not NaN. */
+static int _isScoreObject(robj *o) {
+    sds t = o->v.ptr;
+    char *end;
+    if (sdslen(t) == 0) return 0;
+    double d = strtod(t, &end);
+    return end == t + sdslen(t) && !isnan(d);
+}
+
+/* Types 10 (a list as one ziplist), 14 (a quicklist of ziplists), 12
+ * (a sorted set, member and score) and 13 (a hash, field and value). A
+ * sorted set's pairs go to ZADD score first. */
+static int _rZiplistValue(rdbReader *r, rdbCmd *c, int type) {
+    uint64_t nodes = 1;
+    int enc;
+    rdbCmd e = { r->s, NULL, 0, 0 };
+    if (type == RDB_TYPE_LIST_QUICKLIST && _rLen(r, &nodes, &enc) != C_OK)
+        return C_ERR;
+    for (uint64_t i = 0; i < nodes; i++) {
+        robj *blob;
+        char nb[LONG_STR_SIZE];
+        size_t len;
+        if (_rString(r, &blob) != C_OK) { _cmdFree(&e); return C_ERR; }
+        const char *p = objectStrBytes(blob, nb, &len);
+        int st = _zlElements((const unsigned char *)p, len, &e);
+        decrRefCount(r->s, blob);
+        if (st != C_OK) {
+            _cmdFree(&e);
+            return _corrupt(r, "Ziplist integrity check failed.");
+        }
+    }
+    int pairs = type == RDB_TYPE_ZSET_ZIPLIST ||
+                type == RDB_TYPE_HASH_ZIPLIST, ok = 1;
+    if (pairs) ok = e.argc % 2 == 0 && _uniquePairs(r->s->mem, e.argv,
+                                                    e.argc / 2);
+    for (int i = 1; ok && type == RDB_TYPE_ZSET_ZIPLIST && i < e.argc; i += 2)
+        ok = _isScoreObject(e.argv[i]);
+    for (int i = 0; ok && i < e.argc; i++) {
+        int j = type == RDB_TYPE_ZSET_ZIPLIST ? i ^ 1 : i;
+        incrRefCount(e.argv[j]);
+        _cmdPush(c, e.argv[j]);
+    }
+    _cmdFree(&e);
+    return ok ? C_OK : _corrupt(r, "Ziplist integrity check failed.");
+}
+
 /* Reads one value of the given type into the command that rebuilds it. */
 static int _rValue(rdbReader *r, int type, rdbCmd *c) {
     static const char *verb[] = { "SET", "SADD", "HSET", "ZADD", "RPUSH" };
     int v;
     switch (type) {
     case RDB_TYPE_STRING: v = 0; break;
-    case RDB_TYPE_LIST: case RDB_TYPE_LIST_QUICKLIST_2: v = 4; break;
+    case RDB_TYPE_LIST: case RDB_TYPE_LIST_QUICKLIST_2:
+    case RDB_TYPE_LIST_ZIPLIST: case RDB_TYPE_LIST_QUICKLIST: v = 4; break;
     case RDB_TYPE_SET: case RDB_TYPE_SET_INTSET: v = 1; break;
-    case RDB_TYPE_HASH: case RDB_TYPE_HASH_LISTPACK: v = 2; break;
+    case RDB_TYPE_HASH: case RDB_TYPE_HASH_LISTPACK:
+    case RDB_TYPE_HASH_ZIPLIST: v = 2; break;
     case RDB_TYPE_ZSET: case RDB_TYPE_ZSET_2: case RDB_TYPE_ZSET_LISTPACK:
-        v = 3; break;
+    case RDB_TYPE_ZSET_ZIPLIST: v = 3; break;
     default: {
         char why[64];
         snprintf(why, sizeof(why), "Unknown RDB encoding type %d", type);
@@ -864,6 +1108,9 @@ static int _rValue(rdbReader *r, int type, rdbCmd *c) {
     if (type == RDB_TYPE_LIST_QUICKLIST_2) return _rQuicklist(r, c);
     if (type == RDB_TYPE_ZSET || type == RDB_TYPE_ZSET_2)
         return _rZset(r, c, type == RDB_TYPE_ZSET_2);
+    if (type == RDB_TYPE_LIST_ZIPLIST || type == RDB_TYPE_LIST_QUICKLIST ||
+        type == RDB_TYPE_ZSET_ZIPLIST || type == RDB_TYPE_HASH_ZIPLIST)
+        return _rZiplistValue(r, c, type);
     return _rBlob(r, c, type);
 }
 
@@ -911,6 +1158,40 @@ static int _rKey(rdbReader *r, int type, int dbid, long long expire,
     if (st == C_OK) r->info->keys++;
     _cmdFree(&c);
     return st;
+}
+
+/* rdbLoadObjectType and rdbLoadObject, for RESTORE: reads the type byte
+ * and the value at the start of the len bytes at buf (a DUMP payload,
+ * its checked footer included) into the command that rebuilds the value
+ * under key: SET, RPUSH, SADD, HSET or ZADD, key, elements. Bytes after
+ * the value are not looked at, as Redis does not. Returns
+ * C_OK with *argc and *argv set (free them with rdbFreeCommand), C_ERR
+ * if the bytes are not a whole value of a type this reader knows, or are
+ * an empty collection, which no server writes. */
+int rdbLoadValue(redisServer *s, const char *buf, size_t len, robj *key,
+                 int *argc, robj ***argv) {
+    rdbLoadInfo info;
+    memset(&info, 0, sizeof(info));
+    rdbReader r = { s, (const unsigned char *)buf, len, 0, RDB_VERSION,
+                    &info };
+    rdbCmd c = { s, NULL, 0, 0 };
+    int type;
+    if (_rByte(&r, &type) != C_OK) return C_ERR;
+    incrRefCount(key);
+    _cmdPush(&c, key);
+    if (_rValue(&r, type, &c) != C_OK || c.argc < 3) {
+        _cmdFree(&c);
+        return C_ERR;
+    }
+    *argc = c.argc;
+    *argv = c.argv;
+    return C_OK;
+}
+
+/* Frees a command rdbLoadValue returned. */
+void rdbFreeCommand(redisServer *s, int argc, robj **argv) {
+    rdbCmd c = { s, argv, argc, argc };
+    _cmdFree(&c);
 }
 
 /* An AUX field: the ones rdbLoad logs are kept in info. */

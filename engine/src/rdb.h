@@ -11,12 +11,17 @@
  *
  * Lengths take 1, 2, 5 or 9 bytes (the top two bits of the first byte
  * say which); strings that are small integers are stored as 1, 2 or 4
- * byte integers. The writer stores sets, hashes and sorted sets in their
- * plain forms (types 2, 4 and 5) and lists as Redis 7.0 does, a quicklist
- * of listpack and plain nodes (type 18) with compressed nodes left
- * LZF-compressed; the reader also takes plain lists (type 1), the intset
- * and listpack forms and LZF-compressed strings that Redis itself
- * writes. Older ziplist encodings (types 10 to 14) are not read. */
+ * byte integers, and strings longer than 20 bytes are LZF-compressed
+ * when that saves space (Redis's default rdbcompression yes). The writer
+ * stores values as Redis 7.0 does: an intset set (type 11), a listpack
+ * hash or sorted set (16, 17) as one string holding the whole blob; a
+ * hashtable set or hash (2, 4) element by element; a skiplist sorted set
+ * (5) from the highest score down with binary scores; a list as a
+ * quicklist of listpack and plain nodes (18), compressed nodes left
+ * LZF-compressed. The reader also takes plain lists (type 1), text
+ * scores (type 3) and the ziplists of RDB 9 and older (types 10, 12, 13
+ * and 14), not the zipmap of Redis 2.x (type 9). DUMP's payload is one value in this encoding (rdbDumpPayload),
+ * and RESTORE reads it back with the same reader (rdbLoadValue). */
 #ifndef GK_RDB_H
 #define GK_RDB_H
 
@@ -53,6 +58,10 @@ int rdbSaveFile(redisServer *s, const char *filename);
 int rdbLoadFile(redisServer *s, const char *filename, int replace);
 int rdbLoadCommands(redisServer *s, const char *buf, size_t len,
                     rdbExecFn *fn, void *ctx, rdbLoadInfo *info);
+sds rdbDumpPayload(gkMem *m, const robj *o);
+int rdbLoadValue(redisServer *s, const char *buf, size_t len, robj *key,
+                 int *argc, robj ***argv);
+void rdbFreeCommand(redisServer *s, int argc, robj **argv);
 void rdbForEachElement(const robj *o, void (*fn)(void *ctx, const char *a,
                        size_t alen, const char *b, size_t blen,
                        double score), void *ctx);

@@ -541,14 +541,19 @@ static void _propagateWord(redisServer *s, int dbid, const char *word) {
 void propagatePendingCommands(redisServer *s) {
     int n = s->also_propagate_n;
     if (n == 0) return;
-    if (n > 1) _propagateWord(s, s->also_propagate[0].dbid, "MULTI");
+    /* One command is atomic alone; the keys SCAN or RANDOMKEY happen to
+     * find expired are independent deletions, as active expiry's are. */
+    client *cur = s->current_client;
+    int multi = n > 1 && !(cur && cur->cmd &&
+                           (cur->cmd->flags & CMD_TOUCHES_ARBITRARY_KEYS));
+    if (multi) _propagateWord(s, s->also_propagate[0].dbid, "MULTI");
     for (int i = 0; i < n; i++) {
         redisOp *op = &s->also_propagate[i];
         _propagateNow(s, op->dbid, op->argv, op->argc);
         for (int j = 0; j < op->argc; j++) decrRefCount(s, op->argv[j]);
         memFree(s->mem, op->argv);
     }
-    if (n > 1) _propagateWord(s, -1, "EXEC");
+    if (multi) _propagateWord(s, -1, "EXEC");
     s->also_propagate_n = 0;
 }
 
@@ -569,7 +574,9 @@ void call(client *c) {
     s->execution_nesting++;
     c->cmd->proc(c);
     s->execution_nesting--;
-    if ((s->dirty != dirty || (c->flags & CLIENT_FORCE_PROP)) &&
+    /* Only a rise counts: DEBUG LOADAOF zeroes the counter, and Redis
+     * takes a negative difference for none. */
+    if ((s->dirty > dirty || (c->flags & CLIENT_FORCE_PROP)) &&
         !(c->flags & CLIENT_PREVENT_PROP) && c->cmd->proc != execCommand)
         alsoPropagate(s, c->db->id, c->argv, c->argc);
     c->flags &= ~(CLIENT_FORCE_PROP | CLIENT_PREVENT_PROP);

@@ -271,6 +271,8 @@ typedef void redisCommandProc(client *c);
 #define CMD_LOADING (1 << 9)
 #define CMD_STALE (1 << 10)
 #define CMD_NO_MULTI (1 << 24)  /* refused inside MULTI */
+#define CMD_TOUCHES_ARBITRARY_KEYS (1ULL << 28) /* its lazy expiries go
+                                                 * out without MULTI */
 
 /* SHUTDOWN's flags (prepareForShutdown). */
 #define SHUTDOWN_NOFLAGS 0
@@ -709,6 +711,7 @@ void aofBackgroundUnlink(redisServer *s, const char *path);
 int aofFsyncInProgress(redisServer *s);
 /* aof_load.c */
 void aofLoadOnStartup(redisServer *s);
+int aofReloadFromDisk(redisServer *s);
 /* aof_rewrite.c */
 aofManifest *aofManifestCreate(redisServer *s);
 void aofManifestRelease(redisServer *s, aofManifest *am);
@@ -797,6 +800,8 @@ void ttlCommand(client *c);
 void pttlCommand(client *c);
 void expiretimeCommand(client *c);
 void pexpiretimeCommand(client *c);
+void dumpCommand(client *c);
+void restoreCommand(client *c);
 void persistCommand(client *c);
 void setCommand(client *c);
 void getCommand(client *c);
