@@ -6,9 +6,9 @@
 // same values and the same errors from both, and the values a model of the
 // commands predicts.
 //
-// node-redis speaks RESP3 unless told otherwise, and opens every
-// connection with HELLO 3; glasskv has no HELLO yet (issue 13 lists it),
-// so both clients here are made with RESP: 2, as for any Redis before 6.
+// node-redis speaks RESP3 unless told otherwise: it opens every
+// connection with HELLO 3, and reads maps, doubles and nulls as RESP3
+// sends them.
 //
 // Run: node --test tests/server/ (GLASSKV_BUILD=dir for a build of one's
 // own, see servers.mjs).
@@ -20,10 +20,9 @@ import {
 } from 'redis';
 import { glasskvBin, startServer } from './servers.mjs';
 
-/** A connected node-redis client of the server on port, speaking RESP2. */
+/** A connected node-redis client of the server on port, speaking RESP3. */
 async function connect(port) {
   const client = createClient({
-    RESP: 2,
     socket: { host: '127.0.0.1', port, reconnectStrategy: false },
   });
   // Without a listener an 'error' event would throw; the test sees errors

@@ -89,6 +89,19 @@ export async function waitForPong(port, proc, timeoutMs = 10000) {
   }
 }
 
+// The process groups of the servers still running, stopped if this
+// process exits first (a detached group would outlive it).
+const running = new Set();
+process.on('exit', () => {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+});
+
 /**
  * A server process: `glasskv server` (kind 'glasskv') or redis-server
  * (kind 'redis'), started with args after --port; with `script`, glasskv
@@ -105,14 +118,25 @@ export async function startServer(kind, args = [], { port, script } = {}) {
     argv = [...(script ? [join(root, 'scripts', 'glasskv.mjs')] : []),
       'server', '--port', String(port), ...args];
   }
-  const proc = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own, so that what it leaves behind when it
+  // stops (redis-server's BGSAVE child, slow under rdb-key-save-delay) is
+  // stopped too and cannot hold the pipes open.
+  const proc = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const server = { kind, port, proc, log: '' };
   proc.stdout.on('data', (d) => { server.log += d.toString(); });
   proc.stderr.on('data', (d) => { server.log += d.toString(); });
+  running.add(proc.pid);
   server.exited = once(proc, 'exit').then(([code, signal]) => code ?? signal);
   server.stop = async (sig = 'SIGTERM') => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(sig);
-    return server.exited;
+    const code = await server.exited;
+    try {
+      process.kill(-proc.pid, 'SIGKILL');   // what it left behind
+    } catch {
+      // nothing was left
+    }
+    running.delete(proc.pid);
+    return code;
   };
   try {
     await waitForPong(port, proc);
