@@ -57,8 +57,9 @@ void aofRelease(redisServer *s) {
 
 /* ---- Feeding aof_buf. ---- */
 
-/* Appends argv as a RESP multibulk to dst; returns dst. */
-static sds _catCommand(redisServer *s, sds dst, int argc, robj **argv) {
+/* Appends argv as a RESP multibulk to dst; returns dst. The AOF and the
+ * replication stream write commands this way. */
+sds catCommandProtocol(redisServer *s, sds dst, int argc, robj **argv) {
     char buf[LONG_STR_SIZE];
     dst = sdscatprintf(s->mem, dst, "*%d\r\n", argc);
     for (int j = 0; j < argc; j++) {
@@ -69,6 +70,14 @@ static sds _catCommand(redisServer *s, sds dst, int argc, robj **argv) {
         dst = sdscatlen(s->mem, dst, "\r\n", 2);
     }
     return dst;
+}
+
+/* Appends SELECT dbid as a RESP multibulk to dst; returns dst. */
+sds catSelectProtocol(redisServer *s, sds dst, int dbid) {
+    char id[LONG_STR_SIZE];
+    int len = ll2string(id, sizeof(id), dbid);
+    return sdscatprintf(s->mem, dst, "*2\r\n$6\r\nSELECT\r\n$%d\r\n%s\r\n",
+                        len, id);
 }
 
 /* feedAppendOnlyFile: appends the command, as RESP, to aof_buf -- after
@@ -85,13 +94,10 @@ void feedAppendOnlyFile(redisServer *s, int dictid, robj **argv, int argc) {
         buf = sdscatprintf(s->mem, buf, "#TS:%lld\r\n", a->cur_timestamp);
     }
     if (dictid != -1 && dictid != a->selected_db) {
-        char seldb[LONG_STR_SIZE];
-        int len = ll2string(seldb, sizeof(seldb), dictid);
-        buf = sdscatprintf(s->mem, buf, "*2\r\n$6\r\nSELECT\r\n$%d\r\n%s\r\n",
-                           len, seldb);
+        buf = catSelectProtocol(s, buf, dictid);
         a->selected_db = dictid;
     }
-    buf = _catCommand(s, buf, argc, argv);
+    buf = catCommandProtocol(s, buf, argc, argv);
     if (a->state == AOF_ON ||
         (a->state == AOF_WAIT_REWRITE && a->child.active)) {
         a->buf = sdscatsds(s->mem, a->buf, buf);

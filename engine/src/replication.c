@@ -64,20 +64,6 @@ static void _feed(redisServer *s, const char *p, size_t len) {
         addReplyProto(s->replicas[i], p, len);
 }
 
-/* Appends one command in the protocol to o. */
-static sds _catCommand(redisServer *s, sds o, robj **argv, int argc) {
-    o = sdscatprintf(s->mem, o, "*%d\r\n", argc);
-    for (int j = 0; j < argc; j++) {
-        char buf[LONG_STR_SIZE];
-        size_t len;
-        const char *p = objectStrBytes(argv[j], buf, &len);
-        o = sdscatprintf(s->mem, o, "$%zu\r\n", len);
-        o = sdscatlen(s->mem, o, p, len);
-        o = sdscatlen(s->mem, o, "\r\n", 2);
-    }
-    return o;
-}
-
 /* replicationFeedSlaves: a propagated command, preceded by a SELECT when
  * it is for another db than the last one fed. dbid -1 (EXEC) needs none.
  * Nothing is fed before the first replica created the backlog. */
@@ -85,13 +71,10 @@ void replicationFeed(redisServer *s, int dbid, robj **argv, int argc) {
     if (!s->repl_backlog_active) return;
     sds o = sdsempty(s->mem);
     if (dbid >= 0 && dbid != s->repl_seldb) {
-        char id[LONG_STR_SIZE];
-        int n = ll2string(id, sizeof(id), dbid);
-        o = sdscatprintf(s->mem, o, "*2\r\n$6\r\nSELECT\r\n$%d\r\n%s\r\n",
-                         n, id);
+        o = catSelectProtocol(s, o, dbid);
         s->repl_seldb = dbid;
     }
-    o = _catCommand(s, o, argv, argc);
+    o = catCommandProtocol(s, o, argc, argv);
     _feed(s, o, sdslen(o));
     sdsfree(s->mem, o);
 }

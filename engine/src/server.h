@@ -948,6 +948,11 @@ int obufLimitsParse(clientBufferLimits *limits, int argc, char **argv,
                     const char **why);
 sds obufLimitsString(redisServer *s, const clientBufferLimits *limits);
 
+/* Commands as RESP, as the AOF and the replication stream carry them
+ * (aof.c). */
+sds catCommandProtocol(redisServer *s, sds dst, int argc, robj **argv);
+sds catSelectProtocol(redisServer *s, sds dst, int dbid);
+
 /* replication.c */
 void syncCommand(client *c);
 void replicationFeed(redisServer *s, int dbid, robj **argv, int argc);
