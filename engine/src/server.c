@@ -112,11 +112,7 @@ static void _initConfig(serverConfig *cfg) {
     cfg->save_n = 3;
 }
 
-/* The server's lookup dict over the shared, const command table. The
- * adds may leave the dict halfway through a rehash (past 128 commands it
- * grows to 256 buckets); that rehash is finished here rather than by the
- * first lookups, so the server's memory is settled before its first
- * client and a long-running server's footprint does not shift under it. */
+/* The server's lookup dict over the shared, const command table. */
 static void _populateCommandTable(redisServer *s) {
     s->commands = dictCreate(&commandTableDictType, &s->denv);
     /* Sized for every command at once. Redis grows it as the commands go
@@ -407,9 +403,6 @@ static int _rejectDiskError(client *c, int is_exec) {
     return C_ERR;
 }
 
-/* Checks a parsed command and runs it (processCommand in Redis): lookup,
- * arity, memory, disk errors. Returns C_OK if the client is still
- * valid. */
 /* Whether enable-debug-command lets this client run DEBUG: "local" means
  * a connection from the same machine (every connection of the simulated
  * world is one). */
@@ -421,6 +414,10 @@ static int _debugAllowed(client *c) {
     return !be->isLocal || be->isLocal(be->ctx, c->fd);
 }
 
+/* Checks a parsed command and runs it (processCommand in Redis): lookup,
+ * arity, DEBUG's permission, memory, disk errors; then serves the clients
+ * blocked on keys the command made ready. Returns C_OK if the client is
+ * still valid. */
 int processCommand(client *c) {
     redisServer *s = c->srv;
     c->cmd = c->lastcmd = lookupCommand(s, c->argv, c->argc);
