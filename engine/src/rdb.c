@@ -469,6 +469,11 @@ sds rdbSaveSnapshot(redisServer *s, gkMem *mem, long long *keys) {
     return _snapshot(s, mem, 1, keys);
 }
 
+/* The dataset as a plain RDB (aof-base 0), as a replica receives it. */
+sds rdbSaveForReplica(redisServer *s, long long *keys) {
+    return _snapshot(s, s->mem, 0, keys);
+}
+
 /* rdbSave, for DEBUG RELOAD: writes the dataset to a temp file
  * (temp-<pid>.rdb), fsyncs it and renames it to filename in the server's
  * directory, logging as Redis does. C_ERR, the temp file removed and the

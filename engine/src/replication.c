@@ -125,7 +125,7 @@ void syncCommand(client *c) {
     s->repl_seldb = -1;
     long long keys;
     serverLog(s, LL_NOTICE, "Starting BGSAVE for SYNC with target: disk");
-    sds rdb = rdbSaveSnapshot(s, s->mem, &keys);
+    sds rdb = rdbSaveForReplica(s, &keys);
     char head[LONG_STR_SIZE + 3];
     int n = snprintf(head, sizeof(head), "$%zu\r\n", sdslen(rdb));
     addReplyProto(c, head, (size_t)n);
