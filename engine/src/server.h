@@ -336,6 +336,7 @@ typedef struct serverConfig {
     int lazyfree_lazy_user_del;
     int lazyfree_lazy_user_flush;
     int lazyfree_lazy_expire;
+    int notify_keyspace_events; /* NOTIFY_* classes enabled */
     long long maxclients;
     long long timeout;
     int databases;
@@ -631,6 +632,29 @@ int incrementallyRehash(redisServer *s, int dbid);
 int parseScanCursorOrReply(client *c, robj *o, uint64_t *cursor);
 void scanGenericCommand(client *c, robj *o, uint64_t cursor);
 void signalModifiedKey(client *c, redisDb *db, robj *key);
+/* Keyspace notifications (notify.c): the classes of
+ * notify-keyspace-events, Redis 7.0's bits. */
+#define NOTIFY_KEYSPACE (1 << 0)    /* K */
+#define NOTIFY_KEYEVENT (1 << 1)    /* E */
+#define NOTIFY_GENERIC (1 << 2)     /* g */
+#define NOTIFY_STRING (1 << 3)      /* $ */
+#define NOTIFY_LIST (1 << 4)        /* l */
+#define NOTIFY_SET (1 << 5)         /* s */
+#define NOTIFY_HASH (1 << 6)        /* h */
+#define NOTIFY_ZSET (1 << 7)        /* z */
+#define NOTIFY_EXPIRED (1 << 8)     /* x */
+#define NOTIFY_EVICTED (1 << 9)     /* e */
+#define NOTIFY_STREAM (1 << 10)     /* t */
+#define NOTIFY_KEY_MISS (1 << 11)   /* m */
+#define NOTIFY_LOADED (1 << 12)     /* module only */
+#define NOTIFY_MODULE (1 << 13)     /* d */
+#define NOTIFY_NEW (1 << 14)        /* n */
+#define NOTIFY_ALL (NOTIFY_GENERIC | NOTIFY_STRING | NOTIFY_LIST | \
+                    NOTIFY_SET | NOTIFY_HASH | NOTIFY_ZSET | \
+                    NOTIFY_EXPIRED | NOTIFY_EVICTED | NOTIFY_STREAM | \
+                    NOTIFY_MODULE)  /* A */
+void notifyKeyspaceEvent(redisServer *s, int type, const char *event,
+                         robj *key, int dbid);
 typedef int memberRemoveFn(redisServer *s, robj *o, const sds member);
 typedef unsigned long memberCountFn(const robj *o);
 void removeMembersCommand(client *c, int type, memberRemoveFn *remove,
