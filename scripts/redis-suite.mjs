@@ -34,10 +34,12 @@ const srcDir = join(cache, 'redis-7.0.15');
 // The two servers of a unit are judged at the same time, each by a runtest
 // of its own: glasskv's runs in a copy of the suite (runtest cleans its
 // tests/tmp when it starts) and on ports of its own (the port its test
-// client listens on comes from --baseport).
+// client listens on comes from --baseport). REDIS_SUITE_BASEPORT moves
+// both, for runs of two checkouts at the same time on one machine.
+const BASEPORT = Number(process.env.REDIS_SUITE_BASEPORT ?? 21111);
 const sides = {
-  redis: { dir: srcDir, baseport: 21111 },
-  glasskv: { dir: join(cache, 'glasskv-side', 'redis-7.0.15'), baseport: 25111 },
+  redis: { dir: srcDir, baseport: BASEPORT },
+  glasskv: { dir: join(cache, 'glasskv-side', 'redis-7.0.15'), baseport: BASEPORT + 4000 },
 };
 const PORTCOUNT = 2000;
 const resultsDir = join(cache, 'results');

@@ -158,11 +158,60 @@ static int _isLocal(void *ctx, int fd) {
     return 0;
 }
 
+/* A non-blocking connect(2) to host:port, trying each address the name
+ * resolves to until one starts (Redis's anetTcpNonBlockConnect). */
+static int _connect(void *ctx, const char *host, int port, char *err,
+                    size_t errlen) {
+    (void)ctx;
+    struct addrinfo hints, *res, *ai;
+    char portstr[16];
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    snprintf(portstr, sizeof(portstr), "%d", port);
+    int rv = getaddrinfo(host, portstr, &hints, &res);
+    if (rv != 0) {
+        snprintf(err, errlen, "%s", gai_strerror(rv));
+        return -1;
+    }
+    int fd = -1;
+    for (ai = res; ai; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK |
+                    SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd < 0) continue;
+        if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 ||
+            errno == EINPROGRESS)
+            break;
+        snprintf(err, errlen, "connect: %s", strerror(errno));
+        close(fd);
+        fd = -1;
+    }
+    if (fd < 0 && !ai && !res) snprintf(err, errlen, "no address");
+    freeaddrinfo(res);
+    if (fd >= 0) {
+        int yes = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
+    }
+    return fd;
+}
+
+/* How the connection started on fd ended: SO_ERROR. */
+static int _connectError(void *ctx, int fd, char *err, size_t errlen) {
+    (void)ctx;
+    int e = 0;
+    socklen_t len = sizeof(e);
+    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len) != 0) e = errno;
+    if (!e) return 0;
+    snprintf(err, errlen, "%s", strerror(e));
+    return -1;
+}
+
 /* The backend over n. */
 aeBackend netEpollBackend(netEpoll *n) {
     aeBackend be = { .ctx = n, .poll = _poll, .now = _now, .read = _read,
                      .write = _write, .close = _close, .watch = _watch,
-                     .stall = _stall, .isLocal = _isLocal };
+                     .stall = _stall, .isLocal = _isLocal,
+                     .connect = _connect, .connectError = _connectError };
     return be;
 }
 

@@ -75,6 +75,14 @@ typedef struct aeBackend {
     /* Optional: whether the peer of fd is on this machine (loopback or a
      * unix socket). NULL: every peer is. */
     int (*isLocal)(void *ctx, int fd);
+    /* Optional: starts a connection to host:port (a replica to its
+     * master) and returns its descriptor, which turns writable once the
+     * connection is made or failed; -1 with err filled if it cannot even
+     * start. connectError then tells: 0 if it was made, else -1 with
+     * err filled. NULL: this platform makes no connections. */
+    int (*connect)(void *ctx, const char *host, int port, char *err,
+                   size_t errlen);
+    int (*connectError)(void *ctx, int fd, char *err, size_t errlen);
 } aeBackend;
 
 typedef struct aeEventLoop {

@@ -185,7 +185,11 @@
       A | CMD_LOADING | CMD_STALE | CMD_NO_MULTI, NULL) \
     C(function, NULL, -2, 0, functionSubcommands) \
     C(sync, syncCommand, 1, A | CMD_NO_MULTI, NULL) \
-    C(psync, syncCommand, -3, A | CMD_NO_MULTI, NULL)
+    C(psync, syncCommand, -3, A | CMD_NO_MULTI, NULL) \
+    C(replconf, replconfCommand, -1, A | CMD_LOADING | CMD_STALE, NULL) \
+    C(replicaof, replicaofCommand, 3, A | CMD_STALE, NULL) \
+    C(slaveof, replicaofCommand, 3, A | CMD_STALE, NULL) \
+    C(role, roleCommand, 1, F | CMD_LOADING | CMD_STALE, NULL)
 
 /* CONFIG's subcommands: S(container, name, handler, arity, flags). */
 #define CONFIG_SUBCOMMANDS(S) \

@@ -219,6 +219,10 @@ void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key) {
 /* Lazy expiry: if key has expired, deletes it and returns 1. */
 int expireIfNeeded(redisServer *s, redisDb *db, robj *key) {
     if (!keyIsExpired(s, db, key)) return 0;
+    /* A replica deletes nothing: its master's DEL will come. Meanwhile
+     * its clients see the key gone, and its master's commands see it. */
+    if (s->masterhost)
+        return !(s->current_client && s->current_client == s->master);
     deleteExpiredKeyAndPropagate(s, db, key);
     TRACE(s->denv.trace, GK_TR_EXPIRE, (uint16_t)s->node, (uint32_t)db->id,
           0, 0, 0);

@@ -375,7 +375,7 @@ static sds _infoServer(redisServer *s, sds info) {
         "multiplexing_api:simulated\r\n"
         "process_id:%d\r\n"
         "run_id:%s\r\n"
-        "tcp_port:6379\r\n"
+        "tcp_port:%d\r\n"
         "server_time_usec:%lld\r\n"
         "uptime_in_seconds:%lld\r\n"
         "uptime_in_days:%lld\r\n"
@@ -385,7 +385,7 @@ static sds _infoServer(redisServer *s, sds info) {
         "executable:glasskv\r\n"
         "config_file:\r\n"
         "io_threads_active:0\r\n",
-        s->node + 1, s->runid, s->ustime, uptime, uptime / 86400,
+        s->pid, s->runid, s->port, s->ustime, uptime, uptime / 86400,
         s->hz, s->cfg.hz, s->lruclock);
 }
 
@@ -611,6 +611,7 @@ void helloCommand(client *c) {
 static void _clientFlags(const client *cl, char *out) {
     char *p = out;
     if (cl->flags & CLIENT_SLAVE) *p++ = 'S';
+    if (cl->flags & CLIENT_MASTER) *p++ = 'M';
     if (cl->flags & CLIENT_MULTI) *p++ = 'x';
     if (cl->flags & CLIENT_BLOCKED) *p++ = 'b';
     if (cl->flags & CLIENT_DIRTY_CAS) *p++ = 'd';
@@ -645,7 +646,7 @@ sds catClientInfoString(redisServer *s, client *cl, sds o) {
         "age=%llu idle=%llu flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d "
         "qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
         "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s%s cmd=%s "
-        "user=default redir=-1 resp=%d\n",
+        "user=default redir=-1 resp=%d",
         (unsigned long long)cl->id, 40000 + cl->fd, s->port, cl->fd,
         cl->name ? cl->name : "",
         (unsigned long long)((now - cl->ctime_ms) / 1000),
@@ -663,6 +664,7 @@ sds catClientInfoString(redisServer *s, client *cl, sds o) {
  * string. */
 void clientInfoCommand(client *c) {
     sds o = catClientInfoString(c->srv, c, sdsempty(c->srv->mem));
+    o = sdscatlen(c->srv->mem, o, "\n", 1);
     addReplyVerbatim(c, o, sdslen(o), "txt");
     sdsfree(c->srv->mem, o);
 }
@@ -709,11 +711,14 @@ void clientListCommand(client *c) {
             long long id;
             getLongLongFromObject(c->argv[j], &id);
             client *cl = _clientById(s, (uint64_t)id);
-            if (cl) o = catClientInfoString(s, cl, o);
+            if (cl) o = sdscatlen(s->mem, catClientInfoString(s, cl, o),
+                                  "\n", 1);
         }
     }
     for (int fd = 0; type_ok && !ids_from && fd < s->clients_cap; fd++)
-        if (s->clients[fd]) o = catClientInfoString(s, s->clients[fd], o);
+        if (s->clients[fd])
+            o = sdscatlen(s->mem, catClientInfoString(s, s->clients[fd], o),
+                          "\n", 1);
     addReplyVerbatim(c, o, sdslen(o), "txt");
     sdsfree(s->mem, o);
 }

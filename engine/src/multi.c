@@ -61,6 +61,7 @@ void queueMultiCommand(client *c) {
     mc->argc = c->argc;
     mc->cmd = c->cmd;
     ms->cmd_flags |= c->cmd->flags;
+    ms->cmd_inv_flags |= ~c->cmd->flags;
     c->argv = NULL;
     c->argc = 0;
     c->argv_len = 0;

@@ -100,6 +100,7 @@ void freeClient(client *c) {
     redisServer *s = c->srv;
     if (s->current_client == c) s->current_client = NULL;
     if (c->flags & CLIENT_SLAVE) replicationRemoveReplica(s, c);
+    if (c->flags & CLIENT_MASTER) replicationHandleMasterDisconnection(s);
     if (s->recovery) recoveryClientGone(s, c);
     if (s->audit.active && s->audit.client_id == c->id)
         s->audit.client_id = UINT64_MAX;
@@ -455,13 +456,20 @@ void processInputBuffer(client *c) {
         } else {
             processCommand(c);
             if (s->current_client == NULL) return; /* freed */
+            if (c->flags & CLIENT_MASTER) replicationMasterApplied(c);
             /* A client that blocked keeps its command until unblocked. */
             if (!(c->flags & CLIENT_BLOCKED)) resetClient(c);
         }
     }
-    if (c->qb_pos) {
-        sdsrange(c->querybuf, (long)c->qb_pos, -1);
-        c->qb_pos = 0;
+    /* A master's bytes read but not applied yet (a transaction until its
+     * EXEC) are kept: they go to this server's replicas as they came. */
+    size_t keep = 0;
+    if (c->flags & CLIENT_MASTER)
+        keep = (size_t)(c->read_reploff - c->reploff) -
+               (sdslen(c->querybuf) - c->qb_pos);
+    if (c->qb_pos > keep) {
+        sdsrange(c->querybuf, (long)(c->qb_pos - keep), -1);
+        c->qb_pos = keep;
     }
 }
 
@@ -496,7 +504,9 @@ void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask) {
     c->lastinteraction_ms = (uint64_t)s->mstime;
     c->net_input_bytes += (uint64_t)nread;
     s->stat_net_input_bytes += nread;
-    if ((long long)sdslen(c->querybuf) > s->cfg.client_max_querybuf_len) {
+    if (c->flags & CLIENT_MASTER) c->read_reploff += nread;
+    if (!(c->flags & CLIENT_MASTER) &&
+        (long long)sdslen(c->querybuf) > s->cfg.client_max_querybuf_len) {
         freeClientAsync(c);
         return;
     }
@@ -516,6 +526,10 @@ int clientHasPendingReplies(client *c) {
 static int _prepareClientToWrite(client *c) {
     if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP |
                     CLIENT_FAKE))
+        return C_ERR;
+    /* The master gets no replies, only what the replica sends it. */
+    if ((c->flags & CLIENT_MASTER) &&
+        !(c->flags & CLIENT_MASTER_FORCE_REPLY))
         return C_ERR;
     if (!(c->flags & CLIENT_PENDING_WRITE) &&
         !(aeGetFileEvents(c->srv->el, c->fd) & AE_WRITABLE)) {
@@ -1029,7 +1043,6 @@ int closeClientOnOutputBufferLimitReached(client *c, int async) {
         (c->flags & CLIENT_CLOSE_ASAP)) return 0;
     if (!_checkOutputBufferLimits(c)) return 0;
     sds info = catClientInfoString(s, c, sdsempty(s->mem));
-    if (sdslen(info) && info[sdslen(info) - 1] == '\n') sdsrange(info, 0, -2);
     if (async) {
         freeClientAsync(c);
         serverLog(s, LL_WARNING, "Client %s scheduled to be closed ASAP for "

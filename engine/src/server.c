@@ -88,6 +88,12 @@ static void _initConfig(serverConfig *cfg) {
     cfg->databases = CONFIG_DEFAULT_DBNUM;
     cfg->loglevel = LL_NOTICE;
     cfg->repl_ping_period = 10;
+    cfg->repl_slave_ro = 1;
+    cfg->repl_serve_stale_data = 1;
+    cfg->repl_min_slaves_max_lag = 10;
+    cfg->repl_timeout = 60;
+    cfg->replica_priority = 100;
+    cfg->replica_announced = 1;
     cfg->obuf_limits[CLIENT_TYPE_SLAVE] =
         (clientBufferLimits){ 256LL << 20, 64LL << 20, 60 };
     cfg->obuf_limits[CLIENT_TYPE_PUBSUB] =
@@ -196,6 +202,10 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->hz = s->cfg.hz;
     s->port = 6379;
     s->repl_seldb = -1;
+    memset(s->replid2, '0', 40);
+    s->second_replid_offset = -1;
+    s->cached_offset = -1;
+    s->repl_transfer_fd = -1;
     aofInit(s);
     aeCreateTimeEvent(s->el, 1, serverCron, s);
     aeSetBeforeSleepProc(s->el, beforeSleep);
@@ -210,6 +220,7 @@ void serverRelease(redisServer *s) {
     s->recovery = NULL;
     bioKill(&s->bio);
     aofRelease(s);
+    replicaRelease(s);
     for (int fd = 0; fd < s->clients_cap; fd++)
         if (s->clients[fd]) freeClient(s->clients[fd]);
     memFree(s->mem, s->clients);
@@ -377,28 +388,34 @@ int serverHeapExceeded(redisServer *s) {
     return s->heap_limit && s->mem->used > s->heap_limit;
 }
 
-/* Writes, and PING, are refused while the AOF cannot be written (the
- * last write failed, or the last background fsync): a client that could
- * not be made durable should not be told its writes succeeded. Returns
- * C_ERR after replying -MISCONF (EXECABORT for an EXEC). */
-static int _rejectDiskError(client *c, int is_exec) {
+/* rejectCommand: the command is refused with err ("-CODE message"):
+ * inside MULTI the transaction will fail at EXEC; an EXEC itself fails
+ * now with EXECABORT and the reason. */
+static void _rejectCommand(client *c, int is_exec, const char *err) {
     redisServer *s = c->srv;
-    int is_write = (c->cmd->flags & CMD_WRITE) ||
-                   (is_exec && (c->mstate.cmd_flags & CMD_WRITE));
-    if (!is_write && c->cmd->proc != pingCommand) return C_OK;
-    if (!writeCommandsDeniedByDiskError(s)) return C_OK;
-    sds err = writeCommandsGetDiskErrorMessage(s);
     s->cmdstats[c->cmd->id].rejected++;
+    flagTransaction(c);
     if (is_exec && (c->flags & CLIENT_MULTI)) {
         sds msg = sdscatprintf(s->mem, sdsempty(s->mem), "-EXECABORT "
                                "Transaction discarded because of: %s",
                                err + 1);
         addReplyErrorSds(c, msg);
         discardTransaction(c);
-    } else {
-        flagTransaction(c);
-        addReplyError(c, err);
+        return;
     }
+    addReplyError(c, err);
+}
+
+/* Writes, and PING, are refused while the AOF cannot be written (the
+ * last write failed, or the last background fsync): a client that could
+ * not be made durable should not be told its writes succeeded. Returns
+ * C_ERR after replying -MISCONF (EXECABORT for an EXEC). */
+static int _rejectDiskError(client *c, int is_exec, int is_write) {
+    redisServer *s = c->srv;
+    if (!is_write && c->cmd->proc != pingCommand) return C_OK;
+    if (!writeCommandsDeniedByDiskError(s)) return C_OK;
+    sds err = writeCommandsGetDiskErrorMessage(s);
+    _rejectCommand(c, is_exec, err);
     sdsfree(s->mem, err);
     return C_ERR;
 }
@@ -444,23 +461,43 @@ int processCommand(client *c) {
         return C_OK;
     }
     int is_exec = c->cmd->proc == execCommand;
-    int denyoom = (c->cmd->flags & CMD_DENYOOM) ||
+    uint64_t flags = c->cmd->flags;
+    int is_write = (flags & CMD_WRITE) ||
+                   (is_exec && (c->mstate.cmd_flags & CMD_WRITE));
+    int denyoom = (flags & CMD_DENYOOM) ||
                   (is_exec && (c->mstate.cmd_flags & CMD_DENYOOM));
-    if (denyoom && serverHeapExceeded(s)) {
-        s->cmdstats[c->cmd->id].rejected++;
-        if (is_exec && (c->flags & CLIENT_MULTI)) {
-            addReplyError(c, "-EXECABORT Transaction discarded because of: "
-                          "OOM command not allowed when used memory > "
-                          "'maxmemory'.");
-            discardTransaction(c);
-            return C_OK;
-        }
-        flagTransaction(c);
-        addReplyError(c, "-OOM command not allowed when used memory > "
-                      "'maxmemory'.");
+    int denystale = !(flags & CMD_STALE) ||
+                    (is_exec && (c->mstate.cmd_inv_flags & CMD_STALE));
+    /* The master's commands are obeyed: its replica only follows. */
+    int obey = (c->flags & CLIENT_MASTER) != 0;
+    /* Inside MULTI anything queued uses memory: only EXEC, DISCARD and
+     * QUIT are let through when over the limit. */
+    if ((c->flags & CLIENT_MULTI) && !is_exec &&
+        c->cmd->proc != discardCommand && c->cmd->proc != quitCommand)
+        denyoom = 1;
+    if (!obey && denyoom && serverHeapExceeded(s)) {
+        _rejectCommand(c, is_exec, "-OOM command not allowed when used "
+                       "memory > 'maxmemory'.");
         return C_OK;
     }
-    if (_rejectDiskError(c, is_exec) != C_OK) return C_OK;
+    if (!obey && _rejectDiskError(c, is_exec, is_write) != C_OK)
+        return C_OK;
+    if (is_write && !obey && !checkGoodReplicasStatus(s)) {
+        _rejectCommand(c, is_exec, "-NOREPLICAS Not enough good replicas to "
+                       "write.");
+        return C_OK;
+    }
+    if (s->masterhost && s->cfg.repl_slave_ro && !obey && is_write) {
+        _rejectCommand(c, is_exec, "-READONLY You can't write against a "
+                       "read only replica.");
+        return C_OK;
+    }
+    if (s->masterhost && s->repl_state != REPL_STATE_CONNECTED &&
+        !s->cfg.repl_serve_stale_data && denystale) {
+        _rejectCommand(c, is_exec, "-MASTERDOWN Link with MASTER is down "
+                       "and replica-serve-stale-data is set to 'no'.");
+        return C_OK;
+    }
     if ((c->flags & CLIENT_MULTI) && (c->cmd->flags & CMD_NO_MULTI)) {
         flagTransaction(c);
         s->cmdstats[c->cmd->id].rejected++;
@@ -608,7 +645,7 @@ int serverRunWithPeriod(redisServer *s, int ms) {
  * order: expire first, then shrink up to 16 dbs, then give 1 ms of rehash
  * to the first db that needs it. */
 static void _databasesCron(redisServer *s) {
-    activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_SLOW);
+    if (!s->masterhost) activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_SLOW);
     int dbs = s->cfg.databases < CRON_DBS_PER_CALL ? s->cfg.databases
                                                    : CRON_DBS_PER_CALL;
     for (int j = 0; j < dbs; j++) {
@@ -691,7 +728,7 @@ void beforeSleep(aeEventLoop *el) {
           0, 0, el->iterations);
     serverUpdateTime(s);
     handleBlockedClientsTimeout(s);
-    activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_FAST);
+    if (!s->masterhost) activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_FAST);
     if (s->unblocked_head) processUnblockedClients(s);
     handleClientsBlockedOnKeys(s);
     /* The AOF reaches the file before any reply reaches its client. */

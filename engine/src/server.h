@@ -165,6 +165,8 @@ typedef struct clientReplyBlock {
 /* ---- Clients. ---- */
 #define CLIENT_CLOSE_AFTER_REPLY (1 << 6)
 #define CLIENT_SLAVE (1 << 0)          /* a replica (SYNC) */
+#define CLIENT_MASTER (1 << 1)         /* this replica's link to its master */
+#define CLIENT_MASTER_FORCE_REPLY (1 << 13) /* the master gets this reply */
 #define CLIENT_MULTI (1 << 3)
 #define CLIENT_PENDING_WRITE (1 << 21)
 #define CLIENT_CLOSE_ASAP (1 << 10)
@@ -196,6 +198,7 @@ typedef struct multiState {
     multiCmd *commands;
     int count, cap;
     uint64_t cmd_flags;         /* union of the queued commands' flags */
+    uint64_t cmd_inv_flags;     /* union of their complements */
 } multiState;
 
 /* ---- Blocking operations (blocked.c). ---- */
@@ -251,8 +254,14 @@ typedef struct client {
      * since the connection opened, and of those, written to the socket
      * while the process was alive (a write after its death never left). */
     uint64_t reply_queued, reply_delivered;
-    /* A replica's last acknowledged offset and when (INFO replication). */
+    /* A replica's last acknowledged offset and when (INFO replication),
+     * and what it said of itself with REPLCONF. */
     long long repl_ack_off, repl_ack_time_ms;
+    int slave_listening_port;
+    int slave_capa;             /* SLAVE_CAPA_* */
+    /* The master's link on a replica: the stream offset read so far, and
+     * applied (the commands executed) so far. */
+    long long read_reploff, reploff;
     long reply_blocks;          /* blocks in the reply list */
     long long obuf_soft_limit_reached_time;  /* unix seconds, 0: not */
     int btype;                  /* BLOCKED_* while CLIENT_BLOCKED */
@@ -345,6 +354,15 @@ typedef struct serverConfig {
     long long repl_ping_period; /* repl-ping-replica-period, seconds */
     clientBufferLimits obuf_limits[CLIENT_TYPE_OBUF_COUNT];
     long long repl_backlog_size;
+    int repl_slave_ro;          /* replica-read-only */
+    int repl_serve_stale_data;  /* replica-serve-stale-data */
+    long long repl_min_slaves_to_write; /* min-replicas-to-write */
+    long long repl_min_slaves_max_lag;  /* min-replicas-max-lag */
+    long long repl_timeout;     /* seconds */
+    long long replica_priority;
+    int replica_announced;
+    char masterauth[128];
+    char masteruser[128];
     /* The AOF (aof.h). */
     int appendonly;             /* appendonly yes/no */
     int appendfsync;            /* AOF_FSYNC_* */
@@ -461,8 +479,32 @@ typedef struct redisServer {
      * will feed to the AOF when it ends. */
     struct redisOp *also_propagate;
     int also_propagate_n, also_propagate_cap;
+    /* Replication, the replica's side (replica.c): the master it
+     * follows (NULL: this server is a master), the state of its link, the
+     * link's client once synchronized, the transfer under way. */
+    sds masterhost;
+    int masterport;
+    int repl_state;             /* REPL_STATE_* */
+    client *master;
+    int repl_transfer_fd;       /* the link before it is the master client */
+    sds repl_transfer_in;       /* bytes read from it, not yet used */
+    long long repl_transfer_size;   /* RDB bytes announced, -1 EOF-marked */
+    long long repl_transfer_read;   /* RDB bytes received */
+    char repl_eofmark[41];      /* the diskless RDB's end mark */
+    sds repl_transfer_rdb;      /* the RDB being received */
+    long long repl_transfer_lastio; /* unix seconds */
+    long long repl_down_since;  /* unix seconds, 0 never connected */
+    char master_replid[41];     /* the master's, from +FULLRESYNC */
+    long long master_initial_offset;
+    /* What a PSYNC can continue from: the replid and offset of the link
+     * lost, or of this server's own history when it turned replica. */
+    char cached_replid[41];
+    long long cached_offset;    /* -1 none */
+    char replid2[41];           /* the history before the last switch */
+    long long second_replid_offset;
     /* Replication, the master's side (replication.c). */
     char replid[41];            /* made when first asked for */
+    long long replid_gen;       /* replids made so far */
     long long master_repl_offset;
     int repl_backlog_active;    /* from the first replica on */
     long long repl_backlog_off, repl_backlog_histlen;
@@ -985,6 +1027,40 @@ void replicationRemoveReplica(redisServer *s, client *c);
 void replicationCron(redisServer *s);
 const char *replicationId(redisServer *s);
 sds replicationInfo(redisServer *s, sds info);
+int checkGoodReplicasStatus(redisServer *s);
+void replicationFeedRaw(redisServer *s, const char *p, size_t len);
+void replconfCommand(client *c);
+void roleCommand(client *c);
+/* replica.c: the replica's side. */
+#define REPL_STATE_NONE 0           /* a master */
+#define REPL_STATE_CONNECT 1        /* to connect */
+#define REPL_STATE_CONNECTING 2     /* connecting */
+#define REPL_STATE_RECEIVE_PING_REPLY 3  /* the handshake: */
+#define REPL_STATE_SEND_HANDSHAKE 4
+#define REPL_STATE_RECEIVE_AUTH_REPLY 5
+#define REPL_STATE_RECEIVE_PORT_REPLY 6
+#define REPL_STATE_RECEIVE_IP_REPLY 7
+#define REPL_STATE_RECEIVE_CAPA_REPLY 8
+#define REPL_STATE_SEND_PSYNC 9
+#define REPL_STATE_RECEIVE_PSYNC_REPLY 10
+#define REPL_STATE_TRANSFER 11      /* receiving the RDB */
+#define REPL_STATE_CONNECTED 12     /* following the stream */
+#define SLAVE_CAPA_EOF (1 << 0)
+#define SLAVE_CAPA_PSYNC2 (1 << 1)
+void replicaofCommand(client *c);
+void replicationSetMaster(redisServer *s, const char *host, int port);
+void replicationUnsetMaster(redisServer *s);
+void replicaCron(redisServer *s);
+void replicaRelease(redisServer *s);
+void replicationHandleMasterDisconnection(redisServer *s);
+void replicationMasterApplied(client *c);
+void replicationSendAck(redisServer *s);
+void replicationAdoptHistory(redisServer *s, const char *replid,
+                             long long offset);
+void replicationAdoptNewId(redisServer *s, const char *replid);
+void replicationShiftId(redisServer *s);
+void replicationDisconnectReplicas(redisServer *s);
+sds replicaInfo(redisServer *s, sds info);
 void clientGetNameCommand(client *c);
 void clientInfoCommand(client *c);
 void clientListCommand(client *c);

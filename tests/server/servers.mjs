@@ -4,6 +4,7 @@
 // scripts/redis-suite.mjs.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,6 +111,35 @@ process.on('exit', () => {
  * code, or the signal's name if one killed it.
  */
 export async function startServer(kind, args = [], { port, script } = {}) {
+  // A port found free may be taken by another test's server before this
+  // one binds it: then this one exits, and PING is answered by the other.
+  // The answer must come from this process, or it starts on another port.
+  for (let attempt = 0; ; attempt++) {
+    const server = await _start(kind, args, { port, script });
+    if (await _isOurs(server)) return server;
+    const code = await server.stop('SIGKILL');
+    if (port !== undefined || attempt === 4)
+      throw new Error(`port ${server.port} is someone else's (exit ${code})\n${server.log}`);
+  }
+}
+
+/** Whether the server answering on its port is its own process (or, for
+ * `npm run glasskv -- server`, that process's child). */
+async function _isOurs(server) {
+  const r = spawnSync(REDIS_CLI, ['-p', String(server.port), 'info', 'server'], { timeout: 10000 });
+  const m = /process_id:(\d+)/.exec(r.stdout?.toString() ?? '');
+  if (!m) return false;
+  const pid = Number(m[1]);
+  if (pid === server.proc.pid) return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === server.proc.pid;
+  } catch {
+    return false;
+  }
+}
+
+async function _start(kind, args, { port, script }) {
   port ??= await freePort();
   let file = REDIS_SERVER;
   let argv = ['--port', String(port), '--save', '', '--bind', '127.0.0.1', ...args];

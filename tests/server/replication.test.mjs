@@ -1,0 +1,174 @@
+// Replication on real sockets: `glasskv server` as a replica of Debian's
+// redis-server 7.0, next to a redis-server replica of the same master;
+// redis-server as a replica of glasskv, directly and through a glasskv
+// replica in between; REPLICAOF NO ONE; a master that cannot be reached.
+// What the two replicas hold (DEBUG DIGEST), say (ROLE, INFO replication)
+// and refuse (READONLY, MASTERDOWN) must be the same.
+//
+// Run: node --test tests/server/replication.test.mjs
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { cli, sleep, startServer } from './servers.mjs';
+
+const DEBUG = ['--enable-debug-command', 'yes'];
+// The master sends the RDB at once rather than after diskless sync's 5 s.
+const FAST_SYNC = ['--repl-diskless-sync-delay', '0'];
+
+// Each server in a directory of its own: a replica writes the RDB it
+// receives there (dump.rdb), and a redis-server loads one it finds.
+const servers = [];
+const dirs = [];
+async function start(kind, args = []) {
+  const dir = mkdtempSync(join(tmpdir(), `glasskv-repl-${kind}-`));
+  dirs.push(dir);
+  const s = await startServer(kind, [...DEBUG, '--dir', dir, ...args]);
+  servers.push(s);
+  return s;
+}
+after(async () => {
+  await Promise.all(servers.map((s) => s.stop('SIGKILL')));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (s, ...args) => cli(s.port, args).out;
+
+/** INFO replication as a map. */
+function replInfo(s) {
+  const m = {};
+  for (const line of run(s, 'info', 'replication').split('\r\n')) {
+    const i = line.indexOf(':');
+    if (i > 0) m[line.slice(0, i)] = line.slice(i + 1);
+  }
+  return m;
+}
+
+/** Waits until every replica has applied the master's whole stream. */
+async function caughtUp(master, replicas, ms = 20000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const want = replInfo(master).master_repl_offset;
+    const states = replicas.map((r) => replInfo(r));
+    if (states.every((i) => i.master_link_status === 'up' && i.slave_repl_offset === want))
+      return;
+    if (Date.now() > deadline)
+      throw new Error(`replicas not caught up with ${want}: ${JSON.stringify(states)}\n${replicas.map((r) => r.log).join('\n')}`);
+    await sleep(50);
+  }
+}
+
+const digest = (s) => run(s, 'debug', 'digest').trim();
+
+// Writes of several types and dbs, a transaction and expiries.
+function write(master, round) {
+  const k = (name) => `${name}:${round}`;
+  run(master, 'mset', k('a'), '1', k('b'), 'two');
+  run(master, 'rpush', k('list'), 'x', 'y', 'z');
+  run(master, 'hset', k('hash'), 'f', 'v', 'g', 'w');
+  run(master, 'zadd', k('zset'), '1', 'one', '2.5', 'two');
+  run(master, 'sadd', k('set'), '1', '2', '3', 'four');
+  run(master, 'set', k('ttl'), 'v', 'ex', '1000');
+  run(master, 'incrbyfloat', k('a'), '1.5');
+  run(master, '-n', '3', 'set', k('db3'), 'in db 3');
+  cli(master.port, [], `MULTI\nINCR ${k('counter')}\nLPUSH ${k('list')} w\nEXEC\n`);
+  run(master, 'del', k('b'));
+}
+
+describe('replication between glasskv and redis-server', () => {
+  it('glasskv replicates a redis-server master as a redis-server replica does', async () => {
+    const m = await start('redis', FAST_SYNC);
+    write(m, 1);
+    const g = await start('glasskv');
+    const r = await start('redis');
+    for (const s of [g, r]) assert.equal(run(s, 'replicaof', '127.0.0.1', String(m.port)), 'OK\n');
+    await caughtUp(m, [g, r]);
+    write(m, 2);
+    await caughtUp(m, [g, r]);
+    assert.equal(digest(g), digest(m));
+    assert.equal(digest(r), digest(m));
+    // What each replica says and refuses.
+    assert.equal(run(g, 'role'), run(r, 'role'));
+    assert.equal(run(g, 'set', 'k', 'v'), run(r, 'set', 'k', 'v'));
+    assert.match(run(g, 'set', 'k', 'v'), /^READONLY You can't write against a read only replica/);
+    assert.equal(run(g, 'replicaof', '127.0.0.1', String(m.port)),
+      run(r, 'replicaof', '127.0.0.1', String(m.port)));
+    const gi = replInfo(g);
+    const ri = replInfo(r);
+    assert.deepEqual(Object.keys(gi), Object.keys(ri));
+    for (const f of ['role', 'master_host', 'master_port', 'master_link_status',
+      'master_sync_in_progress', 'slave_repl_offset', 'slave_read_repl_offset',
+      'master_replid', 'master_repl_offset', 'slave_read_only', 'connected_slaves'])
+      assert.equal(gi[f], ri[f], f);
+    // The master sees two replicas acknowledging the same offset.
+    const mi = replInfo(m);
+    assert.equal(mi.connected_slaves, '2');
+    await sleep(1200);
+    const acks = Object.entries(replInfo(m)).filter(([f]) => /^slave\d/.test(f))
+      .map(([, v]) => /offset=(\d+)/.exec(v)[1]);
+    assert.deepEqual(acks, [mi.master_repl_offset, mi.master_repl_offset]);
+    assert.match(g.log, /MASTER <-> REPLICA sync: Finished with success/);
+  });
+
+  it('redis-server replicates a glasskv master, directly and through a glasskv replica', async () => {
+    const m = await start('glasskv');
+    write(m, 1);
+    const mid = await start('glasskv');
+    assert.equal(run(mid, 'replicaof', '127.0.0.1', String(m.port)), 'OK\n');
+    const direct = await start('redis');
+    const chained = await start('redis');
+    assert.equal(run(direct, 'replicaof', '127.0.0.1', String(m.port)), 'OK\n');
+    await caughtUp(m, [mid, direct]);
+    assert.equal(run(chained, 'replicaof', '127.0.0.1', String(mid.port)), 'OK\n');
+    write(m, 2);
+    await caughtUp(m, [mid, direct]);
+    await caughtUp(mid, [chained]);
+    const want = digest(m);
+    for (const s of [mid, direct, chained]) assert.equal(digest(s), want, s.kind);
+    // The chain carries the top master's history: same replid and offsets.
+    const top = replInfo(m);
+    assert.equal(replInfo(chained).master_replid, top.master_replid);
+    assert.equal(replInfo(chained).slave_repl_offset, top.master_repl_offset);
+  });
+
+  it('REPLICAOF NO ONE starts a new history and keeps the old one as replid2', async () => {
+    const m = await start('redis', FAST_SYNC);
+    const g = await start('glasskv');
+    const r = await start('redis');
+    for (const s of [g, r]) run(s, 'replicaof', '127.0.0.1', String(m.port));
+    write(m, 1);
+    await caughtUp(m, [g, r]);
+    const old = replInfo(m);
+    for (const s of [g, r]) assert.equal(run(s, 'replicaof', 'no', 'one'), 'OK\n');
+    for (const s of [g, r]) {
+      const i = replInfo(s);
+      assert.equal(i.role, 'master');
+      assert.equal(i.master_replid2, old.master_replid);
+      assert.equal(i.second_repl_offset, String(Number(old.master_repl_offset) + 1));
+      assert.notEqual(i.master_replid, old.master_replid);
+      assert.equal(run(s, 'set', 'now', 'writable'), 'OK\n');
+    }
+    assert.equal(run(g, 'role'), run(r, 'role').replace(/\d+\n\n$/, `${replInfo(g).master_repl_offset}\n\n`));
+  });
+
+  it('a master that cannot be reached: connect state, and MASTERDOWN without stale data', async () => {
+    const g = await start('glasskv');
+    const r = await start('redis');
+    const script = [
+      'replicaof 127.0.0.1 1', 'role', 'get x',
+      'config set replica-serve-stale-data no', 'get x', 'ping', 'info server',
+      'multi', 'get x', 'exec', 'replicaof no one', 'get x',
+      'config set min-replicas-to-write 1', 'set x 1', 'multi', 'set x 2', 'exec',
+      'config set min-replicas-to-write 0', 'replicaof 127.0.0.1 abc',
+    ];
+    const outs = [g, r].map((s) => script.map((line) => {
+      const out = cli(s.port, line.split(' ')).out;
+      return line === 'info server' ? out.split('\n')[0] : out;
+    }));
+    assert.deepEqual(outs[0], outs[1]);
+    for (let i = 0; i < 100 && !/Error condition on socket for SYNC/.test(g.log); i++)
+      await sleep(50);
+    assert.match(g.log, /Error condition on socket for SYNC: Connection refused/);
+  });
+});
