@@ -465,8 +465,8 @@ sds writeCommandsGetDiskErrorMessage(redisServer *s) {
 
 /* ---- INFO persistence. ---- */
 
-/* The RDB part of INFO persistence (no RDB persistence here: its
- * figures are those of a server that never saved). */
+/* The RDB part of INFO persistence. There is no BGSAVE child, so no
+ * background save is ever in progress. */
 static sds _infoRdb(redisServer *s, sds info) {
     return sdscatprintf(s->mem, info,
         "# Persistence\r\n"
@@ -481,16 +481,16 @@ static sds _infoRdb(redisServer *s, sds info) {
         "rdb_changes_since_last_save:%lld\r\n"
         "rdb_bgsave_in_progress:0\r\n"
         "rdb_last_save_time:%lld\r\n"
-        "rdb_last_bgsave_status:ok\r\n"
+        "rdb_last_bgsave_status:%s\r\n"
         "rdb_last_bgsave_time_sec:-1\r\n"
         "rdb_current_bgsave_time_sec:-1\r\n"
-        "rdb_saves:0\r\n"
+        "rdb_saves:%lld\r\n"
         "rdb_last_cow_size:0\r\n"
-        "rdb_last_load_keys_expired:0\r\n"
-        "rdb_last_load_keys_loaded:0\r\n",
-        s->loading, s->dirty,
-        (long long)(s->unix_ms_at_zero / 1000 +
-                    (long long)(s->start_ns / 1000000000ULL)));
+        "rdb_last_load_keys_expired:%lld\r\n"
+        "rdb_last_load_keys_loaded:%lld\r\n",
+        s->loading, s->dirty, s->lastsave,
+        s->lastbgsave_status == C_OK ? "ok" : "err", s->stat_rdb_saves,
+        s->rdb_last_load_keys_expired, s->rdb_last_load_keys_loaded);
 }
 
 /* The aof_* fields, in 7.0's order; the last six only with appendonly

@@ -274,7 +274,9 @@ static int _execFileKey(void *ctx, int dbid, int argc, robj **argv) {
     redisDb *db = &s->db[dbid];
     if (!strcasecmp(argv[0]->v.ptr, "pexpireat")) {
         long long when;
-        if (getLongLongFromObject(argv[2], &when) == C_OK &&
+        /* A replica keeps them: its master's DELs will come. */
+        if (!s->masterhost &&
+            getLongLongFromObject(argv[2], &when) == C_OK &&
             when < s->mstime) {
             dbDelete(s, db, argv[1]);
             fl->expired++;
@@ -307,6 +309,8 @@ int rdbLoadFile(redisServer *s, const char *filename, int replace) {
     s->loading = loading;
     _freeFakeClient(fl.fake);
     sdsfree(s->mem, data);
+    s->rdb_last_load_keys_expired = fl.expired;
+    s->rdb_last_load_keys_loaded = st == C_OK ? info.keys - fl.expired : 0;
     if (st == C_OK) {
         info.keys -= fl.expired;
         _logRdb(s, &info);

@@ -181,6 +181,8 @@
     C(debug, debugCommand, -2, A | CMD_LOADING | CMD_STALE, NULL) \
     C(time, timeCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(bgrewriteaof, bgrewriteaofCommand, 1, A, NULL) \
+    C(save, saveCommand, 1, A | CMD_NO_MULTI, NULL) \
+    C(lastsave, lastsaveCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(shutdown, shutdownCommand, -1, \
       A | CMD_LOADING | CMD_STALE | CMD_NO_MULTI, NULL) \
     C(function, NULL, -2, 0, functionSubcommands) \

@@ -140,6 +140,7 @@ static const configDef configs[] = {
     { "auto-aof-rewrite-min-size", NULL, CFG_MEMORY,
       OFF(auto_aof_rewrite_min_size), 1, 0, LLONG_MAX, 0 },
     { "save", NULL, CFG_SAVE, 0, 0, 0, 0, 0 },
+    { "dbfilename", NULL, CFG_STRING, OFF(dbfilename), 0, 0, 0, 0 },
     { "client-output-buffer-limit", NULL, CFG_OBUF, 0, 0, 0, 0, 0 },
     { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL }
 };
@@ -230,6 +231,8 @@ static const char *_parseValue(const configDef *d, const char *value,
     if (d->kind == CFG_ENUM) return _parseEnum(d, value, out, errbuf, errlen);
     if (d->kind == CFG_STRING) {
         *out = 0;
+        if (!strcmp(d->name, "dbfilename") && strchr(value, '/'))
+            return "dbfilename can't be a path, just a filename";
         return strlen(value) < 128 ? NULL : "argument too long";
     }
     if (d->kind == CFG_BOOL) {

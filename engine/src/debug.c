@@ -121,14 +121,13 @@ static void _debugObject(client *c) {
     addReplyStatus(c, line);
 }
 
-/* DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: saves the dataset to dump.rdb
- * (not with NOSAVE), empties it (not with NOFLUSH) and loads dump.rdb
- * back; MERGE lets a key of the file replace one still there. Nothing is
- * propagated. Redis also counts the save as a save (rdb_changes_since_
- * last_save goes to 0); the engine, which keeps no save state, leaves
- * the count as it was, and where Redis stops the process on a key that
- * NOFLUSH without MERGE finds twice, the engine replies the load's
- * error. */
+/* DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]: saves the dataset to the RDB
+ * file (not with NOSAVE), empties it (not with NOFLUSH) and loads the
+ * file back; MERGE lets a key of the file replace one still there.
+ * Nothing is propagated. The save counts as a save, as in Redis
+ * (rdb_changes_since_last_save goes to 0). Where Redis stops the process
+ * on a key that NOFLUSH without MERGE finds twice, the engine replies
+ * the load's error. */
 static void _debugReload(client *c) {
     redisServer *s = c->srv;
     int flush = 1, save = 1, merge = 0;
@@ -144,12 +143,13 @@ static void _debugReload(client *c) {
             return;
         }
     }
-    if (save && rdbSaveFile(s, "dump.rdb") != C_OK) {
+    if (save && rdbSaveDataset(s) != C_OK) {
         addReplyError(c, "-ERR");
         return;
     }
+    if (save) dirty = 0;
     if (flush) emptyData(s, -1);
-    int st = rdbLoadFile(s, "dump.rdb", merge);
+    int st = rdbLoadFile(s, s->cfg.dbfilename, merge);
     s->dirty = dirty;
     if (st != C_OK) {
         addReplyError(c, "Error trying to load the RDB dump");

@@ -507,6 +507,26 @@ int rdbSaveFile(redisServer *s, const char *filename) {
     return C_OK;
 }
 
+/* rdbSave: the dataset to dbfilename. A good save is the last save
+ * (LASTSAVE) and the changes since it start from zero. */
+int rdbSaveDataset(redisServer *s) {
+    if (rdbSaveFile(s, s->cfg.dbfilename) != C_OK) return C_ERR;
+    s->dirty = 0;
+    s->lastsave = s->mstime / 1000;
+    s->lastbgsave_status = C_OK;
+    s->stat_rdb_saves++;
+    return C_OK;
+}
+
+/* SAVE: the snapshot now, in the main thread. */
+void saveCommand(client *c) {
+    if (rdbSaveDataset(c->srv) == C_OK) addReplyOK(c);
+    else addReplyError(c, "-ERR");
+}
+
+/* LASTSAVE: when the last good save ended, in unix seconds. */
+void lastsaveCommand(client *c) { addReplyLongLong(c, c->srv->lastsave); }
+
 /* ---- Reading. ---- */
 
 typedef struct rdbReader {

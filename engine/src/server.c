@@ -7,6 +7,7 @@
 #include "server.h"
 #include "siphash.h"
 #include "recovery.h"
+#include "rdb.h"
 
 /* ---- Dict types. ---- */
 
@@ -115,6 +116,7 @@ static void _initConfig(serverConfig *cfg) {
         cfg->save_seconds[j] = secs[j];
         cfg->save_changes[j] = changes[j];
     }
+    strcpy(cfg->dbfilename, "dump.rdb");
     cfg->save_n = 3;
 }
 
@@ -291,8 +293,24 @@ void serverStartup(redisServer *s) {
     s->bio.log_ctx = s;
     serverLog(s, LL_NOTICE, "Running mode=standalone, port=%d.", s->port);
     serverLog(s, LL_WARNING, "Server initialized");
+    s->lastsave = s->mstime / 1000;
     aofLoadOnStartup(s);
     if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
+    /* Without the AOF the dataset comes from the RDB file, if there is
+     * one (loadDataFromDisk). */
+    if (!s->cfg.appendonly &&
+        s->fs.size(s->fs.ctx, s->cfg.dbfilename) >= 0) {
+        uint64_t start = serverNow(s);
+        if (rdbLoadFile(s, s->cfg.dbfilename, 0) != C_OK) {
+            serverLog(s, LL_WARNING, "Fatal error loading the DB: Invalid "
+                      "argument. Exiting.");
+            s->fs.exit(s->fs.ctx);
+            return;
+        }
+        s->dirty = 0;
+        serverLog(s, LL_NOTICE, "DB loaded from disk: %.3f seconds",
+                  (double)(serverNow(s) - start) / 1e9);
+    }
     serverLog(s, LL_NOTICE, "Ready to accept connections");
 }
 
@@ -328,6 +346,21 @@ int prepareForShutdown(redisServer *s, int flags) {
         if (r < 0)
             serverLog(s, LL_WARNING, "Fail to fsync the AOF file: %s.",
                       aofStrerror(-r));
+    }
+    /* The final snapshot, with save points or when asked for. */
+    if ((s->cfg.save_n > 0 && !(flags & SHUTDOWN_NOSAVE)) ||
+        (flags & SHUTDOWN_SAVE)) {
+        serverLog(s, LL_NOTICE, "Saving the final RDB snapshot before "
+                  "exiting.");
+        if (rdbSaveDataset(s) != C_OK) {
+            if (!(flags & SHUTDOWN_FORCE)) {
+                serverLog(s, LL_WARNING, "Error trying to save the DB, "
+                          "can't exit.");
+                goto error;
+            }
+            serverLog(s, LL_WARNING, "Error trying to save the DB. Exit "
+                      "anyway.");
+        }
     }
     serverLog(s, LL_WARNING, "Redis is now ready to exit, bye bye...");
     return C_OK;

@@ -383,6 +383,7 @@ typedef struct serverConfig {
     int save_n;
     long long save_seconds[CONFIG_MAX_SAVE_POINTS];
     int save_changes[CONFIG_MAX_SAVE_POINTS];
+    char dbfilename[128];       /* the RDB file, in the server's dir */
 } serverConfig;
 
 /* ---- SCAN audit (observation only; see glasskv.h). ---- */
@@ -442,6 +443,11 @@ typedef struct redisServer {
     uint64_t start_ns;
     /* Statistics (INFO stats). */
     long long dirty;
+    /* The RDB file (SAVE, LASTSAVE, INFO persistence). */
+    long long lastsave;         /* unix seconds of the last good save */
+    int lastbgsave_status;      /* C_OK or C_ERR */
+    long long stat_rdb_saves;
+    long long rdb_last_load_keys_loaded, rdb_last_load_keys_expired;
     long long stat_numcommands, stat_numconnections;
     long long stat_expiredkeys, stat_keyspace_hits, stat_keyspace_misses;
     long long stat_net_input_bytes, stat_net_output_bytes;
@@ -1001,6 +1007,8 @@ void commandCountCommand(client *c);
 void commandCommand(client *c);
 void timeCommand(client *c);
 void lastsaveCommand(client *c);
+void saveCommand(client *c);
+int rdbSaveDataset(redisServer *s);
 void clientIdCommand(client *c);
 void clientSetNameCommand(client *c);
 int clientSetNameOrReply(client *c, robj *name);
