@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 #include "server.h"
+#include "stream.h"
 #include "intset.h"
 #include "listpack.h"
 #include "recovery.h"
@@ -88,6 +89,8 @@ void dbOverwrite(redisServer *s, redisDb *db, robj *key, robj *val) {
     if (!de) memPanic("dbOverwrite on a missing key");
     robj *old = dictGetVal(de);
     if (s->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU) val->lru = old->lru;
+    /* A blocked XREADGROUP loses its group with the stream. */
+    if (old->type == OBJ_STREAM) signalKeyAsReady(s, db, key, OBJ_STREAM);
     dictSetVal(db->dict, de, val);
     decrRefCount(s, old);
 }
@@ -103,6 +106,8 @@ void setKey(client *c, redisDb *db, robj *key, robj *val, int keepttl) {
         robj *old = dictGetVal(de);
         if (c->srv->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU)
             val->lru = old->lru;
+        if (old->type == OBJ_STREAM)
+            signalKeyAsReady(c->srv, db, key, OBJ_STREAM);
         dictSetVal(db->dict, de, val);
         decrRefCount(c->srv, old);
     }
@@ -119,6 +124,8 @@ int dbDelete(redisServer *s, redisDb *db, robj *key) {
     dictEntry *de = dictUnlink(db->dict, key->v.ptr);
     if (!de) return 0;
     if (s->audit.active) auditKeyDeleted(s, db, dictGetKey(de));
+    if (((robj *)dictGetVal(de))->type == OBJ_STREAM)
+        signalKeyAsReady(s, db, key, OBJ_STREAM);
     if (dictSize(db->expires) > 0) dictDelete(db->expires, key->v.ptr);
     dictFreeUnlinkedEntry(db->dict, de);
     return 1;
@@ -145,6 +152,7 @@ long long emptyData(redisServer *s, int dbnum) {
         if (dbnum != -1 && dbnum != j) continue;
         if (s->keyhook) s->keyhook(s->keyhook_ctx, &s->db[j], NULL);
         touchAllWatchedKeysInDb(s, &s->db[j], NULL);
+        scanDatabaseForDeletedStreams(s, &s->db[j], NULL);
         removed += (long long)dictSize(s->db[j].dict);
         dictEmpty(s->db[j].dict);
         dictEmpty(s->db[j].expires);
@@ -717,6 +725,7 @@ int dbAsyncDelete(redisServer *s, redisDb *db, robj *key) {
     if (!de) return 0;
     if (s->audit.active) auditKeyDeleted(s, db, dictGetKey(de));
     robj *val = dictGetVal(de);
+    if (val->type == OBJ_STREAM) signalKeyAsReady(s, db, key, OBJ_STREAM);
     size_t effort = _freeEffort(val);
     if (effort > LAZYFREE_THRESHOLD && val->refcount == 1) {
         dictSetVal(db->dict, de, NULL);
@@ -870,6 +879,7 @@ static robj *_objectDup(redisServer *s, robj *o) {
     case OBJ_SET: return setTypeDup(s, o);
     case OBJ_ZSET: return zsetDup(s, o);
     case OBJ_HASH: return hashTypeDup(s, o);
+    case OBJ_STREAM: return streamDup(s, o);
     default: return NULL;
     }
 }
@@ -963,6 +973,8 @@ static int _dbSwapDatabases(redisServer *s, int id1, int id2) {
     redisDb *db1 = &s->db[id1], *db2 = &s->db[id2];
     touchAllWatchedKeysInDb(s, db1, db2);
     touchAllWatchedKeysInDb(s, db2, db1);
+    scanDatabaseForDeletedStreams(s, db1, db2);
+    scanDatabaseForDeletedStreams(s, db2, db1);
     /* Every key of both changes at once, as in a flush of each. */
     if (s->keyhook) {
         s->keyhook(s->keyhook_ctx, db1, NULL);
