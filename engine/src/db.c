@@ -705,6 +705,22 @@ void unlinkCommand(client *c) { _delGeneric(c, 1); }
 
 /* lazyfreeGetFreeEffort: allocations to free one by one (a list's are
  * its nodes). */
+/* A stream's allocations as 7.0 counts them: one per node of its tree,
+ * and per group one plus the first group's PEL size. */
+static size_t _streamFreeEffort(stream *st) {
+    size_t effort = (size_t)raxNodesAsRedis(st->rax);
+    if (st->cgroups && raxSize(st->cgroups)) {
+        raxIterator ri;
+        raxStart(&ri, st->cgroups);
+        raxSeek(&ri, "^", NULL, 0);
+        raxNext(&ri);
+        streamCG *cg = ri.data;
+        effort += (size_t)raxSize(st->cgroups) * (1 + raxSize(cg->pel));
+        raxStop(&ri);
+    }
+    return effort;
+}
+
 static size_t _freeEffort(const robj *o) {
     if (o->type == OBJ_LIST && o->encoding == OBJ_ENCODING_QUICKLIST)
         return (size_t)((const quicklist *)o->v.ptr)->len;
@@ -712,6 +728,7 @@ static size_t _freeEffort(const robj *o) {
         o->encoding == OBJ_ENCODING_HT) return dictSize((dict *)o->v.ptr);
     if (o->type == OBJ_ZSET && o->encoding == OBJ_ENCODING_SKIPLIST)
         return ((zset *)o->v.ptr)->zsl->length;
+    if (o->type == OBJ_STREAM) return _streamFreeEffort(o->v.ptr);
     return 1;
 }
 
