@@ -681,8 +681,12 @@ void xsetidCommand(client *c) {
             return;
         }
     }
-    robj *o = lookupKeyWriteOrReply(c, c->argv[1], "-ERR no such key\r\n");
-    if (!o || checkType(c, o, OBJ_STREAM)) return;
+    robj *o = lookupKeyWrite(c, c->argv[1]);
+    if (!o) {
+        addReplyError(c, "no such key");   /* an error, counted as one */
+        return;
+    }
+    if (checkType(c, o, OBJ_STREAM)) return;
     stream *st = o->v.ptr;
     if (st->length > 0) {
         streamID maxid;

@@ -242,8 +242,12 @@ void xinfoCommand(client *c) {
         addReplySubcommandSyntaxError(c);
         return;
     }
-    robj *o = lookupKeyReadOrReply(c, c->argv[2], "-ERR no such key\r\n");
-    if (!o || checkType(c, o, OBJ_STREAM)) return;
+    robj *o = lookupKeyRead(c, c->argv[2]);
+    if (!o) {
+        addReplyError(c, "no such key");   /* an error, counted as one */
+        return;
+    }
+    if (checkType(c, o, OBJ_STREAM)) return;
     stream *st = o->v.ptr;
     if (!strcasecmp(opt, "CONSUMERS") && c->argc == 4)
         _xinfoConsumers(c, st);
