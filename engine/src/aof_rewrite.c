@@ -28,6 +28,7 @@
 #include <ctype.h>
 #include "server.h"
 #include "rdb.h"
+#include "stream.h"
 
 static long long _unixtime(redisServer *s) { return s->mstime / 1000; }
 
@@ -302,6 +303,101 @@ static void _rwElement(void *ctx, const char *a, size_t alen, const char *b,
     r->items--;
 }
 
+static sds _bulkID(gkMem *m, sds b, const streamID *id) {
+    char buf[STREAM_ID_STR_LEN];
+    int n = streamIDToString(buf, id);
+    return _bulk(m, b, buf, (size_t)n);
+}
+
+/* A stream as 7.0 rewrites it: an XADD per entry (an empty stream as
+ * XADD key MAXLEN 0 0-1 x y), XSETID with its counters, then per group
+ * XGROUP CREATE ... ENTRIESREAD, and per consumer an XCLAIM ... FORCE of
+ * each pending entry, or XGROUP CREATECONSUMER if it has none. */
+static sds _rwStream(gkMem *m, sds b, sds key, robj *o) {
+    stream *st = o->v.ptr;
+    streamIterator si;
+    streamID id;
+    int64_t numfields;
+    size_t klen = sdslen(key);
+    if (st->length) {
+        streamIteratorStart(&si, st, NULL, NULL, 0);
+        while (streamIteratorGetID(&si, &id, &numfields)) {
+            b = sdscatprintf(m, b, "*%lld\r\n", 3 + (long long)numfields * 2);
+            b = _bulk(m, b, "XADD", 4);
+            b = _bulk(m, b, key, klen);
+            b = _bulkID(m, b, &id);
+            while (numfields--) {
+                unsigned char *f, *v;
+                int64_t flen, vlen;
+                streamIteratorGetField(&si, &f, &v, &flen, &vlen);
+                b = _bulk(m, b, (char *)f, (size_t)flen);
+                b = _bulk(m, b, (char *)v, (size_t)vlen);
+            }
+        }
+        streamIteratorStop(&si);
+    } else {
+        b = sdscat(m, b, "*7\r\n$4\r\nXADD\r\n");
+        b = _bulk(m, b, key, klen);
+        b = sdscat(m, b, "$6\r\nMAXLEN\r\n$1\r\n0\r\n$3\r\n0-1\r\n"
+                   "$1\r\nx\r\n$1\r\ny\r\n");
+    }
+    b = sdscat(m, b, "*7\r\n$6\r\nXSETID\r\n");
+    b = _bulk(m, b, key, klen);
+    b = _bulkID(m, b, &st->last_id);
+    b = _bulk(m, b, "ENTRIESADDED", 12);
+    b = _bulkLL(m, b, (long long)st->entries_added);
+    b = _bulk(m, b, "MAXDELETEDID", 12);
+    b = _bulkID(m, b, &st->max_deleted_entry_id);
+    if (!st->cgroups) return b;
+    raxIterator ri, ci, pi;
+    raxStart(&ri, st->cgroups);
+    raxSeek(&ri, "^", NULL, 0);
+    while (raxNext(&ri)) {
+        streamCG *cg = ri.data;
+        b = sdscat(m, b, "*7\r\n$6\r\nXGROUP\r\n$6\r\nCREATE\r\n");
+        b = _bulk(m, b, key, klen);
+        b = _bulk(m, b, (char *)ri.key, ri.key_len);
+        b = _bulkID(m, b, &cg->last_id);
+        b = _bulk(m, b, "ENTRIESREAD", 11);
+        b = _bulkLL(m, b, cg->entries_read);
+        raxStart(&ci, cg->consumers);
+        raxSeek(&ci, "^", NULL, 0);
+        while (raxNext(&ci)) {
+            streamConsumer *sc = ci.data;
+            if (raxSize(sc->pel) == 0) {
+                b = sdscat(m, b, "*5\r\n$6\r\nXGROUP\r\n"
+                           "$14\r\nCREATECONSUMER\r\n");
+                b = _bulk(m, b, key, klen);
+                b = _bulk(m, b, (char *)ri.key, ri.key_len);
+                b = _bulk(m, b, sc->name, sdslen(sc->name));
+                continue;
+            }
+            raxStart(&pi, sc->pel);
+            raxSeek(&pi, "^", NULL, 0);
+            while (raxNext(&pi)) {
+                streamNACK *nack = pi.data;
+                streamDecodeID(pi.key, &id);
+                b = sdscat(m, b, "*12\r\n$6\r\nXCLAIM\r\n");
+                b = _bulk(m, b, key, klen);
+                b = _bulk(m, b, (char *)ri.key, ri.key_len);
+                b = _bulk(m, b, sc->name, sdslen(sc->name));
+                b = _bulk(m, b, "0", 1);
+                b = _bulkID(m, b, &id);
+                b = _bulk(m, b, "TIME", 4);
+                b = _bulkLL(m, b, nack->delivery_time);
+                b = _bulk(m, b, "RETRYCOUNT", 10);
+                b = _bulkLL(m, b, (long long)nack->delivery_count);
+                b = _bulk(m, b, "JUSTID", 6);
+                b = _bulk(m, b, "FORCE", 5);
+            }
+            raxStop(&pi);
+        }
+        raxStop(&ci);
+    }
+    raxStop(&ri);
+    return b;
+}
+
 /* The commands that rebuild one key (and its TTL); returns b. */
 static sds _rwKey(redisServer *s, gkMem *m, sds b, redisDb *db, sds key,
                   robj *o) {
@@ -317,6 +413,8 @@ static sds _rwKey(redisServer *s, gkMem *m, sds b, redisDb *db, sds key,
         r.items = (unsigned long)listTypeLength(o);
         rdbForEachElement(o, _rwElement, &r);
         b = r.buf;
+    } else if (o->type == OBJ_STREAM) {
+        b = _rwStream(m, b, key, o);
     } else {
         rwBatch r = { m, b, o->type == OBJ_SET ? "SADD" : o->type == OBJ_HASH
                       ? "HMSET" : "ZADD", key, 0, 0, o->type != OBJ_SET };

@@ -87,6 +87,7 @@ static const struct {
 } blockingTypes[] = {
     { OBJ_LIST, BLOCKED_LIST, serveClientBlockedOnList },
     { OBJ_ZSET, BLOCKED_ZSET, serveClientBlockedOnSortedSet },
+    { OBJ_STREAM, BLOCKED_STREAM, serveClientBlockedOnStream },
 };
 #define BLOCKING_TYPES ((int)(sizeof(blockingTypes) / sizeof(blockingTypes[0])))
 
@@ -138,6 +139,28 @@ int getTimeoutFromObjectOrReply(client *c, robj *object, long long *timeout) {
     long long tval = (ms >= -9.2233720368547758e18L &&
                       ms < 9.2233720368547758e18L) ? (long long)ms
                                                    : LLONG_MIN;
+    if (tval < 0) {
+        addReplyError(c, "timeout is negative");
+        return C_ERR;
+    }
+    if (tval > 0) {
+        long long now = _nowMs(c->srv);
+        tval = tval > LLONG_MAX - now ? LLONG_MAX : tval + now;
+    }
+    *timeout = tval;
+    return C_OK;
+}
+
+/* Parses BLOCK's timeout of XREAD and XREADGROUP: whole milliseconds,
+ * into the absolute unix ms it expires at, or 0 for "0" (never). C_ERR
+ * after replying "timeout is not an integer or out of range" or "timeout
+ * is negative", as Redis's UNIT_MILLISECONDS form does. */
+int getTimeoutMsFromObjectOrReply(client *c, robj *object,
+                                  long long *timeout) {
+    long long tval;
+    if (getLongLongFromObjectOrReply(c, object, &tval,
+            "timeout is not an integer or out of range") != C_OK)
+        return C_ERR;
     if (tval < 0) {
         addReplyError(c, "timeout is negative");
         return C_ERR;
@@ -291,6 +314,11 @@ static void _unblockClientWaitingData(client *c) {
     b->nkeys = 0;
     if (b->target) decrRefCount(s, b->target);
     b->target = NULL;
+    memFree(s->mem, b->xread_ids);
+    b->xread_ids = NULL;
+    if (b->xread_group) decrRefCount(s, b->xread_group);
+    if (b->xread_consumer) decrRefCount(s, b->xread_consumer);
+    b->xread_group = b->xread_consumer = NULL;
 }
 
 /* Queues c to run what is left in its query buffer, in beforeSleep: no
@@ -391,6 +419,27 @@ void scanDatabaseForReadyKeys(redisServer *s, redisDb *db) {
     dictReleaseIterator(di);
 }
 
+/* FLUSHDB, FLUSHALL and SWAPDB: each key of emptied that XREADGROUP
+ * clients may wait on, a stream now and not one after (in replaced_with,
+ * or gone), is ready, so that they are told their group is gone. */
+void scanDatabaseForDeletedStreams(redisServer *s, redisDb *emptied,
+                                   redisDb *replaced_with) {
+    if (!s->blocked_clients_by_type[BLOCKED_STREAM]) return;
+    dictIterator *di = dictGetIterator(emptied->blocking_keys);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL) {
+        sds key = dictGetKey(de);
+        robj *was = dictFetchValue(emptied->dict, key);
+        robj *is = replaced_with ? dictFetchValue(replaced_with->dict, key)
+                                 : NULL;
+        if (!was || was->type != OBJ_STREAM) continue;
+        if (is && is->type == OBJ_STREAM) continue;
+        robj k = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, key);
+        signalKeyAsReady(s, emptied, &k, OBJ_STREAM);
+    }
+    dictReleaseIterator(di);
+}
+
 /* Serves one client: it is the current client while its reply is
  * written, its command's statistics learn of an error, and what it did
  * is one execution unit of its own. Returns 1 if the key was deleted. */
@@ -402,6 +451,10 @@ static int _serveOne(redisServer *s, blockServeProc *serve, client *rc,
     s->execution_nesting++;
     int deleted = serve(rc, o, key, db);
     s->execution_nesting--;
+    if (deleted == BLOCK_STILL_WAITING) {
+        s->current_client = old;
+        return 0;
+    }
     if (rc->lastcmd && s->stat_total_error_replies > errors)
         s->cmdstats[rc->lastcmd->id].failed++;
     unblockClient(rc);
@@ -417,12 +470,17 @@ static void _serveKey(redisServer *s, readyKey *rk) {
     redisDb *db = rk->db;
     sds name = rk->key->v.ptr;
     dictEntry *de = dictFind(db->dict, name);
-    if (!de || expireIfNeeded(s, db, rk->key)) return;
+    if (!de || expireIfNeeded(s, db, rk->key)) {
+        /* XREADGROUP waits for a group of this key: gone with it. */
+        unblockStreamReadgroupClients(s, db, rk->key);
+        return;
+    }
     robj *o = dictGetVal(de);
+    int type = o->type;
     for (int i = 0; i < BLOCKING_TYPES; i++) {
-        if (blockingTypes[i].objtype != o->type) continue;
+        if (blockingTypes[i].objtype != type) continue;
         int btype = blockingTypes[i].btype;
-        if (!s->blocked_clients_by_type[btype]) return;
+        if (!s->blocked_clients_by_type[btype]) break;
         bkQueue *q = dictFetchValue(db->blocking_keys, name);
         bkEntry *e = q ? q->head : NULL;
         while (e) {
@@ -430,10 +488,35 @@ static void _serveKey(redisServer *s, readyKey *rk) {
             client *rc = e->c;
             if (rc->btype == btype &&
                 _serveOne(s, blockingTypes[i].serve, rc, o, rk->key, db))
-                return;
+                break;
             e = next;
         }
-        return;
+        break;
+    }
+    /* The key is something else now (SET, or DEL then SADD in a
+     * transaction): XREADGROUP's group went with the stream. */
+    if (type != OBJ_STREAM) unblockStreamReadgroupClients(s, db, rk->key);
+}
+
+/* Unblocks with an error every XREADGROUP client waiting on key, whose
+ * stream was deleted or replaced by another type, in the order they
+ * blocked. */
+void unblockStreamReadgroupClients(redisServer *s, redisDb *db, robj *key) {
+    if (!s->blocked_clients_by_type[BLOCKED_STREAM]) return;
+    bkQueue *q = dictFetchValue(db->blocking_keys, key->v.ptr);
+    bkEntry *e = q ? q->head : NULL;
+    while (e) {
+        bkEntry *next = e->next;
+        client *rc = e->c;
+        if (rc->btype == BLOCKED_STREAM && rc->bpop.xread_group) {
+            client *old = s->current_client;
+            s->current_client = rc;
+            addReplyError(rc, "-UNBLOCKED the stream key no longer exists");
+            if (rc->lastcmd) s->cmdstats[rc->lastcmd->id].failed++;
+            unblockClient(rc);
+            s->current_client = old;
+        }
+        e = next;
     }
 }
 

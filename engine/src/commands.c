@@ -142,6 +142,21 @@
     C(copy, copyCommand, -3, W | M, NULL) \
     C(move, moveCommand, 3, W | F, NULL) \
     C(touch, touchCommand, -2, R | F, NULL) \
+    C(xadd, xaddCommand, -5, W | M | F, NULL) \
+    C(xrange, xrangeCommand, -4, R, NULL) \
+    C(xrevrange, xrevrangeCommand, -4, R, NULL) \
+    C(xlen, xlenCommand, 2, R | F, NULL) \
+    C(xdel, xdelCommand, -3, W | F, NULL) \
+    C(xtrim, xtrimCommand, -4, W, NULL) \
+    C(xsetid, xsetidCommand, -3, W | M | F, NULL) \
+    C(xread, xreadCommand, -4, R, NULL) \
+    C(xreadgroup, xreadCommand, -7, W, NULL) \
+    C(xack, xackCommand, -4, W | F, NULL) \
+    C(xpending, xpendingCommand, -3, R, NULL) \
+    C(xclaim, xclaimCommand, -6, W | F, NULL) \
+    C(xautoclaim, xautoclaimCommand, -6, W | F, NULL) \
+    C(xgroup, NULL, -2, 0, xgroupSubcommands) \
+    C(xinfo, NULL, -2, 0, xinfoSubcommands) \
     C(lpush, lpushCommand, -3, W | M | F, NULL) \
     C(rpush, rpushCommand, -3, W | M | F, NULL) \
     C(lpushx, lpushxCommand, -3, W | M | F, NULL) \
@@ -230,6 +245,22 @@
 #define FUNCTION_SUBCOMMANDS(S) \
     S(function, flush, functionFlushCommand, -2, W)
 
+/* XGROUP's subcommands: S(container, name, handler, arity, flags). */
+#define XGROUP_SUBCOMMANDS(S) \
+    S(xgroup, create, xgroupCommand, -5, W | M) \
+    S(xgroup, setid, xgroupCommand, -5, W) \
+    S(xgroup, destroy, xgroupCommand, 4, W) \
+    S(xgroup, createconsumer, xgroupCommand, 5, W | M) \
+    S(xgroup, delconsumer, xgroupCommand, 5, W) \
+    S(xgroup, help, xgroupCommand, 2, CMD_LOADING | CMD_STALE)
+
+/* XINFO's subcommands: S(container, name, handler, arity, flags). */
+#define XINFO_SUBCOMMANDS(S) \
+    S(xinfo, consumers, xinfoCommand, 4, R) \
+    S(xinfo, groups, xinfoCommand, 3, R) \
+    S(xinfo, stream, xinfoCommand, -3, R) \
+    S(xinfo, help, xinfoCommand, 2, CMD_LOADING | CMD_STALE)
+
 /* The ids: top-level commands in the table's order, then subcommands. */
 enum {
 #define CMD_ID(name, ...) CMDID_##name,
@@ -241,6 +272,8 @@ enum {
     COMMAND_SUBCOMMANDS(SUB_ID)
     CLIENT_SUBCOMMANDS(SUB_ID)
     FUNCTION_SUBCOMMANDS(SUB_ID)
+    XGROUP_SUBCOMMANDS(SUB_ID)
+    XINFO_SUBCOMMANDS(SUB_ID)
     CMDID_COUNT
 #undef CMD_ID
 #undef SUB_ID
@@ -271,6 +304,12 @@ static const redisCommand clientSubcommands[] = {
 };
 static const redisCommand functionSubcommands[] = {
     FUNCTION_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand xgroupSubcommands[] = {
+    XGROUP_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand xinfoSubcommands[] = {
+    XINFO_SUBCOMMANDS(SUB_ROW) END
 };
 
 const redisCommand redisCommandTable[] = {

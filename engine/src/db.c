@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 #include "server.h"
+#include "stream.h"
 #include "intset.h"
 #include "listpack.h"
 #include "recovery.h"
@@ -88,6 +89,8 @@ void dbOverwrite(redisServer *s, redisDb *db, robj *key, robj *val) {
     if (!de) memPanic("dbOverwrite on a missing key");
     robj *old = dictGetVal(de);
     if (s->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU) val->lru = old->lru;
+    /* A blocked XREADGROUP loses its group with the stream. */
+    if (old->type == OBJ_STREAM) signalKeyAsReady(s, db, key, OBJ_STREAM);
     dictSetVal(db->dict, de, val);
     decrRefCount(s, old);
 }
@@ -103,6 +106,8 @@ void setKey(client *c, redisDb *db, robj *key, robj *val, int keepttl) {
         robj *old = dictGetVal(de);
         if (c->srv->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU)
             val->lru = old->lru;
+        if (old->type == OBJ_STREAM)
+            signalKeyAsReady(c->srv, db, key, OBJ_STREAM);
         dictSetVal(db->dict, de, val);
         decrRefCount(c->srv, old);
     }
@@ -119,6 +124,8 @@ int dbDelete(redisServer *s, redisDb *db, robj *key) {
     dictEntry *de = dictUnlink(db->dict, key->v.ptr);
     if (!de) return 0;
     if (s->audit.active) auditKeyDeleted(s, db, dictGetKey(de));
+    if (((robj *)dictGetVal(de))->type == OBJ_STREAM)
+        signalKeyAsReady(s, db, key, OBJ_STREAM);
     if (dictSize(db->expires) > 0) dictDelete(db->expires, key->v.ptr);
     dictFreeUnlinkedEntry(db->dict, de);
     return 1;
@@ -145,6 +152,7 @@ long long emptyData(redisServer *s, int dbnum) {
         if (dbnum != -1 && dbnum != j) continue;
         if (s->keyhook) s->keyhook(s->keyhook_ctx, &s->db[j], NULL);
         touchAllWatchedKeysInDb(s, &s->db[j], NULL);
+        scanDatabaseForDeletedStreams(s, &s->db[j], NULL);
         removed += (long long)dictSize(s->db[j].dict);
         dictEmpty(s->db[j].dict);
         dictEmpty(s->db[j].expires);
@@ -701,6 +709,22 @@ void unlinkCommand(client *c) { _delGeneric(c, 1); }
 
 /* lazyfreeGetFreeEffort: allocations to free one by one (a list's are
  * its nodes). */
+/* A stream's allocations as 7.0 counts them: one per node of its tree,
+ * and per group one plus the first group's PEL size. */
+static size_t _streamFreeEffort(stream *st) {
+    size_t effort = (size_t)raxNodesAsRedis(st->rax);
+    if (st->cgroups && raxSize(st->cgroups)) {
+        raxIterator ri;
+        raxStart(&ri, st->cgroups);
+        raxSeek(&ri, "^", NULL, 0);
+        raxNext(&ri);
+        streamCG *cg = ri.data;
+        effort += (size_t)raxSize(st->cgroups) * (1 + raxSize(cg->pel));
+        raxStop(&ri);
+    }
+    return effort;
+}
+
 static size_t _freeEffort(const robj *o) {
     if (o->type == OBJ_LIST && o->encoding == OBJ_ENCODING_QUICKLIST)
         return (size_t)((const quicklist *)o->v.ptr)->len;
@@ -708,6 +732,7 @@ static size_t _freeEffort(const robj *o) {
         o->encoding == OBJ_ENCODING_HT) return dictSize((dict *)o->v.ptr);
     if (o->type == OBJ_ZSET && o->encoding == OBJ_ENCODING_SKIPLIST)
         return ((zset *)o->v.ptr)->zsl->length;
+    if (o->type == OBJ_STREAM) return _streamFreeEffort(o->v.ptr);
     return 1;
 }
 
@@ -721,6 +746,7 @@ int dbAsyncDelete(redisServer *s, redisDb *db, robj *key) {
     if (!de) return 0;
     if (s->audit.active) auditKeyDeleted(s, db, dictGetKey(de));
     robj *val = dictGetVal(de);
+    if (val->type == OBJ_STREAM) signalKeyAsReady(s, db, key, OBJ_STREAM);
     size_t effort = _freeEffort(val);
     if (effort > LAZYFREE_THRESHOLD && val->refcount == 1) {
         dictSetVal(db->dict, de, NULL);
@@ -874,6 +900,7 @@ static robj *_objectDup(redisServer *s, robj *o) {
     case OBJ_SET: return setTypeDup(s, o);
     case OBJ_ZSET: return zsetDup(s, o);
     case OBJ_HASH: return hashTypeDup(s, o);
+    case OBJ_STREAM: return streamDup(s, o);
     default: return NULL;
     }
 }
@@ -967,6 +994,8 @@ static int _dbSwapDatabases(redisServer *s, int id1, int id2) {
     redisDb *db1 = &s->db[id1], *db2 = &s->db[id2];
     touchAllWatchedKeysInDb(s, db1, db2);
     touchAllWatchedKeysInDb(s, db2, db1);
+    scanDatabaseForDeletedStreams(s, db1, db2);
+    scanDatabaseForDeletedStreams(s, db2, db1);
     /* Every key of both changes at once, as in a flush of each. */
     if (s->keyhook) {
         s->keyhook(s->keyhook_ctx, db1, NULL);

@@ -17,6 +17,7 @@
 #include "intset.h"
 #include "listpack.h"
 #include "sha1.h"
+#include "stream.h"
 
 static void _xorDigest(unsigned char *digest, const void *p, size_t len) {
     unsigned char hash[SHA1_DIGEST_LEN];
@@ -135,6 +136,31 @@ static void _digestHash(unsigned char *digest, robj *o) {
     dictReleaseIterator(di);
 }
 
+/* A stream: each entry in order, its ID as "<ms>.<seq>" then its fields
+ * and values, all mixed (order counts). Groups are not part of it, as in
+ * Redis. */
+static void _digestStream(unsigned char *digest, robj *o) {
+    streamIterator si;
+    streamID id;
+    int64_t numfields;
+    streamIteratorStart(&si, o->v.ptr, NULL, NULL, 0);
+    while (streamIteratorGetID(&si, &id, &numfields)) {
+        char buf[STREAM_ID_STR_LEN];
+        int n = snprintf(buf, sizeof(buf), "%llu.%llu",
+                         (unsigned long long)id.ms,
+                         (unsigned long long)id.seq);
+        _mixDigest(digest, buf, (size_t)n);
+        while (numfields--) {
+            unsigned char *f, *v;
+            int64_t flen, vlen;
+            streamIteratorGetField(&si, &f, &v, &flen, &vlen);
+            _mixDigest(digest, f, (size_t)flen);
+            _mixDigest(digest, v, (size_t)vlen);
+        }
+    }
+    streamIteratorStop(&si);
+}
+
 /* Adds value o of key (in db) to digest: its type, then its contents,
  * then whether it has a TTL (not the TTL itself). */
 static void _objectDigest(redisDb *db, sds key, unsigned char *digest,
@@ -154,6 +180,7 @@ static void _objectDigest(redisDb *db, sds key, unsigned char *digest,
     case OBJ_SET: _digestSet(digest, o); break;
     case OBJ_ZSET: _digestZset(digest, o); break;
     case OBJ_HASH: _digestHash(digest, o); break;
+    case OBJ_STREAM: _digestStream(digest, o); break;
     default: memPanic("digest of an unknown type");
     }
     if (getExpire(db, &k) != -1) _xorDigest(digest, "!!expire!!", 10);

@@ -145,16 +145,22 @@ void restoreCommand(client *c) {
         return;
     }
     /* The reader is handed the footer too, as Redis's is: a value that
-     * runs into it is read from it. */
-    if (rdbLoadValue(s, payload, sdslen(payload), key, &argc, &argv)
-        != C_OK) {
+     * runs into it is read from it. A stream is read into its object. */
+    robj *sobj = NULL;
+    argc = 0;
+    argv = NULL;
+    if (rdbIsStreamPayload(payload, sdslen(payload))
+        ? rdbLoadStreamObject(s, payload, sdslen(payload), &sobj) != C_OK
+        : rdbLoadValue(s, payload, sdslen(payload), key, &argc, &argv)
+          != C_OK) {
         addReplyError(c, "Bad data format");
         return;
     }
     int deleted = o.replace && dbDelete(s, c->db, key);
     if (ttl && !o.absttl) ttl += s->mstime;
     if (ttl && ttl <= s->mstime && !s->loading) {
-        rdbFreeCommand(s, argc, argv);
+        if (sobj) decrRefCount(s, sobj);
+        else rdbFreeCommand(s, argc, argv);
         if (deleted) {
             robj *del = createStringObject(s, "DEL", 3);
             rewriteClientCommandVector(c, 2, del, key);
@@ -165,7 +171,8 @@ void restoreCommand(client *c) {
         addReplyOK(c);
         return;
     }
-    _rebuild(s, c->db, argc, argv);
+    if (sobj) dbAdd(s, c->db, key, sobj);
+    else _rebuild(s, c->db, argc, argv);
     if (ttl) {
         setExpire(c, c->db, key, ttl);
         if (!o.absttl) {

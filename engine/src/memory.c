@@ -10,6 +10,7 @@
  * unusually long is overestimated: SAMPLES 0 measures every element. */
 #include <strings.h>
 #include "server.h"
+#include "stream.h"
 #include "intset.h"
 #include "quicklist.h"
 
@@ -99,6 +100,8 @@ static size_t objectComputeSize(const robj *o, size_t sample_size) {
         if (o->encoding == OBJ_ENCODING_HT)
             return _dictSize(o, o->v.ptr, sample_size, 1);
         return sizeof(*o) + memBlockSize(o->v.ptr);
+    case OBJ_STREAM:
+        return streamMemoryUsage((robj *)o, (long long)sample_size);
     default:
         return 0;
     }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <math.h>
 #include "server.h"
+#include "stream.h"
 #include "intset.h"
 #include "listpack.h"
 #include "quicklist.h"
@@ -245,6 +246,13 @@ robj *createQuicklistObject(redisServer *s) {
     return o;
 }
 
+/* An empty stream, refcount 1. */
+robj *createStreamObject(redisServer *s) {
+    robj *o = createObject(s, OBJ_STREAM, streamNew(s));
+    o->encoding = OBJ_ENCODING_STREAM;
+    return o;
+}
+
 /* Takes one more reference to o; each must be dropped with decrRefCount. */
 void incrRefCount(robj *o) { o->refcount++; }
 
@@ -259,6 +267,7 @@ void freeObjectValue(redisServer *s, robj *o) {
     case OBJ_ENCODING_LISTPACK: lpRelease(s->mem, o->v.ptr); break;
     case OBJ_ENCODING_SKIPLIST: freeZsetObject(s, o); break;
     case OBJ_ENCODING_QUICKLIST: quicklistRelease(o->v.ptr); break;
+    case OBJ_ENCODING_STREAM: freeStream(s, o->v.ptr); break;
     default: memPanic("unknown object encoding");
     }
 }
@@ -293,6 +302,7 @@ const char *strEncoding(int encoding) {
     case OBJ_ENCODING_EMBSTR: return "embstr";
     case OBJ_ENCODING_LISTPACK: return "listpack";
     case OBJ_ENCODING_QUICKLIST: return "quicklist";
+    case OBJ_ENCODING_STREAM: return "stream";
     default: return "unknown";
     }
 }
@@ -306,6 +316,7 @@ const char *typeName(const robj *o) {
     case OBJ_SET: return "set";
     case OBJ_ZSET: return "zset";
     case OBJ_HASH: return "hash";
+    case OBJ_STREAM: return "stream";
     default: return "unknown";
     }
 }

@@ -8,6 +8,7 @@
 #include "listpack.h"
 #include "quicklist.h"
 #include "lzf.h"
+#include "stream.h"
 
 #define RDB_TYPE_STRING 0
 #define RDB_TYPE_LIST 1
@@ -23,6 +24,8 @@
 #define RDB_TYPE_HASH_LISTPACK 16
 #define RDB_TYPE_ZSET_LISTPACK 17
 #define RDB_TYPE_LIST_QUICKLIST_2 18
+#define RDB_TYPE_STREAM_LISTPACKS 15
+#define RDB_TYPE_STREAM_LISTPACKS_2 19
 
 #define RDB_OPCODE_FUNCTION2 245
 #define RDB_OPCODE_MODULE_AUX 247
@@ -133,10 +136,37 @@ static void _eachListElement(void *ctx, const unsigned char *p, size_t len,
     lw->fn(lw->ctx, (const char *)p, len, NULL, 0, 0);
 }
 
+/* A stream's entries, first to last: (ID, its fields and values each
+ * preceded by its length in decimal and a colon). */
+static void _eachStream(const robj *o, elemFn *fn, void *ctx, gkMem *m) {
+    streamIterator si;
+    streamID id;
+    int64_t numfields;
+    streamIteratorStart(&si, o->v.ptr, NULL, NULL, 0);
+    while (streamIteratorGetID(&si, &id, &numfields)) {
+        char idbuf[STREAM_ID_STR_LEN];
+        int idlen = streamIDToString(idbuf, &id);
+        sds body = sdsempty(m);
+        while (numfields--) {
+            unsigned char *f, *v;
+            int64_t flen, vlen;
+            streamIteratorGetField(&si, &f, &v, &flen, &vlen);
+            body = sdscatprintf(m, body, "%lld:", (long long)flen);
+            body = sdscatlen(m, body, f, (size_t)flen);
+            body = sdscatprintf(m, body, "%lld:", (long long)vlen);
+            body = sdscatlen(m, body, v, (size_t)vlen);
+        }
+        fn(ctx, idbuf, (size_t)idlen, body, sdslen(body), 0);
+        sdsfree(m, body);
+    }
+    streamIteratorStop(&si);
+}
+
 /* Calls fn for every element of a list, set, hash or sorted set: (element)
  * for a list, head to tail, (member) for a set, (field, value) for a
- * hash, (member, score) for a sorted set. Nothing is changed, compressed
- * list nodes included. */
+ * hash, (member, score) for a sorted set; a stream's entries as
+ * _eachStream gives them. Nothing is changed, compressed list nodes
+ * included. */
 void rdbForEachElement(const robj *o, elemFn *fn, void *ctx) {
     if (o->encoding == OBJ_ENCODING_QUICKLIST) {
         listWalk lw = { fn, ctx };
@@ -147,6 +177,8 @@ void rdbForEachElement(const robj *o, elemFn *fn, void *ctx) {
     else if (o->encoding == OBJ_ENCODING_HT) _eachDict(o, o->v.ptr, fn, ctx);
     else if (o->encoding == OBJ_ENCODING_SKIPLIST)
         _eachDict(o, ((zset *)o->v.ptr)->dict, fn, ctx);
+    else if (o->encoding == OBJ_ENCODING_STREAM)
+        _eachStream(o, fn, ctx, ((stream *)o->v.ptr)->rax->mem);
 }
 
 /* ---- Writing. ---- */
@@ -332,6 +364,70 @@ static void _wSkiplist(rdbWriter *w, const zset *zs) {
         _wZsetElement(w, x->ele, sdslen(x->ele), NULL, 0, x->score);
 }
 
+/* A PEL: its size, then each ID as 16 raw bytes, and for the group's
+ * (nacks) the delivery time (8 bytes) and count. */
+static void _wStreamPEL(rdbWriter *w, rax *pel, int nacks) {
+    raxIterator ri;
+    _wLen(w, raxSize(pel));
+    raxStart(&ri, pel);
+    raxSeek(&ri, "^", NULL, 0);
+    while (raxNext(&ri)) {
+        _wBytes(w, ri.key, 16);
+        if (!nacks) continue;
+        streamNACK *nack = ri.data;
+        _wLE(w, (uint64_t)nack->delivery_time, 8);
+        _wLen(w, nack->delivery_count);
+    }
+    raxStop(&ri);
+}
+
+/* A stream as 7.0 saves it (type 19): its nodes (key, listpack), its
+ * length and IDs and counters, then each group: name, last ID, entries
+ * read, PEL, and its consumers (name, seen time, PEL of IDs only). */
+static void _wStream(rdbWriter *w, stream *st) {
+    raxIterator ri;
+    _wLen(w, raxSize(st->rax));
+    raxStart(&ri, st->rax);
+    raxSeek(&ri, "^", NULL, 0);
+    while (raxNext(&ri)) {
+        _wString(w, (char *)ri.key, ri.key_len);
+        _wString(w, ri.data, lpBytes(ri.data));
+    }
+    raxStop(&ri);
+    _wLen(w, st->length);
+    _wLen(w, st->last_id.ms);
+    _wLen(w, st->last_id.seq);
+    _wLen(w, st->first_id.ms);
+    _wLen(w, st->first_id.seq);
+    _wLen(w, st->max_deleted_entry_id.ms);
+    _wLen(w, st->max_deleted_entry_id.seq);
+    _wLen(w, st->entries_added);
+    _wLen(w, st->cgroups ? raxSize(st->cgroups) : 0);
+    if (!st->cgroups) return;
+    raxStart(&ri, st->cgroups);
+    raxSeek(&ri, "^", NULL, 0);
+    while (raxNext(&ri)) {
+        streamCG *cg = ri.data;
+        _wString(w, (char *)ri.key, ri.key_len);
+        _wLen(w, cg->last_id.ms);
+        _wLen(w, cg->last_id.seq);
+        _wLen(w, (uint64_t)cg->entries_read);
+        _wStreamPEL(w, cg->pel, 1);
+        raxIterator ci;
+        _wLen(w, raxSize(cg->consumers));
+        raxStart(&ci, cg->consumers);
+        raxSeek(&ci, "^", NULL, 0);
+        while (raxNext(&ci)) {
+            streamConsumer *sc = ci.data;
+            _wString(w, (char *)ci.key, ci.key_len);
+            _wLE(w, (uint64_t)sc->seen_time, 8);
+            _wStreamPEL(w, sc->pel, 0);
+        }
+        raxStop(&ci);
+    }
+    raxStop(&ri);
+}
+
 /* A value: its type byte is written by the caller. Intsets and listpacks
  * go whole, as one string (types 11, 16 and 17), as Redis 7.0 saves
  * them; hashtables and skiplists element by element. */
@@ -343,6 +439,10 @@ static void _wValue(rdbWriter *w, const robj *o) {
     }
     if (o->type == OBJ_LIST) {
         _wList(w, o->v.ptr);
+        return;
+    }
+    if (o->type == OBJ_STREAM) {
+        _wStream(w, o->v.ptr);
         return;
     }
     if (o->encoding == OBJ_ENCODING_INTSET) {
@@ -380,6 +480,7 @@ static int _rdbType(const robj *o) {
     case OBJ_LIST: return RDB_TYPE_LIST_QUICKLIST_2;
     case OBJ_SET: return compact ? RDB_TYPE_SET_INTSET : RDB_TYPE_SET;
     case OBJ_HASH: return compact ? RDB_TYPE_HASH_LISTPACK : RDB_TYPE_HASH;
+    case OBJ_STREAM: return RDB_TYPE_STREAM_LISTPACKS_2;
     default: return compact ? RDB_TYPE_ZSET_LISTPACK : RDB_TYPE_ZSET_2;
     }
 }
@@ -1101,9 +1202,260 @@ static int _rZiplistValue(rdbReader *r, rdbCmd *c, int type) {
 }
 
 /* Reads one value of the given type into the command that rebuilds it. */
+/* ---- Streams (types 15 and 19). ----
+ *
+ * A stream is read into the object itself: its nodes are listpacks kept
+ * as they were saved (tombstones and all), which no command could
+ * rebuild. What the loader hands over for it is RESTORE key 0 <payload>,
+ * the stream's own bytes with a DUMP footer, which RESTORE reads back
+ * into the object (rdbLoadStreamObject). */
+
+static int _rLenOnly(rdbReader *r, uint64_t *v) {
+    int enc;
+    return _rLen(r, v, &enc);
+}
+
+/* A string's bytes in a new allocation of their own (*len of them). */
+static int _rRawString(rdbReader *r, unsigned char **out, size_t *len) {
+    robj *o;
+    char buf[LONG_STR_SIZE];
+    if (_rString(r, &o) != C_OK) return C_ERR;
+    const char *p = objectStrBytes(o, buf, len);
+    *out = memAlloc(r->s->mem, *len ? *len : 1);
+    memcpy(*out, p, *len);
+    decrRefCount(r->s, o);
+    return C_OK;
+}
+
+/* The nodes: count, then (16-byte key, listpack) each, checked. */
+static int _rStreamNodes(rdbReader *r, stream *st) {
+    uint64_t n;
+    if (_rLenOnly(r, &n) != C_OK) return C_ERR;
+    while (n--) {
+        unsigned char *key, *lp;
+        size_t klen, lplen;
+        if (_rRawString(r, &key, &klen) != C_OK) return C_ERR;
+        if (klen != 16) {
+            memFree(r->s->mem, key);
+            return _corrupt(r, "Stream node key entry is not the size of "
+                            "a stream ID");
+        }
+        if (_rRawString(r, &lp, &lplen) != C_OK) {
+            memFree(r->s->mem, key);
+            return C_ERR;
+        }
+        int ok = streamValidateListpackIntegrity(lp, lplen, 1);
+        const char *why = !ok ? "Stream listpack integrity check failed."
+                        : lpFirst(lp) == NULL ? "Empty listpack inside "
+                        "stream" : NULL;
+        if (!why && !raxTryInsert(st->rax, key, 16, lp, NULL))
+            why = "Listpack re-added with existing key";
+        memFree(r->s->mem, key);
+        if (why) {
+            memFree(r->s->mem, lp);
+            return _corrupt(r, why);
+        }
+    }
+    return C_OK;
+}
+
+/* The stream's length, IDs and counters (the last three since type 19;
+ * for type 15 they are worked out as 7.0 does). */
+static int _rStreamMeta(rdbReader *r, int type, stream *st) {
+    uint64_t v[8];
+    int n = type == RDB_TYPE_STREAM_LISTPACKS_2 ? 8 : 3;
+    for (int i = 0; i < n; i++)
+        if (_rLenOnly(r, &v[i]) != C_OK) return C_ERR;
+    st->length = v[0];
+    st->last_id.ms = v[1];
+    st->last_id.seq = v[2];
+    if (n == 8) {
+        st->first_id.ms = v[3];
+        st->first_id.seq = v[4];
+        st->max_deleted_entry_id.ms = v[5];
+        st->max_deleted_entry_id.seq = v[6];
+        st->entries_added = v[7];
+    } else {
+        streamGetEdgeID(st, 1, 1, &st->first_id);
+        st->entries_added = st->length;
+    }
+    if (st->length && !raxSize(st->rax))
+        return _corrupt(r, "Stream length inconsistent with rax entries");
+    return C_OK;
+}
+
+/* A consumer group's PEL of NACKs (no consumer yet). */
+static int _rStreamGroupPEL(rdbReader *r, streamCG *cg) {
+    uint64_t n;
+    if (_rLenOnly(r, &n) != C_OK) return C_ERR;
+    while (n--) {
+        unsigned char id[16];
+        uint64_t t, count;
+        if (_rBytes(r, id, 16) != C_OK || _rLE(r, 8, &t) != C_OK ||
+            _rLenOnly(r, &count) != C_OK)
+            return C_ERR;
+        streamNACK *nack = streamCreateNACK(r->s, NULL);
+        nack->delivery_time = (long long)t;
+        nack->delivery_count = count;
+        if (!raxTryInsert(cg->pel, id, 16, nack, NULL)) {
+            memFree(r->s->mem, nack);
+            return _corrupt(r, "Duplicated global PEL entry loading stream "
+                            "consumer group");
+        }
+    }
+    return C_OK;
+}
+
+/* A group's consumers, each taking its entries of the group's PEL. */
+static int _rStreamConsumers(rdbReader *r, streamCG *cg) {
+    uint64_t n;
+    if (_rLenOnly(r, &n) != C_OK) return C_ERR;
+    while (n--) {
+        unsigned char *name;
+        size_t nlen;
+        uint64_t seen, npel;
+        if (_rRawString(r, &name, &nlen) != C_OK) return C_ERR;
+        if (_rLE(r, 8, &seen) != C_OK) {
+            memFree(r->s->mem, name);
+            return C_ERR;
+        }
+        streamConsumer *sc = streamNewConsumer(r->s, cg, (char *)name, nlen,
+                                               (long long)seen);
+        memFree(r->s->mem, name);
+        if (!sc) return _corrupt(r, "Duplicate stream consumer detected.");
+        if (_rLenOnly(r, &npel) != C_OK) return C_ERR;
+        while (npel--) {
+            unsigned char id[16];
+            void *nack;
+            if (_rBytes(r, id, 16) != C_OK) return C_ERR;
+            if (!raxFind(cg->pel, id, 16, &nack))
+                return _corrupt(r, "Consumer entry not found in group "
+                                "global PEL");
+            ((streamNACK *)nack)->consumer = sc;
+            if (!raxTryInsert(sc->pel, id, 16, nack, NULL))
+                return _corrupt(r, "Duplicated consumer PEL entry loading "
+                                "a stream consumer group");
+        }
+    }
+    return C_OK;
+}
+
+/* Every NACK has its consumer. */
+static int _rStreamCheckPEL(rdbReader *r, streamCG *cg) {
+    raxIterator ri;
+    int ok = 1;
+    raxStart(&ri, cg->pel);
+    raxSeek(&ri, "^", NULL, 0);
+    while (ok && raxNext(&ri))
+        ok = ((streamNACK *)ri.data)->consumer != NULL;
+    raxStop(&ri);
+    return ok ? C_OK : _corrupt(r, "Stream CG PEL entry without consumer");
+}
+
+static int _rStreamGroups(rdbReader *r, int type, stream *st) {
+    uint64_t n;
+    if (_rLenOnly(r, &n) != C_OK) return C_ERR;
+    while (n--) {
+        unsigned char *name;
+        size_t nlen;
+        uint64_t ms = 0, seq = 0, er = 0;
+        if (_rRawString(r, &name, &nlen) != C_OK) return C_ERR;
+        int st_ok = _rLenOnly(r, &ms) == C_OK && _rLenOnly(r, &seq) == C_OK;
+        streamID id = { ms, seq };
+        long long entries_read = 0;
+        if (st_ok && type == RDB_TYPE_STREAM_LISTPACKS_2) {
+            st_ok = _rLenOnly(r, &er) == C_OK;
+            entries_read = (long long)er;
+        } else if (st_ok) {
+            entries_read = streamEstimateDistanceFromFirstEverEntry(st, &id);
+        }
+        if (!st_ok) {
+            memFree(r->s->mem, name);
+            return C_ERR;
+        }
+        streamCG *cg = streamCreateCG(r->s, st, (char *)name, nlen, &id,
+                                      entries_read);
+        if (!cg) {
+            char why[128];
+            snprintf(why, sizeof(why), "Duplicated consumer group name %.*s",
+                     (int)(nlen > 64 ? 64 : nlen), name);
+            memFree(r->s->mem, name);
+            return _corrupt(r, why);
+        }
+        memFree(r->s->mem, name);
+        if (_rStreamGroupPEL(r, cg) != C_OK ||
+            _rStreamConsumers(r, cg) != C_OK ||
+            _rStreamCheckPEL(r, cg) != C_OK)
+            return C_ERR;
+    }
+    return C_OK;
+}
+
+/* A stream value of type 15 or 19 into a new object (*out). */
+static int _rStream(rdbReader *r, int type, robj **out) {
+    stream *st = streamNew(r->s);
+    if (_rStreamNodes(r, st) != C_OK || _rStreamMeta(r, type, st) != C_OK ||
+        _rStreamGroups(r, type, st) != C_OK) {
+        freeStream(r->s, st);
+        return C_ERR;
+    }
+    *out = createObject(r->s, OBJ_STREAM, st);
+    (*out)->encoding = OBJ_ENCODING_STREAM;
+    return C_OK;
+}
+
+/* Reads a stream and makes the command RESTORE key 0 <its payload>. */
+static int _rStreamCommand(rdbReader *r, int type, rdbCmd *c) {
+    size_t start = r->pos;
+    robj *o;
+    if (_rStream(r, type, &o) != C_OK) return C_ERR;
+    decrRefCount(r->s, o);
+    sds payload = sdsnewlen(r->s->mem, NULL, 1);
+    payload[0] = (char)type;
+    payload = sdscatlen(r->s->mem, payload, r->p + start, r->pos - start);
+    unsigned char footer[10];
+    uint64_t crc;
+    footer[0] = RDB_VERSION & 0xff;
+    footer[1] = (RDB_VERSION >> 8) & 0xff;
+    payload = sdscatlen(r->s->mem, payload, footer, 2);
+    crc = crc64(0, (unsigned char *)payload, sdslen(payload));
+    for (int i = 0; i < 8; i++) footer[i] = (unsigned char)(crc >> (8 * i));
+    payload = sdscatlen(r->s->mem, payload, footer, 8);
+    robj *key = c->argv[0];
+    c->argv[0] = createStringObject(r->s, "RESTORE", 7);
+    _cmdPush(c, key);
+    _cmdPushStr(c, "0", 1);
+    _cmdPush(c, createObject(r->s, OBJ_STRING, payload));
+    return C_OK;
+}
+
+/* Whether a DUMP payload holds a stream (read with
+ * rdbLoadStreamObject rather than rdbLoadValue). */
+int rdbIsStreamPayload(const char *buf, size_t len) {
+    return len > 0 && ((unsigned char)buf[0] == RDB_TYPE_STREAM_LISTPACKS ||
+                       (unsigned char)buf[0] == RDB_TYPE_STREAM_LISTPACKS_2);
+}
+
+/* RESTORE of a stream: the object from the len bytes at buf (a DUMP
+ * payload), or C_ERR if they are not a whole valid stream. */
+int rdbLoadStreamObject(redisServer *s, const char *buf, size_t len,
+                        robj **out) {
+    rdbLoadInfo info;
+    memset(&info, 0, sizeof(info));
+    rdbReader r = { s, (const unsigned char *)buf, len, 0, RDB_VERSION,
+                    &info };
+    int type;
+    if (_rByte(&r, &type) != C_OK || !rdbIsStreamPayload(buf, len))
+        return C_ERR;
+    return _rStream(&r, type, out);
+}
+
 static int _rValue(rdbReader *r, int type, rdbCmd *c) {
     static const char *verb[] = { "SET", "SADD", "HSET", "ZADD", "RPUSH" };
     int v;
+    if (type == RDB_TYPE_STREAM_LISTPACKS ||
+        type == RDB_TYPE_STREAM_LISTPACKS_2)
+        return _rStreamCommand(r, type, c);
     switch (type) {
     case RDB_TYPE_STRING: v = 0; break;
     case RDB_TYPE_LIST: case RDB_TYPE_LIST_QUICKLIST_2:

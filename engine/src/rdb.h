@@ -63,6 +63,9 @@ sds rdbDumpPayload(gkMem *m, const robj *o);
 int rdbLoadValue(redisServer *s, const char *buf, size_t len, robj *key,
                  int *argc, robj ***argv);
 void rdbFreeCommand(redisServer *s, int argc, robj **argv);
+int rdbIsStreamPayload(const char *buf, size_t len);
+int rdbLoadStreamObject(redisServer *s, const char *buf, size_t len,
+                        robj **out);
 void rdbForEachElement(const robj *o, void (*fn)(void *ctx, const char *a,
                        size_t alen, const char *b, size_t blen,
                        double score), void *ctx);

@@ -41,6 +41,7 @@
 #include "world.h"
 #include "rdb.h"
 #include "recovery.h"
+#include "stream.h"
 
 /* ---- Images: a key's value, comparable across servers. ---- */
 
@@ -90,7 +91,8 @@ rlImage *rlImageCreate(gkMem *m, redisDb *db, sds key, long long cutoff_ms) {
     }
     size_t n = o->type == OBJ_LIST ? (size_t)listTypeLength(o)
                : o->type == OBJ_SET ? setTypeSize(o) : o->type == OBJ_HASH
-               ? hashTypeLength(o) : zsetLength(o);
+               ? hashTypeLength(o) : o->type == OBJ_STREAM
+               ? (size_t)((stream *)o->v.ptr)->length : zsetLength(o);
     img->el = memAlloc(m, sizeof(rlElem) * (n ? n : 1));
     imgFill f = { m, img };
     rdbForEachElement(o, _collect, &f);

@@ -81,6 +81,8 @@ static void _initConfig(serverConfig *cfg) {
     cfg->hash_max_listpack_value = 64;
     cfg->zset_max_listpack_entries = 128;
     cfg->zset_max_listpack_value = 64;
+    cfg->stream_node_max_bytes = 4096;
+    cfg->stream_node_max_entries = 100;
     cfg->list_max_listpack_size = -2;
     cfg->maxclients = 10000;
     cfg->maxmemory_policy = MAXMEMORY_NO_EVICTION;

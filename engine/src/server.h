@@ -82,6 +82,7 @@ typedef struct clientBufferLimits {
 #define OBJ_SET 2
 #define OBJ_ZSET 3
 #define OBJ_HASH 4
+#define OBJ_STREAM 6
 
 #define OBJ_ENCODING_RAW 0
 #define OBJ_ENCODING_INT 1
@@ -90,6 +91,7 @@ typedef struct clientBufferLimits {
 #define OBJ_ENCODING_SKIPLIST 7
 #define OBJ_ENCODING_EMBSTR 8
 #define OBJ_ENCODING_QUICKLIST 9
+#define OBJ_ENCODING_STREAM 10
 #define OBJ_ENCODING_LISTPACK 11
 
 /* The access clock of Redis 7.0: 24 bits of seconds (LRU), or under an LFU
@@ -205,7 +207,8 @@ typedef struct multiState {
 #define BLOCKED_NONE 0
 #define BLOCKED_LIST 1          /* BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP */
 #define BLOCKED_ZSET 2          /* the sorted-set pops */
-#define BLOCKED_NUM 3
+#define BLOCKED_STREAM 3        /* XREAD and XREADGROUP */
+#define BLOCKED_NUM 4
 
 struct bkEntry;
 
@@ -219,6 +222,11 @@ typedef struct blockingState {
     int wherefrom, whereto;     /* LIST_HEAD / LIST_TAIL, ZSET_MIN/MAX */
     long long count;            /* elements wanted, -1: the plain form */
     int in_timeout_table;
+    /* XREAD and XREADGROUP: per key (in keys' order) the ID entries must
+     * be past, and the group, consumer and NOACK of XREADGROUP. */
+    struct streamID *xread_ids;
+    struct robj *xread_group, *xread_consumer;
+    int xread_group_noack;
 } blockingState;
 
 typedef struct client {
@@ -340,6 +348,8 @@ typedef struct serverConfig {
     long long hash_max_listpack_value;
     long long zset_max_listpack_entries;
     long long zset_max_listpack_value;
+    long long stream_node_max_bytes;    /* a stream node's bytes at most */
+    long long stream_node_max_entries;  /* and its entries */
     long long list_max_listpack_size;   /* a new list's fill */
     long long list_compress_depth;      /* a new list's compress depth */
     int lazyfree_lazy_user_del;
@@ -569,6 +579,7 @@ robj *createHashObject(redisServer *s);
 robj *createZsetObject(redisServer *s);
 robj *createZsetListpackObject(redisServer *s);
 robj *createQuicklistObject(redisServer *s);
+robj *createStreamObject(redisServer *s);
 void incrRefCount(robj *o);
 void decrRefCount(redisServer *s, robj *o);
 void freeObjectValue(redisServer *s, robj *o);
@@ -742,6 +753,11 @@ void unwatchCommand(client *c);
  * the key was deleted (nothing is left for the next client). */
 typedef int blockServeProc(client *receiver, robj *o, robj *key,
                            redisDb *db);
+/* What a serve function returns when the value has nothing for that
+ * client yet (XREAD waiting for IDs past the last): it stays blocked. */
+#define BLOCK_STILL_WAITING -1
+int getTimeoutMsFromObjectOrReply(client *c, robj *object,
+                                  long long *timeout);
 int getTimeoutFromObjectOrReply(client *c, robj *object, long long *timeout);
 void blockForKeys(client *c, int btype, robj **keys, int numkeys,
                   long long count, long long timeout, robj *target,
@@ -985,6 +1001,26 @@ void zpopRewriteForPropagation(client *c, robj *key, int where,
                                long long count);
 int zmpopParseArgs(client *c, int idx, long long *numkeys, int *where,
                    long long *count);
+/* t_stream*.c */
+void xaddCommand(client *c);
+void xrangeCommand(client *c);
+void xrevrangeCommand(client *c);
+void xlenCommand(client *c);
+void xdelCommand(client *c);
+void xtrimCommand(client *c);
+void xsetidCommand(client *c);
+void xreadCommand(client *c);
+void xackCommand(client *c);
+void xpendingCommand(client *c);
+void xclaimCommand(client *c);
+void xautoclaimCommand(client *c);
+void xgroupCommand(client *c);
+void xinfoCommand(client *c);
+int serveClientBlockedOnStream(client *receiver, robj *o, robj *key,
+                               redisDb *db);
+void unblockStreamReadgroupClients(redisServer *s, redisDb *db, robj *key);
+void scanDatabaseForDeletedStreams(redisServer *s, redisDb *emptied,
+                                   redisDb *replaced_with);
 void renamenxCommand(client *c);
 void copyCommand(client *c);
 void moveCommand(client *c);
