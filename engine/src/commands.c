@@ -180,6 +180,15 @@
     C(info, infoCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
     C(debug, debugCommand, -2, A | CMD_LOADING | CMD_STALE, NULL) \
     C(time, timeCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(subscribe, subscribeCommand, -2, CMD_LOADING | CMD_STALE, NULL) \
+    C(unsubscribe, unsubscribeCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
+    C(psubscribe, psubscribeCommand, -2, CMD_LOADING | CMD_STALE, NULL) \
+    C(punsubscribe, punsubscribeCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
+    C(publish, publishCommand, 3, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(ssubscribe, ssubscribeCommand, -2, CMD_LOADING | CMD_STALE, NULL) \
+    C(sunsubscribe, sunsubscribeCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
+    C(spublish, spublishCommand, 3, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(pubsub, NULL, -2, 0, pubsubSubcommands) \
     C(bgrewriteaof, bgrewriteaofCommand, 1, A, NULL) \
     C(shutdown, shutdownCommand, -1, \
       A | CMD_LOADING | CMD_STALE | CMD_NO_MULTI, NULL) \
@@ -218,11 +227,23 @@
     S(client, getname, clientGetNameCommand, 2, CMD_LOADING | CMD_STALE) \
     S(client, info, clientInfoCommand, 2, CMD_LOADING | CMD_STALE) \
     S(client, list, clientListCommand, -2, A | CMD_LOADING | CMD_STALE) \
-    S(client, unblock, clientUnblockCommand, -3, A | CMD_LOADING | CMD_STALE)
+    S(client, unblock, clientUnblockCommand, -3, A | CMD_LOADING | CMD_STALE) \
+    S(client, reply, clientReplyCommand, 3, CMD_LOADING | CMD_STALE)
 
 /* FUNCTION's subcommands: S(container, name, handler, arity, flags). */
 #define FUNCTION_SUBCOMMANDS(S) \
     S(function, flush, functionFlushCommand, -2, W)
+
+/* PUBSUB's subcommands: S(container, name, handler, arity, flags). */
+#define PUBSUB_SUBCOMMANDS(S) \
+    S(pubsub, channels, pubsubChannelsCommand, -2, CMD_LOADING | CMD_STALE) \
+    S(pubsub, numpat, pubsubNumpatCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(pubsub, numsub, pubsubNumsubCommand, -2, CMD_LOADING | CMD_STALE) \
+    S(pubsub, shardchannels, pubsubShardChannelsCommand, -2, \
+      CMD_LOADING | CMD_STALE) \
+    S(pubsub, shardnumsub, pubsubShardNumsubCommand, -2, \
+      CMD_LOADING | CMD_STALE) \
+    S(pubsub, help, pubsubHelpCommand, 2, CMD_LOADING | CMD_STALE)
 
 /* The ids: top-level commands in the table's order, then subcommands. */
 enum {
@@ -235,6 +256,7 @@ enum {
     COMMAND_SUBCOMMANDS(SUB_ID)
     CLIENT_SUBCOMMANDS(SUB_ID)
     FUNCTION_SUBCOMMANDS(SUB_ID)
+    PUBSUB_SUBCOMMANDS(SUB_ID)
     CMDID_COUNT
 #undef CMD_ID
 #undef SUB_ID
@@ -265,6 +287,9 @@ static const redisCommand clientSubcommands[] = {
 };
 static const redisCommand functionSubcommands[] = {
     FUNCTION_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand pubsubSubcommands[] = {
+    PUBSUB_SUBCOMMANDS(SUB_ROW) END
 };
 
 const redisCommand redisCommandTable[] = {

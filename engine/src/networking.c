@@ -112,6 +112,7 @@ void freeClient(client *c) {
     s->numclients--;
     freeClientMultiState(c);
     unwatchAllKeys(c);
+    pubsubClientRelease(c);
     freeClientArgv(c);
     memFree(s->mem, c->argv);
     sdsfree(s->mem, c->querybuf);
@@ -183,6 +184,12 @@ void resetClient(client *c) {
     c->reqtype = 0;
     c->multibulklen = 0;
     c->bulklen = -1;
+    /* CLIENT REPLY SKIP silences the command after itself only. */
+    c->flags &= ~(uint64_t)CLIENT_REPLY_SKIP;
+    if (c->flags & CLIENT_REPLY_SKIP_NEXT) {
+        c->flags |= CLIENT_REPLY_SKIP;
+        c->flags &= ~(uint64_t)CLIENT_REPLY_SKIP_NEXT;
+    }
 }
 
 /* ---- Request parsing. ---- */
@@ -516,6 +523,10 @@ int clientHasPendingReplies(client *c) {
 static int _prepareClientToWrite(client *c) {
     if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP |
                     CLIENT_FAKE))
+        return C_ERR;
+    /* CLIENT REPLY OFF or SKIP silence replies, not Pub/Sub messages. */
+    if ((c->flags & (CLIENT_REPLY_OFF | CLIENT_REPLY_SKIP)) &&
+        !(c->flags & CLIENT_PUSHING))
         return C_ERR;
     if (!(c->flags & CLIENT_PENDING_WRITE) &&
         !(aeGetFileEvents(c->srv->el, c->fd) & AE_WRITABLE)) {
@@ -984,6 +995,7 @@ int handleClientsWithPendingWrites(redisServer *s) {
 
 int getClientType(client *c) {
     if (c->flags & CLIENT_SLAVE) return CLIENT_TYPE_SLAVE;
+    if (c->flags & CLIENT_PUBSUB) return CLIENT_TYPE_PUBSUB;
     return CLIENT_TYPE_NORMAL;
 }
 
