@@ -189,6 +189,9 @@ static void _freeFakeClient(client *c) {
     redisServer *s = c->srv;
     freeClientMultiState(c);
     unwatchAllKeys(c);
+    /* A file may subscribe it (SUBSCRIBE queued in a MULTI, which the
+     * loader runs): nothing may be left pointing at it. */
+    pubsubClientRelease(c);
     freeClientArgv(c);
     memFree(s->mem, c->argv);
     sdsfree(s->mem, c->querybuf);

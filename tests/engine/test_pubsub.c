@@ -346,6 +346,37 @@ static void testRestoreIsOneEvent(void) {
     nodeClose(&n);
 }
 
+/* An AOF that subscribes its loading client inside a MULTI, then writes
+ * with keyspace notifications on: the client is gone once loaded, and
+ * nothing is published to it afterwards. */
+static void testAofLoaderLeavesNoSubscriber(void) {
+    node n;
+    nodeOpen(&n, 11, "appendonly yes\n");
+    const char *manifest = "file appendonly.aof.1.base.aof seq 1 type b\n"
+                           "file appendonly.aof.1.incr.aof seq 1 type i\n";
+    const char *incr = "*1\r\n$5\r\nMULTI\r\n"
+                       "*2\r\n$9\r\nSUBSCRIBE\r\n$1\r\nx\r\n"
+                       "*2\r\n$10\r\nPSUBSCRIBE\r\n$1\r\n*\r\n"
+                       "*1\r\n$4\r\nEXEC\r\n"
+                       "*3\r\n$3\r\nSET\r\n$1\r\na\r\n$1\r\n1\r\n";
+    gkServerCrash(n.w, n.srv, GK_CRASH_PROCESS);
+    gkDiskWriteFile(n.w, n.srv, "appendonlydir/appendonly.aof.manifest",
+                    manifest, strlen(manifest));
+    gkDiskWriteFile(n.w, n.srv, "appendonlydir/appendonly.aof.1.base.aof",
+                    "", 0);
+    gkDiskWriteFile(n.w, n.srv, INCR1, incr, strlen(incr));
+    CHECK_EQ_INT(gkServerRestart(n.w, n.srv,
+                 "appendonly yes\nnotify-keyspace-events KA\n"), GK_OK);
+    gkConnOpen(n.w, n.srv, &n.conn);
+    gkConnSetLink(n.w, n.conn, 20000, 0);
+    CHECK_EQ_STR(nodeCmd(&n, "GET a"), "$1\r\n1\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "PUBLISH x m"), ":0\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "PUBSUB NUMPAT"), ":0\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "SET a 2"), "+OK\r\n");
+    CHECK_EQ_INT(statsInfo(&n, "pubsub_channels"), 0);
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("SUBSCRIBE, PUBLISH and UNSUBSCRIBE reply as 7.0, and a RESP2 "
         "subscriber may only (un)subscribe, PING and QUIT",
@@ -369,5 +400,7 @@ int main(void) {
         "is parsed and printed as 7.0 does", testExpiredNewAndMiss);
     RUN("RESTORE notifies restore, not the commands that rebuild the value",
         testRestoreIsOneEvent);
+    RUN("the AOF's loading client leaves no subscription behind",
+        testAofLoaderLeavesNoSubscriber);
     return gkTestReport();
 }
