@@ -55,7 +55,8 @@ const WRITES = [
   'SET k v', 'SET k v2 EX 100', 'GETEX k PERSIST', 'GETEX k PX 100000', 'APPEND k x',
   'SETRANGE k 0 ab', 'INCR n', 'INCRBY n 4', 'INCRBYFLOAT f 1.5', 'MSET a 1 b 2',
   'MSETNX c 1 d 2', 'GETSET a 3', 'GETDEL b', 'SETNX a 9', 'SETBIT bits 7 1',
-  'SETBIT bits 7 1', 'GET missing', 'EXISTS missing', 'RPUSH bl x', 'RPUSH l a b c',
+  'SETBIT bits 7 1', 'GET missing', 'EXISTS missing', 'RPUSH bl x', 'RPUSH bm x y',
+  'ZADD bz 1 a 2 b', 'RPUSH l a b c',
   'LPUSH l z', 'LPUSHX nolist z', 'LINSERT l BEFORE a q', 'LSET l 0 y', 'LREM l 1 q',
   'LTRIM l 0 2', 'RPOPLPUSH l l2', 'LMOVE l2 l LEFT RIGHT', 'LPOP l', 'RPOP l 5',
   'HSET h f 1 g 2', 'HSETNX h f 5', 'HSETNX h e 5', 'HINCRBY h f 1',
@@ -77,21 +78,27 @@ async function session(kind, resp3) {
   try {
     const sub = await open(server.port);
     const blocked = await open(server.port);
+    const mover = await open(server.port);
+    const zpopper = await open(server.port);
     const pub = await open(server.port);
     send(sub, [...(resp3 ? ['HELLO 3'] : []), 'SUBSCRIBE news',
       'PSUBSCRIBE __key*@*__:*', 'SSUBSCRIBE shard']);
     send(blocked, ['BLPOP bl 0']);
-    await quiet([sub, blocked]);
+    send(mover, ['BLMOVE bm bmdst LEFT RIGHT 0']);
+    send(zpopper, ['BZPOPMIN bz 0']);
+    await quiet([sub, blocked, mover, zpopper]);
     // The HELLO reply holds the server's own id, version and so on.
     sub.chunks = [Buffer.from(text(sub).replace(/^%7\r\n[\s\S]*?\*0\r\n/, ''))];
     send(pub, WRITES);
-    await quiet([sub, pub, blocked]);
+    await quiet([sub, pub, blocked, mover, zpopper]);
     await sleep(300);           // tmp expires, lazily or actively
     send(sub, ['PING', 'PING hi', 'GET nokey', 'UNSUBSCRIBE', 'PUNSUBSCRIBE',
       'SUNSUBSCRIBE', 'UNSUBSCRIBE', 'PING']);
     await quiet([sub]);
-    for (const c of [sub, blocked, pub]) c.sock.destroy();
-    return { sub: text(sub), pub: text(pub), blocked: text(blocked) };
+    for (const c of [sub, blocked, mover, zpopper, pub]) c.sock.destroy();
+    return {
+      sub: text(sub), pub: text(pub), blocked: text(blocked) + text(mover) + text(zpopper),
+    };
   } finally {
     await server.stop();
   }
@@ -112,6 +119,8 @@ describe('Pub/Sub and keyspace notifications are redis-server 7.0\'s bytes', () 
       assert.ok(mine.sub.includes('$22\r\n__keyevent@0__:expired\r\n$3\r\ntmp\r\n'));
       assert.ok(mine.sub.includes('$22\r\n__keyevent@1__:move_to\r\n$7\r\nsorted3\r\n'));
       assert.ok(mine.sub.includes('$17\r\n__keyspace@0__:bl\r\n$4\r\nlpop\r\n'));
+      assert.ok(mine.sub.includes('$20\r\n__keyspace@0__:bmdst\r\n$5\r\nrpush\r\n'));
+      assert.ok(mine.sub.includes('$17\r\n__keyspace@0__:bz\r\n$7\r\nzpopmin\r\n'));
       if (!resp3) assert.ok(mine.sub.includes("-ERR Can't execute 'get'"));
     });
   }
