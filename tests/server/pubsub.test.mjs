@@ -13,9 +13,12 @@
 // Run: node --test tests/server/ (GLASSKV_BUILD=dir for a build of one's
 // own, see servers.mjs).
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { sleep, startServer } from './servers.mjs';
+import { cli, sleep, startServer } from './servers.mjs';
 
 /** A connection that keeps every byte it receives. */
 async function open(port) {
@@ -124,4 +127,42 @@ describe('Pub/Sub and keyspace notifications are redis-server 7.0\'s bytes', () 
       if (!resp3) assert.ok(mine.sub.includes("-ERR Can't execute 'get'"));
     });
   }
+
+  it('PUBLISH and SPUBLISH reach a replica\'s stream as on redis-server, and the AOF never', async () => {
+    /** The stream a replica attached with SYNC receives after the RDB,
+     *  and what the AOF got meanwhile. */
+    const replicate = async (kind) => {
+      const dir = mkdtempSync(join(tmpdir(), 'glasskv-pubsub-'));
+      const server = await startServer(kind, ['--dir', dir, '--appendonly', 'yes',
+        '--repl-ping-replica-period', '3600']);
+      try {
+        const replica = await open(server.port);
+        send(replica, ['SYNC']);
+        let rdbEnd = -1;
+        for (let i = 0; i < 200 && rdbEnd < 0; i++) {
+          await sleep(25);
+          const all = text(replica);
+          const m = /^\n*\$(\d+)\r\n/.exec(all);
+          if (m && all.length >= m[0].length + Number(m[1])) rdbEnd = m[0].length + Number(m[1]);
+        }
+        assert.ok(rdbEnd >= 0, 'no RDB after SYNC');
+        cli(server.port, [], 'PUBLISH x m\nSPUBLISH s m\nMULTI\nPUBLISH x 1\nSET k v\nEXEC\n'
+          + 'SELECT 2\nPUBLISH y 2\n');
+        await quiet([replica]);
+        const aof = readFileSync(join(dir, 'appendonlydir', 'appendonly.aof.1.incr.aof'),
+          'latin1');
+        replica.sock.destroy();
+        return { stream: text(replica).slice(rdbEnd), aof };
+      } finally {
+        await server.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    const [mine, theirs] = [await replicate('glasskv'), await replicate('redis')];
+    assert.equal(mine.stream, theirs.stream);
+    assert.equal(mine.aof, theirs.aof);
+    assert.ok(!mine.aof.includes('PUBLISH') && mine.aof.includes('SET'));
+    assert.match(mine.stream, /^\*2\r\n\$6\r\nSELECT\r\n\$1\r\n0\r\n\*3\r\n\$7\r\nPUBLISH\r\n/);
+    assert.match(mine.stream, /\*3\r\n\$8\r\nSPUBLISH\r\n\$1\r\ns\r\n\$1\r\nm\r\n/);
+  });
 });
