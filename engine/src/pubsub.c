@@ -315,6 +315,19 @@ void pubsubClientRelease(client *c) {
 
 /* ---- Publishing. ---- */
 
+/* Writes one message to c: [kind, channel, message], or, when it came
+ * through pattern pat, [pmessage, pat, channel, message]. */
+static void _deliver(client *c, const char *kind, sds pat,
+                     const char *channel, size_t len, robj *message) {
+    uint64_t old = _pushBegin(c);
+    _addReplyPubsubHeader(c, pat ? 4 : 3);
+    addReplyBulkCString(c, pat ? "pmessage" : kind);
+    if (pat) addReplyBulkCBuffer(c, pat, sdslen(pat));
+    addReplyBulkCBuffer(c, channel, len);
+    addReplyBulk(c, message);
+    _pushEnd(c, old);
+}
+
 /* Sends message to the subscribers of channel (kind k), then, for global
  * channels, to the subscribers of every pattern that matches it. Returns
  * the number of messages sent: a client with a channel and two patterns
@@ -327,39 +340,22 @@ static int _publish(redisServer *s, robj *channel, robj *message,
     sds key = sdsnewlen(s->mem, name, len);
     int receivers = 0;
     pubsubClients *pc = dictFetchValue(_serverChannels(s, k), key);
-    for (int i = 0; pc && i < pc->n; i++) {
-        client *c = pc->v[i];
-        uint64_t old = _pushBegin(c);
-        _addReplyPubsubHeader(c, 3);
-        addReplyBulkCString(c, k->message);
-        addReplyBulkCBuffer(c, name, len);
-        addReplyBulk(c, message);
-        _pushEnd(c, old);
-        receivers++;
-    }
-    if (!k->shard && dictSize(s->pubsub_patterns)) {
-        dictIterator *di = dictGetIterator(s->pubsub_patterns);
-        dictEntry *de;
-        while ((de = dictNext(di)) != NULL) {
-            sds pat = dictGetKey(de);
-            if (!stringmatchlen(pat, (int)sdslen(pat), name, (int)len, 0))
-                continue;
-            pc = dictGetVal(de);
-            for (int i = 0; i < pc->n; i++) {
-                client *c = pc->v[i];
-                uint64_t old = _pushBegin(c);
-                _addReplyPubsubHeader(c, 4);
-                addReplyBulkCString(c, "pmessage");
-                addReplyBulkCBuffer(c, pat, sdslen(pat));
-                addReplyBulkCBuffer(c, name, len);
-                addReplyBulk(c, message);
-                _pushEnd(c, old);
-                receivers++;
-            }
-        }
-        dictReleaseIterator(di);
-    }
+    for (int i = 0; pc && i < pc->n; i++, receivers++)
+        _deliver(pc->v[i], k->message, NULL, name, len, message);
     sdsfree(s->mem, key);
+    if (k->shard || dictSize(s->pubsub_patterns) == 0) return receivers;
+    /* Every distinct pattern is matched once, whoever subscribed to it. */
+    dictIterator *di = dictGetIterator(s->pubsub_patterns);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL) {
+        sds pat = dictGetKey(de);
+        if (!stringmatchlen(pat, (int)sdslen(pat), name, (int)len, 0))
+            continue;
+        pc = dictGetVal(de);
+        for (int i = 0; i < pc->n; i++, receivers++)
+            _deliver(pc->v[i], NULL, pat, name, len, message);
+    }
+    dictReleaseIterator(di);
     return receivers;
 }
 
