@@ -17,7 +17,9 @@ const PROBES: string[][] = [
   ['ZADD', 'z', '1', 'a'], ['ZRANGE', 'z', '0', '-1'], ['ZSCORE', 'z', 'a'], ['ZREM', 'z', 'a'], ['ZSCAN', 'z', '0'],
   ['TIME'], ['CLIENT', 'LIST'], ['CLIENT', 'INFO'], ['CLIENT', 'ID'], ['CONFIG', 'GET', 'hz'],
   ['CONFIG', 'SET', 'hz', '10'], ['CONFIG', 'RESETSTAT'], ['DEBUG', 'HTSTATS', '0'], ['DEBUG', 'POPULATE', '1'],
-  ['COMMAND', 'COUNT'], ['FLUSHDB'], ['FLUSHALL'], ['BGREWRITEAOF'], ['QUIT'],
+  ['COMMAND', 'COUNT'], ['FLUSHDB'], ['FLUSHALL'], ['BGREWRITEAOF'], ['SUBSCRIBE', 'c'],
+  ['UNSUBSCRIBE'], ['PSUBSCRIBE', 'c*'], ['PUNSUBSCRIBE'], ['PUBLISH', 'c', 'm'],
+  ['PUBSUB', 'NUMPAT'], ['QUIT'],
 ];
 
 export function learnCommandNames(gk: Glasskv): Record<number, string> {
@@ -36,7 +38,7 @@ export function learnCommandNames(gk: Glasskv): Record<number, string> {
       const cmds = world.traceReadAll(mark).filter((r) => r.type === TraceType.CMD);
       const last = cmds[cmds.length - 1];
       if (!last) continue;
-      const sub = argv.length > 1 && ['CLIENT', 'CONFIG', 'DEBUG', 'COMMAND'].includes(argv[0]);
+      const sub = argv.length > 1 && ['CLIENT', 'CONFIG', 'DEBUG', 'COMMAND', 'PUBSUB'].includes(argv[0]);
       names[last.d] ??= sub ? `${argv[0]} ${argv[1]}` : argv[0];
     }
     return names;

@@ -6,7 +6,9 @@
 // redis-cli --no-raw prints.
 import { CLI_BAD_REPEAT, type Glasskv, type World } from './engine';
 import { exchange, replyEnds } from './driver';
-import { concat, encodeRequest, parseReply, parseRequest, type Reply } from './resp';
+import {
+  concat, encodeRequest, isOutOfBand, parseReply, parseRequest, pubsubKind, type Reply,
+} from './resp';
 import { promptFor, type ConsoleEntry, type ConsoleStatus, type ReplyValue } from './protocol';
 
 /** Output lines kept per reply; the rest is counted, not shown. */
@@ -28,6 +30,37 @@ interface Line {
   raw: boolean;
   repeat: number;
   refusal: string;
+}
+
+const SUBSCRIBES = new Set(['subscribe', 'psubscribe', 'ssubscribe']);
+/** What redis-cli prints before it starts reading a subscription's
+ *  confirmations and messages. */
+const READING = 'Reading messages... (press Ctrl-C to quit)\n';
+
+/** The count a confirmation ends with, or null for one with a null name
+ *  (an unsubscription from nothing). */
+function confirmedCount(r: Reply): number | null {
+  if ((r.type !== 'array' && r.type !== 'push') || !r.value) return null;
+  const [, name, count] = r.value;
+  if (name.type === 'null' || (name.type === 'bulk' && name.value === null)) return null;
+  return count.type === 'int' ? Number(count.value) : null;
+}
+
+/** A cursor over the replies in a buffer. */
+class ReplyStream {
+  private at = 0;
+
+  constructor(private readonly buf: Uint8Array) {}
+
+  /** The next complete reply, not taken yet. */
+  peek(): { bytes: Uint8Array; reply: Reply; end: number } | null {
+    const r = parseReply(this.buf, this.at);
+    return r && { bytes: this.buf.subarray(this.at, r.end), reply: r.reply, end: r.end };
+  }
+
+  take(p: { end: number }): void {
+    this.at = p.end;
+  }
 }
 
 const INVALID = 'Invalid argument(s)';
@@ -130,6 +163,9 @@ export class ConsoleRunner {
   /** Runs one input of one or more lines; returns one entry per non-blank line. */
   run(text: string): ConsoleEntry[] {
     const reconnected = this.reconnectIfClosed();
+    const entries: ConsoleEntry[] = [];
+    const early = this.unsolicited();
+    if (early) entries.push(early);
     const lines = this.split(text);
     const requests: Uint8Array[] = [];
     let want = 0;
@@ -139,9 +175,7 @@ export class ConsoleRunner {
       want += l.repeat;
     }
     const buf = want ? exchange(this.world, this.conn, concat(requests), want) : new Uint8Array(0);
-    const ends = replyEnds(buf, want);
-    const entries: ConsoleEntry[] = [];
-    let k = 0;
+    const stream = new ReplyStream(buf);
     for (const line of lines) {
       const prompt = this.prompt;
       if (!line.resp) {
@@ -151,16 +185,21 @@ export class ConsoleRunner {
       let out = '';
       let status: ConsoleStatus = 'ok';
       let last: Uint8Array | null = null;
-      for (let i = 0; i < line.repeat; i++, k++) {
-        if (k >= ends.length) {
+      const cmd = (line.argv[0] ?? '').toLowerCase();
+      for (let i = 0; i < line.repeat; i++) {
+        if (SUBSCRIBES.has(cmd)) out += READING;
+        const got = this.takeReplies(stream, cmd, line.argv.length - 1);
+        out += got.pushed;
+        if (!got.replies.length) {
           status = out ? status : 'noreply';
           continue;
         }
-        const reply = buf.subarray(k === 0 ? 0 : ends[k - 1], ends[k]);
-        if (reply[0] === MINUS) status = 'error';
-        else if (status !== 'error') this.track(line.argv);
-        out += this.format(reply, line.raw);
-        last = reply;
+        for (const reply of got.replies) {
+          if (reply[0] === MINUS) status = 'error';
+          else if (status !== 'error') this.track(line.argv);
+          out += this.format(reply, line.raw);
+          last = reply;
+        }
       }
       const { output, omittedLines } = clip(out);
       const entry = this.entry('console', prompt, line.text, output, status, omittedLines);
@@ -170,6 +209,56 @@ export class ConsoleRunner {
     }
     if (reconnected && entries.length) entries[0].reconnected = true;
     return entries;
+  }
+
+  /** The replies one copy of a command takes from the stream, and the
+   *  out-of-band pushes (messages) met on the way, formatted. A command
+   *  takes one reply, except that SUBSCRIBE and its kin are answered by
+   *  one confirmation per argument, and so are UNSUBSCRIBE and its kin --
+   *  which, without arguments, are answered by one per subscription left,
+   *  each saying one fewer (or one with a null name if there was none). */
+  private takeReplies(stream: ReplyStream, cmd: string, nargs: number):
+    { replies: Uint8Array[]; pushed: string } {
+    let pushed = '';
+    const next = () => {
+      for (let p = stream.peek(); p; p = stream.peek()) {
+        if (!isOutOfBand(p.reply)) return p;
+        pushed += this.format(p.bytes, false);
+        stream.take(p);
+      }
+      return null;
+    };
+    const first = next();
+    if (!first) return { replies: [], pushed };
+    stream.take(first);
+    const replies = [first.bytes];
+    // An error, or +QUEUED inside MULTI, is the whole answer.
+    if (pubsubKind(first.reply) !== cmd) return { replies, pushed };
+    let count = confirmedCount(first.reply);
+    for (let j = 1; nargs > 0 ? j < nargs : count !== null; j++) {
+      const p = next();
+      if (!p || pubsubKind(p.reply) !== cmd) break;
+      const c = confirmedCount(p.reply);
+      if (nargs === 0 && (c === null || count === null || c !== count - 1)) break;
+      stream.take(p);
+      replies.push(p.bytes);
+      count = c;
+    }
+    return { replies, pushed };
+  }
+
+  /** What arrived on the console's connection after its last command was
+   *  answered: messages of its subscriptions (or a reply that came late),
+   *  printed as redis-cli prints what it reads in its "Reading messages"
+   *  loop, as an entry of their own. Null if nothing came. */
+  private unsolicited(): ConsoleEntry | null {
+    if (!this.world.pending(this.conn)) return null;
+    const buf = this.world.recv(this.conn);
+    let text = '';
+    for (let at = 0, r = parseReply(buf, 0); r; at = r.end, r = parseReply(buf, at))
+      text += this.format(buf.subarray(at, r.end), false);
+    const { output, omittedLines } = clip(text);
+    return this.entry('console', '', '', output, 'ok', omittedLines);
   }
 
   private split(text: string): Line[] {

@@ -4,7 +4,7 @@
 // later wake-ups) for at most MAX_WAIT_NS of virtual time, so waiting stays
 // deterministic and a reply that never comes cannot hang the worker.
 import type { World } from './engine';
-import { concat, parseReply, type Reply } from './resp';
+import { concat, isOutOfBand, parseReply, type Reply } from './resp';
 
 /** Virtual time to wait for replies beyond the instant they were sent. */
 const MAX_WAIT_NS = 10e9;
@@ -22,7 +22,8 @@ export function replyEnds(buf: Uint8Array, want: number): number[] {
   return ends;
 }
 
-/** Counts complete replies as bytes arrive, without re-reading old ones. */
+/** Counts complete replies as bytes arrive, without re-reading old ones.
+ *  A RESP3 push that answers no command (a Pub/Sub message) is no reply. */
 class ReplyCounter {
   count = 0;
   private at = 0;
@@ -32,7 +33,7 @@ class ReplyCounter {
       const r = parseReply(buf, this.at);
       if (!r) return;
       this.at = r.end;
-      this.count++;
+      if (!isOutOfBand(r.reply)) this.count++;
     }
   }
 }

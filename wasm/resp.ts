@@ -154,6 +154,29 @@ export function parseRequest(buf: Uint8Array): Uint8Array[] | null {
   return args;
 }
 
+const PUBSUB_KINDS = new Set(['message', 'pmessage', 'smessage', 'subscribe', 'psubscribe',
+  'ssubscribe', 'unsubscribe', 'punsubscribe', 'sunsubscribe']);
+
+/** The kind of a Pub/Sub message or (un)subscription confirmation, an
+ *  array (RESP2) or a push (RESP3) of at least 3 elements whose first is
+ *  one of those names; null for any other reply. */
+export function pubsubKind(r: Reply): string | null {
+  if ((r.type !== 'array' && r.type !== 'push') || !r.value || r.value.length < 3) return null;
+  const first = r.value[0];
+  if (first.type !== 'bulk' || !first.value) return null;
+  const kind = latin1(first.value, 0, first.value.length);
+  return PUBSUB_KINDS.has(kind) ? kind : null;
+}
+
+/** A push that answers no command: a Pub/Sub message or any other
+ *  out-of-band data. (The confirmations of SUBSCRIBE and friends are
+ *  pushes too in RESP3, but they are those commands' replies.) */
+export function isOutOfBand(r: Reply): boolean {
+  if (r.type !== 'push') return false;
+  const kind = pubsubKind(r);
+  return kind === null || kind.endsWith('message');
+}
+
 /** Bytes as a string of the same length, one char per byte: a faithful
  *  identity for binary keys (two keys are equal iff their strings are). */
 export function bytesToLatin1(b: Uint8Array): string {

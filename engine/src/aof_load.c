@@ -189,6 +189,9 @@ static void _freeFakeClient(client *c) {
     redisServer *s = c->srv;
     freeClientMultiState(c);
     unwatchAllKeys(c);
+    /* A file may subscribe it (SUBSCRIBE queued in a MULTI, which the
+     * loader runs): nothing may be left pointing at it. */
+    pubsubClientRelease(c);
     freeClientArgv(c);
     memFree(s->mem, c->argv);
     sdsfree(s->mem, c->querybuf);
@@ -252,7 +255,12 @@ static int _execRdb(void *ctx, int dbid, int argc, robj **argv) {
     for (int j = 0; j < argc; j++)      /* fresh: commands re-encode them */
         copy[j] = dupStringObject(c->srv, argv[j]);
     c->db = &c->srv->db[dbid];
-    return _runLoaded(c, argc, copy, "RDB base", &was_multi);
+    /* A key read from an RDB file is no event, as in Redis (only the
+     * commands of an AOF are). */
+    c->srv->notify_suppressed++;
+    int st = _runLoaded(c, argc, copy, "RDB base", &was_multi);
+    c->srv->notify_suppressed--;
+    return st;
 }
 
 /* ---- An RDB file (DEBUG RELOAD). ---- */

@@ -73,6 +73,8 @@ void setbitCommand(client *c) {
         if (on) *byte |= (unsigned char)mask;
         else *byte &= (unsigned char)~mask;
         signalModifiedKey(c, c->db, c->argv[1]);
+        notifyKeyspaceEvent(c->srv, NOTIFY_STRING, "setbit", c->argv[1],
+                            c->db->id);
         c->srv->dirty++;
     }
     addReplyLongLong(c, old);

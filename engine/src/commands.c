@@ -195,6 +195,15 @@
     C(info, infoCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
     C(debug, debugCommand, -2, A | CMD_LOADING | CMD_STALE, NULL) \
     C(time, timeCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(subscribe, subscribeCommand, -2, CMD_LOADING | CMD_STALE, NULL) \
+    C(unsubscribe, unsubscribeCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
+    C(psubscribe, psubscribeCommand, -2, CMD_LOADING | CMD_STALE, NULL) \
+    C(punsubscribe, punsubscribeCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
+    C(publish, publishCommand, 3, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(ssubscribe, ssubscribeCommand, -2, CMD_LOADING | CMD_STALE, NULL) \
+    C(sunsubscribe, sunsubscribeCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
+    C(spublish, spublishCommand, 3, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(pubsub, NULL, -2, 0, pubsubSubcommands) \
     C(bgrewriteaof, bgrewriteaofCommand, 1, A, NULL) \
     C(save, saveCommand, 1, A | CMD_NO_MULTI, NULL) \
     C(lastsave, lastsaveCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
@@ -239,7 +248,8 @@
     S(client, getname, clientGetNameCommand, 2, CMD_LOADING | CMD_STALE) \
     S(client, info, clientInfoCommand, 2, CMD_LOADING | CMD_STALE) \
     S(client, list, clientListCommand, -2, A | CMD_LOADING | CMD_STALE) \
-    S(client, unblock, clientUnblockCommand, -3, A | CMD_LOADING | CMD_STALE)
+    S(client, unblock, clientUnblockCommand, -3, A | CMD_LOADING | CMD_STALE) \
+    S(client, reply, clientReplyCommand, 3, CMD_LOADING | CMD_STALE)
 
 /* FUNCTION's subcommands: S(container, name, handler, arity, flags). */
 #define FUNCTION_SUBCOMMANDS(S) \
@@ -261,6 +271,17 @@
     S(xinfo, stream, xinfoCommand, -3, R) \
     S(xinfo, help, xinfoCommand, 2, CMD_LOADING | CMD_STALE)
 
+/* PUBSUB's subcommands: S(container, name, handler, arity, flags). */
+#define PUBSUB_SUBCOMMANDS(S) \
+    S(pubsub, channels, pubsubChannelsCommand, -2, CMD_LOADING | CMD_STALE) \
+    S(pubsub, numpat, pubsubNumpatCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(pubsub, numsub, pubsubNumsubCommand, -2, CMD_LOADING | CMD_STALE) \
+    S(pubsub, shardchannels, pubsubShardChannelsCommand, -2, \
+      CMD_LOADING | CMD_STALE) \
+    S(pubsub, shardnumsub, pubsubShardNumsubCommand, -2, \
+      CMD_LOADING | CMD_STALE) \
+    S(pubsub, help, pubsubHelpCommand, 2, CMD_LOADING | CMD_STALE)
+
 /* The ids: top-level commands in the table's order, then subcommands. */
 enum {
 #define CMD_ID(name, ...) CMDID_##name,
@@ -274,6 +295,7 @@ enum {
     FUNCTION_SUBCOMMANDS(SUB_ID)
     XGROUP_SUBCOMMANDS(SUB_ID)
     XINFO_SUBCOMMANDS(SUB_ID)
+    PUBSUB_SUBCOMMANDS(SUB_ID)
     CMDID_COUNT
 #undef CMD_ID
 #undef SUB_ID
@@ -310,6 +332,9 @@ static const redisCommand xgroupSubcommands[] = {
 };
 static const redisCommand xinfoSubcommands[] = {
     XINFO_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand pubsubSubcommands[] = {
+    PUBSUB_SUBCOMMANDS(SUB_ROW) END
 };
 
 const redisCommand redisCommandTable[] = {

@@ -9,7 +9,7 @@
 #include "server.h"
 
 enum { CFG_BOOL, CFG_INT, CFG_MEMORY, CFG_ENUM, CFG_STRING, CFG_SAVE,
-       CFG_OBUF };
+       CFG_OBUF, CFG_NOTIFY };
 
 typedef struct configDef {
     const char *name, *alias;
@@ -146,6 +146,8 @@ static const configDef configs[] = {
     { "save", NULL, CFG_SAVE, 0, 0, 0, 0, 0 },
     { "dbfilename", NULL, CFG_STRING, OFF(dbfilename), 0, 0, 0, 0 },
     { "client-output-buffer-limit", NULL, CFG_OBUF, 0, 0, 0, 0, 0 },
+    { "notify-keyspace-events", NULL, CFG_NOTIFY,
+      OFF(notify_keyspace_events), 0, 0, INT_MAX, 0 },
     { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL }
 };
 
@@ -233,6 +235,11 @@ static const char *_parseEnum(const configDef *d, const char *value,
 static const char *_parseValue(const configDef *d, const char *value,
                                long long *out, char *errbuf, size_t errlen) {
     if (d->kind == CFG_ENUM) return _parseEnum(d, value, out, errbuf, errlen);
+    if (d->kind == CFG_NOTIFY) {
+        *out = keyspaceEventsStringToFlags(value);
+        return *out < 0 ? "Invalid event class character. Use "
+                          "'Ag$lshzxeKEtmdn'." : NULL;
+    }
     if (d->kind == CFG_STRING) {
         *out = 0;
         if (!strcmp(d->name, "dbfilename") && strchr(value, '/'))
@@ -442,6 +449,11 @@ static void _addConfigValue(client *c, const configDef *d) {
         addReplyBulkCString(c, (const char *)&c->srv->cfg + d->offset);
         return;
     }
+    if (d->kind == CFG_NOTIFY) {
+        addReplyBulkSds(c, keyspaceEventsFlagsToString(c->srv,
+                            c->srv->cfg.notify_keyspace_events));
+        return;
+    }
     long long v = _getValue(&c->srv->cfg, d);
     if (d->kind == CFG_BOOL) addReplyBulkCString(c, v ? "yes" : "no");
     else if (d->kind == CFG_ENUM) addReplyBulkCString(c, _enumName(d, v));
@@ -465,6 +477,12 @@ int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap) {
     }
     if (d->kind == CFG_STRING) {
         snprintf(buf, cap, "%s", (const char *)&s->cfg + d->offset);
+        return C_OK;
+    }
+    if (d->kind == CFG_NOTIFY) {
+        sds o = keyspaceEventsFlagsToString(s, s->cfg.notify_keyspace_events);
+        snprintf(buf, cap, "%s", o);
+        sdsfree(s->mem, o);
         return C_OK;
     }
     long long v = _getValue(&s->cfg, d);

@@ -35,6 +35,8 @@ robj *lookupKeyReadWithFlags(redisDb *db, client *c, robj *key, int flags) {
      * copy of the dataset, as Redis spares the pages it shares with it. */
     if (val && !(flags & LOOKUP_NOTOUCH) && !s->aof.child.active)
         objectTouch(s, val);
+    if (!val && !(flags & (LOOKUP_NONOTIFY | LOOKUP_WRITE)))
+        notifyKeyspaceEvent(s, NOTIFY_KEY_MISS, "keymiss", key, db->id);
     if (!(flags & LOOKUP_WRITE)) {
         if (val) s->stat_keyspace_hits++;
         else s->stat_keyspace_misses++;
@@ -80,6 +82,7 @@ void dbAdd(redisServer *s, redisDb *db, robj *key, robj *val) {
     if (dictAdd(db->dict, copy, val) != C_OK)
         memPanic("dbAdd on an existing key");
     signalKeyAsReady(s, db, key, val->type);
+    notifyKeyspaceEvent(s, NOTIFY_NEW, "new", key, db->id);
 }
 
 /* Replaces the value of an existing key, keeping its TTL. */
@@ -212,6 +215,7 @@ int keyIsExpired(redisServer *s, redisDb *db, robj *key) {
  * EXEC); one found by the expire cycle is propagated at once. */
 void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key) {
     dbDelete(s, db, key);
+    notifyKeyspaceEvent(s, NOTIFY_EXPIRED, "expired", key, db->id);
     touchWatchedKey(s, db, key);
     s->stat_expiredkeys++;
     const char *verb = s->cfg.lazyfree_lazy_expire ? "UNLINK" : "DEL";
@@ -681,6 +685,8 @@ static void _delGeneric(client *c, int lazy) {
                       : dbDelete(c->srv, c->db, c->argv[j]);
         if (ok) {
             signalModifiedKey(c, c->db, c->argv[j]);
+            notifyKeyspaceEvent(c->srv, NOTIFY_GENERIC, "del", c->argv[j],
+                                c->db->id);
             c->srv->dirty++;
             deleted++;
         }
@@ -834,6 +840,10 @@ static void _renameGeneric(client *c, int nx) {
     dbDelete(s, c->db, c->argv[1]);
     signalModifiedKey(c, c->db, c->argv[1]);
     signalModifiedKey(c, c->db, c->argv[2]);
+    notifyKeyspaceEvent(s, NOTIFY_GENERIC, "rename_from", c->argv[1],
+                        c->db->id);
+    notifyKeyspaceEvent(s, NOTIFY_GENERIC, "rename_to", c->argv[2],
+                        c->db->id);
     s->dirty++;
     if (nx) addReplyLongLong(c, 1);
     else addReplyOK(c);
@@ -888,6 +898,8 @@ void moveCommand(client *c) {
     dbDelete(s, src, c->argv[1]);
     signalModifiedKey(c, src, c->argv[1]);
     signalModifiedKey(c, dst, c->argv[1]);
+    notifyKeyspaceEvent(s, NOTIFY_GENERIC, "move_from", c->argv[1], src->id);
+    notifyKeyspaceEvent(s, NOTIFY_GENERIC, "move_to", c->argv[1], dst->id);
     s->dirty++;
     addReplyLongLong(c, 1);
 }
@@ -943,6 +955,7 @@ void copyCommand(client *c) {
     dbAdd(s, dst, newkey, copy);
     if (expire != -1) setExpire(c, dst, newkey, expire);
     signalModifiedKey(c, dst, newkey);
+    notifyKeyspaceEvent(s, NOTIFY_GENERIC, "copy_to", newkey, dst->id);
     s->dirty++;
     addReplyLongLong(c, 1);
 }
@@ -965,17 +978,29 @@ void removeMembersCommand(client *c, int type, memberRemoveFn *remove,
                           memberCountFn *count) {
     robj *o = lookupKeyWriteOrReply(c, c->argv[1], ":0\r\n");
     long long deleted = 0;
+    int keyremoved = 0;
     if (o == NULL || checkType(c, o, type)) return;
     for (int j = 2; j < c->argc; j++) {
         if (!remove(c->srv, o, c->argv[j]->v.ptr)) continue;
         deleted++;
         if (count(o) == 0) {
             dbDelete(c->srv, c->db, c->argv[1]);
+            keyremoved = 1;
             break;
         }
     }
     if (deleted) {
+        /* HDEL, SREM, ZREM: the event of the type, then "del" if the key
+         * went with its last member. */
+        int class = type == OBJ_HASH ? NOTIFY_HASH
+                  : type == OBJ_SET ? NOTIFY_SET : NOTIFY_ZSET;
+        const char *event = type == OBJ_HASH ? "hdel"
+                          : type == OBJ_SET ? "srem" : "zrem";
         signalModifiedKey(c, c->db, c->argv[1]);
+        notifyKeyspaceEvent(c->srv, class, event, c->argv[1], c->db->id);
+        if (keyremoved)
+            notifyKeyspaceEvent(c->srv, NOTIFY_GENERIC, "del", c->argv[1],
+                                c->db->id);
         c->srv->dirty += deleted;
     }
     addReplyLongLong(c, deleted);

@@ -432,6 +432,9 @@ static sds _infoStats(redisServer *s, sds info) {
         "evicted_keys:0\r\n"
         "keyspace_hits:%lld\r\n"
         "keyspace_misses:%lld\r\n"
+        "pubsub_channels:%llu\r\n"
+        "pubsub_patterns:%llu\r\n"
+        "pubsubshard_channels:%llu\r\n"
         "latest_fork_usec:%lld\r\n"
         "total_forks:%lld\r\n"
         "unexpected_error_replies:%lld\r\n"
@@ -441,6 +444,9 @@ static sds _infoStats(redisServer *s, sds info) {
         s->stat_net_output_bytes, s->stat_rejected_conn,
         s->stat_expiredkeys, (double)s->stat_expired_stale_perc_x100 / 100,
         s->stat_keyspace_hits, s->stat_keyspace_misses,
+        (unsigned long long)dictSize(s->pubsub_channels),
+        (unsigned long long)dictSize(s->pubsub_patterns),
+        (unsigned long long)dictSize(s->pubsubshard_channels),
         s->stat_fork_time_us, s->stat_total_forks,
         s->stat_unexpected_error_replies,
         s->stat_total_error_replies);
@@ -531,6 +537,23 @@ void infoCommand(client *c) {
 
 void clientIdCommand(client *c) { addReplyLongLong(c, (long long)c->id); }
 
+/* CLIENT REPLY ON|OFF|SKIP: OFF silences every reply until ON (which
+ * replies +OK), SKIP the next command's only; Pub/Sub messages still go
+ * out. OFF and SKIP reply nothing themselves. */
+void clientReplyCommand(client *c) {
+    const char *mode = c->argv[2]->v.ptr;
+    if (!strcasecmp(mode, "on")) {
+        c->flags &= ~(uint64_t)(CLIENT_REPLY_SKIP | CLIENT_REPLY_OFF);
+        addReplyOK(c);
+    } else if (!strcasecmp(mode, "off")) {
+        c->flags |= CLIENT_REPLY_OFF;
+    } else if (!strcasecmp(mode, "skip")) {
+        if (!(c->flags & CLIENT_REPLY_OFF)) c->flags |= CLIENT_REPLY_SKIP_NEXT;
+    } else {
+        addReplyError(c, "syntax error");
+    }
+}
+
 /* Sets the client's name from name, or replies with Redis's error and
  * returns C_ERR. The name may hold only '!'..'~'; an empty name clears it.
  * The client keeps its own copy. */
@@ -612,6 +635,7 @@ static void _clientFlags(const client *cl, char *out) {
     char *p = out;
     if (cl->flags & CLIENT_SLAVE) *p++ = 'S';
     if (cl->flags & CLIENT_MASTER) *p++ = 'M';
+    if (cl->flags & CLIENT_PUBSUB) *p++ = 'P';
     if (cl->flags & CLIENT_MULTI) *p++ = 'x';
     if (cl->flags & CLIENT_BLOCKED) *p++ = 'b';
     if (cl->flags & CLIENT_DIRTY_CAS) *p++ = 'd';
@@ -643,7 +667,7 @@ sds catClientInfoString(redisServer *s, client *cl, sds o) {
     _clientFlags(cl, flags);
     return sdscatprintf(s->mem, o,
         "id=%llu addr=127.0.0.1:%d laddr=127.0.0.1:%d fd=%d name=%s "
-        "age=%llu idle=%llu flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d "
+        "age=%llu idle=%llu flags=%s db=%d sub=%d psub=%d ssub=%d multi=%d "
         "qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
         "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s%s cmd=%s "
         "user=default redir=-1 resp=%d",
@@ -652,6 +676,8 @@ sds catClientInfoString(redisServer *s, client *cl, sds o) {
         (unsigned long long)((now - cl->ctime_ms) / 1000),
         (unsigned long long)((now - cl->lastinteraction_ms) / 1000),
         flags, cl->db->id,
+        cl->pubsub_channels ? (int)dictSize(cl->pubsub_channels) : 0,
+        cl->pubsub_npatterns, clientShardSubscriptionsCount(cl),
         (cl->flags & CLIENT_MULTI) ? cl->mstate.count : -1,
         sdslen(cl->querybuf), sdsavail(cl->querybuf), argvmem, multimem,
         cl->buf_usable_size, cl->buf_usable_size, cl->bufpos,
@@ -677,12 +703,13 @@ static client *_clientById(redisServer *s, uint64_t id) {
     return NULL;
 }
 
-/* CLIENT LIST [TYPE normal] [ID id ...]: every client is a normal one.
+/* CLIENT LIST [TYPE normal|replica|pubsub|master] [ID id ...]: TYPE
+ * lists the clients of that class (getClientType; there is no master).
  * An id that is not an integer is refused ("Invalid client ID"); one that
  * matches no client (0 and negative ones included) lists nothing. */
 void clientListCommand(client *c) {
     redisServer *s = c->srv;
-    int type_ok = 1, ids_from = 0;
+    int type = -1, ids_from = 0;
     if (c->argc == 4 && !strcasecmp(c->argv[2]->v.ptr, "type")) {
         const char *t = c->argv[3]->v.ptr;
         if (strcasecmp(t, "normal") && strcasecmp(t, "master") &&
@@ -691,7 +718,10 @@ void clientListCommand(client *c) {
             addReplyErrorFormat(c, "Unknown client type '%s'", t);
             return;
         }
-        type_ok = !strcasecmp(t, "normal");
+        type = !strcasecmp(t, "normal") ? CLIENT_TYPE_NORMAL
+             : !strcasecmp(t, "pubsub") ? CLIENT_TYPE_PUBSUB
+             : !strcasecmp(t, "master") ? CLIENT_TYPE_OBUF_COUNT
+             : CLIENT_TYPE_SLAVE;
     } else if (c->argc > 3 && !strcasecmp(c->argv[2]->v.ptr, "id")) {
         ids_from = 3;
         for (int j = 3; j < c->argc; j++) {
@@ -715,10 +745,11 @@ void clientListCommand(client *c) {
                                   "\n", 1);
         }
     }
-    for (int fd = 0; type_ok && !ids_from && fd < s->clients_cap; fd++)
-        if (s->clients[fd])
-            o = sdscatlen(s->mem, catClientInfoString(s, s->clients[fd], o),
-                          "\n", 1);
+    for (int fd = 0; !ids_from && fd < s->clients_cap; fd++) {
+        client *cl = s->clients[fd];
+        if (cl && (type == -1 || getClientType(cl) == type))
+            o = sdscatlen(s->mem, catClientInfoString(s, cl, o), "\n", 1);
+    }
     addReplyVerbatim(c, o, sdslen(o), "txt");
     sdsfree(s->mem, o);
 }

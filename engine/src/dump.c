@@ -104,7 +104,11 @@ static void _rebuild(redisServer *s, redisDb *db, int argc, robj **argv) {
     fake->argv = argv;
     fake->argc = fake->argv_len = argc;
     fake->cmd = fake->lastcmd = lookupCommand(s, argv, argc);
+    /* The commands that rebuild the value are not events: RESTORE
+     * notifies "new" and "restore" itself. */
+    s->notify_suppressed++;
     fake->cmd->proc(fake);
+    s->notify_suppressed--;
     rdbFreeCommand(s, fake->argc, fake->argv);  /* maybe rewritten */
     sdsfree(s->mem, fake->querybuf);
     memFree(s->mem, fake);
@@ -166,13 +170,18 @@ void restoreCommand(client *c) {
             rewriteClientCommandVector(c, 2, del, key);
             decrRefCount(s, del);
             signalModifiedKey(c, c->db, key);
+            notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", key, c->db->id);
             s->dirty++;
         }
         addReplyOK(c);
         return;
     }
-    if (sobj) dbAdd(s, c->db, key, sobj);
-    else _rebuild(s, c->db, argc, argv);
+    if (sobj) {
+        dbAdd(s, c->db, key, sobj);     /* notifies "new" */
+    } else {
+        _rebuild(s, c->db, argc, argv);
+        notifyKeyspaceEvent(s, NOTIFY_NEW, "new", key, c->db->id);
+    }
     if (ttl) {
         setExpire(c, c->db, key, ttl);
         if (!o.absttl) {
@@ -185,6 +194,7 @@ void restoreCommand(client *c) {
         }
     }
     signalModifiedKey(c, c->db, key);
+    notifyKeyspaceEvent(s, NOTIFY_GENERIC, "restore", key, c->db->id);
     addReplyOK(c);
     s->dirty++;
 }

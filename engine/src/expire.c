@@ -102,11 +102,15 @@ static void _expireGeneric(client *c, long long basetime, int unit) {
         robj *verb = createStringObject(s, v, strlen(v));
         rewriteClientCommandVector(c, 2, verb, key);
         decrRefCount(s, verb);
+        signalModifiedKey(c, c->db, c->argv[1]);
+        notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", c->argv[1], c->db->id);
     } else {
         setExpire(c, c->db, key, when);
         _propagateAsPexpireat(c, basetime, unit, when);
+        signalModifiedKey(c, c->db, c->argv[1]);
+        notifyKeyspaceEvent(s, NOTIFY_GENERIC, "expire", c->argv[1],
+                            c->db->id);
     }
-    signalModifiedKey(c, c->db, c->argv[1]);
     s->dirty++;
     addReplyLongLong(c, 1);
 }
@@ -152,6 +156,8 @@ void pexpiretimeCommand(client *c) { _ttlGeneric(c, 1, 1); }
 void persistCommand(client *c) {
     if (lookupKeyWrite(c, c->argv[1]) && removeExpire(c->db, c->argv[1])) {
         signalModifiedKey(c, c->db, c->argv[1]);
+        notifyKeyspaceEvent(c->srv, NOTIFY_GENERIC, "persist", c->argv[1],
+                            c->db->id);
         c->srv->dirty++;
         addReplyLongLong(c, 1);
     } else {

@@ -113,6 +113,7 @@ void freeClient(client *c) {
     s->numclients--;
     freeClientMultiState(c);
     unwatchAllKeys(c);
+    pubsubClientRelease(c);
     freeClientArgv(c);
     memFree(s->mem, c->argv);
     sdsfree(s->mem, c->querybuf);
@@ -184,6 +185,12 @@ void resetClient(client *c) {
     c->reqtype = 0;
     c->multibulklen = 0;
     c->bulklen = -1;
+    /* CLIENT REPLY SKIP silences the command after itself only. */
+    c->flags &= ~(uint64_t)CLIENT_REPLY_SKIP;
+    if (c->flags & CLIENT_REPLY_SKIP_NEXT) {
+        c->flags |= CLIENT_REPLY_SKIP;
+        c->flags &= ~(uint64_t)CLIENT_REPLY_SKIP_NEXT;
+    }
 }
 
 /* ---- Request parsing. ---- */
@@ -530,6 +537,10 @@ static int _prepareClientToWrite(client *c) {
     /* The master gets no replies, only what the replica sends it. */
     if ((c->flags & CLIENT_MASTER) &&
         !(c->flags & CLIENT_MASTER_FORCE_REPLY))
+        return C_ERR;
+    /* CLIENT REPLY OFF or SKIP silence replies, not Pub/Sub messages. */
+    if ((c->flags & (CLIENT_REPLY_OFF | CLIENT_REPLY_SKIP)) &&
+        !(c->flags & CLIENT_PUSHING))
         return C_ERR;
     if (!(c->flags & CLIENT_PENDING_WRITE) &&
         !(aeGetFileEvents(c->srv->el, c->fd) & AE_WRITABLE)) {
@@ -998,6 +1009,7 @@ int handleClientsWithPendingWrites(redisServer *s) {
 
 int getClientType(client *c) {
     if (c->flags & CLIENT_SLAVE) return CLIENT_TYPE_SLAVE;
+    if (c->flags & CLIENT_PUBSUB) return CLIENT_TYPE_PUBSUB;
     return CLIENT_TYPE_NORMAL;
 }
 

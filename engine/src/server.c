@@ -211,6 +211,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->cached_offset = -1;
     s->repl_transfer_fd = -1;
     aofInit(s);
+    pubsubInit(s);
     aeCreateTimeEvent(s->el, 1, serverCron, s);
     aeSetBeforeSleepProc(s->el, beforeSleep);
     return s;
@@ -235,6 +236,7 @@ void serverRelease(redisServer *s) {
         dictRelease(s->db[j].watched_keys);
     }
     blockedRelease(s);
+    pubsubRelease(s);
     memFree(s->mem, s->db);
     dictRelease(s->commands);
     memFree(s->mem, s->cmdstats);
@@ -455,6 +457,26 @@ static int _rejectDiskError(client *c, int is_exec, int is_write) {
     return C_ERR;
 }
 
+/* A RESP2 connection in the subscribed state only carries messages: any
+ * other command than these is refused with 7.0's error. RESP3 has no
+ * limit, its messages being pushes. */
+static int _rejectInPubsubContext(client *c) {
+    redisCommandProc *p = c->cmd->proc;
+    if (!(c->flags & CLIENT_PUBSUB) || c->resp != 2) return C_OK;
+    if (p == pingCommand || p == subscribeCommand ||
+        p == ssubscribeCommand || p == unsubscribeCommand ||
+        p == sunsubscribeCommand || p == psubscribeCommand ||
+        p == punsubscribeCommand || p == quitCommand ||
+        !strcmp(c->cmd->fullname, "reset"))
+        return C_OK;
+    flagTransaction(c);
+    c->srv->cmdstats[c->cmd->id].rejected++;
+    addReplyErrorFormat(c, "Can't execute '%s': only (P|S)SUBSCRIBE / "
+                        "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed "
+                        "in this context", c->cmd->fullname);
+    return C_ERR;
+}
+
 /* Whether enable-debug-command lets this client run DEBUG: "local" means
  * a connection from the same machine (every connection of the simulated
  * world is one). */
@@ -527,6 +549,7 @@ int processCommand(client *c) {
                        "read only replica.");
         return C_OK;
     }
+    if (_rejectInPubsubContext(c) != C_OK) return C_OK;
     if (s->masterhost && s->repl_state != REPL_STATE_CONNECTED &&
         !s->cfg.repl_serve_stale_data && denystale) {
         _rejectCommand(c, is_exec, "-MASTERDOWN Link with MASTER is down "
@@ -563,13 +586,19 @@ int processCommand(client *c) {
  * unit. Nothing here writes a file: feedAppendOnlyFile only appends to
  * aof_buf. */
 
-/* Queues argv (new references) for propagation at the end of the unit.
- * Nothing is propagated while the AOF is being loaded. */
-void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc) {
+/* Queues argv (new references) for propagation at the end of the unit,
+ * to the targets given (PROPAGATE_AOF, PROPAGATE_REPL or both). Nothing
+ * is propagated while the AOF is being loaded. */
+static void _alsoPropagateTo(redisServer *s, int dbid, robj **argv,
+                             int argc, int target) {
     if (s->loading) return;
-    if (s->recovery) recoveryOp(s, dbid, argv, argc);
-    /* With no AOF and no replication stream nothing would receive it. */
-    if (s->aof.state == AOF_OFF && !replicationActive(s)) return;
+    /* The ledger follows the data, which is what the AOF holds. */
+    if (s->recovery && (target & PROPAGATE_AOF))
+        recoveryOp(s, dbid, argv, argc);
+    /* Drop what would reach no file and no replica. */
+    if (s->aof.state == AOF_OFF) target &= ~PROPAGATE_AOF;
+    if (!replicationActive(s)) target &= ~PROPAGATE_REPL;
+    if (!target) return;
     if (s->also_propagate_n == s->also_propagate_cap) {
         s->also_propagate_cap = s->also_propagate_cap
                                 ? s->also_propagate_cap * 2 : 4;
@@ -580,10 +609,16 @@ void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc) {
     op->argv = memAlloc(s->mem, sizeof(robj *) * (size_t)argc);
     op->argc = argc;
     op->dbid = dbid;
+    op->target = target;
     for (int j = 0; j < argc; j++) {
         op->argv[j] = argv[j];
         incrRefCount(argv[j]);
     }
+}
+
+/* Queues argv for the AOF and the replicas (see _alsoPropagateTo). */
+void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc) {
+    _alsoPropagateTo(s, dbid, argv, argc, PROPAGATE_AOF | PROPAGATE_REPL);
 }
 
 /* Propagates the command even if it did not change the dataset (FLUSHDB
@@ -595,14 +630,21 @@ void forceCommandPropagation(client *c) { c->flags |= CLIENT_FORCE_PROP; }
  * with a count, as one SREM per member). */
 void preventCommandPropagation(client *c) { c->flags |= CLIENT_PREVENT_PROP; }
 
-static void _propagateNow(redisServer *s, int dbid, robj **argv, int argc) {
-    if (s->aof.state != AOF_OFF) feedAppendOnlyFile(s, dbid, argv, argc);
-    replicationFeed(s, dbid, argv, argc);
+/* Sends the command to the replicas only, though it changed nothing:
+ * PUBLISH, for the replicas' own subscribers (Redis's
+ * forceCommandPropagation(c, PROPAGATE_REPL)). */
+void forceCommandReplication(client *c) { c->flags |= CLIENT_FORCE_REPL; }
+
+static void _propagateNow(redisServer *s, int dbid, robj **argv, int argc,
+                          int target) {
+    if (s->aof.state != AOF_OFF && (target & PROPAGATE_AOF))
+        feedAppendOnlyFile(s, dbid, argv, argc);
+    if (target & PROPAGATE_REPL) replicationFeed(s, dbid, argv, argc);
 }
 
 static void _propagateWord(redisServer *s, int dbid, const char *word) {
     robj *o = createStringObject(s, word, strlen(word));
-    _propagateNow(s, dbid, &o, 1);
+    _propagateNow(s, dbid, &o, 1, PROPAGATE_AOF | PROPAGATE_REPL);
     decrRefCount(s, o);
 }
 
@@ -618,7 +660,7 @@ void propagatePendingCommands(redisServer *s) {
     if (multi) _propagateWord(s, s->also_propagate[0].dbid, "MULTI");
     for (int i = 0; i < n; i++) {
         redisOp *op = &s->also_propagate[i];
-        _propagateNow(s, op->dbid, op->argv, op->argc);
+        _propagateNow(s, op->dbid, op->argv, op->argc, op->target);
         for (int j = 0; j < op->argc; j++) decrRefCount(s, op->argv[j]);
         memFree(s->mem, op->argv);
     }
@@ -639,16 +681,22 @@ void call(client *c) {
     s->denv.cpu_ns += s->cmd_cost_ns + argbytes * s->cmd_cost_ns_per_kb / 1024;
     if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
     if (s->execution_nesting == 0) serverUpdateTime(s);
-    c->flags &= ~(CLIENT_FORCE_PROP | CLIENT_PREVENT_PROP);
+    c->flags &= ~(CLIENT_FORCE_PROP | CLIENT_PREVENT_PROP |
+                  CLIENT_FORCE_REPL);
     s->execution_nesting++;
     c->cmd->proc(c);
     s->execution_nesting--;
     /* Only a rise counts: DEBUG LOADAOF zeroes the counter, and Redis
      * takes a negative difference for none. */
-    if ((s->dirty > dirty || (c->flags & CLIENT_FORCE_PROP)) &&
-        !(c->flags & CLIENT_PREVENT_PROP) && c->cmd->proc != execCommand)
-        alsoPropagate(s, c->db->id, c->argv, c->argc);
-    c->flags &= ~(CLIENT_FORCE_PROP | CLIENT_PREVENT_PROP);
+    int target = 0;
+    if (s->dirty > dirty || (c->flags & CLIENT_FORCE_PROP))
+        target = PROPAGATE_AOF | PROPAGATE_REPL;
+    if (c->flags & CLIENT_FORCE_REPL) target |= PROPAGATE_REPL;
+    if (target && !(c->flags & CLIENT_PREVENT_PROP) &&
+        c->cmd->proc != execCommand)
+        _alsoPropagateTo(s, c->db->id, c->argv, c->argc, target);
+    c->flags &= ~(CLIENT_FORCE_PROP | CLIENT_PREVENT_PROP |
+                  CLIENT_FORCE_REPL);
     if (s->execution_nesting == 0) {
         propagatePendingCommands(s);
         if (s->recovery) recoveryUnitEnd(s, c);
@@ -779,6 +827,14 @@ void beforeSleep(aeEventLoop *el) {
 
 void pingCommand(client *c) {
     if (c->argc > 2) { addReplyErrorArity(c); return; }
+    /* A RESP2 subscriber's replies must look like messages. */
+    if ((c->flags & CLIENT_PUBSUB) && c->resp == 2) {
+        addReplyArrayLen(c, 2);
+        addReplyBulkCBuffer(c, "pong", 4);
+        if (c->argc == 1) addReplyBulkCBuffer(c, "", 0);
+        else addReplyBulk(c, c->argv[1]);
+        return;
+    }
     if (c->argc == 1) addReplyStatus(c, "PONG");
     else addReplyBulk(c, c->argv[1]);
 }

@@ -182,6 +182,19 @@ typedef struct clientReplyBlock {
 #define CLIENT_BLOCKED (1 << 4)         /* waiting in a blocking command */
 #define CLIENT_UNBLOCKED (1 << 7)       /* queued to read its input again */
 #define CLIENT_DENY_BLOCKING (1ULL << 41) /* blocking commands never block */
+#define CLIENT_PUBSUB (1 << 18)         /* subscribed to something */
+#define CLIENT_REPLY_OFF (1 << 22)      /* CLIENT REPLY OFF */
+#define CLIENT_REPLY_SKIP_NEXT (1 << 23) /* CLIENT REPLY SKIP: skip the
+                                            next command's reply */
+#define CLIENT_REPLY_SKIP (1 << 24)     /* the current one's, that is */
+#define CLIENT_PUSHING (1ULL << 45)     /* writing a Pub/Sub message,
+                                           which CLIENT REPLY lets by */
+#define CLIENT_FORCE_REPL (1ULL << 42)  /* send to the replicas, though
+                                           not dirty (PUBLISH) */
+
+/* Where a propagated command goes. */
+#define PROPAGATE_AOF 1
+#define PROPAGATE_REPL 2
 
 #define PROTO_REQ_INLINE 1
 #define PROTO_REQ_MULTIBULK 2
@@ -275,6 +288,11 @@ typedef struct client {
     int btype;                  /* BLOCKED_* while CLIENT_BLOCKED */
     blockingState bpop;
     struct client *next_unblocked;  /* the server's unblocked queue */
+    /* Pub/Sub (pubsub.c): channels and shard channels subscribed (sds ->
+     * nothing, NULL until the first), patterns in subscription order. */
+    dict *pubsub_channels, *pubsubshard_channels;
+    sds *pubsub_patterns;
+    int pubsub_npatterns, pubsub_patterns_cap;
 } client;
 
 /* ---- Commands. ---- */
@@ -555,6 +573,12 @@ typedef struct redisServer {
      * engine's. NULL for none. */
     const char *const *host_config;
     int save_loaded;            /* a save directive was read at startup */
+    /* Pub/Sub (pubsub.c): channel, pattern or shard channel (sds) ->
+     * the clients subscribed, in the order they did. */
+    dict *pubsub_channels, *pubsub_patterns, *pubsubshard_channels;
+    /* >0 while a value is rebuilt from RDB data (RESTORE, an RDB load):
+     * the commands that rebuild it are not events (notify.c). */
+    int notify_suppressed;
 } redisServer;
 
 /* A command waiting to be propagated: its argv (counted references). */
@@ -562,6 +586,7 @@ typedef struct redisOp {
     robj **argv;
     int argc;
     int dbid;
+    int target;                 /* PROPAGATE_AOF | PROPAGATE_REPL */
 } redisOp;
 
 /* ---- object.c ---- */
@@ -714,6 +739,32 @@ void signalModifiedKey(client *c, redisDb *db, robj *key);
                     NOTIFY_MODULE)  /* A */
 void notifyKeyspaceEvent(redisServer *s, int type, const char *event,
                          robj *key, int dbid);
+int keyspaceEventsStringToFlags(const char *classes);
+sds keyspaceEventsFlagsToString(redisServer *s, int flags);
+
+/* ---- pubsub.c ---- */
+void pubsubInit(redisServer *s);
+void pubsubRelease(redisServer *s);
+void pubsubClientRelease(client *c);
+void pubsubUnsubscribeAll(client *c, int notify);
+int pubsubPublishMessage(redisServer *s, robj *channel, robj *message,
+                         int shard);
+int clientSubscriptionsCount(client *c);
+int clientShardSubscriptionsCount(client *c);
+void subscribeCommand(client *c);
+void unsubscribeCommand(client *c);
+void psubscribeCommand(client *c);
+void punsubscribeCommand(client *c);
+void ssubscribeCommand(client *c);
+void sunsubscribeCommand(client *c);
+void publishCommand(client *c);
+void spublishCommand(client *c);
+void pubsubChannelsCommand(client *c);
+void pubsubShardChannelsCommand(client *c);
+void pubsubNumsubCommand(client *c);
+void pubsubShardNumsubCommand(client *c);
+void pubsubNumpatCommand(client *c);
+void pubsubHelpCommand(client *c);
 typedef int memberRemoveFn(redisServer *s, robj *o, const sds member);
 typedef unsigned long memberCountFn(const robj *o);
 void removeMembersCommand(client *c, int type, memberRemoveFn *remove,
@@ -826,6 +877,7 @@ void bgrewriteaofCommand(client *c);
 void alsoPropagate(redisServer *s, int dbid, robj **argv, int argc);
 void propagatePendingCommands(redisServer *s);
 void forceCommandPropagation(client *c);
+void forceCommandReplication(client *c);
 void preventCommandPropagation(client *c);
 void serverLogV(redisServer *s, int pid, char role, uint64_t t, int level,
                 const char *fmt, va_list ap);
@@ -1106,6 +1158,7 @@ void replicationShiftId(redisServer *s);
 void replicationDisconnectReplicas(redisServer *s);
 sds replicaInfo(redisServer *s, sds info);
 void clientGetNameCommand(client *c);
+void clientReplyCommand(client *c);
 void clientInfoCommand(client *c);
 void clientListCommand(client *c);
 void quitCommand(client *c);

@@ -329,9 +329,13 @@ static void _sortOutput(client *c, const sortArgs *a, sortObject *v,
     }
     if (outputlen) {
         setKey(c, c->db, a->storekey, sobj, 0);
+        notifyKeyspaceEvent(s, NOTIFY_LIST, "sortstore", a->storekey,
+                            c->db->id);
         s->dirty += outputlen;
     } else if (dbDelete(s, c->db, a->storekey)) {
         signalModifiedKey(c, c->db, a->storekey);
+        notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", a->storekey,
+                            c->db->id);
         s->dirty++;
     }
     decrRefCount(s, sobj);

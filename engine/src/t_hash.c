@@ -272,6 +272,7 @@ void hsetCommand(client *c) {
     else
         addReplyOK(c);
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(c->srv, NOTIFY_HASH, "hset", c->argv[1], c->db->id);
     c->srv->dirty += (c->argc - 2) / 2;
 }
 
@@ -295,6 +296,7 @@ void hsetnxCommand(client *c) {
     hashTypeSet(c->srv, o, c->argv[2]->v.ptr, c->argv[3]->v.ptr);
     addReplyLongLong(c, 1);
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(c->srv, NOTIFY_HASH, "hset", c->argv[1], c->db->id);
     c->srv->dirty++;
 }
 
@@ -333,6 +335,7 @@ void hincrbyCommand(client *c) {
     sdsfree(s->mem, text);
     addReplyLongLong(c, value);
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(s, NOTIFY_HASH, "hincrby", c->argv[1], c->db->id);
     s->dirty++;
 }
 
@@ -533,6 +536,8 @@ void hincrbyfloatCommand(client *c) {
     sdsfree(s->mem, text);
     addReplyBulkCBuffer(c, buf, (size_t)len);
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(s, NOTIFY_HASH, "hincrbyfloat", c->argv[1],
+                        c->db->id);
     s->dirty++;
     robj *hset = createStringObject(s, "HSET", 4);
     robj *result = createRawStringObject(s, buf, (size_t)len);

@@ -130,14 +130,18 @@ static void addListRangeReply(client *c, robj *o, long long start,
     quicklistReleaseIterator(&it);
 }
 
-/* After count elements were popped from key's list o: the key goes if
- * the list is empty, watchers are told, the server is count writes
- * dirtier. Returns 1 if the key was deleted. */
-static int listElementsRemoved(client *c, robj *key, robj *o,
+/* After count elements were popped from the where end of key's list o:
+ * the pop is notified, the key goes if the list is empty ("del"),
+ * watchers are told, the server is count writes dirtier. Returns 1 if
+ * the key was deleted. */
+static int listElementsRemoved(client *c, robj *key, int where, robj *o,
                                long long count) {
     int deleted = 0;
+    notifyKeyspaceEvent(c->srv, NOTIFY_LIST,
+                        where == LIST_HEAD ? "lpop" : "rpop", key, c->db->id);
     if (listTypeLength(o) == 0) {
         dbDelete(c->srv, c->db, key);
+        notifyKeyspaceEvent(c->srv, NOTIFY_GENERIC, "del", key, c->db->id);
         deleted = 1;
     }
     signalModifiedKey(c, c->db, key);
@@ -157,7 +161,7 @@ static void listPopRangeAndReplyWithKey(client *c, robj *o, robj *key,
     addReplyBulk(c, key);
     addListRangeReply(c, o, rangestart, rangeend, where == LIST_TAIL);
     quicklistDelRange(o->v.ptr, rangestart, rangelen);
-    listElementsRemoved(c, key, o, rangelen);
+    listElementsRemoved(c, key, where, o, rangelen);
 }
 
 /* ---- Pushing ---- */
@@ -184,6 +188,9 @@ static void pushGenericCommand(client *c, int where, int xx) {
     }
     addReplyLongLong(c, (long long)listTypeLength(lobj));
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(s, NOTIFY_LIST, where == LIST_HEAD ? "lpush"
+                                                           : "rpush",
+                        c->argv[1], c->db->id);
 }
 
 void lpushCommand(client *c) { pushGenericCommand(c, LIST_HEAD, 0); }
@@ -224,6 +231,8 @@ void linsertCommand(client *c) {
         return;
     }
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(c->srv, NOTIFY_LIST, "linsert", c->argv[1],
+                        c->db->id);
     c->srv->dirty++;
     addReplyLongLong(c, (long long)listTypeLength(subject));
 }
@@ -386,6 +395,7 @@ void lsetCommand(client *c) {
     }
     addReplyOK(c);
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(c->srv, NOTIFY_LIST, "lset", c->argv[1], c->db->id);
     c->srv->dirty++;
 }
 
@@ -417,8 +427,16 @@ void lremCommand(client *c) {
     }
     quicklistReleaseIterator(&it);
     listCharge(c->srv, visited);
-    if (removed) signalModifiedKey(c, c->db, c->argv[1]);
-    if (listTypeLength(subject) == 0) dbDelete(c->srv, c->db, c->argv[1]);
+    if (removed) {
+        signalModifiedKey(c, c->db, c->argv[1]);
+        notifyKeyspaceEvent(c->srv, NOTIFY_LIST, "lrem", c->argv[1],
+                            c->db->id);
+    }
+    if (listTypeLength(subject) == 0) {
+        dbDelete(c->srv, c->db, c->argv[1]);
+        notifyKeyspaceEvent(c->srv, NOTIFY_GENERIC, "del", c->argv[1],
+                            c->db->id);
+    }
     addReplyLongLong(c, removed);
 }
 
@@ -445,7 +463,12 @@ void ltrimCommand(client *c) {
     }
     quicklistDelRange(o->v.ptr, 0, ltrim);
     quicklistDelRange(o->v.ptr, -rtrim, rtrim);
-    if (listTypeLength(o) == 0) dbDelete(c->srv, c->db, c->argv[1]);
+    notifyKeyspaceEvent(c->srv, NOTIFY_LIST, "ltrim", c->argv[1], c->db->id);
+    if (listTypeLength(o) == 0) {
+        dbDelete(c->srv, c->db, c->argv[1]);
+        notifyKeyspaceEvent(c->srv, NOTIFY_GENERIC, "del", c->argv[1],
+                            c->db->id);
+    }
     signalModifiedKey(c, c->db, c->argv[1]);
     c->srv->dirty += ltrim + rtrim;
     addReplyOK(c);
@@ -483,7 +506,7 @@ static void popGenericCommand(client *c, int where) {
         if (!value) memPanic("list: an empty list in the keyspace");
         addReplyBulk(c, value);
         decrRefCount(c->srv, value);
-        listElementsRemoved(c, c->argv[1], o, 1);
+        listElementsRemoved(c, c->argv[1], where, o, 1);
         return;
     }
     long long llen = (long long)listTypeLength(o);
@@ -492,7 +515,7 @@ static void popGenericCommand(client *c, int where) {
     long long rangeend = where == LIST_HEAD ? rangelen - 1 : -1;
     addListRangeReply(c, o, rangestart, rangeend, where == LIST_TAIL);
     quicklistDelRange(o->v.ptr, rangestart, rangelen);
-    listElementsRemoved(c, c->argv[1], o, rangelen);
+    listElementsRemoved(c, c->argv[1], where, o, rangelen);
 }
 
 void lpopCommand(client *c) { popGenericCommand(c, LIST_HEAD); }
@@ -591,6 +614,9 @@ static void lmoveHandlePush(client *c, robj *dstkey, robj *dstobj,
     }
     signalModifiedKey(c, c->db, dstkey);
     listTypePush(dstobj, value, where);
+    notifyKeyspaceEvent(c->srv, NOTIFY_LIST,
+                        where == LIST_HEAD ? "lpush" : "rpush", dstkey,
+                        c->db->id);
     addReplyBulk(c, value);
 }
 
@@ -611,7 +637,14 @@ static void lmoveGenericCommand(client *c, int wherefrom, int whereto) {
     robj *value = listTypePop(c->srv, sobj, wherefrom);
     lmoveHandlePush(c, c->argv[2], dobj, value, whereto);
     decrRefCount(c->srv, value);
-    if (listTypeLength(sobj) == 0) dbDelete(c->srv, c->db, touchedkey);
+    notifyKeyspaceEvent(c->srv, NOTIFY_LIST,
+                        wherefrom == LIST_HEAD ? "lpop" : "rpop", touchedkey,
+                        c->db->id);
+    if (listTypeLength(sobj) == 0) {
+        dbDelete(c->srv, c->db, touchedkey);
+        notifyKeyspaceEvent(c->srv, NOTIFY_GENERIC, "del", touchedkey,
+                            c->db->id);
+    }
     signalModifiedKey(c, c->db, touchedkey);
     c->srv->dirty++;
     /* The blocking forms that did not block replay as the plain ones. */
@@ -674,6 +707,8 @@ static void serveBlockedMove(client *rc, robj *o, robj *key, redisDb *db) {
     if (!value) memPanic("list: an empty list in the keyspace");
     lmoveHandlePush(rc, dstkey, dstobj, value, rc->bpop.whereto);
     decrRefCount(s, value);
+    notifyKeyspaceEvent(s, NOTIFY_LIST, rc->bpop.wherefrom == LIST_HEAD
+                                        ? "lpop" : "rpop", key, db->id);
     int isbrpoplpush = rc->lastcmd && rc->lastcmd->proc == brpoplpushCommand;
     robj *argv[5];
     argv[0] = isbrpoplpush ? createStringObject(s, "RPOPLPUSH", 9)
@@ -720,9 +755,12 @@ int serveClientBlockedOnList(client *rc, robj *o, robj *key, redisDb *db) {
         addReplyBulk(rc, key);
         addReplyBulk(rc, value);
         decrRefCount(s, value);
+        notifyKeyspaceEvent(s, NOTIFY_LIST,
+                            where == LIST_HEAD ? "lpop" : "rpop", key, db->id);
     }
     if (listTypeLength(o) != 0) return 0;
     dbDelete(s, db, key);
+    notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", key, db->id);
     return 1;
 }
 
@@ -753,7 +791,7 @@ static void blockingPopGenericCommand(client *c, robj **keys, int numkeys,
         addReplyBulk(c, key);
         addReplyBulk(c, value);
         decrRefCount(s, value);
-        listElementsRemoved(c, key, o, 1);
+        listElementsRemoved(c, key, where, o, 1);
         robj *verb = listPopVerb(s, where);
         rewriteClientCommandVector(c, 2, verb, key);
         decrRefCount(s, verb);

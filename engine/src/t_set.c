@@ -250,7 +250,10 @@ void saddCommand(client *c) {
     }
     for (int j = 2; j < c->argc; j++)
         added += setTypeAdd(s, set, c->argv[j]->v.ptr);
-    if (added) signalModifiedKey(c, c->db, c->argv[1]);
+    if (added) {
+        signalModifiedKey(c, c->db, c->argv[1]);
+        notifyKeyspaceEvent(s, NOTIFY_SET, "sadd", c->argv[1], c->db->id);
+    }
     s->dirty += added;
     addReplyLongLong(c, added);
 }
@@ -355,7 +358,11 @@ void smoveCommand(client *c) {
         return;
     }
     if (!setTypeRemove(s, src, ele)) { addReplyLongLong(c, 0); return; }
-    if (setTypeSize(src) == 0) dbDelete(s, c->db, c->argv[1]);
+    notifyKeyspaceEvent(s, NOTIFY_SET, "srem", c->argv[1], c->db->id);
+    if (setTypeSize(src) == 0) {
+        dbDelete(s, c->db, c->argv[1]);
+        notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", c->argv[1], c->db->id);
+    }
     if (dst == NULL) {
         dst = setTypeCreate(s, ele);
         dbAdd(s, c->db, c->argv[2], dst);
@@ -365,6 +372,7 @@ void smoveCommand(client *c) {
     if (setTypeAdd(s, dst, ele)) {
         s->dirty++;
         signalModifiedKey(c, c->db, c->argv[2]);
+        notifyKeyspaceEvent(s, NOTIFY_SET, "sadd", c->argv[2], c->db->id);
     }
     addReplyLongLong(c, 1);
 }
@@ -453,11 +461,13 @@ static void spopWithCountCommand(client *c) {
         return;
     }
     unsigned long long size = setTypeSize(set);
+    notifyKeyspaceEvent(s, NOTIFY_SET, "spop", c->argv[1], c->db->id);
     s->dirty += (long long)(count >= size ? size : count);
     if (count >= size) {
         robj *del = createStringObject(s, "DEL", 3);
         sunionDiffGeneric(c, c->argv + 1, 1, NULL, SET_OP_UNION);
         dbDelete(s, c->db, c->argv[1]);
+        notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", c->argv[1], c->db->id);
         rewriteClientCommandVector(c, 2, del, c->argv[1]);
         decrRefCount(s, del);
         signalModifiedKey(c, c->db, c->argv[1]);
@@ -499,7 +509,11 @@ void spopCommand(client *c) {
     decrRefCount(s, srem);
     addReplyBulk(c, member);
     decrRefCount(s, member);
-    if (setTypeSize(set) == 0) dbDelete(s, c->db, c->argv[1]);
+    notifyKeyspaceEvent(s, NOTIFY_SET, "spop", c->argv[1], c->db->id);
+    if (setTypeSize(set) == 0) {
+        dbDelete(s, c->db, c->argv[1]);
+        notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", c->argv[1], c->db->id);
+    }
     signalModifiedKey(c, c->db, c->argv[1]);
     s->dirty++;
 }
@@ -639,14 +653,16 @@ static robj **setLookupAll(client *c, robj **keys, unsigned long n,
     return sets;
 }
 
-/* Stores result under dstkey and replies its size, or, when it is empty,
- * deletes dstkey and replies 0. The result's reference stays the
- * caller's. */
-static void setStoreResult(client *c, robj *dstkey, robj *result) {
+/* Stores result under dstkey and replies its size (notifying event), or,
+ * when it is empty, deletes dstkey ("del") and replies 0. The result's
+ * reference stays the caller's. */
+static void setStoreResult(client *c, robj *dstkey, robj *result,
+                           const char *event) {
     redisServer *s = c->srv;
     if (setTypeSize(result) > 0) {
         setKey(c, c->db, dstkey, result, 0);
         addReplyLongLong(c, (long long)setTypeSize(result));
+        notifyKeyspaceEvent(s, NOTIFY_SET, event, dstkey, c->db->id);
         s->dirty++;
         return;
     }
@@ -654,6 +670,7 @@ static void setStoreResult(client *c, robj *dstkey, robj *result) {
     if (dbDelete(s, c->db, dstkey)) {
         s->dirty++;
         signalModifiedKey(c, c->db, dstkey);
+        notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", dstkey, c->db->id);
     }
 }
 
@@ -725,6 +742,8 @@ static void sinterGeneric(client *c, robj **keys, unsigned long n,
         if (dstkey) {
             if (dbDelete(s, c->db, dstkey)) {
                 signalModifiedKey(c, c->db, dstkey);
+                notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", dstkey,
+                                    c->db->id);
                 s->dirty++;
             }
             addReplyLongLong(c, 0);
@@ -743,7 +762,7 @@ static void sinterGeneric(client *c, robj **keys, unsigned long n,
     if (cardonly) {
         addReplyLongLong(c, (long long)card);
     } else if (dstkey) {
-        setStoreResult(c, dstkey, dstset);
+        setStoreResult(c, dstkey, dstset, "sinterstore");
         decrRefCount(s, dstset);
     } else {
         setDeferredSetLen(c, replylen, (long)card);
@@ -876,7 +895,8 @@ static void sunionDiffGeneric(client *c, robj **keys, int n, robj *dstkey,
         card = algo == 1 ? sdiffWalk(s, sets, n, dstset)
                          : sunionDiffAll(s, sets, n, dstset, op);
     if (dstkey) {
-        setStoreResult(c, dstkey, dstset);
+        setStoreResult(c, dstkey, dstset, op == SET_OP_UNION ? "sunionstore"
+                                                             : "sdiffstore");
     } else {
         sds ele;
         setIter it;

@@ -161,13 +161,19 @@ static void _setGeneric(client *c, int flags, robj *key, robj *val,
     }
     setKey(c, c->db, key, val, flags & OBJ_KEEPTTL);
     c->srv->dirty++;
+    notifyKeyspaceEvent(c->srv, NOTIFY_STRING, "set", key, c->db->id);
     if (expire) setExpire(c, c->db, key, ms);
     if (!(flags & OBJ_SET_GET)) {
         const char *r = ok_reply ? ok_reply : "+OK\r\n";
         addReplyProto(c, r, strlen(r));
     }
-    if (expire) _propagateSetPxat(c, key, val, ms);
-    else if (flags & OBJ_SET_GET) _propagateWithoutGet(c);
+    if (expire) {
+        _propagateSetPxat(c, key, val, ms);
+        notifyKeyspaceEvent(c->srv, NOTIFY_GENERIC, "expire", c->argv[1],
+                            c->db->id);
+    } else if (flags & OBJ_SET_GET) {
+        _propagateWithoutGet(c);
+    }
 }
 
 /* SET key value [NX|XX] [GET] [EX s|PX ms|EXAT ts|PXAT ms-ts|KEEPTTL] */
@@ -211,6 +217,8 @@ void getsetCommand(client *c) {
     if (_getGeneric(c) == C_ERR) return;
     c->argv[2] = tryObjectEncoding(c->srv, c->argv[2]);
     setKey(c, c->db, c->argv[1], c->argv[2], 0);
+    notifyKeyspaceEvent(c->srv, NOTIFY_STRING, "set", c->argv[1],
+                        c->db->id);
     c->srv->dirty++;
     robj *set = createStringObject(c->srv, "SET", 3);
     rewriteClientCommandArgument(c, 0, set);
@@ -225,6 +233,8 @@ void msetCommand(client *c) {
     for (int j = 1; j < c->argc; j += 2) {
         c->argv[j + 1] = tryObjectEncoding(c->srv, c->argv[j + 1]);
         setKey(c, c->db, c->argv[j], c->argv[j + 1], 0);
+        notifyKeyspaceEvent(c->srv, NOTIFY_STRING, "set", c->argv[j],
+                            c->db->id);
     }
     c->srv->dirty += (c->argc - 1) / 2;
     addReplyOK(c);
@@ -238,6 +248,8 @@ void msetnxCommand(client *c) {
     for (int j = 1; j < c->argc; j += 2) {
         c->argv[j + 1] = tryObjectEncoding(c->srv, c->argv[j + 1]);
         setKey(c, c->db, c->argv[j], c->argv[j + 1], 0);
+        notifyKeyspaceEvent(c->srv, NOTIFY_STRING, "set", c->argv[j],
+                            c->db->id);
     }
     c->srv->dirty += (c->argc - 1) / 2;
     addReplyLongLong(c, 1);
@@ -276,6 +288,7 @@ static void _incrDecr(client *c, long long incr) {
         else dbAdd(s, c->db, c->argv[1], n);
     }
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(s, NOTIFY_STRING, "incrby", c->argv[1], c->db->id);
     s->dirty++;
     addReplyLongLong(c, value);
 }
@@ -339,6 +352,8 @@ void incrbyfloatCommand(client *c) {
     if (o) dbOverwrite(s, c->db, c->argv[1], n);
     else dbAdd(s, c->db, c->argv[1], n);
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(s, NOTIFY_STRING, "incrbyfloat", c->argv[1],
+                        c->db->id);
     s->dirty++;
     addReplyBulk(c, n);
     /* Propagated as SET key <result> KEEPTTL: a float addition replayed
@@ -374,6 +389,7 @@ void appendCommand(client *c) {
         totlen = sdslen(o->v.ptr);
     }
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(s, NOTIFY_STRING, "append", c->argv[1], c->db->id);
     s->dirty++;
     addReplyLongLong(c, (long long)totlen);
 }
@@ -416,12 +432,15 @@ void getexCommand(client *c) {
     if (checkType(c, o, OBJ_STRING)) return;
     if (expire && _getExpireMs(c, expire, flags, unit, &ms) != C_OK) return;
     addReplyBulk(c, o);
+    const char *event;
     if ((flags & (OBJ_EXAT | OBJ_PXAT)) && ms <= s->mstime && !s->loading) {
         int lazy = s->cfg.lazyfree_lazy_expire;
         if (lazy) dbAsyncDelete(s, c->db, key);
         else dbDelete(s, c->db, key);
         _propagateAsVerbKey(c, lazy ? "UNLINK" : "DEL");
+        event = "del";
     } else if (expire) {
+        event = "expire";
         setExpire(c, c->db, key, ms);
         robj *verb = createStringObject(s, "PEXPIREAT", 9);
         robj *when = createStringObjectFromLongLong(s, ms);
@@ -434,8 +453,10 @@ void getexCommand(client *c) {
         return;
     } else {
         _propagateAsVerbKey(c, "PERSIST");
+        event = "persist";
     }
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(s, NOTIFY_GENERIC, event, c->argv[1], c->db->id);
     s->dirty++;
 }
 
@@ -450,6 +471,7 @@ void getdelCommand(client *c) {
     if (!deleted) return;
     _propagateAsVerbKey(c, lazy ? "UNLINK" : "DEL");
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", c->argv[1], c->db->id);
     s->dirty++;
 }
 
@@ -523,6 +545,7 @@ void setrangeCommand(client *c) {
     o->v.ptr = sdsGrowZero(s->mem, o->v.ptr, (size_t)offset + vlen);
     memcpy((char *)o->v.ptr + offset, value, vlen);
     signalModifiedKey(c, c->db, c->argv[1]);
+    notifyKeyspaceEvent(s, NOTIFY_STRING, "setrange", c->argv[1], c->db->id);
     s->dirty++;
     addReplyLongLong(c, (long long)sdslen(o->v.ptr));
 }

@@ -82,7 +82,16 @@ static void zremrangeGenericCommand(client *c, int type) {
     } else {
         deleted = zsetDeleteRangeByLex(s, zobj, &r.lex);
     }
-    if (zsetLength(zobj) == 0) dbDelete(s, c->db, c->argv[1]);
+    if (deleted) {
+        notifyKeyspaceEvent(s, NOTIFY_ZSET, type == ZREM_RANK
+                            ? "zremrangebyrank" : type == ZREM_SCORE
+                            ? "zremrangebyscore" : "zremrangebylex",
+                            c->argv[1], c->db->id);
+    }
+    if (zsetLength(zobj) == 0) {
+        dbDelete(s, c->db, c->argv[1]);
+        notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", c->argv[1], c->db->id);
+    }
     if (deleted) signalModifiedKey(c, c->db, c->argv[1]);
     s->dirty += (long long)deleted;
     addReplyLongLong(c, (long long)deleted);
@@ -200,7 +209,11 @@ robj *genericZpopCommand(client *c, robj **keyv, int keyc, int where,
         zsetPeekEnd(s, zobj, where, &ele, &score);
         zsetDel(s, zobj, ele);
         s->dirty++;
-        if (n == 0) signalModifiedKey(c, c->db, key);
+        if (n == 0) {
+            notifyKeyspaceEvent(s, NOTIFY_ZSET, where == ZSET_MIN
+                                ? "zpopmin" : "zpopmax", key, c->db->id);
+            signalModifiedKey(c, c->db, key);
+        }
         if (use_nested_array) addReplyArrayLen(c, 2);
         addReplyBulkCBuffer(c, ele, sdslen(ele));
         addReplyDouble(c, score);
@@ -209,6 +222,7 @@ robj *genericZpopCommand(client *c, robj **keyv, int keyc, int where,
     if (popped) *popped = rangelen;
     if (zsetLength(zobj) == 0) {
         dbDelete(s, c->db, key);
+        notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", key, c->db->id);
         if (deleted) *deleted = 1;
     }
     return key;

@@ -192,11 +192,15 @@ static void zrangeSinkEnd(zrangeSink *k, long count) {
     if (count) {
         setKey(c, c->db, k->dstkey, k->dstobj, 0);
         addReplyLongLong(c, count);
+        notifyKeyspaceEvent(c->srv, NOTIFY_ZSET, "zrangestore", k->dstkey,
+                            c->db->id);
         c->srv->dirty++;
     } else {
         addReplyLongLong(c, 0);
         if (dbDelete(c->srv, c->db, k->dstkey)) {
             signalModifiedKey(c, c->db, k->dstkey);
+            notifyKeyspaceEvent(c->srv, NOTIFY_GENERIC, "del", k->dstkey,
+                                c->db->id);
             c->srv->dirty++;
         }
     }

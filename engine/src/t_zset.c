@@ -1215,7 +1215,12 @@ static void zaddGenericCommand(client *c, int flags) {
     zaddReply(c, flags & ZADD_IN_INCR, ch, added, updated, processed, score);
 cleanup:
     memFree(s->mem, scores);
-    if (added || updated) signalModifiedKey(c, c->db, c->argv[1]);
+    if (added || updated) {
+        signalModifiedKey(c, c->db, c->argv[1]);
+        notifyKeyspaceEvent(s, NOTIFY_ZSET,
+                            (flags & ZADD_IN_INCR) ? "zincr" : "zadd",
+                            c->argv[1], c->db->id);
+    }
 }
 
 /* ZADD key [options] score member [score member ...]. */

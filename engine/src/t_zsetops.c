@@ -433,14 +433,16 @@ static int zsetopParseOptions(client *c, int j, zsetopsrc *src,
 }
 
 /* Stores the result at dstkey, or deletes dstkey if the result is empty,
- * and replies with the result's length. */
-static void zsetopStore(client *c, robj *dstkey, zsetopDst *dst) {
+ * and replies with the result's length. The event is the command's
+ * (zunionstore ...), or "del" for a deletion. */
+static void zsetopStore(client *c, robj *dstkey, zsetopDst *dst, int op) {
     redisServer *s = c->srv;
     unsigned long len = dst->zs->zsl->length;
     if (len == 0) {
         addReplyLongLong(c, 0);
         if (dbDelete(s, c->db, dstkey)) {
             signalModifiedKey(c, c->db, dstkey);
+            notifyKeyspaceEvent(s, NOTIFY_GENERIC, "del", dstkey, c->db->id);
             s->dirty++;
         }
         return;
@@ -449,6 +451,9 @@ static void zsetopStore(client *c, robj *dstkey, zsetopDst *dst) {
                                   dst->totelelen);
     setKey(c, c->db, dstkey, dst->obj, 0);
     addReplyLongLong(c, (long long)len);
+    notifyKeyspaceEvent(s, NOTIFY_ZSET, op == ZSETOP_UNION ? "zunionstore"
+                        : op == ZSETOP_INTER ? "zinterstore" : "zdiffstore",
+                        dstkey, c->db->id);
     s->dirty++;
 }
 
@@ -504,7 +509,7 @@ static void zunionInterDiffGenericCommand(client *c, robj *dstkey,
     else
         zsetopDiff(s, src, setnum, &dst);
     if (dstkey)
-        zsetopStore(c, dstkey, &dst);
+        zsetopStore(c, dstkey, &dst, op);
     else if (cardonly)
         addReplyLongLong(c, (long long)card);
     else

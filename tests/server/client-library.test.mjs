@@ -2,7 +2,8 @@
 // package), talking to `glasskv server` and to Debian's redis-server 7.0
 // started the same way, in the same run: a pipeline, an auto-pipelined
 // batch, transactions, SCAN through the library's scanIterator, hashes,
-// error replies and blocking pops. Each case runs on both servers; the library must see the
+// error replies, blocking pops and Pub/Sub (subscribers in RESP3 and RESP2).
+// Each case runs on both servers; the library must see the
 // same values and the same errors from both, and the values a model of the
 // commands predicts.
 //
@@ -20,10 +21,11 @@ import {
 } from 'redis';
 import { glasskvBin, startServer } from './servers.mjs';
 
-/** A connected node-redis client of the server on port, speaking RESP3. */
-async function connect(port) {
+/** A connected node-redis client of the server on port, speaking RESP3
+ * (or the protocol given). */
+async function connect(port, RESP = 3) {
   const client = createClient({
-    socket: { host: '127.0.0.1', port, reconnectStrategy: false },
+    socket: { host: '127.0.0.1', port, reconnectStrategy: false }, RESP,
   });
   // Without a listener an 'error' event would throw; the test sees errors
   // through the commands' promises instead.
@@ -278,4 +280,55 @@ describe('node-redis gets from glasskv server what it gets from redis-server 7.0
     });
     assert.deepEqual(mine, theirs);
   });
+  for (const resp of [3, 2]) {
+    it(`RESP${resp} subscribers of the library hear PUBLISH, SPUBLISH and keyspace `
+      + 'notifications, in order, and leave cleanly', async () => {
+      const [mine, theirs] = await onBoth(async ({ server, client }) => {
+        const sub = await connect(server.port, resp);
+        const heard = [];
+        const listener = (kind) => (message, channel) => heard.push([kind, channel, message]);
+        try {
+          await sub.subscribe('lib:news', listener('message'));
+          await sub.pSubscribe('__keyspace@0__:lib:*', listener('pmessage'));
+          await sub.sSubscribe('lib:shard', listener('smessage'));
+          await client.configSet('notify-keyspace-events', 'KA');
+          const receivers = [await client.publish('lib:news', 'hi'),
+            await client.sPublish('lib:shard', 's'), await client.publish('lib:none', 'x')];
+          await client.set('lib:k', 'v');
+          await client.rPush('lib:l', ['a', 'b']);
+          await client.del(['lib:k', 'lib:l']);
+          const counts = {
+            numsub: await client.pubSubNumSub(['lib:news', 'lib:none']),
+            numpat: await client.pubSubNumPat(),
+            shard: await client.pubSubShardNumSub('lib:shard'),
+          };
+          const deadline = Date.now() + 5000;
+          while (heard.length < 6 && Date.now() < deadline)
+            await new Promise((r) => setTimeout(r, 5));
+          await sub.unsubscribe();
+          await sub.pUnsubscribe();
+          await sub.sUnsubscribe();
+          const after = await client.pubSubNumSub('lib:news');
+          // String(): in RESP2 the library hands this PONG over as a Buffer.
+          return { receivers, counts, heard, after, ping: String(await sub.ping()) };
+        } finally {
+          await client.configSet('notify-keyspace-events', '');
+          await sub.close();
+        }
+      });
+      assert.deepEqual(mine, {
+        receivers: [1, 1, 0],
+        counts: { numsub: { 'lib:news': 1, 'lib:none': 0 }, numpat: 1,
+          shard: { 'lib:shard': 1 } },
+        heard: [['message', 'lib:news', 'hi'], ['smessage', 'lib:shard', 's'],
+          ['pmessage', '__keyspace@0__:lib:k', 'set'],
+          ['pmessage', '__keyspace@0__:lib:l', 'rpush'],
+          ['pmessage', '__keyspace@0__:lib:k', 'del'],
+          ['pmessage', '__keyspace@0__:lib:l', 'del']],
+        after: { 'lib:news': 0 },
+        ping: 'PONG',
+      });
+      assert.deepEqual(mine, theirs);
+    });
+  }
 });

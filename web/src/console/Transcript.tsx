@@ -55,7 +55,9 @@ const Entry = memo(function Entry({ entry, future }: { entry: ConsoleEntry; futu
     <div className={`entry ${entry.status}${future ? ' future' : ''}`} data-testid="console.entry"
       data-status={entry.status} data-future={future ? 'yes' : undefined}>
       {entry.reconnected ? <div className="entry-note">{t('console.reconnected')}</div> : null}
-      <div className="entry-in">
+      {/* What arrived with no command typed (a subscription's messages)
+          has no input line, as in redis-cli. */}
+      {!fromButton && !entry.prompt && !entry.input ? null : <div className="entry-in">
         {fromButton ? (
           <span className="entry-badge" data-testid="console.badge">
             {t(SOURCE_KEYS[entry.source as keyof typeof SOURCE_KEYS])}
@@ -64,7 +66,7 @@ const Entry = memo(function Entry({ entry, future }: { entry: ConsoleEntry; futu
           <span className="prompt">{entry.prompt}</span>
         )}
         <span className="entry-cmd">{entry.source === 'persist' ? persistNote(t, entry.input) : entry.input}</span>
-      </div>
+      </div>}
       <Output entry={entry} />
     </div>
   );
