@@ -8,6 +8,7 @@
  * offset is capped, as Redis caps it, so that the string never passes
  * proto-max-bulk-len. */
 #include <string.h>
+#include <strings.h>
 #include "server.h"
 
 #define BIT_OFFSET_ERR "bit offset is not an integer or out of range"
