@@ -216,51 +216,43 @@ static uint8_t _sparseVal(int val, long len) {
     return (uint8_t)(SPARSE_VAL_BIT | ((val - 1) << 2) | (len - 1));
 }
 
-/* Calls fn for every run of the sparse code of hll until fn or the
- * code ends. Returns the number of registers covered. */
-typedef int sparseRunFn(void *ctx, long first, long run, int val);
-static long _sparseWalk(const sds hll, sparseRunFn *fn, void *ctx) {
+/* Calls fn(ctx, first register, registers, value) for each run of the
+ * sparse code of hll. Returns C_OK if the runs cover exactly the 16384
+ * registers; C_ERR, as soon as it is known, if the code ends short or a
+ * run would pass the last register. The second rule is the fix Debian's
+ * 7.0.15 carries for CVE-2025-32023: a run past the end, even a value
+ * run after a complete code, makes the value corrupted. */
+typedef void sparseRunFn(void *ctx, long first, long run, int val);
+static int _sparseWalk(const sds hll, sparseRunFn *fn, void *ctx) {
     const uint8_t *p = (const uint8_t *)hll + HLL_HDR_SIZE;
     const uint8_t *end = (const uint8_t *)hll + sdslen(hll);
     long idx = 0, run;
     int val;
     while (p < end) {
         p += _sparseOp(p, end, &run, &val);
-        if (fn && !fn(ctx, idx, run, val)) break;
+        if (idx + run > HLL_REGISTERS) return C_ERR;
+        fn(ctx, idx, run, val);
         idx += run;
     }
-    return idx;
+    return idx == HLL_REGISTERS ? C_OK : C_ERR;
 }
 
-/* A run, written into the dense registers. Refuses a value run that
- * would pass the last register (the code is corrupted then). */
-static int _sparseToDenseRun(void *ctx, long first, long run, int val) {
-    if (val == 0) return 1;
-    if (first + run > HLL_REGISTERS) return 0;
-    for (long i = first; i < first + run; i++)
+/* A run, written into the dense registers. */
+static void _sparseToDenseRun(void *ctx, long first, long run, int val) {
+    for (long i = first; val && i < first + run; i++)
         hllDenseSetRegister(ctx, i, (unsigned)val);
-    return 1;
 }
 
 /* Converts a sparse *hll to dense, keeping magic and cached cardinality.
- * Returns C_ERR, leaving *hll alone, if the code does not cover exactly
- * the 16384 registers. A dense *hll is left as it is. */
+ * Returns C_ERR, leaving *hll alone, if the code is corrupted
+ * (_sparseWalk). A dense *hll is left as it is. */
 int hllSparseToDense(gkMem *m, sds *hll) {
     if (hllEncoding(*hll) == HLL_DENSE) return C_OK;
     sds dense = sdsnewlen(m, NULL, HLL_DENSE_SIZE);
     memcpy(dense, *hll, HLL_HDR_SIZE);
     dense[HLL_OFF_ENCODING] = HLL_DENSE;
     uint8_t *regs = (uint8_t *)dense + HLL_HDR_SIZE;
-    long idx = 0, run;
-    int val;
-    const uint8_t *p = (const uint8_t *)*hll + HLL_HDR_SIZE;
-    const uint8_t *end = (const uint8_t *)*hll + sdslen(*hll);
-    while (p < end && idx <= HLL_REGISTERS) {
-        p += _sparseOp(p, end, &run, &val);
-        if (!_sparseToDenseRun(regs, idx, run, val)) break;
-        idx += run;
-    }
-    if (idx != HLL_REGISTERS) {
+    if (_sparseWalk(*hll, _sparseToDenseRun, regs) != C_OK) {
         sdsfree(m, dense);
         return C_ERR;
     }
@@ -425,13 +417,13 @@ static uint64_t _hllEstimate(const int *histo) {
     return (uint64_t)llround(HLL_ALPHA_INF * m * m / z);
 }
 
-static int _sparseHistoRun(void *ctx, long first, long run, int val) {
+static void _sparseHistoRun(void *ctx, long first, long run, int val) {
     ((int *)ctx)[val] += (int)run;
-    return 1;
 }
 
 /* The estimate of hll; *invalid (if given) is set when a sparse code
- * does not cover exactly the registers. */
+ * does not cover exactly the registers (the estimate means nothing
+ * then). */
 uint64_t hllCount(const sds hll, int *invalid) {
     int histo[64] = { 0 };
     const uint8_t *regs = (const uint8_t *)hll + HLL_HDR_SIZE;
@@ -439,8 +431,8 @@ uint64_t hllCount(const sds hll, int *invalid) {
         for (long i = 0; i < HLL_REGISTERS; i++)
             histo[hllDenseGetRegister(regs, i)]++;
     } else {
-        long idx = _sparseWalk(hll, _sparseHistoRun, histo);
-        if (idx != HLL_REGISTERS && invalid) *invalid = 1;
+        if (_sparseWalk(hll, _sparseHistoRun, histo) != C_OK && invalid)
+            *invalid = 1;
     }
     return _hllEstimate(histo);
 }
@@ -453,18 +445,15 @@ uint64_t hllCountRegisters(const uint8_t *max) {
     return _hllEstimate(histo);
 }
 
-static int _mergeRun(void *ctx, long first, long run, int val) {
+static void _mergeRun(void *ctx, long first, long run, int val) {
     uint8_t *max = ctx;
-    if (val == 0) return 1;
-    if (first + run > HLL_REGISTERS) return 0;
     for (long i = first; i < first + run; i++)
         if (val > max[i]) max[i] = (uint8_t)val;
-    return 1;
 }
 
 /* Raises each of the 16384 bytes of max to the matching register of hll.
- * Returns C_ERR if a sparse code does not cover exactly the registers
- * (max may be partly updated then). */
+ * Returns C_ERR if a sparse code is corrupted (max may be partly updated
+ * then). */
 int hllMerge(uint8_t *max, const sds hll) {
     const uint8_t *regs = (const uint8_t *)hll + HLL_HDR_SIZE;
     if (hllEncoding(hll) == HLL_DENSE) {
@@ -474,15 +463,7 @@ int hllMerge(uint8_t *max, const sds hll) {
         }
         return C_OK;
     }
-    const uint8_t *p = regs, *end = (const uint8_t *)hll + sdslen(hll);
-    long idx = 0, run;
-    int val;
-    while (p < end && idx <= HLL_REGISTERS) {
-        p += _sparseOp(p, end, &run, &val);
-        if (!_mergeRun(max, idx, run, val)) break;
-        idx += run;
-    }
-    return idx == HLL_REGISTERS ? C_OK : C_ERR;
+    return _sparseWalk(hll, _mergeRun, max);
 }
 
 /* PFDEBUG DECODE's text: "z:N" for ZERO, "Z:N" for XZERO, "v:V,N" for

@@ -150,6 +150,31 @@ static void testSparseLimitTurnsDense(void) {
     sdsfree(&mem, h);
 }
 
+/* A run passing the last register makes a sparse code corrupted, even
+ * a value run after a complete code (Debian's 7.0.15 carries the fix for
+ * CVE-2025-32023): no conversion, no merge, no count. */
+static void testRunPastTheLastRegisterIsCorrupted(void) {
+    static uint8_t max[HLL_REGISTERS];
+    sds h = hllCreate(&mem);
+    h = sdscatlen(&mem, h, "\x80", 1);
+    CHECK(hllIsValid((unsigned char *)h, sdslen(h)));
+    CHECK_EQ_INT(hllSparseToDense(&mem, &h), -1);
+    CHECK_EQ_INT(hllEncoding(h), HLL_SPARSE);
+    CHECK_EQ_INT(hllMerge(max, h), -1);
+    int invalid = 0;
+    hllCount(h, &invalid);
+    CHECK(invalid);
+    sdsfree(&mem, h);
+    h = hllCreate(&mem);
+    h[HLL_HDR_SIZE + 1] = (char)0xfe;       /* XZERO of 16383: one short */
+    invalid = 0;
+    hllCount(h, &invalid);
+    CHECK(invalid);
+    CHECK_EQ_INT(hllSet(&mem, &h, HLL_REGISTERS - 1, 3, 3000), -1);
+    CHECK_EQ_INT(hllSet(&mem, &h, 0, 3, 3000), 1);
+    sdsfree(&mem, h);
+}
+
 /* The estimates redis-server 7.0.15 gives for the elements "m0" ..
  * "m<n-1>" (PFADD then PFCOUNT there), and the error bound the estimator
  * keeps for random elements. */
@@ -262,6 +287,8 @@ int main(void) {
         testLargeRegisterTurnsSparseDense);
     RUN("the sparse code turns dense instead of passing its byte limit",
         testSparseLimitTurnsDense);
+    RUN("a run passing the last register makes a sparse code corrupted",
+        testRunPastTheLastRegisterIsCorrupted);
     RUN("the estimator gives redis-server's estimates and stays within "
         "three standard errors", testEstimatorOnKnownCardinalities);
     RUN("PFCOUNT writes a stale cache back and is propagated once",
