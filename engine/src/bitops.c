@@ -420,17 +420,21 @@ static int _bfOverflowUnsigned(uint64_t value, int64_t incr, int bits,
 }
 
 /* The same for a signed field of bits bits: WRAP keeps the low bits of
- * the two's complement sum, sign-extended; SAT gives the bound. */
+ * the two's complement sum, sign-extended; SAT gives the bound. The
+ * room left above and below value is computed as Redis computes it,
+ * wrapping around 64 bits, so that a SET far below a narrow field's
+ * minimum reads, as in Redis, as an overflow upwards (SAT gives the
+ * maximum). */
 static int _bfOverflowSigned(int64_t value, int64_t incr, int bits,
                              int overflow, int64_t *res) {
     int64_t max = bits == 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1;
     int64_t min = -max - 1;
-    /* max - value and min - value cannot overflow for the narrower
-     * fields, nor for 64 bits when value has the sign that matters. */
-    int up = value > max || (incr > 0 && (bits < 64 || value >= 0) &&
-                             incr > max - value);
-    int down = !up && (value < min || (incr < 0 && (bits < 64 || value < 0)
-                                       && incr < min - value));
+    int64_t maxincr = (int64_t)((uint64_t)max - (uint64_t)value);
+    int64_t minincr = (int64_t)((uint64_t)min - (uint64_t)value);
+    int up = value > max || (bits != 64 && incr > maxincr) ||
+             (value >= 0 && incr > 0 && incr > maxincr);
+    int down = !up && (value < min || (bits != 64 && incr < minincr) ||
+                       (value < 0 && incr < 0 && incr < minincr));
     uint64_t sum = (uint64_t)value + (uint64_t)incr;
     if (!up && !down) { *res = (int64_t)sum; return 0; }
     if (overflow == BFOVERFLOW_WRAP) {
