@@ -69,6 +69,16 @@
     C(lcs, lcsCommand, -3, R, NULL) \
     C(setbit, setbitCommand, 4, W | M, NULL) \
     C(getbit, getbitCommand, 3, R | F, NULL) \
+    C(bitcount, bitcountCommand, -2, R, NULL) \
+    C(bitpos, bitposCommand, -3, R, NULL) \
+    C(bitop, bitopCommand, -4, W | M, NULL) \
+    C(bitfield, bitfieldCommand, -2, W | M, NULL) \
+    C(bitfield_ro, bitfieldroCommand, -2, R | F, NULL) \
+    C(pfadd, pfaddCommand, -2, W | M | F, NULL) \
+    C(pfcount, pfcountCommand, -2, R, NULL) \
+    C(pfmerge, pfmergeCommand, -2, W | M, NULL) \
+    C(pfdebug, pfdebugCommand, 3, W | M | A, NULL) \
+    C(pfselftest, pfselftestCommand, 1, A, NULL) \
     C(sadd, saddCommand, -3, W | M | F, NULL) \
     C(srem, sremCommand, -3, W | F, NULL) \
     C(sismember, sismemberCommand, 3, R | F, NULL) \

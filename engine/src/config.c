@@ -70,6 +70,8 @@ static const configDef configs[] = {
       0 },
     { "proto-max-bulk-len", NULL, CFG_MEMORY, OFF(proto_max_bulk_len), 1,
       1024 * 1024, LLONG_MAX, 0 },
+    { "hll-sparse-max-bytes", NULL, CFG_MEMORY, OFF(hll_sparse_max_bytes), 1,
+      0, LLONG_MAX, 0 },
     { "client-query-buffer-limit", NULL, CFG_MEMORY,
       OFF(client_max_querybuf_len), 1, 1024 * 1024, LLONG_MAX, 0 },
     { "set-max-intset-entries", NULL, CFG_INT, OFF(set_max_intset_entries),

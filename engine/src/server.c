@@ -8,6 +8,7 @@
 #include "siphash.h"
 #include "recovery.h"
 #include "rdb.h"
+#include "hyperloglog.h"
 
 /* ---- Dict types. ---- */
 
@@ -77,6 +78,7 @@ static void _initConfig(serverConfig *cfg) {
     cfg->proto_max_bulk_len = 512LL * 1024 * 1024;
     cfg->client_max_querybuf_len = 1024LL * 1024 * 1024;
     cfg->set_max_intset_entries = 512;
+    cfg->hll_sparse_max_bytes = HLL_SPARSE_MAX_BYTES_DEFAULT;
     cfg->hash_max_listpack_entries = 512;
     cfg->hash_max_listpack_value = 64;
     cfg->zset_max_listpack_entries = 128;

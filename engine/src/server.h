@@ -360,6 +360,7 @@ typedef struct serverConfig {
     int lfu_log_factor;
     int lfu_decay_time;         /* minutes per halving period */
     long long proto_max_bulk_len;
+    long long hll_sparse_max_bytes; /* a sparse HLL's limit */
     long long client_max_querybuf_len;
     long long set_max_intset_entries;
     long long hash_max_listpack_entries;
@@ -966,6 +967,16 @@ void setrangeCommand(client *c);
 void lcsCommand(client *c);
 void setbitCommand(client *c);
 void getbitCommand(client *c);
+void bitcountCommand(client *c);
+void bitposCommand(client *c);
+void bitopCommand(client *c);
+void bitfieldCommand(client *c);
+void bitfieldroCommand(client *c);
+void pfaddCommand(client *c);
+void pfcountCommand(client *c);
+void pfmergeCommand(client *c);
+void pfdebugCommand(client *c);
+void pfselftestCommand(client *c);
 robj *dbUnshareStringValue(client *c, robj *key, robj *o);
 sds sdsGrowZero(gkMem *m, sds s, size_t len);
 int checkStringLength(client *c, long long size, long long append);
