@@ -552,6 +552,7 @@ void configResetStatCommand(client *c) {
     s->stat_expiredkeys = s->stat_keyspace_hits = 0;
     s->stat_keyspace_misses = s->stat_net_input_bytes = 0;
     s->stat_net_output_bytes = s->stat_total_error_replies = 0;
+    s->nerrstats = 0;
     s->stat_unexpected_error_replies = s->stat_rejected_conn = 0;
     s->stat_expired_stale_perc_x100 = 0;
     s->stat_inst_ops_per_sec = 0;

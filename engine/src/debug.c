@@ -493,6 +493,15 @@ static sds _infoCommandstats(redisServer *s, sds info) {
     return info;
 }
 
+/* Error replies by code, as 7.0 prints them. */
+static sds _infoErrorstats(redisServer *s, sds info) {
+    info = sdscat(s->mem, info, "# Errorstats\r\n");
+    for (int i = 0; i < s->nerrstats; i++)
+        info = sdscatprintf(s->mem, info, "errorstat_%s:count=%lld\r\n",
+                            s->errstats[i].code, s->errstats[i].count);
+    return info;
+}
+
 typedef sds infoSectionFn(redisServer *s, sds info);
 static const struct {
     const char *name;
@@ -503,6 +512,7 @@ static const struct {
     { "memory", _infoMemory, 1 }, { "persistence", aofInfoPersistence, 1 },
     { "stats", _infoStats, 1 }, { "replication", replicationInfo, 1 },
     { "commandstats", _infoCommandstats, 0 },
+    { "errorstats", _infoErrorstats, 1 },
     { "keyspace", _infoKeyspace, 1 }, { NULL, NULL, 0 }
 };
 

@@ -771,6 +771,42 @@ static void _addReplyErrorLength(client *c, const char *s, size_t len) {
     addReplyProto(c, s, len);
     addReplyProto(c, "\r\n", 2);
     c->srv->stat_total_error_replies++;
+    /* The code is the first word of the error. */
+    if (!len || s[0] != '-') {
+        incrementErrorCount(c->srv, "ERR", 3);
+    } else {
+        const char *sp = memchr(s, ' ', len);
+        incrementErrorCount(c->srv, s + 1, (sp ? (size_t)(sp - s) : len) - 1);
+    }
+}
+
+/* One more error reply with this code. A code beyond the 128th is not
+ * counted, as in Redis. */
+void incrementErrorCount(redisServer *s, const char *code, size_t len) {
+    if (len >= sizeof(((errorStat *)0)->code))
+        len = sizeof(((errorStat *)0)->code) - 1;
+    int lo = 0, hi = s->nerrstats;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        int cmp = strncmp(s->errstats[mid].code, code, len);
+        if (cmp == 0 && s->errstats[mid].code[len]) cmp = 1;
+        if (cmp == 0) {
+            s->errstats[mid].count++;
+            return;
+        }
+        if (cmp < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (s->nerrstats >= ERROR_STATS_NUMBER) return;
+    if (!s->errstats)
+        s->errstats = memCalloc(s->mem,
+                                ERROR_STATS_NUMBER * sizeof(errorStat));
+    memmove(&s->errstats[lo + 1], &s->errstats[lo],
+            sizeof(errorStat) * (size_t)(s->nerrstats - lo));
+    memcpy(s->errstats[lo].code, code, len);
+    s->errstats[lo].code[len] = '\0';
+    s->errstats[lo].count = 1;
+    s->nerrstats++;
 }
 
 /* An error reply, "-ERR <err>\r\n", or err as is when it starts with its

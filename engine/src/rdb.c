@@ -583,6 +583,12 @@ int rdbSaveFile(redisServer *s, const char *filename) {
     char tmp[64];
     long long keys;
     snprintf(tmp, sizeof(tmp), "temp-%d.rdb", s->pid);
+    if (!s->fs.open) {
+        serverLog(s, LL_WARNING, "Failed opening the temp RDB file %s (in "
+                  "server root dir .) for saving: %s", tmp,
+                  "No such file or directory");
+        return C_ERR;
+    }
     int fd = s->fs.open(s->fs.ctx, tmp, FS_O_WRONLY | FS_O_TRUNC |
                                         FS_O_CREAT), r = 0;
     if (fd < 0) {

@@ -242,6 +242,7 @@ void serverRelease(redisServer *s) {
     memFree(s->mem, s->db);
     dictRelease(s->commands);
     memFree(s->mem, s->cmdstats);
+    memFree(s->mem, s->errstats);
     aeDeleteEventLoop(s->el);
     memFree(s->mem, s->also_propagate);
     memFree(s->mem, s->replicas);
@@ -304,7 +305,7 @@ void serverStartup(redisServer *s) {
     if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
     /* Without the AOF the dataset comes from the RDB file, if there is
      * one (loadDataFromDisk). */
-    if (!s->cfg.appendonly &&
+    if (!s->cfg.appendonly && s->fs.size &&
         s->fs.size(s->fs.ctx, s->cfg.dbfilename) >= 0) {
         uint64_t start = serverNow(s);
         if (rdbLoadFile(s, s->cfg.dbfilename, 0) != C_OK) {

@@ -326,6 +326,13 @@ typedef struct redisCommand {
     int id;                     /* 0 .. redisCommandCount - 1 */
 } redisCommand;
 
+/* The error replies of one code (INFO errorstats). */
+#define ERROR_STATS_NUMBER 128
+typedef struct errorStat {
+    char code[48];
+    long long count;
+} errorStat;
+
 /* Per-server statistics of one command (INFO commandstats). */
 typedef struct cmdStats {
     long long calls, ns, rejected, failed;  /* ns: virtual CPU time */
@@ -446,6 +453,10 @@ typedef struct redisServer {
     aeEventLoop *el;
     dict *commands;             /* name (nocase) -> redisCommand */
     cmdStats *cmdstats;         /* indexed by redisCommand.id */
+    /* INFO errorstats: error replies by their code ("ERR", "WRONGTYPE"),
+     * in the codes' order; Redis keeps at most 128 codes. */
+    struct errorStat *errstats;
+    int nerrstats;
     int ncommands;
     const redisCommand *cmdtable;
     redisDb *db;
@@ -1135,6 +1146,7 @@ void replicationCron(redisServer *s);
 const char *replicationId(redisServer *s);
 sds replicationInfo(redisServer *s, sds info);
 int checkGoodReplicasStatus(redisServer *s);
+void incrementErrorCount(redisServer *s, const char *code, size_t len);
 void replicationFeedRaw(redisServer *s, const char *p, size_t len);
 void replconfCommand(client *c);
 void roleCommand(client *c);

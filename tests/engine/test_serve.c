@@ -49,6 +49,8 @@ static void hostOpen(host *h) {
     h->s = serverCreate(&h->mem, 0, netEpollBackend(h->net), &h->rng, NULL,
                         1700000000000LL, 0);
     h->s->log = &h->log;
+    /* This host has no disk: no save points, so SHUTDOWN saves nothing. */
+    h->s->cfg.save_n = 0;
     h->lfd = netListen("127.0.0.1", 0, 16, err, sizeof(err));
     getsockname(h->lfd, (struct sockaddr *)&sa, &len);
     h->port = ntohs(sa.sin_port);
