@@ -138,6 +138,16 @@
     C(bzpopmax, bzpopmaxCommand, -3, W | F, NULL) \
     C(bzmpop, bzmpopCommand, -5, W, NULL) \
     C(zrandmember, zrandmemberCommand, -2, R, NULL) \
+    C(geoadd, geoaddCommand, -5, W | M, NULL) \
+    C(geodist, geodistCommand, -4, R, NULL) \
+    C(geohash, geohashCommand, -2, R, NULL) \
+    C(geopos, geoposCommand, -2, R, NULL) \
+    C(georadius, georadiusCommand, -6, W | M, NULL) \
+    C(georadiusbymember, georadiusbymemberCommand, -5, W | M, NULL) \
+    C(georadius_ro, georadiusroCommand, -6, R, NULL) \
+    C(georadiusbymember_ro, georadiusbymemberroCommand, -5, R, NULL) \
+    C(geosearch, geosearchCommand, -7, R, NULL) \
+    C(geosearchstore, geosearchstoreCommand, -8, W | M, NULL) \
     C(renamenx, renamenxCommand, 3, W | F, NULL) \
     C(copy, copyCommand, -3, W | M, NULL) \
     C(move, moveCommand, 3, W | F, NULL) \

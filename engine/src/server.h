@@ -925,6 +925,16 @@ void bzmpopCommand(client *c);
 int serveClientBlockedOnSortedSet(client *receiver, robj *o, robj *key,
                                   redisDb *db);
 void zrandmemberCommand(client *c);
+void geoaddCommand(client *c);
+void geodistCommand(client *c);
+void geohashCommand(client *c);
+void geoposCommand(client *c);
+void georadiusCommand(client *c);
+void georadiusbymemberCommand(client *c);
+void georadiusroCommand(client *c);
+void georadiusbymemberroCommand(client *c);
+void geosearchCommand(client *c);
+void geosearchstoreCommand(client *c);
 /* The pop the blocking BZPOPMIN, BZPOPMAX and BZMPOP run once a key is
  * ready (t_zpop.c): where is ZSET_MIN or ZSET_MAX. */
 #define ZSET_MIN 0
