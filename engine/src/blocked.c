@@ -216,6 +216,7 @@ void handleBlockedClientsTimeout(redisServer *s) {
  * *-1, even for BLMOVE, whose served reply is a bulk string). */
 void replyToBlockedClientTimedOut(client *c) {
     addReplyNullArray(c);
+    if (c->lastcmd) slowlogPushCurrentCommand(c, c->lastcmd, 0);
 }
 
 /* Blocks c on keys[0..numkeys) (a key named twice counts once) until one
@@ -398,12 +399,18 @@ static int _serveOne(redisServer *s, blockServeProc *serve, client *rc,
                      robj *o, robj *key, redisDb *db) {
     client *old = s->current_client;
     long long errors = s->stat_total_error_replies;
+    uint64_t cpu0 = s->denv.cpu_ns;
     s->current_client = rc;
     s->execution_nesting++;
     int deleted = serve(rc, o, key, db);
     s->execution_nesting--;
     if (rc->lastcmd && s->stat_total_error_replies > errors)
         s->cmdstats[rc->lastcmd->id].failed++;
+    if (rc->lastcmd) {
+        long long ns = (long long)(s->denv.cpu_ns - cpu0);
+        slowlogPushCurrentCommand(rc, rc->lastcmd, ns / 1000);
+        latencyRecordCommand(s, rc->lastcmd->id, ns);
+    }
     unblockClient(rc);
     propagatePendingCommands(s);
     if (s->recovery) recoveryUnitEnd(s, rc);

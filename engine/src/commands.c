@@ -178,7 +178,8 @@
     C(sort, sortCommand, -2, W | M, NULL) \
     C(sort_ro, sortroCommand, -2, R, NULL) \
     C(multi, multiCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
-    C(exec, execCommand, 1, CMD_LOADING | CMD_STALE, NULL) \
+    C(exec, execCommand, 1, CMD_LOADING | CMD_STALE | CMD_SKIP_SLOWLOG, \
+      NULL) \
     C(discard, discardCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(watch, watchCommand, -2, F | CMD_LOADING | CMD_STALE, NULL) \
     C(unwatch, unwatchCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
@@ -188,6 +189,8 @@
       commandSubcommands) \
     C(client, NULL, -2, 0, clientSubcommands) \
     C(info, infoCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
+    C(slowlog, NULL, -2, 0, slowlogSubcommands) \
+    C(latency, NULL, -2, 0, latencySubcommands) \
     C(debug, debugCommand, -2, A | CMD_LOADING | CMD_STALE, NULL) \
     C(time, timeCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(bgrewriteaof, bgrewriteaofCommand, 1, A, NULL) \
@@ -234,6 +237,25 @@
 #define FUNCTION_SUBCOMMANDS(S) \
     S(function, flush, functionFlushCommand, -2, W)
 
+/* SLOWLOG's subcommands: S(container, name, handler, arity, flags). */
+#define SLOWLOG_SUBCOMMANDS(S) \
+    S(slowlog, get, slowlogGetCommand, -2, A | CMD_LOADING | CMD_STALE) \
+    S(slowlog, help, slowlogHelpCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(slowlog, len, slowlogLenCommand, 2, A | CMD_LOADING | CMD_STALE) \
+    S(slowlog, reset, slowlogResetCommand, 2, A | CMD_LOADING | CMD_STALE)
+
+/* LATENCY's subcommands: S(container, name, handler, arity, flags). */
+#define LATENCY_SUBCOMMANDS(S) \
+    S(latency, doctor, latencyDoctorCommand, 2, A | CMD_LOADING | CMD_STALE) \
+    S(latency, graph, latencyGraphCommand, 3, A | CMD_LOADING | CMD_STALE) \
+    S(latency, help, latencyHelpCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(latency, histogram, latencyHistogramCommand, -2, \
+      A | CMD_LOADING | CMD_STALE) \
+    S(latency, history, latencyHistoryCommand, 3, \
+      A | CMD_LOADING | CMD_STALE) \
+    S(latency, latest, latencyLatestCommand, 2, A | CMD_LOADING | CMD_STALE) \
+    S(latency, reset, latencyResetCommand, -2, A | CMD_LOADING | CMD_STALE)
+
 /* The ids: top-level commands in the table's order, then subcommands. */
 enum {
 #define CMD_ID(name, ...) CMDID_##name,
@@ -245,6 +267,8 @@ enum {
     COMMAND_SUBCOMMANDS(SUB_ID)
     CLIENT_SUBCOMMANDS(SUB_ID)
     FUNCTION_SUBCOMMANDS(SUB_ID)
+    SLOWLOG_SUBCOMMANDS(SUB_ID)
+    LATENCY_SUBCOMMANDS(SUB_ID)
     CMDID_COUNT
 #undef CMD_ID
 #undef SUB_ID
@@ -275,6 +299,12 @@ static const redisCommand clientSubcommands[] = {
 };
 static const redisCommand functionSubcommands[] = {
     FUNCTION_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand slowlogSubcommands[] = {
+    SLOWLOG_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand latencySubcommands[] = {
+    LATENCY_SUBCOMMANDS(SUB_ROW) END
 };
 
 const redisCommand redisCommandTable[] = {

@@ -21,6 +21,8 @@
 #include "aof.h"
 #include "status.h"
 #include "quicklist.h"
+#include "slowlog.h"
+#include "latency.h"
 
 /* ---- Limits and defaults (Redis 7.0 values). ---- */
 #define PROTO_IOBUF_LEN (1024 * 16)        /* read size */
@@ -232,6 +234,10 @@ typedef struct client {
     long long bulklen;          /* length of the argument being read */
     int argc, argv_len;
     robj **argv;
+    /* The arguments as the client sent them, kept when a command rewrites
+     * argv (GEOADD runs as ZADD ...) for the slow log; NULL if not. */
+    robj **original_argv;
+    int original_argc;
     const struct redisCommand *cmd, *lastcmd;
     uint64_t flags;
     int authenticated;
@@ -271,6 +277,7 @@ typedef void redisCommandProc(client *c);
 #define CMD_LOADING (1 << 9)
 #define CMD_STALE (1 << 10)
 #define CMD_NO_MULTI (1 << 24)  /* refused inside MULTI */
+#define CMD_SKIP_SLOWLOG (1 << 12) /* not logged (EXEC: what it runs is) */
 #define CMD_TOUCHES_ARBITRARY_KEYS (1ULL << 28) /* its lazy expiries go
                                                  * out without MULTI */
 
@@ -345,6 +352,11 @@ typedef struct serverConfig {
     long long repl_ping_period; /* repl-ping-replica-period, seconds */
     clientBufferLimits obuf_limits[CLIENT_TYPE_OBUF_COUNT];
     long long repl_backlog_size;
+    /* The slow log and the latency monitor (slowlog.c, latency.c). */
+    long long slowlog_log_slower_than;  /* microseconds, -1: off */
+    long long slowlog_max_len;
+    long long latency_monitor_threshold; /* milliseconds, 0: off */
+    int latency_tracking;               /* LATENCY HISTOGRAM's figures */
     /* The AOF (aof.h). */
     int appendonly;             /* appendonly yes/no */
     int appendfsync;            /* AOF_FSYNC_* */
@@ -398,6 +410,8 @@ typedef struct redisServer {
     aeEventLoop *el;
     dict *commands;             /* name (nocase) -> redisCommand */
     cmdStats *cmdstats;         /* indexed by redisCommand.id */
+    slowlog slowlog;            /* slowlog.c */
+    latencyState latency;       /* latency.c */
     int ncommands;
     const redisCommand *cmdtable;
     redisDb *db;
@@ -1001,6 +1015,18 @@ void clientListCommand(client *c);
 void quitCommand(client *c);
 void shutdownCommand(client *c);
 void functionFlushCommand(client *c);
+void slowlogGetCommand(client *c);
+void slowlogLenCommand(client *c);
+void slowlogResetCommand(client *c);
+void slowlogHelpCommand(client *c);
+void latencyLatestCommand(client *c);
+void latencyHistoryCommand(client *c);
+void latencyResetCommand(client *c);
+void latencyGraphCommand(client *c);
+void latencyDoctorCommand(client *c);
+void latencyHistogramCommand(client *c);
+void latencyHelpCommand(client *c);
+void freeClientOriginalArgv(client *c);
 void lpushCommand(client *c);
 void rpushCommand(client *c);
 void lpushxCommand(client *c);
