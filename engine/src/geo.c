@@ -49,10 +49,10 @@ static void geoArrayRelease(redisServer *s, geoArray *ga) {
     memFree(s->mem, ga->p);
 }
 
-/* Sorts points by distance, nearest first (or last with desc), keeping
- * the found order among equal distances: a merge sort, which is what the
- * C library's qsort behind Redis does for arrays of this size. */
-static void geoSort(redisServer *s, geoPoint *p, size_t n, int desc) {
+/* Sorts all n points by distance, nearest first (or last with desc),
+ * keeping the found order among equal distances: a merge sort, which is
+ * what the C library's qsort behind Redis does for arrays of this size. */
+static void geoSortAll(redisServer *s, geoPoint *p, size_t n, int desc) {
     if (n < 2) return;
     geoPoint *tmp = memAlloc(s->mem, sizeof(geoPoint) * n);
     for (size_t width = 1; width < n; width *= 2) {
@@ -71,6 +71,104 @@ static void geoSort(redisServer *s, geoPoint *p, size_t n, int desc) {
         memcpy(p, tmp, sizeof(geoPoint) * n);
     }
     memFree(s->mem, tmp);
+}
+
+/* ---- The partial sort of COUNT ----
+ *
+ * When COUNT keeps fewer points than were found, Redis sorts only as
+ * much as it takes to get the first count right, with its pqsort: the
+ * quicksort of Bentley and McIlroy ("Engineering a Sort Function"), which
+ * leaves alone any partition wholly past the last wanted position. It is
+ * not stable, so which of several points at the same distance make the
+ * cut, and in what order, is decided by its pivots and swaps; the sort
+ * below makes the same choices, in the same order, on indexes. */
+
+static int _distCmp(const geoPoint *a, const geoPoint *b, int desc) {
+    int r = a->dist > b->dist ? 1 : a->dist == b->dist ? 0 : -1;
+    return desc ? -r : r;
+}
+
+static void _swap(geoPoint *p, long i, long j) {
+    geoPoint t = p[i];
+    p[i] = p[j];
+    p[j] = t;
+}
+
+/* Swaps the n points from i with the n from j, pair by pair. */
+static void _swapRuns(geoPoint *p, long i, long j, long n) {
+    for (long k = 0; k < n; k++) _swap(p, i + k, j + k);
+}
+
+/* The index of the median of p[a], p[b], p[c]. */
+static long _median3(geoPoint *p, long a, long b, long c, int desc) {
+    if (_distCmp(&p[a], &p[b], desc) < 0) {
+        if (_distCmp(&p[b], &p[c], desc) < 0) return b;
+        return _distCmp(&p[a], &p[c], desc) < 0 ? c : a;
+    }
+    if (_distCmp(&p[b], &p[c], desc) > 0) return b;
+    return _distCmp(&p[a], &p[c], desc) < 0 ? a : c;
+}
+
+/* Sorts p[lo, lo + n) enough that positions up to last hold what a full
+ * sort would put there. Small runs get an insertion sort; larger ones a
+ * pivot (median of three, or of three medians past 40 points), a split
+ * into less, equal and greater (the equal gathered at both ends while
+ * scanning, then swapped to the middle), and the two sides sorted the
+ * same way unless they start past last. */
+static void _partialSort(geoPoint *p, long lo, long n, long last,
+                         int desc) {
+    for (;;) {
+        if (n < 7) {
+            for (long m = lo + 1; m < lo + n; m++)
+                for (long l = m; l > lo &&
+                     _distCmp(&p[l - 1], &p[l], desc) > 0; l--)
+                    _swap(p, l, l - 1);
+            return;
+        }
+        long m = lo + n / 2;
+        if (n > 7) {
+            long l = lo, r = lo + n - 1;
+            if (n > 40) {
+                long d = n / 8;
+                l = _median3(p, l, l + d, l + 2 * d, desc);
+                m = _median3(p, m - d, m, m + d, desc);
+                r = _median3(p, r - 2 * d, r - d, r, desc);
+            }
+            m = _median3(p, l, m, r, desc);
+        }
+        _swap(p, lo, m);
+        long a = lo + 1, b = lo + 1, c = lo + n - 1, d = lo + n - 1;
+        for (;;) {
+            int cr;
+            while (b <= c && (cr = _distCmp(&p[b], &p[lo], desc)) <= 0) {
+                if (cr == 0) _swap(p, a++, b);
+                b++;
+            }
+            while (b <= c && (cr = _distCmp(&p[c], &p[lo], desc)) >= 0) {
+                if (cr == 0) _swap(p, c, d--);
+                c--;
+            }
+            if (b > c) break;
+            _swap(p, b++, c--);
+        }
+        long end = lo + n;
+        long r = a - lo < b - a ? a - lo : b - a;
+        _swapRuns(p, lo, b - r, r);
+        r = d - c < end - d - 1 ? d - c : end - d - 1;
+        _swapRuns(p, b, end - r, r);
+        if ((r = b - a) > 1 && lo <= last) _partialSort(p, lo, r, last, desc);
+        if ((r = d - c) <= 1 || end - r > last) return;
+        lo = end - r;
+        n = r;
+    }
+}
+
+/* Sorts the points by distance as Redis does: all of them when all are
+ * kept, the first keep of them otherwise. */
+static void geoSort(redisServer *s, geoPoint *p, size_t n, size_t keep,
+                    int desc) {
+    if (keep == n) geoSortAll(s, p, n, desc);
+    else if (keep > 0) _partialSort(p, 0, (long)n, (long)keep - 1, desc);
 }
 
 /* ==== Arguments ==== */
@@ -530,7 +628,7 @@ static void geoSearchGeneric(client *c, int srcidx, int flags) {
     long found = (long)ga.used;
     long n = q.count == 0 || found < q.count ? found : (long)q.count;
     if (q.sort != GEO_SORT_NONE)
-        geoSort(s, ga.p, ga.used, q.sort == GEO_SORT_DESC);
+        geoSort(s, ga.p, ga.used, (size_t)n, q.sort == GEO_SORT_DESC);
     if (q.storekey) geoStorePoints(c, flags, &q, &ga, n);
     else geoReplyPoints(c, &q, &ga, n);
     geoArrayRelease(s, &ga);
