@@ -206,8 +206,7 @@ int keyIsExpired(redisServer *s, redisDb *db, robj *key) {
 void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key) {
     uint64_t cpu0 = s->denv.cpu_ns;
     dbDelete(s, db, key);
-    latencyAddSampleIfNeeded(s, "expire-del",
-        (long long)((s->denv.cpu_ns - cpu0) / 1000000));
+    latencyAddSampleIfNeeded(s, "expire-del", latencyMsSince(s, cpu0));
     touchWatchedKey(s, db, key);
     s->stat_expiredkeys++;
     const char *verb = s->cfg.lazyfree_lazy_expire ? "UNLINK" : "DEL";
@@ -352,7 +351,7 @@ void activeExpireCycle(redisServer *s, int type) {
     }
     s->expire_timelimit_exit = st.timelimit_exit;
     latencyAddSampleIfNeeded(s, "expire-cycle",
-        (long long)((s->denv.cpu_ns - st.start_ns) / 1000000));
+                             latencyMsSince(s, st.start_ns));
     long long perc = st.total_sampled
         ? st.total_expired * 10000 / st.total_sampled : 0;
     s->stat_expired_stale_perc_x100 =

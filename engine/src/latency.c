@@ -1,9 +1,14 @@
 /* latency.c -- the latency monitor and the LATENCY command, as Redis 7.0
  * has them.
  *
- * An event is a named kind of stall: "command" (a command that is not
- * flagged fast), "fast-command", "expire-cycle" (a slow-mode active
- * expire cycle) ... Whoever measures one hands its milliseconds to
+ * An event is a named kind of stall. The engine measures those of Redis's
+ * that it has: "command" (a command not flagged fast), "fast-command",
+ * "expire-cycle" (an active expire cycle), "expire-del" (deleting an
+ * expired key), "fork" (the AOF rewrite's), "aof-write" with one of
+ * "aof-write-pending-fsync", "aof-write-active-child" and
+ * "aof-write-alone" (what the write may have waited behind),
+ * "aof-fsync-always", "aof-fstat" and "aof-rename" (AOF files' sizes
+ * and renames). Whoever measures one hands its milliseconds to
  * latencyAddSampleIfNeeded, which keeps it only if latency-monitor-
  * threshold is set and reached. Each event has a ring of 160 samples,
  * one per second in which it happened, holding that second's worst, and
@@ -390,85 +395,162 @@ static void _analyze(redisServer *s, latencyTimeSeries *ts,
     st->mad = (unsigned long)(sum / (unsigned long long)st->samples);
 }
 
-/* The advice the doctor may give about what this engine measures. */
-#define ADV_SLOWLOG_ENABLE (1 << 0)
-#define ADV_SLOWLOG_TUNE (1 << 1)
-#define ADV_SLOWLOG_INSPECT (1 << 2)
-#define ADV_SCHEDULER (1 << 3)
-#define ADV_HZ (1 << 4)
-#define ADV_LARGE_OBJECTS (1 << 5)
+/* The doctor's advice, in the order it is given. */
+enum {
+    ADV_BETTER_VM = 1 << 0, ADV_SLOWLOG_ENABLE = 1 << 1,
+    ADV_SLOWLOG_TUNE = 1 << 2, ADV_SLOWLOG_INSPECT = 1 << 3,
+    ADV_SCHEDULER = 1 << 4, ADV_LOCAL_DISK = 1 << 5, ADV_SSD = 1 << 6,
+    ADV_DATA_WRITEBACK = 1 << 7, ADV_DISK_CONTENTION = 1 << 8,
+    ADV_NO_APPENDFSYNC = 1 << 9, ADV_RELAX_FSYNC = 1 << 10,
+    ADV_WRITE_LOAD = 1 << 11, ADV_HZ = 1 << 12, ADV_LARGE_OBJECTS = 1 << 13,
+    ADV_MASS_EVICTION = 1 << 14
+};
 
-/* Notes the advice an event calls for; returns how many. */
-static int _adviseFor(redisServer *s, const char *event, int *advise) {
-    if (!strcasecmp(event, "command")) {
-        int n = 2;
-        if (s->cfg.slowlog_log_slower_than < 0) {
-            *advise |= ADV_SLOWLOG_ENABLE;
-            n++;
-        } else if (s->cfg.slowlog_log_slower_than / 1000 >
-                   s->cfg.latency_monitor_threshold) {
-            *advise |= ADV_SLOWLOG_TUNE;
-            n++;
-        }
-        *advise |= ADV_SLOWLOG_INSPECT | ADV_LARGE_OBJECTS;
-        return n;
-    }
-    if (!strcasecmp(event, "fast-command")) {
-        *advise |= ADV_SCHEDULER;
-        return 1;
-    }
-    if (!strcasecmp(event, "expire-cycle")) {
-        *advise |= ADV_HZ | ADV_LARGE_OBJECTS;
-        return 2;
-    }
-    return 0;
+/* What each event calls for, as Redis's doctor decides ("command" and
+ * "fork" also depend on the configuration; see _adviseFor). */
+static const struct {
+    const char *event;
+    int advise;
+} eventAdvice[] = {
+    { "command", ADV_SLOWLOG_INSPECT | ADV_LARGE_OBJECTS },
+    { "fast-command", ADV_SCHEDULER },
+    { "aof-write-pending-fsync", ADV_LOCAL_DISK | ADV_DISK_CONTENTION |
+                                 ADV_SSD | ADV_DATA_WRITEBACK },
+    { "aof-write-active-child", ADV_NO_APPENDFSYNC | ADV_DATA_WRITEBACK |
+                                ADV_SSD },
+    { "aof-write-alone", ADV_LOCAL_DISK | ADV_DATA_WRITEBACK | ADV_SSD },
+    { "aof-fsync-always", ADV_RELAX_FSYNC },
+    { "aof-fstat", ADV_DISK_CONTENTION | ADV_LOCAL_DISK },
+    { "rdb-unlink-temp-file", ADV_DISK_CONTENTION | ADV_LOCAL_DISK },
+    { "aof-rewrite-diff-write", ADV_WRITE_LOAD | ADV_DATA_WRITEBACK |
+                                ADV_SSD | ADV_LOCAL_DISK },
+    { "aof-rename", ADV_WRITE_LOAD | ADV_DATA_WRITEBACK | ADV_SSD |
+                    ADV_LOCAL_DISK },
+    { "expire-cycle", ADV_HZ | ADV_LARGE_OBJECTS },
+    { "eviction-del", ADV_LARGE_OBJECTS },
+    { "eviction-cycle", ADV_MASS_EVICTION },
+};
+
+static int _bits(int v) {
+    int n = 0;
+    for (; v; v &= v - 1) n++;
+    return n;
 }
 
+/* ORs into *advise what event calls for and returns how many pieces of
+ * advice that is (Redis counts them even when one is then not given). */
+static int _adviseFor(redisServer *s, const char *event, int *advise) {
+    int add = 0;
+    if (!strcasecmp(event, "fork") && s->latency.fork_rate < 25)
+        add |= ADV_BETTER_VM;
+    if (!strcasecmp(event, "command")) {
+        if (s->cfg.slowlog_log_slower_than < 0)
+            add |= ADV_SLOWLOG_ENABLE;
+        else if (s->cfg.slowlog_log_slower_than / 1000 >
+                 s->cfg.latency_monitor_threshold)
+            add |= ADV_SLOWLOG_TUNE;
+    }
+    for (size_t i = 0; i < sizeof(eventAdvice) / sizeof(*eventAdvice); i++)
+        if (!strcasecmp(event, eventAdvice[i].event))
+            add |= eventAdvice[i].advise;
+    *advise |= add;
+    return _bits(add);
+}
+
+/* The fork's quality as the doctor words it. */
+static const char *_forkQuality(double rate) {
+    return rate < 10 ? "terrible" : rate < 25 ? "poor" :
+           rate < 100 ? "good" : "excellent";
+}
+
+/* The texts of the advice, in ADV_* order. */
+static const char *const adviceText[] = {
+    "- If you are using a virtual machine, consider upgrading it with a "
+    "faster one using a hypervisior that provides less latency during "
+    "fork() calls. Xen is known to have poor fork() performance. Even in "
+    "the context of the same VM provider, certain kinds of instances can "
+    "execute fork faster than others.\n",
+    "- There are latency issues with potentially slow commands you are "
+    "using. Try to enable the Slow Log Redis feature using the command "
+    "'CONFIG SET slowlog-log-slower-than %llu'. If the Slow log is "
+    "disabled Redis is not able to log slow commands execution for you.\n",
+    "- Your current Slow Log configuration only logs events that are "
+    "slower than your configured latency monitor threshold. Please use "
+    "'CONFIG SET slowlog-log-slower-than %llu'.\n",
+    "- Check your Slow Log to understand what are the commands you are "
+    "running which are too slow to execute. Please check "
+    "https://redis.io/commands/slowlog for more information.\n",
+    "- The system is slow to execute Redis code paths not containing "
+    "system calls. This usually means the system does not provide Redis "
+    "CPU time to run for long periods. You should try to:\n"
+    "  1) Lower the system load.\n"
+    "  2) Use a computer / VM just for Redis if you are running other "
+    "software in the same system.\n"
+    "  3) Check if you have a \"noisy neighbour\" problem.\n"
+    "  4) Check with 'redis-cli --intrinsic-latency 100' what is the "
+    "intrinsic latency in your system.\n"
+    "  5) Check if the problem is allocator-related by recompiling Redis "
+    "with MALLOC=libc, if you are using Jemalloc. However this may create "
+    "fragmentation problems.\n",
+    "- It is strongly advised to use local disks for persistence, "
+    "especially if you are using AOF. Remote disks provided by "
+    "platform-as-a-service providers are known to be slow.\n",
+    "- SSD disks are able to reduce fsync latency, and total time needed "
+    "for snapshotting and AOF log rewriting (resulting in smaller memory "
+    "usage). With extremely high write load SSD disks can be a good "
+    "option. However Redis should perform reasonably with high load using "
+    "normal disks. Use this advice as a last resort.\n",
+    "- Mounting ext3/4 filesystems with data=writeback can provide a "
+    "performance boost compared to data=ordered, however this mode of "
+    "operation provides less guarantees, and sometimes it can happen that "
+    "after a hard crash the AOF file will have a half-written command at "
+    "the end and will require to be repaired before Redis restarts.\n",
+    "- Try to lower the disk contention. This is often caused by other "
+    "disk intensive processes running in the same computer (including "
+    "other Redis instances).\n",
+    "- Assuming from the point of view of data safety this is viable in "
+    "your environment, you could try to enable the "
+    "'no-appendfsync-on-rewrite' option, so that fsync will not be "
+    "performed while there is a child rewriting the AOF file or producing "
+    "an RDB file (the moment where there is high disk contention).\n",
+    "- Your fsync policy is set to 'always'. It is very hard to get good "
+    "performances with such a setup, if possible try to relax the fsync "
+    "policy to 'onesec'.\n",
+    "- Latency during the AOF atomic rename operation or when the final "
+    "difference is flushed to the AOF file at the end of the rewrite, "
+    "sometimes is caused by very high write load, causing the AOF buffer "
+    "to get very large. If possible try to send less commands to "
+    "accomplish the same work, or use Lua scripts to group multiple "
+    "operations into a single EVALSHA call.\n",
+    "- In order to make the Redis keys expiring process more incremental, "
+    "try to set the 'hz' configuration parameter to 100 using 'CONFIG SET "
+    "hz 100'.\n",
+    "- Deleting, expiring or evicting (because of maxmemory policy) large "
+    "objects is a blocking operation. If you have very large objects that "
+    "are often deleted, expired, or evicted, try to fragment those objects "
+    "into multiple smaller objects.\n",
+    "- Sudden changes to the 'maxmemory' setting via 'CONFIG SET', or "
+    "allocation of large objects via sets or sorted sets intersections, "
+    "STORE option of SORT, Redis Cluster large keys migrations (RESTORE "
+    "command), may create sudden memory pressure forcing the server to "
+    "block trying to evict keys. \n",
+};
+
+/* Appends the advice in advise. Two pieces are given only when they
+ * still apply: relaxing the fsync policy, and raising hz. */
 static sds _doctorAdvice(redisServer *s, sds r, int advise) {
-    gkMem *m = s->mem;
     unsigned long long t = (unsigned long long)
                            s->cfg.latency_monitor_threshold * 1000;
-    r = sdscat(m, r, "\nI have a few advices for you:\n\n");
-    if (advise & ADV_SLOWLOG_ENABLE)
-        r = sdscatprintf(m, r, "- There are latency issues with potentially "
-            "slow commands you are using. Try to enable the Slow Log Redis "
-            "feature using the command 'CONFIG SET slowlog-log-slower-than "
-            "%llu'. If the Slow log is disabled Redis is not able to log "
-            "slow commands execution for you.\n", t);
-    if (advise & ADV_SLOWLOG_TUNE)
-        r = sdscatprintf(m, r, "- Your current Slow Log configuration only "
-            "logs events that are slower than your configured latency "
-            "monitor threshold. Please use 'CONFIG SET "
-            "slowlog-log-slower-than %llu'.\n", t);
-    if (advise & ADV_SLOWLOG_INSPECT)
-        r = sdscat(m, r, "- Check your Slow Log to understand what are the "
-            "commands you are running which are too slow to execute. Please "
-            "check https://redis.io/commands/slowlog for more "
-            "information.\n");
-    if (advise & ADV_SCHEDULER)
-        r = sdscat(m, r, "- The system is slow to execute Redis code paths "
-            "not containing system calls. This usually means the system "
-            "does not provide Redis CPU time to run for long periods. You "
-            "should try to:\n"
-            "  1) Lower the system load.\n"
-            "  2) Use a computer / VM just for Redis if you are running "
-            "other software in the same system.\n"
-            "  3) Check if you have a \"noisy neighbour\" problem.\n"
-            "  4) Check with 'redis-cli --intrinsic-latency 100' what is the "
-            "intrinsic latency in your system.\n"
-            "  5) Check if the problem is allocator-related by recompiling "
-            "Redis with MALLOC=libc, if you are using Jemalloc. However this "
-            "may create fragmentation problems.\n");
-    if ((advise & ADV_HZ) && s->cfg.hz < 100)
-        r = sdscat(m, r, "- In order to make the Redis keys expiring "
-            "process more incremental, try to set the 'hz' configuration "
-            "parameter to 100 using 'CONFIG SET hz 100'.\n");
-    if (advise & ADV_LARGE_OBJECTS)
-        r = sdscat(m, r, "- Deleting, expiring or evicting (because of "
-            "maxmemory policy) large objects is a blocking operation. If you "
-            "have very large objects that are often deleted, expired, or "
-            "evicted, try to fragment those objects into multiple smaller "
-            "objects.\n");
+    if (s->cfg.appendfsync != AOF_FSYNC_ALWAYS) advise &= ~ADV_RELAX_FSYNC;
+    if (s->cfg.hz >= 100) advise &= ~ADV_HZ;
+    r = sdscat(s->mem, r, "\nI have a few advices for you:\n\n");
+    for (size_t i = 0; i < sizeof(adviceText) / sizeof(*adviceText); i++) {
+        if (!(advise & (1 << i))) continue;
+        if ((1 << i) == ADV_SLOWLOG_ENABLE || (1 << i) == ADV_SLOWLOG_TUNE)
+            r = sdscatprintf(s->mem, r, adviceText[i], t);
+        else
+            r = sdscat(s->mem, r, adviceText[i]);
+    }
     return r;
 }
 
@@ -496,9 +578,14 @@ void latencyDoctorCommand(client *c) {
             _analyze(s, ts, &st);
             r = sdscatprintf(m, r, "%d. %s: %d latency spikes (average "
                 "%lums, mean deviation %lums, period %.2f sec). Worst all "
-                "time event %lums.\n", i + 1, ts->event, st.samples,
+                "time event %lums.", i + 1, ts->event, st.samples,
                 st.avg, st.mad, (double)st.period / st.samples,
                 (unsigned long)ts->max);
+            if (!strcasecmp(ts->event, "fork"))
+                r = sdscatprintf(m, r, " Fork rate is %.2f GB/sec (%s).",
+                                 s->latency.fork_rate,
+                                 _forkQuality(s->latency.fork_rate));
+            r = sdscatlen(m, r, "\n", 1);
             advices += _adviseFor(s, ts->event, &advise);
         }
         if (s->latency.nevents == 0 && advices == 0)

@@ -16,6 +16,12 @@
 
 struct redisServer;
 
+/* The milliseconds of virtual CPU time server s spent since its clock
+ * read cpu0 (s->denv.cpu_ns when the measured work began): what the
+ * engine's latency samples measure. */
+#define latencyMsSince(s, cpu0) \
+    ((long long)(((s)->denv.cpu_ns - (cpu0)) / 1000000))
+
 /* One second's worst sample. time 0: an empty slot. */
 typedef struct latencySample {
     int32_t time;               /* unix seconds */
@@ -41,6 +47,7 @@ typedef struct latencyState {
     latencyTimeSeries **events; /* in the order they first happened */
     int nevents, cap;
     latencyHistogram **hist;    /* by command id, NULL until first call */
+    double fork_rate;           /* GB/s of the last fork, for the doctor */
 } latencyState;
 
 void latencyAddSample(struct redisServer *s, const char *event,

@@ -2,7 +2,7 @@
  * slowlog-max-len entries with ids that never repeat, trims arguments as
  * Redis 7.0 does, logs commands as the client sent them, and sees the
  * virtual time a command took (DEBUG SLEEP included), as the latency
- * monitor does. */
+ * monitor does, which also hears of the AOF's stalls. */
 #include <stdarg.h>
 #include "gktest.h"
 #include "aofkit.h"
@@ -155,6 +155,35 @@ static void testDebugSleepIsSeenByTheLogAndTheMonitor(void) {
     nodeClose(&n);
 }
 
+/* The AOF's stalls are latency events, named as Redis names them: an
+ * fsync on a slow device under appendfsync always, and under everysec a
+ * write forced out while a background fsync of the file still runs. */
+static void testAofStallsAreLatencyEvents(void) {
+    node n;
+    nodeOpen(&n, 1, "appendonly yes\nappendfsync always\n"
+                    "latency-monitor-threshold 10\n");
+    gkDiskSetPreset(n.w, n.srv, "hdd");
+    nodeRun(&n, 10 * MS);
+    nodeCmd(&n, "SET a 1");
+    CHECK(strstr(nodeCmd(&n, "LATENCY LATEST"),
+                 "$16\r\naof-fsync-always\r\n") != NULL);
+    nodeClose(&n);
+
+    nodeOpen(&n, 1, "appendonly yes\nappendfsync everysec\n"
+                    "latency-monitor-threshold 10\n");
+    gkDiskSetPreset(n.w, n.srv, "slow-fsync");
+    nodeRun(&n, 1100 * MS);
+    for (int i = 0; i < 40; i++) {
+        nodeCmd(&n, "INCR c");
+        nodeRun(&n, 100 * MS);
+    }
+    const char *r = nodeCmd(&n, "LATENCY LATEST");
+    CHECK(strstr(r, "$23\r\naof-write-pending-fsync\r\n") != NULL);
+    CHECK(strstr(r, "$9\r\naof-write\r\n") != NULL);
+    CHECK(strstr(nodeCmd(&n, "LATENCY DOCTOR"), "- SSD disks") != NULL);
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("the slow log keeps the newest entries, with ids that never repeat",
         testTheLogKeepsTheNewestEntries);
@@ -164,5 +193,7 @@ int main(void) {
         testCommandsAreLoggedAsTheClientSentThem);
     RUN("DEBUG SLEEP is seen by the slow log and the latency monitor",
         testDebugSleepIsSeenByTheLogAndTheMonitor);
+    RUN("the AOF's stalls are latency events",
+        testAofStallsAreLatencyEvents);
     return gkTestReport();
 }
