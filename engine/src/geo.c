@@ -406,14 +406,49 @@ static void geoSearchBoxes(client *c, robj *zobj, geoShape *shape,
     }
 }
 
+/* Parses GEOSEARCH's centre and shape options at argv[i] into q: one
+ * FROMMEMBER or FROMLONLAT, one BYRADIUS or BYBOX (a second of a kind is
+ * not recognized, so a syntax error). Returns how many arguments it
+ * took, 0 if argv[i] is none of them, or -1 after replying. zobj is the
+ * source set, NULL if missing (FROMMEMBER is then only noted). */
+static int geoParseArea(client *c, int i, int remaining, robj *zobj,
+                        geoSearch *q) {
+    const char *arg = c->argv[i]->v.ptr;
+    robj **next = c->argv + i + 1;
+    if (!strcasecmp(arg, "frommember") && remaining > 1 && !q->fromloc) {
+        if (zobj && geoMemberPosition(zobj, *next, q->shape.xy) != C_OK) {
+            addReplyError(c, "could not decode requested zset member");
+            return -1;
+        }
+        q->frommember = 1;
+        return 2;
+    }
+    if (!strcasecmp(arg, "fromlonlat") && remaining > 2 && !q->frommember) {
+        if (geoParseLonLat(c, next, q->shape.xy) != C_OK) return -1;
+        q->fromloc = 1;
+        return 3;
+    }
+    if (!strcasecmp(arg, "byradius") && remaining > 2 && !q->bybox) {
+        if (geoParseRadius(c, next, &q->shape) != C_OK) return -1;
+        q->shape.type = GEO_SHAPE_CIRCLE;
+        q->byradius = 1;
+        return 3;
+    }
+    if (!strcasecmp(arg, "bybox") && remaining > 3 && !q->byradius) {
+        if (geoParseBox(c, next, &q->shape) != C_OK) return -1;
+        q->shape.type = GEO_SHAPE_BOX;
+        q->bybox = 1;
+        return 4;
+    }
+    return 0;
+}
+
 /* Parses the option at argv[i] (of remaining arguments from there) into
- * q. Returns how many arguments it took, or -1 after replying. zobj is
- * the source set, NULL if missing (FROMMEMBER is then only noted). */
+ * q. Returns how many arguments it took, or -1 after replying. */
 static int geoParseOption(client *c, int i, int remaining, int flags,
                           robj *zobj, geoSearch *q) {
     const char *arg = c->argv[i]->v.ptr;
-    int search = flags & GEO_SEARCH;
-    int store_ok = !(flags & GEO_NOSTORE) && !search;
+    int search = flags & GEO_SEARCH, took;
     if (!strcasecmp(arg, "withdist")) q->withdist = 1;
     else if (!strcasecmp(arg, "withhash")) q->withhash = 1;
     else if (!strcasecmp(arg, "withcoord")) q->withcoord = 1;
@@ -430,41 +465,14 @@ static int geoParseOption(client *c, int i, int remaining, int flags,
         }
         return 2;
     } else if ((!strcasecmp(arg, "store") || !strcasecmp(arg, "storedist"))
-               && remaining > 1 && store_ok) {
+               && remaining > 1 && !(flags & GEO_NOSTORE) && !search) {
         q->storekey = c->argv[i + 1];
         q->storedist = !strcasecmp(arg, "storedist");
         return 2;
-    } else if (!strcasecmp(arg, "storedist") && search &&
-               (flags & GEO_SEARCHSTORE)) {
+    } else if (!strcasecmp(arg, "storedist") && (flags & GEO_SEARCHSTORE)) {
         q->storedist = 1;
-    } else if (!strcasecmp(arg, "frommember") && remaining > 1 && search &&
-               !q->fromloc) {
-        if (zobj && geoMemberPosition(zobj, c->argv[i + 1],
-                                      q->shape.xy) != C_OK) {
-            addReplyError(c, "could not decode requested zset member");
-            return -1;
-        }
-        q->frommember = 1;
-        return 2;
-    } else if (!strcasecmp(arg, "fromlonlat") && remaining > 2 && search &&
-               !q->frommember) {
-        if (geoParseLonLat(c, c->argv + i + 1, q->shape.xy) != C_OK)
-            return -1;
-        q->fromloc = 1;
-        return 3;
-    } else if (!strcasecmp(arg, "byradius") && remaining > 2 && search &&
-               !q->bybox) {
-        if (geoParseRadius(c, c->argv + i + 1, &q->shape) != C_OK)
-            return -1;
-        q->shape.type = GEO_SHAPE_CIRCLE;
-        q->byradius = 1;
-        return 3;
-    } else if (!strcasecmp(arg, "bybox") && remaining > 3 && search &&
-               !q->byradius) {
-        if (geoParseBox(c, c->argv + i + 1, &q->shape) != C_OK) return -1;
-        q->shape.type = GEO_SHAPE_BOX;
-        q->bybox = 1;
-        return 4;
+    } else if (search && (took = geoParseArea(c, i, remaining, zobj, q))) {
+        return took;
     } else {
         addReplyError(c, "syntax error");
         return -1;
