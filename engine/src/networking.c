@@ -161,6 +161,14 @@ void freeClientOriginalArgv(client *c) {
     c->original_argc = 0;
 }
 
+/* Hides argument i of the command being run from the slow log, which
+ * shows "(redacted)" in its place (HELLO's AUTH password, say). */
+void redactClientCommandArgument(client *c, int i) {
+    _retainOriginalArgv(c);
+    decrRefCount(c->srv, c->original_argv[i]);
+    c->original_argv[i] = createStringObject(c->srv, "(redacted)", 10);
+}
+
 /* Replaces argv with argc objects, which the client now owns. */
 void replaceClientCommandVector(client *c, int argc, robj **argv) {
     _retainOriginalArgv(c);

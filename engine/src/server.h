@@ -1027,6 +1027,7 @@ void latencyDoctorCommand(client *c);
 void latencyHistogramCommand(client *c);
 void latencyHelpCommand(client *c);
 void freeClientOriginalArgv(client *c);
+void redactClientCommandArgument(client *c, int i);
 void lpushCommand(client *c);
 void rpushCommand(client *c);
 void lpushxCommand(client *c);

@@ -86,8 +86,9 @@ static void testArgumentsAreTrimmedAsRedisTrimsThem(void) {
 }
 
 /* A rewritten command is logged as sent (GEOADD runs as ZADD, SPOP that
- * empties its set propagates as DEL); EXEC is not logged but what it
- * runs is; a blocked BLPOP is logged once it is served, as sent. */
+ * empties its set propagates as DEL), passwords as "(redacted)"; EXEC is
+ * not logged but what it runs is; a blocked BLPOP is logged once it is
+ * served, as sent. */
 static void testCommandsAreLoggedAsTheClientSentThem(void) {
     node n;
     nodeOpen(&n, 1, "slowlog-log-slower-than 0\n");
@@ -107,6 +108,11 @@ static void testCommandsAreLoggedAsTheClientSentThem(void) {
     CHECK(strstr(r, "$4\r\nEXEC\r\n") == NULL);
     CHECK(strstr(r, "$4\r\nINCR\r\n$1\r\nx\r\n") != NULL);
     CHECK(strstr(r, "$5\r\nMULTI\r\n") != NULL);
+
+    nodeCmd(&n, "HELLO 2 AUTH default secret");
+    CHECK(strstr(nodeCmd(&n, "SLOWLOG GET 1"),
+                 "*5\r\n$5\r\nHELLO\r\n$1\r\n2\r\n$4\r\nAUTH\r\n"
+                 "$10\r\n(redacted)\r\n$10\r\n(redacted)\r\n") != NULL);
 
     int other;
     gkConnOpen(n.w, n.srv, &other);
