@@ -216,7 +216,6 @@ void handleBlockedClientsTimeout(redisServer *s) {
  * *-1, even for BLMOVE, whose served reply is a bulk string). */
 void replyToBlockedClientTimedOut(client *c) {
     addReplyNullArray(c);
-    if (c->lastcmd) slowlogPushCurrentCommand(c, c->lastcmd, 0);
 }
 
 /* Blocks c on keys[0..numkeys) (a key named twice counts once) until one
@@ -523,5 +522,11 @@ void clientUnblockCommand(client *c) {
         replyToBlockedClientTimedOut(target);
     if (target->lastcmd) s->cmdstats[target->lastcmd->id].failed++;
     unblockClient(target);
+    /* As in 7.0, the slow log hears of it after the unblocking has
+     * released the command's arguments: an entry with none. */
+    if (target->lastcmd) {
+        slowlogPushCurrentCommand(target, target->lastcmd, 0);
+        latencyRecordCommand(s, target->lastcmd->id, 0);
+    }
     addReplyLongLong(c, 1);
 }

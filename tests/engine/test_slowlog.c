@@ -88,7 +88,7 @@ static void testArgumentsAreTrimmedAsRedisTrimsThem(void) {
 /* A rewritten command is logged as sent (GEOADD runs as ZADD, SPOP that
  * empties its set propagates as DEL), passwords as "(redacted)"; EXEC is
  * not logged but what it runs is; a blocked BLPOP is logged once it is
- * served, as sent. */
+ * served, as sent, and not at all if it times out (as in 7.0). */
 static void testCommandsAreLoggedAsTheClientSentThem(void) {
     node n;
     nodeOpen(&n, 1, "slowlog-log-slower-than 0\n");
@@ -123,6 +123,24 @@ static void testCommandsAreLoggedAsTheClientSentThem(void) {
     nodeCmd(&n, "LPUSH l foo");
     r = nodeCmd(&n, "SLOWLOG GET 1");
     CHECK(strstr(r, "*3\r\n$5\r\nBLPOP\r\n$1\r\nl\r\n$1\r\n0\r\n") != NULL);
+    gkConnSend(n.w, other, "BLPOP nol 0.1\r\n", 15);
+    nodeRun(&n, 300 * MS);
+    CHECK(strstr(nodeCmd(&n, "SLOWLOG GET"), "nol") == NULL);
+
+    /* CLIENT UNBLOCK: an entry without arguments, as 7.0 logs it. */
+    gkConnSend(n.w, other, "BLPOP zz 0\r\n", 12);
+    nodeRun(&n, 10 * MS);
+    r = nodeCmd(&n, "CLIENT LIST");
+    const char *line = strstr(r, "cmd=blpop");
+    while (line && line > r && line[-1] != '\n') line--;
+    CHECK(line != NULL);
+    if (line) {
+        nodeCmd(&n, "SLOWLOG RESET");
+        cmdf(&n, "CLIENT UNBLOCK %lld", atoll(line + 3));
+        r = nodeCmd(&n, "SLOWLOG GET 2");
+        CHECK(strstr(r, "*3\r\n$6\r\nCLIENT\r\n$7\r\nUNBLOCK\r\n") != NULL);
+        CHECK(strstr(r, "\r\n:0\r\n*0\r\n$15\r\n127.0.0.1:") != NULL);
+    }
     nodeClose(&n);
 }
 
