@@ -392,8 +392,10 @@ void scanDatabaseForReadyKeys(redisServer *s, redisDb *db) {
 }
 
 /* Serves one client: it is the current client while its reply is
- * written, its command's statistics learn of an error, and what it did
- * is one execution unit of its own. Returns 1 if the key was deleted. */
+ * written, its command's statistics learn of an error, the slow log and
+ * the latency monitor of the serving's time ("command-unblocking"), and
+ * what it did is one execution unit of its own. Returns 1 if the key was
+ * deleted. */
 static int _serveOne(redisServer *s, blockServeProc *serve, client *rc,
                      robj *o, robj *key, redisDb *db) {
     client *old = s->current_client;
@@ -409,6 +411,7 @@ static int _serveOne(redisServer *s, blockServeProc *serve, client *rc,
         long long ns = (long long)(s->denv.cpu_ns - cpu0);
         slowlogPushCurrentCommand(rc, rc->lastcmd, ns / 1000);
         latencyRecordCommand(s, rc->lastcmd->id, ns);
+        latencyAddSampleIfNeeded(s, "command-unblocking", ns / 1000000);
     }
     unblockClient(rc);
     propagatePendingCommands(s);

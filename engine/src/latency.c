@@ -8,7 +8,7 @@
  * "aof-write-pending-fsync", "aof-write-active-child" and
  * "aof-write-alone" (what the write may have waited behind),
  * "aof-fsync-always", "aof-fstat" and "aof-rename" (AOF files' sizes
- * and renames). Whoever measures one hands its milliseconds to
+ * and renames), "command-unblocking" (serving a blocked client). Whoever measures one hands its milliseconds to
  * latencyAddSampleIfNeeded, which keeps it only if latency-monitor-
  * threshold is set and reached. Each event has a ring of 160 samples,
  * one per second in which it happened, holding that second's worst, and

@@ -348,15 +348,15 @@ typedef struct serverConfig {
     long long timeout;
     int databases;
     int loglevel;               /* LL_* (slog.h) */
-    int enable_debug_cmd;       /* PROTECTED_ACTION_ALLOWED_* */
-    long long repl_ping_period; /* repl-ping-replica-period, seconds */
-    clientBufferLimits obuf_limits[CLIENT_TYPE_OBUF_COUNT];
-    long long repl_backlog_size;
     /* The slow log and the latency monitor (slowlog.c, latency.c). */
     long long slowlog_log_slower_than;  /* microseconds, -1: off */
     long long slowlog_max_len;
     long long latency_monitor_threshold; /* milliseconds, 0: off */
     int latency_tracking;               /* LATENCY HISTOGRAM's figures */
+    int enable_debug_cmd;       /* PROTECTED_ACTION_ALLOWED_* */
+    long long repl_ping_period; /* repl-ping-replica-period, seconds */
+    clientBufferLimits obuf_limits[CLIENT_TYPE_OBUF_COUNT];
+    long long repl_backlog_size;
     /* The AOF (aof.h). */
     int appendonly;             /* appendonly yes/no */
     int appendfsync;            /* AOF_FSYNC_* */
