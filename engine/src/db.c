@@ -206,9 +206,9 @@ int keyIsExpired(redisServer *s, redisDb *db, robj *key) {
 void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key) {
     uint64_t cpu0 = s->denv.cpu_ns;
     dbDelete(s, db, key);
-    latencyAddSampleIfNeeded(s, "expire-del", latencyMsSince(s, cpu0));
     touchWatchedKey(s, db, key);
     s->stat_expiredkeys++;
+    latencyAddSampleIfNeeded(s, "expire-del", latencyMsSince(s, cpu0));
     const char *verb = s->cfg.lazyfree_lazy_expire ? "UNLINK" : "DEL";
     robj *argv[2] = { createStringObject(s, verb, strlen(verb)), key };
     alsoPropagate(s, db->id, argv, 2);
