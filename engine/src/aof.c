@@ -236,6 +236,7 @@ static void _tryFsync(redisServer *s, int sync_in_progress) {
     aofState *a = &s->aof;
     if (s->cfg.aof_no_fsync_on_rewrite && a->child.active) return;
     if (s->cfg.appendfsync == AOF_FSYNC_ALWAYS) {
+        uint64_t cpu0 = s->denv.cpu_ns;
         int r = s->fs.fsync(s->fs.ctx, a->fd);
         if (r < 0) {
             serverLog(s, LL_WARNING, "Can't persist AOF for fsync error when "
@@ -244,6 +245,8 @@ static void _tryFsync(redisServer *s, int sync_in_progress) {
             s->fs.exit(s->fs.ctx);
             return;
         }
+        latencyAddSampleIfNeeded(s, "aof-fsync-always",
+                                 latencyMsSince(s, cpu0));
         a->fsync_offset = a->current_size;
         a->last_fsync = _unixtime(s);
         _trace(s, GK_AOF_FSYNC, 0, 0, (uint64_t)a->fsync_offset);
@@ -256,6 +259,18 @@ static void _tryFsync(redisServer *s, int sync_in_progress) {
         }
         a->last_fsync = _unixtime(s);
     }
+}
+
+/* The write's latency samples: "aof-write", and one naming what it may
+ * have waited behind -- a background fsync of the file (everysec), the
+ * rewrite child's disk traffic, or nothing. */
+static void _writeLatency(redisServer *s, int sync_in_progress,
+                          long long ms) {
+    const char *event = sync_in_progress ? "aof-write-pending-fsync" :
+                        s->aof.child.active ? "aof-write-active-child" :
+                        "aof-write-alone";
+    latencyAddSampleIfNeeded(s, event, ms);
+    latencyAddSampleIfNeeded(s, "aof-write", ms);
 }
 
 /* flushAppendOnlyFile: writes aof_buf to the incr file, then fsyncs as
@@ -286,7 +301,9 @@ void flushAppendOnlyFile(redisServer *s, int force) {
     }
     if (everysec) sync_in_progress = aofFsyncInProgress(s);
     if (everysec && !force && sync_in_progress && _postpone(s)) return;
+    uint64_t cpu0 = s->denv.cpu_ns;
     long n = _aofWrite(s, a->fd, a->buf, sdslen(a->buf));
+    _writeLatency(s, sync_in_progress, latencyMsSince(s, cpu0));
     a->flush_postponed_start = 0;
     if (n != (long)sdslen(a->buf)) {
         _writeError(s, n);

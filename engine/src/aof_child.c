@@ -202,6 +202,9 @@ static void _fork(redisServer *s) {
     s->denv.cpu_ns += fork_ns;
     s->stat_total_forks++;
     s->stat_fork_time_us = (long long)(fork_ns / 1000);
+    s->latency.fork_rate = (double)s->mem->used * 1000000000.0 /
+                           (double)fork_ns / (1024.0 * 1024 * 1024);
+    latencyAddSampleIfNeeded(s, "fork", (long long)(fork_ns / 1000000));
     memset(ch, 0, sizeof(*ch));
     memInit(&ch->mem, s->mem->fn, s->mem->ud);
     ch->active = 1;
@@ -280,6 +283,7 @@ void aofKillChild(redisServer *s) {
 static int _switchFiles(redisServer *s, aofManifest *am, const char *tmp,
                         sds base) {
     sds bpath = aofPath(s, base);
+    uint64_t cpu0 = s->denv.cpu_ns;
     int r = s->fs.rename(s->fs.ctx, tmp, bpath);
     if (r < 0) {
         serverLog(s, LL_WARNING, "Error trying to rename the temporary AOF "
@@ -287,6 +291,7 @@ static int _switchFiles(redisServer *s, aofManifest *am, const char *tmp,
         sdsfree(s->mem, bpath);
         return C_ERR;
     }
+    latencyAddSampleIfNeeded(s, "aof-rename", latencyMsSince(s, cpu0));
     serverLog(s, LL_NOTICE, "Successfully renamed the temporary AOF base file "
               "%s into %s", tmp, base);
     if (s->aof.state == AOF_WAIT_REWRITE) {
@@ -294,12 +299,18 @@ static int _switchFiles(redisServer *s, aofManifest *am, const char *tmp,
         snprintf(tname, sizeof(tname), "temp-%s.incr", s->cfg.appendfilename);
         sds tpath = aofPath(s, tname), incr = aofNewIncrName(s, am);
         sds ipath = aofPath(s, incr);
+        cpu0 = s->denv.cpu_ns;
         r = s->fs.rename(s->fs.ctx, tpath, ipath);
-        if (r < 0) serverLog(s, LL_WARNING, "Error trying to rename the "
-                             "temporary AOF incr file %s into %s: %s", tpath,
-                             ipath, aofStrerror(-r));
-        else serverLog(s, LL_NOTICE, "Successfully renamed the temporary AOF "
-                       "incr file %s into %s", tname, incr);
+        if (r < 0) {
+            serverLog(s, LL_WARNING, "Error trying to rename the temporary "
+                      "AOF incr file %s into %s: %s", tpath, ipath,
+                      aofStrerror(-r));
+        } else {
+            latencyAddSampleIfNeeded(s, "aof-rename",
+                                     latencyMsSince(s, cpu0));
+            serverLog(s, LL_NOTICE, "Successfully renamed the temporary AOF "
+                      "incr file %s into %s", tname, incr);
+        }
         sdsfree(s->mem, tpath);
         sdsfree(s->mem, incr);
         sdsfree(s->mem, ipath);
@@ -339,7 +350,9 @@ static void _rewriteDone(redisServer *s) {
     if (a->fd != -1) {
         sds bpath = aofPath(s, base);
         a->selected_db = -1;
+        uint64_t cpu0 = s->denv.cpu_ns;
         a->current_size = s->fs.size(s->fs.ctx, bpath) + a->last_incr_size;
+        latencyAddSampleIfNeeded(s, "aof-fstat", latencyMsSince(s, cpu0));
         a->rewrite_base_size = a->current_size;
         a->fsync_offset = a->current_size;
         a->last_fsync = _unixtime(s);

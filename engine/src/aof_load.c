@@ -608,7 +608,9 @@ static long long _totalSize(redisServer *s, aofManifest *am,
         const char *name = i < 0 ? am->base->file_name
                                  : am->incr[i].file_name;
         sds path = aofPath(s, name);
+        uint64_t cpu0 = s->denv.cpu_ns;
         long long sz = s->fs.size(s->fs.ctx, path);
+        latencyAddSampleIfNeeded(s, "aof-fstat", latencyMsSince(s, cpu0));
         sdsfree(s->mem, path);
         if (sz < 0) {
             serverLog(s, LL_WARNING, "Unable to obtain the AOF file %s "
@@ -675,7 +677,9 @@ static void _openOnStart(redisServer *s) {
         return;
     }
     if (persistAofManifest(s, am) != C_OK) s->fs.exit(s->fs.ctx);
+    uint64_t cpu0 = s->denv.cpu_ns;
     long long sz = s->fs.size(s->fs.ctx, path);
+    latencyAddSampleIfNeeded(s, "aof-fstat", latencyMsSince(s, cpu0));
     a->last_incr_size = sz > 0 ? sz : 0;
     sdsfree(s->mem, path);
     serverLog(s, LL_NOTICE, existed ? "Opening AOF incr file %s on server "

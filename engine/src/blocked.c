@@ -441,12 +441,15 @@ void scanDatabaseForDeletedStreams(redisServer *s, redisDb *emptied,
 }
 
 /* Serves one client: it is the current client while its reply is
- * written, its command's statistics learn of an error, and what it did
- * is one execution unit of its own. Returns 1 if the key was deleted. */
+ * written, its command's statistics learn of an error, the slow log and
+ * the latency monitor of the serving's time ("command-unblocking"), and
+ * what it did is one execution unit of its own. Returns 1 if the key was
+ * deleted. */
 static int _serveOne(redisServer *s, blockServeProc *serve, client *rc,
                      robj *o, robj *key, redisDb *db) {
     client *old = s->current_client;
     long long errors = s->stat_total_error_replies;
+    uint64_t cpu0 = s->denv.cpu_ns;
     s->current_client = rc;
     s->execution_nesting++;
     int deleted = serve(rc, o, key, db);
@@ -457,6 +460,12 @@ static int _serveOne(redisServer *s, blockServeProc *serve, client *rc,
     }
     if (rc->lastcmd && s->stat_total_error_replies > errors)
         s->cmdstats[rc->lastcmd->id].failed++;
+    if (rc->lastcmd) {
+        long long ns = (long long)(s->denv.cpu_ns - cpu0);
+        slowlogPushCurrentCommand(rc, rc->lastcmd, ns / 1000);
+        latencyRecordCommand(s, rc->lastcmd->id, ns);
+        latencyAddSampleIfNeeded(s, "command-unblocking", ns / 1000000);
+    }
     unblockClient(rc);
     propagatePendingCommands(s);
     if (s->recovery) recoveryUnitEnd(s, rc);
@@ -599,5 +608,11 @@ void clientUnblockCommand(client *c) {
         replyToBlockedClientTimedOut(target);
     if (target->lastcmd) s->cmdstats[target->lastcmd->id].failed++;
     unblockClient(target);
+    /* As in 7.0, the slow log hears of it after the unblocking has
+     * released the command's arguments: an entry with none. */
+    if (target->lastcmd) {
+        slowlogPushCurrentCommand(target, target->lastcmd, 0);
+        latencyRecordCommand(s, target->lastcmd->id, 0);
+    }
     addReplyLongLong(c, 1);
 }

@@ -148,6 +148,16 @@
     C(bzpopmax, bzpopmaxCommand, -3, W | F, NULL) \
     C(bzmpop, bzmpopCommand, -5, W, NULL) \
     C(zrandmember, zrandmemberCommand, -2, R, NULL) \
+    C(geoadd, geoaddCommand, -5, W | M, NULL) \
+    C(geodist, geodistCommand, -4, R, NULL) \
+    C(geohash, geohashCommand, -2, R, NULL) \
+    C(geopos, geoposCommand, -2, R, NULL) \
+    C(georadius, georadiusCommand, -6, W | M, NULL) \
+    C(georadiusbymember, georadiusbymemberCommand, -5, W | M, NULL) \
+    C(georadius_ro, georadiusroCommand, -6, R, NULL) \
+    C(georadiusbymember_ro, georadiusbymemberroCommand, -5, R, NULL) \
+    C(geosearch, geosearchCommand, -7, R, NULL) \
+    C(geosearchstore, geosearchstoreCommand, -8, W | M, NULL) \
     C(renamenx, renamenxCommand, 3, W | F, NULL) \
     C(copy, copyCommand, -3, W | M, NULL) \
     C(move, moveCommand, 3, W | F, NULL) \
@@ -193,7 +203,8 @@
     C(sort, sortCommand, -2, W | M, NULL) \
     C(sort_ro, sortroCommand, -2, R, NULL) \
     C(multi, multiCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
-    C(exec, execCommand, 1, CMD_LOADING | CMD_STALE, NULL) \
+    C(exec, execCommand, 1, CMD_LOADING | CMD_STALE | CMD_SKIP_SLOWLOG, \
+      NULL) \
     C(discard, discardCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(watch, watchCommand, -2, F | CMD_LOADING | CMD_STALE, NULL) \
     C(unwatch, unwatchCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
@@ -203,6 +214,8 @@
       commandSubcommands) \
     C(client, NULL, -2, 0, clientSubcommands) \
     C(info, infoCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
+    C(slowlog, NULL, -2, 0, slowlogSubcommands) \
+    C(latency, NULL, -2, 0, latencySubcommands) \
     C(debug, debugCommand, -2, A | CMD_LOADING | CMD_STALE, NULL) \
     C(time, timeCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(subscribe, subscribeCommand, -2, CMD_LOADING | CMD_STALE, NULL) \
@@ -292,6 +305,25 @@
       CMD_LOADING | CMD_STALE) \
     S(pubsub, help, pubsubHelpCommand, 2, CMD_LOADING | CMD_STALE)
 
+/* SLOWLOG's subcommands: S(container, name, handler, arity, flags). */
+#define SLOWLOG_SUBCOMMANDS(S) \
+    S(slowlog, get, slowlogGetCommand, -2, A | CMD_LOADING | CMD_STALE) \
+    S(slowlog, help, slowlogHelpCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(slowlog, len, slowlogLenCommand, 2, A | CMD_LOADING | CMD_STALE) \
+    S(slowlog, reset, slowlogResetCommand, 2, A | CMD_LOADING | CMD_STALE)
+
+/* LATENCY's subcommands: S(container, name, handler, arity, flags). */
+#define LATENCY_SUBCOMMANDS(S) \
+    S(latency, doctor, latencyDoctorCommand, 2, A | CMD_LOADING | CMD_STALE) \
+    S(latency, graph, latencyGraphCommand, 3, A | CMD_LOADING | CMD_STALE) \
+    S(latency, help, latencyHelpCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(latency, histogram, latencyHistogramCommand, -2, \
+      A | CMD_LOADING | CMD_STALE) \
+    S(latency, history, latencyHistoryCommand, 3, \
+      A | CMD_LOADING | CMD_STALE) \
+    S(latency, latest, latencyLatestCommand, 2, A | CMD_LOADING | CMD_STALE) \
+    S(latency, reset, latencyResetCommand, -2, A | CMD_LOADING | CMD_STALE)
+
 /* The ids: top-level commands in the table's order, then subcommands. */
 enum {
 #define CMD_ID(name, ...) CMDID_##name,
@@ -306,6 +338,8 @@ enum {
     XGROUP_SUBCOMMANDS(SUB_ID)
     XINFO_SUBCOMMANDS(SUB_ID)
     PUBSUB_SUBCOMMANDS(SUB_ID)
+    SLOWLOG_SUBCOMMANDS(SUB_ID)
+    LATENCY_SUBCOMMANDS(SUB_ID)
     CMDID_COUNT
 #undef CMD_ID
 #undef SUB_ID
@@ -345,6 +379,12 @@ static const redisCommand xinfoSubcommands[] = {
 };
 static const redisCommand pubsubSubcommands[] = {
     PUBSUB_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand slowlogSubcommands[] = {
+    SLOWLOG_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand latencySubcommands[] = {
+    LATENCY_SUBCOMMANDS(SUB_ROW) END
 };
 
 const redisCommand redisCommandTable[] = {

@@ -145,6 +145,14 @@ static const configDef configs[] = {
       OFF(auto_aof_rewrite_perc), 1, 0, INT_MAX, 0 },
     { "auto-aof-rewrite-min-size", NULL, CFG_MEMORY,
       OFF(auto_aof_rewrite_min_size), 1, 0, LLONG_MAX, 0 },
+    { "slowlog-log-slower-than", NULL, CFG_INT,
+      OFF(slowlog_log_slower_than), 1, -1, LLONG_MAX, 0 },
+    { "slowlog-max-len", NULL, CFG_INT, OFF(slowlog_max_len), 1, 0,
+      LONG_MAX, 0 },
+    { "latency-monitor-threshold", NULL, CFG_INT,
+      OFF(latency_monitor_threshold), 1, 0, LLONG_MAX, 0 },
+    { "latency-tracking", NULL, CFG_BOOL, OFF(latency_tracking), 0, 0, 1,
+      0 },
     { "save", NULL, CFG_SAVE, 0, 0, 0, 0, 0 },
     { "dbfilename", NULL, CFG_STRING, OFF(dbfilename), 0, 0, 0, 0 },
     { "client-output-buffer-limit", NULL, CFG_OBUF, 0, 0, 0, 0, 0 },
@@ -416,12 +424,16 @@ void configSetCommand(client *c) {
                 return;
             }
     for (int i = 0; i < n; i++) {      /* every name first, as Redis */
-        if (!_lookup(c->argv[2 + 2 * i]->v.ptr)) {
+        const configDef *d = _lookup(c->argv[2 + 2 * i]->v.ptr);
+        if (!d) {
             addReplyErrorFormat(c, "Unknown option or number of arguments "
                                 "for CONFIG SET - '%s'",
                                 (char *)c->argv[2 + 2 * i]->v.ptr);
             return;
         }
+        /* A password never reaches the slow log or a monitor. */
+        if (!strcmp(d->name, "masterauth") || !strcmp(d->name, "requirepass"))
+            redactClientCommandArgument(c, 3 + 2 * i);
     }
     serverConfig saved = s->cfg;
     for (int i = 0; i < n; i++) {
@@ -560,6 +572,7 @@ void configResetStatCommand(client *c) {
     s->stat_total_forks = s->stat_fork_time_us = 0;
     s->aof.delayed_fsync = 0;
     memset(s->cmdstats, 0, sizeof(cmdStats) * (size_t)s->ncommands);
+    latencyResetHistograms(s);
     addReplyOK(c);
 }
 

@@ -212,12 +212,15 @@ int keyIsExpired(redisServer *s, redisDb *db, robj *key) {
  * lazyfree-lazy-expire): the AOF never relies on the clock of the server
  * that replays it. A key found expired by a command is deleted within
  * that command's execution unit (a SET on it becomes MULTI, DEL, SET,
- * EXEC); one found by the expire cycle is propagated at once. */
+ * EXEC); one found by the expire cycle is propagated at once. The
+ * deletion's virtual CPU time is an "expire-del" latency sample. */
 void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key) {
+    uint64_t cpu0 = s->denv.cpu_ns;
     dbDelete(s, db, key);
     notifyKeyspaceEvent(s, NOTIFY_EXPIRED, "expired", key, db->id);
     touchWatchedKey(s, db, key);
     s->stat_expiredkeys++;
+    latencyAddSampleIfNeeded(s, "expire-del", latencyMsSince(s, cpu0));
     const char *verb = s->cfg.lazyfree_lazy_expire ? "UNLINK" : "DEL";
     robj *argv[2] = { createStringObject(s, verb, strlen(verb)), key };
     alsoPropagate(s, db->id, argv, 2);
@@ -333,8 +336,9 @@ static void _expireDb(redisServer *s, redisDb *db, expireState *st) {
 /* One run of active expiry (see above): type is ACTIVE_EXPIRE_CYCLE_SLOW
  * from serverCron or _FAST from beforeSleep. Deleted keys are counted,
  * touch their watchers and are propagated as DEL or UNLINK. Charges virtual
- * CPU and updates expire_timelimit_exit and the stale percentage. Does
- * nothing while DEBUG SET-ACTIVE-EXPIRE 0 holds. */
+ * CPU (an "expire-cycle" latency sample) and updates
+ * expire_timelimit_exit and the stale percentage. Does nothing while
+ * DEBUG SET-ACTIVE-EXPIRE 0 holds. */
 void activeExpireCycle(redisServer *s, int type) {
     if (s->active_expire_disabled) return;
     expireState st = { s->mstime, s->denv.cpu_ns, 0, 0, 0, 0 };
@@ -362,6 +366,8 @@ void activeExpireCycle(redisServer *s, int type) {
         _expireDb(s, db, &st);
     }
     s->expire_timelimit_exit = st.timelimit_exit;
+    latencyAddSampleIfNeeded(s, "expire-cycle",
+                             latencyMsSince(s, st.start_ns));
     long long perc = st.total_sampled
         ? st.total_expired * 10000 / st.total_sampled : 0;
     s->stat_expired_stale_perc_x100 =

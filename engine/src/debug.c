@@ -608,6 +608,8 @@ void helloCommand(client *c) {
         int more = c->argc - 1 - j;
         const char *opt = c->argv[j]->v.ptr;
         if (!strcasecmp(opt, "AUTH") && more >= 2) {
+            redactClientCommandArgument(c, j + 1);
+            redactClientCommandArgument(c, j + 2);
             if (strcmp(c->argv[j + 1]->v.ptr, "default") != 0) {
                 addReplyError(c, "-WRONGPASS invalid username-password pair "
                               "or user is disabled.");

@@ -69,6 +69,7 @@ client *acceptCommonHandler(redisServer *s, int fd) {
 /* Drops the client's reference to each argument and forgets the command;
  * the argv array itself is kept for the next request. */
 void freeClientArgv(client *c) {
+    freeClientOriginalArgv(c);
     for (int j = 0; j < c->argc; j++) decrRefCount(c->srv, c->argv[j]);
     c->argc = 0;
     c->cmd = NULL;
@@ -139,8 +140,40 @@ void freeClientAsync(client *c) {
  * <absolute ms>, EXPIRE becomes PEXPIREAT, INCRBYFLOAT becomes a SET of
  * its result. The command being run (c->cmd) stays what it was. */
 
+/* Keeps the arguments as the client sent them before the first rewrite
+ * of a command, for the slow log (new references). */
+static void _retainOriginalArgv(client *c) {
+    if (c->original_argv) return;
+    c->original_argc = c->argc;
+    c->original_argv = memAlloc(c->srv->mem,
+                                sizeof(robj *) * (size_t)(c->argc + 1));
+    for (int j = 0; j < c->argc; j++) {
+        c->original_argv[j] = c->argv[j];
+        incrRefCount(c->argv[j]);
+    }
+}
+
+/* Drops the arguments _retainOriginalArgv kept, if any. */
+void freeClientOriginalArgv(client *c) {
+    if (!c->original_argv) return;
+    for (int j = 0; j < c->original_argc; j++)
+        decrRefCount(c->srv, c->original_argv[j]);
+    memFree(c->srv->mem, c->original_argv);
+    c->original_argv = NULL;
+    c->original_argc = 0;
+}
+
+/* Hides argument i of the command being run from the slow log, which
+ * shows "(redacted)" in its place (HELLO's AUTH password, say). */
+void redactClientCommandArgument(client *c, int i) {
+    _retainOriginalArgv(c);
+    decrRefCount(c->srv, c->original_argv[i]);
+    c->original_argv[i] = createStringObject(c->srv, "(redacted)", 10);
+}
+
 /* Replaces argv with argc objects, which the client now owns. */
 void replaceClientCommandVector(client *c, int argc, robj **argv) {
+    _retainOriginalArgv(c);
     for (int j = 0; j < c->argc; j++) decrRefCount(c->srv, c->argv[j]);
     memFree(c->srv->mem, c->argv);
     c->argv = argv;
@@ -164,6 +197,7 @@ void rewriteClientCommandVector(client *c, int argc, ...) {
 /* Replaces argument i (appending it if i == argc) with a new reference to
  * newval. */
 void rewriteClientCommandArgument(client *c, int i, robj *newval) {
+    _retainOriginalArgv(c);
     if (i >= c->argc) {
         if (i >= c->argv_len) {
             c->argv = memRealloc(c->srv->mem, c->argv,

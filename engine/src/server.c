@@ -104,6 +104,9 @@ static void _initConfig(serverConfig *cfg) {
     cfg->obuf_limits[CLIENT_TYPE_PUBSUB] =
         (clientBufferLimits){ 32LL << 20, 8LL << 20, 60 };
     cfg->repl_backlog_size = 1024 * 1024;
+    cfg->slowlog_log_slower_than = 10000;
+    cfg->slowlog_max_len = 128;
+    cfg->latency_tracking = 1;
     cfg->appendfsync = AOF_FSYNC_EVERYSEC;
     cfg->aof_use_rdb_preamble = 1;
     cfg->aof_load_truncated = 1;
@@ -243,6 +246,8 @@ void serverRelease(redisServer *s) {
     dictRelease(s->commands);
     memFree(s->mem, s->cmdstats);
     memFree(s->mem, s->errstats);
+    slowlogReset(s);
+    latencyRelease(s);
     aeDeleteEventLoop(s->el);
     memFree(s->mem, s->also_propagate);
     memFree(s->mem, s->replicas);
@@ -671,6 +676,21 @@ void propagatePendingCommands(redisServer *s) {
     s->also_propagate_n = 0;
 }
 
+/* What the slow log and the latency monitor learn of a call that took
+ * ns of virtual CPU: the "command" or "fast-command" event, and, unless
+ * the client blocked (it is logged when served), a slow log entry and a
+ * histogram count. Commands replayed from the AOF are not observed. */
+static void _callObserved(client *c, long long ns) {
+    redisServer *s = c->srv;
+    if (c->flags & CLIENT_FAKE) return;
+    latencyAddSampleIfNeeded(s, (c->cmd->flags & CMD_FAST) ?
+                             "fast-command" : "command", ns / 1000000);
+    if (c->flags & CLIENT_BLOCKED) return;
+    slowlogPushCurrentCommand(c, c->cmd, ns / 1000);
+    latencyRecordCommand(s, c->cmd->id, ns);
+    freeClientOriginalArgv(c);
+}
+
 /* Runs the command with the clock frozen at the start of the outermost
  * call (an EXEC runs its queue at one time), counts it, traces it, and
  * propagates it if it changed the dataset. */
@@ -705,8 +725,10 @@ void call(client *c) {
         if (s->recovery) recoveryUnitEnd(s, c);
     }
     cmdStats *st = &s->cmdstats[c->cmd->id];
+    long long ns = (long long)(s->denv.cpu_ns - cpu0);
     st->calls++;
-    st->ns += (long long)(s->denv.cpu_ns - cpu0);
+    st->ns += ns;
+    _callObserved(c, ns);
     /* Failed only if this call added an error reply (CONFIG RESETSTAT
      * zeroes the counter on its way, which is no failure). */
     if (s->stat_total_error_replies > errors) st->failed++;

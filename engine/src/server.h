@@ -21,6 +21,8 @@
 #include "aof.h"
 #include "status.h"
 #include "quicklist.h"
+#include "slowlog.h"
+#include "latency.h"
 
 /* ---- Limits and defaults (Redis 7.0 values). ---- */
 #define PROTO_IOBUF_LEN (1024 * 16)        /* read size */
@@ -256,6 +258,10 @@ typedef struct client {
     long long bulklen;          /* length of the argument being read */
     int argc, argv_len;
     robj **argv;
+    /* The arguments as the client sent them, kept when a command rewrites
+     * argv (GEOADD runs as ZADD ...) for the slow log; NULL if not. */
+    robj **original_argv;
+    int original_argc;
     const struct redisCommand *cmd, *lastcmd;
     uint64_t flags;
     int authenticated;
@@ -306,6 +312,7 @@ typedef void redisCommandProc(client *c);
 #define CMD_LOADING (1 << 9)
 #define CMD_STALE (1 << 10)
 #define CMD_NO_MULTI (1 << 24)  /* refused inside MULTI */
+#define CMD_SKIP_SLOWLOG (1 << 12) /* not logged (EXEC: what it runs is) */
 #define CMD_TOUCHES_ARBITRARY_KEYS (1ULL << 28) /* its lazy expiries go
                                                  * out without MULTI */
 
@@ -386,6 +393,11 @@ typedef struct serverConfig {
     long long timeout;
     int databases;
     int loglevel;               /* LL_* (slog.h) */
+    /* The slow log and the latency monitor (slowlog.c, latency.c). */
+    long long slowlog_log_slower_than;  /* microseconds, -1: off */
+    long long slowlog_max_len;
+    long long latency_monitor_threshold; /* milliseconds, 0: off */
+    int latency_tracking;               /* LATENCY HISTOGRAM's figures */
     int enable_debug_cmd;       /* PROTECTED_ACTION_ALLOWED_* */
     long long repl_ping_period; /* repl-ping-replica-period, seconds */
     clientBufferLimits obuf_limits[CLIENT_TYPE_OBUF_COUNT];
@@ -457,6 +469,8 @@ typedef struct redisServer {
      * in the codes' order; Redis keeps at most 128 codes. */
     struct errorStat *errstats;
     int nerrstats;
+    slowlog slowlog;            /* slowlog.c */
+    latencyState latency;       /* latency.c */
     int ncommands;
     const redisCommand *cmdtable;
     redisDb *db;
@@ -1063,6 +1077,16 @@ void bzmpopCommand(client *c);
 int serveClientBlockedOnSortedSet(client *receiver, robj *o, robj *key,
                                   redisDb *db);
 void zrandmemberCommand(client *c);
+void geoaddCommand(client *c);
+void geodistCommand(client *c);
+void geohashCommand(client *c);
+void geoposCommand(client *c);
+void georadiusCommand(client *c);
+void georadiusbymemberCommand(client *c);
+void georadiusroCommand(client *c);
+void georadiusbymemberroCommand(client *c);
+void geosearchCommand(client *c);
+void geosearchstoreCommand(client *c);
 /* The pop the blocking BZPOPMIN, BZPOPMAX and BZMPOP run once a key is
  * ready (t_zpop.c): where is ZSET_MIN or ZSET_MAX. */
 #define ZSET_MIN 0
@@ -1187,6 +1211,19 @@ void clientListCommand(client *c);
 void quitCommand(client *c);
 void shutdownCommand(client *c);
 void functionFlushCommand(client *c);
+void slowlogGetCommand(client *c);
+void slowlogLenCommand(client *c);
+void slowlogResetCommand(client *c);
+void slowlogHelpCommand(client *c);
+void latencyLatestCommand(client *c);
+void latencyHistoryCommand(client *c);
+void latencyResetCommand(client *c);
+void latencyGraphCommand(client *c);
+void latencyDoctorCommand(client *c);
+void latencyHistogramCommand(client *c);
+void latencyHelpCommand(client *c);
+void freeClientOriginalArgv(client *c);
+void redactClientCommandArgument(client *c, int i);
 void lpushCommand(client *c);
 void rpushCommand(client *c);
 void lpushxCommand(client *c);
