@@ -122,8 +122,8 @@ static void _rebuild(redisServer *s, redisDb *db, int argc, robj **argv) {
  * A ttl already past creates nothing (and with REPLACE deletes the old
  * key, propagated as a DEL), except while loading. A relative ttl is
  * propagated as an absolute one: the ttl argument becomes the unix time
- * and ABSTTL is appended. IDLETIME and FREQ are checked and otherwise
- * not kept: values here carry no LRU clock or LFU counter. */
+ * and ABSTTL is appended. IDLETIME or FREQ set the value's access data,
+ * as OBJECT IDLETIME and FREQ then show it. */
 void restoreCommand(client *c) {
     redisServer *s = c->srv;
     robj *key = c->argv[1];
@@ -193,6 +193,10 @@ void restoreCommand(client *c) {
             decrRefCount(s, abs);
         }
     }
+    dictEntry *de = dictFind(c->db->dict, key->v.ptr);
+    if (de)
+        objectSetLRUOrLFU(s, dictGetVal(de), o.freq, o.idle, LRU_CLOCK(s),
+                          1000);
     signalModifiedKey(c, c->db, key);
     notifyKeyspaceEvent(s, NOTIFY_GENERIC, "restore", key, c->db->id);
     addReplyOK(c);

@@ -87,6 +87,25 @@ void objectTouch(redisServer *s, robj *o) {
     }
 }
 
+/* objectSetLRUOrLFU: gives o the access data a DUMP payload, an RDB or
+ * RESTORE's options carried (-1: none), when the current policy keeps
+ * that kind: under LFU the counter, stamped with this minute; otherwise
+ * the idle time (idle * multiplier ms) counted back from lru_clock. */
+void objectSetLRUOrLFU(redisServer *s, robj *o, long long lfu_freq,
+                       long long lru_idle, long long lru_clock,
+                       int multiplier) {
+    if (s->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU) {
+        if (lfu_freq >= 0)
+            o->lru = (unsigned)((_lfuTimeInMinutes(s) << 8) |
+                                (unsigned long)(lfu_freq & 255));
+    } else if (lru_idle >= 0) {
+        long long idle = lru_idle * multiplier / LRU_CLOCK_RESOLUTION;
+        long long abs = lru_clock - idle;
+        if (abs < 0) abs += LRU_CLOCK_MAX;
+        o->lru = (unsigned)abs;
+    }
+}
+
 /* A new object of the given type wrapping ptr, with refcount 1 and encoding
  * RAW; the caller sets the real encoding. The object takes ownership of ptr,
  * which decrRefCount frees by encoding. Never returns NULL: memAlloc stops

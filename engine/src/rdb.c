@@ -1499,24 +1499,12 @@ static int _rValue(rdbReader *r, int type, rdbCmd *c) {
 
 /* One key: its value becomes a command, its expire a PEXPIREAT. */
 /* Gives the key just loaded the access data its IDLE or FREQ opcode
- * carried, as 7.0's objectSetLRUOrLFU does, when the current policy keeps
- * that kind: under LFU the counter, stamped with this minute; otherwise
- * the idle seconds, counted back from the clock at the load's start. */
+ * carried. */
 static void _rSetAccess(rdbReader *r, int dbid, robj *key) {
-    redisServer *s = r->s;
-    dictEntry *de = dictFind(s->db[dbid].dict, key->v.ptr);
-    if (!de) return;
-    robj *val = dictGetVal(de);
-    if (s->cfg.maxmemory_policy & MAXMEMORY_FLAG_LFU) {
-        if (r->lfu_freq != -1)
-            val->lru = (unsigned)((((s->mstime / 1000) / 60) & 65535) << 8 |
-                                  (r->lfu_freq & 255));
-    } else if (r->lru_idle != -1) {
-        long long idle = r->lru_idle * 1000 / LRU_CLOCK_RESOLUTION;
-        long long abs = (long long)r->lru_clock - idle;
-        if (abs < 0) abs += LRU_CLOCK_MAX;
-        val->lru = (unsigned)abs;
-    }
+    dictEntry *de = dictFind(r->s->db[dbid].dict, key->v.ptr);
+    if (de)
+        objectSetLRUOrLFU(r->s, dictGetVal(de), r->lfu_freq, r->lru_idle,
+                          r->lru_clock, 1000);
 }
 
 static int _rKey(rdbReader *r, int type, int dbid, long long expire,

@@ -658,6 +658,9 @@ const char *objectStrBytes(const robj *o, char *buf, size_t *len);
 void objectCommand(client *c);
 unsigned int getLRUClock(redisServer *s);
 unsigned int LRU_CLOCK(redisServer *s);
+void objectSetLRUOrLFU(redisServer *s, robj *o, long long lfu_freq,
+                       long long lru_idle, long long lru_clock,
+                       int multiplier);
 unsigned long long estimateObjectIdleTime(redisServer *s, const robj *o);
 void objectTouch(redisServer *s, robj *o);
 unsigned long LFUDecrAndReturn(redisServer *s, const robj *o);
