@@ -158,11 +158,42 @@ static int _isLocal(void *ctx, int fd) {
     return 0;
 }
 
+/* fd's peer address (remote) or its own, as Redis prints a client's
+ * addr and laddr: "ip:port", "[ip]:port" for IPv6, "/unixsocket:0" for
+ * a unix socket. 1 for TCP, 2 for unix, 0 if the kernel says nothing. */
+static int _sockName(void *ctx, int fd, int remote, char *buf, size_t len) {
+    (void)ctx;
+    struct sockaddr_storage sa;
+    socklen_t salen = sizeof(sa);
+    char ip[INET6_ADDRSTRLEN];
+    int r = remote ? getpeername(fd, (struct sockaddr *)&sa, &salen)
+                   : getsockname(fd, (struct sockaddr *)&sa, &salen);
+    if (r != 0) return 0;
+    if (sa.ss_family == AF_INET) {
+        struct sockaddr_in *s4 = (struct sockaddr_in *)&sa;
+        inet_ntop(AF_INET, &s4->sin_addr, ip, sizeof(ip));
+        snprintf(buf, len, "%s:%d", ip, ntohs(s4->sin_port));
+        return 1;
+    }
+    if (sa.ss_family == AF_INET6) {
+        struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&sa;
+        inet_ntop(AF_INET6, &s6->sin6_addr, ip, sizeof(ip));
+        snprintf(buf, len, "[%s]:%d", ip, ntohs(s6->sin6_port));
+        return 1;
+    }
+    if (sa.ss_family == AF_UNIX) {
+        snprintf(buf, len, "/unixsocket:0");
+        return 2;
+    }
+    return 0;
+}
+
 /* The backend over n. */
 aeBackend netEpollBackend(netEpoll *n) {
     aeBackend be = { .ctx = n, .poll = _poll, .now = _now, .read = _read,
                      .write = _write, .close = _close, .watch = _watch,
-                     .stall = _stall, .isLocal = _isLocal };
+                     .stall = _stall, .isLocal = _isLocal,
+                     .sockName = _sockName };
     return be;
 }
 

@@ -9,7 +9,7 @@
 #include "server.h"
 
 enum { CFG_BOOL, CFG_INT, CFG_MEMORY, CFG_ENUM, CFG_STRING, CFG_SAVE,
-       CFG_OBUF };
+       CFG_OBUF, CFG_PASS };
 
 typedef struct configDef {
     const char *name, *alias;
@@ -126,6 +126,7 @@ static const configDef configs[] = {
       OFF(auto_aof_rewrite_min_size), 1, 0, LLONG_MAX, 0 },
     { "save", NULL, CFG_SAVE, 0, 0, 0, 0, 0 },
     { "client-output-buffer-limit", NULL, CFG_OBUF, 0, 0, 0, 0, 0 },
+    { "requirepass", NULL, CFG_PASS, 0, 0, 0, 0, 0 },
     { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL }
 };
 
@@ -350,6 +351,7 @@ int serverConfigSet(redisServer *s, const char *name, const char *value,
         why = _setObufFromValue(s, value);
         if (!why) return C_OK;
     }
+    if (!why && d->kind == CFG_PASS) return aclSetRequirePass(s, value);
     if (!why) why = _parseValue(d, value, &v, errbuf, sizeof(errbuf));
     if (why) {
         *err = sdscatprintf(s->mem, sdsempty(s->mem), "CONFIG SET failed "
@@ -406,6 +408,11 @@ void configSetCommand(client *c) {
 }
 
 static void _addConfigValue(client *c, const configDef *d) {
+    if (d->kind == CFG_PASS) {
+        sds pass = c->srv->requirepass;
+        addReplyBulkCBuffer(c, pass ? pass : "", pass ? sdslen(pass) : 0);
+        return;
+    }
     if (d->kind == CFG_OBUF) {
         addReplyBulkSds(c, obufLimitsString(c->srv, c->srv->cfg.obuf_limits));
         return;
@@ -431,6 +438,10 @@ static void _addConfigValue(client *c, const configDef *d) {
 int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap) {
     const configDef *d = _lookup(name);
     if (!d || cap == 0) return C_ERR;
+    if (d->kind == CFG_PASS) {
+        snprintf(buf, cap, "%s", s->requirepass ? s->requirepass : "");
+        return C_OK;
+    }
     if (d->kind == CFG_SAVE) {
         _saveString(&s->cfg, buf, cap);
         return C_OK;
@@ -586,6 +597,10 @@ const char *serverLoadConfigDirective(redisServer *s, int argc,
                          : _setObufLimits(s, argc - 1, argv + 1);
     const configDef *d = argc == 2 ? _lookup(argv[0]) : NULL;
     if (!d) return "Bad directive or wrong number of arguments";
+    if (d->kind == CFG_PASS) {
+        aclSetRequirePass(s, argv[1]);
+        return NULL;
+    }
     if (!strcmp(d->name, "databases") && atoi(argv[1]) != s->cfg.databases)
         return "databases can only be 16 here";
     long long v = 0;

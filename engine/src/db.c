@@ -219,6 +219,9 @@ void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key) {
 /* Lazy expiry: if key has expired, deletes it and returns 1. */
 int expireIfNeeded(redisServer *s, redisDb *db, robj *key) {
     if (!keyIsExpired(s, db, key)) return 0;
+    /* While clients are paused the dataset stays as it is: the key reads
+     * as gone but is deleted (and the DEL propagated) after the pause. */
+    if (checkClientPauseTimeoutAndReturnIfPaused(s)) return 1;
     deleteExpiredKeyAndPropagate(s, db, key);
     TRACE(s->denv.trace, GK_TR_EXPIRE, (uint16_t)s->node, (uint32_t)db->id,
           0, 0, 0);
@@ -321,6 +324,8 @@ static void _expireDb(redisServer *s, redisDb *db, expireState *st) {
  * nothing while DEBUG SET-ACTIVE-EXPIRE 0 holds. */
 void activeExpireCycle(redisServer *s, int type) {
     if (s->active_expire_disabled) return;
+    /* Nothing expires while clients are paused (see expireIfNeeded). */
+    if (checkClientPauseTimeoutAndReturnIfPaused(s)) return;
     expireState st = { s->mstime, s->denv.cpu_ns, 0, 0, 0, 0 };
     int dbs = CRON_DBS_PER_CALL;
     if (type == ACTIVE_EXPIRE_CYCLE_FAST) {

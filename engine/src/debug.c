@@ -557,8 +557,8 @@ void clientSetNameCommand(client *c) {
 
 /* HELLO [protover [AUTH username password] [SETNAME name]]: switches the
  * connection to RESP2 or RESP3 and answers with a map about the server.
- * The only user is "default", without a password, as in a Redis with no
- * ACL configured: AUTH accepts it with any password. */
+ * The only user is "default" (acl.c): AUTH logs in as it does, and a
+ * client that must authenticate gets nothing else until it has. */
 void helloCommand(client *c) {
     long long ver = 0;
     int j = 1;
@@ -575,11 +575,15 @@ void helloCommand(client *c) {
         int more = c->argc - 1 - j;
         const char *opt = c->argv[j]->v.ptr;
         if (!strcasecmp(opt, "AUTH") && more >= 2) {
-            if (strcmp(c->argv[j + 1]->v.ptr, "default") != 0) {
+            redactClientCommandArgument(c, j + 1);
+            redactClientCommandArgument(c, j + 2);
+            if (aclCheckDefaultPassword(c->srv, c->argv[j + 1],
+                                        c->argv[j + 2]) != C_OK) {
                 addReplyError(c, "-WRONGPASS invalid username-password pair "
                               "or user is disabled.");
                 return;
             }
+            c->authenticated = 1;
             j += 2;
         } else if (!strcasecmp(opt, "SETNAME") && more >= 1) {
             if (clientSetNameOrReply(c, c->argv[++j]) != C_OK) return;
@@ -587,6 +591,14 @@ void helloCommand(client *c) {
             addReplyErrorFormat(c, "Syntax error in HELLO option '%s'", opt);
             return;
         }
+    }
+    if (!c->authenticated) {
+        addReplyError(c, "-NOAUTH HELLO must be called with the client "
+                      "already authenticated, otherwise the HELLO AUTH "
+                      "<user> <pass> option can be used to authenticate the "
+                      "client and select the RESP protocol version at the "
+                      "same time");
+        return;
     }
     if (ver) c->resp = (int)ver;
     addReplyMapLen(c, 7);
@@ -611,18 +623,22 @@ void helloCommand(client *c) {
 static void _clientFlags(const client *cl, char *out) {
     char *p = out;
     if (cl->flags & CLIENT_SLAVE) *p++ = 'S';
+    if (cl->flags & CLIENT_MONITOR) *p++ = 'O';
     if (cl->flags & CLIENT_MULTI) *p++ = 'x';
     if (cl->flags & CLIENT_BLOCKED) *p++ = 'b';
     if (cl->flags & CLIENT_DIRTY_CAS) *p++ = 'd';
     if (cl->flags & CLIENT_CLOSE_AFTER_REPLY) *p++ = 'c';
     if (cl->flags & CLIENT_UNBLOCKED) *p++ = 'u';
     if (cl->flags & CLIENT_CLOSE_ASAP) *p++ = 'A';
+    if (cl->flags & CLIENT_UNIX_SOCKET) *p++ = 'U';
+    if (cl->flags & CLIENT_NO_EVICT) *p++ = 'e';
     if (p == out) *p++ = 'N';
     *p = '\0';
 }
 
-/* One CLIENT LIST line in Redis 7.0's format. The addresses are made up
- * from the connection id: the world has no real sockets. */
+/* One CLIENT LIST line in Redis 7.0's format. The addresses are the
+ * socket's on a native host; in the simulated world, which has no real
+ * sockets, they are made up from the connection id. */
 sds catClientInfoString(redisServer *s, client *cl, sds o) {
     size_t argvmem = 0, multimem = 0;
     for (int j = 0; j < cl->argc; j++)
@@ -641,12 +657,13 @@ sds catClientInfoString(redisServer *s, client *cl, sds o) {
     char flags[16];
     _clientFlags(cl, flags);
     return sdscatprintf(s->mem, o,
-        "id=%llu addr=127.0.0.1:%d laddr=127.0.0.1:%d fd=%d name=%s "
+        "id=%llu addr=%s laddr=%s fd=%d name=%s "
         "age=%llu idle=%llu flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d "
         "qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
         "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s%s cmd=%s "
         "user=default redir=-1 resp=%d\n",
-        (unsigned long long)cl->id, 40000 + cl->fd, s->port, cl->fd,
+        (unsigned long long)cl->id, getClientPeerId(cl),
+        getClientSockName(cl), cl->fd,
         cl->name ? cl->name : "",
         (unsigned long long)((now - cl->ctime_ms) / 1000),
         (unsigned long long)((now - cl->lastinteraction_ms) / 1000),
@@ -675,12 +692,13 @@ static client *_clientById(redisServer *s, uint64_t id) {
     return NULL;
 }
 
-/* CLIENT LIST [TYPE normal] [ID id ...]: every client is a normal one.
+/* CLIENT LIST [TYPE type] [ID id ...]: no client is a master or a
+ * pub/sub one here (type "master" is matched by none).
  * An id that is not an integer is refused ("Invalid client ID"); one that
  * matches no client (0 and negative ones included) lists nothing. */
 void clientListCommand(client *c) {
     redisServer *s = c->srv;
-    int type_ok = 1, ids_from = 0;
+    int type = -1, ids_from = 0;
     if (c->argc == 4 && !strcasecmp(c->argv[2]->v.ptr, "type")) {
         const char *t = c->argv[3]->v.ptr;
         if (strcasecmp(t, "normal") && strcasecmp(t, "master") &&
@@ -689,7 +707,10 @@ void clientListCommand(client *c) {
             addReplyErrorFormat(c, "Unknown client type '%s'", t);
             return;
         }
-        type_ok = !strcasecmp(t, "normal");
+        type = !strcasecmp(t, "normal") ? CLIENT_TYPE_NORMAL
+             : !strcasecmp(t, "pubsub") ? CLIENT_TYPE_PUBSUB
+             : !strcasecmp(t, "master") ? CLIENT_TYPE_OBUF_COUNT
+             : CLIENT_TYPE_SLAVE;
     } else if (c->argc > 3 && !strcasecmp(c->argv[2]->v.ptr, "id")) {
         ids_from = 3;
         for (int j = 3; j < c->argc; j++) {
@@ -712,8 +733,10 @@ void clientListCommand(client *c) {
             if (cl) o = catClientInfoString(s, cl, o);
         }
     }
-    for (int fd = 0; type_ok && !ids_from && fd < s->clients_cap; fd++)
-        if (s->clients[fd]) o = catClientInfoString(s, s->clients[fd], o);
+    for (int fd = 0; !ids_from && fd < s->clients_cap; fd++)
+        if (s->clients[fd] &&
+            (type == -1 || getClientType(s->clients[fd]) == type))
+            o = catClientInfoString(s, s->clients[fd], o);
     addReplyVerbatim(c, o, sdslen(o), "txt");
     sdsfree(s->mem, o);
 }

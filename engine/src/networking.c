@@ -27,8 +27,8 @@ client *createClient(redisServer *s, int fd) {
     c->db = &s->db[0];
     c->querybuf = sdsempty(s->mem);
     c->bulklen = -1;
-    c->authenticated = 1;
     c->resp = 2;
+    clientSetDefaultAuth(c);
     c->buf = memAlloc(s->mem, PROTO_REPLY_CHUNK_BYTES);
     c->buf_usable_size = PROTO_REPLY_CHUNK_BYTES;
     c->ctime_ms = c->lastinteraction_ms = (uint64_t)s->mstime;
@@ -69,6 +69,7 @@ client *acceptCommonHandler(redisServer *s, int fd) {
 /* Drops the client's reference to each argument and forgets the command;
  * the argv array itself is kept for the next request. */
 void freeClientArgv(client *c) {
+    freeClientOriginalArgv(c);
     for (int j = 0; j < c->argc; j++) decrRefCount(c->srv, c->argv[j]);
     c->argc = 0;
     c->cmd = NULL;
@@ -100,6 +101,7 @@ void freeClient(client *c) {
     redisServer *s = c->srv;
     if (s->current_client == c) s->current_client = NULL;
     if (c->flags & CLIENT_SLAVE) replicationRemoveReplica(s, c);
+    if (c->flags & CLIENT_MONITOR) monitorClientGone(c);
     if (s->recovery) recoveryClientGone(s, c);
     if (s->audit.active && s->audit.client_id == c->id)
         s->audit.client_id = UINT64_MAX;
@@ -139,6 +141,7 @@ void freeClientAsync(client *c) {
 
 /* Replaces argv with argc objects, which the client now owns. */
 void replaceClientCommandVector(client *c, int argc, robj **argv) {
+    retainOriginalCommandVector(c);
     for (int j = 0; j < c->argc; j++) decrRefCount(c->srv, c->argv[j]);
     memFree(c->srv->mem, c->argv);
     c->argv = argv;
@@ -162,6 +165,7 @@ void rewriteClientCommandVector(client *c, int argc, ...) {
 /* Replaces argument i (appending it if i == argc) with a new reference to
  * newval. */
 void rewriteClientCommandArgument(client *c, int i, robj *newval) {
+    retainOriginalCommandVector(c);
     if (i >= c->argc) {
         if (i >= c->argv_len) {
             c->argv = memRealloc(c->srv->mem, c->argv,
@@ -177,12 +181,20 @@ void rewriteClientCommandArgument(client *c, int i, robj *newval) {
     if (old) decrRefCount(c->srv, old);
 }
 
-/* Ready for the next command: argv freed, parser state cleared. */
+/* Ready for the next command: argv freed, parser state cleared. The
+ * command that CLIENT REPLY SKIP silences is the one after it: the skip
+ * is armed once CLIENT REPLY SKIP itself is done, and disarmed after the
+ * next. */
 void resetClient(client *c) {
     freeClientArgv(c);
     c->reqtype = 0;
     c->multibulklen = 0;
     c->bulklen = -1;
+    c->flags &= ~(uint64_t)CLIENT_REPLY_SKIP;
+    if (c->flags & CLIENT_REPLY_SKIP_NEXT) {
+        c->flags |= CLIENT_REPLY_SKIP;
+        c->flags &= ~(uint64_t)CLIENT_REPLY_SKIP_NEXT;
+    }
 }
 
 /* ---- Request parsing. ---- */
@@ -437,9 +449,16 @@ static void _setProtocolError(client *c) {
     c->flags |= CLIENT_CLOSE_AFTER_REPLY;
 }
 
-/* Executes every complete command in the query buffer, in order. */
+/* Executes every complete command in the query buffer, in order; first
+ * the command a pause held, if the client was resumed. */
 void processInputBuffer(client *c) {
     redisServer *s = c->srv;
+    if ((c->flags & CLIENT_PENDING_COMMAND) && !(c->flags & CLIENT_BLOCKED)) {
+        c->flags &= ~(uint64_t)CLIENT_PENDING_COMMAND;
+        processCommand(c);
+        if (s->current_client == NULL) return; /* freed */
+        if (!(c->flags & CLIENT_BLOCKED)) resetClient(c);
+    }
     while (c->qb_pos < sdslen(c->querybuf)) {
         if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP)) break;
         /* A blocked client reads on, but runs nothing until unblocked. */
@@ -515,7 +534,7 @@ int clientHasPendingReplies(client *c) {
  * be produced (the client is about to be closed). */
 static int _prepareClientToWrite(client *c) {
     if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP |
-                    CLIENT_FAKE))
+                    CLIENT_FAKE | CLIENT_REPLY_OFF | CLIENT_REPLY_SKIP))
         return C_ERR;
     if (!(c->flags & CLIENT_PENDING_WRITE) &&
         !(aeGetFileEvents(c->srv->el, c->fd) & AE_WRITABLE)) {
@@ -982,6 +1001,8 @@ int handleClientsWithPendingWrites(redisServer *s) {
 
 #define REPLY_LIST_ITEM_BYTES 40
 
+/* The class of client c: a MONITOR client counts as a normal one, as
+ * in Redis 7.0 (which marks it a replica internally). */
 int getClientType(client *c) {
     if (c->flags & CLIENT_SLAVE) return CLIENT_TYPE_SLAVE;
     return CLIENT_TYPE_NORMAL;

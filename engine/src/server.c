@@ -226,6 +226,7 @@ void serverRelease(redisServer *s) {
     aeDeleteEventLoop(s->el);
     memFree(s->mem, s->also_propagate);
     memFree(s->mem, s->replicas);
+    clientAdminRelease(s);
     memFree(s->mem, s);
 }
 
@@ -395,6 +396,7 @@ static int _rejectDiskError(client *c, int is_exec) {
                                err + 1);
         addReplyErrorSds(c, msg);
         discardTransaction(c);
+        replicationFeedMonitors(c, c->db->id, c->argv, c->argc);
     } else {
         flagTransaction(c);
         addReplyError(c, err);
@@ -412,6 +414,20 @@ static int _debugAllowed(client *c) {
     if (mode != PROTECTED_ACTION_ALLOWED_LOCAL) return 0;
     aeBackend *be = &c->srv->el->backend;
     return !be->isLocal || be->isLocal(be->ctx, c->fd);
+}
+
+/* A replica, or a MONITOR client (Redis marks both replicas), may not
+ * touch the keyspace: reads, writes and what may propagate are refused.
+ * C_ERR after replying. */
+static int _rejectReplicaKeyspace(client *c, int is_exec) {
+    uint64_t f = c->cmd->flags;
+    if (is_exec) f |= c->mstate.cmd_flags;
+    if (!(c->flags & (CLIENT_SLAVE | CLIENT_MONITOR)) ||
+        !(f & (CMD_WRITE | CMD_READONLY | CMD_MAY_REPLICATE))) return C_OK;
+    flagTransaction(c);
+    c->srv->cmdstats[c->cmd->id].rejected++;
+    addReplyError(c, "Replica can't interact with the keyspace");
+    return C_ERR;
 }
 
 /* Checks a parsed command and runs it (processCommand in Redis): lookup,
@@ -443,6 +459,12 @@ int processCommand(client *c) {
                       "restart the server.");
         return C_OK;
     }
+    if (authRequired(c) && !(c->cmd->flags & CMD_NO_AUTH)) {
+        flagTransaction(c);
+        s->cmdstats[c->cmd->id].rejected++;
+        addReplyError(c, "-NOAUTH Authentication required.");
+        return C_OK;
+    }
     int is_exec = c->cmd->proc == execCommand;
     int denyoom = (c->cmd->flags & CMD_DENYOOM) ||
                   (is_exec && (c->mstate.cmd_flags & CMD_DENYOOM));
@@ -453,6 +475,7 @@ int processCommand(client *c) {
                           "OOM command not allowed when used memory > "
                           "'maxmemory'.");
             discardTransaction(c);
+            replicationFeedMonitors(c, c->db->id, c->argv, c->argc);
             return C_OK;
         }
         flagTransaction(c);
@@ -467,9 +490,16 @@ int processCommand(client *c) {
         addReplyError(c, "Command not allowed inside a transaction");
         return C_OK;
     }
+    if (_rejectReplicaKeyspace(c, is_exec) != C_OK) return C_OK;
+    /* A pause holds the command, unread input behind it, until it ends. */
+    if (clientPauseHolds(c)) {
+        postponeClient(c);
+        return C_OK;
+    }
     if ((c->flags & CLIENT_MULTI) && !is_exec &&
         c->cmd->proc != discardCommand && c->cmd->proc != multiCommand &&
-        c->cmd->proc != watchCommand && c->cmd->proc != quitCommand) {
+        c->cmd->proc != watchCommand && c->cmd->proc != quitCommand &&
+        c->cmd->proc != resetCommand) {
         queueMultiCommand(c);
         addReplyStatus(c, "QUEUED");
         return C_OK;
@@ -571,6 +601,7 @@ void call(client *c) {
     s->execution_nesting++;
     c->cmd->proc(c);
     s->execution_nesting--;
+    monitorFeedCall(c);
     /* Only a rise counts: DEBUG LOADAOF zeroes the counter, and Redis
      * takes a negative difference for none. */
     if ((s->dirty > dirty || (c->flags & CLIENT_FORCE_PROP)) &&
@@ -659,6 +690,8 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
                       "to shut down the server, check the logs for more "
                       "information");
     }
+    /* A pause whose time is up ends here at the latest. */
+    checkClientPauseTimeoutAndReturnIfPaused(s);
     _databasesCron(s);
     aofCron(s);
     if (_runWithPeriod(s, 1000)) replicationCron(s);

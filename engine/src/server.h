@@ -178,6 +178,14 @@ typedef struct clientReplyBlock {
 #define CLIENT_BLOCKED (1 << 4)         /* waiting in a blocking command */
 #define CLIENT_UNBLOCKED (1 << 7)       /* queued to read its input again */
 #define CLIENT_DENY_BLOCKING (1ULL << 41) /* blocking commands never block */
+#define CLIENT_MONITOR (1 << 2)         /* MONITOR: fed every command run */
+#define CLIENT_UNIX_SOCKET (1 << 11)    /* connected on a unix socket */
+#define CLIENT_REPLY_OFF (1 << 22)      /* CLIENT REPLY OFF */
+#define CLIENT_REPLY_SKIP_NEXT (1 << 23) /* CLIENT REPLY SKIP was just run */
+#define CLIENT_REPLY_SKIP (1 << 24)     /* no reply to this command */
+#define CLIENT_NO_EVICT (1ULL << 43)    /* CLIENT NO-EVICT ON */
+#define CLIENT_PENDING_COMMAND (1ULL << 45) /* argv holds a command held by a
+                                               pause, to run once resumed */
 
 #define PROTO_REQ_INLINE 1
 #define PROTO_REQ_MULTIBULK 2
@@ -202,7 +210,8 @@ typedef struct multiState {
 #define BLOCKED_NONE 0
 #define BLOCKED_LIST 1          /* BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP */
 #define BLOCKED_ZSET 2          /* the sorted-set pops */
-#define BLOCKED_NUM 3
+#define BLOCKED_POSTPONE 3      /* held by CLIENT PAUSE (clientadmin.c) */
+#define BLOCKED_NUM 4
 
 struct bkEntry;
 
@@ -258,6 +267,13 @@ typedef struct client {
     int btype;                  /* BLOCKED_* while CLIENT_BLOCKED */
     blockingState bpop;
     struct client *next_unblocked;  /* the server's unblocked queue */
+    /* argv as the client sent it, kept once a command rewrites or redacts
+     * its argv, for MONITOR (monitor.c); NULL: argv is the original. */
+    robj **original_argv;
+    int original_argc;
+    /* "ip:port" of the peer and of this end, found when first asked for
+     * (getClientPeerId, getClientSockName); "" until then. */
+    char peerid[64], sockname[64];
 } client;
 
 /* ---- Commands. ---- */
@@ -268,6 +284,11 @@ typedef void redisCommandProc(client *c);
 #define CMD_DENYOOM (1 << 2)
 #define CMD_ADMIN (1 << 4)
 #define CMD_FAST (1 << 14)
+#define CMD_NOSCRIPT (1 << 6)   /* not from scripts */
+#define CMD_SKIP_MONITOR (1 << 11) /* never shown to MONITOR */
+#define CMD_NO_AUTH (1 << 15)   /* allowed before AUTH */
+#define CMD_MAY_REPLICATE (1 << 16) /* may propagate, so a WRITE pause
+                                       holds it */
 #define CMD_LOADING (1 << 9)
 #define CMD_STALE (1 << 10)
 #define CMD_NO_MULTI (1 << 24)  /* refused inside MULTI */
@@ -497,7 +518,29 @@ typedef struct redisServer {
      * engine's. NULL for none. */
     const char *const *host_config;
     int save_loaded;            /* a save directive was read at startup */
+    /* CONFIG REWRITE: the host rewrites its configuration file with the
+     * lines the engine gives it (config_rewrite.c); NULL: the server was
+     * started without one. Returns C_OK, or C_ERR with *err set. */
+    int (*config_rewrite)(void *ctx, struct redisServer *s, int force_all,
+                          sds *err);
+    void *config_rewrite_ctx;
+    /* MONITOR clients, in the order they asked (monitor.c). */
+    client **monitors;
+    int nmonitors, monitors_cap;
+    /* CLIENT PAUSE (clientadmin.c): the pause in force, CLIENT_PAUSE_*,
+     * until unix ms pause_end; the clients it holds, in order. */
+    int client_pause_type;
+    long long client_pause_end;
+    client **postponed;
+    int npostponed, postponed_cap;
+    /* requirepass: the default user's password, NULL for nopass (acl.c). */
+    sds requirepass;
 } redisServer;
+
+/* CLIENT PAUSE's kinds, least restrictive first. */
+#define CLIENT_PAUSE_OFF 0
+#define CLIENT_PAUSE_WRITE 1
+#define CLIENT_PAUSE_ALL 2
 
 /* A command waiting to be propagated: its argv (counted references). */
 typedef struct redisOp {
@@ -670,6 +713,49 @@ sds auditMissingAppend(redisServer *s, gkMem *m, sds out, size_t max,
                        size_t *n);
 #define ACTIVE_EXPIRE_CYCLE_SLOW 0
 #define ACTIVE_EXPIRE_CYCLE_FAST 1
+
+/* ---- clientadmin.c ---- */
+void clientKillCommand(client *c);
+void clientPauseCommand(client *c);
+void clientUnpauseCommand(client *c);
+void clientReplyCommand(client *c);
+void clientNoEvictCommand(client *c);
+void clientHelpCommand(client *c);
+void clientGetredirCommand(client *c);
+void clientTrackinginfoCommand(client *c);
+void resetCommand(client *c);
+int clientPauseHolds(client *c);
+void postponeClient(client *c);
+void postponedClientGone(client *c);
+int checkClientPauseTimeoutAndReturnIfPaused(redisServer *s);
+void clientAdminRelease(redisServer *s);
+const char *getClientPeerId(client *c);
+const char *getClientSockName(client *c);
+
+/* ---- monitor.c ---- */
+void monitorCommand(client *c);
+void replicationFeedMonitors(client *c, int dictid, robj **argv, int argc);
+void monitorFeedCall(client *c);
+void monitorClientGone(client *c);
+void retainOriginalCommandVector(client *c);
+void redactClientCommandArgument(client *c, int i);
+void freeClientOriginalArgv(client *c);
+
+/* ---- acl.c ---- */
+int authRequired(client *c);
+int aclCheckDefaultPassword(redisServer *s, robj *username, robj *password);
+void clientSetDefaultAuth(client *c);
+void authCommand(client *c);
+void aclWhoamiCommand(client *c);
+void aclUsersCommand(client *c);
+void aclListCommand(client *c);
+void aclCatCommand(client *c);
+void aclHelpCommand(client *c);
+int aclSetRequirePass(redisServer *s, const char *pass);
+
+/* ---- config_rewrite.c ---- */
+void configRewriteCommand(client *c);
+
 
 /* ---- multi.c ---- */
 void initClientMultiState(client *c);

@@ -1,0 +1,140 @@
+/* monitor.c -- MONITOR: every command the server runs, as a line of text
+ * sent to the clients that asked, in Redis 7.0's format:
+ *
+ *     +1700000000.123456 [0 127.0.0.1:50412] "set" "foo" "bar"
+ *
+ * the time the command ended (unix seconds and microseconds, on the
+ * process's clock: virtual time in the simulated world), the db and the
+ * client's address ("lua" for a script's calls, "unix:<path>" for a unix
+ * socket), then each argument quoted as sdscatrepr quotes it. The line
+ * shows the command as the client sent it, not as it was rewritten for
+ * the AOF (SET ... EX 10 stays so, not PXAT), and with passwords
+ * replaced by "(redacted)": a command that rewrites or redacts its argv
+ * first keeps the original (retainOriginalCommandVector).
+ *
+ * Administrative commands (CLIENT LIST, CONFIG SET, DEBUG ...) are never
+ * shown, as in Redis, nor commands that were refused before running. */
+#include <string.h>
+#include <stdio.h>
+#include "server.h"
+
+/* ---- The command as the client sent it. ---- */
+
+/* Keeps a copy of argv (new references) as the original, unless one is
+ * kept already. Only done while someone is watching with MONITOR, the
+ * one reader of the original here, and never for the AOF loader. */
+void retainOriginalCommandVector(client *c) {
+    redisServer *s = c->srv;
+    if (c->original_argv || s->nmonitors == 0 || (c->flags & CLIENT_FAKE))
+        return;
+    c->original_argc = c->argc;
+    c->original_argv = memAlloc(s->mem, sizeof(robj *) * (size_t)c->argc);
+    for (int j = 0; j < c->argc; j++) {
+        c->original_argv[j] = c->argv[j];
+        incrRefCount(c->argv[j]);
+    }
+}
+
+/* Shows argument i as "(redacted)" wherever the original is shown (the
+ * command itself still sees the real argument). */
+void redactClientCommandArgument(client *c, int i) {
+    redisServer *s = c->srv;
+    if (s->nmonitors == 0 || (c->flags & CLIENT_FAKE)) return;
+    retainOriginalCommandVector(c);
+    if (i >= c->original_argc) return;
+    robj *old = c->original_argv[i];
+    if (sdsEncodedObject(old) && !strcmp(old->v.ptr, "(redacted)")) return;
+    c->original_argv[i] = createStringObject(s, "(redacted)", 10);
+    decrRefCount(s, old);
+}
+
+/* Drops the original argv, if one was kept. */
+void freeClientOriginalArgv(client *c) {
+    if (!c->original_argv) return;
+    for (int j = 0; j < c->original_argc; j++)
+        decrRefCount(c->srv, c->original_argv[j]);
+    memFree(c->srv->mem, c->original_argv);
+    c->original_argv = NULL;
+    c->original_argc = 0;
+}
+
+/* ---- MONITOR ---- */
+
+/* MONITOR: from now on this connection receives the monitor lines and
+ * nothing else it asks is answered with data (it is a replica-like
+ * client in Redis: keyspace commands are refused). Inside EXEC it is
+ * refused, as any client that must get one reply per command. A second
+ * MONITOR is ignored, without a reply. */
+void monitorCommand(client *c) {
+    redisServer *s = c->srv;
+    if (c->flags & CLIENT_DENY_BLOCKING) {
+        addReplyError(c, "MONITOR isn't allowed for DENY BLOCKING client");
+        return;
+    }
+    if (c->flags & (CLIENT_SLAVE | CLIENT_MONITOR)) return;
+    if (s->nmonitors == s->monitors_cap) {
+        s->monitors_cap = s->monitors_cap ? s->monitors_cap * 2 : 4;
+        s->monitors = memRealloc(s->mem, s->monitors,
+                                 sizeof(client *) * (size_t)s->monitors_cap);
+    }
+    s->monitors[s->nmonitors++] = c;
+    c->flags |= CLIENT_MONITOR;
+    addReplyOK(c);
+}
+
+/* A MONITOR client closes, or leaves monitor mode (RESET). */
+void monitorClientGone(client *c) {
+    redisServer *s = c->srv;
+    for (int j = 0; j < s->nmonitors; j++) {
+        if (s->monitors[j] != c) continue;
+        memmove(&s->monitors[j], &s->monitors[j + 1],
+                sizeof(client *) * (size_t)(s->nmonitors - j - 1));
+        s->nmonitors--;
+        break;
+    }
+    c->flags &= ~(uint64_t)CLIENT_MONITOR;
+}
+
+/* The source of a monitor line: the db and who sent the command. */
+static sds _catSource(redisServer *s, client *c, int dictid, sds o) {
+    if (c->flags & CLIENT_UNIX_SOCKET)
+        return sdscatprintf(s->mem, o, "[%d unix:%s] ", dictid,
+                            getClientPeerId(c));
+    return sdscatprintf(s->mem, o, "[%d %s] ", dictid, getClientPeerId(c));
+}
+
+/* Sends the monitor line of argv, run by c in db dictid, to every
+ * MONITOR client. Nothing while the AOF is loaded. */
+void replicationFeedMonitors(client *c, int dictid, robj **argv, int argc) {
+    redisServer *s = c->srv;
+    if (s->nmonitors == 0 || s->loading) return;
+    long long us = s->unix_ms_at_zero * 1000 +
+                   (long long)(serverNow(s) / 1000);
+    sds line = sdscatprintf(s->mem, sdsnew(s->mem, "+"), "%lld.%06lld ",
+                            us / 1000000, us % 1000000);
+    line = _catSource(s, c, dictid, line);
+    for (int j = 0; j < argc; j++) {
+        char buf[LONG_STR_SIZE];
+        size_t len;
+        const char *p = objectStrBytes(argv[j], buf, &len);
+        if (j) line = sdscatlen(s->mem, line, " ", 1);
+        line = sdscatrepr(s->mem, line, p, len);
+    }
+    line = sdscatlen(s->mem, line, "\r\n", 2);
+    for (int j = 0; j < s->nmonitors; j++)
+        addReplyProto(s->monitors[j], line, sdslen(line));
+    sdsfree(s->mem, line);
+}
+
+/* call()'s share, once the command ran: its line, with the original
+ * argv, unless the command is administrative or hidden from monitors;
+ * then the original is dropped (a blocked command keeps it until it is
+ * served). */
+void monitorFeedCall(client *c) {
+    if (!(c->cmd->flags & (CMD_SKIP_MONITOR | CMD_ADMIN))) {
+        robj **argv = c->original_argv ? c->original_argv : c->argv;
+        int argc = c->original_argv ? c->original_argc : c->argc;
+        replicationFeedMonitors(c, c->db->id, argv, argc);
+    }
+    if (!(c->flags & CLIENT_BLOCKED)) freeClientOriginalArgv(c);
+}
