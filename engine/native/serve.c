@@ -341,6 +341,10 @@ static int _attachBackends(serveHost *h) {
     s->child_fs = fsPosixBackend(h->child_fs);
     s->jobs = jobsPthreadBackend(h->jobs);
     s->port = h->port;
+    if (h->configfile) {
+        s->config_rewrite = serveConfigRewrite;
+        s->config_rewrite_ctx = h;
+    }
     _publishParams(h);
     return 0;
 }

@@ -38,6 +38,8 @@ typedef struct serveHost {
     int tcp_keepalive;          /* seconds, 0: off */
     char *logfile;              /* NULL: standard output */
     char *pidfile;              /* NULL: none */
+    char *configfile;           /* absolute path of the file started
+                                   with (CONFIG REWRITE); NULL: none */
     /* The process. */
     uint64_t mono0;             /* CLOCK_MONOTONIC at virtual time 0, ns */
     gkMem mem;
@@ -64,5 +66,8 @@ uint64_t serveClock(void *ctx);
 /* serve_config.c */
 int serveLoadConfig(serveHost *h, int argc, char **argv);
 void serveConfigRelease(serveHost *h);
+
+/* serve_rewrite.c: CONFIG REWRITE of h->configfile (server.config_rewrite). */
+int serveConfigRewrite(void *ctx, redisServer *s, int force_all, sds *err);
 
 #endif

@@ -257,6 +257,17 @@ static int _applyText(serveHost *h, sds text) {
     }
 }
 
+/* path made absolute against the current directory, as Redis keeps its
+ * configuration file's path (dir may move the process elsewhere). */
+static char *_absolutePath(const char *path) {
+    char cwd[4096];
+    if (path[0] == '/' || !getcwd(cwd, sizeof(cwd))) return strdup(path);
+    size_t n = strlen(cwd) + strlen(path) + 2;
+    char *abs = malloc(n);
+    if (abs) snprintf(abs, n, "%s/%s", cwd, path);
+    return abs;
+}
+
 /* Reads the configuration the arguments name (the file, stdin, the
  * options) into h and the engine's parameters. argv holds what follows
  * `server`. 0, or -1 after printing why the process cannot start. */
@@ -274,6 +285,7 @@ int serveLoadConfig(serveHost *h, int argc, char **argv) {
         text = _catStream(&h->mem, text, f);
         fclose(f);
         from = 1;
+        h->configfile = _absolutePath(argv[0]);
     }
     sds opts = _optionLines(h->s, argc, argv, from, &from_stdin);
     if (from_stdin) {
@@ -294,5 +306,6 @@ void serveConfigRelease(serveHost *h) {
     h->nbind = 0;
     free(h->logfile);
     free(h->pidfile);
-    h->logfile = h->pidfile = NULL;
+    free(h->configfile);
+    h->logfile = h->pidfile = h->configfile = NULL;
 }

@@ -644,3 +644,90 @@ int serverLoadConfig(redisServer *s, const char *conf, sds *err) {
     }
     return C_OK;
 }
+
+/* ---- CONFIG REWRITE (config_rewrite.c) ---- */
+
+/* Whether name is one of the engine's directives; *canon gets its main
+ * name (an alias is rewritten under it). */
+int configKnownDirective(const char *name, const char **canon) {
+    const configDef *d = _lookup(name);
+    if (!d) return 0;
+    *canon = d->name;
+    return 1;
+}
+
+/* One parameter's lines, force when it differs from its default dflt. */
+static void _rewriteOne(redisServer *s, rewriteState *st, const configDef *d,
+                        const serverConfig *dflt) {
+    gkMem *m = s->mem;
+    sds line = sdscatprintf(m, sdsempty(m), "%s ", d->name);
+    if (d->kind == CFG_STRING) {
+        const char *v = (const char *)&s->cfg + d->offset;
+        line = sdscatrepr(m, line, v, strlen(v));
+        rewriteLine(st, d->name, line,
+                    strcmp(v, (const char *)dflt + d->offset) != 0);
+        return;
+    }
+    long long v = _getValue(&s->cfg, d);
+    if (d->kind == CFG_BOOL) line = sdscat(m, line, v ? "yes" : "no");
+    else if (d->kind == CFG_ENUM) line = sdscat(m, line, _enumName(d, v));
+    else if (d->kind == CFG_MEMORY) line = rewriteFormatMemory(m, line, v);
+    else line = sdscatprintf(m, line, "%lld", v);
+    rewriteLine(st, d->name, line, v != _getValue(dflt, d));
+}
+
+/* save: every point, or save "" for none, always written. */
+static void _rewriteSave(redisServer *s, rewriteState *st) {
+    if (s->cfg.save_n == 0)
+        rewriteLine(st, "save", sdsnew(s->mem, "save \"\""), 1);
+    for (int j = 0; j < s->cfg.save_n; j++)
+        rewriteLine(st, "save", sdscatprintf(s->mem, sdsempty(s->mem),
+                    "save %lld %d", s->cfg.save_seconds[j],
+                    s->cfg.save_changes[j]), 1);
+    rewriteMarkProcessed(st, "save");
+}
+
+/* client-output-buffer-limit: a line per class, replica named so. */
+static void _rewriteObuf(redisServer *s, rewriteState *st,
+                         const serverConfig *dflt) {
+    static const char *const names[] = { "normal", "replica", "pubsub" };
+    gkMem *m = s->mem;
+    for (int j = 0; j < CLIENT_TYPE_OBUF_COUNT; j++) {
+        const clientBufferLimits *l = &s->cfg.obuf_limits[j];
+        const clientBufferLimits *d = &dflt->obuf_limits[j];
+        sds line = sdscatprintf(m, sdsempty(m),
+                                "client-output-buffer-limit %s ", names[j]);
+        line = rewriteFormatMemory(m, line, l->hard);
+        line = sdscat(m, line, " ");
+        line = rewriteFormatMemory(m, line, l->soft);
+        line = sdscatprintf(m, line, " %ld", (long)l->soft_seconds);
+        rewriteLine(st, "client-output-buffer-limit", line,
+                    l->hard != d->hard || l->soft != d->soft ||
+                    l->soft_seconds != d->soft_seconds);
+    }
+}
+
+/* Every engine parameter into st, in the table's order (Redis goes in
+ * its hash table's order, which only changes where new lines land). */
+void configRewriteEngineOptions(redisServer *s, rewriteState *st) {
+    serverConfig dflt;
+    serverConfigDefaults(&dflt);
+    for (const configDef *d = configs; d->name; d++) {
+        if (d->kind == CFG_SAVE) {
+            _rewriteSave(s, st);
+        } else if (d->kind == CFG_OBUF) {
+            _rewriteObuf(s, st, &dflt);
+        } else if (d->kind == CFG_PASS) {
+            if (!s->requirepass) {
+                rewriteMarkProcessed(st, d->name);
+                continue;
+            }
+            sds line = sdsnew(s->mem, "requirepass ");
+            line = sdscatrepr(s->mem, line, s->requirepass,
+                              sdslen(s->requirepass));
+            rewriteLine(st, d->name, line, 1);
+        } else {
+            _rewriteOne(s, st, d, &dflt);
+        }
+    }
+}

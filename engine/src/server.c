@@ -67,7 +67,10 @@ const dictType commandTableDictType = {
     dictSdsCaseHash, dictSdsKeyCaseCompare, _dictSdsDestructor, NULL, NULL };
 
 /* ---- Configuration defaults (Redis 7.0). ---- */
-static void _initConfig(serverConfig *cfg) {
+
+/* Fills cfg with Redis 7.0's defaults (CONFIG REWRITE compares with
+ * them too). */
+void serverConfigDefaults(serverConfig *cfg) {
     memset(cfg, 0, sizeof(*cfg));
     cfg->hz = CONFIG_DEFAULT_HZ;
     cfg->dynamic_hz = 1;
@@ -150,7 +153,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->node = node;
     s->heap_limit = heap_limit;
     s->unix_ms_at_zero = unix_ms_at_zero;
-    _initConfig(&s->cfg);
+    serverConfigDefaults(&s->cfg);
     s->denv.mem = mem;
     quicklistEnvInit(&s->qlenv, mem);
     for (int i = 0; i < 16; i += 8) {

@@ -754,7 +754,22 @@ void aclHelpCommand(client *c);
 int aclSetRequirePass(redisServer *s, const char *pass);
 
 /* ---- config_rewrite.c ---- */
+/* A configuration file being rewritten: its lines, which option each
+ * holds, and what the rewrite has done so far. */
+typedef struct rewriteState rewriteState;
+typedef int rewriteKnownFn(void *ctx, const char *name, const char **canon);
+rewriteState *rewriteStateCreate(gkMem *m, const char *old, size_t len,
+                                 int force_all, rewriteKnownFn *known,
+                                 void *ctx);
+void rewriteLine(rewriteState *st, const char *option, sds line, int force);
+void rewriteMarkProcessed(rewriteState *st, const char *option);
+sds rewriteStateFinish(rewriteState *st);
+sds rewriteFormatMemory(gkMem *m, sds o, long long bytes);
 void configRewriteCommand(client *c);
+/* config.c's share: the engine's parameters. */
+int configKnownDirective(const char *name, const char **canon);
+void configRewriteEngineOptions(redisServer *s, rewriteState *st);
+void serverConfigDefaults(serverConfig *cfg);
 
 
 /* ---- multi.c ---- */
