@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -188,12 +190,30 @@ static int _sockName(void *ctx, int fd, int remote, char *buf, size_t len) {
     return 0;
 }
 
+static uint64_t _tvUs(struct timeval tv) {
+    return (uint64_t)tv.tv_sec * 1000000ULL + (uint64_t)tv.tv_usec;
+}
+
+/* getrusage of the process, its children and this (the main) thread:
+ * sys, user for each, as INFO cpu lists them. */
+static void _cpuTimes(void *ctx, uint64_t us[6]) {
+    (void)ctx;
+    static const int who[3] = { RUSAGE_SELF, RUSAGE_CHILDREN, RUSAGE_THREAD };
+    for (int i = 0; i < 3; i++) {
+        struct rusage ru;
+        memset(&ru, 0, sizeof(ru));
+        getrusage(who[i], &ru);
+        us[2 * i] = _tvUs(ru.ru_stime);
+        us[2 * i + 1] = _tvUs(ru.ru_utime);
+    }
+}
+
 /* The backend over n. */
 aeBackend netEpollBackend(netEpoll *n) {
     aeBackend be = { .ctx = n, .poll = _poll, .now = _now, .read = _read,
                      .write = _write, .close = _close, .watch = _watch,
                      .stall = _stall, .isLocal = _isLocal,
-                     .sockName = _sockName };
+                     .sockName = _sockName, .cpuTimes = _cpuTimes };
     return be;
 }
 

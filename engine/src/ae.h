@@ -81,6 +81,11 @@ typedef struct aeBackend {
      * 2 for a unix socket, 0 if unknown. NULL: the simulated world, whose
      * connections have made-up addresses. */
     int (*sockName)(void *ctx, int fd, int remote, char *buf, size_t len);
+    /* Optional: the CPU the process used, in microseconds: system and
+     * user time of the process, of its waited-for children, and of its
+     * main thread (INFO cpu). NULL: the simulated world, where the
+     * server's virtual CPU time is all user time. */
+    void (*cpuTimes)(void *ctx, uint64_t us[6]);
 } aeBackend;
 
 typedef struct aeEventLoop {

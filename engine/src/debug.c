@@ -446,6 +446,28 @@ static sds _infoStats(redisServer *s, sds info) {
         s->stat_total_error_replies);
 }
 
+/* INFO cpu: seconds of CPU, to the microsecond, from the host; in the
+ * simulated world the server's virtual CPU time, all of it user time
+ * of the main thread, and no children. */
+static sds _infoCpu(redisServer *s, sds info) {
+    uint64_t us[6] = { 0 };
+    aeBackend *be = &s->el->backend;
+    if (be->cpuTimes) {
+        be->cpuTimes(be->ctx, us);
+    } else {
+        us[1] = us[5] = s->denv.cpu_ns / 1000;
+    }
+    static const char *const names[6] = { "used_cpu_sys", "used_cpu_user",
+        "used_cpu_sys_children", "used_cpu_user_children",
+        "used_cpu_sys_main_thread", "used_cpu_user_main_thread" };
+    info = sdscat(s->mem, info, "# CPU\r\n");
+    for (int i = 0; i < 6; i++)
+        info = sdscatprintf(s->mem, info, "%s:%llu.%06llu\r\n", names[i],
+                            (unsigned long long)(us[i] / 1000000),
+                            (unsigned long long)(us[i] % 1000000));
+    return info;
+}
+
 static sds _infoKeyspace(redisServer *s, sds info) {
     info = sdscat(s->mem, info, "# Keyspace\r\n");
     for (int j = 0; j < s->cfg.databases; j++) {
@@ -496,6 +518,7 @@ static const struct {
     { "server", _infoServer, 1 }, { "clients", _infoClients, 1 },
     { "memory", _infoMemory, 1 }, { "persistence", aofInfoPersistence, 1 },
     { "stats", _infoStats, 1 }, { "replication", replicationInfo, 1 },
+    { "cpu", _infoCpu, 1 },
     { "commandstats", _infoCommandstats, 0 },
     { "keyspace", _infoKeyspace, 1 }, { NULL, NULL, 0 }
 };

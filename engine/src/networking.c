@@ -485,13 +485,20 @@ void processInputBuffer(client *c) {
 }
 
 /* Readable handler: reads up to 16 KB (or exactly the rest of a big bulk
- * argument), enforces the query buffer limit and processes the buffer. */
+ * argument), enforces the query buffer limit and processes the buffer.
+ * The buffer grows as Redis 7.0 grows it: by exactly what is asked for
+ * while it is smaller than one read, or for a big argument (so a new
+ * client's buffer is 16 KB, and a big argument takes its own size), and
+ * with room to spare otherwise. (Redis then reads all the spare room at
+ * once; here a read stays at most 16 KB.) */
 void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask) {
     client *c = privdata;
     redisServer *s = c->srv;
     size_t readlen = PROTO_IOBUF_LEN;
+    int big_arg = 0;
     if (c->reqtype == PROTO_REQ_MULTIBULK && c->multibulklen &&
         c->bulklen >= PROTO_MBULK_BIG_ARG) {
+        big_arg = 1;
         size_t have = sdslen(c->querybuf) - c->qb_pos;
         size_t want = (size_t)c->bulklen + 2;
         if (want > have) readlen = want - have;
@@ -502,7 +509,10 @@ void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask) {
          * costs nothing until its bytes arrive. */
         if (readlen > PROTO_BIG_READ_MAX) readlen = PROTO_BIG_READ_MAX;
     }
-    sds qb = sdsTryMakeRoomFor(s->mem, c->querybuf, readlen);
+    size_t alloc = sdslen(c->querybuf) + sdsavail(c->querybuf);
+    sds qb = big_arg || alloc < PROTO_IOBUF_LEN
+             ? sdsTryMakeRoomForNonGreedy(s->mem, c->querybuf, readlen)
+             : sdsTryMakeRoomFor(s->mem, c->querybuf, readlen);
     if (!qb) { freeClientAsync(c); return; }
     c->querybuf = qb;
     size_t qblen = sdslen(qb);
@@ -1070,6 +1080,53 @@ void clientsCronOutputBufferLimits(redisServer *s) {
     for (int fd = 0; fd < s->clients_cap; fd++) {
         client *c = s->clients[fd];
         if (c && c->reply_bytes) closeClientOnOutputBufferLimitReached(c, 0);
+    }
+}
+
+/* clientsCron's query buffer resizing, Redis 7.0's rules: a buffer
+ * wasting more than 4 KB is emptied of its spare room when the client
+ * has been idle for over 2 seconds, or, past 32 KB, cut down to the
+ * larger of its content, its peak since the last check and the bulk
+ * being read, when that peak is under half its size. The peak then
+ * restarts from what the buffer holds now. */
+#define PROTO_RESIZE_THRESHOLD (1024 * 32)
+static void _clientsCronResizeQueryBuffer(client *c) {
+    redisServer *s = c->srv;
+    size_t len = sdslen(c->querybuf), size = len + sdsavail(c->querybuf);
+    long long idle = s->mstime / 1000 -
+                     (long long)(c->lastinteraction_ms / 1000);
+    if (sdsavail(c->querybuf) > 1024 * 4) {
+        if (idle > 2) {
+            c->querybuf = sdsRemoveFreeSpace(s->mem, c->querybuf);
+        } else if (size > PROTO_RESIZE_THRESHOLD &&
+                   size / 2 > c->querybuf_peak) {
+            size_t resize = len;
+            if (resize < c->querybuf_peak) resize = c->querybuf_peak;
+            if (c->bulklen != -1 && resize < (size_t)c->bulklen)
+                resize = (size_t)c->bulklen;
+            c->querybuf = sdsResize(s->mem, c->querybuf, resize);
+        }
+    }
+    c->querybuf_peak = sdslen(c->querybuf);
+    if (c->bulklen != -1 && (size_t)c->bulklen > c->querybuf_peak)
+        c->querybuf_peak = (size_t)c->bulklen;
+}
+
+/* serverCron's clientsCron: numclients/hz clients per call, at least 5
+ * (all of them if fewer), round-robin, as Redis walks its client list,
+ * so that each client is looked at about once a second. */
+#define CLIENTS_CRON_MIN_ITERATIONS 5
+void clientsCron(redisServer *s) {
+    int n = s->numclients / s->hz;
+    if (n < CLIENTS_CRON_MIN_ITERATIONS)
+        n = s->numclients < CLIENTS_CRON_MIN_ITERATIONS
+            ? s->numclients : CLIENTS_CRON_MIN_ITERATIONS;
+    for (int seen = 0; n > 0 && seen < s->clients_cap; seen++) {
+        s->clients_cron_fd = (s->clients_cron_fd + 1) % s->clients_cap;
+        client *c = s->clients[s->clients_cron_fd];
+        if (!c) continue;
+        n--;
+        _clientsCronResizeQueryBuffer(c);
     }
 }
 

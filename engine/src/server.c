@@ -698,6 +698,7 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
     _databasesCron(s);
     aofCron(s);
     if (_runWithPeriod(s, 1000)) replicationCron(s);
+    clientsCron(s);
     clientsCronOutputBufferLimits(s);
     TRACE(s->denv.trace, GK_TR_CRON, (uint16_t)s->node,
           (uint32_t)s->cronloops, 0, 0, 0);

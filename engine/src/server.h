@@ -533,6 +533,7 @@ typedef struct redisServer {
     long long client_pause_end;
     client **postponed;
     int npostponed, postponed_cap;
+    int clients_cron_fd;        /* where clientsCron goes on from */
     /* requirepass: the default user's password, NULL for nopass (acl.c). */
     sds requirepass;
 } redisServer;
@@ -1069,6 +1070,7 @@ int getClientType(client *c);
 size_t getClientOutputBufferMemoryUsage(client *c);
 int closeClientOnOutputBufferLimitReached(client *c, int async);
 void clientsCronOutputBufferLimits(redisServer *s);
+void clientsCron(redisServer *s);
 int obufLimitsParse(clientBufferLimits *limits, int argc, char **argv,
                     const char **why);
 sds obufLimitsString(redisServer *s, const clientBufferLimits *limits);

@@ -225,6 +225,47 @@ static void testRewriteText(void) {
     sdsfree(&m, text);
 }
 
+/* qbuf + qbuf-free of the calling connection, from CLIENT INFO. */
+static long long queryBufferSize(node *n) {
+    const char *info = nodeCmd(n, "CLIENT INFO");
+    const char *q = strstr(info, " qbuf="), *f = strstr(info, " qbuf-free=");
+    return q && f ? atoll(q + 6) + atoll(f + 11) : -1;
+}
+
+static void testQueryBufferResize(void) {
+    node n;
+    nodeOpen(&n, 7, NULL);
+    /* A new client's buffer is one read, 16 KB, not twice that. */
+    CHECK_EQ_INT(queryBufferSize(&n), 16384);
+    /* Another client, idle for over 2 seconds, is left with none. */
+    int b = connOpen(&n);
+    connSend(&n, b, "CLIENT SETNAME idler");
+    CHECK(strstr(nodeCmd(&n, "CLIENT LIST"),
+                 "name=idler age=0 idle=0 flags=N db=0 sub=0 psub=0 ssub=0 "
+                 "multi=-1 qbuf=0 qbuf-free=16384 ") != NULL);
+    nodeRun(&n, 3500 * MS);
+    CHECK(strstr(nodeCmd(&n, "CLIENT LIST"), "qbuf=0 qbuf-free=0 ") !=
+          NULL);
+    /* A big argument takes its own size; then the buffer is cut to its
+     * recent peak at the next checks, though the client is not idle. */
+    static char big[4 + 400000 + 64];
+    int len = snprintf(big, sizeof(big), "*3\r\n$3\r\nSET\r\n$1\r\nx\r\n"
+                       "$400000\r\n");
+    memset(big + len, 'A', 400000);
+    memcpy(big + len + 400000, "\r\n", 2);
+    CHECK_EQ_STR(nodeRaw(&n, big, (size_t)len + 400002), "+OK\r\n");
+    CHECK(queryBufferSize(&n) > 400000);
+    nodeRun(&n, 300 * MS);
+    long long after = queryBufferSize(&n);
+    CHECK(after > 0 && after < 32768);
+    /* INFO cpu: the virtual CPU the server used, as user time. */
+    const char *cpu = nodeCmd(&n, "INFO cpu");
+    CHECK(strstr(cpu, "# CPU\r\nused_cpu_sys:0.000000\r\nused_cpu_user:")
+          != NULL);
+    CHECK(strstr(cpu, "used_cpu_user_main_thread:") != NULL);
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("CLIENT KILL closes by id, by address (old form, itself included) "
         "and by type, skipping the caller unless SKIPME no",
@@ -243,5 +284,9 @@ int main(void) {
     RUN("CONFIG REWRITE keeps comments and order, reuses and blanks lines, "
         "comments unknown ones and appends changed parameters once",
         testRewriteText);
+    RUN("the query buffer starts at 16 KB, is emptied after 2 idle seconds, "
+        "holds a big argument whole and shrinks back to its recent peak; "
+        "INFO cpu reports virtual CPU time",
+        testQueryBufferResize);
     return gkTestReport();
 }
