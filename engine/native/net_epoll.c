@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 #include "net_epoll.h"
@@ -161,7 +162,7 @@ static int _isLocal(void *ctx, int fd) {
 }
 
 /* fd's peer address (remote) or its own, as Redis prints a client's
- * addr and laddr: "ip:port", "[ip]:port" for IPv6, "/unixsocket:0" for
+ * addr and laddr: "ip:port", "[ip]:port" for IPv6, "<path>:0" for
  * a unix socket. 1 for TCP, 2 for unix, 0 if the kernel says nothing. */
 static int _sockName(void *ctx, int fd, int remote, char *buf, size_t len) {
     (void)ctx;
@@ -184,7 +185,12 @@ static int _sockName(void *ctx, int fd, int remote, char *buf, size_t len) {
         return 1;
     }
     if (sa.ss_family == AF_UNIX) {
-        snprintf(buf, len, "/unixsocket:0");
+        /* Redis names both ends by the listening socket's path. */
+        struct sockaddr_un un;
+        socklen_t unlen = sizeof(un);
+        memset(&un, 0, sizeof(un));
+        if (getsockname(fd, (struct sockaddr *)&un, &unlen) != 0) return 0;
+        snprintf(buf, len, "%s:0", un.sun_path);
         return 2;
     }
     return 0;

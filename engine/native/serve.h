@@ -62,6 +62,8 @@ typedef struct serveHost {
 
 int serveMain(int argc, char **argv);
 uint64_t serveClock(void *ctx);
+int serveRelisten(serveHost *h, char *const *bind, int nbind, int port);
+void servePublishParams(serveHost *h);
 
 /* serve_config.c */
 int serveLoadConfig(serveHost *h, int argc, char **argv);
@@ -69,5 +71,8 @@ void serveConfigRelease(serveHost *h);
 
 /* serve_rewrite.c: CONFIG REWRITE of h->configfile (server.config_rewrite). */
 int serveConfigRewrite(void *ctx, redisServer *s, int force_all, sds *err);
+/* serve_config.c: CONFIG SET of the host's options (server.host_config_set). */
+int serveConfigSet(void *ctx, const char *name, const char *value,
+                   const char **why);
 
 #endif

@@ -309,3 +309,63 @@ void serveConfigRelease(serveHost *h) {
     free(h->configfile);
     h->logfile = h->pidfile = h->configfile = NULL;
 }
+
+/* ---- CONFIG SET of the host's options. ---- */
+
+/* CONFIG SET bind "<addr> ...": the value's words (split at each space,
+ * as Redis splits a multi-word parameter; "" for none), listened on at
+ * once, the old sockets closed. */
+static const char *_setBind(serveHost *h, const char *value) {
+    char *argv[SERVE_MAX_BIND + 2], *copy = strdup(value);
+    int argc = 1;
+    argv[0] = "bind";
+    if (!copy) return strerror(errno);
+    for (char *p = copy; *value && argc < SERVE_MAX_BIND + 2; ) {
+        argv[argc++] = p;
+        char *sp = strchr(p, ' ');
+        if (!sp) break;
+        *sp = '\0';
+        p = sp + 1;
+    }
+    const char *why = NULL;
+    if (argc - 1 > SERVE_MAX_BIND)
+        why = "Too many bind addresses specified.";
+    else if (serveRelisten(h, argv + 1, argc - 1, h->port) != 0)
+        why = "Failed to bind to specified addresses.";
+    else
+        why = _bind(h, argc, argv);
+    free(copy);
+    return why;
+}
+
+/* server.host_config_set: port and bind listen anew (the old sockets
+ * stay if that fails), tcp-keepalive applies to new connections; dir is
+ * a protected parameter (enable-protected-configs is not honoured here,
+ * so it stays refused); the rest cannot change while running. */
+int serveConfigSet(void *ctx, const char *name, const char *value,
+                   const char **why) {
+    static char errbuf[128];
+    serveHost *h = ctx;
+    long long v;
+    *why = NULL;
+    if (!strcasecmp(name, "port")) {
+        *why = _parseInt(value, 0, 65535, &v, errbuf, sizeof(errbuf));
+        if (!*why && v != h->port) {
+            if (serveRelisten(h, h->bind, h->nbind, (int)v) != 0)
+                *why = "Unable to listen on this port. Check server logs.";
+            else h->port = h->s->port = (int)v;
+        }
+    } else if (!strcasecmp(name, "bind")) {
+        *why = _setBind(h, value);
+    } else if (!strcasecmp(name, "tcp-keepalive")) {
+        *why = _parseInt(value, 0, INT_MAX, &v, errbuf, sizeof(errbuf));
+        if (!*why) h->tcp_keepalive = (int)v;
+    } else if (!strcasecmp(name, "dir")) {
+        *why = "can't set protected config";
+    } else {
+        *why = "can't set immutable config";
+    }
+    if (*why) return C_ERR;
+    servePublishParams(h);
+    return C_OK;
+}

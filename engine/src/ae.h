@@ -77,7 +77,7 @@ typedef struct aeBackend {
     int (*isLocal)(void *ctx, int fd);
     /* Optional: the address of fd's peer (remote 1) or of its own end
      * (remote 0) as Redis prints it, "ip:port" ("[ip]:port" for IPv6,
-     * "path:0" for a unix socket), into buf. Returns 1 for a TCP socket,
+     * "<path>:0" for a unix socket), into buf. Returns 1 for a TCP socket,
      * 2 for a unix socket, 0 if unknown. NULL: the simulated world, whose
      * connections have made-up addresses. */
     int (*sockName)(void *ctx, int fd, int remote, char *buf, size_t len);

@@ -371,40 +371,79 @@ int serverConfigSet(redisServer *s, const char *name, const char *value,
     return C_OK;
 }
 
-/* CONFIG SET name value [name value ...]: all or nothing. */
+/* Whether name is one of the host's parameters (host_config). */
+static int _isHostParam(redisServer *s, const char *name) {
+    const char *const *hc = s->host_config;
+    for (int i = 0; hc && hc[i]; i += 2)
+        if (!strcasecmp(hc[i], name)) return 1;
+    return 0;
+}
+
+/* Whether parameters a and b are the same one (aliases included). */
+static int _sameParam(redisServer *s, const char *a, const char *b) {
+    const configDef *da = _lookup(a);
+    if (da) return da == _lookup(b);
+    return _isHostParam(s, a) && !strcasecmp(a, b);
+}
+
+/* Sets one host parameter through the host; C_ERR with *err set. */
+static int _hostConfigSet(redisServer *s, const char *name,
+                          const char *value, sds *err) {
+    const char *why = "can't set immutable config";
+    if (s->host_config_set &&
+        s->host_config_set(s->host_config_ctx, name, value, &why) == C_OK)
+        return C_OK;
+    *err = sdscatprintf(s->mem, sdsempty(s->mem), "CONFIG SET failed "
+                        "(possibly related to argument '%s') - %s", name,
+                        why);
+    return C_ERR;
+}
+
+/* CONFIG SET name value [name value ...]: all or nothing. The engine's
+ * parameters are set first, then the host's (port, bind ...), whose
+ * failure undoes the engine's. */
 void configSetCommand(client *c) {
     redisServer *s = c->srv;
     if (c->argc % 2) { addReplyErrorArity(c); return; }
     int n = (c->argc - 2) / 2;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
-            if (_lookup(c->argv[2 + 2 * i]->v.ptr) &&
-                _lookup(c->argv[2 + 2 * i]->v.ptr) ==
-                _lookup(c->argv[2 + 2 * j]->v.ptr)) {
+            if (_sameParam(s, c->argv[2 + 2 * i]->v.ptr,
+                           c->argv[2 + 2 * j]->v.ptr)) {
                 addReplyErrorFormat(c, "CONFIG SET failed (possibly related "
                     "to argument '%s') - duplicate parameter",
                     (char *)c->argv[2 + 2 * i]->v.ptr);
                 return;
             }
     for (int i = 0; i < n; i++) {      /* every name first, as Redis */
-        if (!_lookup(c->argv[2 + 2 * i]->v.ptr)) {
+        const char *name = c->argv[2 + 2 * i]->v.ptr;
+        if (!_lookup(name) && !_isHostParam(s, name)) {
             addReplyErrorFormat(c, "Unknown option or number of arguments "
-                                "for CONFIG SET - '%s'",
-                                (char *)c->argv[2 + 2 * i]->v.ptr);
+                                "for CONFIG SET - '%s'", name);
             return;
         }
     }
     serverConfig saved = s->cfg;
-    for (int i = 0; i < n; i++) {
-        sds err = NULL;
-        if (serverConfigSet(s, c->argv[2 + 2 * i]->v.ptr,
-                            c->argv[3 + 2 * i]->v.ptr, &err) != C_OK) {
-            s->cfg = saved;
-            addReplyErrorSds(c, err);
-            return;
+    sds pass = s->requirepass ? sdsdup(s->mem, s->requirepass) : NULL;
+    sds err = NULL;
+    for (int pass_no = 0; pass_no < 2 && !err; pass_no++) {
+        for (int i = 0; i < n && !err; i++) {
+            const char *name = c->argv[2 + 2 * i]->v.ptr;
+            const char *value = c->argv[3 + 2 * i]->v.ptr;
+            int host = _lookup(name) == NULL;
+            if (host != pass_no) continue;
+            if (host) _hostConfigSet(s, name, value, &err);
+            else serverConfigSet(s, name, value, &err);
         }
     }
-    addReplyOK(c);
+    if (err) {
+        s->cfg = saved;
+        aclSetRequirePass(s, pass ? pass : "");
+        addReplyErrorSds(c, err);
+    } else {
+        addReplyOK(c);
+    }
+    sdsfree(s->mem, pass);
 }
 
 static void _addConfigValue(client *c, const configDef *d) {

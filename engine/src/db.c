@@ -762,13 +762,22 @@ void keysCommand(client *c) {
     setDeferredArrayLen(c, len, n);
 }
 
-/* A random key that has not expired, or NULL if the db is empty. */
+/* A random key that has not expired, or NULL if the db is empty. While
+ * clients are paused expired keys stay (expireIfNeeded), so a db of keys
+ * that all expired would be drawn from for ever: after 100 draws one of
+ * them is returned, as Redis 7.2 does (7.0.15 spins). */
 static robj *_dbRandomKey(client *c) {
+    int maxtries = 100;
+    int allvolatile = dictSize(c->db->dict) == dictSize(c->db->expires);
     for (;;) {
         dictEntry *de = dictGetFairRandomKey(c->db->dict);
         if (!de) return NULL;
         sds key = dictGetKey(de);
         robj *k = createStringObject(c->srv, key, sdslen(key));
+        if (dictFind(c->db->expires, key) && allvolatile &&
+            c->srv->client_pause_type != CLIENT_PAUSE_OFF &&
+            --maxtries == 0)
+            return k;
         if (dictFind(c->db->expires, key) &&
             expireIfNeeded(c->srv, c->db, k)) {
             decrRefCount(c->srv, k);

@@ -95,11 +95,21 @@ void monitorClientGone(client *c) {
     c->flags &= ~(uint64_t)CLIENT_MONITOR;
 }
 
-/* The source of a monitor line: the db and who sent the command. */
+/* The source of a monitor line: the db and who sent the command -- a
+ * script's calls are "lua"; a script command itself (EVAL, FCALL: flagged
+ * CMD_SKIP_MONITOR) feeds its own line before it runs, so that its calls
+ * come after it, as in Redis. */
 static sds _catSource(redisServer *s, client *c, int dictid, sds o) {
-    if (c->flags & CLIENT_UNIX_SOCKET)
-        return sdscatprintf(s->mem, o, "[%d unix:%s] ", dictid,
-                            getClientPeerId(c));
+    if (c->flags & CLIENT_SCRIPT)
+        return sdscatprintf(s->mem, o, "[%d lua] ", dictid);
+    if (c->flags & CLIENT_UNIX_SOCKET) {
+        /* The peer of a unix socket is "<path>:0"; the line names the
+         * path. */
+        const char *id = getClientPeerId(c);
+        int len = (int)strlen(id);
+        if (len >= 2 && !strcmp(id + len - 2, ":0")) len -= 2;
+        return sdscatprintf(s->mem, o, "[%d unix:%.*s] ", dictid, len, id);
+    }
     return sdscatprintf(s->mem, o, "[%d %s] ", dictid, getClientPeerId(c));
 }
 

@@ -179,6 +179,8 @@ typedef struct clientReplyBlock {
 #define CLIENT_UNBLOCKED (1 << 7)       /* queued to read its input again */
 #define CLIENT_DENY_BLOCKING (1ULL << 41) /* blocking commands never block */
 #define CLIENT_MONITOR (1 << 2)         /* MONITOR: fed every command run */
+#define CLIENT_SCRIPT (1 << 8)          /* a script's client (its calls are
+                                           "lua" to MONITOR) */
 #define CLIENT_UNIX_SOCKET (1 << 11)    /* connected on a unix socket */
 #define CLIENT_REPLY_OFF (1 << 22)      /* CLIENT REPLY OFF */
 #define CLIENT_REPLY_SKIP_NEXT (1 << 23) /* CLIENT REPLY SKIP was just run */
@@ -517,6 +519,11 @@ typedef struct redisServer {
      * value, ..., NULL: CONFIG GET lists those that match after the
      * engine's. NULL for none. */
     const char *const *host_config;
+    /* CONFIG SET of one of those: C_OK, or C_ERR with *why set to the
+     * reason (a constant). NULL: all are immutable. */
+    int (*host_config_set)(void *ctx, const char *name, const char *value,
+                           const char **why);
+    void *host_config_ctx;
     int save_loaded;            /* a save directive was read at startup */
     /* CONFIG REWRITE: the host rewrites its configuration file with the
      * lines the engine gives it (config_rewrite.c); NULL: the server was

@@ -9,7 +9,7 @@
 // Run: node --test tests/server/ (GLASSKV_BUILD=dir for a build of one's
 // own, see servers.mjs).
 import assert from 'node:assert/strict';
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sleep, startServer } from './servers.mjs';
 
@@ -45,11 +45,32 @@ async function until(fn, ms = 3000) {
   return true;
 }
 
-/** Sends one command and waits for at least one reply line. */
+/**
+ * Where the RESP value starting at i in s ends, or -1 if it is not all
+ * there yet.
+ */
+function respEnd(s, i = 0) {
+  const eol = s.indexOf('\r\n', i);
+  if (eol < 0) return -1;
+  const type = s[i];
+  const n = Number(s.slice(i + 1, eol));
+  if (type === '$' || type === '=' || type === '!') {
+    if (n < 0) return eol + 2;
+    return s.length >= eol + 2 + n + 2 ? eol + 2 + n + 2 : -1;
+  }
+  if ('*%~>|'.includes(type)) {
+    let at = eol + 2;
+    const items = type === '%' || type === '|' ? 2 * n : n;
+    for (let k = 0; k < items && at >= 0; k++) at = respEnd(s, at);
+    return n < 0 ? eol + 2 : at;
+  }
+  return eol + 2;
+}
+
+/** Sends one command and waits for its whole reply (or 300 ms of none). */
 async function cmd(c, text) {
   c.send(`${text}\r\n`);
-  await until(() => c.bytes().includes('\r\n'));
-  await sleep(20);
+  await until(() => c.bytes().length > 0 && respEnd(c.bytes()) === c.bytes().length, 300);
   return c.take();
 }
 
@@ -120,10 +141,12 @@ describe('connection administration matches redis-server 7.0 on real sockets', (
       const out = [await cmd(admin, 'CLIENT PAUSE 400 WRITE')];
       const t0 = Date.now();
       writer.send('SET paused 1\r\nPING\r\n');
-      await sleep(150);
+      let list = '';
+      await sleep(100);
+      for (let k = 0; k < 20 && !/flags=b /.test(list); k++)
+        list = await cmd(admin, 'CLIENT LIST');
       out.push(writer.bytes());
       out.push(await cmd(admin, 'GET paused'));
-      const list = await cmd(admin, 'CLIENT LIST');
       out.push(/flags=b .* qbuf=6 .* cmd=set /.test(list) ? 'held' : list);
       await until(() => writer.bytes().includes('PONG'), 2000);
       const waited = Date.now() - t0;
@@ -137,6 +160,26 @@ describe('connection administration matches redis-server 7.0 on real sockets', (
     assert.deepEqual(g, r);
     assert.deepEqual(g, ['+OK\r\n', '', '$-1\r\n', 'held', 'waited', '+OK\r\n+PONG\r\n',
       '$1\r\n1\r\n']);
+  });
+
+  it('CONFIG SET of port, bind and the host\'s fixed options answers as redis-server does', async () => {
+    const busy = createServer();
+    await new Promise((r) => busy.listen(0, '127.0.0.1', r));
+    const busyPort = busy.address().port;
+    const [g, r] = await both(servers, async (port) => {
+      const c = await open(port);
+      const out = [];
+      for (const line of [`CONFIG SET port ${port}`, 'CONFIG SET tcp-keepalive 120',
+        'CONFIG GET tcp-keepalive', 'CONFIG SET daemonize yes', 'CONFIG SET tcp-backlog 10',
+        'CONFIG SET dir /tmp', `CONFIG SET maxmemory 1mb port ${busyPort}`,
+        'CONFIG GET maxmemory', 'CONFIG SET port 1 port 2', 'CONFIG SET bind 127.0.0.1',
+        'CONFIG SET tcp-keepalive 300', 'PING'])
+        out.push((await cmd(c, line)).replace(String(port), 'PORT'));
+      c.close();
+      return out;
+    });
+    busy.close();
+    assert.deepEqual(g, r);
   });
 
   it('requirepass asks new connections for AUTH, with the same errors', async () => {
