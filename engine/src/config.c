@@ -566,6 +566,8 @@ void configResetStatCommand(client *c) {
     s->stat_inst_last_cmds = 0;
     s->stat_total_forks = s->stat_fork_time_us = 0;
     s->aof.delayed_fsync = 0;
+    /* lazyfreed_objects restarts from 0; what is pending stays so. */
+    s->stat_lazyfree_jobs = bioPendingJobsOfType(&s->bio, BIO_LAZY_FREE);
     memset(s->cmdstats, 0, sizeof(cmdStats) * (size_t)s->ncommands);
     addReplyOK(c);
 }

@@ -727,6 +727,7 @@ int dbAsyncDelete(redisServer *s, redisDb *db, robj *key) {
         dictSetVal(db->dict, de, NULL);
         bioCreateLazyFreeJob(&s->bio, _lazyFree, s, val,
                              effort * LAZYFREE_NS_PER_ELEMENT, serverNow(s));
+        s->stat_lazyfree_jobs++;
     }
     if (dictSize(db->expires) > 0) dictDelete(db->expires, key->v.ptr);
     dictFreeUnlinkedEntry(db->dict, de);

@@ -408,14 +408,21 @@ static sds _infoClients(redisServer *s, sds info) {
         s->blocked_clients, s->timeouts_n);
 }
 
+/* INFO memory. Lazy freeing: every job of the BIO_LAZY_FREE thread frees
+ * one value (UNLINK's), so its queue is the objects pending; FLUSHDB and
+ * FLUSHALL ASYNC free at once here, and count in neither figure. */
 static sds _infoMemory(redisServer *s, sds info) {
+    unsigned long pending = bioPendingJobsOfType(&s->bio, BIO_LAZY_FREE);
     return sdscatprintf(s->mem, info,
         "# Memory\r\n"
         "used_memory:%zu\r\n"
         "used_memory_peak:%zu\r\n"
         "maxmemory:%lld\r\n"
-        "maxmemory_policy:noeviction\r\n",
-        s->mem->used, s->mem->peak, s->cfg.maxmemory);
+        "maxmemory_policy:noeviction\r\n"
+        "lazyfree_pending_objects:%lu\r\n"
+        "lazyfreed_objects:%llu\r\n",
+        s->mem->used, s->mem->peak, s->cfg.maxmemory, pending,
+        (unsigned long long)(s->stat_lazyfree_jobs - pending));
 }
 
 static sds _infoStats(redisServer *s, sds info) {

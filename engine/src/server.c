@@ -434,9 +434,10 @@ static int _rejectReplicaKeyspace(client *c, int is_exec) {
 }
 
 /* Checks a parsed command and runs it (processCommand in Redis): lookup,
- * arity, DEBUG's permission, memory, disk errors; then serves the clients
- * blocked on keys the command made ready. Returns C_OK if the client is
- * still valid. */
+ * arity, DEBUG's permission, authentication, memory, disk errors, a
+ * replica's access to the keyspace, a client pause (which holds the
+ * command for later); then serves the clients blocked on keys the
+ * command made ready. Returns C_OK if the client is still valid. */
 int processCommand(client *c) {
     redisServer *s = c->srv;
     c->cmd = c->lastcmd = lookupCommand(s, c->argv, c->argc);

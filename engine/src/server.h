@@ -541,6 +541,7 @@ typedef struct redisServer {
     client **postponed;
     int npostponed, postponed_cap;
     int clients_cron_fd;        /* where clientsCron goes on from */
+    unsigned long long stat_lazyfree_jobs;  /* values given to lazy free */
     /* requirepass: the default user's password, NULL for nopass (acl.c). */
     sds requirepass;
 } redisServer;

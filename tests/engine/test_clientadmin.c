@@ -268,6 +268,47 @@ static void testQueryBufferResize(void) {
     nodeClose(&n);
 }
 
+/* An integer field of INFO memory, or -1. */
+static long long memoryInfo(node *n, const char *field) {
+    char want[64];
+    nodeCmd(n, "INFO memory");
+    snprintf(want, sizeof(want), "\r\n%s:", field);
+    const char *p = strstr(n->out, want);
+    return p ? atoll(p + strlen(want)) : -1;
+}
+
+static void testLazyfreeAndBigArgv(void) {
+    node n;
+    nodeOpen(&n, 8, NULL);
+    static char cmd[16 + 5000 * 7];
+    /* The same bytes in one argument first, so that the buffers a command
+     * of this size needs on its way are there already. */
+    memset(cmd, 'x', sizeof(cmd) - 1);
+    memcpy(cmd, "ECHO ", 5);
+    nodeCmd(&n, cmd);
+    nodeRun(&n, 4 * SEC);
+    long long before = memoryInfo(&n, "used_memory");
+    int len = snprintf(cmd, sizeof(cmd), "SADD s");
+    for (int i = 0; i < 5000; i++)
+        len += snprintf(cmd + len, sizeof(cmd) - (size_t)len, " m%d", i);
+    CHECK_EQ_STR(nodeCmd(&n, cmd), ":5000\r\n");
+    CHECK_EQ_INT(memoryInfo(&n, "lazyfree_pending_objects"), 0);
+    /* UNLINK hands the set to the lazy free thread. */
+    const char *pipe = "UNLINK s\r\nINFO memory\r\n";
+    nodeRaw(&n, pipe, strlen(pipe));
+    CHECK(strstr(n.out, "\r\nlazyfree_pending_objects:1\r\n") != NULL);
+    nodeRun(&n, 100 * MS);
+    CHECK_EQ_INT(memoryInfo(&n, "lazyfree_pending_objects"), 0);
+    CHECK_EQ_INT(memoryInfo(&n, "lazyfreed_objects"), 1);
+    /* Neither the set nor the 5002 arguments' array is held any more
+     * (nor, once idle, the query buffer the command needed). */
+    nodeRun(&n, 4 * SEC);
+    CHECK(memoryInfo(&n, "used_memory") < before + 4096);
+    nodeCmd(&n, "CONFIG RESETSTAT");
+    CHECK_EQ_INT(memoryInfo(&n, "lazyfreed_objects"), 0);
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("CLIENT KILL closes by id, by address (old form, itself included) "
         "and by type, skipping the caller unless SKIPME no",
@@ -291,5 +332,8 @@ int main(void) {
         "holds a big argument whole and shrinks back to its recent peak; "
         "INFO cpu reports virtual CPU time",
         testQueryBufferResize);
+    RUN("UNLINK's lazy free shows in lazyfree_pending_objects then "
+        "lazyfreed_objects, and a huge command's argv is not kept",
+        testLazyfreeAndBigArgv);
     return gkTestReport();
 }
