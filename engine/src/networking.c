@@ -494,11 +494,12 @@ void processInputBuffer(client *c) {
 
 /* Readable handler: reads up to 16 KB (or exactly the rest of a big bulk
  * argument), enforces the query buffer limit and processes the buffer.
- * The buffer grows as Redis 7.0 grows it: by exactly what is asked for
- * while it is smaller than one read, or for a big argument (so a new
- * client's buffer is 16 KB, and a big argument takes its own size), and
- * with room to spare otherwise. (Redis then reads all the spare room at
- * once; here a read stays at most 16 KB.) */
+ * The buffer grows by exactly what is asked for while it is smaller than
+ * one read, as in Redis 7.0 (so a new client's buffer is 16 KB), and
+ * with room to spare otherwise. Redis also sizes a big argument exactly,
+ * at once; here its room grows with the bytes that arrive (see below),
+ * which only doubling keeps from costing quadratic copying. (Redis then
+ * reads all the spare room at once; here a read stays at most 16 KB.) */
 void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask) {
     client *c = privdata;
     redisServer *s = c->srv;
@@ -518,7 +519,7 @@ void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask) {
         if (readlen > PROTO_BIG_READ_MAX) readlen = PROTO_BIG_READ_MAX;
     }
     size_t alloc = sdslen(c->querybuf) + sdsavail(c->querybuf);
-    sds qb = big_arg || alloc < PROTO_IOBUF_LEN
+    sds qb = !big_arg && alloc < PROTO_IOBUF_LEN
              ? sdsTryMakeRoomForNonGreedy(s->mem, c->querybuf, readlen)
              : sdsTryMakeRoomFor(s->mem, c->querybuf, readlen);
     if (!qb) { freeClientAsync(c); return; }
