@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 #include "net_epoll.h"
@@ -206,12 +209,66 @@ static int _connectError(void *ctx, int fd, char *err, size_t errlen) {
     return -1;
 }
 
+/* fd's peer address (remote) or its own, as Redis prints a client's
+ * addr and laddr: "ip:port", "[ip]:port" for IPv6, "<path>:0" for
+ * a unix socket. 1 for TCP, 2 for unix, 0 if the kernel says nothing. */
+static int _sockName(void *ctx, int fd, int remote, char *buf, size_t len) {
+    (void)ctx;
+    struct sockaddr_storage sa;
+    socklen_t salen = sizeof(sa);
+    char ip[INET6_ADDRSTRLEN];
+    int r = remote ? getpeername(fd, (struct sockaddr *)&sa, &salen)
+                   : getsockname(fd, (struct sockaddr *)&sa, &salen);
+    if (r != 0) return 0;
+    if (sa.ss_family == AF_INET) {
+        struct sockaddr_in *s4 = (struct sockaddr_in *)&sa;
+        inet_ntop(AF_INET, &s4->sin_addr, ip, sizeof(ip));
+        snprintf(buf, len, "%s:%d", ip, ntohs(s4->sin_port));
+        return 1;
+    }
+    if (sa.ss_family == AF_INET6) {
+        struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&sa;
+        inet_ntop(AF_INET6, &s6->sin6_addr, ip, sizeof(ip));
+        snprintf(buf, len, "[%s]:%d", ip, ntohs(s6->sin6_port));
+        return 1;
+    }
+    if (sa.ss_family == AF_UNIX) {
+        /* Redis names both ends by the listening socket's path. */
+        struct sockaddr_un un;
+        socklen_t unlen = sizeof(un);
+        memset(&un, 0, sizeof(un));
+        if (getsockname(fd, (struct sockaddr *)&un, &unlen) != 0) return 0;
+        snprintf(buf, len, "%s:0", un.sun_path);
+        return 2;
+    }
+    return 0;
+}
+
+static uint64_t _tvUs(struct timeval tv) {
+    return (uint64_t)tv.tv_sec * 1000000ULL + (uint64_t)tv.tv_usec;
+}
+
+/* getrusage of the process, its children and this (the main) thread:
+ * sys, user for each, as INFO cpu lists them. */
+static void _cpuTimes(void *ctx, uint64_t us[6]) {
+    (void)ctx;
+    static const int who[3] = { RUSAGE_SELF, RUSAGE_CHILDREN, RUSAGE_THREAD };
+    for (int i = 0; i < 3; i++) {
+        struct rusage ru;
+        memset(&ru, 0, sizeof(ru));
+        getrusage(who[i], &ru);
+        us[2 * i] = _tvUs(ru.ru_stime);
+        us[2 * i + 1] = _tvUs(ru.ru_utime);
+    }
+}
+
 /* The backend over n. */
 aeBackend netEpollBackend(netEpoll *n) {
     aeBackend be = { .ctx = n, .poll = _poll, .now = _now, .read = _read,
                      .write = _write, .close = _close, .watch = _watch,
                      .stall = _stall, .isLocal = _isLocal,
-                     .connect = _connect, .connectError = _connectError };
+                     .connect = _connect, .connectError = _connectError,
+                     .sockName = _sockName, .cpuTimes = _cpuTimes };
     return be;
 }
 

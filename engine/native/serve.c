@@ -191,6 +191,65 @@ static int _listen(serveHost *h) {
     return 0;
 }
 
+/* Opens listening sockets on port at every address of bind[0..nbind)
+ * into fds (an optional address the machine lacks is skipped, as at
+ * startup). Returns how many, or -1 with none left open. */
+static int _listenAll(serveHost *h, char *const *bind, int nbind, int port,
+                      int *fds) {
+    int n = 0;
+    for (int i = 0; port && i < nbind; i++) {
+        const char *addr = bind[i];
+        int optional = addr[0] == '-';
+        char err[256];
+        int fd = netListen(optional ? addr + 1 : addr, port, h->tcp_backlog,
+                           err, sizeof(err));
+        if (fd >= 0) {
+            fds[n++] = fd;
+            continue;
+        }
+        if ((errno == EADDRNOTAVAIL && optional) || errno == EAFNOSUPPORT ||
+            errno == EPROTONOSUPPORT || errno == ENOPROTOOPT) continue;
+        while (n) close(fds[--n]);
+        return -1;
+    }
+    return n;
+}
+
+static void _closeListeners(serveHost *h) {
+    for (int i = 0; i < h->nlfd; i++) {
+        aeDeleteFileEvent(h->s->el, h->lfd[i], AE_READABLE);
+        close(h->lfd[i]);
+    }
+    h->nlfd = 0;
+}
+
+static void _watchListeners(serveHost *h, const int *fds, int n) {
+    for (int i = 0; i < n; i++) {
+        h->lfd[i] = fds[i];
+        aeCreateFileEvent(h->s->el, fds[i], AE_READABLE, _acceptHandler, h);
+    }
+    h->nlfd = n;
+}
+
+/* CONFIG SET port and bind: the listening sockets are closed and opened
+ * again on port at bind[0..nbind), as Redis's changeBindAddr; if that
+ * fails, the old ones (h->bind, h->port) are opened again and -1 is
+ * returned. 0 on success; h's options are the caller's to update. */
+int serveRelisten(serveHost *h, char *const *bind, int nbind, int port) {
+    int fds[SERVE_MAX_BIND];
+    _closeListeners(h);
+    int n = _listenAll(h, bind, nbind, port, fds);
+    if (n >= 0 && (n > 0 || port == 0)) {
+        _watchListeners(h, fds, n);
+        return 0;
+    }
+    serverLog(h->s, LL_WARNING, "Failed to bind, trying to restore old "
+              "listening sockets.");
+    n = _listenAll(h, h->bind, h->nbind, h->port, fds);
+    if (n > 0) _watchListeners(h, fds, n);
+    return -1;
+}
+
 /* Raises the descriptor limit to what maxclients needs, or lowers
  * maxclients to what the limit allows, as Redis's adjustOpenFilesLimit.
  * -1 (after logging) if not even one client would fit. */
@@ -305,7 +364,7 @@ static void _joinBind(serveHost *h, char *buf, size_t cap) {
 
 /* Lets CONFIG GET show the host's options, as redis-server shows them
  * (redis-benchmark, for one, asks for save, which the engine keeps). */
-static void _publishParams(serveHost *h) {
+void servePublishParams(serveHost *h) {
     const char **p = h->params;
     snprintf(h->port_text, sizeof(h->port_text), "%d", h->port);
     snprintf(h->backlog_text, sizeof(h->backlog_text), "%d", h->tcp_backlog);
@@ -341,7 +400,13 @@ static int _attachBackends(serveHost *h) {
     s->child_fs = fsPosixBackend(h->child_fs);
     s->jobs = jobsPthreadBackend(h->jobs);
     s->port = h->port;
-    _publishParams(h);
+    s->host_config_set = serveConfigSet;
+    s->host_config_ctx = h;
+    if (h->configfile) {
+        s->config_rewrite = serveConfigRewrite;
+        s->config_rewrite_ctx = h;
+    }
+    servePublishParams(h);
     return 0;
 }
 

@@ -38,6 +38,8 @@ typedef struct serveHost {
     int tcp_keepalive;          /* seconds, 0: off */
     char *logfile;              /* NULL: standard output */
     char *pidfile;              /* NULL: none */
+    char *configfile;           /* absolute path of the file started
+                                   with (CONFIG REWRITE); NULL: none */
     /* The process. */
     uint64_t mono0;             /* CLOCK_MONOTONIC at virtual time 0, ns */
     gkMem mem;
@@ -60,9 +62,17 @@ typedef struct serveHost {
 
 int serveMain(int argc, char **argv);
 uint64_t serveClock(void *ctx);
+int serveRelisten(serveHost *h, char *const *bind, int nbind, int port);
+void servePublishParams(serveHost *h);
 
 /* serve_config.c */
 int serveLoadConfig(serveHost *h, int argc, char **argv);
 void serveConfigRelease(serveHost *h);
+
+/* serve_rewrite.c: CONFIG REWRITE of h->configfile (server.config_rewrite). */
+int serveConfigRewrite(void *ctx, redisServer *s, int force_all, sds *err);
+/* serve_config.c: CONFIG SET of the host's options (server.host_config_set). */
+int serveConfigSet(void *ctx, const char *name, const char *value,
+                   const char **why);
 
 #endif

@@ -257,6 +257,17 @@ static int _applyText(serveHost *h, sds text) {
     }
 }
 
+/* path made absolute against the current directory, as Redis keeps its
+ * configuration file's path (dir may move the process elsewhere). */
+static char *_absolutePath(const char *path) {
+    char cwd[4096];
+    if (path[0] == '/' || !getcwd(cwd, sizeof(cwd))) return strdup(path);
+    size_t n = strlen(cwd) + strlen(path) + 2;
+    char *abs = malloc(n);
+    if (abs) snprintf(abs, n, "%s/%s", cwd, path);
+    return abs;
+}
+
 /* Reads the configuration the arguments name (the file, stdin, the
  * options) into h and the engine's parameters. argv holds what follows
  * `server`. 0, or -1 after printing why the process cannot start. */
@@ -274,6 +285,7 @@ int serveLoadConfig(serveHost *h, int argc, char **argv) {
         text = _catStream(&h->mem, text, f);
         fclose(f);
         from = 1;
+        h->configfile = _absolutePath(argv[0]);
     }
     sds opts = _optionLines(h->s, argc, argv, from, &from_stdin);
     if (from_stdin) {
@@ -294,5 +306,66 @@ void serveConfigRelease(serveHost *h) {
     h->nbind = 0;
     free(h->logfile);
     free(h->pidfile);
-    h->logfile = h->pidfile = NULL;
+    free(h->configfile);
+    h->logfile = h->pidfile = h->configfile = NULL;
+}
+
+/* ---- CONFIG SET of the host's options. ---- */
+
+/* CONFIG SET bind "<addr> ...": the value's words (split at each space,
+ * as Redis splits a multi-word parameter; "" for none), listened on at
+ * once, the old sockets closed. */
+static const char *_setBind(serveHost *h, const char *value) {
+    char *argv[SERVE_MAX_BIND + 2], *copy = strdup(value);
+    int argc = 1;
+    argv[0] = "bind";
+    if (!copy) return strerror(errno);
+    for (char *p = copy; *value && argc < SERVE_MAX_BIND + 2; ) {
+        argv[argc++] = p;
+        char *sp = strchr(p, ' ');
+        if (!sp) break;
+        *sp = '\0';
+        p = sp + 1;
+    }
+    const char *why = NULL;
+    if (argc - 1 > SERVE_MAX_BIND)
+        why = "Too many bind addresses specified.";
+    else if (serveRelisten(h, argv + 1, argc - 1, h->port) != 0)
+        why = "Failed to bind to specified addresses.";
+    else
+        why = _bind(h, argc, argv);
+    free(copy);
+    return why;
+}
+
+/* server.host_config_set: port and bind listen anew (the old sockets
+ * stay if that fails), tcp-keepalive applies to new connections; dir is
+ * a protected parameter (enable-protected-configs is not honoured here,
+ * so it stays refused); the rest cannot change while running. */
+int serveConfigSet(void *ctx, const char *name, const char *value,
+                   const char **why) {
+    static char errbuf[128];
+    serveHost *h = ctx;
+    long long v;
+    *why = NULL;
+    if (!strcasecmp(name, "port")) {
+        *why = _parseInt(value, 0, 65535, &v, errbuf, sizeof(errbuf));
+        if (!*why && v != h->port) {
+            if (serveRelisten(h, h->bind, h->nbind, (int)v) != 0)
+                *why = "Unable to listen on this port. Check server logs.";
+            else h->port = h->s->port = (int)v;
+        }
+    } else if (!strcasecmp(name, "bind")) {
+        *why = _setBind(h, value);
+    } else if (!strcasecmp(name, "tcp-keepalive")) {
+        *why = _parseInt(value, 0, INT_MAX, &v, errbuf, sizeof(errbuf));
+        if (!*why) h->tcp_keepalive = (int)v;
+    } else if (!strcasecmp(name, "dir")) {
+        *why = "can't set protected config";
+    } else {
+        *why = "can't set immutable config";
+    }
+    if (*why) return C_ERR;
+    servePublishParams(h);
+    return C_OK;
 }

@@ -83,6 +83,17 @@ typedef struct aeBackend {
     int (*connect)(void *ctx, const char *host, int port, char *err,
                    size_t errlen);
     int (*connectError)(void *ctx, int fd, char *err, size_t errlen);
+    /* Optional: the address of fd's peer (remote 1) or of its own end
+     * (remote 0) as Redis prints it, "ip:port" ("[ip]:port" for IPv6,
+     * "<path>:0" for a unix socket), into buf. Returns 1 for a TCP socket,
+     * 2 for a unix socket, 0 if unknown. NULL: the simulated world, whose
+     * connections have made-up addresses. */
+    int (*sockName)(void *ctx, int fd, int remote, char *buf, size_t len);
+    /* Optional: the CPU the process used, in microseconds: system and
+     * user time of the process, of its waited-for children, and of its
+     * main thread (INFO cpu). NULL: the simulated world, where the
+     * server's virtual CPU time is all user time. */
+    void (*cpuTimes)(void *ctx, uint64_t us[6]);
 } aeBackend;
 
 typedef struct aeEventLoop {

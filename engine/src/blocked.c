@@ -339,9 +339,15 @@ static void _queueClientForReprocessing(client *c) {
 void unblockClient(client *c) {
     redisServer *s = c->srv;
     if (!(c->flags & CLIENT_BLOCKED)) return;
-    _unblockClientWaitingData(c);
-    freeClientArgv(c);
-    resetClient(c);
+    if (c->btype == BLOCKED_POSTPONE) {
+        /* A command held by a pause runs from the start again: it keeps
+         * its argv (CLIENT_PENDING_COMMAND). */
+        postponedClientGone(c);
+    } else {
+        _unblockClientWaitingData(c);
+        freeClientArgv(c);
+        resetClient(c);
+    }
     s->blocked_clients--;
     s->blocked_clients_by_type[c->btype]--;
     c->flags &= ~(uint64_t)CLIENT_BLOCKED;
@@ -597,7 +603,10 @@ void clientUnblockCommand(client *c) {
     for (int fd = 0; fd < s->clients_cap && !target; fd++)
         if (s->clients[fd] && s->clients[fd]->id == (uint64_t)id)
             target = s->clients[fd];
-    if (!target || !(target->flags & CLIENT_BLOCKED)) {
+    /* A client held by a pause is not waiting for data: there is no
+     * timeout reply to give it (Redis 7.0 would stop on this). */
+    if (!target || !(target->flags & CLIENT_BLOCKED) ||
+        target->btype == BLOCKED_POSTPONE) {
         addReplyLongLong(c, 0);
         return;
     }

@@ -13,6 +13,7 @@
 #define M CMD_DENYOOM
 #define F CMD_FAST
 #define A CMD_ADMIN
+#define NS CMD_NOSCRIPT
 #define END { 0 }
 
 /* Every top-level command, in the table's order:
@@ -20,8 +21,10 @@
 #define REDIS_COMMANDS(C) \
     C(ping, pingCommand, -1, F, NULL) \
     C(echo, echoCommand, 2, F, NULL) \
-    C(quit, quitCommand, -1, F | CMD_LOADING | CMD_STALE, NULL) \
-    C(hello, helloCommand, -1, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(quit, quitCommand, -1, \
+      F | CMD_LOADING | CMD_STALE | CMD_NO_AUTH, NULL) \
+    C(hello, helloCommand, -1, \
+      F | CMD_LOADING | CMD_STALE | CMD_NO_AUTH, NULL) \
     C(select, selectCommand, 2, F | CMD_LOADING | CMD_STALE, NULL) \
     C(dbsize, dbsizeCommand, 1, R | F, NULL) \
     C(flushdb, flushdbCommand, -1, W, NULL) \
@@ -230,6 +233,12 @@
     C(bgrewriteaof, bgrewriteaofCommand, 1, A, NULL) \
     C(save, saveCommand, 1, A | CMD_NO_MULTI, NULL) \
     C(lastsave, lastsaveCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(monitor, monitorCommand, 1, A | NS | CMD_LOADING | CMD_STALE, NULL) \
+    C(reset, resetCommand, 1, \
+      NS | CMD_LOADING | CMD_STALE | F | CMD_NO_AUTH, NULL) \
+    C(auth, authCommand, -2, \
+      NS | CMD_LOADING | CMD_STALE | F | CMD_NO_AUTH, NULL) \
+    C(acl, NULL, -2, 0, aclSubcommands) \
     C(shutdown, shutdownCommand, -1, \
       A | CMD_LOADING | CMD_STALE | CMD_NO_MULTI, NULL) \
     C(function, NULL, -2, 0, functionSubcommands) \
@@ -245,6 +254,8 @@
     S(config, get, configGetCommand, -3, CMD_LOADING | CMD_STALE) \
     S(config, set, configSetCommand, -4, A | CMD_LOADING | CMD_STALE) \
     S(config, resetstat, configResetStatCommand, 2, A) \
+    S(config, rewrite, configRewriteCommand, 2, \
+      A | NS | CMD_LOADING | CMD_STALE) \
     S(config, help, configHelpCommand, 2, CMD_LOADING | CMD_STALE)
 
 /* OBJECT's subcommands: S(container, name, handler, arity, flags). */
@@ -272,7 +283,22 @@
     S(client, info, clientInfoCommand, 2, CMD_LOADING | CMD_STALE) \
     S(client, list, clientListCommand, -2, A | CMD_LOADING | CMD_STALE) \
     S(client, unblock, clientUnblockCommand, -3, A | CMD_LOADING | CMD_STALE) \
-    S(client, reply, clientReplyCommand, 3, CMD_LOADING | CMD_STALE)
+    S(client, kill, clientKillCommand, -3, A | NS | CMD_LOADING | CMD_STALE) \
+    S(client, pause, clientPauseCommand, -3, A | NS | CMD_LOADING | CMD_STALE) \
+    S(client, unpause, clientUnpauseCommand, 2, \
+      A | NS | CMD_LOADING | CMD_STALE) \
+    S(client, reply, clientReplyCommand, 3, NS | CMD_LOADING | CMD_STALE) \
+    S(client, help, clientHelpCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(client, getredir, clientGetredirCommand, 2, \
+      NS | CMD_LOADING | CMD_STALE) \
+    S(client, trackinginfo, clientTrackinginfoCommand, 2, \
+      NS | CMD_LOADING | CMD_STALE)
+
+/* CLIENT's subcommands whose name is no C identifier:
+ * N(container, id, "name", handler, arity, flags). */
+#define CLIENT_NAMED_SUBCOMMANDS(N) \
+    N(client, no_evict, "no-evict", clientNoEvictCommand, 3, \
+      A | NS | CMD_LOADING | CMD_STALE)
 
 /* FUNCTION's subcommands: S(container, name, handler, arity, flags). */
 #define FUNCTION_SUBCOMMANDS(S) \
@@ -324,6 +350,14 @@
     S(latency, latest, latencyLatestCommand, 2, A | CMD_LOADING | CMD_STALE) \
     S(latency, reset, latencyResetCommand, -2, A | CMD_LOADING | CMD_STALE)
 
+/* ACL's subcommands: S(container, name, handler, arity, flags). */
+#define ACL_SUBCOMMANDS(S) \
+    S(acl, cat, aclCatCommand, -2, NS | CMD_LOADING | CMD_STALE) \
+    S(acl, help, aclHelpCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(acl, list, aclListCommand, 2, A | NS | CMD_LOADING | CMD_STALE) \
+    S(acl, users, aclUsersCommand, 2, A | NS | CMD_LOADING | CMD_STALE) \
+    S(acl, whoami, aclWhoamiCommand, 2, NS | CMD_LOADING | CMD_STALE)
+
 /* The ids: top-level commands in the table's order, then subcommands. */
 enum {
 #define CMD_ID(name, ...) CMDID_##name,
@@ -334,12 +368,14 @@ enum {
     MEMORY_SUBCOMMANDS(SUB_ID)
     COMMAND_SUBCOMMANDS(SUB_ID)
     CLIENT_SUBCOMMANDS(SUB_ID)
+    CLIENT_NAMED_SUBCOMMANDS(SUB_ID)
     FUNCTION_SUBCOMMANDS(SUB_ID)
     XGROUP_SUBCOMMANDS(SUB_ID)
     XINFO_SUBCOMMANDS(SUB_ID)
     PUBSUB_SUBCOMMANDS(SUB_ID)
     SLOWLOG_SUBCOMMANDS(SUB_ID)
     LATENCY_SUBCOMMANDS(SUB_ID)
+    ACL_SUBCOMMANDS(SUB_ID)
     CMDID_COUNT
 #undef CMD_ID
 #undef SUB_ID
@@ -350,6 +386,9 @@ const int redisCommandCount = CMDID_COUNT;
 #define SUB_ROW(container, name, proc, arity, flags) \
     { #name, proc, arity, flags, NULL, #container "|" #name, \
       CMDID_##container##_##name },
+#define NAMED_ROW(container, id, name, proc, arity, flags) \
+    { name, proc, arity, flags, NULL, #container "|" name, \
+      CMDID_##container##_##id },
 #define CMD_ROW(name, proc, arity, flags, subs) \
     { #name, proc, arity, flags, subs, #name, CMDID_##name },
 
@@ -366,7 +405,7 @@ static const redisCommand commandSubcommands[] = {
     COMMAND_SUBCOMMANDS(SUB_ROW) END
 };
 static const redisCommand clientSubcommands[] = {
-    CLIENT_SUBCOMMANDS(SUB_ROW) END
+    CLIENT_SUBCOMMANDS(SUB_ROW) CLIENT_NAMED_SUBCOMMANDS(NAMED_ROW) END
 };
 static const redisCommand functionSubcommands[] = {
     FUNCTION_SUBCOMMANDS(SUB_ROW) END
@@ -385,6 +424,9 @@ static const redisCommand slowlogSubcommands[] = {
 };
 static const redisCommand latencySubcommands[] = {
     LATENCY_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand aclSubcommands[] = {
+    ACL_SUBCOMMANDS(SUB_ROW) END
 };
 
 const redisCommand redisCommandTable[] = {

@@ -9,7 +9,7 @@
 #include "server.h"
 
 enum { CFG_BOOL, CFG_INT, CFG_MEMORY, CFG_ENUM, CFG_STRING, CFG_SAVE,
-       CFG_OBUF, CFG_NOTIFY };
+       CFG_OBUF, CFG_NOTIFY, CFG_PASS };
 
 typedef struct configDef {
     const char *name, *alias;
@@ -158,6 +158,7 @@ static const configDef configs[] = {
     { "client-output-buffer-limit", NULL, CFG_OBUF, 0, 0, 0, 0, 0 },
     { "notify-keyspace-events", NULL, CFG_NOTIFY,
       OFF(notify_keyspace_events), 0, 0, INT_MAX, 0 },
+    { "requirepass", NULL, CFG_PASS, 0, 0, 0, 0, 0 },
     { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL }
 };
 
@@ -389,6 +390,7 @@ int serverConfigSet(redisServer *s, const char *name, const char *value,
         why = _setObufFromValue(s, value);
         if (!why) return C_OK;
     }
+    if (!why && d->kind == CFG_PASS) return aclSetRequirePass(s, value);
     if (!why) why = _parseValue(d, value, &v, errbuf, sizeof(errbuf));
     if (why) {
         *err = sdscatprintf(s->mem, sdsempty(s->mem), "CONFIG SET failed "
@@ -408,47 +410,92 @@ int serverConfigSet(redisServer *s, const char *name, const char *value,
     return C_OK;
 }
 
-/* CONFIG SET name value [name value ...]: all or nothing. */
+/* Whether name is one of the host's parameters (host_config). */
+static int _isHostParam(redisServer *s, const char *name) {
+    const char *const *hc = s->host_config;
+    for (int i = 0; hc && hc[i]; i += 2)
+        if (!strcasecmp(hc[i], name)) return 1;
+    return 0;
+}
+
+/* Whether parameters a and b are the same one (aliases included). */
+static int _sameParam(redisServer *s, const char *a, const char *b) {
+    const configDef *da = _lookup(a);
+    if (da) return da == _lookup(b);
+    return _isHostParam(s, a) && !strcasecmp(a, b);
+}
+
+/* Sets one host parameter through the host; C_ERR with *err set. */
+static int _hostConfigSet(redisServer *s, const char *name,
+                          const char *value, sds *err) {
+    const char *why = "can't set immutable config";
+    if (s->host_config_set &&
+        s->host_config_set(s->host_config_ctx, name, value, &why) == C_OK)
+        return C_OK;
+    *err = sdscatprintf(s->mem, sdsempty(s->mem), "CONFIG SET failed "
+                        "(possibly related to argument '%s') - %s", name,
+                        why);
+    return C_ERR;
+}
+
+/* CONFIG SET name value [name value ...]: all or nothing. The engine's
+ * parameters are set first, then the host's (port, bind ...), whose
+ * failure undoes the engine's. */
 void configSetCommand(client *c) {
     redisServer *s = c->srv;
     if (c->argc % 2) { addReplyErrorArity(c); return; }
     int n = (c->argc - 2) / 2;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
-            if (_lookup(c->argv[2 + 2 * i]->v.ptr) &&
-                _lookup(c->argv[2 + 2 * i]->v.ptr) ==
-                _lookup(c->argv[2 + 2 * j]->v.ptr)) {
+            if (_sameParam(s, c->argv[2 + 2 * i]->v.ptr,
+                           c->argv[2 + 2 * j]->v.ptr)) {
                 addReplyErrorFormat(c, "CONFIG SET failed (possibly related "
                     "to argument '%s') - duplicate parameter",
                     (char *)c->argv[2 + 2 * i]->v.ptr);
                 return;
             }
     for (int i = 0; i < n; i++) {      /* every name first, as Redis */
-        const configDef *d = _lookup(c->argv[2 + 2 * i]->v.ptr);
-        if (!d) {
+        const char *name = c->argv[2 + 2 * i]->v.ptr;
+        const configDef *d = _lookup(name);
+        if (!d && !_isHostParam(s, name)) {
             addReplyErrorFormat(c, "Unknown option or number of arguments "
-                                "for CONFIG SET - '%s'",
-                                (char *)c->argv[2 + 2 * i]->v.ptr);
+                                "for CONFIG SET - '%s'", name);
             return;
         }
         /* A password never reaches the slow log or a monitor. */
-        if (!strcmp(d->name, "masterauth") || !strcmp(d->name, "requirepass"))
+        if (d && (!strcmp(d->name, "masterauth") ||
+                  !strcmp(d->name, "requirepass")))
             redactClientCommandArgument(c, 3 + 2 * i);
     }
     serverConfig saved = s->cfg;
-    for (int i = 0; i < n; i++) {
-        sds err = NULL;
-        if (serverConfigSet(s, c->argv[2 + 2 * i]->v.ptr,
-                            c->argv[3 + 2 * i]->v.ptr, &err) != C_OK) {
-            s->cfg = saved;
-            addReplyErrorSds(c, err);
-            return;
+    sds pass = s->requirepass ? sdsdup(s->mem, s->requirepass) : NULL;
+    sds err = NULL;
+    for (int pass_no = 0; pass_no < 2 && !err; pass_no++) {
+        for (int i = 0; i < n && !err; i++) {
+            const char *name = c->argv[2 + 2 * i]->v.ptr;
+            const char *value = c->argv[3 + 2 * i]->v.ptr;
+            int host = _lookup(name) == NULL;
+            if (host != pass_no) continue;
+            if (host) _hostConfigSet(s, name, value, &err);
+            else serverConfigSet(s, name, value, &err);
         }
     }
-    addReplyOK(c);
+    if (err) {
+        s->cfg = saved;
+        aclSetRequirePass(s, pass ? pass : "");
+        addReplyErrorSds(c, err);
+    } else {
+        addReplyOK(c);
+    }
+    sdsfree(s->mem, pass);
 }
 
 static void _addConfigValue(client *c, const configDef *d) {
+    if (d->kind == CFG_PASS) {
+        sds pass = c->srv->requirepass;
+        addReplyBulkCBuffer(c, pass ? pass : "", pass ? sdslen(pass) : 0);
+        return;
+    }
     if (d->kind == CFG_OBUF) {
         addReplyBulkSds(c, obufLimitsString(c->srv, c->srv->cfg.obuf_limits));
         return;
@@ -479,6 +526,10 @@ static void _addConfigValue(client *c, const configDef *d) {
 int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap) {
     const configDef *d = _lookup(name);
     if (!d || cap == 0) return C_ERR;
+    if (d->kind == CFG_PASS) {
+        snprintf(buf, cap, "%s", s->requirepass ? s->requirepass : "");
+        return C_OK;
+    }
     if (d->kind == CFG_SAVE) {
         _saveString(&s->cfg, buf, cap);
         return C_OK;
@@ -571,6 +622,8 @@ void configResetStatCommand(client *c) {
     s->stat_inst_last_cmds = 0;
     s->stat_total_forks = s->stat_fork_time_us = 0;
     s->aof.delayed_fsync = 0;
+    /* lazyfreed_objects restarts from 0; what is pending stays so. */
+    s->stat_lazyfree_jobs = bioPendingJobsOfType(&s->bio, BIO_LAZY_FREE);
     memset(s->cmdstats, 0, sizeof(cmdStats) * (size_t)s->ncommands);
     latencyResetHistograms(s);
     addReplyOK(c);
@@ -642,6 +695,10 @@ const char *serverLoadConfigDirective(redisServer *s, int argc,
                          : _setObufLimits(s, argc - 1, argv + 1);
     const configDef *d = argc == 2 ? _lookup(argv[0]) : NULL;
     if (!d) return "Bad directive or wrong number of arguments";
+    if (d->kind == CFG_PASS) {
+        aclSetRequirePass(s, argv[1]);
+        return NULL;
+    }
     if (!strcmp(d->name, "databases") && atoi(argv[1]) != s->cfg.databases)
         return "databases can only be 16 here";
     long long v = 0;
@@ -684,4 +741,91 @@ int serverLoadConfig(redisServer *s, const char *conf, sds *err) {
         }
     }
     return C_OK;
+}
+
+/* ---- CONFIG REWRITE (config_rewrite.c) ---- */
+
+/* Whether name is one of the engine's directives; *canon gets its main
+ * name (an alias is rewritten under it). */
+int configKnownDirective(const char *name, const char **canon) {
+    const configDef *d = _lookup(name);
+    if (!d) return 0;
+    *canon = d->name;
+    return 1;
+}
+
+/* One parameter's lines, force when it differs from its default dflt. */
+static void _rewriteOne(redisServer *s, rewriteState *st, const configDef *d,
+                        const serverConfig *dflt) {
+    gkMem *m = s->mem;
+    sds line = sdscatprintf(m, sdsempty(m), "%s ", d->name);
+    if (d->kind == CFG_STRING) {
+        const char *v = (const char *)&s->cfg + d->offset;
+        line = sdscatrepr(m, line, v, strlen(v));
+        rewriteLine(st, d->name, line,
+                    strcmp(v, (const char *)dflt + d->offset) != 0);
+        return;
+    }
+    long long v = _getValue(&s->cfg, d);
+    if (d->kind == CFG_BOOL) line = sdscat(m, line, v ? "yes" : "no");
+    else if (d->kind == CFG_ENUM) line = sdscat(m, line, _enumName(d, v));
+    else if (d->kind == CFG_MEMORY) line = rewriteFormatMemory(m, line, v);
+    else line = sdscatprintf(m, line, "%lld", v);
+    rewriteLine(st, d->name, line, v != _getValue(dflt, d));
+}
+
+/* save: every point, or save "" for none, always written. */
+static void _rewriteSave(redisServer *s, rewriteState *st) {
+    if (s->cfg.save_n == 0)
+        rewriteLine(st, "save", sdsnew(s->mem, "save \"\""), 1);
+    for (int j = 0; j < s->cfg.save_n; j++)
+        rewriteLine(st, "save", sdscatprintf(s->mem, sdsempty(s->mem),
+                    "save %lld %d", s->cfg.save_seconds[j],
+                    s->cfg.save_changes[j]), 1);
+    rewriteMarkProcessed(st, "save");
+}
+
+/* client-output-buffer-limit: a line per class, replica named so. */
+static void _rewriteObuf(redisServer *s, rewriteState *st,
+                         const serverConfig *dflt) {
+    static const char *const names[] = { "normal", "replica", "pubsub" };
+    gkMem *m = s->mem;
+    for (int j = 0; j < CLIENT_TYPE_OBUF_COUNT; j++) {
+        const clientBufferLimits *l = &s->cfg.obuf_limits[j];
+        const clientBufferLimits *d = &dflt->obuf_limits[j];
+        sds line = sdscatprintf(m, sdsempty(m),
+                                "client-output-buffer-limit %s ", names[j]);
+        line = rewriteFormatMemory(m, line, l->hard);
+        line = sdscat(m, line, " ");
+        line = rewriteFormatMemory(m, line, l->soft);
+        line = sdscatprintf(m, line, " %ld", (long)l->soft_seconds);
+        rewriteLine(st, "client-output-buffer-limit", line,
+                    l->hard != d->hard || l->soft != d->soft ||
+                    l->soft_seconds != d->soft_seconds);
+    }
+}
+
+/* Every engine parameter into st, in the table's order (Redis goes in
+ * its hash table's order, which only changes where new lines land). */
+void configRewriteEngineOptions(redisServer *s, rewriteState *st) {
+    serverConfig dflt;
+    serverConfigDefaults(&dflt);
+    for (const configDef *d = configs; d->name; d++) {
+        if (d->kind == CFG_SAVE) {
+            _rewriteSave(s, st);
+        } else if (d->kind == CFG_OBUF) {
+            _rewriteObuf(s, st, &dflt);
+        } else if (d->kind == CFG_PASS) {
+            if (!s->requirepass) {
+                rewriteMarkProcessed(st, d->name);
+                continue;
+            }
+            sds line = sdsnew(s->mem, "requirepass ");
+            line = sdscatrepr(s->mem, line, s->requirepass,
+                              sdslen(s->requirepass));
+            rewriteLine(st, d->name, line, 1);
+        } else {
+            _rewriteOne(s, st, d, &dflt);
+        }
+    }
 }

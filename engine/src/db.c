@@ -238,6 +238,9 @@ int expireIfNeeded(redisServer *s, redisDb *db, robj *key) {
      * its clients see the key gone, and its master's commands see it. */
     if (s->masterhost)
         return !(s->current_client && s->current_client == s->master);
+    /* While clients are paused the dataset stays as it is: the key reads
+     * as gone but is deleted (and the DEL propagated) after the pause. */
+    if (checkClientPauseTimeoutAndReturnIfPaused(s)) return 1;
     deleteExpiredKeyAndPropagate(s, db, key);
     TRACE(s->denv.trace, GK_TR_EXPIRE, (uint16_t)s->node, (uint32_t)db->id,
           0, 0, 0);
@@ -341,6 +344,8 @@ static void _expireDb(redisServer *s, redisDb *db, expireState *st) {
  * DEBUG SET-ACTIVE-EXPIRE 0 holds. */
 void activeExpireCycle(redisServer *s, int type) {
     if (s->active_expire_disabled) return;
+    /* Nothing expires while clients are paused (see expireIfNeeded). */
+    if (checkClientPauseTimeoutAndReturnIfPaused(s)) return;
     expireState st = { s->mstime, s->denv.cpu_ns, 0, 0, 0, 0 };
     int dbs = CRON_DBS_PER_CALL;
     if (type == ACTIVE_EXPIRE_CYCLE_FAST) {
@@ -764,6 +769,7 @@ int dbAsyncDelete(redisServer *s, redisDb *db, robj *key) {
         dictSetVal(db->dict, de, NULL);
         bioCreateLazyFreeJob(&s->bio, _lazyFree, s, val,
                              effort * LAZYFREE_NS_PER_ELEMENT, serverNow(s));
+        s->stat_lazyfree_jobs++;
     }
     if (dictSize(db->expires) > 0) dictDelete(db->expires, key->v.ptr);
     dictFreeUnlinkedEntry(db->dict, de);
@@ -799,13 +805,22 @@ void keysCommand(client *c) {
     setDeferredArrayLen(c, len, n);
 }
 
-/* A random key that has not expired, or NULL if the db is empty. */
+/* A random key that has not expired, or NULL if the db is empty. While
+ * clients are paused expired keys stay (expireIfNeeded), so a db of keys
+ * that all expired would be drawn from for ever: after 100 draws one of
+ * them is returned, as Redis 7.2 does (7.0.15 spins). */
 static robj *_dbRandomKey(client *c) {
+    int maxtries = 100;
+    int allvolatile = dictSize(c->db->dict) == dictSize(c->db->expires);
     for (;;) {
         dictEntry *de = dictGetFairRandomKey(c->db->dict);
         if (!de) return NULL;
         sds key = dictGetKey(de);
         robj *k = createStringObject(c->srv, key, sdslen(key));
+        if (dictFind(c->db->expires, key) && allvolatile &&
+            c->srv->client_pause_type != CLIENT_PAUSE_OFF &&
+            --maxtries == 0)
+            return k;
         if (dictFind(c->db->expires, key) &&
             expireIfNeeded(c->srv, c->db, k)) {
             decrRefCount(c->srv, k);

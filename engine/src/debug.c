@@ -408,14 +408,21 @@ static sds _infoClients(redisServer *s, sds info) {
         s->blocked_clients, s->timeouts_n);
 }
 
+/* INFO memory. Lazy freeing: every job of the BIO_LAZY_FREE thread frees
+ * one value (UNLINK's), so its queue is the objects pending; FLUSHDB and
+ * FLUSHALL ASYNC free at once here, and count in neither figure. */
 static sds _infoMemory(redisServer *s, sds info) {
+    unsigned long pending = bioPendingJobsOfType(&s->bio, BIO_LAZY_FREE);
     return sdscatprintf(s->mem, info,
         "# Memory\r\n"
         "used_memory:%zu\r\n"
         "used_memory_peak:%zu\r\n"
         "maxmemory:%lld\r\n"
-        "maxmemory_policy:noeviction\r\n",
-        s->mem->used, s->mem->peak, s->cfg.maxmemory);
+        "maxmemory_policy:noeviction\r\n"
+        "lazyfree_pending_objects:%lu\r\n"
+        "lazyfreed_objects:%llu\r\n",
+        s->mem->used, s->mem->peak, s->cfg.maxmemory, pending,
+        (unsigned long long)(s->stat_lazyfree_jobs - pending));
 }
 
 static sds _infoStats(redisServer *s, sds info) {
@@ -450,6 +457,28 @@ static sds _infoStats(redisServer *s, sds info) {
         s->stat_fork_time_us, s->stat_total_forks,
         s->stat_unexpected_error_replies,
         s->stat_total_error_replies);
+}
+
+/* INFO cpu: seconds of CPU, to the microsecond, from the host; in the
+ * simulated world the server's virtual CPU time, all of it user time
+ * of the main thread, and no children. */
+static sds _infoCpu(redisServer *s, sds info) {
+    uint64_t us[6] = { 0 };
+    aeBackend *be = &s->el->backend;
+    if (be->cpuTimes) {
+        be->cpuTimes(be->ctx, us);
+    } else {
+        us[1] = us[5] = s->denv.cpu_ns / 1000;
+    }
+    static const char *const names[6] = { "used_cpu_sys", "used_cpu_user",
+        "used_cpu_sys_children", "used_cpu_user_children",
+        "used_cpu_sys_main_thread", "used_cpu_user_main_thread" };
+    info = sdscat(s->mem, info, "# CPU\r\n");
+    for (int i = 0; i < 6; i++)
+        info = sdscatprintf(s->mem, info, "%s:%llu.%06llu\r\n", names[i],
+                            (unsigned long long)(us[i] / 1000000),
+                            (unsigned long long)(us[i] % 1000000));
+    return info;
 }
 
 static sds _infoKeyspace(redisServer *s, sds info) {
@@ -511,6 +540,7 @@ static const struct {
     { "server", _infoServer, 1 }, { "clients", _infoClients, 1 },
     { "memory", _infoMemory, 1 }, { "persistence", aofInfoPersistence, 1 },
     { "stats", _infoStats, 1 }, { "replication", replicationInfo, 1 },
+    { "cpu", _infoCpu, 1 },
     { "commandstats", _infoCommandstats, 0 },
     { "errorstats", _infoErrorstats, 1 },
     { "keyspace", _infoKeyspace, 1 }, { NULL, NULL, 0 }
@@ -547,23 +577,6 @@ void infoCommand(client *c) {
 
 void clientIdCommand(client *c) { addReplyLongLong(c, (long long)c->id); }
 
-/* CLIENT REPLY ON|OFF|SKIP: OFF silences every reply until ON (which
- * replies +OK), SKIP the next command's only; Pub/Sub messages still go
- * out. OFF and SKIP reply nothing themselves. */
-void clientReplyCommand(client *c) {
-    const char *mode = c->argv[2]->v.ptr;
-    if (!strcasecmp(mode, "on")) {
-        c->flags &= ~(uint64_t)(CLIENT_REPLY_SKIP | CLIENT_REPLY_OFF);
-        addReplyOK(c);
-    } else if (!strcasecmp(mode, "off")) {
-        c->flags |= CLIENT_REPLY_OFF;
-    } else if (!strcasecmp(mode, "skip")) {
-        if (!(c->flags & CLIENT_REPLY_OFF)) c->flags |= CLIENT_REPLY_SKIP_NEXT;
-    } else {
-        addReplyError(c, "syntax error");
-    }
-}
-
 /* Sets the client's name from name, or replies with Redis's error and
  * returns C_ERR. The name may hold only '!'..'~'; an empty name clears it.
  * The client keeps its own copy. */
@@ -590,8 +603,8 @@ void clientSetNameCommand(client *c) {
 
 /* HELLO [protover [AUTH username password] [SETNAME name]]: switches the
  * connection to RESP2 or RESP3 and answers with a map about the server.
- * The only user is "default", without a password, as in a Redis with no
- * ACL configured: AUTH accepts it with any password. */
+ * The only user is "default" (acl.c): AUTH logs in as it does, and a
+ * client that must authenticate gets nothing else until it has. */
 void helloCommand(client *c) {
     long long ver = 0;
     int j = 1;
@@ -610,11 +623,13 @@ void helloCommand(client *c) {
         if (!strcasecmp(opt, "AUTH") && more >= 2) {
             redactClientCommandArgument(c, j + 1);
             redactClientCommandArgument(c, j + 2);
-            if (strcmp(c->argv[j + 1]->v.ptr, "default") != 0) {
+            if (aclCheckDefaultPassword(c->srv, c->argv[j + 1],
+                                        c->argv[j + 2]) != C_OK) {
                 addReplyError(c, "-WRONGPASS invalid username-password pair "
                               "or user is disabled.");
                 return;
             }
+            c->authenticated = 1;
             j += 2;
         } else if (!strcasecmp(opt, "SETNAME") && more >= 1) {
             if (clientSetNameOrReply(c, c->argv[++j]) != C_OK) return;
@@ -622,6 +637,14 @@ void helloCommand(client *c) {
             addReplyErrorFormat(c, "Syntax error in HELLO option '%s'", opt);
             return;
         }
+    }
+    if (!c->authenticated) {
+        addReplyError(c, "-NOAUTH HELLO must be called with the client "
+                      "already authenticated, otherwise the HELLO AUTH "
+                      "<user> <pass> option can be used to authenticate the "
+                      "client and select the RESP protocol version at the "
+                      "same time");
+        return;
     }
     if (ver) c->resp = (int)ver;
     addReplyMapLen(c, 7);
@@ -646,6 +669,7 @@ void helloCommand(client *c) {
 static void _clientFlags(const client *cl, char *out) {
     char *p = out;
     if (cl->flags & CLIENT_SLAVE) *p++ = 'S';
+    if (cl->flags & CLIENT_MONITOR) *p++ = 'O';
     if (cl->flags & CLIENT_MASTER) *p++ = 'M';
     if (cl->flags & CLIENT_PUBSUB) *p++ = 'P';
     if (cl->flags & CLIENT_MULTI) *p++ = 'x';
@@ -654,12 +678,15 @@ static void _clientFlags(const client *cl, char *out) {
     if (cl->flags & CLIENT_CLOSE_AFTER_REPLY) *p++ = 'c';
     if (cl->flags & CLIENT_UNBLOCKED) *p++ = 'u';
     if (cl->flags & CLIENT_CLOSE_ASAP) *p++ = 'A';
+    if (cl->flags & CLIENT_UNIX_SOCKET) *p++ = 'U';
+    if (cl->flags & CLIENT_NO_EVICT) *p++ = 'e';
     if (p == out) *p++ = 'N';
     *p = '\0';
 }
 
-/* One CLIENT LIST line in Redis 7.0's format. The addresses are made up
- * from the connection id: the world has no real sockets. */
+/* One CLIENT LIST line in Redis 7.0's format. The addresses are the
+ * socket's on a native host; in the simulated world, which has no real
+ * sockets, they are made up from the connection id. */
 sds catClientInfoString(redisServer *s, client *cl, sds o) {
     size_t argvmem = 0, multimem = 0;
     for (int j = 0; j < cl->argc; j++)
@@ -678,12 +705,13 @@ sds catClientInfoString(redisServer *s, client *cl, sds o) {
     char flags[16];
     _clientFlags(cl, flags);
     return sdscatprintf(s->mem, o,
-        "id=%llu addr=127.0.0.1:%d laddr=127.0.0.1:%d fd=%d name=%s "
+        "id=%llu addr=%s laddr=%s fd=%d name=%s "
         "age=%llu idle=%llu flags=%s db=%d sub=%d psub=%d ssub=%d multi=%d "
         "qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
         "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s%s cmd=%s "
         "user=default redir=-1 resp=%d",
-        (unsigned long long)cl->id, 40000 + cl->fd, s->port, cl->fd,
+        (unsigned long long)cl->id, getClientPeerId(cl),
+        getClientSockName(cl), cl->fd,
         cl->name ? cl->name : "",
         (unsigned long long)((now - cl->ctime_ms) / 1000),
         (unsigned long long)((now - cl->lastinteraction_ms) / 1000),

@@ -27,8 +27,8 @@ client *createClient(redisServer *s, int fd) {
     c->db = &s->db[0];
     c->querybuf = sdsempty(s->mem);
     c->bulklen = -1;
-    c->authenticated = 1;
     c->resp = 2;
+    clientSetDefaultAuth(c);
     c->buf = memAlloc(s->mem, PROTO_REPLY_CHUNK_BYTES);
     c->buf_usable_size = PROTO_REPLY_CHUNK_BYTES;
     c->ctime_ms = c->lastinteraction_ms = (uint64_t)s->mstime;
@@ -102,6 +102,7 @@ void freeClient(client *c) {
     if (s->current_client == c) s->current_client = NULL;
     if (c->flags & CLIENT_SLAVE) replicationRemoveReplica(s, c);
     if (c->flags & CLIENT_MASTER) replicationHandleMasterDisconnection(s);
+    if (c->flags & CLIENT_MONITOR) monitorClientGone(c);
     if (s->recovery) recoveryClientGone(s, c);
     if (s->audit.active && s->audit.client_id == c->id)
         s->audit.client_id = UINT64_MAX;
@@ -213,9 +214,20 @@ void rewriteClientCommandArgument(client *c, int i, robj *newval) {
     if (old) decrRefCount(c->srv, old);
 }
 
-/* Ready for the next command: argv freed, parser state cleared. */
+/* Ready for the next command: argv freed, parser state cleared. The
+ * command that CLIENT REPLY SKIP silences is the one after it: the skip
+ * is armed once CLIENT REPLY SKIP itself is done, and disarmed after the
+ * next. */
 void resetClient(client *c) {
     freeClientArgv(c);
+    /* Redis frees the argv array after every command. I keep it for the
+     * next one, unless a command of over 1024 arguments made it big: a
+     * SADD of 100,000 members must not hold 800 KB once it is done. */
+    if (c->argv_len > 1024) {
+        memFree(c->srv->mem, c->argv);
+        c->argv = NULL;
+        c->argv_len = 0;
+    }
     c->reqtype = 0;
     c->multibulklen = 0;
     c->bulklen = -1;
@@ -479,9 +491,16 @@ static void _setProtocolError(client *c) {
     c->flags |= CLIENT_CLOSE_AFTER_REPLY;
 }
 
-/* Executes every complete command in the query buffer, in order. */
+/* Executes every complete command in the query buffer, in order; first
+ * the command a pause held, if the client was resumed. */
 void processInputBuffer(client *c) {
     redisServer *s = c->srv;
+    if ((c->flags & CLIENT_PENDING_COMMAND) && !(c->flags & CLIENT_BLOCKED)) {
+        c->flags &= ~(uint64_t)CLIENT_PENDING_COMMAND;
+        processCommand(c);
+        if (s->current_client == NULL) return; /* freed */
+        if (!(c->flags & CLIENT_BLOCKED)) resetClient(c);
+    }
     while (c->qb_pos < sdslen(c->querybuf)) {
         if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP)) break;
         /* A blocked client reads on, but runs nothing until unblocked. */
@@ -515,13 +534,21 @@ void processInputBuffer(client *c) {
 }
 
 /* Readable handler: reads up to 16 KB (or exactly the rest of a big bulk
- * argument), enforces the query buffer limit and processes the buffer. */
+ * argument), enforces the query buffer limit and processes the buffer.
+ * The buffer grows by exactly what is asked for while it is smaller than
+ * one read, as in Redis 7.0 (so a new client's buffer is 16 KB), and
+ * with room to spare otherwise. Redis also sizes a big argument exactly,
+ * at once; here its room grows with the bytes that arrive (see below),
+ * which only doubling keeps from costing quadratic copying. (Redis then
+ * reads all the spare room at once; here a read stays at most 16 KB.) */
 void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask) {
     client *c = privdata;
     redisServer *s = c->srv;
     size_t readlen = PROTO_IOBUF_LEN;
+    int big_arg = 0;
     if (c->reqtype == PROTO_REQ_MULTIBULK && c->multibulklen &&
         c->bulklen >= PROTO_MBULK_BIG_ARG) {
+        big_arg = 1;
         size_t have = sdslen(c->querybuf) - c->qb_pos;
         size_t want = (size_t)c->bulklen + 2;
         if (want > have) readlen = want - have;
@@ -532,7 +559,10 @@ void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask) {
          * costs nothing until its bytes arrive. */
         if (readlen > PROTO_BIG_READ_MAX) readlen = PROTO_BIG_READ_MAX;
     }
-    sds qb = sdsTryMakeRoomFor(s->mem, c->querybuf, readlen);
+    size_t alloc = sdslen(c->querybuf) + sdsavail(c->querybuf);
+    sds qb = !big_arg && alloc < PROTO_IOBUF_LEN
+             ? sdsTryMakeRoomForNonGreedy(s->mem, c->querybuf, readlen)
+             : sdsTryMakeRoomFor(s->mem, c->querybuf, readlen);
     if (!qb) { freeClientAsync(c); return; }
     c->querybuf = qb;
     size_t qblen = sdslen(qb);
@@ -1077,6 +1107,8 @@ int handleClientsWithPendingWrites(redisServer *s) {
 
 #define REPLY_LIST_ITEM_BYTES 40
 
+/* The class of client c: a MONITOR client counts as a normal one, as
+ * in Redis 7.0 (which marks it a replica internally). */
 int getClientType(client *c) {
     if (c->flags & CLIENT_SLAVE) return CLIENT_TYPE_SLAVE;
     if (c->flags & CLIENT_PUBSUB) return CLIENT_TYPE_PUBSUB;
@@ -1144,6 +1176,53 @@ void clientsCronOutputBufferLimits(redisServer *s) {
     for (int fd = 0; fd < s->clients_cap; fd++) {
         client *c = s->clients[fd];
         if (c && c->reply_bytes) closeClientOnOutputBufferLimitReached(c, 0);
+    }
+}
+
+/* clientsCron's query buffer resizing, Redis 7.0's rules: a buffer
+ * wasting more than 4 KB is emptied of its spare room when the client
+ * has been idle for over 2 seconds, or, past 32 KB, cut down to the
+ * larger of its content, its peak since the last check and the bulk
+ * being read, when that peak is under half its size. The peak then
+ * restarts from what the buffer holds now. */
+#define PROTO_RESIZE_THRESHOLD (1024 * 32)
+static void _clientsCronResizeQueryBuffer(client *c) {
+    redisServer *s = c->srv;
+    size_t len = sdslen(c->querybuf), size = len + sdsavail(c->querybuf);
+    long long idle = s->mstime / 1000 -
+                     (long long)(c->lastinteraction_ms / 1000);
+    if (sdsavail(c->querybuf) > 1024 * 4) {
+        if (idle > 2) {
+            c->querybuf = sdsRemoveFreeSpace(s->mem, c->querybuf);
+        } else if (size > PROTO_RESIZE_THRESHOLD &&
+                   size / 2 > c->querybuf_peak) {
+            size_t resize = len;
+            if (resize < c->querybuf_peak) resize = c->querybuf_peak;
+            if (c->bulklen != -1 && resize < (size_t)c->bulklen)
+                resize = (size_t)c->bulklen;
+            c->querybuf = sdsResize(s->mem, c->querybuf, resize);
+        }
+    }
+    c->querybuf_peak = sdslen(c->querybuf);
+    if (c->bulklen != -1 && (size_t)c->bulklen > c->querybuf_peak)
+        c->querybuf_peak = (size_t)c->bulklen;
+}
+
+/* serverCron's clientsCron: numclients/hz clients per call, at least 5
+ * (all of them if fewer), round-robin, as Redis walks its client list,
+ * so that each client is looked at about once a second. */
+#define CLIENTS_CRON_MIN_ITERATIONS 5
+void clientsCron(redisServer *s) {
+    int n = s->numclients / s->hz;
+    if (n < CLIENTS_CRON_MIN_ITERATIONS)
+        n = s->numclients < CLIENTS_CRON_MIN_ITERATIONS
+            ? s->numclients : CLIENTS_CRON_MIN_ITERATIONS;
+    for (int seen = 0; n > 0 && seen < s->clients_cap; seen++) {
+        s->clients_cron_fd = (s->clients_cron_fd + 1) % s->clients_cap;
+        client *c = s->clients[s->clients_cron_fd];
+        if (!c) continue;
+        n--;
+        _clientsCronResizeQueryBuffer(c);
     }
 }
 

@@ -65,6 +65,32 @@ sds sdsTryMakeRoomFor(gkMem *m, sds s, size_t addlen) {
     return nh->buf;
 }
 
+/* As sdsTryMakeRoomFor, but room for exactly addlen more bytes, nothing
+ * preallocated (sdsMakeRoomForNonGreedy): for a buffer whose size should
+ * be what it is asked for, such as a new client's query buffer. */
+sds sdsTryMakeRoomForNonGreedy(gkMem *m, sds s, size_t addlen) {
+    sdshdr *h = SDS_HDR(s);
+    if (h->alloc - h->len >= addlen) return s;
+    if (addlen > (size_t)-1 - h->len - sizeof(sdshdr) - 1) return NULL;
+    size_t newlen = h->len + addlen;
+    sdshdr *nh = memTryRealloc(m, h, sizeof(sdshdr) + newlen + 1);
+    if (!nh) return NULL;
+    nh->alloc = newlen;
+    return nh->buf;
+}
+
+/* Reallocates s to hold exactly size bytes (at least its length). If the
+ * allocator refuses, s is returned as it was. */
+sds sdsResize(gkMem *m, sds s, size_t size) {
+    sdshdr *h = SDS_HDR(s);
+    if (size < h->len) size = h->len;
+    if (size == h->alloc) return s;
+    sdshdr *nh = memTryRealloc(m, h, sizeof(sdshdr) + size + 1);
+    if (!nh) return s;
+    nh->alloc = size;
+    return nh->buf;
+}
+
 /* As sdsTryMakeRoomFor, but stops the engine instead of returning NULL. The
  * old pointer is dead once this returns: use the result. */
 sds sdsMakeRoomFor(gkMem *m, sds s, size_t addlen) {

@@ -34,6 +34,8 @@ sds sdsdup(gkMem *m, const sds s);
 void sdsfree(gkMem *m, sds s);
 sds sdsMakeRoomFor(gkMem *m, sds s, size_t addlen);
 sds sdsTryMakeRoomFor(gkMem *m, sds s, size_t addlen);
+sds sdsTryMakeRoomForNonGreedy(gkMem *m, sds s, size_t addlen);
+sds sdsResize(gkMem *m, sds s, size_t size);
 void sdsIncrLen(sds s, size_t incr);
 sds sdscatlen(gkMem *m, sds s, const void *t, size_t len);
 sds sdscat(gkMem *m, sds s, const char *t);

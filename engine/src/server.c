@@ -69,7 +69,10 @@ const dictType commandTableDictType = {
     dictSdsCaseHash, dictSdsKeyCaseCompare, _dictSdsDestructor, NULL, NULL };
 
 /* ---- Configuration defaults (Redis 7.0). ---- */
-static void _initConfig(serverConfig *cfg) {
+
+/* Fills cfg with Redis 7.0's defaults (CONFIG REWRITE compares with
+ * them too). */
+void serverConfigDefaults(serverConfig *cfg) {
     memset(cfg, 0, sizeof(*cfg));
     cfg->hz = CONFIG_DEFAULT_HZ;
     cfg->dynamic_hz = 1;
@@ -165,7 +168,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->node = node;
     s->heap_limit = heap_limit;
     s->unix_ms_at_zero = unix_ms_at_zero;
-    _initConfig(&s->cfg);
+    serverConfigDefaults(&s->cfg);
     s->denv.mem = mem;
     quicklistEnvInit(&s->qlenv, mem);
     for (int i = 0; i < 16; i += 8) {
@@ -251,6 +254,7 @@ void serverRelease(redisServer *s) {
     aeDeleteEventLoop(s->el);
     memFree(s->mem, s->also_propagate);
     memFree(s->mem, s->replicas);
+    clientAdminRelease(s);
     memFree(s->mem, s);
 }
 
@@ -446,6 +450,8 @@ static void _rejectCommand(client *c, int is_exec, const char *err) {
                                err + 1);
         addReplyErrorSds(c, msg);
         discardTransaction(c);
+        /* Monitors see the EXEC that failed (call() feeds the others). */
+        replicationFeedMonitors(c, c->db->id, c->argv, c->argc);
         return;
     }
     addReplyError(c, err);
@@ -496,10 +502,25 @@ static int _debugAllowed(client *c) {
     return !be->isLocal || be->isLocal(be->ctx, c->fd);
 }
 
+/* A replica, or a MONITOR client (Redis marks both replicas), may not
+ * touch the keyspace: reads, writes and what may propagate are refused.
+ * C_ERR after replying. */
+static int _rejectReplicaKeyspace(client *c, int is_exec) {
+    uint64_t f = c->cmd->flags;
+    if (is_exec) f |= c->mstate.cmd_flags;
+    if (!(c->flags & (CLIENT_SLAVE | CLIENT_MONITOR)) ||
+        !(f & (CMD_WRITE | CMD_READONLY | CMD_MAY_REPLICATE))) return C_OK;
+    flagTransaction(c);
+    c->srv->cmdstats[c->cmd->id].rejected++;
+    addReplyError(c, "Replica can't interact with the keyspace");
+    return C_ERR;
+}
+
 /* Checks a parsed command and runs it (processCommand in Redis): lookup,
- * arity, DEBUG's permission, memory, disk errors; then serves the clients
- * blocked on keys the command made ready. Returns C_OK if the client is
- * still valid. */
+ * arity, DEBUG's permission, authentication, memory, disk errors, a
+ * replica's access to the keyspace, a client pause (which holds the
+ * command for later); then serves the clients blocked on keys the
+ * command made ready. Returns C_OK if the client is still valid. */
 int processCommand(client *c) {
     redisServer *s = c->srv;
     c->cmd = c->lastcmd = lookupCommand(s, c->argv, c->argc);
@@ -525,6 +546,12 @@ int processCommand(client *c) {
                       "restart the server.");
         return C_OK;
     }
+    if (authRequired(c) && !(c->cmd->flags & CMD_NO_AUTH)) {
+        flagTransaction(c);
+        s->cmdstats[c->cmd->id].rejected++;
+        addReplyError(c, "-NOAUTH Authentication required.");
+        return C_OK;
+    }
     int is_exec = c->cmd->proc == execCommand;
     uint64_t flags = c->cmd->flags;
     int is_write = (flags & CMD_WRITE) ||
@@ -535,10 +562,11 @@ int processCommand(client *c) {
                     (is_exec && (c->mstate.cmd_inv_flags & CMD_STALE));
     /* The master's commands are obeyed: its replica only follows. */
     int obey = (c->flags & CLIENT_MASTER) != 0;
-    /* Inside MULTI anything queued uses memory: only EXEC, DISCARD and
-     * QUIT are let through when over the limit. */
+    /* Inside MULTI anything queued uses memory: only EXEC, DISCARD, QUIT
+     * and RESET are let through when over the limit. */
     if ((c->flags & CLIENT_MULTI) && !is_exec &&
-        c->cmd->proc != discardCommand && c->cmd->proc != quitCommand)
+        c->cmd->proc != discardCommand && c->cmd->proc != quitCommand &&
+        c->cmd->proc != resetCommand)
         denyoom = 1;
     if (!obey && denyoom && serverHeapExceeded(s)) {
         _rejectCommand(c, is_exec, "-OOM command not allowed when used "
@@ -570,9 +598,16 @@ int processCommand(client *c) {
         addReplyError(c, "Command not allowed inside a transaction");
         return C_OK;
     }
+    if (_rejectReplicaKeyspace(c, is_exec) != C_OK) return C_OK;
+    /* A pause holds the command, unread input behind it, until it ends. */
+    if (clientPauseHolds(c)) {
+        postponeClient(c);
+        return C_OK;
+    }
     if ((c->flags & CLIENT_MULTI) && !is_exec &&
         c->cmd->proc != discardCommand && c->cmd->proc != multiCommand &&
-        c->cmd->proc != watchCommand && c->cmd->proc != quitCommand) {
+        c->cmd->proc != watchCommand && c->cmd->proc != quitCommand &&
+        c->cmd->proc != resetCommand) {
         queueMultiCommand(c);
         addReplyStatus(c, "QUEUED");
         return C_OK;
@@ -709,6 +744,7 @@ void call(client *c) {
     s->execution_nesting++;
     c->cmd->proc(c);
     s->execution_nesting--;
+    monitorFeedCall(c);
     /* Only a rise counts: DEBUG LOADAOF zeroes the counter, and Redis
      * takes a negative difference for none. */
     int target = 0;
@@ -804,9 +840,12 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
                       "to shut down the server, check the logs for more "
                       "information");
     }
+    /* A pause whose time is up ends here at the latest. */
+    checkClientPauseTimeoutAndReturnIfPaused(s);
     _databasesCron(s);
     aofCron(s);
     if (_runWithPeriod(s, 1000)) replicationCron(s);
+    clientsCron(s);
     clientsCronOutputBufferLimits(s);
     TRACE(s->denv.trace, GK_TR_CRON, (uint16_t)s->node,
           (uint32_t)s->cronloops, 0, 0, 0);

@@ -184,15 +184,22 @@ typedef struct clientReplyBlock {
 #define CLIENT_BLOCKED (1 << 4)         /* waiting in a blocking command */
 #define CLIENT_UNBLOCKED (1 << 7)       /* queued to read its input again */
 #define CLIENT_DENY_BLOCKING (1ULL << 41) /* blocking commands never block */
+#define CLIENT_MONITOR (1 << 2)         /* MONITOR: fed every command run */
+#define CLIENT_SCRIPT (1 << 8)          /* a script's client (its calls are
+                                           "lua" to MONITOR) */
+#define CLIENT_UNIX_SOCKET (1 << 11)    /* connected on a unix socket */
 #define CLIENT_PUBSUB (1 << 18)         /* subscribed to something */
 #define CLIENT_REPLY_OFF (1 << 22)      /* CLIENT REPLY OFF */
 #define CLIENT_REPLY_SKIP_NEXT (1 << 23) /* CLIENT REPLY SKIP: skip the
                                             next command's reply */
 #define CLIENT_REPLY_SKIP (1 << 24)     /* the current one's, that is */
-#define CLIENT_PUSHING (1ULL << 45)     /* writing a Pub/Sub message,
-                                           which CLIENT REPLY lets by */
 #define CLIENT_FORCE_REPL (1ULL << 42)  /* send to the replicas, though
                                            not dirty (PUBLISH) */
+#define CLIENT_NO_EVICT (1ULL << 43)    /* CLIENT NO-EVICT ON */
+#define CLIENT_PUSHING (1ULL << 44)     /* writing a Pub/Sub message,
+                                           which CLIENT REPLY lets by */
+#define CLIENT_PENDING_COMMAND (1ULL << 45) /* argv holds a command held by a
+                                               pause, to run once resumed */
 
 /* Where a propagated command goes. */
 #define PROPAGATE_AOF 1
@@ -223,7 +230,8 @@ typedef struct multiState {
 #define BLOCKED_LIST 1          /* BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP */
 #define BLOCKED_ZSET 2          /* the sorted-set pops */
 #define BLOCKED_STREAM 3        /* XREAD and XREADGROUP */
-#define BLOCKED_NUM 4
+#define BLOCKED_POSTPONE 4      /* held by CLIENT PAUSE (clientadmin.c) */
+#define BLOCKED_NUM 5
 
 struct bkEntry;
 
@@ -299,6 +307,9 @@ typedef struct client {
     dict *pubsub_channels, *pubsubshard_channels;
     sds *pubsub_patterns;
     int pubsub_npatterns, pubsub_patterns_cap;
+    /* "ip:port" of the peer and of this end, found when first asked for
+     * (getClientPeerId, getClientSockName); "" until then. */
+    char peerid[64], sockname[64];
 } client;
 
 /* ---- Commands. ---- */
@@ -309,6 +320,11 @@ typedef void redisCommandProc(client *c);
 #define CMD_DENYOOM (1 << 2)
 #define CMD_ADMIN (1 << 4)
 #define CMD_FAST (1 << 14)
+#define CMD_NOSCRIPT (1 << 6)   /* not from scripts */
+#define CMD_SKIP_MONITOR (1 << 11) /* never shown to MONITOR */
+#define CMD_NO_AUTH (1 << 15)   /* allowed before AUTH */
+#define CMD_MAY_REPLICATE (1 << 16) /* may propagate, so a WRITE pause
+                                       holds it */
 #define CMD_LOADING (1 << 9)
 #define CMD_STALE (1 << 10)
 #define CMD_NO_MULTI (1 << 24)  /* refused inside MULTI */
@@ -598,6 +614,11 @@ typedef struct redisServer {
      * value, ..., NULL: CONFIG GET lists those that match after the
      * engine's. NULL for none. */
     const char *const *host_config;
+    /* CONFIG SET of one of those: C_OK, or C_ERR with *why set to the
+     * reason (a constant). NULL: all are immutable. */
+    int (*host_config_set)(void *ctx, const char *name, const char *value,
+                           const char **why);
+    void *host_config_ctx;
     int save_loaded;            /* a save directive was read at startup */
     /* Pub/Sub (pubsub.c): channel, pattern or shard channel (sds) ->
      * the clients subscribed, in the order they did. */
@@ -605,7 +626,31 @@ typedef struct redisServer {
     /* >0 while a value is rebuilt from RDB data (RESTORE, an RDB load):
      * the commands that rebuild it are not events (notify.c). */
     int notify_suppressed;
+    /* CONFIG REWRITE: the host rewrites its configuration file with the
+     * lines the engine gives it (config_rewrite.c); NULL: the server was
+     * started without one. Returns C_OK, or C_ERR with *err set. */
+    int (*config_rewrite)(void *ctx, struct redisServer *s, int force_all,
+                          sds *err);
+    void *config_rewrite_ctx;
+    /* MONITOR clients, in the order they asked (monitor.c). */
+    client **monitors;
+    int nmonitors, monitors_cap;
+    /* CLIENT PAUSE (clientadmin.c): the pause in force, CLIENT_PAUSE_*,
+     * until unix ms pause_end; the clients it holds, in order. */
+    int client_pause_type;
+    long long client_pause_end;
+    client **postponed;
+    int npostponed, postponed_cap;
+    int clients_cron_fd;        /* where clientsCron goes on from */
+    unsigned long long stat_lazyfree_jobs;  /* values given to lazy free */
+    /* requirepass: the default user's password, NULL for nopass (acl.c). */
+    sds requirepass;
 } redisServer;
+
+/* CLIENT PAUSE's kinds, least restrictive first. */
+#define CLIENT_PAUSE_OFF 0
+#define CLIENT_PAUSE_WRITE 1
+#define CLIENT_PAUSE_ALL 2
 
 /* A command waiting to be propagated: its argv (counted references). */
 typedef struct redisOp {
@@ -809,6 +854,61 @@ sds auditMissingAppend(redisServer *s, gkMem *m, sds out, size_t max,
                        size_t *n);
 #define ACTIVE_EXPIRE_CYCLE_SLOW 0
 #define ACTIVE_EXPIRE_CYCLE_FAST 1
+
+/* ---- clientadmin.c ---- */
+void clientKillCommand(client *c);
+void clientPauseCommand(client *c);
+void clientUnpauseCommand(client *c);
+void clientReplyCommand(client *c);
+void clientNoEvictCommand(client *c);
+void clientHelpCommand(client *c);
+void clientGetredirCommand(client *c);
+void clientTrackinginfoCommand(client *c);
+void resetCommand(client *c);
+int clientPauseHolds(client *c);
+void postponeClient(client *c);
+void postponedClientGone(client *c);
+int checkClientPauseTimeoutAndReturnIfPaused(redisServer *s);
+void clientAdminRelease(redisServer *s);
+const char *getClientPeerId(client *c);
+const char *getClientSockName(client *c);
+
+/* ---- monitor.c ---- */
+void monitorCommand(client *c);
+void replicationFeedMonitors(client *c, int dictid, robj **argv, int argc);
+void monitorFeedCall(client *c);
+void monitorClientGone(client *c);
+
+/* ---- acl.c ---- */
+int authRequired(client *c);
+int aclCheckDefaultPassword(redisServer *s, robj *username, robj *password);
+void clientSetDefaultAuth(client *c);
+void authCommand(client *c);
+void aclWhoamiCommand(client *c);
+void aclUsersCommand(client *c);
+void aclListCommand(client *c);
+void aclCatCommand(client *c);
+void aclHelpCommand(client *c);
+int aclSetRequirePass(redisServer *s, const char *pass);
+
+/* ---- config_rewrite.c ---- */
+/* A configuration file being rewritten: its lines, which option each
+ * holds, and what the rewrite has done so far. */
+typedef struct rewriteState rewriteState;
+typedef int rewriteKnownFn(void *ctx, const char *name, const char **canon);
+rewriteState *rewriteStateCreate(gkMem *m, const char *old, size_t len,
+                                 int force_all, rewriteKnownFn *known,
+                                 void *ctx);
+void rewriteLine(rewriteState *st, const char *option, sds line, int force);
+void rewriteMarkProcessed(rewriteState *st, const char *option);
+sds rewriteStateFinish(rewriteState *st);
+sds rewriteFormatMemory(gkMem *m, sds o, long long bytes);
+void configRewriteCommand(client *c);
+/* config.c's share: the engine's parameters. */
+int configKnownDirective(const char *name, const char **canon);
+void configRewriteEngineOptions(redisServer *s, rewriteState *st);
+void serverConfigDefaults(serverConfig *cfg);
+
 
 /* ---- multi.c ---- */
 void initClientMultiState(client *c);
@@ -1155,6 +1255,7 @@ int getClientType(client *c);
 size_t getClientOutputBufferMemoryUsage(client *c);
 int closeClientOnOutputBufferLimitReached(client *c, int async);
 void clientsCronOutputBufferLimits(redisServer *s);
+void clientsCron(redisServer *s);
 int obufLimitsParse(clientBufferLimits *limits, int argc, char **argv,
                     const char **why);
 sds obufLimitsString(redisServer *s, const clientBufferLimits *limits);
