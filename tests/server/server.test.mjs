@@ -447,13 +447,17 @@ describe('the AOF of glasskv server and of redis-server 7.0 load in each other',
   it('SHUTDOWN flushes and fsyncs the AOF; redis-check-aof accepts it and redis-server loads the same keys', async () => {
     const dir = tmp('aof');
     try {
-      const g = await startServer('glasskv', ['--appendonly', 'yes', '--dir', dir]);
+      // Redis's default save points, so that SHUTDOWN also saves.
+      const g = await startServer('glasskv', ['--appendonly', 'yes', '--dir', dir,
+        '--save', '3600 1 300 100 60 10000']);
       cli(g.port, [], WRITES);
       const expected = dump(g.port);
       const bye = cli(g.port, ['SHUTDOWN']);
       assert.equal(bye.out, '');
       assert.equal(await g.exited, 0);
-      assert.match(g.log, /User requested shutdown\.\.\.\n.*Calling fsync\(\) on the AOF file\.\n.*Redis is now ready to exit, bye bye\.\.\./);
+      // As redis-server 7.0 with its default save points: the AOF is
+      // fsynced, then the final RDB snapshot is written.
+      assert.match(g.log, /User requested shutdown\.\.\.\n.*Calling fsync\(\) on the AOF file\.\n.*Saving the final RDB snapshot before exiting\.\n.*DB saved on disk\n.*Redis is now ready to exit, bye bye\.\.\./);
       const check = spawnSync(REDIS_CHECK_AOF, [join(dir, 'appendonlydir', 'appendonly.aof.manifest')]);
       assert.match(check.stdout.toString(), /is valid/);
       const r = await startServer('redis', ['--appendonly', 'yes', '--dir', dir]);

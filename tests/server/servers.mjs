@@ -145,8 +145,10 @@ async function _start(kind, args, { port, script }) {
   let argv = ['--port', String(port), '--save', '', '--bind', '127.0.0.1', ...args];
   if (kind === 'glasskv') {
     file = script ? process.execPath : glasskvBin;
+    // No save points, as redis-server is started: a server stopped here
+    // leaves no dump.rdb behind for the next one started in its directory.
     argv = [...(script ? [join(root, 'scripts', 'glasskv.mjs')] : []),
-      'server', '--port', String(port), ...args];
+      'server', '--port', String(port), '--save', '', ...args];
   }
   // A process group of its own, so that what it leaves behind when it
   // stops (redis-server's BGSAVE child, slow under rdb-key-save-delay) is
