@@ -444,6 +444,7 @@ static sds _infoStats(redisServer *s, sds info) {
         "pubsubshard_channels:%llu\r\n"
         "latest_fork_usec:%lld\r\n"
         "total_forks:%lld\r\n"
+        "migrate_cached_sockets:0\r\n"
         "unexpected_error_replies:%lld\r\n"
         "total_error_replies:%lld\r\n",
         s->stat_numconnections, s->stat_numcommands,

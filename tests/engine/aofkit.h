@@ -120,4 +120,33 @@ static inline const char *nodeInfoStr(node *n, const char *field, char *buf,
     return buf;
 }
 
+/* ---- Other connections to the node's server. ---- */
+
+/* A second connection to n's server, its replies arriving when sent. */
+static inline int connOpen(node *n) {
+    int conn;
+    gkConnOpen(n->w, n->srv, &conn);
+    gkConnSetLink(n->w, conn, 20000, 0);
+    gkWorldRunUntilIdle(n->w);
+    return conn;
+}
+
+/* Sends one inline command on conn and runs what is due, reading
+ * nothing. */
+static inline void connSend(node *n, int conn, const char *line) {
+    gkConnSend(n->w, conn, line, strlen(line));
+    gkConnSend(n->w, conn, "\r\n", 2);
+    gkWorldRunUntilIdle(n->w);
+}
+
+/* What arrived on conn since the last read, in a static buffer ("" for
+ * nothing). */
+static inline const char *connRead(node *n, int conn) {
+    static char buf[8192];
+    gkWorldRunUntilIdle(n->w);
+    size_t len = gkConnRecv(n->w, conn, buf, sizeof(buf) - 1);
+    buf[len] = '\0';
+    return buf;
+}
+
 #endif

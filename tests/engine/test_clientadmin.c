@@ -8,31 +8,6 @@
 #include "aofkit.h"
 #include "server.h"
 
-/* A second connection to n's server, its replies arriving when sent. */
-static int connOpen(node *n) {
-    int conn;
-    gkConnOpen(n->w, n->srv, &conn);
-    gkConnSetLink(n->w, conn, 20000, 0);
-    gkWorldRunUntilIdle(n->w);
-    return conn;
-}
-
-/* Sends one inline command on conn and runs what is due. */
-static void connSend(node *n, int conn, const char *line) {
-    gkConnSend(n->w, conn, line, strlen(line));
-    gkConnSend(n->w, conn, "\r\n", 2);
-    gkWorldRunUntilIdle(n->w);
-}
-
-/* What arrived on conn so far, in a static buffer ("" for nothing). */
-static const char *connRead(node *n, int conn) {
-    static char buf[8192];
-    gkWorldRunUntilIdle(n->w);
-    size_t len = gkConnRecv(n->w, conn, buf, sizeof(buf) - 1);
-    buf[len] = '\0';
-    return buf;
-}
-
 /* The id of connection conn, from CLIENT ID. */
 static long long connId(node *n, int conn) {
     connSend(n, conn, "CLIENT ID");
