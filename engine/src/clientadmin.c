@@ -50,9 +50,7 @@ const char *getClientSockName(client *c) { return _clientAddr(c, 0); }
 
 /* ---- CLIENT KILL ---- */
 
-/* CLIENT LIST TYPE and CLIENT KILL TYPE's names; -1 if unknown. The
- * master class exists in Redis; no client of this server is one. */
-#define CLIENT_TYPE_MASTER 3
+/* CLIENT LIST TYPE and CLIENT KILL TYPE's names; -1 if unknown. */
 static int _clientTypeByName(const char *name) {
     if (!strcasecmp(name, "normal")) return CLIENT_TYPE_NORMAL;
     if (!strcasecmp(name, "slave") || !strcasecmp(name, "replica"))

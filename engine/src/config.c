@@ -445,27 +445,32 @@ void configSetCommand(client *c) {
     redisServer *s = c->srv;
     if (c->argc % 2) { addReplyErrorArity(c); return; }
     int n = (c->argc - 2) / 2;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < i; j++)
-            if (_sameParam(s, c->argv[2 + 2 * i]->v.ptr,
-                           c->argv[2 + 2 * j]->v.ptr)) {
-                addReplyErrorFormat(c, "CONFIG SET failed (possibly related "
-                    "to argument '%s') - duplicate parameter",
-                    (char *)c->argv[2 + 2 * i]->v.ptr);
-                return;
-            }
-    for (int i = 0; i < n; i++) {      /* every name first, as Redis */
+    /* Every name is looked at, in order, before anything is set: the
+     * first unknown or repeated one is the error, and every password is
+     * redacted for the slow log and monitors, error or not, as Redis. */
+    sds bad = NULL;
+    for (int i = 0; i < n; i++) {
         const char *name = c->argv[2 + 2 * i]->v.ptr;
         const configDef *d = _lookup(name);
         if (!d && !_isHostParam(s, name)) {
-            addReplyErrorFormat(c, "Unknown option or number of arguments "
-                                "for CONFIG SET - '%s'", name);
-            return;
+            if (!bad)
+                bad = sdscatprintf(s->mem, sdsempty(s->mem), "Unknown option "
+                                   "or number of arguments for CONFIG SET - "
+                                   "'%s'", name);
+            continue;
         }
-        /* A password never reaches the slow log or a monitor. */
         if (d && (!strcmp(d->name, "masterauth") ||
                   !strcmp(d->name, "requirepass")))
             redactClientCommandArgument(c, 3 + 2 * i);
+        for (int j = 0; j < i && !bad; j++)
+            if (_sameParam(s, name, c->argv[2 + 2 * j]->v.ptr))
+                bad = sdscatprintf(s->mem, sdsempty(s->mem), "CONFIG SET "
+                                   "failed (possibly related to argument "
+                                   "'%s') - duplicate parameter", name);
+    }
+    if (bad) {
+        addReplyErrorSds(c, bad);
+        return;
     }
     serverConfig saved = s->cfg;
     sds pass = s->requirepass ? sdsdup(s->mem, s->requirepass) : NULL;

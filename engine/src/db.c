@@ -29,7 +29,10 @@ robj *lookupKeyReadWithFlags(redisDb *db, client *c, robj *key, int flags) {
     robj *val = NULL;
     if (de) {
         val = dictGetVal(de);
-        if (expireIfNeeded(s, db, key)) val = NULL;
+        /* A write on a writable replica deletes the expired key. */
+        int force = (flags & LOOKUP_WRITE) &&
+                    !(s->masterhost && s->cfg.repl_slave_ro);
+        if (expireIfNeededForce(s, db, key, force)) val = NULL;
     }
     /* An access, unless the caller only peeks; not while a child holds a
      * copy of the dataset, as Redis spares the pages it shares with it. */
@@ -233,11 +236,20 @@ void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key) {
 
 /* Lazy expiry: if key has expired, deletes it and returns 1. */
 int expireIfNeeded(redisServer *s, redisDb *db, robj *key) {
+    return expireIfNeededForce(s, db, key, 0);
+}
+
+/* The same; on a replica, force_delete deletes the key as a master would
+ * (a write on a writable replica), where otherwise a replica deletes
+ * nothing: its master's DEL will come. Meanwhile its clients see the key
+ * gone, and its master's commands see it. */
+int expireIfNeededForce(redisServer *s, redisDb *db, robj *key,
+                        int force_delete) {
     if (!keyIsExpired(s, db, key)) return 0;
-    /* A replica deletes nothing: its master's DEL will come. Meanwhile
-     * its clients see the key gone, and its master's commands see it. */
-    if (s->masterhost)
-        return !(s->current_client && s->current_client == s->master);
+    if (s->masterhost) {
+        if (s->current_client && s->current_client == s->master) return 0;
+        if (!force_delete) return 1;
+    }
     /* While clients are paused the dataset stays as it is: the key reads
      * as gone but is deleted (and the DEL propagated) after the pause. */
     if (checkClientPauseTimeoutAndReturnIfPaused(s)) return 1;

@@ -761,7 +761,7 @@ void clientListCommand(client *c) {
         }
         type = !strcasecmp(t, "normal") ? CLIENT_TYPE_NORMAL
              : !strcasecmp(t, "pubsub") ? CLIENT_TYPE_PUBSUB
-             : !strcasecmp(t, "master") ? CLIENT_TYPE_OBUF_COUNT
+             : !strcasecmp(t, "master") ? CLIENT_TYPE_MASTER
              : CLIENT_TYPE_SLAVE;
     } else if (c->argc > 3 && !strcasecmp(c->argv[2]->v.ptr, "id")) {
         ids_from = 3;

@@ -516,7 +516,9 @@ void processInputBuffer(client *c) {
         } else {
             processCommand(c);
             if (s->current_client == NULL) return; /* freed */
-            if (c->flags & CLIENT_MASTER) replicationMasterApplied(c);
+            /* A command held (a pause) is not applied yet. */
+            if ((c->flags & CLIENT_MASTER) && !(c->flags & CLIENT_BLOCKED))
+                replicationMasterApplied(c);
             /* A client that blocked keeps its command until unblocked. */
             if (!(c->flags & CLIENT_BLOCKED)) resetClient(c);
         }
@@ -1110,6 +1112,7 @@ int handleClientsWithPendingWrites(redisServer *s) {
 /* The class of client c: a MONITOR client counts as a normal one, as
  * in Redis 7.0 (which marks it a replica internally). */
 int getClientType(client *c) {
+    if (c->flags & CLIENT_MASTER) return CLIENT_TYPE_MASTER;
     if (c->flags & CLIENT_SLAVE) return CLIENT_TYPE_SLAVE;
     if (c->flags & CLIENT_PUBSUB) return CLIENT_TYPE_PUBSUB;
     return CLIENT_TYPE_NORMAL;
@@ -1125,6 +1128,7 @@ size_t getClientOutputBufferMemoryUsage(client *c) {
 static int _checkOutputBufferLimits(client *c) {
     redisServer *s = c->srv;
     int class = getClientType(c);
+    if (class == CLIENT_TYPE_MASTER) class = CLIENT_TYPE_NORMAL;
     const clientBufferLimits *l = &s->cfg.obuf_limits[class];
     unsigned long long used = getClientOutputBufferMemoryUsage(c);
     long long hard_bytes = l->hard;

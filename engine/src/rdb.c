@@ -621,12 +621,12 @@ int rdbSaveDataset(redisServer *s) {
     s->dirty = 0;
     s->lastsave = s->mstime / 1000;
     s->lastbgsave_status = C_OK;
-    s->stat_rdb_saves++;
     return C_OK;
 }
 
 /* SAVE: the snapshot now, in the main thread. */
 void saveCommand(client *c) {
+    c->srv->stat_rdb_saves++;
     if (rdbSaveDataset(c->srv) == C_OK) addReplyOK(c);
     else addReplyError(c, "-ERR");
 }

@@ -169,11 +169,11 @@ static int _loadTransfer(redisServer *s) {
         s->fs.unlink(s->fs.ctx, tmp);
         return C_ERR;
     }
-    r = s->fs.rename(s->fs.ctx, tmp, "dump.rdb");
+    r = s->fs.rename(s->fs.ctx, tmp, s->cfg.dbfilename);
     if (r < 0) {
         serverLog(s, LL_WARNING, "Failed trying to rename the temp DB into "
-                  "dump.rdb in MASTER <-> REPLICA synchronization: %s",
-                  aofStrerror(-r));
+                  "%s in MASTER <-> REPLICA synchronization: %s",
+                  s->cfg.dbfilename, aofStrerror(-r));
         s->fs.unlink(s->fs.ctx, tmp);
         return C_ERR;
     }
@@ -183,7 +183,7 @@ static int _loadTransfer(redisServer *s) {
     emptyData(s, -1);
     serverLog(s, LL_NOTICE, "MASTER <-> REPLICA sync: Loading DB in memory");
     long long dirty = s->dirty;
-    int st = rdbLoadFile(s, "dump.rdb", 0);
+    int st = rdbLoadFile(s, s->cfg.dbfilename, 0);
     s->dirty = dirty;
     if (st != C_OK) {
         serverLog(s, LL_WARNING, "Failed trying to load the MASTER "
@@ -374,7 +374,11 @@ static void _psyncReply(redisServer *s, const char *reply) {
                       replid);
             replicationAdoptNewId(s, replid);
         }
+        int dbid = s->cached_dbid;
         _createMasterClient(s, replid, s->cached_offset);
+        /* The stream goes on in the db the link was in: no SELECT comes
+         * again after a partial resynchronization. */
+        if (s->master && dbid > 0) s->master->db = &s->db[dbid];
         serverLog(s, LL_NOTICE, "MASTER <-> REPLICA sync: Master accepted a "
                   "Partial Resynchronization.");
         return;
@@ -541,17 +545,25 @@ void replicationMasterApplied(client *c) {
 }
 
 /* The master's link broke (its client is being freed): remember where
- * the stream stopped, to continue from there, and connect again. */
+ * the stream stopped, to continue from there, and connect again now. */
 void replicationHandleMasterDisconnection(redisServer *s) {
     client *m = s->master;
     if (!m) return;
     s->master = NULL;
     memcpy(s->cached_replid, s->master_replid, 41);
     s->cached_offset = m->reploff;
+    s->cached_dbid = m->db->id;
     s->repl_state = REPL_STATE_CONNECT;
     s->repl_down_since = s->mstime / 1000;
     serverLog(s, LL_WARNING, "Connection with master lost.");
     serverLog(s, LL_NOTICE, "* Caching the disconnected master state.");
+    /* At once rather than at the next cron: the master's backlog may not
+     * wait. */
+    if (s->masterhost) {
+        serverLog(s, LL_NOTICE, "Reconnecting to MASTER %s:%d",
+                  s->masterhost, s->masterport);
+        _connectWithMaster(s);
+    }
 }
 
 /* ---- Becoming a replica, and a master again. ---- */
@@ -562,6 +574,7 @@ static void _unblockAll(redisServer *s) {
     for (int fd = 0; fd < s->clients_cap; fd++) {
         client *c = s->clients[fd];
         if (!c || !(c->flags & CLIENT_BLOCKED)) continue;
+        if (c->btype == BLOCKED_POSTPONE) continue;     /* a pause's */
         addReplyError(c, "-UNBLOCKED force unblock from blocking operation, "
                       "instance state changed (master -> replica?)");
         unblockClient(c);
@@ -582,6 +595,7 @@ void replicationSetMaster(redisServer *s, const char *host, int port) {
     if (was_master) {
         memcpy(s->cached_replid, replicationId(s), 41);
         s->cached_offset = s->master_repl_offset;
+        s->cached_dbid = -1;
     }
     s->repl_state = REPL_STATE_CONNECT;
     serverLog(s, LL_NOTICE, "Connecting to MASTER %s:%d", s->masterhost,

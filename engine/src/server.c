@@ -217,6 +217,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     memset(s->replid2, '0', 40);
     s->second_replid_offset = -1;
     s->cached_offset = -1;
+    s->cached_dbid = -1;
     s->repl_transfer_fd = -1;
     aofInit(s);
     pubsubInit(s);
@@ -552,6 +553,12 @@ int processCommand(client *c) {
         addReplyError(c, "-NOAUTH Authentication required.");
         return C_OK;
     }
+    if ((c->flags & CLIENT_MULTI) && (c->cmd->flags & CMD_NO_MULTI)) {
+        flagTransaction(c);
+        s->cmdstats[c->cmd->id].rejected++;
+        addReplyError(c, "Command not allowed inside a transaction");
+        return C_OK;
+    }
     int is_exec = c->cmd->proc == execCommand;
     uint64_t flags = c->cmd->flags;
     int is_write = (flags & CMD_WRITE) ||
@@ -590,12 +597,6 @@ int processCommand(client *c) {
         !s->cfg.repl_serve_stale_data && denystale) {
         _rejectCommand(c, is_exec, "-MASTERDOWN Link with MASTER is down "
                        "and replica-serve-stale-data is set to 'no'.");
-        return C_OK;
-    }
-    if ((c->flags & CLIENT_MULTI) && (c->cmd->flags & CMD_NO_MULTI)) {
-        flagTransaction(c);
-        s->cmdstats[c->cmd->id].rejected++;
-        addReplyError(c, "Command not allowed inside a transaction");
         return C_OK;
     }
     if (_rejectReplicaKeyspace(c, is_exec) != C_OK) return C_OK;

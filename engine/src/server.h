@@ -39,6 +39,7 @@
 #define CLIENT_TYPE_SLAVE 1
 #define CLIENT_TYPE_PUBSUB 2
 #define CLIENT_TYPE_OBUF_COUNT 3
+#define CLIENT_TYPE_MASTER 3       /* no limits of its own: normal's */
 
 /* One class's limits: close a client whose output buffer reaches hard
  * bytes, or stays at soft bytes or more for over soft_seconds. 0: none. */
@@ -576,6 +577,7 @@ typedef struct redisServer {
      * lost, or of this server's own history when it turned replica. */
     char cached_replid[41];
     long long cached_offset;    /* -1 none */
+    int cached_dbid;            /* the link's db then, -1 unknown */
     char replid2[41];           /* the history before the last switch */
     long long second_replid_offset;
     /* Replication, the master's side (replication.c). */
@@ -782,6 +784,8 @@ void setExpire(client *c, redisDb *db, robj *key, long long when);
 long long getExpire(redisDb *db, robj *key);
 int removeExpire(redisDb *db, robj *key);
 int expireIfNeeded(redisServer *s, redisDb *db, robj *key);
+int expireIfNeededForce(redisServer *s, redisDb *db, robj *key,
+                        int force_delete);
 int keyIsExpired(redisServer *s, redisDb *db, robj *key);
 void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key);
 void activeExpireCycle(redisServer *s, int type);

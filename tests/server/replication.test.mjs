@@ -61,6 +61,12 @@ async function caughtUp(master, replicas, ms = 20000) {
 
 const digest = (s) => run(s, 'debug', 'digest').trim();
 
+/** Whether s's log shows re within 5 s (the log is written in batches). */
+async function logged(s, re) {
+  for (let i = 0; i < 100 && !re.test(s.log); i++) await sleep(50);
+  return re.test(s.log);
+}
+
 // Writes of several types and dbs, a transaction and expiries.
 function write(master, round) {
   const k = (name) => `${name}:${round}`;
@@ -132,6 +138,25 @@ describe('replication between glasskv and redis-server', () => {
     assert.equal(replInfo(chained).slave_repl_offset, top.master_repl_offset);
   });
 
+  it('a writable replica deletes an expired key it writes; CLIENT KILL TYPE master drops the link', async () => {
+    const m = await start('redis', FAST_SYNC);
+    const g = await start('glasskv', ['--replica-read-only', 'no']);
+    const r = await start('redis', ['--replica-read-only', 'no']);
+    for (const s of [g, r]) run(s, 'replicaof', '127.0.0.1', String(m.port));
+    // The master keeps its expired keys until they are read.
+    run(m, 'debug', 'set-active-expire', '0');
+    run(m, 'set', 'gone', 'v', 'px', '50');
+    await caughtUp(m, [g, r]);
+    await sleep(100);
+    for (const line of ['exists gone', 'lpush gone x', 'type gone', 'lrange gone 0 -1'])
+      assert.equal(cli(g.port, line.split(' ')).out, cli(r.port, line.split(' ')).out, line);
+    assert.equal(run(g, 'client', 'kill', 'type', 'master'), run(r, 'client', 'kill', 'type', 'master'));
+    // Both connect again at once, and the new link is a master client.
+    await caughtUp(m, [g, r]);
+    for (const s of [g, r]) assert.match(run(s, 'client', 'list', 'type', 'master'), /flags=M /);
+    assert.ok(await logged(g, /Reconnecting to MASTER/), g.log);
+  });
+
   it('REPLICAOF NO ONE starts a new history and keeps the old one as replid2', async () => {
     const m = await start('redis', FAST_SYNC);
     const g = await start('glasskv');
@@ -167,8 +192,6 @@ describe('replication between glasskv and redis-server', () => {
       return line === 'info server' ? out.split('\n')[0] : out;
     }));
     assert.deepEqual(outs[0], outs[1]);
-    for (let i = 0; i < 100 && !/Error condition on socket for SYNC/.test(g.log); i++)
-      await sleep(50);
-    assert.match(g.log, /Error condition on socket for SYNC: Connection refused/);
+    assert.ok(await logged(g, /Error condition on socket for SYNC: Connection refused/), g.log);
   });
 });
