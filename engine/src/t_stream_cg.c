@@ -277,6 +277,18 @@ static void _xpendingRange(client *c, rax *pel, streamID *start,
     setDeferredArrayLen(c, lenptr, n);
 }
 
+/* The consumer group argv[2] of the stream o (argv[1], NULL if missing),
+ * or NULL after replying WRONGTYPE or -NOGROUP. */
+static streamCG *_groupOrReply(client *c, robj *o) {
+    if (checkType(c, o, OBJ_STREAM)) return NULL;
+    streamCG *group = o ? streamLookupCG(o->v.ptr, c->argv[2]->v.ptr) : NULL;
+    if (!group)
+        addReplyErrorFormat(c, "-NOGROUP No such key '%s' or consumer group "
+                            "'%s'", (char *)c->argv[1]->v.ptr,
+                            (char *)c->argv[2]->v.ptr);
+    return group;
+}
+
 /* XPENDING key group [[IDLE min-idle] start end count [consumer]]. */
 void xpendingCommand(client *c) {
     int justinfo = c->argc == 3;
@@ -321,15 +333,8 @@ void xpendingCommand(client *c) {
         if (startidx + 3 < c->argc) consumername = c->argv[startidx + 3];
     }
     robj *o = lookupKeyRead(c, c->argv[1]);
-    streamCG *group = NULL;
-    if (checkType(c, o, OBJ_STREAM)) return;
-    if (o) group = streamLookupCG(o->v.ptr, c->argv[2]->v.ptr);
-    if (!group) {
-        addReplyErrorFormat(c, "-NOGROUP No such key '%s' or consumer group "
-                            "'%s'", (char *)c->argv[1]->v.ptr,
-                            (char *)c->argv[2]->v.ptr);
-        return;
-    }
+    streamCG *group = _groupOrReply(c, o);
+    if (!group) return;
     if (justinfo) {
         _xpendingSummary(c, group);
         return;
@@ -421,19 +426,10 @@ static int _xclaimParseOptions(client *c, int j, long long now,
  * (or IDs) now pending for consumer. */
 void xclaimCommand(client *c) {
     redisServer *s = c->srv;
-    streamCG *group = NULL;
     robj *o = lookupKeyRead(c, c->argv[1]);
     xclaimArgs a = { 0, -1, -1, 0, 0, { 0, 0 } };
-    if (o) {
-        if (checkType(c, o, OBJ_STREAM)) return;
-        group = streamLookupCG(o->v.ptr, c->argv[2]->v.ptr);
-    }
-    if (!o || !group) {
-        addReplyErrorFormat(c, "-NOGROUP No such key '%s' or consumer group "
-                            "'%s'", (char *)c->argv[1]->v.ptr,
-                            (char *)c->argv[2]->v.ptr);
-        return;
-    }
+    streamCG *group = _groupOrReply(c, o);
+    if (!group) return;
     if (getLongLongFromObjectOrReply(c, c->argv[4], &a.minidle,
             "Invalid min-idle-time argument for XCLAIM") != C_OK)
         return;
@@ -560,16 +556,8 @@ void xautoclaimCommand(client *c) {
             return;
         }
     }
-    if (o) {
-        if (checkType(c, o, OBJ_STREAM)) return;
-        group = streamLookupCG(o->v.ptr, c->argv[2]->v.ptr);
-    }
-    if (!o || !group) {
-        addReplyErrorFormat(c, "-NOGROUP No such key '%s' or consumer group "
-                            "'%s'", (char *)c->argv[1]->v.ptr,
-                            (char *)c->argv[2]->v.ptr);
-        return;
-    }
+    group = _groupOrReply(c, o);
+    if (!group) return;
     stream *st = o->v.ptr;
     streamID *claimed = memTryAlloc(s->mem, sizeof(streamID) *
                                     (size_t)count);
