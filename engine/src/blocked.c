@@ -106,6 +106,22 @@ static long long _nowMs(redisServer *s) {
 
 /* ---- The timeout ---- */
 
+/* A relative timeout of ms milliseconds as the absolute unix ms it
+ * expires at (0 stays 0: never). C_ERR after replying if it is negative. */
+static int _absoluteTimeoutOrReply(client *c, long long ms,
+                                   long long *timeout) {
+    if (ms < 0) {
+        addReplyError(c, "timeout is negative");
+        return C_ERR;
+    }
+    if (ms > 0) {
+        long long now = _nowMs(c->srv);
+        ms = ms > LLONG_MAX - now ? LLONG_MAX : ms + now;
+    }
+    *timeout = ms;
+    return C_OK;
+}
+
 /* Parses a timeout in seconds (a float: "0.1" is 100 ms) into the
  * absolute unix ms it expires at, or 0 for "0" (never). C_ERR after
  * replying "timeout is not a float or out of range" or "timeout is
@@ -139,16 +155,7 @@ int getTimeoutFromObjectOrReply(client *c, robj *object, long long *timeout) {
     long long tval = (ms >= -9.2233720368547758e18L &&
                       ms < 9.2233720368547758e18L) ? (long long)ms
                                                    : LLONG_MIN;
-    if (tval < 0) {
-        addReplyError(c, "timeout is negative");
-        return C_ERR;
-    }
-    if (tval > 0) {
-        long long now = _nowMs(c->srv);
-        tval = tval > LLONG_MAX - now ? LLONG_MAX : tval + now;
-    }
-    *timeout = tval;
-    return C_OK;
+    return _absoluteTimeoutOrReply(c, tval, timeout);
 }
 
 /* Parses BLOCK's timeout of XREAD and XREADGROUP: whole milliseconds,
@@ -161,16 +168,7 @@ int getTimeoutMsFromObjectOrReply(client *c, robj *object,
     if (getLongLongFromObjectOrReply(c, object, &tval,
             "timeout is not an integer or out of range") != C_OK)
         return C_ERR;
-    if (tval < 0) {
-        addReplyError(c, "timeout is negative");
-        return C_ERR;
-    }
-    if (tval > 0) {
-        long long now = _nowMs(c->srv);
-        tval = tval > LLONG_MAX - now ? LLONG_MAX : tval + now;
-    }
-    *timeout = tval;
-    return C_OK;
+    return _absoluteTimeoutOrReply(c, tval, timeout);
 }
 
 static int _timeoutCmp(const blockTimeout *a, long long timeout,

@@ -197,20 +197,33 @@ int raxTryInsert(rax *rt, const unsigned char *s, size_t len, void *data,
     return _raxGenericInsert(rt, s, len, data, old, 0);
 }
 
-/* Sets *value (if not NULL) to s's value; returns 1, or 0 if s is not a
- * key. */
-int raxFind(rax *rt, const unsigned char *s, size_t len, void **value) {
+/* The node whose path spells s exactly (key or not), or NULL; with
+ * parent, its parent and its place among the parent's children (the
+ * root has none). */
+static raxNode *_raxWalk(rax *rt, const unsigned char *s, size_t len,
+                         raxNode **parent, uint32_t *ppos) {
     raxNode *n = rt->head;
     size_t i = 0;
     while (i < len) {
         uint32_t pos;
         raxNode *c = _raxFindChild(n, s[i], &pos);
         if (!c || c->len > len - i || memcmp(c->label, s + i, c->len))
-            return 0;
+            return NULL;
         i += c->len;
+        if (parent) {
+            *parent = n;
+            *ppos = pos;
+        }
         n = c;
     }
-    if (!n->iskey) return 0;
+    return n;
+}
+
+/* Sets *value (if not NULL) to s's value; returns 1, or 0 if s is not a
+ * key. */
+int raxFind(rax *rt, const unsigned char *s, size_t len, void **value) {
+    raxNode *n = _raxWalk(rt, s, len, NULL, NULL);
+    if (!n || !n->iskey) return 0;
     if (value) *value = n->value;
     return 1;
 }
@@ -218,20 +231,10 @@ int raxFind(rax *rt, const unsigned char *s, size_t len, void **value) {
 /* Removes s; returns 1 with its value in *old (if not NULL), or 0 if s
  * is not a key. The tree is compressed again around the hole. */
 int raxRemove(rax *rt, const unsigned char *s, size_t len, void **old) {
-    raxNode *n = rt->head, *parent = NULL;
+    raxNode *parent = NULL;
     uint32_t ppos = 0;
-    size_t i = 0;
-    while (i < len) {
-        uint32_t pos;
-        raxNode *c = _raxFindChild(n, s[i], &pos);
-        if (!c || c->len > len - i || memcmp(c->label, s + i, c->len))
-            return 0;
-        i += c->len;
-        parent = n;
-        ppos = pos;
-        n = c;
-    }
-    if (!n->iskey) return 0;
+    raxNode *n = _raxWalk(rt, s, len, &parent, &ppos);
+    if (!n || !n->iskey) return 0;
     if (old) *old = n->value;
     n->iskey = 0;
     n->value = NULL;
