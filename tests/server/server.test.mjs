@@ -534,6 +534,46 @@ SADD strset a b c d
 HSET bighash ${Array.from({ length: 600 }, (_, i) => `f${i} v${i}`).join(' ')}
 `;
 
+describe('the RDB file: SAVE, and the load at startup', () => {
+  it('SAVE writes dump.rdb, which each server loads at startup from the other, with the same INFO persistence', async () => {
+    const dirs = { glasskv: tmp('rdb-g'), redis: tmp('rdb-r') };
+    try {
+      const wrote = {};
+      for (const kind of ['glasskv', 'redis']) {
+        const s = await startServer(kind, ['--dir', dirs[kind]]);
+        try {
+          cli(s.port, [], WRITES);
+          const before = cli(s.port, ['INFO', 'persistence']).out;
+          assert.match(before, /rdb_changes_since_last_save:[1-9]/);
+          assert.equal(cli(s.port, ['SAVE']).out, 'OK\n');
+          const after = cli(s.port, ['INFO', 'persistence']).out;
+          assert.match(after, /rdb_changes_since_last_save:0\r/);
+          assert.match(after, /rdb_saves:1\r/);
+          assert.match(cli(s.port, ['LASTSAVE']).out, /^\d{10}\n$/);
+          wrote[kind] = dump(s.port);
+        } finally {
+          await s.stop();
+        }
+      }
+      assert.deepEqual(wrote.glasskv, wrote.redis);
+      // Each starts in the other's directory and loads its dump.rdb.
+      for (const [kind, dir] of [['glasskv', dirs.redis], ['redis', dirs.glasskv]]) {
+        const s = await startServer(kind, ['--dir', dir]);
+        try {
+          assert.deepEqual(dump(s.port), wrote.redis, kind);
+          const info = cli(s.port, ['INFO', 'persistence']).out;
+          assert.match(info, /rdb_last_load_keys_loaded:[1-9]/, kind);
+          assert.match(info, /rdb_changes_since_last_save:0\r/, kind);
+        } finally {
+          await s.stop();
+        }
+      }
+    } finally {
+      for (const d of Object.values(dirs)) rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('DUMP and RESTORE carry values between glasskv server and redis-server 7.0', () => {
   it('each encoding DUMPs to the same bytes on both, and a payload of either RESTOREs in the other and DUMPs back unchanged', async () => {
     const { g, r } = await pair();
