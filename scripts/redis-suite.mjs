@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDir, glasskvBin, root, startServer } from '../tests/server/servers.mjs';
+import { downloadSources } from './debsrc.mjs';
 
 // Where the suite is unpacked, with its runs' results and logs.
 export const cache = join(root, 'build', 'redis-suite');
@@ -86,46 +87,15 @@ function run(cmd, args, opts = {}) {
 
 // ---- Getting the suite. ----
 
-/** The stanzas of a deb822 sources file, as objects of their fields. */
-function stanzas(text) {
-  return text.split(/\n\s*\n/).map((block) => {
-    const fields = {};
-    for (const line of block.split('\n')) {
-      const m = /^([A-Za-z-]+):\s*(.*)$/.exec(line);
-      if (m) fields[m[1]] = m[2].trim();
-    }
-    return fields;
-  }).filter((f) => f.URIs);
-}
-
 /**
  * Downloads and unpacks Debian's redis source package (7.0.15 comes from
- * bookworm-security) into build/redis-suite, with apt pointed at private
- * lists, cache and sources.
+ * bookworm-security) into build/redis-suite.
  */
 export function fetchSuite() {
   if (existsSync(join(srcDir, 'tests', 'test_helper.tcl'))) return;
-  const sources = stanzas(readFileSync('/etc/apt/sources.list.d/debian.sources', 'utf8'));
-  const security = sources.find((s) => /-security/.test(s.Suites ?? ''));
-  if (!security) throw new Error('no bookworm-security stanza in debian.sources');
-  const apt = join(cache, 'apt');
-  for (const d of ['lists/partial', 'cache/archives/partial', 'sources.list.d'])
-    mkdirSync(join(apt, d), { recursive: true });
-  writeFileSync(join(apt, 'sources.list.d', 'redis-src.sources'), [
-    'Types: deb-src',
-    `URIs: ${security.URIs}`,
-    'Suites: bookworm-security',
-    'Components: main',
-    `Signed-By: ${security['Signed-By']}`,
-    '',
-  ].join('\n'));
-  const opts = ['-q', '-o', 'Dir::Etc::SourceList=/dev/null',
-    '-o', `Dir::Etc::SourceParts=${join(apt, 'sources.list.d')}`,
-    '-o', `Dir::State::Lists=${join(apt, 'lists')}`,
-    '-o', `Dir::Cache=${join(apt, 'cache')}`];
+  mkdirSync(cache, { recursive: true });
   console.log('redis-suite: fetching the source package of redis 7.0.15');
-  run('apt-get', [...opts, 'update']);
-  run('apt-get', [...opts, 'source', '--download-only', 'redis'], { cwd: cache });
+  downloadSources(['redis'], 'bookworm-security', cache);
   const orig = readdirSync(cache).find((f) => /^redis_7\.0\.15\.orig\.tar\.gz$/.test(f));
   if (!orig) throw new Error('redis_7.0.15.orig.tar.gz was not downloaded');
   run('tar', ['xzf', orig], { cwd: cache });

@@ -6,7 +6,7 @@
 // the units of Redis 7.0.15's own suite it passes in full, Vitest (the
 // real .wasm, and the differential tests against Debian's redis-server),
 // and Playwright in Debian's Chromium.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,12 +31,38 @@ if (existsSync(join(root, 'playwright.config.ts')))
   suites.push(['Playwright (Chromium)', process.execPath,
     ['node_modules/@playwright/test/cli.js', 'test']]);
 
+/** Runs one suite, its output passed through as it comes; resolves with
+ *  its exit status and its last lines (for the summary of a failure). */
+function runSuite(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['inherit', 'pipe', 'pipe'] });
+    let tail = '';
+    const keep = (chunk, out) => {
+      out.write(chunk);
+      tail = (tail + chunk.toString()).slice(-TAIL_CHARS);
+    };
+    child.stdout.on('data', (d) => keep(d, process.stdout));
+    child.stderr.on('data', (d) => keep(d, process.stderr));
+    child.on('error', (e) => { tail += `\n${e.message}\n`; });
+    child.on('close', (status) => resolve({ status, tail }));
+  });
+}
+
+// How much of a failed suite's output the summary repeats: enough for
+// Vitest's and Playwright's lists of failures.
+const TAIL_CHARS = 12_000;
+
 const results = [];
 for (const [name, cmd, args] of suites) {
   console.log(`\n=== ${name}`);
   const t0 = Date.now();
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
-  results.push([name, r.status === 0, (Date.now() - t0) / 1000]);
+  const r = await runSuite(cmd, args);
+  results.push([name, r.status === 0, (Date.now() - t0) / 1000, r.tail]);
+}
+for (const [name, ok, , tail] of results) {
+  if (ok) continue;
+  console.log(`\n=== The end of what "${name}" printed`);
+  console.log(tail.replace(/\x1b\[[0-9;]*m/g, ''));
 }
 console.log('\n=== Summary');
 for (const [name, ok, secs] of results)

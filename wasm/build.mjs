@@ -18,6 +18,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { outC, writeSeam } from './seam.mjs';
+import { cjsonDir, depsDir, ensureDeps, luaDir } from '../scripts/deps.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -53,7 +54,7 @@ function headerFiles(dir) {
 }
 
 function inputs() {
-  const engineSrc = cFiles(join(root, 'engine', 'src'));
+  const engineSrc = [...cFiles(join(root, 'engine', 'src')), ...cFiles(join(root, 'engine', 'lua'))];
   if (engineSrc.length === 0) fail('no C sources in engine/src');
   const cliformat = join(root, 'engine', 'cli', 'cliformat.c');
   if (!existsSync(cliformat)) fail('engine/cli/cliformat.c is missing');
@@ -61,12 +62,42 @@ function inputs() {
   const deps = [
     ...sources,
     ...headerFiles(join(root, 'engine', 'src')),
+    ...headerFiles(join(root, 'engine', 'lua')),
     ...headerFiles(join(root, 'engine', 'include')),
     ...headerFiles(join(root, 'engine', 'cli')),
     ...headerFiles(here),
     fileURLToPath(import.meta.url),
   ];
   return { sources, deps };
+}
+
+// Lua 5.1.5 and lua-cjson (scripts/deps.mjs fetches them): the same files
+// and flags as the native build (engine/Makefile), compiled once into
+// build/deps/wasm, since they never change.
+const luaCore = ['lapi', 'lcode', 'ldebug', 'ldo', 'ldump', 'lfunc', 'lgc', 'llex', 'lmem',
+  'lobject', 'lopcodes', 'lparser', 'lstate', 'lstring', 'ltable', 'ltm', 'lundump', 'lvm',
+  'lzio', 'lauxlib', 'lbaselib', 'ldblib', 'lmathlib', 'ltablib', 'lstrlib'];
+const cjson = ['lua_cjson', 'strbuf', 'fpconv'];
+const depsFlags = ['-O2', '-w', '-DLUA_ANSI', '-DENABLE_CJSON_GLOBAL', `-I${luaDir}`];
+
+/** The third-party objects, compiled if missing. */
+async function depsObjects() {
+  ensureDeps();
+  const dir = join(depsDir, 'wasm');
+  mkdirSync(dir, { recursive: true });
+  const sources = [...luaCore.map((f) => join(luaDir, `${f}.c`)),
+    ...cjson.map((f) => join(cjsonDir, `${f}.c`))];
+  const objects = sources.map((f) => join(dir, `${basename(f, '.c')}.o`));
+  const missing = sources.filter((_, i) => !existsSync(objects[i]));
+  let next = 0;
+  const worker = async () => {
+    while (next < missing.length) {
+      const src = missing[next++];
+      await runEmcc([...depsFlags, '-c', src, '-o', join(dir, `${basename(src, '.c')}.o`)], src);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(availableParallelism(), missing.length) }, worker));
+  return objects;
 }
 
 function upToDate(deps) {
@@ -84,6 +115,8 @@ const compileFlags = [
   `-I${join(root, 'engine', 'include')}`,
   `-I${join(root, 'engine', 'src')}`,
   `-I${join(root, 'engine', 'cli')}`,
+  `-I${join(root, 'engine', 'lua')}`,
+  `-I${luaDir}`,
   `-I${here}`,
 ];
 
@@ -113,8 +146,13 @@ function emccMissing(error) {
  *  with them when the compiler fails. */
 function compile(source, object) {
   const opt = forSize.has(basename(source)) ? '-Oz' : '-O2';
+  return runEmcc([...compileFlags, opt, '-c', source, '-o', object], source);
+}
+
+/** Runs emcc with args (source: what it compiles, for the error). */
+function runEmcc(args, source) {
   return new Promise((resolveRun, rejectRun) => {
-    const child = spawn('emcc', [...compileFlags, opt, '-c', source, '-o', object], { cwd: root, env: emccEnv });
+    const child = spawn('emcc', args, { cwd: root, env: emccEnv });
     let said = '';
     child.stdout.on('data', (d) => { said += d; });
     child.stderr.on('data', (d) => { said += d; });
@@ -150,6 +188,11 @@ async function main() {
   } catch (e) {
     fail(e.message);
   }
+  try {
+    ensureDeps();
+  } catch (e) {
+    fail(e.message);
+  }
   const { sources, deps } = inputs();
   if (!force && upToDate(deps)) {
     console.log('wasm: up to date (web/src/wasm-gen)');
@@ -166,7 +209,7 @@ async function main() {
   const started = Date.now();
   let objects;
   try {
-    objects = await compileAll(sources, tmpDir);
+    objects = [...await compileAll(sources, tmpDir), ...await depsObjects()];
   } catch (e) {
     rmSync(tmpDir, { recursive: true, force: true });
     fail(e.message);

@@ -205,6 +205,16 @@ int aeProcessEvents(aeEventLoop *el) {
     return processed;
 }
 
+/* Only the file events ready now, without timers or beforeSleep (what a
+ * busy script lets run between its instructions). Returns how many. */
+int aeProcessFileEvents(aeEventLoop *el) {
+    int numevents = el->backend.poll(el->backend.ctx, el, el->fired,
+                                     el->setsize);
+    for (int j = 0; j < numevents; j++)
+        _aeFire(el, el->fired[j].fd, el->fired[j].mask);
+    return numevents;
+}
+
 /* When the loop next has a timer to run: AE_NEVER if it has none. */
 uint64_t aeNextWake(aeEventLoop *el) {
     uint64_t when = AE_NEVER;

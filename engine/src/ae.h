@@ -122,6 +122,7 @@ long long aeCreateTimeEvent(aeEventLoop *el, long long ms, aeTimeProc *proc,
 int aeDeleteTimeEvent(aeEventLoop *el, long long id);
 void aeSetBeforeSleepProc(aeEventLoop *el, aeBeforeSleepProc *proc);
 int aeProcessEvents(aeEventLoop *el);
+int aeProcessFileEvents(aeEventLoop *el);
 uint64_t aeNextWake(aeEventLoop *el);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <strings.h>
 #include "server.h"
+#include "script.h"
 #include "rdb.h"
 
 #define AOF_ANNOTATION_LINE_MAX_LEN 1024
@@ -280,7 +281,19 @@ static int _execFileKey(void *ctx, int dbid, int argc, robj **argv) {
     rdbFileLoad *fl = ctx;
     redisServer *s = fl->fake->srv;
     redisDb *db = &s->db[dbid];
-    if (!strcasecmp(argv[0]->v.ptr, "pexpireat")) {
+    if (!strcasecmp(argv[0]->v.ptr, "function")) {
+        /* A library, which may be there already only with MERGE. */
+        sds err = NULL;
+        sds name = functionsCreateLibrary(s, argv[3]->v.ptr, fl->replace, 0,
+                                          &err);
+        if (!name) {
+            serverLog(s, LL_WARNING, "Failed loading library, %s", err);
+            sdsfree(s->mem, err);
+            return C_ERR;
+        }
+        sdsfree(s->mem, name);
+        return C_OK;
+    } else if (!strcasecmp(argv[0]->v.ptr, "pexpireat")) {
         long long when;
         /* A replica keeps them: its master's DELs will come. */
         if (!s->masterhost &&

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include <ctype.h>
+#include "script.h"
 #include "server.h"
 #include "rdb.h"
 #include "stream.h"
@@ -434,10 +435,25 @@ static sds _rwKey(redisServer *s, gkMem *m, sds b, redisDb *db, sds key,
 }
 
 /* rewriteAppendOnlyFileRio: the dataset as commands (a .base.aof). */
+/* The base's FUNCTION LOAD of one library. */
+typedef struct rwLibraries {
+    gkMem *m;
+    sds b;
+} rwLibraries;
+
+static void _rwLibrary(void *ctx, functionLib *lib) {
+    rwLibraries *rw = ctx;
+    rw->b = sdscat(rw->m, rw->b, "*3\r\n$8\r\nFUNCTION\r\n$4\r\nLOAD\r\n");
+    rw->b = _bulk(rw->m, rw->b, lib->code, sdslen(lib->code));
+}
+
 static sds _rewriteCommands(redisServer *s, gkMem *m, long long *keys) {
     sds b = sdsempty(m);
     if (s->cfg.aof_timestamp_enabled)
         b = sdscatprintf(m, b, "#TS:%lld\r\n", _unixtime(s));
+    rwLibraries rw = { m, b };
+    functionsForEachLibrary(s, _rwLibrary, &rw);
+    b = rw.b;
     for (int j = 0; j < s->cfg.databases; j++) {
         redisDb *db = &s->db[j];
         if (dictSize(db->dict) == 0) continue;

@@ -22,9 +22,9 @@
     C(ping, pingCommand, -1, F, NULL) \
     C(echo, echoCommand, 2, F, NULL) \
     C(quit, quitCommand, -1, \
-      F | CMD_LOADING | CMD_STALE | CMD_NO_AUTH, NULL) \
+      F | CMD_LOADING | CMD_STALE | CMD_NO_AUTH | NS | CMD_ALLOW_BUSY, NULL) \
     C(hello, helloCommand, -1, \
-      F | CMD_LOADING | CMD_STALE | CMD_NO_AUTH, NULL) \
+      F | CMD_LOADING | CMD_STALE | CMD_NO_AUTH | NS | CMD_ALLOW_BUSY, NULL) \
     C(select, selectCommand, 2, F | CMD_LOADING | CMD_STALE, NULL) \
     C(dbsize, dbsizeCommand, 1, R | F, NULL) \
     C(flushdb, flushdbCommand, -1, W, NULL) \
@@ -147,8 +147,8 @@
     C(zpopmin, zpopminCommand, -2, W | F, NULL) \
     C(zpopmax, zpopmaxCommand, -2, W | F, NULL) \
     C(zmpop, zmpopCommand, -4, W, NULL) \
-    C(bzpopmin, bzpopminCommand, -3, W | F, NULL) \
-    C(bzpopmax, bzpopmaxCommand, -3, W | F, NULL) \
+    C(bzpopmin, bzpopminCommand, -3, W | F | NS, NULL) \
+    C(bzpopmax, bzpopmaxCommand, -3, W | F | NS, NULL) \
     C(bzmpop, bzmpopCommand, -5, W, NULL) \
     C(zrandmember, zrandmemberCommand, -2, R, NULL) \
     C(geoadd, geoaddCommand, -5, W | M, NULL) \
@@ -197,20 +197,20 @@
     C(lrem, lremCommand, 4, W, NULL) \
     C(rpoplpush, rpoplpushCommand, 3, W | M, NULL) \
     C(lmove, lmoveCommand, 5, W | M, NULL) \
-    C(blpop, blpopCommand, -3, W, NULL) \
-    C(brpop, brpopCommand, -3, W, NULL) \
-    C(brpoplpush, brpoplpushCommand, 4, W | M, NULL) \
-    C(blmove, blmoveCommand, 6, W | M, NULL) \
+    C(blpop, blpopCommand, -3, W | NS, NULL) \
+    C(brpop, brpopCommand, -3, W | NS, NULL) \
+    C(brpoplpush, brpoplpushCommand, 4, W | M | NS, NULL) \
+    C(blmove, blmoveCommand, 6, W | M | NS, NULL) \
     C(blmpop, blmpopCommand, -5, W, NULL) \
     C(swapdb, swapdbCommand, 3, W | F, NULL) \
     C(sort, sortCommand, -2, W | M, NULL) \
     C(sort_ro, sortroCommand, -2, R, NULL) \
-    C(multi, multiCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
-    C(exec, execCommand, 1, CMD_LOADING | CMD_STALE | CMD_SKIP_SLOWLOG, \
+    C(multi, multiCommand, 1, F | CMD_LOADING | CMD_STALE | NS | CMD_ALLOW_BUSY, NULL) \
+    C(exec, execCommand, 1, CMD_LOADING | CMD_STALE | CMD_SKIP_SLOWLOG | NS, \
       NULL) \
-    C(discard, discardCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
-    C(watch, watchCommand, -2, F | CMD_LOADING | CMD_STALE, NULL) \
-    C(unwatch, unwatchCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(discard, discardCommand, 1, F | CMD_LOADING | CMD_STALE | NS | CMD_ALLOW_BUSY, NULL) \
+    C(watch, watchCommand, -2, F | CMD_LOADING | CMD_STALE | NS | CMD_ALLOW_BUSY, NULL) \
+    C(unwatch, unwatchCommand, 1, F | CMD_LOADING | CMD_STALE | NS | CMD_ALLOW_BUSY, NULL) \
     C(config, NULL, -2, 0, configSubcommands) \
     C(object, NULL, -2, 0, objectSubcommands) \
     C(command, commandCommand, -1, CMD_LOADING | CMD_STALE, \
@@ -219,41 +219,54 @@
     C(info, infoCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
     C(slowlog, NULL, -2, 0, slowlogSubcommands) \
     C(latency, NULL, -2, 0, latencySubcommands) \
-    C(debug, debugCommand, -2, A | CMD_LOADING | CMD_STALE, NULL) \
+    C(debug, debugCommand, -2, A | CMD_LOADING | CMD_STALE | NS, NULL) \
     C(time, timeCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
-    C(subscribe, subscribeCommand, -2, CMD_LOADING | CMD_STALE, NULL) \
-    C(unsubscribe, unsubscribeCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
-    C(psubscribe, psubscribeCommand, -2, CMD_LOADING | CMD_STALE, NULL) \
-    C(punsubscribe, punsubscribeCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
+    C(subscribe, subscribeCommand, -2, CMD_LOADING | CMD_STALE | NS, NULL) \
+    C(unsubscribe, unsubscribeCommand, -1, CMD_LOADING | CMD_STALE | NS, NULL) \
+    C(psubscribe, psubscribeCommand, -2, CMD_LOADING | CMD_STALE | NS, NULL) \
+    C(punsubscribe, punsubscribeCommand, -1, CMD_LOADING | CMD_STALE | NS, NULL) \
     C(publish, publishCommand, 3, F | CMD_LOADING | CMD_STALE, NULL) \
-    C(ssubscribe, ssubscribeCommand, -2, CMD_LOADING | CMD_STALE, NULL) \
-    C(sunsubscribe, sunsubscribeCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
+    C(ssubscribe, ssubscribeCommand, -2, CMD_LOADING | CMD_STALE | NS, NULL) \
+    C(sunsubscribe, sunsubscribeCommand, -1, CMD_LOADING | CMD_STALE | NS, NULL) \
     C(spublish, spublishCommand, 3, F | CMD_LOADING | CMD_STALE, NULL) \
     C(pubsub, NULL, -2, 0, pubsubSubcommands) \
-    C(bgrewriteaof, bgrewriteaofCommand, 1, A, NULL) \
-    C(save, saveCommand, 1, A | CMD_NO_MULTI, NULL) \
+    C(bgrewriteaof, bgrewriteaofCommand, 1, A | NS, NULL) \
+    C(save, saveCommand, 1, A | CMD_NO_MULTI | NS, NULL) \
     C(lastsave, lastsaveCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(monitor, monitorCommand, 1, A | NS | CMD_LOADING | CMD_STALE, NULL) \
     C(reset, resetCommand, 1, \
-      NS | CMD_LOADING | CMD_STALE | F | CMD_NO_AUTH, NULL) \
+      NS | CMD_LOADING | CMD_STALE | F | CMD_NO_AUTH | CMD_ALLOW_BUSY, NULL) \
     C(auth, authCommand, -2, \
-      NS | CMD_LOADING | CMD_STALE | F | CMD_NO_AUTH, NULL) \
+      NS | CMD_LOADING | CMD_STALE | F | CMD_NO_AUTH | CMD_ALLOW_BUSY, NULL) \
     C(acl, NULL, -2, 0, aclSubcommands) \
     C(shutdown, shutdownCommand, -1, \
-      A | CMD_LOADING | CMD_STALE | CMD_NO_MULTI, NULL) \
+      A | CMD_LOADING | CMD_STALE | CMD_NO_MULTI | NS | CMD_ALLOW_BUSY, NULL) \
     C(function, NULL, -2, 0, functionSubcommands) \
-    C(sync, syncCommand, 1, A | CMD_NO_MULTI, NULL) \
-    C(psync, syncCommand, -3, A | CMD_NO_MULTI, NULL) \
-    C(replconf, replconfCommand, -1, A | CMD_LOADING | CMD_STALE, NULL) \
-    C(replicaof, replicaofCommand, 3, A | CMD_STALE, NULL) \
-    C(slaveof, replicaofCommand, 3, A | CMD_STALE, NULL) \
-    C(role, roleCommand, 1, F | CMD_LOADING | CMD_STALE, NULL)
+    C(eval, evalCommand, -3, \
+      NS | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_STALE, NULL) \
+    C(evalsha, evalShaCommand, -3, \
+      NS | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_STALE, NULL) \
+    C(eval_ro, evalRoCommand, -3, \
+      NS | CMD_SKIP_MONITOR | CMD_STALE | R, NULL) \
+    C(evalsha_ro, evalShaRoCommand, -3, \
+      NS | CMD_SKIP_MONITOR | CMD_STALE | R, NULL) \
+    C(script, NULL, -2, 0, scriptSubcommands) \
+    C(fcall, fcallCommand, -3, \
+      NS | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_STALE, NULL) \
+    C(fcall_ro, fcallroCommand, -3, \
+      NS | CMD_SKIP_MONITOR | CMD_STALE | R, NULL) \
+    C(sync, syncCommand, 1, A | CMD_NO_MULTI | NS, NULL) \
+    C(psync, syncCommand, -3, A | CMD_NO_MULTI | NS, NULL) \
+    C(replconf, replconfCommand, -1, A | CMD_LOADING | CMD_STALE | NS | CMD_ALLOW_BUSY, NULL) \
+    C(replicaof, replicaofCommand, 3, A | CMD_STALE | NS, NULL) \
+    C(slaveof, replicaofCommand, 3, A | CMD_STALE | NS, NULL) \
+    C(role, roleCommand, 1, F | CMD_LOADING | CMD_STALE | NS, NULL)
 
 /* CONFIG's subcommands: S(container, name, handler, arity, flags). */
 #define CONFIG_SUBCOMMANDS(S) \
-    S(config, get, configGetCommand, -3, CMD_LOADING | CMD_STALE) \
-    S(config, set, configSetCommand, -4, A | CMD_LOADING | CMD_STALE) \
-    S(config, resetstat, configResetStatCommand, 2, A) \
+    S(config, get, configGetCommand, -3, CMD_LOADING | CMD_STALE | NS) \
+    S(config, set, configSetCommand, -4, A | CMD_LOADING | CMD_STALE | NS) \
+    S(config, resetstat, configResetStatCommand, 2, A | NS) \
     S(config, rewrite, configRewriteCommand, 2, \
       A | NS | CMD_LOADING | CMD_STALE) \
     S(config, help, configHelpCommand, 2, CMD_LOADING | CMD_STALE)
@@ -277,12 +290,12 @@
 
 /* CLIENT's subcommands: S(container, name, handler, arity, flags). */
 #define CLIENT_SUBCOMMANDS(S) \
-    S(client, id, clientIdCommand, 2, CMD_LOADING | CMD_STALE) \
-    S(client, setname, clientSetNameCommand, 3, CMD_LOADING | CMD_STALE) \
-    S(client, getname, clientGetNameCommand, 2, CMD_LOADING | CMD_STALE) \
-    S(client, info, clientInfoCommand, 2, CMD_LOADING | CMD_STALE) \
-    S(client, list, clientListCommand, -2, A | CMD_LOADING | CMD_STALE) \
-    S(client, unblock, clientUnblockCommand, -3, A | CMD_LOADING | CMD_STALE) \
+    S(client, id, clientIdCommand, 2, CMD_LOADING | CMD_STALE | NS) \
+    S(client, setname, clientSetNameCommand, 3, CMD_LOADING | CMD_STALE | NS) \
+    S(client, getname, clientGetNameCommand, 2, CMD_LOADING | CMD_STALE | NS) \
+    S(client, info, clientInfoCommand, 2, CMD_LOADING | CMD_STALE | NS) \
+    S(client, list, clientListCommand, -2, A | CMD_LOADING | CMD_STALE | NS) \
+    S(client, unblock, clientUnblockCommand, -3, A | CMD_LOADING | CMD_STALE | NS) \
     S(client, kill, clientKillCommand, -3, A | NS | CMD_LOADING | CMD_STALE) \
     S(client, pause, clientPauseCommand, -3, A | NS | CMD_LOADING | CMD_STALE) \
     S(client, unpause, clientUnpauseCommand, 2, \
@@ -302,7 +315,23 @@
 
 /* FUNCTION's subcommands: S(container, name, handler, arity, flags). */
 #define FUNCTION_SUBCOMMANDS(S) \
-    S(function, flush, functionFlushCommand, -2, W)
+    S(function, delete, functionDeleteCommand, 3, W | NS) \
+    S(function, dump, functionDumpCommand, 2, NS) \
+    S(function, flush, functionFlushCommand, -2, W | NS) \
+    S(function, help, functionHelpCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(function, kill, functionKillCommand, 2, NS | CMD_ALLOW_BUSY) \
+    S(function, list, functionListCommand, -2, NS) \
+    S(function, load, functionLoadCommand, -3, W | M | NS) \
+    S(function, restore, functionRestoreCommand, -3, W | M | NS) \
+    S(function, stats, functionStatsCommand, 2, NS | CMD_ALLOW_BUSY)
+
+/* SCRIPT's subcommands: S(container, name, handler, arity, flags). */
+#define SCRIPT_SUBCOMMANDS(S) \
+    S(script, exists, scriptCommand, -3, NS) \
+    S(script, flush, scriptCommand, -2, NS) \
+    S(script, help, scriptCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(script, kill, scriptCommand, 2, NS | CMD_ALLOW_BUSY) \
+    S(script, load, scriptCommand, 3, NS | CMD_STALE)
 
 /* XGROUP's subcommands: S(container, name, handler, arity, flags). */
 #define XGROUP_SUBCOMMANDS(S) \
@@ -340,15 +369,15 @@
 
 /* LATENCY's subcommands: S(container, name, handler, arity, flags). */
 #define LATENCY_SUBCOMMANDS(S) \
-    S(latency, doctor, latencyDoctorCommand, 2, A | CMD_LOADING | CMD_STALE) \
-    S(latency, graph, latencyGraphCommand, 3, A | CMD_LOADING | CMD_STALE) \
+    S(latency, doctor, latencyDoctorCommand, 2, A | CMD_LOADING | CMD_STALE | NS) \
+    S(latency, graph, latencyGraphCommand, 3, A | CMD_LOADING | CMD_STALE | NS) \
     S(latency, help, latencyHelpCommand, 2, CMD_LOADING | CMD_STALE) \
     S(latency, histogram, latencyHistogramCommand, -2, \
-      A | CMD_LOADING | CMD_STALE) \
+      A | CMD_LOADING | CMD_STALE | NS) \
     S(latency, history, latencyHistoryCommand, 3, \
-      A | CMD_LOADING | CMD_STALE) \
-    S(latency, latest, latencyLatestCommand, 2, A | CMD_LOADING | CMD_STALE) \
-    S(latency, reset, latencyResetCommand, -2, A | CMD_LOADING | CMD_STALE)
+      A | CMD_LOADING | CMD_STALE | NS) \
+    S(latency, latest, latencyLatestCommand, 2, A | CMD_LOADING | CMD_STALE | NS) \
+    S(latency, reset, latencyResetCommand, -2, A | CMD_LOADING | CMD_STALE | NS)
 
 /* ACL's subcommands: S(container, name, handler, arity, flags). */
 #define ACL_SUBCOMMANDS(S) \
@@ -370,6 +399,7 @@ enum {
     CLIENT_SUBCOMMANDS(SUB_ID)
     CLIENT_NAMED_SUBCOMMANDS(SUB_ID)
     FUNCTION_SUBCOMMANDS(SUB_ID)
+    SCRIPT_SUBCOMMANDS(SUB_ID)
     XGROUP_SUBCOMMANDS(SUB_ID)
     XINFO_SUBCOMMANDS(SUB_ID)
     PUBSUB_SUBCOMMANDS(SUB_ID)
@@ -409,6 +439,9 @@ static const redisCommand clientSubcommands[] = {
 };
 static const redisCommand functionSubcommands[] = {
     FUNCTION_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand scriptSubcommands[] = {
+    SCRIPT_SUBCOMMANDS(SUB_ROW) END
 };
 static const redisCommand xgroupSubcommands[] = {
     XGROUP_SUBCOMMANDS(SUB_ROW) END

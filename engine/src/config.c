@@ -149,6 +149,8 @@ static const configDef configs[] = {
       OFF(slowlog_log_slower_than), 1, -1, LLONG_MAX, 0 },
     { "slowlog-max-len", NULL, CFG_INT, OFF(slowlog_max_len), 1, 0,
       LONG_MAX, 0 },
+    { "busy-reply-threshold", "lua-time-limit", CFG_INT,
+      OFF(busy_reply_threshold), 1, 0, LONG_MAX, 0 },
     { "latency-monitor-threshold", NULL, CFG_INT,
       OFF(latency_monitor_threshold), 1, 0, LLONG_MAX, 0 },
     { "latency-tracking", NULL, CFG_BOOL, OFF(latency_tracking), 0, 0, 1,

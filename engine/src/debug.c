@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <stdio.h>
 #include "server.h"
+#include "script.h"
 #include "rdb.h"
 
 /* DEBUG HTSTATS <dbid>: the text of dictGetStats for the keyspace and the
@@ -148,7 +149,10 @@ static void _debugReload(client *c) {
         return;
     }
     if (save) dirty = 0;
-    if (flush) emptyData(s, -1);
+    if (flush) {
+        emptyData(s, -1);
+        functionsClear(s);
+    }
     int st = rdbLoadFile(s, s->cfg.dbfilename, merge);
     s->dirty = dirty;
     if (st != C_OK) {
@@ -168,6 +172,7 @@ static void _debugLoadAof(client *c) {
     redisServer *s = c->srv;
     if (s->aof.state != AOF_OFF) flushAppendOnlyFile(s, 1);
     emptyData(s, -1);
+    functionsClear(s);
     if (aofReloadFromDisk(s) != C_OK) return;
     s->dirty = 0;
     serverLog(s, LL_WARNING, "Append Only File loaded by DEBUG LOADAOF");
@@ -417,11 +422,17 @@ static sds _infoMemory(redisServer *s, sds info) {
         "# Memory\r\n"
         "used_memory:%zu\r\n"
         "used_memory_peak:%zu\r\n"
+        "used_memory_lua:%zu\r\n"
+        "used_memory_vm_eval:%zu\r\n"
+        "used_memory_scripts_eval:%zu\r\n"
+        "number_of_cached_scripts:%lu\r\n"
         "maxmemory:%lld\r\n"
         "maxmemory_policy:noeviction\r\n"
         "lazyfree_pending_objects:%lu\r\n"
         "lazyfreed_objects:%llu\r\n",
-        s->mem->used, s->mem->peak, s->cfg.maxmemory, pending,
+        s->mem->used, s->mem->peak, evalMemory(s), evalMemory(s),
+        evalScriptsMemory(s), (unsigned long)dictSize(s->lua_scripts),
+        s->cfg.maxmemory, pending,
         (unsigned long long)(s->stat_lazyfree_jobs - pending));
 }
 

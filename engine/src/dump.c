@@ -21,17 +21,17 @@
 /* The footer of a payload: 2 bytes of version and 8 of CRC-64. */
 #define DUMP_FOOTER_LEN 10
 
-/* verifyDumpPayload: C_OK if the len bytes at p end in a footer with an
+/* verifyDumpPayload: whether the len bytes at p end in a footer with an
  * RDB version this server reads and the CRC-64 of what precedes the
  * checksum. */
-static int _verifyPayload(const unsigned char *p, size_t len) {
-    if (len < DUMP_FOOTER_LEN) return C_ERR;
+int rdbPayloadValid(const unsigned char *p, size_t len) {
+    if (len < DUMP_FOOTER_LEN) return 0;
     const unsigned char *footer = p + len - DUMP_FOOTER_LEN;
     unsigned version = (unsigned)footer[0] | (unsigned)footer[1] << 8;
-    if (version > RDB_VERSION) return C_ERR;
+    if (version > RDB_VERSION) return 0;
     uint64_t crc = crc64(0, p, len - 8), want = 0;
     for (int i = 0; i < 8; i++) want |= (uint64_t)footer[2 + i] << (8 * i);
-    return crc == want ? C_OK : C_ERR;
+    return crc == want;
 }
 
 /* DUMP key: the payload as a bulk string, or a null for a missing key. */
@@ -144,7 +144,7 @@ void restoreCommand(client *c) {
     }
     sds payload = c->argv[3]->v.ptr;
     if (!sdsEncodedObject(c->argv[3]) ||
-        _verifyPayload((unsigned char *)payload, sdslen(payload)) != C_OK) {
+        !rdbPayloadValid((unsigned char *)payload, sdslen(payload))) {
         addReplyError(c, "DUMP payload version or checksum are wrong");
         return;
     }

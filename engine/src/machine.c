@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include "world.h"
 #include "recovery.h"
+#include "script.h"
 
 /* When the process's bio threads next act (none if down). */
 static uint64_t _jobsNext(gkNode *n) {
@@ -406,6 +407,9 @@ static redisServer *_newProcess(gkWorld *w, int id, const char *conf,
     /* A simulated server belongs to its reader, who may look inside it:
      * it starts as with enable-debug-command yes (its config may say no). */
     s->cfg.enable_debug_cmd = PROTECTED_ACTION_ALLOWED_YES;
+    /* Nothing reaches a simulated server while a script runs, not even
+     * SCRIPT KILL: the world stops a script after this long. */
+    s->script_time_box_ms = SCRIPT_SIM_TIME_BOX_MS;
     if (conf && serverLoadConfig(s, conf, err) != C_OK) {
         serverRelease(s);
         return NULL;

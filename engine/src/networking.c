@@ -125,6 +125,49 @@ void freeClient(client *c) {
     memFree(s->mem, c);
 }
 
+/* The client scripts run their commands as: no connection; its replies
+ * are read back by the script (clientReplyTake), and it never blocks. */
+client *createScriptClient(redisServer *s) {
+    client *c = memCalloc(s->mem, sizeof(*c));
+    c->srv = s;
+    c->id = s->next_client_id++;
+    c->fd = -1;
+    c->db = &s->db[0];
+    c->querybuf = sdsempty(s->mem);
+    c->bulklen = -1;
+    c->resp = 2;
+    c->authenticated = 1;
+    c->flags = CLIENT_SCRIPT | CLIENT_DENY_BLOCKING;
+    c->buf = memAlloc(s->mem, PROTO_REPLY_CHUNK_BYTES);
+    c->buf_usable_size = PROTO_REPLY_CHUNK_BYTES;
+    c->ctime_ms = c->lastinteraction_ms = (uint64_t)s->mstime;
+    return c;
+}
+
+void freeScriptClient(client *c) {
+    redisServer *s = c->srv;
+    freeClientMultiState(c);
+    unwatchAllKeys(c);
+    pubsubClientRelease(c);
+    freeClientArgv(c);
+    memFree(s->mem, c->argv);
+    sdsfree(s->mem, c->querybuf);
+    _freeReplyList(c);
+    memFree(s->mem, c->buf);
+    memFree(s->mem, c);
+}
+
+/* The replies c has queued, as one string; c's buffers are emptied. */
+sds clientReplyTake(client *c) {
+    redisServer *s = c->srv;
+    sds r = sdsnewlen(s->mem, c->buf, c->bufpos);
+    for (clientReplyBlock *b = c->reply; b; b = b->next)
+        r = sdscatlen(s->mem, r, b->buf, b->used);
+    c->bufpos = 0;
+    _freeReplyList(c);
+    return r;
+}
+
 /* Marks the client to be freed at a safe point (beforeSleep), because the
  * caller may still be using it. */
 void freeClientAsync(client *c) {
@@ -597,6 +640,8 @@ int clientHasPendingReplies(client *c) {
 /* Queues the client for a write in beforeSleep. C_ERR if no reply should
  * be produced (the client is about to be closed). */
 static int _prepareClientToWrite(client *c) {
+    /* A script's client keeps its replies for the script to read. */
+    if (c->flags & CLIENT_SCRIPT) return C_OK;
     if (c->flags & (CLIENT_CLOSE_AFTER_REPLY | CLIENT_CLOSE_ASAP |
                     CLIENT_FAKE))
         return C_ERR;
@@ -836,6 +881,7 @@ static void _addReplyErrorLength(client *c, const char *s, size_t len) {
     if (!len || s[0] != '-') addReplyProto(c, "-ERR ", 5);
     addReplyProto(c, s, len);
     addReplyProto(c, "\r\n", 2);
+    if (c->flags & CLIENT_ERROR_NO_STATS) return;
     c->srv->stat_total_error_replies++;
     /* The code is the first word of the error. */
     if (!len || s[0] != '-') {
@@ -888,6 +934,15 @@ void addReplyErrorSds(client *c, sds err) {
         if (err[i] == '\r' || err[i] == '\n') err[i] = ' ';
     _addReplyErrorLength(c, err, sdslen(err));
     sdsfree(c->srv->mem, err);
+}
+
+/* addReplyErrorSds for an error counted already: a script's reply of the
+ * error a command inside it replied (and was counted for). */
+void addReplyErrorSdsNoStats(client *c, sds err) {
+    uint64_t had = c->flags & CLIENT_ERROR_NO_STATS;
+    c->flags |= CLIENT_ERROR_NO_STATS;
+    addReplyErrorSds(c, err);
+    if (!had) c->flags &= ~CLIENT_ERROR_NO_STATS;
 }
 
 /* A printf-formatted error, as addReplyErrorSds (CR and LF become

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <math.h>
 #include "rdb.h"
+#include "script.h"
 #include "intset.h"
 #include "listpack.h"
 #include "quicklist.h"
@@ -512,6 +513,24 @@ sds rdbDumpPayload(gkMem *m, const robj *o) {
     return w.buf;
 }
 
+/* A function library: its code, which loading runs again. */
+static void _wLibrary(void *ctx, functionLib *lib) {
+    rdbWriter *w = ctx;
+    _wByte(w, RDB_OPCODE_FUNCTION2);
+    _wString(w, lib->code, sdslen(lib->code));
+}
+
+/* FUNCTION DUMP's payload: every library, then the footer of a DUMP. */
+sds rdbFunctionsPayload(redisServer *s) {
+    rdbWriter w;
+    _wInit(&w, s->mem);
+    functionsForEachLibrary(s, _wLibrary, &w);
+    _wDone(&w);
+    _wLE(&w, RDB_VERSION, 2);
+    _wLE(&w, crc64(0, (unsigned char *)w.buf, sdslen(w.buf)), 8);
+    return w.buf;
+}
+
 /* One database: SELECTDB, RESIZEDB, then its keys. */
 static void _wDb(redisServer *s, rdbWriter *w, redisDb *db,
                  long long *keys) {
@@ -555,6 +574,7 @@ static sds _snapshot(redisServer *s, gkMem *mem, int aof_base,
     _wAuxInt(&w, "ctime", s->mstime / 1000);
     _wAuxInt(&w, "used-mem", (long long)s->mem->used);
     _wAuxInt(&w, "aof-base", aof_base);
+    functionsForEachLibrary(s, _wLibrary, &w);
     *keys = 0;
     for (int j = 0; j < s->cfg.databases; j++)
         if (dictSize(s->db[j].dict)) _wDb(s, &w, &s->db[j], keys);
@@ -1639,8 +1659,19 @@ static int _rStep(rdbReader *r, int *dbid, long long *expire,
         if (_rByte(r, &enc) != C_OK) return C_ERR;
         r->lfu_freq = enc;
         return 0;
-    case RDB_OPCODE_MODULE_AUX: case RDB_OPCODE_FUNCTION2:
-        return _fail(r, "Unsupported RDB opcode (modules, functions)");
+    case RDB_OPCODE_FUNCTION2: {
+        /* A library: loaded again as FUNCTION LOAD REPLACE runs it. */
+        robj *argv[4] = { NULL };
+        if (_rString(r, &argv[3]) != C_OK) return C_ERR;
+        argv[0] = createStringObject(r->s, "FUNCTION", 8);
+        argv[1] = createStringObject(r->s, "LOAD", 4);
+        argv[2] = createStringObject(r->s, "REPLACE", 7);
+        int st = fn(ctx, 0, 4, argv);
+        for (int j = 0; j < 4; j++) decrRefCount(r->s, argv[j]);
+        return st == C_OK ? 0 : _fail(r, "Failed loading library");
+    }
+    case RDB_OPCODE_MODULE_AUX:
+        return _fail(r, "Unsupported RDB opcode (modules)");
     default: {
         int st = _rKey(r, type, *dbid, *expire, fn, ctx);
         *expire = -1;
@@ -1678,4 +1709,52 @@ int rdbLoadCommands(redisServer *s, const char *buf, size_t len,
     if (st != 1) return C_ERR;
     info->bytes = r.pos;
     return C_OK;
+}
+
+/* The libraries' code in a FUNCTION DUMP payload (FUNCTION RESTORE), into
+ * *codes (n of them, the caller frees each and the array). C_ERR with *err
+ * set, as Redis words it, for a bad payload. */
+int rdbFunctionsFromPayload(redisServer *s, const char *p, size_t len,
+                            sds **codes, int *n, sds *err) {
+    *codes = NULL;
+    *n = 0;
+    if (!rdbPayloadValid((const unsigned char *)p, len)) {
+        *err = sdsnew(s->mem, "DUMP payload version or checksum are wrong");
+        return C_ERR;
+    }
+    rdbLoadInfo info;
+    memset(&info, 0, sizeof(info));
+    rdbReader r = { s, (const unsigned char *)p, len - 10, 0, RDB_VERSION,
+                    &info, -1, -1, 0 };
+    int cap = 0;
+    while (r.pos < r.len) {
+        int type;
+        robj *code;
+        if (_rByte(&r, &type) != C_OK) {
+            *err = sdsnew(s->mem, "can not read data type");
+            goto error;
+        }
+        if (type != RDB_OPCODE_FUNCTION2) {
+            *err = sdsnew(s->mem, "given type is not a function");
+            goto error;
+        }
+        if (_rString(&r, &code) != C_OK) {
+            *err = sdsnew(s->mem, "failed loading the given functions "
+                                  "payload");
+            goto error;
+        }
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 4;
+            *codes = memRealloc(s->mem, *codes, sizeof(sds) * (size_t)cap);
+        }
+        (*codes)[(*n)++] = sdsnewlen(s->mem, code->v.ptr, sdslen(code->v.ptr));
+        decrRefCount(s, code);
+    }
+    return C_OK;
+error:
+    for (int j = 0; j < *n; j++) sdsfree(s->mem, (*codes)[j]);
+    memFree(s->mem, *codes);
+    *codes = NULL;
+    *n = 0;
+    return C_ERR;
 }

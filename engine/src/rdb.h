@@ -60,6 +60,10 @@ int rdbLoadFile(redisServer *s, const char *filename, int replace);
 int rdbLoadCommands(redisServer *s, const char *buf, size_t len,
                     rdbExecFn *fn, void *ctx, rdbLoadInfo *info);
 sds rdbDumpPayload(gkMem *m, const robj *o);
+int rdbPayloadValid(const unsigned char *p, size_t len);
+sds rdbFunctionsPayload(redisServer *s);
+int rdbFunctionsFromPayload(redisServer *s, const char *p, size_t len,
+                            sds **codes, int *n, sds *err);
 int rdbLoadValue(redisServer *s, const char *buf, size_t len, robj *key,
                  int *argc, robj ***argv);
 void rdbFreeCommand(redisServer *s, int argc, robj **argv);

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <stdlib.h>
 #include "server.h"
+#include "script.h"
 #include "rdb.h"
 #include "recovery.h"
 
@@ -455,6 +456,7 @@ static void _break(recoveryLedger *l) {
         dictEmpty(l->overlay[j]);
     }
     emptyData(l->shadow, -1);
+    functionsClear(l->shadow);
     l->broken = 1;
 }
 

@@ -34,6 +34,7 @@
 #include <strings.h>
 #include <stdlib.h>
 #include "server.h"
+#include "script.h"
 #include "rdb.h"
 
 #define EOFMARK_LEN 40
@@ -181,6 +182,7 @@ static int _loadTransfer(redisServer *s) {
     if (aof_was_on) stopAppendOnly(s);
     serverLog(s, LL_NOTICE, "MASTER <-> REPLICA sync: Flushing old data");
     emptyData(s, -1);
+    functionsClear(s);
     serverLog(s, LL_NOTICE, "MASTER <-> REPLICA sync: Loading DB in memory");
     long long dirty = s->dirty;
     int st = rdbLoadFile(s, s->cfg.dbfilename, 0);
@@ -189,6 +191,7 @@ static int _loadTransfer(redisServer *s) {
         serverLog(s, LL_WARNING, "Failed trying to load the MASTER "
                   "synchronization DB from disk, check server logs.");
         emptyData(s, -1);
+        functionsClear(s);
         if (aof_was_on) startAppendOnly(s);
         return C_ERR;
     }

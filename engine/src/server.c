@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include "server.h"
+#include "script.h"
 #include "siphash.h"
 #include "recovery.h"
 #include "rdb.h"
@@ -109,6 +110,7 @@ void serverConfigDefaults(serverConfig *cfg) {
     cfg->repl_backlog_size = 1024 * 1024;
     cfg->slowlog_log_slower_than = 10000;
     cfg->slowlog_max_len = 128;
+    cfg->busy_reply_threshold = 5000;
     cfg->latency_tracking = 1;
     cfg->appendfsync = AOF_FSYNC_EVERYSEC;
     cfg->aof_use_rdb_preamble = 1;
@@ -221,6 +223,8 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->repl_transfer_fd = -1;
     aofInit(s);
     pubsubInit(s);
+    scriptingInit(s);
+    functionsInit(s);
     aeCreateTimeEvent(s->el, 1, serverCron, s);
     aeSetBeforeSleepProc(s->el, beforeSleep);
     return s;
@@ -244,6 +248,8 @@ void serverRelease(redisServer *s) {
         dictRelease(s->db[j].expires);
         dictRelease(s->db[j].watched_keys);
     }
+    scriptingRelease(s);
+    functionsRelease(s);
     blockedRelease(s);
     pubsubRelease(s);
     memFree(s->mem, s->db);
@@ -559,8 +565,19 @@ int processCommand(client *c) {
         addReplyError(c, "Command not allowed inside a transaction");
         return C_OK;
     }
+    /* While a script is busy only a few commands run. */
+    if (scriptIsTimedout(s) && !(c->cmd->flags & CMD_ALLOW_BUSY)) {
+        _rejectCommand(c, 0, scriptBusyError(s, s->script_run->flags & SCRIPT_EVAL_MODE));
+        return C_OK;
+    }
     int is_exec = c->cmd->proc == execCommand;
     uint64_t flags = c->cmd->flags;
+    /* A script's shebang flags stand for EVAL's. */
+    if (c->cmd->proc == evalCommand || c->cmd->proc == evalShaCommand ||
+        c->cmd->proc == evalRoCommand || c->cmd->proc == evalShaRoCommand)
+        flags = evalGetCommandFlags(c, flags);
+    else if (c->cmd->proc == fcallCommand || c->cmd->proc == fcallroCommand)
+        flags = fcallGetCommandFlags(c, flags);
     int is_write = (flags & CMD_WRITE) ||
                    (is_exec && (c->mstate.cmd_flags & CMD_WRITE));
     int denyoom = (flags & CMD_DENYOOM) ||
@@ -752,6 +769,9 @@ void call(client *c) {
     if (s->dirty > dirty || (c->flags & CLIENT_FORCE_PROP))
         target = PROPAGATE_AOF | PROPAGATE_REPL;
     if (c->flags & CLIENT_FORCE_REPL) target |= PROPAGATE_REPL;
+    /* redis.set_repl chooses where a script's commands go. */
+    if ((c->flags & CLIENT_SCRIPT) && s->script_run)
+        target &= s->script_run->repl_flags;
     if (target && !(c->flags & CLIENT_PREVENT_PROP) &&
         c->cmd->proc != execCommand)
         _alsoPropagateTo(s, c->db->id, c->argv, c->argc, target);
@@ -872,6 +892,14 @@ void beforeSleep(aeEventLoop *el) {
     redisServer *s = el->privdata;
     if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_BEFORE_SLEEP))
         return;
+    /* Inside a busy script only the AOF and the replies are written. */
+    if (s->events_while_blocked) {
+        if (s->aof.state == AOF_ON || s->aof.state == AOF_WAIT_REWRITE)
+            flushAppendOnlyFile(s, 0);
+        handleClientsWithPendingWrites(s);
+        _freeClientsInAsyncFreeQueue(s);
+        return;
+    }
     TRACE(s->denv.trace, GK_TR_LOOP, (uint16_t)s->node, GK_LOOP_BEFORE_SLEEP,
           0, 0, el->iterations);
     serverUpdateTime(s);
@@ -938,6 +966,11 @@ void shutdownCommand(client *c) {
         addReplyError(c, "No shutdown in progress.");
         return;
     }
+    /* A busy script lets only SHUTDOWN NOSAVE through. */
+    if (!(flags & SHUTDOWN_NOSAVE) && scriptIsTimedout(s)) {
+        addReplyError(c, scriptBusyError(s, s->script_run->flags & SCRIPT_EVAL_MODE));
+        return;
+    }
     if (!s->exit_proc) {
         serverLog(s, LL_WARNING, "SHUTDOWN refused: this process has no "
                   "host to exit through.");
@@ -948,24 +981,6 @@ void shutdownCommand(client *c) {
     addReplyError(c, "Errors trying to SHUTDOWN. Check logs.");
 }
 
-/* FUNCTION FLUSH [ASYNC|SYNC]: deletes every function library. The
- * engine has no functions yet (no Lua), so there is nothing to delete,
- * but the command exists as 7.0 has it: Redis's test suite flushes
- * functions before every unit, and the flush is propagated like any
- * write, so an AOF holding one loads here and in redis-server alike. */
-void functionFlushCommand(client *c) {
-    if (c->argc > 3) {
-        addReplySubcommandSyntaxError(c);
-        return;
-    }
-    if (c->argc == 3 && strcasecmp(c->argv[2]->v.ptr, "sync") &&
-        strcasecmp(c->argv[2]->v.ptr, "async")) {
-        addReplyError(c, "FUNCTION FLUSH only supports SYNC|ASYNC option");
-        return;
-    }
-    addReplyOK(c);
-    c->srv->dirty++;
-}
 
 /* TIME: a two-element array of bulk strings, unix seconds and the
  * microseconds within them, from the clock cached when the top-level

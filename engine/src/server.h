@@ -54,6 +54,7 @@ typedef struct clientBufferLimits {
 
 /* The release of Redis whose behaviour the engine follows. */
 #define REDIS_VERSION "7.0.15"
+#define REDIS_VERSION_NUM 0x0007000f
 #define PROTO_REPLY_CHUNK_BYTES (16 * 1024) /* reply buffer and blocks */
 #define PROTO_INLINE_MAX_SIZE (1024 * 64)  /* inline request line */
 #define PROTO_MBULK_BIG_ARG (1024 * 32)
@@ -199,6 +200,10 @@ typedef struct clientReplyBlock {
 #define CLIENT_NO_EVICT (1ULL << 43)    /* CLIENT NO-EVICT ON */
 #define CLIENT_PUSHING (1ULL << 44)     /* writing a Pub/Sub message,
                                            which CLIENT REPLY lets by */
+#define CLIENT_PROTECTED (1ULL << 47)     /* a busy script's caller: not
+                                              read until the script ends */
+#define CLIENT_ERROR_NO_STATS (1ULL << 46) /* its error replies are not
+                                              counted (counted already) */
 #define CLIENT_PENDING_COMMAND (1ULL << 45) /* argv holds a command held by a
                                                pause, to run once resumed */
 
@@ -330,6 +335,7 @@ typedef void redisCommandProc(client *c);
 #define CMD_STALE (1 << 10)
 #define CMD_NO_MULTI (1 << 24)  /* refused inside MULTI */
 #define CMD_SKIP_SLOWLOG (1 << 12) /* not logged (EXEC: what it runs is) */
+#define CMD_ALLOW_BUSY (1ULL << 26) /* runs while a script is busy */
 #define CMD_TOUCHES_ARBITRARY_KEYS (1ULL << 28) /* its lazy expiries go
                                                  * out without MULTI */
 
@@ -413,6 +419,7 @@ typedef struct serverConfig {
     /* The slow log and the latency monitor (slowlog.c, latency.c). */
     long long slowlog_log_slower_than;  /* microseconds, -1: off */
     long long slowlog_max_len;
+    long long busy_reply_threshold;     /* ms a script runs before -BUSY */
     long long latency_monitor_threshold; /* milliseconds, 0: off */
     int latency_tracking;               /* LATENCY HISTOGRAM's figures */
     int enable_debug_cmd;       /* PROTECTED_ACTION_ALLOWED_* */
@@ -647,6 +654,30 @@ typedef struct redisServer {
     unsigned long long stat_lazyfree_jobs;  /* values given to lazy free */
     /* requirepass: the default user's password, NULL for nopass (acl.c). */
     sds requirepass;
+    /* Scripting (eval.c, script.c, script_lua.c): the interpreter and its
+     * memory, the scripts EVAL and SCRIPT LOAD compiled (sha1 sds ->
+     * luaScript), the client their commands run as, the script running
+     * and who called it, and the state of math.random. */
+    struct lua_State *lua;
+    gkMem lua_mem;
+    /* Functions (functions.c): their interpreter and its memory, the
+     * libraries (name -> functionLib) and every function (name, case
+     * ignored -> functionInfo). */
+    struct lua_State *lua_fn;
+    gkMem lua_fn_mem;
+    dict *fn_libraries, *fn_functions;
+    dict *lua_scripts;
+    size_t lua_scripts_mem;
+    client *lua_client;
+    struct scriptRunCtx *script_run;
+    uint64_t lua_rand48;
+    uint64_t lua_ns_per_instr;  /* virtual CPU of one Lua instruction */
+    uint64_t lua_hook_calls;
+    int lua_gc_count;
+    int lua_call_inuse;         /* in redis.call: no recursion */
+    int events_while_blocked;   /* in processEventsWhileBlocked */
+    long long script_time_box_ms;   /* a script is stopped after this
+                                       long (0: never), see script.h */
 } redisServer;
 
 /* CLIENT PAUSE's kinds, least restrictive first. */
@@ -740,6 +771,10 @@ void addReplyErrorObject(client *c, robj *err);
 void addReplyError(client *c, const char *err);
 void addReplyErrorFormat(client *c, const char *fmt, ...);
 void addReplyErrorSds(client *c, sds err);
+void addReplyErrorSdsNoStats(client *c, sds err);
+client *createScriptClient(redisServer *s);
+void freeScriptClient(client *c);
+sds clientReplyTake(client *c);
 void addReplyErrorArity(client *c);
 void addReplyErrorExpireTime(client *c);
 void addReplyStatus(client *c, const char *status);
@@ -1047,6 +1082,21 @@ extern const dictType keylistDictType;
 extern const redisCommand redisCommandTable[];
 extern const int redisCommandCount;
 void beforeSleep(aeEventLoop *el);
+void evalCommand(client *c);
+void evalRoCommand(client *c);
+void evalShaCommand(client *c);
+void evalShaRoCommand(client *c);
+void scriptCommand(client *c);
+void fcallCommand(client *c);
+void fcallroCommand(client *c);
+void functionLoadCommand(client *c);
+void functionDeleteCommand(client *c);
+void functionKillCommand(client *c);
+void functionStatsCommand(client *c);
+void functionListCommand(client *c);
+void functionDumpCommand(client *c);
+void functionRestoreCommand(client *c);
+void functionHelpCommand(client *c);
 long long serverCron(aeEventLoop *el, long long id, void *clientData);
 int serverHeapExceeded(redisServer *s);
 

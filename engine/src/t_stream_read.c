@@ -34,6 +34,14 @@ static int _xreadParseArgs(client *c, int xreadgroup, xreadArgs *a) {
         int moreargs = c->argc - i - 1;
         const char *o = c->argv[i]->v.ptr;
         if (!strcasecmp(o, "BLOCK") && moreargs) {
+            /* A script may not block, and says so rather than not block
+             * as MULTI does. */
+            if (c->flags & CLIENT_SCRIPT) {
+                addReplyErrorFormat(c, "%s command is not allowed with "
+                                    "BLOCK option from scripts",
+                                    (char *)c->argv[0]->v.ptr);
+                return C_ERR;
+            }
             i++;
             if (getTimeoutMsFromObjectOrReply(c, c->argv[i], &a->timeout) !=
                 C_OK)
