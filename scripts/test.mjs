@@ -19,8 +19,8 @@ const suites = [
   ['C tests', 'make', ['-s', '-C', 'engine', 'test', '-j2']],
   ['C tests (ASan+UBSan)', 'make', ['-s', '-C', 'engine', 'test', 'SAN=1', '-j2']],
   ['Fuzz corpora and short campaigns', process.execPath, ['scripts/fuzz.mjs']],
-  ['glasskv server (redis-cli, redis-benchmark, node-redis, AOF with redis-server)',
-    process.execPath, ['--test', 'tests/server/']],
+  ['glasskv server (redis-cli, redis-benchmark, node-redis, AOF, Lua libraries with redis-server)',
+    process.execPath, ['--test', 'tests/server/', 'tests/lua/']],
   ['Redis 7.0.15\'s own suite: the units glasskv passes in full',
     process.execPath, ['--test', 'tests/redis-suite/']],
 ];
