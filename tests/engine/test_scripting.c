@@ -1,0 +1,142 @@
+/* Tests of EVAL and functions in the simulated world: what reaches the
+ * AOF (a script's effects wrapped in MULTI/EXEC, never the script; what
+ * redis.set_repl keeps out; FUNCTION LOAD as sent), functions across a
+ * restart and DEBUG RELOAD, the interpreter's memory bound, and scripts
+ * that misbehave (deep recursion, huge tables, errors in every place).
+ * The replies themselves are compared with redis-server's by
+ * tests/diff/scripts/scripting.redis and functions.redis. */
+#include "gktest.h"
+#include "aofkit.h"
+
+#define INCR1 "appendonlydir/appendonly.aof.1.incr.aof"
+
+/* A script's writes go to the AOF as one transaction; the EVAL does not. */
+static void testEffectsReachTheAof(void) {
+    node n;
+    nodeOpen(&n, 3, "appendonly yes\n");
+    CHECK_EQ_STR(nodeCmd(&n, "EVAL \"redis.call('set','a','1') "
+                             "redis.call('incr','a') return 1\" 0"),
+                 ":1\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "EVAL \"return redis.call('set','b','2')\" 0"),
+                 "+OK\r\n");
+    /* redis.set_repl(redis.REPL_NONE) keeps the next writes out. */
+    CHECK_EQ_STR(nodeCmd(&n, "EVAL \"redis.set_repl(redis.REPL_NONE) "
+                             "redis.call('set','hidden','x') "
+                             "redis.set_repl(redis.REPL_ALL) "
+                             "redis.call('set','shown','y')\" 0"),
+                 "$-1\r\n");
+    nodeRun(&n, 2 * SEC);
+    char *f = nodeFile(&n, INCR1, 0, NULL);
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(strstr(f, "EVAL") == NULL && strstr(f, "eval") == NULL);
+        CHECK(strstr(f, "*1\r\n$5\r\nMULTI\r\n*3\r\n$3\r\nset\r\n$1\r\na\r\n"
+                        "$1\r\n1\r\n*2\r\n$4\r\nincr\r\n$1\r\na\r\n"
+                        "*1\r\n$4\r\nEXEC\r\n") != NULL);
+        /* One write alone is not wrapped. */
+        CHECK(strstr(f, "$4\r\nEXEC\r\n*3\r\n$3\r\nset\r\n$1\r\nb\r\n") !=
+              NULL);
+        CHECK(strstr(f, "hidden") == NULL && strstr(f, "shown") != NULL);
+    }
+    free(f);
+    CHECK_EQ_STR(nodeCmd(&n, "GET hidden"), "$1\r\nx\r\n");
+    nodeClose(&n);
+}
+
+/* A library is in the AOF as FUNCTION LOAD, and comes back at restart;
+ * DEBUG RELOAD keeps it through the RDB. */
+static void testFunctionsPersist(void) {
+    node n;
+    nodeOpen(&n, 5, "appendonly yes\n");
+    CHECK_EQ_STR(nodeCmd(&n, "FUNCTION LOAD \"#!lua name=lib\\n"
+                             "redis.register_function('f', function(k, a) "
+                             "return a[1] end)\""),
+                 "$3\r\nlib\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "FCALL f 0 hi"), "$2\r\nhi\r\n");
+    nodeRun(&n, 2 * SEC);
+    char *f = nodeFile(&n, INCR1, 0, NULL);
+    CHECK(f && strstr(f, "FUNCTION") && strstr(f, "LOAD"));
+    free(f);
+    gkServerCrash(n.w, n.srv, GK_CRASH_PROCESS);
+    CHECK(nodeRestart(&n) == GK_OK);
+    CHECK_EQ_STR(nodeCmd(&n, "FCALL f 0 back"), "$4\r\nback\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "DEBUG RELOAD"), "+OK\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "FCALL f 0 again"), "$5\r\nagain\r\n");
+    /* NOFLUSH loads the RDB over the library that is there: an error,
+     * as in Redis; MERGE replaces it. */
+    CHECK(strstr(nodeCmd(&n, "DEBUG RELOAD NOFLUSH"),
+                 "Error trying to load the RDB") != NULL);
+    CHECK_EQ_STR(nodeCmd(&n, "DEBUG RELOAD NOFLUSH MERGE"), "+OK\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "FUNCTION FLUSH"), "+OK\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "FCALL f 0 x"), "-ERR Function not found\r\n");
+    nodeClose(&n);
+}
+
+/* FUNCTION DUMP and RESTORE round trip, and a corrupt payload is refused. */
+static void testDumpRestore(void) {
+    node n;
+    nodeOpen(&n, 9, NULL);
+    nodeCmd(&n, "FUNCTION LOAD \"#!lua name=l1\\n"
+                "redis.register_function('one', function() return 1 end)\"");
+    const char *dump = nodeCmd(&n, "FUNCTION DUMP");
+    CHECK(dump[0] == '$');
+    /* The payload's bytes, hex-escaped for an inline command. */
+    long len = strtol(dump + 1, NULL, 10);
+    const char *body = strstr(dump, "\r\n") + 2;
+    char cmd[4096];
+    int at = snprintf(cmd, sizeof(cmd), "FUNCTION RESTORE \"");
+    for (long i = 0; i < len && at < (int)sizeof(cmd) - 16; i++)
+        at += snprintf(cmd + at, sizeof(cmd) - (size_t)at, "\\x%02x",
+                       (unsigned char)body[i]);
+    snprintf(cmd + at, sizeof(cmd) - (size_t)at, "\" REPLACE");
+    CHECK_EQ_STR(nodeCmd(&n, "FUNCTION FLUSH"), "+OK\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, cmd), "+OK\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "FCALL one 0"), ":1\r\n");
+    /* Appended again without REPLACE: the library is there. */
+    cmd[at] = '\0';
+    strcat(cmd, "\"");
+    CHECK_EQ_STR(nodeCmd(&n, cmd), "-ERR Library l1 already exists\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "FUNCTION RESTORE \"\\x01\\x02\""),
+                 "-ERR DUMP payload version or checksum are wrong\r\n");
+    nodeClose(&n);
+}
+
+/* Scripts that misbehave get errors, and the server goes on. */
+static void testMisbehaviour(void) {
+    node n;
+    nodeOpen(&n, 11, NULL);
+    /* Endless recursion: Lua's own stack overflow, caught. */
+    CHECK(strstr(nodeCmd(&n, "EVAL \"local function f() return f() + 1 end "
+                            "return f()\" 0"), "stack overflow") != NULL);
+    /* More memory than the interpreter may have. */
+    CHECK(strstr(nodeCmd(&n, "EVAL \"return string.rep('x', 600000000)\" 0"),
+                 "not enough memory") != NULL);
+    /* A reply nested past what the stack holds. */
+    CHECK(nodeCmd(&n, "EVAL \"local t = {} local c = t for i=1,10000 do "
+                      "c[1] = {} c = c[1] end return t\" 0")[0] != '\0');
+    CHECK(strstr(nodeCmd(&n, "EVAL \"return cjson.decode('[[[[[[[[[[[[[[["
+                             "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+                             "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[['"
+                             ")\" 0"), "-ERR") != NULL);
+    CHECK(strstr(nodeCmd(&n, "EVAL \"return cmsgpack.unpack('\\xdd\\xff"
+                             "\\xff\\xff\\xff')\" 0"), "-ERR") != NULL);
+    /* redis.call from a non-script place. */
+    CHECK(strstr(nodeCmd(&n, "FUNCTION LOAD \"#!lua name=x\\n"
+                             "redis.register_function('g', function() "
+                             "return 1 end)\\nredis.call('ping')\""),
+                 "-ERR Error registering functions") != NULL);
+    CHECK_EQ_STR(nodeCmd(&n, "PING"), "+PONG\r\n");
+    nodeClose(&n);
+}
+
+int main(void) {
+    RUN("a script's writes reach the AOF as one transaction, and the "
+        "script does not", testEffectsReachTheAof);
+    RUN("a library survives a restart through the AOF and DEBUG RELOAD "
+        "through the RDB", testFunctionsPersist);
+    RUN("FUNCTION DUMP restores, and a bad payload is refused",
+        testDumpRestore);
+    RUN("scripts that misbehave get errors and the server goes on",
+        testMisbehaviour);
+    return gkTestReport();
+}
