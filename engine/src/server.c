@@ -567,7 +567,9 @@ int processCommand(client *c) {
     }
     /* While a script is busy only a few commands run. */
     if (scriptIsTimedout(s) && !(c->cmd->flags & CMD_ALLOW_BUSY)) {
-        _rejectCommand(c, 0, scriptBusyError(s, s->script_run->flags & SCRIPT_EVAL_MODE));
+        _rejectCommand(c, c->cmd->proc == execCommand,
+                       scriptBusyError(s, s->script_run->flags &
+                                          SCRIPT_EVAL_MODE));
         return C_OK;
     }
     int is_exec = c->cmd->proc == execCommand;
