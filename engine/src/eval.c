@@ -32,7 +32,10 @@ void scriptingInit(redisServer *s) {
     if (!s->lua_client) {
         s->lua_client = createScriptClient(s);
         s->lua_rand48 = 0x1234ABCD330EULL;     /* lrand48's initial state */
-        if (!s->lua_ns_per_instr) s->lua_ns_per_instr = 4;
+        /* Debian's redis-server 7.0.15 ran EVAL of a 10,000,000-turn
+         * loop of one addition (20,000,000 Lua instructions) in 117 ms at
+         * best here, about 6 ns an instruction. */
+        if (!s->lua_ns_per_instr) s->lua_ns_per_instr = 6;
     }
     s->lua_scripts = dictCreate(&luaScriptsDictType, &s->denv);
     s->lua_scripts_mem = 0;
