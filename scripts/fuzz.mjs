@@ -38,6 +38,7 @@ const COVERED = {
   loader: ['src/aof_load.c', 'src/rdb.c', 'src/listpack.c', 'src/intset.c'],
   options: ['src/config.c', 'src/mc_options.c'],
   cli: ['cli/cliopts.c', 'cli/cliformat.c'],
+  lua: ['src/script_lua.c', 'src/eval.c', 'src/functions.c', 'src/script.c'],
 };
 
 const targets = readdirSync(fuzzDir)

@@ -172,33 +172,6 @@ static void _loadManifestFromDisk(redisServer *s) {
 
 /* ---- Replaying a file. ---- */
 
-/* The AOF client: no connection, and no replies. */
-static client *_createFakeClient(redisServer *s) {
-    client *c = memCalloc(s->mem, sizeof(*c));
-    c->srv = s;
-    c->fd = -1;
-    c->db = &s->db[0];
-    c->querybuf = sdsempty(s->mem);
-    c->bulklen = -1;
-    c->authenticated = 1;
-    c->flags = CLIENT_FAKE | CLIENT_DENY_BLOCKING;
-    return c;
-}
-
-/* Frees the AOF client. */
-static void _freeFakeClient(client *c) {
-    redisServer *s = c->srv;
-    freeClientMultiState(c);
-    unwatchAllKeys(c);
-    /* A file may subscribe it (SUBSCRIBE queued in a MULTI, which the
-     * loader runs): nothing may be left pointing at it. */
-    pubsubClientRelease(c);
-    freeClientArgv(c);
-    memFree(s->mem, c->argv);
-    sdsfree(s->mem, c->querybuf);
-    memFree(s->mem, c);
-}
-
 /* processCommand's arity rule. Redis 7.0's loader skips it and runs the
  * command as it comes, so "SET k" in a hand-edited file has setCommand
  * read an argv[2] past the end of its array. I refuse the file instead,
@@ -323,12 +296,14 @@ int rdbLoadFile(redisServer *s, const char *filename, int replace) {
     sds data = NULL;
     rdbLoadInfo info;
     if (s->fs.readFile(s->fs.ctx, filename, s->mem, &data) < 0) return C_ERR;
-    rdbFileLoad fl = { _createFakeClient(s), replace, 0, 0 };
+    client *fake = createDetachedClient(s, CLIENT_FAKE | CLIENT_DENY_BLOCKING,
+                                        0);
+    rdbFileLoad fl = { fake, replace, 0, 0 };
     int loading = s->loading, st;
     s->loading = 1;
     st = rdbLoadCommands(s, data, sdslen(data), _execFileKey, &fl, &info);
     s->loading = loading;
-    _freeFakeClient(fl.fake);
+    freeDetachedClient(fl.fake);
     sdsfree(s->mem, data);
     s->rdb_last_load_keys_expired = fl.expired;
     s->rdb_last_load_keys_loaded = st == C_OK ? info.keys - fl.expired : 0;
@@ -568,14 +543,15 @@ static int _loadSingle(redisServer *s, const char *name) {
     else {
         int old_state = s->aof.state;
         s->aof.state = AOF_OFF;
-        client *fake = _createFakeClient(s);
+        client *fake = createDetachedClient(s, CLIENT_FAKE |
+                                            CLIENT_DENY_BLOCKING, 1);
         aofReader rd = { data, sdslen(data), 0 };
         ret = AOF_FAILED;
         if (sdslen(data) < 5 || memcmp(data, "REDIS", 5) ||
             _loadRdbPart(s, fake, name, &rd) == C_OK)
             ret = _replay(s, fake, name, path, &rd);
         if (ret == AOF_OK && (fake->flags & CLIENT_MULTI)) ret = AOF_FAILED;
-        _freeFakeClient(fake);
+        freeDetachedClient(fake);
         s->aof.state = old_state;
     }
     TRACE(s->denv.trace, GK_TR_AOF, (uint16_t)s->node,

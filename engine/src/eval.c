@@ -30,7 +30,8 @@ static const dictType luaScriptsDictType = {
 /* A fresh interpreter and an empty script cache. */
 void scriptingInit(redisServer *s) {
     if (!s->lua_client) {
-        s->lua_client = createScriptClient(s);
+        s->lua_client = createDetachedClient(s, CLIENT_SCRIPT |
+                                              CLIENT_DENY_BLOCKING, 1);
         s->lua_rand48 = 0x1234ABCD330EULL;     /* lrand48's initial state */
         /* Debian's redis-server 7.0.15 ran EVAL of a 10,000,000-turn
          * loop of one addition (20,000,000 Lua instructions) in 117 ms at
@@ -54,7 +55,7 @@ static void _scriptingReset(redisServer *s) {
 void scriptingRelease(redisServer *s) {
     if (!s->lua) return;
     _scriptingReset(s);
-    freeScriptClient(s->lua_client);
+    freeDetachedClient(s->lua_client);
     s->lua_client = NULL;
 }
 
@@ -237,15 +238,7 @@ static void _evalGeneric(client *c, int evalsha) {
     long long numkeys;
     if (getLongLongFromObjectOrReply(c, c->argv[2], &numkeys, NULL) != C_OK)
         return;
-    if (numkeys > c->argc - 3) {
-        addReplyError(c, "Number of keys can't be greater than number of "
-                      "args");
-        return;
-    }
-    if (numkeys < 0) {
-        addReplyError(c, "Number of keys can't be negative");
-        return;
-    }
+    if (scriptCheckNumkeys(c, numkeys) != C_OK) return;
     char sha[41];
     _scriptSha(c, evalsha, sha);
     lua_State *L = s->lua;

@@ -85,6 +85,11 @@ static void _libUnlink(redisServer *s, functionLib *lib) {
 }
 
 void functionsInit(redisServer *s) {
+    /* The client functions run their commands as, made once (Redis makes
+     * one per engine). */
+    if (!s->fn_client)
+        s->fn_client = createDetachedClient(s, CLIENT_SCRIPT |
+                                               CLIENT_DENY_BLOCKING, 1);
     s->fn_libraries = dictCreate(&librariesDictType, &s->denv);
     s->fn_functions = dictCreate(&allFunctionsDictType, &s->denv);
     s->lua_fn = luaCreateFunctionState(s);
@@ -296,17 +301,9 @@ static void _fcall(client *c, int ro) {
         addReplyError(c, "Bad number of keys provided");
         return;
     }
-    if (numkeys > c->argc - 3) {
-        addReplyError(c, "Number of keys can't be greater than number of "
-                      "args");
-        return;
-    }
-    if (numkeys < 0) {
-        addReplyError(c, "Number of keys can't be negative");
-        return;
-    }
+    if (scriptCheckNumkeys(c, numkeys) != C_OK) return;
     scriptRunCtx run;
-    if (scriptPrepareForRun(&run, s->lua_client, c, fi->name, fi->flags, ro)
+    if (scriptPrepareForRun(&run, s->fn_client, c, fi->name, fi->flags, ro)
         != C_OK)
         return;
     luaFunctionCall(&run, fi->ref, c->argv + 3, (size_t)numkeys,

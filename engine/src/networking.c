@@ -96,6 +96,21 @@ static void _freeReplyList(client *c) {
     c->reply_blocks = 0;
 }
 
+/* Frees what a client owns besides its connection. */
+static void _freeClientState(client *c) {
+    redisServer *s = c->srv;
+    freeClientMultiState(c);
+    unwatchAllKeys(c);
+    pubsubClientRelease(c);
+    freeClientArgv(c);
+    memFree(s->mem, c->argv);
+    sdsfree(s->mem, c->querybuf);
+    sdsfree(s->mem, c->name);
+    _freeReplyList(c);
+    memFree(s->mem, c->buf);
+    memFree(s->mem, c);
+}
+
 /* Closes the connection and frees everything the client owns. */
 void freeClient(client *c) {
     redisServer *s = c->srv;
@@ -113,49 +128,35 @@ void freeClient(client *c) {
     blockedClientGone(c);
     s->clients[c->fd] = NULL;
     s->numclients--;
-    freeClientMultiState(c);
-    unwatchAllKeys(c);
-    pubsubClientRelease(c);
-    freeClientArgv(c);
-    memFree(s->mem, c->argv);
-    sdsfree(s->mem, c->querybuf);
-    sdsfree(s->mem, c->name);
-    _freeReplyList(c);
-    memFree(s->mem, c->buf);
-    memFree(s->mem, c);
+    _freeClientState(c);
 }
 
-/* The client scripts run their commands as: no connection; its replies
- * are read back by the script (clientReplyTake), and it never blocks. */
-client *createScriptClient(redisServer *s) {
+/* A client without a connection, with flags: the loaders' (CLIENT_FAKE:
+ * no replies) and the ones scripts run their commands as (CLIENT_SCRIPT:
+ * its replies are read back by the script, clientReplyTake). It is
+ * authenticated, in db 0, and not in the server's table of clients. With
+ * take_id it takes the next client id, as Redis's AOF and script clients
+ * do (so a fresh server's first connection is client 3). */
+client *createDetachedClient(redisServer *s, uint64_t flags, int take_id) {
     client *c = memCalloc(s->mem, sizeof(*c));
     c->srv = s;
-    c->id = s->next_client_id++;
+    if (take_id) c->id = s->next_client_id++;
     c->fd = -1;
     c->db = &s->db[0];
     c->querybuf = sdsempty(s->mem);
     c->bulklen = -1;
     c->resp = 2;
     c->authenticated = 1;
-    c->flags = CLIENT_SCRIPT | CLIENT_DENY_BLOCKING;
-    c->buf = memAlloc(s->mem, PROTO_REPLY_CHUNK_BYTES);
-    c->buf_usable_size = PROTO_REPLY_CHUNK_BYTES;
+    c->flags = flags;
+    if (!(flags & CLIENT_FAKE)) {
+        c->buf = memAlloc(s->mem, PROTO_REPLY_CHUNK_BYTES);
+        c->buf_usable_size = PROTO_REPLY_CHUNK_BYTES;
+    }
     c->ctime_ms = c->lastinteraction_ms = (uint64_t)s->mstime;
     return c;
 }
 
-void freeScriptClient(client *c) {
-    redisServer *s = c->srv;
-    freeClientMultiState(c);
-    unwatchAllKeys(c);
-    pubsubClientRelease(c);
-    freeClientArgv(c);
-    memFree(s->mem, c->argv);
-    sdsfree(s->mem, c->querybuf);
-    _freeReplyList(c);
-    memFree(s->mem, c->buf);
-    memFree(s->mem, c);
-}
+void freeDetachedClient(client *c) { _freeClientState(c); }
 
 /* The replies c has queued, as one string; c's buffers are emptied. */
 sds clientReplyTake(client *c) {

@@ -46,19 +46,6 @@ static redisServer *_shadowCreate(recoveryLedger *l, redisServer *s) {
     return sh;
 }
 
-/* The client units run as in the shadow: no connection, no replies. */
-static client *_fakeClient(redisServer *sh) {
-    client *c = memCalloc(sh->mem, sizeof(*c));
-    c->srv = sh;
-    c->fd = -1;
-    c->db = &sh->db[0];
-    c->querybuf = sdsempty(sh->mem);
-    c->bulklen = -1;
-    c->authenticated = 1;
-    c->flags = CLIENT_FAKE | CLIENT_DENY_BLOCKING;
-    return c;
-}
-
 /* Runs one command in the shadow, in db dbid; argv is the shadow's and
  * is freed here. UNLINK runs as DEL: the same keys go, and the shadow has
  * no thread to free them later. */
@@ -235,7 +222,9 @@ recoveryLedger *recoveryCreate(redisServer *s, recoveryFileSize *size,
     rngSeed(&l->rng, 0x6c6564676572ULL ^ (uint64_t)s->node);
     l->limit = s->heap_limit / 2;
     l->shadow = _shadowCreate(l, s);
-    l->fake = _fakeClient(l->shadow);
+    /* The client units run as in the shadow: no replies. */
+    l->fake = createDetachedClient(l->shadow, CLIENT_FAKE |
+                                              CLIENT_DENY_BLOCKING, 0);
     l->dbnum = s->cfg.databases;
     l->meta = memCalloc(&l->mem, sizeof(dict *) * (size_t)l->dbnum);
     l->overlay = memCalloc(&l->mem, sizeof(dict *) * (size_t)l->dbnum);
@@ -273,10 +262,7 @@ void recoveryRelease(recoveryLedger *l) {
             dictRelease(l->meta[j]);
             dictRelease(l->overlay[j]);
         }
-        freeClientArgv(l->fake);
-        memFree(&l->mem, l->fake->argv);
-        sdsfree(&l->mem, l->fake->querybuf);
-        memFree(&l->mem, l->fake);
+        freeDetachedClient(l->fake);
         serverRelease(l->shadow);
     }
     memFree(&l->mem, l->meta);

@@ -151,6 +151,21 @@ void scriptResetRun(scriptRunCtx *run) {
     s->script_run = NULL;
 }
 
+/* EVAL's and FCALL's numkeys (argv[2]) against the arguments after it;
+ * C_ERR after replying. */
+int scriptCheckNumkeys(client *c, long long numkeys) {
+    if (numkeys > c->argc - 3) {
+        addReplyError(c, "Number of keys can't be greater than number of "
+                      "args");
+        return C_ERR;
+    }
+    if (numkeys < 0) {
+        addReplyError(c, "Number of keys can't be negative");
+        return C_ERR;
+    }
+    return C_OK;
+}
+
 /* The -BUSY error while an EVAL script (eval) or a function is busy. */
 const char *scriptBusyError(redisServer *s, int eval) {
     (void)s;

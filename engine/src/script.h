@@ -48,9 +48,10 @@ typedef struct scriptRunCtx {
     int oom;                    /* over maxmemory when it started */
 } scriptRunCtx;
 
-/* How long a script may run in the simulated world, where no client can
- * send SCRIPT KILL meanwhile: then it is stopped as SCRIPT KILL stops one
- * (a real server would run it to its end, or until killed). */
+/* In the simulated world no client can send SCRIPT KILL while a script
+ * runs: a script busy for busy-reply-threshold (this long when that is 0)
+ * is stopped there as SCRIPT KILL stops one, where a real server would
+ * serve -BUSY and run it to its end or until killed. */
 #define SCRIPT_SIM_TIME_BOX_MS 5000
 
 /* What the server keeps for EVAL (redisServer.lua). */
@@ -110,6 +111,7 @@ void scriptResetRun(scriptRunCtx *run);
 void scriptCall(scriptRunCtx *run, sds *err);
 void scriptKill(client *c, int is_eval);
 const char *scriptBusyError(redisServer *s, int eval);
+int scriptCheckNumkeys(client *c, long long numkeys);
 #define SCRIPT_CONTINUE 0
 #define SCRIPT_KILL 1
 int scriptInterrupt(scriptRunCtx *run);

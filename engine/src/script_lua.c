@@ -1231,20 +1231,21 @@ static void _luaCountHook(lua_State *L, lua_Debug *ar) {
     scriptRunCtx *run = _run(L);
     s->denv.cpu_ns += (uint64_t)LUA_HOOK_INSTRUCTIONS * s->lua_ns_per_instr;
     if (!run || ++s->lua_hook_calls % LUA_HOOKS_PER_CHECK) return;
-    int boxed = 0;
-    if (s->script_time_box_ms) {
-        uint64_t now = s->el->backend.now(s->el->backend.ctx);
-        boxed = (long long)((now - run->start_ns) / 1000000) >=
-                s->script_time_box_ms;
-    }
-    if (boxed) {
+    /* In the simulated world a script is stopped once it has been busy
+     * for busy-reply-threshold (or the box, when that is 0). */
+    long long box = 0;
+    if (s->script_time_box_ms)
+        box = s->cfg.busy_reply_threshold > 0 ? s->cfg.busy_reply_threshold
+                                              : s->script_time_box_ms;
+    uint64_t now = s->el->backend.now(s->el->backend.ctx);
+    if (box && (long long)((now - run->start_ns) / 1000000) >= box) {
         serverLog(s, LL_WARNING, "Lua script stopped after %lld ms: the "
                   "simulated server cannot be reached by SCRIPT KILL while "
-                  "it runs.", s->script_time_box_ms);
+                  "it runs.", box);
         lua_sethook(L, _luaCountHook, LUA_MASKLINE, 0);
         lua_pushfstring(L, "-ERR Script stopped by the simulation after %d "
                         "ms (nothing can reach the server to kill it)",
-                        (int)s->script_time_box_ms);
+                        (int)box);
         _pushError(L, lua_tostring(L, -1));
         lua_error(L);
     }

@@ -250,6 +250,7 @@ void serverRelease(redisServer *s) {
     }
     scriptingRelease(s);
     functionsRelease(s);
+    freeDetachedClient(s->fn_client);
     blockedRelease(s);
     pubsubRelease(s);
     memFree(s->mem, s->db);

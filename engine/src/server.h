@@ -666,6 +666,7 @@ typedef struct redisServer {
     struct lua_State *lua_fn;
     gkMem lua_fn_mem;
     dict *fn_libraries, *fn_functions;
+    client *fn_client;
     dict *lua_scripts;
     size_t lua_scripts_mem;
     client *lua_client;
@@ -772,8 +773,8 @@ void addReplyError(client *c, const char *err);
 void addReplyErrorFormat(client *c, const char *fmt, ...);
 void addReplyErrorSds(client *c, sds err);
 void addReplyErrorSdsNoStats(client *c, sds err);
-client *createScriptClient(redisServer *s);
-void freeScriptClient(client *c);
+client *createDetachedClient(redisServer *s, uint64_t flags, int take_id);
+void freeDetachedClient(client *c);
 sds clientReplyTake(client *c);
 void addReplyErrorArity(client *c);
 void addReplyErrorExpireTime(client *c);
