@@ -98,6 +98,20 @@ function patchLua(dir) {
     + '    func = restorestack(L, funcr);\n');
 }
 
+// The C files the engine is built with, and their flags (engine/Makefile
+// names the same): Lua's core and the libraries scripts load (not io, os,
+// package, which the sandbox has none of), and lua-cjson.
+const LUA_CORE = ['lapi', 'lcode', 'ldebug', 'ldo', 'ldump', 'lfunc', 'lgc', 'llex', 'lmem',
+  'lobject', 'lopcodes', 'lparser', 'lstate', 'lstring', 'ltable', 'ltm', 'lundump', 'lvm',
+  'lzio', 'lauxlib', 'lbaselib', 'ldblib', 'lmathlib', 'ltablib', 'lstrlib'];
+const CJSON = ['lua_cjson', 'strbuf', 'fpconv'];
+export const depsFlags = ['-DLUA_ANSI', '-DENABLE_CJSON_GLOBAL', `-I${luaDir}`];
+
+/** The third-party C files, full paths. */
+export function depsSources() {
+  return [...LUA_CORE.map((f) => join(luaDir, `${f}.c`)), ...CJSON.map((f) => join(cjsonDir, `${f}.c`))];
+}
+
 /** Fetches and prepares build/deps unless it is ready. */
 export function ensureDeps() {
   if (existsSync(stamp)) return;

@@ -18,7 +18,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { outC, writeSeam } from './seam.mjs';
-import { cjsonDir, depsDir, ensureDeps, luaDir } from '../scripts/deps.mjs';
+import { depsDir, depsFlags, depsSources, ensureDeps, luaDir } from '../scripts/deps.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -71,29 +71,22 @@ function inputs() {
   return { sources, deps };
 }
 
-// Lua 5.1.5 and lua-cjson (scripts/deps.mjs fetches them): the same files
-// and flags as the native build (engine/Makefile), compiled once into
-// build/deps/wasm, since they never change.
-const luaCore = ['lapi', 'lcode', 'ldebug', 'ldo', 'ldump', 'lfunc', 'lgc', 'llex', 'lmem',
-  'lobject', 'lopcodes', 'lparser', 'lstate', 'lstring', 'ltable', 'ltm', 'lundump', 'lvm',
-  'lzio', 'lauxlib', 'lbaselib', 'ldblib', 'lmathlib', 'ltablib', 'lstrlib'];
-const cjson = ['lua_cjson', 'strbuf', 'fpconv'];
-const depsFlags = ['-O2', '-w', '-DLUA_ANSI', '-DENABLE_CJSON_GLOBAL', `-I${luaDir}`];
-
+// Lua 5.1.5 and lua-cjson (scripts/deps.mjs fetches them and names them):
+// compiled once into build/deps/wasm, since they never change.
 /** The third-party objects, compiled if missing. */
 async function depsObjects() {
   ensureDeps();
   const dir = join(depsDir, 'wasm');
   mkdirSync(dir, { recursive: true });
-  const sources = [...luaCore.map((f) => join(luaDir, `${f}.c`)),
-    ...cjson.map((f) => join(cjsonDir, `${f}.c`))];
+  const sources = depsSources();
   const objects = sources.map((f) => join(dir, `${basename(f, '.c')}.o`));
   const missing = sources.filter((_, i) => !existsSync(objects[i]));
   let next = 0;
   const worker = async () => {
     while (next < missing.length) {
       const src = missing[next++];
-      await runEmcc([...depsFlags, '-c', src, '-o', join(dir, `${basename(src, '.c')}.o`)], src);
+      await runEmcc(['-O2', '-w', ...depsFlags, '-c', src, '-o', join(dir, `${basename(src, '.c')}.o`)],
+        src);
     }
   };
   await Promise.all(Array.from({ length: Math.min(availableParallelism(), missing.length) }, worker));

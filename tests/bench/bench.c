@@ -18,6 +18,8 @@ static double nowSeconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+#define EVAL_SCRIPT "return redis.call('get', KEYS[1])"
+
 /* Builds one pipelined batch of RESP commands: SET key:<i> <value> or
  * GET key:<i>, for i in [from, from + BATCH). */
 static size_t buildBatch(char *buf, const char *cmd, long from, long keys) {
@@ -28,6 +30,11 @@ static size_t buildBatch(char *buf, const char *cmd, long from, long keys) {
         if (cmd[0] == 'S')
             n += (size_t)sprintf(buf + n, "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n"
                                  "$8\r\nvalue-%02ld\r\n", kl, key, i % 100);
+        else if (cmd[0] == 'E')     /* a script of one read */
+            n += (size_t)sprintf(buf + n, "*4\r\n$4\r\nEVAL\r\n$%d\r\n%s"
+                                 "\r\n$1\r\n1\r\n$%d\r\n%s\r\n",
+                                 (int)strlen(EVAL_SCRIPT), EVAL_SCRIPT, kl,
+                                 key);
         else
             n += (size_t)sprintf(buf + n, "*2\r\n$3\r\nGET\r\n$%d\r\n%s\r\n",
                                  kl, key);
@@ -45,7 +52,7 @@ static stream buildStream(const char *cmd, long keys) {
     st.batch = malloc(sizeof(char *) * (size_t)st.n);
     st.len = malloc(sizeof(size_t) * (size_t)st.n);
     for (long b = 0; b < st.n; b++) {
-        st.batch[b] = malloc(BATCH * 64);
+        st.batch[b] = malloc(BATCH * 128);
         st.len[b] = buildBatch(st.batch[b], cmd, b * BATCH, keys);
     }
     return st;
@@ -172,6 +179,7 @@ int main(int argc, char **argv) {
     long load = argc > 2 ? atol(argv[2]) : 1000000;
     char *out = malloc(1 << 20);
     stream sets = buildStream("SET", 100000), gets = buildStream("GET", 100000);
+    stream evals = buildStream("EVAL", 100000);
     stream load_sets = buildStream("SET", load);
     gkConfig cfg;
     gkConfigInit(&cfg);
@@ -183,12 +191,14 @@ int main(int argc, char **argv) {
     gkTraceEnable(w, 0);
     /* Best of three: the machine is shared, and the fastest run is the one
      * least disturbed by others. */
-    double set = 0, get = 0;
+    double set = 0, get = 0, eval = 0;
     for (int rep = 0; rep < 3; rep++) {
         double s1 = run(w, conn, &sets, total, out);
         double g1 = run(w, conn, &gets, total, out);
+        double e1 = run(w, conn, &evals, total / 10, out);
         if (s1 > set) set = s1;
         if (g1 > get) get = g1;
+        if (e1 > eval) eval = e1;
     }
     gkWorldRelease(w);
 
@@ -205,14 +215,15 @@ int main(int argc, char **argv) {
     gkWorldRelease(w);
     double lab = labSeconds();
     mcFigures mc = mcFill();
-    printf("{\"set_per_sec\":%.0f,\"get_per_sec\":%.0f,\"commands\":%ld,"
+    printf("{\"set_per_sec\":%.0f,\"get_per_sec\":%.0f,\"eval_per_sec\":%.0f,"
+           "\"commands\":%ld,"
            "\"load_keys\":%ld,\"load_seconds\":%.3f,\"load_memory\":%zu,"
            "\"snapshot_ms\":%.1f,\"restore_ms\":%.1f,\"heap_mb\":%.0f,"
            "\"lab_seconds\":%.3f,\"mc\":{\"options\":\"%s\","
            "\"value_bytes\":%d,\"slice\":%d,\"sets_per_sec\":%.0f,"
            "\"sets\":%llu,\"stored\":%llu,\"evictions\":%llu,"
            "\"curr_items\":%llu,\"total_malloced\":%llu,"
-           "\"world_memory\":%zu}}\n", set, get, total, load, loadSecs, mem,
+           "\"world_memory\":%zu}}\n", set, get, eval, total, load, loadSecs, mem,
            snap_ms, restore_ms, heap_mb, lab, MC_OPTIONS, MC_VALUE, MC_SLICE,
            mc.sets_per_sec, (unsigned long long)mc.sets,
            (unsigned long long)mc.stored, (unsigned long long)mc.evictions,
@@ -220,6 +231,7 @@ int main(int argc, char **argv) {
            (unsigned long long)mc.total_malloced, mc.world_memory);
     freeStream(&sets);
     freeStream(&gets);
+    freeStream(&evals);
     freeStream(&load_sets);
     free(out);
     return 0;

@@ -8,17 +8,19 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
+import { depsFlags, depsSources, ensureDeps } from '../../scripts/deps.mjs';
 import { realMemcachedFill } from './memcached.mjs';
 import { printRedisBenchmark, redisBenchmark } from './redis-benchmark.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, 'build', 'bench');
 mkdirSync(out, { recursive: true });
-const srcs = readdirSync(join(root, 'engine/src'))
-  .filter((f) => f.endsWith('.c')).map((f) => join(root, 'engine/src', f));
-const common = ['-std=gnu11', '-O2', '-D_DEFAULT_SOURCE', '-DNDEBUG',
-  `-I${root}/engine/include`, `-I${root}/engine/src`,
-  join(root, 'tests/bench/bench.c'), ...srcs];
+ensureDeps();
+const srcs = ['engine/src', 'engine/lua'].flatMap((d) => readdirSync(join(root, d))
+  .filter((f) => f.endsWith('.c')).map((f) => join(root, d, f)));
+const common = ['-std=gnu11', '-O2', '-D_DEFAULT_SOURCE', '-DNDEBUG', '-w', ...depsFlags,
+  `-I${root}/engine/include`, `-I${root}/engine/src`, `-I${root}/engine/lua`,
+  join(root, 'tests/bench/bench.c'), ...srcs, ...depsSources()];
 
 function must(cmd, args, env) {
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'],
@@ -44,6 +46,7 @@ console.log(`\nSame command stream: ${nat.commands.toLocaleString('en-US')} SETs
 console.log('                      native          wasm   native/wasm');
 console.log(`SET ops/s      ${f(nat.set_per_sec)}  ${f(wasm.set_per_sec)}   ${(nat.set_per_sec / wasm.set_per_sec).toFixed(2)}x`);
 console.log(`GET ops/s      ${f(nat.get_per_sec)}  ${f(wasm.get_per_sec)}   ${(nat.get_per_sec / wasm.get_per_sec).toFixed(2)}x`);
+console.log(`EVAL ops/s     ${f(nat.eval_per_sec)}  ${f(wasm.eval_per_sec)}   ${(nat.eval_per_sec / wasm.eval_per_sec).toFixed(2)}x   (EVAL "return redis.call('get', KEYS[1])" 1 key)`);
 console.log(`load ${nat.load_keys.toLocaleString('en-US')} keys  ${nat.load_seconds.toFixed(2).padStart(10)} s  ${wasm.load_seconds.toFixed(2).padStart(10)} s   ${(wasm.load_seconds / nat.load_seconds).toFixed(2)}x`);
 console.log(`memory after load   ${(nat.load_memory / 1048576).toFixed(0).padStart(8)} MB  ${(wasm.load_memory / 1048576).toFixed(0).padStart(10)} MB`);
 console.log(`pipelining lab (2 x 1,000,000 simulated commands): ${nat.lab_seconds.toFixed(2)} s native, ${wasm.lab_seconds.toFixed(2)} s wasm = ${Math.round(2e6 / wasm.lab_seconds).toLocaleString('en-US')} simulated commands per wall-second in wasm`);
