@@ -1,7 +1,7 @@
 // Installs what the project needs and is missing: Debian packages (the
 // emscripten toolchain, Chromium, redis-server, redis-cli, redis-check-aof,
 // redis-benchmark, tcl for Redis's own test suite, memcached, a C compiler,
-// clang-14 with libFuzzer for the fuzz harnesses)
+// clang-14 with libFuzzer for the fuzz harnesses, a Korean font)
 // and the npm packages. Quiet and fast when everything is already
 // there.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -56,8 +56,17 @@ function aptInstall(pkgs) {
   process.exit(1);
 }
 
+// A font with Hangul: without one, Chromium draws the Korean interface and
+// lessons as empty boxes (in the end-to-end tests' screenshots too). Any
+// installed Korean font will do; Nanum Gothic is Debian's smallest.
+function hasKoreanFont() {
+  const r = spawnSync('fc-list', [':lang=ko', 'family'], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.trim() !== '';
+}
+
 const missing = needs.filter(([cmd]) => !has(cmd)).map(([, pkg]) => pkg);
 if (!hasFuzzerRuntime()) missing.push('libclang-rt-14-dev');
+if (!hasKoreanFont()) missing.push('fontconfig', 'fonts-nanum');
 if (missing.length) aptInstall([...new Set(missing)]);
 
 // npm ci when node_modules is missing or older than the lockfile. Not when

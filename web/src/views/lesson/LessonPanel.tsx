@@ -5,6 +5,7 @@ import type { Lesson } from '../../lessons/types';
 import { useCurrentLesson, useLesson, useLessonApi } from './hooks';
 import { StepBody } from './StepBody';
 import { StepList } from './StepList';
+import { ArrowLeftIcon, ArrowRightIcon, RestartIcon } from '../../shell/icons';
 
 /** The open lesson: where you are, the step, and the way forward. */
 export const LessonPanel = memo(function LessonPanel() {
@@ -43,7 +44,7 @@ function LessonHead({ lesson, step }: { lesson: Lesson; step: number }) {
         <span className="lesson-bar" aria-hidden="true"><span style={{ width: `${(100 * (step + 1)) / n}%` }} /></span>
         <button type="button" className="btn ghost small" data-testid="lesson.reset" disabled={busy}
           onClick={() => void runner.resetStep()}>
-          ↺ {t('lesson.reset')}
+          <RestartIcon /> {t('lesson.reset')}
         </button>
       </div>
       <StepList lesson={lesson} step={step} />
@@ -119,7 +120,7 @@ function LessonNav({ lesson, step }: { lesson: Lesson; step: number }) {
       {finished ? <p className="lesson-note ok" data-testid="lesson.finished" role="status">{t('lesson.finished')}</p> : null}
       <div className="lesson-nav-row">
         <button type="button" className="btn" data-testid="lesson.prev" disabled={busy || step === 0} onClick={onPrev}>
-          ← {t('lesson.prev')}
+          <ArrowLeftIcon /> {t('lesson.prev')}
         </button>
         {last ? (
           <button type="button" className={`btn ${allRan && !finished ? 'primary' : ''}`} data-testid="lesson.finish"
@@ -129,7 +130,7 @@ function LessonNav({ lesson, step }: { lesson: Lesson; step: number }) {
         ) : (
           <button type="button" className={`btn ${allRan ? 'primary' : ''}`} data-testid="lesson.next" disabled={busy}
             onClick={onNext}>
-            {t('lesson.next')} →
+            {t('lesson.next')} <ArrowRightIcon />
           </button>
         )}
       </div>

@@ -2,6 +2,7 @@ import { memo, useRef } from 'react';
 import { useT } from '../../app/hooks';
 import type { Lesson } from '../../lessons/types';
 import { useLesson, useLessonApi } from './hooks';
+import { CheckIcon } from '../../shell/icons';
 
 /** Every step of the lesson, the current one marked; any can be opened
  *  (it is rebuilt from a clean state). */
@@ -27,7 +28,7 @@ export const StepList = memo(function StepList({ lesson, step }: { lesson: Lesso
                 aria-current={s.index === step ? 'step' : undefined} disabled={busy}
                 onClick={() => open(s.index)}>
                 <span className="lesson-step-n">{s.index + 1}.</span> {s.title}
-                {done ? <span className="lesson-step-done"> ✓<span className="sr-only"> {t('lesson.stepDone')}</span></span> : null}
+                {done ? <span className="lesson-step-done"> <CheckIcon /><span className="sr-only"> {t('lesson.stepDone')}</span></span> : null}
               </button>
             </li>
           );

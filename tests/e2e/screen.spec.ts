@@ -1,0 +1,72 @@
+// The teacher's screen: fonts that render, the keyboard as in a video
+// player, presenter mode at projector sizes, the phone layout, the first
+// visit and the embed. Screenshots go to test-results/screen/.
+import { test } from '@playwright/test';
+import { SandboxPage, expect } from './pages/sandbox';
+import { SCREENS, fontOf, fontsDrawingHangul, shot, tofuIn } from './pages/screen';
+
+test.describe('fonts', () => {
+  test('Korean text renders as glyphs, not empty boxes, in the interface and a lesson', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await page.setViewportSize(SCREENS.laptop);
+    await app.open({ seed: 3, pane: 'keys' });
+    await app.byId('lang.ko').click();
+    await app.lesson.open('scan-rehashing');
+    // The detector itself: an unassigned code point is a box, a letter is not.
+    const sans = await fontOf(page, 'body');
+    expect(await tofuIn(page, '\u0379A', sans)).toEqual(['\u0379']);
+
+    const text = await page.locator('body').innerText();
+    const hangul = [...new Set(text.match(/\p{Script=Hangul}/gu) ?? [])].join('');
+    expect(hangul.length).toBeGreaterThan(100);
+    expect(await tofuIn(page, hangul, sans)).toEqual([]);
+    expect(await tofuIn(page, hangul, await fontOf(page, '[data-testid="console.input"]'))).toEqual([]);
+    expect(await tofuIn(page, hangul, await fontOf(page, '[data-testid="lesson.step.title"]'))).toEqual([]);
+    await shot(page, 'fonts-lesson-ko');
+  });
+
+  test('every font that draws Korean text is one the stylesheet names, never a system fallback', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await page.setViewportSize(SCREENS.laptop);
+    await app.open({ seed: 3, pane: 'keys' });
+    await app.byId('lang.ko').click();
+    await app.lesson.open('scan-rehashing');
+    const drawn = await fontsDrawingHangul(page);
+    expect(drawn.length).toBeGreaterThan(20);
+    const unnamed = drawn.filter((d) => d.used.some((f) => !d.named.includes(f.toLowerCase())))
+      .map((d) => `${d.text}: ${d.used.join(', ')} not in ${d.named.join(', ')}`);
+    expect(unnamed).toEqual([]);
+  });
+
+  test('icons are drawn as SVG: controls carry only letters, digits and plain ASCII', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await page.setViewportSize(SCREENS.laptop);
+    const found = new Set<string>();
+    const collect = async (where: string) => {
+      const texts = await page.locator('button:visible, [role="tab"]:visible, a:visible, [aria-hidden="true"]:visible')
+        .evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+      for (const t of texts) {
+        for (const ch of t) {
+          if (!/[\p{L}\p{N}\p{M}\s\x20-\x7E]/u.test(ch)) found.add(`${where}: ${ch} (U+${ch.codePointAt(0)!.toString(16)}) in "${t.trim().slice(0, 30)}"`);
+        }
+      }
+    };
+    await app.open({ seed: 3, pane: 'loop' });
+    for (const lang of ['en', 'ko'] as const) {
+      await app.byId(`lang.${lang}`).click();
+      for (const pane of ['loop', 'keys', 'aof', 'slabs'] as const) {
+        await app.showPane(pane);
+        await collect(`${lang} ${pane}`);
+      }
+    }
+    await app.byId('lang.en').click();
+    await app.lesson.open('scan-rehashing');
+    await app.lesson.run('0.3');
+    await app.lesson.next();
+    await collect('lesson');
+    await page.goto('./?embed=1&view=loop');
+    await app.waitReady();
+    await collect('embed');
+    expect([...found]).toEqual([]);
+  });
+});
