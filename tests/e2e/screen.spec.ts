@@ -70,3 +70,83 @@ test.describe('fonts', () => {
     expect([...found]).toEqual([]);
   });
 });
+
+test.describe('the keyboard, as in a video player', () => {
+  const playing = (app: SandboxPage) => app.state((s) => s.snapshot!.playing);
+
+  test('after a click on Start, Space plays and pauses instead of starting a second benchmark', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4, pane: 'loop' });
+    await app.byId('run.tab.benchmark').click();
+    await app.byId('wl.requests').fill('50');
+    await app.byId('wl.start').click();
+    await app.idle();
+    expect(await app.state((s) => s.snapshot!.workloads.length)).toBe(1);
+    await page.keyboard.press(' ');
+    await expect.poll(() => playing(app)).toBe(true);
+    await page.keyboard.press(' ');
+    await expect.poll(() => playing(app)).toBe(false);
+    await app.idle();
+    expect(await app.state((s) => s.snapshot!.workloads.length)).toBe(1);
+    expect(await app.state((s) => s.log.entries.filter((e) => e.action.kind === 'workload').length)).toBe(1);
+  });
+
+  test('after a click on a pane tab, Space plays, the arrows step and go back, and R rewinds', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4, pane: 'loop' });
+    await app.console.run('SET a 1');
+    await app.byId('views.tab.keys').click();
+    await page.keyboard.press(' ');
+    await expect.poll(() => playing(app)).toBe(true);
+    await page.keyboard.press(' ');
+    await expect.poll(() => playing(app)).toBe(false);
+    await app.idle();
+
+    await app.byId('views.tab.aof').click();
+    const logged = await app.state((s) => s.log.entries.length);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => app.state((s) => s.log.entries.length)).toBe(logged + 1);
+    expect(await app.state((s) => s.log.entries.at(-1)!.action.kind)).toBe('step');
+    await app.idle();
+    await page.keyboard.press('ArrowLeft');
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'no');
+    await app.byId('history.end').click();
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'yes');
+    // The button just clicked (Live) is gone; click another control.
+    await app.byId('views.tab.loop').click();
+    await page.keyboard.press('r');
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'no');
+    expect(app.errors).toEqual([]);
+  });
+
+  test('a control reached with the keyboard keeps Space, and text fields, selects and checkboxes keep their keys after a click', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4, pane: 'loop' });
+    // Tab (not a click) to a tab: Space presses it.
+    await app.byId('views.tab.loop').focus();
+    await page.keyboard.press('Tab');
+    await expect(app.byId('views.tab.keys')).toBeFocused();
+    await page.keyboard.press(' ');
+    await expect(app.byId('views.tab.keys')).toHaveAttribute('aria-selected', 'true');
+    expect(await playing(app)).toBe(false);
+
+    await app.console.input.click();
+    await page.keyboard.press(' ');
+    await page.keyboard.press('r');
+    await expect(app.console.input).toHaveValue(' r');
+    await app.console.input.fill('');
+
+    const active = app.byId('ht.activeRehashing');
+    await active.click();
+    const checked = await active.isChecked();
+    await page.keyboard.press(' ');
+    await expect(active).toBeChecked({ checked: !checked });
+    await app.byId('ht.add.count').click();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press(' ');
+    await page.keyboard.press('Escape');
+    await app.idle();
+    expect(await playing(app)).toBe(false);
+    expect(app.errors).toEqual([]);
+  });
+});
