@@ -150,3 +150,39 @@ test.describe('the keyboard, as in a video player', () => {
     expect(app.errors).toEqual([]);
   });
 });
+
+test.describe('the embed', () => {
+  /** The snippet the Share dialog copies, with the view it was offered. */
+  async function embedSnippet(app: SandboxPage): Promise<{ view: string; src: string }> {
+    await app.byId('share.open').click();
+    const view = await app.byId('share.embed.view').inputValue();
+    await app.byId('share.embed.copy').click();
+    const code = await app.byId('share.embed.code').inputValue();
+    await app.page.keyboard.press('Escape');
+    return { view, src: /src="([^"]+)"/.exec(code)![1].replace(/&amp;/g, '&') };
+  }
+
+  test('opens on the pane being shared, in the sandbox and in a lesson', async ({ page, browser }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4, pane: 'slabs' });
+    const slabs = await embedSnippet(app);
+    expect(slabs.view).toBe('slabs');
+    expect(slabs.src).toContain('view=slabs');
+
+    await app.showPane('aof');
+    expect((await embedSnippet(app)).view).toBe('aof');
+
+    await app.showPane('loop');
+    await app.lesson.open('scan-rehashing');
+    const lesson = await embedSnippet(app);
+    expect(lesson.view).toBe('keys');
+
+    const context = await browser.newContext();
+    const embed = new SandboxPage(await context.newPage());
+    await embed.page.goto(lesson.src);
+    await embed.waitReady();
+    await expect(embed.byId('embed')).toHaveAttribute('data-view', 'keys');
+    await expect(embed.byId('ht.keys')).toBeVisible();
+    await context.close();
+  });
+});
