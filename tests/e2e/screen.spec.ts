@@ -3,7 +3,7 @@
 // visit and the embed. Screenshots go to test-results/screen/.
 import { test } from '@playwright/test';
 import { SandboxPage, expect } from './pages/sandbox';
-import { SCREENS, fontOf, fontsDrawingHangul, shot, tofuIn } from './pages/screen';
+import { SCREENS, expectWhollyVisible, fontOf, fontsDrawingHangul, shot, tofuIn } from './pages/screen';
 
 test.describe('fonts', () => {
   test('Korean text renders as glyphs, not empty boxes, in the interface and a lesson', async ({ page }) => {
@@ -185,4 +185,35 @@ test.describe('the embed', () => {
     await expect(embed.byId('ht.keys')).toBeVisible();
     await context.close();
   });
+});
+
+test.describe('the rewind button', () => {
+  for (const [size, viewport] of [['1440x900', SCREENS.laptop], ['1280x720', SCREENS.projector], ['390x844', SCREENS.phone]] as const) {
+    for (const lang of ['en', 'ko'] as const) {
+      test(`is in sight at ${size} (${lang}) and goes back to the start, pausing first`, async ({ page }) => {
+        const app = new SandboxPage(page);
+        await page.setViewportSize(viewport);
+        await app.open({ seed: 4, pane: 'loop' });
+        await app.byId(`lang.${lang}`).click();
+        await app.console.run('SET a 1');
+        await app.byId('time.play').click();
+        await page.waitForFunction(() => window.glasskv.state().snapshot!.now > 2e6);
+        const rewind = app.byId('time.rewind');
+        await expect(rewind).toHaveAccessibleName(lang === 'en' ? 'Rewind to the start' : '처음으로 되감기');
+        await expectWhollyVisible(page, '[data-testid="time.rewind"]');
+        await rewind.click();
+        await expect(app.byId('history')).toHaveAttribute('data-at-end', 'no');
+        await app.idle();
+        expect(await app.state((s) => s.snapshot!.playing)).toBe(false);
+        const rewound = await app.state((s) => s.snapshot!.now);
+        expect(rewound).toBeLessThan(2e6);
+        // The world R and seek(0) show.
+        await app.byId('history.end').click();
+        await expect(app.byId('history')).toHaveAttribute('data-at-end', 'yes');
+        await page.evaluate(() => window.glasskv.seek(0));
+        expect(await app.state((s) => s.snapshot!.now)).toBe(rewound);
+        expect(app.errors).toEqual([]);
+      });
+    }
+  }
 });

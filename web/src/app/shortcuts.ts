@@ -167,7 +167,7 @@ export function installShortcuts(store: Store, lessons: LessonRunner, presenter:
       case 'r':
       case 'R':
         if (ownsLetters) return;
-        if (ready) void (playing ? store.pause() : Promise.resolve()).then(() => store.seek(0));
+        if (ready) void store.rewind();
         break;
       case 'u':
       case 'U':

@@ -10,6 +10,7 @@ export const en = {
 
   'time.play': 'Play',
   'time.pause': 'Pause',
+  'time.rewind': 'Rewind to the start',
   'time.step': 'Next event',
   'time.speed': 'Speed',
   'time.clock': 'virtual time',

@@ -11,6 +11,7 @@ export const ko: Record<MessageKey, string> = {
 
   'time.play': '재생',
   'time.pause': '일시정지',
+  'time.rewind': '처음으로 되감기',
   'time.step': '다음 이벤트',
   'time.speed': '속도',
   'time.clock': '가상 시간',
