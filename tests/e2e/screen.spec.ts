@@ -3,7 +3,7 @@
 // visit and the embed. Screenshots go to test-results/screen/.
 import { test } from '@playwright/test';
 import { SandboxPage, expect } from './pages/sandbox';
-import { SCREENS, expectWhollyVisible, fontOf, fontsDrawingHangul, shot, tofuIn } from './pages/screen';
+import { SCREENS, expectWhollyVisible, fontOf, fontsDrawingHangul, phone, settle, shot, tofuIn } from './pages/screen';
 
 test.describe('fonts', () => {
   test('Korean text renders as glyphs, not empty boxes, in the interface and a lesson', async ({ page }) => {
@@ -215,5 +215,67 @@ test.describe('the rewind button', () => {
         expect(app.errors).toEqual([]);
       });
     }
+  }
+});
+
+test.describe('a phone (390x844)', () => {
+  for (const locale of ['en-US', 'ko-KR']) {
+    const lang = locale.slice(0, 2);
+    test(`the page opens at its top, in the sandbox and in a lesson, with no field focused (${lang})`, async ({ browser }) => {
+      const app = await phone(browser, locale);
+      for (const address of ['./?fresh&seed=5', './?fresh&seed=5&lesson=scan-rehashing']) {
+        await app.page.goto(address);
+        await app.waitReady();
+        await app.lesson.settled();
+        await settle(app.page);
+        expect(await app.page.evaluate(() => window.scrollY), address).toBe(0);
+        await expect(app.console.input).not.toBeFocused();
+      }
+      await app.page.goto('./?fresh&seed=5');
+      await app.waitReady();
+      await app.showPane('keys');
+      await app.page.reload();
+      await app.waitReady();
+      await settle(app.page);
+      expect(await app.page.evaluate(() => window.scrollY)).toBe(0);
+      await shot(app.page, `phone-top-${lang}`);
+      await app.page.context().close();
+    });
+
+    test(`the time controls stay in sight while the page scrolls (${lang})`, async ({ browser }) => {
+      const app = await phone(browser, locale);
+      await app.open({ seed: 5, pane: 'keys' });
+      await app.table.add(1000);
+      await app.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await settle(app.page);
+      expect(await app.page.evaluate(() => window.scrollY)).toBeGreaterThan(400);
+      for (const id of ['time.rewind', 'time.play', 'time.step', 'time.stepIteration', 'time.stepPhase']) {
+        await expectWhollyVisible(app.page, `[data-testid="${id}"]`);
+      }
+      // What the header covers is not clickable behind it: the controls
+      // are on top.
+      const play = (await app.byId('time.play').boundingBox())!;
+      const hit = await app.page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('[data-testid]')?.getAttribute('data-testid'),
+        [play.x + play.width / 2, play.y + play.height / 2]);
+      expect(hit).toBe('time.play');
+      await shot(app.page, `phone-scrolled-${lang}`);
+      await app.page.context().close();
+    });
+
+    test(`presenter mode cuts off no control (${lang})`, async ({ browser }) => {
+      const app = await phone(browser, locale);
+      await app.open({ seed: 5, pane: 'loop' });
+      await app.byId('present.toggle').click();
+      await expect(app.page.locator('html')).toHaveClass(/presenter/);
+      await app.page.evaluate(() => window.scrollTo(0, 0));
+      await settle(app.page);
+      const ids = await app.page.locator('.app > .header [data-testid]:visible').evaluateAll(
+        (els) => els.filter((e) => e.matches('button, select, input')).map((e) => e.getAttribute('data-testid')!));
+      expect(ids).toContain('time.stepPhase');
+      for (const id of ids) await expectWhollyVisible(app.page, `.app > .header [data-testid="${id}"]`);
+      await app.expectNoSideScroll();
+      await shot(app.page, `phone-presenter-${lang}`);
+      await app.page.context().close();
+    });
   }
 });

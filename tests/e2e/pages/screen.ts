@@ -1,7 +1,8 @@
 // What the screen shows, measured in the page: glyphs that really render,
 // the fonts that draw them, boxes that overlap or leave the viewport, and
 // screenshots kept in test-results/screen/ for a person to look at.
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { SandboxPage } from './sandbox';
 
 /** The screen sizes the layout is checked at: a laptop, a classroom
  *  projector, and a phone. */
@@ -127,4 +128,21 @@ export async function expectWhollyVisible(page: Page, selector: string): Promise
   expect(r.b.left, `${selector} left`).toBeGreaterThanOrEqual(r.clip.left - 1);
   expect(r.b.bottom, `${selector} bottom`).toBeLessThanOrEqual(r.clip.bottom + 1);
   expect(r.b.right, `${selector} right`).toBeLessThanOrEqual(r.clip.right + 1);
+}
+
+/** A phone (390x844, touch, twice the pixels) in its own context. */
+export async function phone(browser: Browser, locale = 'en-US'): Promise<SandboxPage> {
+  const context = await browser.newContext({
+    locale, viewport: SCREENS.phone, deviceScaleFactor: 2, isMobile: true, hasTouch: true, reducedMotion: 'reduce',
+  });
+  return new SandboxPage(await context.newPage());
+}
+
+/** Lets the page finish what a load or a click started: the engine, then
+ *  two animation frames (effects that scroll or focus run by then). */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await window.glasskv.idle();
+    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(() => r(null)));
+  });
 }

@@ -146,3 +146,13 @@ export function MarkIcon() {
     </svg>
   );
 }
+
+/** A blank page with a plus: a new session. */
+export function NewIcon() {
+  return (
+    <svg {...common}>
+      <path d="M3.5 1.5h6l3 3v10h-9z" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
+      <path d="M8 7v5M5.5 9.5h5" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+    </svg>
+  );
+}

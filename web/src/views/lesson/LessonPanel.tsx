@@ -5,6 +5,7 @@ import type { Lesson } from '../../lessons/types';
 import { useCurrentLesson, useLesson, useLessonApi } from './hooks';
 import { StepBody } from './StepBody';
 import { StepList } from './StepList';
+import { followTarget } from './reveal';
 import { ArrowLeftIcon, ArrowRightIcon, RestartIcon } from '../../shell/icons';
 
 /** The open lesson: where you are, the step, and the way forward. */
@@ -61,18 +62,11 @@ function LessonBody({ lesson, step }: { lesson: Lesson; step: number }) {
   }, [lesson.id, step]);
   useEffect(() => {
     // Bring the first focus target into sight as the step opens and after
-    // each block (a target such as the walker's cursor may appear only then).
+    // each block (a target such as the walker's cursor may appear only
+    // then), and keep it there while the views it sits in settle.
     const targets = focus ? focus.split(' ') : [];
     if (!targets.length) return;
-    const raf = requestAnimationFrame(() => {
-      for (const name of targets) {
-        const el = document.querySelector(`[data-lesson-target="${name}"]`);
-        if (!el) continue;
-        el.scrollIntoView({ block: 'nearest' });
-        return;
-      }
-    });
-    return () => cancelAnimationFrame(raf);
+    return followTarget(targets);
   }, [lesson.id, step, focus, ran]);
   return (
     <div className="lesson-body" ref={body}>
