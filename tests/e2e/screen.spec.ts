@@ -1,9 +1,9 @@
 // The teacher's screen: fonts that render, the keyboard as in a video
 // player, presenter mode at projector sizes, the phone layout, the first
 // visit and the embed. Screenshots go to test-results/screen/.
-import { test } from '@playwright/test';
+import { test, type Page } from '@playwright/test';
 import { SandboxPage, expect } from './pages/sandbox';
-import { SCREENS, expectWhollyVisible, fontOf, fontsDrawingHangul, phone, settle, shot, tofuIn } from './pages/screen';
+import { SCREENS, expectWhollyVisible, fontOf, fontsDrawingHangul, overlaps, phone, settle, shot, tofuIn } from './pages/screen';
 
 test.describe('fonts', () => {
   test('Korean text renders as glyphs, not empty boxes, in the interface and a lesson', async ({ page }) => {
@@ -277,5 +277,52 @@ test.describe('a phone (390x844)', () => {
       await shot(app.page, `phone-presenter-${lang}`);
       await app.page.context().close();
     });
+  }
+});
+
+/** The first element the open step points at (data-lesson-focus). */
+const FOCUSED = '[data-lesson-focus]';
+
+/** The focused element shows in the views column: all of it, or as much
+ *  as the column holds from its top. */
+async function expectFocusInSight(page: Page): Promise<void> {
+  await expect.poll(() => page.locator(FOCUSED).first().evaluate((el) => {
+    const views = el.closest('.views') ?? document.documentElement;
+    const v = views.getBoundingClientRect();
+    const b = el.getBoundingClientRect();
+    const top = Math.max(v.top, 0);
+    const bottom = Math.min(v.bottom, window.innerHeight);
+    if (b.height > bottom - top) return b.top >= top - 12 && b.top <= top + 24;
+    return b.top >= top - 1 && b.bottom <= bottom + 1;
+  }), { timeout: 15_000 }).toBe(true);
+}
+
+/** Nothing of the shell overlaps, and the step's controls are in sight. */
+async function expectLessonLayout(page: Page): Promise<void> {
+  expect(await overlaps(page, ['.app > .header', '[data-testid="lesson.panel"]', '.side > .console', '.views'])).toEqual([]);
+  expect(await overlaps(page, ['[data-testid="lesson.prev"]', '[data-testid="lesson.next"]', '.side > .console', '.views'])).toEqual([]);
+  for (const id of ['lesson.prev', 'lesson.next', 'lesson.stepOf']) await expectWhollyVisible(page, `[data-testid="${id}"]`);
+}
+
+test.describe('a lesson on a laptop and a projector', () => {
+  for (const [size, viewport] of [['1440x900', SCREENS.laptop], ['1280x720', SCREENS.projector]] as const) {
+    for (const lang of ['en', 'ko'] as const) {
+      test(`at ${size} (${lang}) the text and the console get room, and the panel a step points at below the fold comes into sight`, async ({ page }) => {
+        const app = new SandboxPage(page);
+        await page.setViewportSize(viewport);
+        await page.goto(`./?fresh&seed=7&lang=${lang}&lesson=pipelining`);
+        await app.waitReady();
+        await app.lesson.settled();
+        await app.lesson.goTo(3);
+        await expectFocusInSight(page);
+        await expectLessonLayout(page);
+        const text = await page.locator('.lesson-body').evaluate((e) => e.clientHeight);
+        const transcript = await app.byId('console.transcript').evaluate((e) => e.clientHeight);
+        expect(text).toBeGreaterThanOrEqual(viewport.height * 0.3);
+        expect(transcript).toBeGreaterThanOrEqual(viewport.height * 0.12);
+        await shot(page, `lesson-${size}-${lang}`);
+        expect(app.errors).toEqual([]);
+      });
+    }
   }
 });

@@ -23,6 +23,9 @@ export const LessonPanel = memo(function LessonPanel() {
   );
 });
 
+/** Two short rows, so that the lesson's text has the room: the title and
+ *  the way out, then where you are (the step counter opens the list of
+ *  steps), the level and a restart of the step. */
 function LessonHead({ lesson, step }: { lesson: Lesson; step: number }) {
   const t = useT();
   const runner = useLessonApi();
@@ -31,7 +34,7 @@ function LessonHead({ lesson, step }: { lesson: Lesson; step: number }) {
   return (
     <header className="lesson-head">
       <div className="lesson-head-top">
-        <h2 id="lesson-title">
+        <h2 id="lesson-title" title={lesson.title}>
           <span className="sr-only">{t('lesson.label')}: </span>{lesson.title}
         </h2>
         <button type="button" className="btn ghost small" data-testid="lesson.leave" title={t('lesson.leaveHint')}
@@ -40,15 +43,14 @@ function LessonHead({ lesson, step }: { lesson: Lesson; step: number }) {
         </button>
       </div>
       <div className="lesson-progress">
-        <span className="chip lesson-level">{t(`lessons.level.${lesson.level}`)}</span>
-        <span data-testid="lesson.stepOf">{t('lesson.stepOf', { k: step + 1, n })}</span>
+        <StepList lesson={lesson} step={step} />
         <span className="lesson-bar" aria-hidden="true"><span style={{ width: `${(100 * (step + 1)) / n}%` }} /></span>
+        <span className="chip lesson-level">{t(`lessons.level.${lesson.level}`)}</span>
         <button type="button" className="btn ghost small" data-testid="lesson.reset" disabled={busy}
-          onClick={() => void runner.resetStep()}>
-          <RestartIcon /> {t('lesson.reset')}
+          title={t('lesson.reset')} onClick={() => void runner.resetStep()}>
+          <RestartIcon /> <span className="btn-label">{t('lesson.reset')}</span>
         </button>
       </div>
-      <StepList lesson={lesson} step={step} />
     </header>
   );
 }
@@ -92,7 +94,7 @@ function StepNotes({ lesson, step }: { lesson: Lesson; step: number }) {
     <>
       {error ? <p className="lesson-note bad" role="alert">{t('lesson.error', { msg: error })}</p> : null}
       {offPlan ? <p className="lesson-note warn" data-testid="lesson.offPlan">{t('lesson.offPlan')}</p> : null}
-      {!offPlan && rebuilt && step > 0 ? <p className="lesson-note">{t('lesson.rebuilt', { seed, n: replayed })}</p> : null}
+      {!offPlan && rebuilt && step > 0 ? <p className="lesson-note rebuilt">{t('lesson.rebuilt', { seed, n: replayed })}</p> : null}
     </>
   );
 }
