@@ -304,6 +304,79 @@ async function expectLessonLayout(page: Page): Promise<void> {
   for (const id of ['lesson.prev', 'lesson.next', 'lesson.stepOf']) await expectWhollyVisible(page, `[data-testid="${id}"]`);
 }
 
+test.describe('presenter mode', () => {
+  for (const [size, viewport, minPx] of [['1280x720', SCREENS.projector, 20], ['1920x1080', SCREENS.hd, 30]] as const) {
+    for (const lang of ['en', 'ko'] as const) {
+      test(`at ${size} (${lang}) shows the lesson's text, its step controls and the view the step is about, large and apart`, async ({ page }) => {
+        const app = new SandboxPage(page);
+        await page.setViewportSize(viewport);
+        await page.goto(`./?fresh&seed=7&lang=${lang}&lesson=pipelining`);
+        await app.waitReady();
+        await app.lesson.settled();
+        await app.byId('present.toggle').click();
+        await expect(page.locator('html')).toHaveClass(/presenter/);
+        // The step whose chart sits at the bottom of the event-loop views.
+        await app.lesson.goTo(3);
+        await expectFocusInSight(page);
+        await expectLessonLayout(page);
+        const body = page.locator('.lesson-body');
+        expect(await body.evaluate((e) => parseFloat(getComputedStyle(e.querySelector('.lesson-step p')!).fontSize))).toBeGreaterThanOrEqual(minPx);
+        // At least six lines of the lesson's text.
+        const { h, line } = await body.evaluate((e) => ({
+          h: e.clientHeight, line: parseFloat(getComputedStyle(e.querySelector('.lesson-step p')!).lineHeight),
+        }));
+        expect(h / line).toBeGreaterThanOrEqual(6);
+        await shot(page, `presenter-${size}-${lang}`);
+
+        // The first step, whose view is at the top of its column.
+        await app.lesson.goTo(0);
+        await expectFocusInSight(page);
+        await expectLessonLayout(page);
+        expect(app.errors).toEqual([]);
+      });
+    }
+  }
+
+  test('canvas drawings grow with the type', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await page.setViewportSize(SCREENS.projector);
+    await app.open({ seed: 7, pane: 'loop' });
+    await app.console.run('SET a 1');
+    /** The root font, the canvas's height, and the height of its bright
+     *  marks (the lanes' names) in the leftmost 100 CSS pixels. */
+    const measure = () => page.evaluate(() => {
+      const c = document.querySelector<HTMLCanvasElement>('[data-testid="loop.timeline"]')!;
+      const k = c.width / c.clientWidth;
+      const g = c.getContext('2d')!;
+      const d = g.getImageData(0, 0, Math.round(100 * k), c.height).data;
+      const w = Math.round(100 * k);
+      let top = Infinity;
+      let bottom = -Infinity;
+      for (let y = 0; y < c.height; y++) {
+        for (let x = 0; x < w; x++) {
+          const i = (y * w + x) * 4;
+          if (d[i] + d[i + 1] + d[i + 2] > 450) {
+            top = Math.min(top, y);
+            bottom = Math.max(bottom, y);
+          }
+        }
+      }
+      return { root: parseFloat(getComputedStyle(document.documentElement).fontSize), box: c.clientHeight, ink: (bottom - top) / k };
+    });
+    await page.waitForTimeout(300);
+    const normal = await measure();
+    await app.byId('present.toggle').click();
+    await expect.poll(async () => (await measure()).box).toBeGreaterThan(normal.box * 1.1);
+    await page.waitForTimeout(300);
+    const big = await measure();
+    const ratio = big.root / normal.root;
+    expect(ratio).toBeGreaterThan(1.15);
+    expect(big.box / normal.box).toBeGreaterThan(ratio * 0.95);
+    expect(big.ink / normal.ink).toBeGreaterThan(ratio * 0.9);
+    expect(big.ink / normal.ink).toBeLessThan(ratio * 1.1);
+  });
+});
+
 test.describe('a lesson on a laptop and a projector', () => {
   for (const [size, viewport] of [['1440x900', SCREENS.laptop], ['1280x720', SCREENS.projector]] as const) {
     for (const lang of ['en', 'ko'] as const) {
