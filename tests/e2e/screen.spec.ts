@@ -1,6 +1,7 @@
 // The teacher's screen: fonts that render, the keyboard as in a video
 // player, presenter mode at projector sizes, the phone layout, the first
 // visit and the embed. Screenshots go to test-results/screen/.
+import AxeBuilder from '@axe-core/playwright';
 import { test, type Page } from '@playwright/test';
 import { SandboxPage, expect } from './pages/sandbox';
 import { SCREENS, expectWhollyVisible, fontOf, fontsDrawingHangul, overlaps, phone, settle, shot, tofuIn } from './pages/screen';
@@ -397,5 +398,153 @@ test.describe('a lesson on a laptop and a projector', () => {
         expect(app.errors).toEqual([]);
       });
     }
+  }
+});
+
+test.describe('a first visit', () => {
+  const WELCOME = { en: 'Welcome to glasskv', ko: 'glasskv에 오신 것을 환영합니다' };
+  const STOPS = { en: /^Tour · (?<k>\d) of (?<n>\d)$/, ko: /^둘러보기 · (?<n>\d)개 중 (?<k>\d)번째$/ };
+  const DONE = { en: 'Done', ko: '마치기' };
+
+  for (const [size, viewport] of [['1440x900', SCREENS.laptop], ['1280x720', SCREENS.projector], ['390x844', SCREENS.phone]] as const) {
+    for (const lang of ['en', 'ko'] as const) {
+      test(`at ${size} (${lang}) offers the lessons and a tour, works from the keyboard, and is remembered`, async ({ browser }) => {
+        const context = await browser.newContext({
+          locale: lang === 'en' ? 'en-US' : 'ko-KR', viewport, reducedMotion: 'reduce',
+          ...(viewport === SCREENS.phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+        });
+        const app = new SandboxPage(await context.newPage());
+        const { page } = app;
+        await page.goto('./');
+        await app.waitReady();
+        const welcome = app.byId('welcome.dialog');
+        await expect(welcome).toBeVisible();
+        await expect(welcome.locator('h2')).toHaveText(WELCOME[lang]);
+        await expect(app.byId('welcome.lessons')).toBeFocused();
+        await expectWhollyVisible(page, '[data-testid="welcome.dialog"]');
+        await shot(page, `first-visit-${size}-${lang}`);
+
+        // The tour, from the keyboard: Tab to it, Enter, then Enter at each stop.
+        await page.keyboard.press('Tab');
+        await expect(app.byId('welcome.tour')).toBeFocused();
+        await page.keyboard.press('Enter');
+        await expect(welcome).toBeHidden();
+        const tour = app.byId('tour.dialog');
+        await expect(tour).toBeVisible();
+        const of = app.byId('tour.of');
+        expect(STOPS[lang].exec((await of.textContent())!)!.groups!.n).toBe('5');
+        for (let k = 1; k <= 5; k++) {
+          await expect(of).toHaveText(STOPS[lang]);
+          expect(STOPS[lang].exec((await of.textContent())!)!.groups!.k).toBe(String(k));
+          await expect(page.locator('[data-tour-focus]')).toHaveCount(1);
+          await expect.poll(() => overlaps(page, ['[data-testid="tour.dialog"]', '[data-tour-focus]'])).toEqual([]);
+          await expectWhollyVisible(page, '[data-testid="tour.dialog"]');
+          await expect(app.byId('tour.next')).toBeFocused();
+          if (k === 1 || k === 3) await shot(page, `tour-${k}-${size}-${lang}`);
+          // The page's own keys wait while the tour is open (→ steps time
+          // otherwise).
+          const logged = await app.state((s) => s.log.entries.length);
+          await page.keyboard.press('ArrowRight');
+          await app.idle();
+          expect(await app.state((s) => s.log.entries.length)).toBe(logged);
+          if (k === 5) await expect(app.byId('tour.next')).toHaveText(DONE[lang]);
+          await page.keyboard.press('Enter');
+        }
+        await expect(tour).toBeHidden();
+        await expect(page.locator('[data-tour-focus]')).toHaveCount(0);
+
+        await page.reload();
+        await app.waitReady();
+        await settle(page);
+        await expect(welcome).toHaveCount(0);
+        expect(app.errors).toEqual([]);
+        await context.close();
+      });
+    }
+  }
+
+  test('Escape closes the welcome for good; Start with a lesson opens the list, which offers the tour again', async ({ browser }) => {
+    for (const close of ['escape', 'lessons'] as const) {
+      const context = await browser.newContext({ viewport: SCREENS.laptop, reducedMotion: 'reduce' });
+      const app = new SandboxPage(await context.newPage());
+      await app.page.goto('./');
+      await app.waitReady();
+      await expect(app.byId('welcome.dialog')).toBeVisible();
+      if (close === 'escape') {
+        await app.page.keyboard.press('Escape');
+        await expect(app.byId('welcome.dialog')).toBeHidden();
+      } else {
+        await app.byId('welcome.lang.ko').click();
+        await expect(app.byId('welcome.lessons')).toHaveText('레슨으로 시작하기');
+        await app.byId('welcome.lang.en').click();
+        await app.byId('welcome.lessons').click();
+        await expect(app.byId('lessons.picker')).toBeVisible();
+        await app.byId('lessons.tour').click();
+        await expect(app.byId('lessons.picker')).toBeHidden();
+        await expect(app.byId('tour.dialog')).toBeVisible();
+        await app.page.keyboard.press('Escape');
+        await expect(app.byId('tour.dialog')).toBeHidden();
+      }
+      await app.page.reload();
+      await app.waitReady();
+      await settle(app.page);
+      await expect(app.byId('welcome.dialog')).toHaveCount(0);
+      await context.close();
+    }
+  });
+
+  test('the welcome and the tour have no serious or critical axe-core violation, in both languages', async ({ browser }) => {
+    for (const locale of ['en-US', 'ko-KR']) {
+      const context = await browser.newContext({ locale, viewport: SCREENS.laptop, reducedMotion: 'reduce' });
+      const app = new SandboxPage(await context.newPage());
+      await app.page.goto('./');
+      await app.waitReady();
+      const found: string[] = [];
+      const check = async (label: string) => {
+        const r = await new AxeBuilder({ page: app.page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+        for (const v of r.violations) {
+          if (v.impact === 'serious' || v.impact === 'critical') found.push(`${locale} ${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+        }
+      };
+      await expect(app.byId('welcome.dialog')).toBeVisible();
+      await check('welcome');
+      await app.byId('welcome.tour').click();
+      await expect(app.byId('tour.dialog')).toBeVisible();
+      await check('tour');
+      expect(found).toEqual([]);
+      await context.close();
+    }
+  });
+
+  test('a visit that came with a purpose (a lesson\'s link) is not interrupted, then or later', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: SCREENS.laptop, reducedMotion: 'reduce' });
+    const app = new SandboxPage(await context.newPage());
+    await app.page.goto('./?lesson=scan-rehashing');
+    await app.waitReady();
+    await app.lesson.settled();
+    await expect(app.lesson.panel).toBeVisible();
+    await expect(app.byId('welcome.dialog')).toHaveCount(0);
+    await app.page.goto('./');
+    await app.waitReady();
+    await settle(app.page);
+    await expect(app.byId('welcome.dialog')).toHaveCount(0);
+    await context.close();
+  });
+
+  for (const lang of ['en', 'ko'] as const) {
+    test(`the pane tabs fit on one row at 1440 px (${lang}), with their full names as titles`, async ({ page }) => {
+      const app = new SandboxPage(page);
+      await page.setViewportSize(SCREENS.laptop);
+      await page.goto(`./?fresh&seed=3&lang=${lang}`);
+      await app.waitReady();
+      const tabs = page.locator('.view-tabs [role="tab"]');
+      await expect(tabs).toHaveCount(4);
+      const tops = await tabs.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+      expect(new Set(tops).size).toBe(1);
+      for (const p of ['loop', 'keys', 'aof', 'slabs']) {
+        expect(await app.byId(`views.tab.${p}`).getAttribute('title')).toBeTruthy();
+      }
+      await expect(app.byId('views.tab.keys')).toHaveAttribute('title', lang === 'en' ? 'Hash table & SCAN' : '해시 테이블 & SCAN');
+    });
   }
 });

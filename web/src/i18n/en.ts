@@ -4,6 +4,7 @@ import { aofEn } from './aof.en';
 import { slabsEn } from './slabs.en';
 import { loopEn } from './loop.en';
 import { shareEn } from './share.en';
+import { guideEn } from './guide.en';
 export const en = {
   'app.subtitle': 'sandbox · a Redis 7.0 server you can see through',
   'lang.label': 'Language',
@@ -201,6 +202,7 @@ export const en = {
   ...loopEn,
   ...slabsEn,
   ...shareEn,
+  ...guideEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

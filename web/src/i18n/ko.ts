@@ -3,6 +3,7 @@ import { aofKo } from './aof.ko';
 import { slabsKo } from './slabs.ko';
 import { loopKo } from './loop.ko';
 import { shareKo } from './share.ko';
+import { guideKo } from './guide.ko';
 import type { MessageKey } from './en';
 
 export const ko: Record<MessageKey, string> = {
@@ -202,4 +203,5 @@ export const ko: Record<MessageKey, string> = {
   ...loopKo,
   ...slabsKo,
   ...shareKo,
+  ...guideKo,
 };
