@@ -1,11 +1,11 @@
 // Installs what the project needs and is missing: Debian packages (the
 // emscripten toolchain, Chromium, redis-server, redis-cli, redis-check-aof,
 // redis-benchmark, tcl for Redis's own test suite, memcached, a C compiler,
-// clang-14 with libFuzzer for the fuzz harnesses)
+// clang-14 with libFuzzer for the fuzz harnesses, a Korean font)
 // and the npm packages. Quiet and fast when everything is already
 // there.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -56,16 +56,33 @@ function aptInstall(pkgs) {
   process.exit(1);
 }
 
+// A font with Hangul: without one, Chromium draws the Korean interface and
+// lessons as empty boxes (in the end-to-end tests' screenshots too). Any
+// installed Korean font will do; Nanum Gothic is Debian's smallest.
+function hasKoreanFont() {
+  const r = spawnSync('fc-list', [':lang=ko', 'family'], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.trim() !== '';
+}
+
 const missing = needs.filter(([cmd]) => !has(cmd)).map(([, pkg]) => pkg);
 if (!hasFuzzerRuntime()) missing.push('libclang-rt-14-dev');
+if (!hasKoreanFont()) missing.push('fontconfig', 'fonts-nanum');
 if (missing.length) aptInstall([...new Set(missing)]);
 
-// npm ci when node_modules is missing or older than the lockfile.
+// npm ci when node_modules is missing or older than the lockfile. Not when
+// node_modules is a link to another checkout's packages (a git worktree
+// sharing them): npm ci would empty that directory through the link, under
+// every checkout using it, before putting a directory of its own here.
 const lock = join(root, 'package-lock.json');
-const stamp = join(root, 'node_modules', '.package-lock.json');
+const modules = join(root, 'node_modules');
+const stamp = join(modules, '.package-lock.json');
 if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync(lock).mtimeMs) {
-  console.log('setup: installing npm packages (npm ci)');
-  if (!run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root })) process.exit(1);
+  if (existsSync(modules) && lstatSync(modules).isSymbolicLink()) {
+    console.log(`setup: node_modules links to ${realpathSync(modules)}; its npm packages are installed there`);
+  } else {
+    console.log('setup: installing npm packages (npm ci)');
+    if (!run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root })) process.exit(1);
+  }
 }
 try {
   execFileSync('emcc', ['--version'], { stdio: 'ignore', env: { ...process.env, EMSDK_PYTHON: '/usr/bin/python3' } });

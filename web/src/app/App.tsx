@@ -6,6 +6,8 @@ import { FileDrop } from '../shell/FileDrop';
 import { ShareNotice } from '../shell/ShareNotice';
 import { ShortcutsDialog } from '../shell/ShortcutsDialog';
 import { StatusBar } from '../shell/StatusBar';
+import { Tour } from '../shell/Tour';
+import { WelcomeDialog } from '../shell/WelcomeDialog';
 import { LoopViews } from '../views/loop/LoopViews';
 import { HashTablePanel } from '../views/ht/HashTablePanel';
 import { useCurrentLesson } from '../views/lesson/hooks';
@@ -49,6 +51,8 @@ export const App = memo(function App() {
       <CrashDialog />
       <ShortcutsDialog />
       <FileDrop />
+      <WelcomeDialog />
+      <Tour />
     </div>
   );
 });

@@ -12,6 +12,7 @@ import { SlabsPanel } from '../views/slabs/SlabsPanel';
 import { useShareApi } from './contexts';
 import { useT } from './hooks';
 import type { Pane } from './pane';
+import { ExternalIcon } from '../shell/icons';
 
 /** The page inside an iframe: one view and its controls, the time
  *  controls, and a way to open the same state in the full app. */
@@ -28,7 +29,7 @@ export const EmbedApp = memo(function EmbedApp({ view }: { view: Pane }) {
         <span className="brand-name embed-name">glasskv</span>
         <TimeControls />
         <button type="button" className="btn ghost small embed-open" data-testid="embed.open" onClick={() => void onOpen()}>
-          {t('embed.open')} ↗
+          {t('embed.open')} <ExternalIcon />
         </button>
       </header>
       <StatusBar />

@@ -11,6 +11,7 @@ import { freshLog, loadLog, setPersistence } from '../model/persist';
 import { fragmentOf } from '../share/codec';
 import { ShareModel } from '../share/model';
 import { pageMode, type PageMode } from './mode';
+import { offerWelcome, rememberWelcomed, welcomed } from './guide';
 import { setPane } from './pane';
 import { Presenter } from './presenter';
 import { installShortcuts } from './shortcuts';
@@ -28,6 +29,8 @@ interface Start {
   fresh: boolean;
   /** ?lesson=id: open that lesson once the engine is up. */
   lesson: string | null;
+  /** ?seed=N was given. */
+  seeded: boolean;
 }
 
 /** ?fresh starts an empty session; ?seed=N fixes its seed; ?lesson=id
@@ -43,7 +46,7 @@ function start(): Start {
     for (const p of ['fresh', 'seed', 'lesson']) url.searchParams.delete(p);
     history.replaceState(null, '', url);
   }
-  return { log: fresh ? freshLog(seed) : loadLog() ?? freshLog(seed), fresh, lesson };
+  return { log: fresh ? freshLog(seed) : loadLog() ?? freshLog(seed), fresh, lesson, seeded: seedParam !== null };
 }
 
 export interface App {
@@ -70,6 +73,15 @@ export function createApp(): App {
   const share = new ShareModel(store, lessons, mode.embed);
   const presenter = new Presenter(mode.present);
   if (begin.fresh && !mode.embed) lessons.forgetActive();
+  // A first visit to the plain page is welcomed; one that came with a
+  // purpose (a lesson's or a shared link, an address asking for a fresh
+  // session or presenter mode) is not, and is not welcomed later either.
+  if (!mode.embed && !welcomed()) {
+    const purposeful = begin.fresh || begin.seeded || begin.lesson !== null || mode.present
+      || fragmentOf(location.hash) !== null;
+    if (purposeful) rememberWelcomed();
+    else offerWelcome();
+  }
   store.subscribe(() => {
     const lang = store.getState().lang;
     if (document.documentElement.lang !== lang) {

@@ -42,3 +42,14 @@ export function subscribePane(fn: () => void): () => void {
   listeners.add(fn);
   return () => listeners.delete(fn);
 }
+
+/** The pane that shows a lesson's views: the first of them that has one
+ *  (the hash table and the walker are the keyspace pane), else the event
+ *  loop. */
+export function paneOfViews(views: readonly string[]): Pane {
+  for (const v of views) {
+    if (v === 'ht' || v === 'scan') return 'keys';
+    if ((PANES as readonly string[]).includes(v)) return v as Pane;
+  }
+  return 'loop';
+}

@@ -5,7 +5,11 @@
 // ? shows the list. Keys typed into a field, or pressed on a
 // control that uses them (Space on a button, the arrows on a slider or in
 // the console's scrolled transcript), keep their usual meaning, and an
-// open dialog keeps all of them.
+// open dialog keeps all of them. After a click, as in a video player, only
+// text fields, selects, checkboxes and radio buttons keep their keys: a
+// button just clicked does not take Space to press itself again (a second
+// benchmark), a tab just clicked does not take the arrows. A control
+// reached with the keyboard (Tab) keeps them all.
 import type { LessonRunner } from '../lessons/runner';
 import type { Store } from '../model/store';
 import type { Presenter } from './presenter';
@@ -34,6 +38,54 @@ function isTyping(el: Element | null): boolean {
   if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
   if (el instanceof HTMLInputElement) return !['button', 'checkbox', 'radio', 'submit', 'reset'].includes(el.type);
   return false;
+}
+
+/** What keeps its keys even after a click: where one types, picks from
+ *  a list, or ticks a box. A range slider is not among them: clicked, it
+ *  has been dragged, and the keys go back to time. */
+function keepsKeysAfterClick(el: Element | null): boolean {
+  if (el instanceof HTMLInputElement && el.type === 'range') return false;
+  if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) return true;
+  return isTyping(el);
+}
+
+/** Remembers what the pointer last pressed, for as long as the focus it
+ *  gave stays there (focus that moves any other way, by Tab or by the
+ *  page, forgets it). */
+class PointerFocus {
+  private pressed: Element | null = null;
+  private down = false;
+
+  private readonly onDown = (e: PointerEvent) => {
+    this.down = true;
+    this.pressed = e.target instanceof Element ? e.target : null;
+  };
+
+  private readonly onUp = () => {
+    this.down = false;
+  };
+
+  private readonly onFocus = () => {
+    if (!this.down) this.pressed = null;
+  };
+
+  install(): () => void {
+    window.addEventListener('pointerdown', this.onDown, true);
+    window.addEventListener('pointerup', this.onUp, true);
+    window.addEventListener('pointercancel', this.onUp, true);
+    document.addEventListener('focusin', this.onFocus, true);
+    return () => {
+      window.removeEventListener('pointerdown', this.onDown, true);
+      window.removeEventListener('pointerup', this.onUp, true);
+      window.removeEventListener('pointercancel', this.onUp, true);
+      document.removeEventListener('focusin', this.onFocus, true);
+    };
+  }
+
+  /** el has the focus because the pointer pressed it (or inside it). */
+  clicked(el: Element | null): boolean {
+    return el !== null && this.pressed !== null && el.contains(this.pressed);
+  }
 }
 
 /** Controls that Space already operates: a focused one keeps it (a
@@ -84,16 +136,18 @@ function beforeLastAction(store: Store): number {
 }
 
 export function installShortcuts(store: Store, lessons: LessonRunner, presenter: Presenter): () => void {
+  const pointer = new PointerFocus();
   const onKey = (e: KeyboardEvent) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     const target = e.target instanceof Element ? e.target : null;
-    if (isTyping(target) || modalOpen()) return;
+    const clicked = pointer.clicked(target);
+    if ((clicked ? keepsKeysAfterClick(target) : isTyping(target)) || modalOpen()) return;
     const ready = store.getState().phase === 'ready';
     const playing = store.getState().snapshot?.playing ?? false;
     const inLesson = lessons.getState().active !== null;
-    const ownsSpace = within(target, SPACE_CONTROLS) || within(target, SCROLLED);
-    const ownsArrows = within(target, ARROW_CONTROLS) || within(target, SCROLLED);
-    const ownsLetters = within(target, TYPEAHEAD);
+    const ownsSpace = !clicked && (within(target, SPACE_CONTROLS) || within(target, SCROLLED));
+    const ownsArrows = !clicked && (within(target, ARROW_CONTROLS) || within(target, SCROLLED));
+    const ownsLetters = !clicked && within(target, TYPEAHEAD);
     let handled = true;
     switch (e.key) {
       case ' ':
@@ -113,7 +167,7 @@ export function installShortcuts(store: Store, lessons: LessonRunner, presenter:
       case 'r':
       case 'R':
         if (ownsLetters) return;
-        if (ready) void (playing ? store.pause() : Promise.resolve()).then(() => store.seek(0));
+        if (ready) void store.rewind();
         break;
       case 'u':
       case 'U':
@@ -136,6 +190,10 @@ export function installShortcuts(store: Store, lessons: LessonRunner, presenter:
     }
     if (handled) e.preventDefault();
   };
+  const uninstall = pointer.install();
   window.addEventListener('keydown', onKey);
-  return () => window.removeEventListener('keydown', onKey);
+  return () => {
+    uninstall();
+    window.removeEventListener('keydown', onKey);
+  };
 }

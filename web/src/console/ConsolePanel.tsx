@@ -12,7 +12,11 @@ export const ConsolePanel = memo(function ConsolePanel() {
   const ready = useReady();
   const target = useLessonTarget('console');
   useEffect(() => {
-    if (ready && !document.activeElement?.closest('input, select, textarea, button')) input.current?.focus();
+    // Ready to type into, where a keyboard is at hand: on a touch screen the
+    // focus would open the on-screen keyboard, and on a narrow one scroll
+    // the page to the console. Never scrolls: the page opens at its top.
+    if (!ready || !matchMedia('(pointer: fine)').matches) return;
+    if (!document.activeElement?.closest('input, select, textarea, button')) input.current?.focus({ preventScroll: true });
   }, [ready]);
   const focusInput = useCallback(() => {
     if (!window.getSelection()?.toString()) input.current?.focus();

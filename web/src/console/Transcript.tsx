@@ -26,13 +26,16 @@ export const Transcript = memo(function Transcript() {
   const t = useT();
   const entries = useAppState((s) => s.console);
   const applied = useAppState(appliedOf);
-  const end = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
-    end.current?.scrollIntoView({ block: 'end' });
+    // The newest entry in sight, by scrolling the transcript alone: the
+    // page stays where the reader has it (a phone's page opens at its top).
+    const el = box.current;
+    if (el) el.scrollTop = el.scrollHeight;
   }, [entries]);
   const firstFuture = entries.findIndex((e) => isFuture(e, applied));
   return (
-    <div className="transcript" data-testid="console.transcript" aria-live="polite" role="log" tabIndex={0}
+    <div className="transcript" ref={box} data-testid="console.transcript" aria-live="polite" role="log" tabIndex={0}
       aria-label={t('console.title')}>
       {entries.length === 0 ? <p className="transcript-empty">{t('console.empty')}</p> : null}
       {entries.map((e, i) => (
@@ -43,7 +46,6 @@ export const Transcript = memo(function Transcript() {
           <Entry entry={e} future={firstFuture >= 0 && i >= firstFuture} />
         </Fragment>
       ))}
-      <div ref={end} />
     </div>
   );
 });

@@ -4,12 +4,14 @@ import { aofEn } from './aof.en';
 import { slabsEn } from './slabs.en';
 import { loopEn } from './loop.en';
 import { shareEn } from './share.en';
+import { guideEn } from './guide.en';
 export const en = {
   'app.subtitle': 'sandbox · a Redis 7.0 server you can see through',
   'lang.label': 'Language',
 
   'time.play': 'Play',
   'time.pause': 'Pause',
+  'time.rewind': 'Rewind to the start',
   'time.step': 'Next event',
   'time.speed': 'Speed',
   'time.clock': 'virtual time',
@@ -200,6 +202,7 @@ export const en = {
   ...loopEn,
   ...slabsEn,
   ...shareEn,
+  ...guideEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -3,6 +3,7 @@ import { aofKo } from './aof.ko';
 import { slabsKo } from './slabs.ko';
 import { loopKo } from './loop.ko';
 import { shareKo } from './share.ko';
+import { guideKo } from './guide.ko';
 import type { MessageKey } from './en';
 
 export const ko: Record<MessageKey, string> = {
@@ -11,6 +12,7 @@ export const ko: Record<MessageKey, string> = {
 
   'time.play': '재생',
   'time.pause': '일시정지',
+  'time.rewind': '처음으로 되감기',
   'time.step': '다음 이벤트',
   'time.speed': '속도',
   'time.clock': '가상 시간',
@@ -201,4 +203,5 @@ export const ko: Record<MessageKey, string> = {
   ...loopKo,
   ...slabsKo,
   ...shareKo,
+  ...guideKo,
 };

@@ -62,7 +62,7 @@ export const shareEn = {
   'present.hint': 'Presenter mode: large type, high contrast, full screen; P toggles it, ? lists the keys.',
 
   'keys.title': 'Keyboard shortcuts',
-  'keys.hint': 'They work anywhere on the page except while typing in a field.',
+  'keys.hint': 'They work anywhere on the page, after a click on a button too, except in a text field, a list or a checkbox.',
   'keys.play': 'Play or pause',
   'keys.next': 'Next event (in a lesson: next step)',
   'keys.back': 'Back to before the last action (in a lesson: previous step)',

@@ -64,7 +64,7 @@ export const shareKo: Record<keyof typeof shareEn, string> = {
   'present.hint': '발표 모드: 큰 글씨, 높은 대비, 전체 화면. P로 켜고 끄며, ?를 누르면 단축키 목록이 나옵니다.',
 
   'keys.title': '키보드 단축키',
-  'keys.hint': '입력란에 글을 쓰는 중이 아니면 페이지 어디서나 동작합니다.',
+  'keys.hint': '버튼을 누른 뒤에도 페이지 어디서나 동작합니다. 입력란, 목록, 체크박스 안에서만은 예외입니다.',
   'keys.play': '재생 또는 일시정지',
   'keys.next': '다음 이벤트(레슨에서는 다음 단계)',
   'keys.back': '마지막 동작 직전으로 되돌아가기(레슨에서는 이전 단계)',

@@ -364,6 +364,14 @@ export class Store {
     }
   }
 
+  /** Back to the start of the recorded history, as a video player's
+   *  rewind: playing stops first. */
+  async rewind(): Promise<void> {
+    if (this.state.phase !== 'ready') return;
+    if (this.state.snapshot?.playing) await this.pause();
+    await this.seek(0);
+  }
+
   /** Brings back the future the last action in the past set aside (the
    *  world goes to the moment of that fork; the branch made there is set
    *  aside in its place). */

@@ -5,6 +5,7 @@
 import { TIMELINE_BIN_FIELDS, TimelineBin as B, type TimelineResult } from '../../../wasm/protocol';
 import { formatDuration, tickLabel, ticks } from './timeaxis';
 import { loopPalette } from './timeline';
+import { canvasFont, canvasMono } from './fonts';
 
 export const SERIES_COLORS = ['#38bdf8', '#f472b6', '#a3e635', '#fb923c', '#c084fc', '#2dd4bf', '#facc15', '#f87171'];
 
@@ -23,8 +24,8 @@ interface Box {
   y1: number;
 }
 
-const font = (px: number, dpr: number, weight = 400) => `${weight} ${Math.round(px * dpr)}px system-ui, 'Noto Sans KR', sans-serif`;
-const mono = (px: number, dpr: number) => `${Math.round(px * dpr)}px ui-monospace, 'DejaVu Sans Mono', monospace`;
+const font = (px: number, dpr: number, weight: 400 | 700 = 400) => canvasFont(px * dpr, weight);
+const mono = (px: number, dpr: number) => canvasMono(px * dpr);
 
 function frame(ctx: CanvasRenderingContext2D, w: number, h: number, dpr: number, title: string, note = ''): Box {
   ctx.fillStyle = loopPalette.background;

@@ -11,6 +11,7 @@
 import { TimelineItem as K, type LaneItems } from '../../../wasm/protocol';
 import { formatDuration, ticks } from './timeaxis';
 import { loopPalette } from './timeline';
+import { canvasFont, canvasMono } from './fonts';
 
 export interface SequenceText {
   client: string;
@@ -102,7 +103,7 @@ export function drawSequence(ctx: CanvasRenderingContext2D, w: number, h: number
   drawLifeline(ctx, sx, head, bottom, m.text.server, dpr);
   if (!client || !server) {
     ctx.fillStyle = loopPalette.textDim;
-    ctx.font = `${Math.round(14 * dpr)}px system-ui, 'Noto Sans KR', sans-serif`;
+    ctx.font = canvasFont(14 * dpr);
     ctx.textAlign = 'center';
     ctx.fillText(m.text.empty, w / 2, (top + bottom) / 2);
     ctx.restore();
@@ -163,7 +164,7 @@ export function drawSequence(ctx: CanvasRenderingContext2D, w: number, h: number
     ctx.translate(x - 6 * dpr, (Y(start) + Y(d.t0)) / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.fillStyle = loopPalette.exec;
-    ctx.font = `600 ${Math.round(12 * dpr)}px system-ui, 'Noto Sans KR', sans-serif`;
+    ctx.font = canvasFont(12 * dpr, 600);
     ctx.textAlign = 'center';
     ctx.fillText(`${m.text.latency} ${formatDuration(d.x)}`, 0, 0);
     ctx.restore();
@@ -174,7 +175,7 @@ export function drawSequence(ctx: CanvasRenderingContext2D, w: number, h: number
 function drawAxis(ctx: CanvasRenderingContext2D, t0: number, t1: number, Y: (t: number) => number, left: number,
   w: number, dpr: number, top: number, bottom: number): void {
   const { at } = ticks(0, t1 - t0, Math.max(2, Math.floor((bottom - top) / (48 * dpr))));
-  ctx.font = `${Math.round(11.5 * dpr)}px ui-monospace, 'DejaVu Sans Mono', monospace`;
+  ctx.font = canvasMono(11.5 * dpr);
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   for (const d of at) {
@@ -196,7 +197,7 @@ function drawLifeline(ctx: CanvasRenderingContext2D, x: number, head: number, bo
   ctx.lineTo(x, bottom);
   ctx.stroke();
   ctx.setLineDash([]);
-  ctx.font = `700 ${Math.round(14 * dpr)}px system-ui, 'Noto Sans KR', sans-serif`;
+  ctx.font = canvasFont(14 * dpr, 700);
   const tw = ctx.measureText(label).width + 20 * dpr;
   ctx.fillStyle = '#1a2741';
   ctx.fillRect(x - tw / 2, 4 * dpr, tw, head - 8 * dpr);
@@ -224,7 +225,7 @@ function drawExecs(ctx: CanvasRenderingContext2D, x: number, execs: Span[], Y: (
     if (!run) return;
     bar(ctx, x + 10 * dpr, run.y0, run.y1, loopPalette.exec, dpr);
     ctx.fillStyle = loopPalette.exec;
-    ctx.font = `600 ${Math.round(11 * dpr)}px system-ui, 'Noto Sans KR', sans-serif`;
+    ctx.font = canvasFont(11 * dpr, 600);
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
     ctx.fillText(`${names[run.cmd] ?? `#${run.cmd}`} ×${run.n}`, x + 18 * dpr, (run.y0 + run.y1) / 2);
@@ -272,7 +273,7 @@ function arrow(ctx: CanvasRenderingContext2D, x0: number, y0: number, x1: number
   if (rot > Math.PI / 2) rot -= Math.PI;
   if (rot < -Math.PI / 2) rot += Math.PI;
   ctx.rotate(rot);
-  ctx.font = `600 ${Math.round(12 * dpr)}px system-ui, 'Noto Sans KR', sans-serif`;
+  ctx.font = canvasFont(12 * dpr, 600);
   ctx.textAlign = 'center';
   ctx.textBaseline = 'bottom';
   ctx.fillStyle = loopPalette.text;
@@ -299,7 +300,7 @@ function waiting(ctx: CanvasRenderingContext2D, x: number, y0: number, y1: numbe
   ctx.setLineDash([]);
   if (label && y1 - y0 > 14 * dpr) {
     ctx.fillStyle = loopPalette.textDim;
-    ctx.font = `${Math.round(11 * dpr)}px system-ui, 'Noto Sans KR', sans-serif`;
+    ctx.font = canvasFont(11 * dpr);
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
     ctx.fillText(label, x + 18 * dpr, (y0 + y1) / 2, 80 * dpr);

@@ -9,6 +9,7 @@
 // moved; a band at the bottom shows which buckets the current SCAN walk has
 // visited, and markers point at the buckets of its last call.
 import type { TableSnapshot } from '../../../wasm/protocol';
+import { canvasMono } from './fonts';
 
 export interface StripModel {
   table: TableSnapshot;
@@ -87,7 +88,7 @@ function drawCells(ctx: CanvasRenderingContext2D, w: number, area: { y: number; 
   const cellW = w / table.size;
   const gap = Math.max(1, Math.round(cellW * 0.08));
   const dot = Math.max(3 * dpr, Math.min(cellW * 0.5, (area.h - 4 * dpr) / 4.8));
-  ctx.font = `${Math.round(Math.min(11 * dpr, cellW * 0.45))}px ui-monospace, DejaVu Sans Mono, monospace`;
+  ctx.font = canvasMono(Math.min(11 * dpr, cellW * 0.45));
   ctx.textAlign = 'center';
   ctx.textBaseline = 'alphabetic';
   for (let i = 0; i < table.size; i++) {

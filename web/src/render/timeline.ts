@@ -16,6 +16,7 @@ import {
   TIMELINE_BIN_FIELDS, TimelineBin as B, TimelineItem as K, type LaneItems, type TimelineResult,
 } from '../../../wasm/protocol';
 import { needsBase, tickLabel, ticks, formatDuration } from './timeaxis';
+import { canvasFont, canvasMono } from './fonts';
 
 export const loopPalette = {
   background: '#0b1220',
@@ -164,12 +165,12 @@ function drawGutter(ctx: CanvasRenderingContext2D, g: Geometry, lanes: readonly 
     const info = lanes[i];
     const big = info.role === 'server';
     ctx.fillStyle = big ? loopPalette.exec : loopPalette.text;
-    ctx.font = `${big ? 700 : 600} ${Math.round((big ? 15 : 13) * dpr)}px system-ui, 'Noto Sans KR', sans-serif`;
+    ctx.font = canvasFont((big ? 15 : 13) * dpr, big ? 700 : 600);
     const compact = l.h < 40 * dpr;
     ctx.fillText(info.label, 10 * dpr, compact ? l.y + l.h / 2 : l.y + l.h * 0.36, g.gutter - 16 * dpr);
     if (!compact) {
       ctx.fillStyle = loopPalette.textDim;
-      ctx.font = `${Math.round(11.5 * dpr)}px system-ui, 'Noto Sans KR', sans-serif`;
+      ctx.font = canvasFont(11.5 * dpr);
       ctx.fillText(info.sub, 10 * dpr, l.y + l.h * 0.68, g.gutter - 16 * dpr);
     }
   });
@@ -180,7 +181,7 @@ function drawGrid(ctx: CanvasRenderingContext2D, g: Geometry, h: number, r: Time
   const plotW = (X(r.t1) - X(r.t0)) / dpr;
   const { step, at } = ticks(r.t0, r.t1, Math.max(2, Math.floor(plotW / 110)));
   const base = needsBase(r.t0, step) ? Math.floor(r.t0 / step) * step : 0;
-  ctx.font = `${Math.round(12 * dpr)}px ui-monospace, 'DejaVu Sans Mono', monospace`;
+  ctx.font = canvasMono(12 * dpr);
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'center';
   for (const t of at) {
@@ -224,7 +225,7 @@ function drawItems(ctx: CanvasRenderingContext2D, lane: LaneGeom, it: LaneItems,
   ctx.fillStyle = loopPalette.grid;
   ctx.fillRect(p0, Math.round((b0 + b1) / 2), p1 - p0, 1);
   const labelPx = 11 * dpr;
-  ctx.font = `${Math.round(labelPx)}px system-ui, 'Noto Sans KR', sans-serif`;
+  ctx.font = canvasFont(labelPx);
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'left';
   for (let i = 0; i < it.count; i++) {
@@ -419,7 +420,7 @@ function drawNow(ctx: CanvasRenderingContext2D, g: Geometry, h: number, w: numbe
     ctx.fillStyle = loopPalette.future;
     ctx.fillRect(Math.max(g.gutter, x), g.axis, w - Math.max(g.gutter, x), h - g.axis);
     ctx.fillStyle = loopPalette.textDim;
-    ctx.font = `${Math.round(12 * dpr)}px system-ui, 'Noto Sans KR', sans-serif`;
+    ctx.font = canvasFont(12 * dpr);
     ctx.textAlign = 'left';
     ctx.fillText(text.future, Math.max(g.gutter, x) + 6 * dpr, g.axis + 10 * dpr);
   }

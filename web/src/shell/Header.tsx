@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { useT } from '../app/hooks';
 import { LessonsButton } from '../views/lesson/LessonsButton';
 import { HistoryBar } from './HistoryBar';
@@ -10,8 +10,9 @@ import { TimeControls } from './TimeControls';
 
 export const Header = memo(function Header() {
   const t = useT();
+  const ref = useStickOffset();
   return (
-    <header className="header">
+    <header className="header" ref={ref}>
       <div className="brand">
         <span className="brand-mark" aria-hidden="true">
           <span />
@@ -34,3 +35,25 @@ export const Header = memo(function Header() {
     </header>
   );
 });
+
+/** How far the header scrolls before it sticks, as --header-stick: where
+ *  the time controls begin (on a phone they come last, and only they stay
+ *  in sight; styles.css). */
+function useStickOffset() {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const header = ref.current;
+    const time = header?.querySelector<HTMLElement>('.time');
+    if (!header || !time) return;
+    const measure = () => {
+      const gap = parseFloat(getComputedStyle(header).rowGap) || 0;
+      const offset = Math.max(0, time.offsetTop - header.clientTop - gap);
+      header.style.setProperty('--header-stick', `${offset}px`);
+    };
+    const ro = new ResizeObserver(measure);
+    ro.observe(header);
+    ro.observe(time);
+    return () => ro.disconnect();
+  }, []);
+  return ref;
+}

@@ -7,7 +7,9 @@ const LANGS: { lang: Lang; label: string; short: string }[] = [
   { lang: 'ko', label: '한국어', short: '한' },
 ];
 
-export const LangSwitch = memo(function LangSwitch() {
+/** English or Korean; idPrefix names its buttons' test ids (the header's
+ *  are lang.en and lang.ko). */
+export const LangSwitch = memo(function LangSwitch({ idPrefix = 'lang' }: { idPrefix?: string }) {
   const t = useT();
   const store = useStoreApi();
   const current = useAppState((s) => s.lang);
@@ -19,7 +21,7 @@ export const LangSwitch = memo(function LangSwitch() {
           type="button"
           lang={lang}
           aria-pressed={current === lang}
-          data-testid={`lang.${lang}`}
+          data-testid={`${idPrefix}.${lang}`}
           onClick={() => store.setLang(lang)}
           aria-label={label}
           title={label}

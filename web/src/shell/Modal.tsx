@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 
 interface Props {
   /** The id of the element that names the dialog. */
@@ -7,6 +7,10 @@ interface Props {
   testId: string;
   onClose: () => void;
   children: ReactNode;
+  /** The backdrop's class (a dimmed, centring one unless told). */
+  overlayClassName?: string;
+  /** Where the dialog sits, when not in the middle (a tour's stop). */
+  style?: CSSProperties;
 }
 
 const FOCUSABLE = 'button:not(:disabled), a[href], input:not(:disabled), select:not(:disabled), textarea:not(:disabled)';
@@ -21,7 +25,9 @@ function focusables(box: HTMLElement): HTMLElement[] {
 /** A modal dialog: focus moves in (to its first primary button, else its
  *  first control) and back out when it closes; Tab stays inside; Escape
  *  or a click outside closes it. */
-export const Modal = memo(function Modal({ labelledBy, className = '', testId, onClose, children }: Props) {
+export const Modal = memo(function Modal({
+  labelledBy, className = '', testId, onClose, children, overlayClassName = 'overlay', style,
+}: Props) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
@@ -48,9 +54,9 @@ export const Modal = memo(function Modal({ labelledBy, className = '', testId, o
     }
   }, [onClose]);
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div className={overlayClassName} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div className={`dialog ${className}`} role="dialog" aria-modal="true" aria-labelledby={labelledBy}
-        data-testid={testId} ref={box} onKeyDown={onKeyDown}>
+        data-testid={testId} ref={box} onKeyDown={onKeyDown} style={style}>
         {children}
       </div>
     </div>

@@ -1,6 +1,7 @@
 import { memo, useCallback } from 'react';
 import { useAppState, useStoreApi, useT } from '../app/hooks';
 import { useLesson } from '../views/lesson/hooks';
+import { NewIcon } from './icons';
 
 export const SessionInfo = memo(function SessionInfo() {
   const t = useT();
@@ -17,8 +18,8 @@ export const SessionInfo = memo(function SessionInfo() {
         {t('session.log', { n })}
       </span>
       {inLesson ? null : (
-        <button type="button" className="btn ghost" data-testid="session.new" onClick={onNew}>
-          {t('session.new')}
+        <button type="button" className="btn ghost" data-testid="session.new" onClick={onNew} title={t('session.new')}>
+          <NewIcon /> <span className="btn-label">{t('session.new')}</span>
         </button>
       )}
     </div>

@@ -2,9 +2,10 @@ import { memo, useCallback, useRef, useState } from 'react';
 import { useShare, useShareApi } from '../app/contexts';
 import { useAppState, useT } from '../app/hooks';
 import { embedQuery } from '../app/mode';
-import { PANES, type Pane } from '../app/pane';
+import { PANES, getPane, paneOfViews, type Pane } from '../app/pane';
 import { copyText, download } from '../share/clipboard';
 import { MAX_LINK_CHARS } from '../share/codec';
+import { useCurrentLesson } from '../views/lesson/hooks';
 import { Modal } from './Modal';
 
 type Status = { kind: 'idle' } | { kind: 'copied' | 'failed'; text: string } | { kind: 'tooLong'; n: number };
@@ -73,7 +74,9 @@ const EmbedSection = memo(function EmbedSection() {
   const t = useT();
   const share = useShareApi();
   const lang = useAppState((s) => s.lang);
-  const [view, setView] = useState<Pane>('loop');
+  // The pane being shared: the open lesson's, else the one on screen.
+  const lesson = useCurrentLesson();
+  const [view, setView] = useState<Pane>(() => (lesson ? paneOfViews(lesson.views) : getPane()));
   const [autoplay, setAutoplay] = useState(false);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const onCopy = useCallback(async () => {

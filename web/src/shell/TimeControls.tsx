@@ -1,6 +1,6 @@
 import { memo, useCallback } from 'react';
 import { useAppState, useReady, useStoreApi, useT } from '../app/hooks';
-import { NextIcon, PauseIcon, PlayIcon } from './icons';
+import { NextIcon, PauseIcon, PlayIcon, RewindIcon } from './icons';
 import { formatClock, formatDelta, formatSubMs, formatWall } from '../model/format';
 import { useLoopApi } from '../views/loop/hooks';
 
@@ -13,12 +13,17 @@ export const TimeControls = memo(function TimeControls() {
   const playing = useAppState((s) => s.snapshot?.playing ?? false);
   const speed = useAppState((s) => s.speed);
   const onToggle = useCallback(() => void (playing ? store.pause() : store.play()), [playing, store]);
+  const onRewind = useCallback(() => void store.rewind(), [store]);
   const loop = useLoopApi();
   const onStep = useCallback(() => void store.act({ kind: 'step' }), [store]);
   const onIteration = useCallback(() => void store.act({ kind: 'stepIteration', node: 0 }), [store]);
   const onPhase = useCallback(() => void loop.nextPhase(0), [loop]);
   return (
     <div className="time" title={t('time.hint')}>
+      <button type="button" className="btn rewind" data-testid="time.rewind" disabled={!ready} onClick={onRewind}
+        aria-label={t('time.rewind')} title={t('time.rewind')} aria-keyshortcuts="R">
+        <RewindIcon />
+      </button>
       <button
         type="button"
         className={`btn play ${playing ? 'on' : ''}`}

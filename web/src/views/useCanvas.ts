@@ -1,8 +1,12 @@
 // A canvas that measures itself (device pixels), and redraws with `draw`
-// at most once per animation frame, whenever draw changes or it resizes.
-// onWidth hears the width in device pixels after each resize (the hash
-// table strips ask the engine for one bin per pixel).
+// at most once per animation frame, whenever draw changes, it resizes or
+// the type's size changes. draw's dpr is canvas pixels per design pixel:
+// the device's pixel ratio times the type's scale (views/scale.ts), so
+// drawings grow with the text in presenter mode. onWidth hears the width in
+// device pixels after each resize (the hash table strips ask the engine for
+// one bin per pixel).
 import { useEffect, useRef, type RefObject } from 'react';
+import { drawScale, onTypeScale } from './scale';
 
 export type Draw = (ctx: CanvasRenderingContext2D, w: number, h: number, dpr: number) => void;
 
@@ -20,7 +24,7 @@ export function useCanvas(draw: Draw, onWidth?: (px: number) => void): RefObject
     const paint = () => {
       frame.current = 0;
       const ctx = el.getContext('2d');
-      if (ctx) drawRef.current(ctx, el.width, el.height, window.devicePixelRatio || 1);
+      if (ctx) drawRef.current(ctx, el.width, el.height, drawScale());
     };
     const schedule = () => {
       if (!frame.current) frame.current = requestAnimationFrame(paint);
@@ -38,8 +42,10 @@ export function useCanvas(draw: Draw, onWidth?: (px: number) => void): RefObject
     });
     ro.observe(el);
     el.addEventListener('redraw', schedule);
+    const stopScale = onTypeScale(schedule);
     return () => {
       ro.disconnect();
+      stopScale();
       el.removeEventListener('redraw', schedule);
       if (frame.current) cancelAnimationFrame(frame.current);
       frame.current = 0;

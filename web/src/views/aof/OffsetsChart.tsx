@@ -5,6 +5,7 @@ import { formatDuration } from '../../render/timeaxis';
 import { ViewCanvas } from './Canvas';
 import { drawOffsets, offsetsSpan } from './draw';
 import { panBy, visibleWindow, zoomBy, type TimeWindow } from './model';
+import { MinusIcon, PlusIcon } from '../../shell/icons';
 
 const STEP = 0.5;
 const PAN = 0.25;
@@ -53,9 +54,9 @@ export const OffsetsChart = memo(function OffsetsChart({ view }: { view: AofView
     <div className="aof-chart">
       <div className="aof-chart-tools">
         <button type="button" className="btn small" data-testid="aof.chart.zoomIn" onClick={zoomIn} aria-label={t('aof.chart.zoomIn')}
-          title={t('aof.chart.zoomIn')}>+</button>
+          title={t('aof.chart.zoomIn')}><PlusIcon /></button>
         <button type="button" className="btn small" data-testid="aof.chart.zoomOut" onClick={zoomOut} disabled={!zoom}
-          aria-label={t('aof.chart.zoomOut')} title={t('aof.chart.zoomOut')}>−</button>
+          aria-label={t('aof.chart.zoomOut')} title={t('aof.chart.zoomOut')}><MinusIcon /></button>
         <button type="button" className="btn small" data-testid="aof.chart.reset" onClick={() => setZoom(null)} disabled={!zoom}>
           {t('aof.chart.reset')}
         </button>

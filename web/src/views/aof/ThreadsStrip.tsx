@@ -2,6 +2,7 @@ import { memo } from 'react';
 import type { AofView } from '../../../../wasm/aofprotocol';
 import { useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
+import { designRem } from '../scale';
 import { ViewCanvas } from './Canvas';
 import { drawThreads } from './draw';
 import { THREAD_LANES } from './model';
@@ -21,7 +22,7 @@ export const ThreadsStrip = memo(function ThreadsStrip({ view }: { view: AofView
           {THREAD_LANES.map((name) => {
             const th = view.threads.find((x) => x.name === name);
             return (
-              <li key={name} style={{ height: LANE_PX }} data-testid={`aof.thread.${name}`}>
+              <li key={name} style={{ height: designRem(LANE_PX) }} data-testid={`aof.thread.${name}`}>
                 <code>{name}</code>{' '}
                 <span className="dim">
                   {th ? `${th.busy ? t('aof.thread.busy') : t('aof.thread.idle')} · ${t('aof.thread.pending', { n: th.pending })} · ${t('aof.thread.done', { n: th.jobsDone })}` : ''}

@@ -3,6 +3,7 @@ import { useReady, useT } from '../../app/hooks';
 import { actionText } from '../../model/format';
 import type { ConfigBlock, DoBlock, RunBlock } from '../../lessons/types';
 import { useLesson, useLessonApi } from './hooks';
+import { CheckIcon } from '../../shell/icons';
 
 /** Where a block stands: ran as the step opened, ran, runs next, or waits
  *  for the blocks above it. */
@@ -41,7 +42,7 @@ export const ActionBlockView = memo(function ActionBlockView({ block, state }: {
 
 function BlockStatus({ state }: { state: BlockState }) {
   const t = useT();
-  if (state === 'done') return <span className="lesson-block-status ok"><span aria-hidden="true">✓ </span>{t('lesson.block.done')}</span>;
+  if (state === 'done') return <span className="lesson-block-status ok"><CheckIcon /> {t('lesson.block.done')}</span>;
   if (state === 'auto') return <span className="lesson-block-status">{t('lesson.block.auto')}</span>;
   if (state === 'waiting') return <span className="lesson-block-status dim">{t('lesson.block.waiting')}</span>;
   return null;

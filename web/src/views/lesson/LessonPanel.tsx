@@ -5,6 +5,8 @@ import type { Lesson } from '../../lessons/types';
 import { useCurrentLesson, useLesson, useLessonApi } from './hooks';
 import { StepBody } from './StepBody';
 import { StepList } from './StepList';
+import { followTarget } from './reveal';
+import { ArrowLeftIcon, ArrowRightIcon, RestartIcon } from '../../shell/icons';
 
 /** The open lesson: where you are, the step, and the way forward. */
 export const LessonPanel = memo(function LessonPanel() {
@@ -21,6 +23,9 @@ export const LessonPanel = memo(function LessonPanel() {
   );
 });
 
+/** Two short rows, so that the lesson's text has the room: the title and
+ *  the way out, then where you are (the step counter opens the list of
+ *  steps), the level and a restart of the step. */
 function LessonHead({ lesson, step }: { lesson: Lesson; step: number }) {
   const t = useT();
   const runner = useLessonApi();
@@ -29,7 +34,7 @@ function LessonHead({ lesson, step }: { lesson: Lesson; step: number }) {
   return (
     <header className="lesson-head">
       <div className="lesson-head-top">
-        <h2 id="lesson-title">
+        <h2 id="lesson-title" title={lesson.title}>
           <span className="sr-only">{t('lesson.label')}: </span>{lesson.title}
         </h2>
         <button type="button" className="btn ghost small" data-testid="lesson.leave" title={t('lesson.leaveHint')}
@@ -38,15 +43,14 @@ function LessonHead({ lesson, step }: { lesson: Lesson; step: number }) {
         </button>
       </div>
       <div className="lesson-progress">
-        <span className="chip lesson-level">{t(`lessons.level.${lesson.level}`)}</span>
-        <span data-testid="lesson.stepOf">{t('lesson.stepOf', { k: step + 1, n })}</span>
+        <StepList lesson={lesson} step={step} />
         <span className="lesson-bar" aria-hidden="true"><span style={{ width: `${(100 * (step + 1)) / n}%` }} /></span>
+        <span className="chip lesson-level">{t(`lessons.level.${lesson.level}`)}</span>
         <button type="button" className="btn ghost small" data-testid="lesson.reset" disabled={busy}
-          onClick={() => void runner.resetStep()}>
-          ↺ {t('lesson.reset')}
+          title={t('lesson.reset')} onClick={() => void runner.resetStep()}>
+          <RestartIcon /> <span className="btn-label">{t('lesson.reset')}</span>
         </button>
       </div>
-      <StepList lesson={lesson} step={step} />
     </header>
   );
 }
@@ -60,18 +64,11 @@ function LessonBody({ lesson, step }: { lesson: Lesson; step: number }) {
   }, [lesson.id, step]);
   useEffect(() => {
     // Bring the first focus target into sight as the step opens and after
-    // each block (a target such as the walker's cursor may appear only then).
+    // each block (a target such as the walker's cursor may appear only
+    // then), and keep it there while the views it sits in settle.
     const targets = focus ? focus.split(' ') : [];
     if (!targets.length) return;
-    const raf = requestAnimationFrame(() => {
-      for (const name of targets) {
-        const el = document.querySelector(`[data-lesson-target="${name}"]`);
-        if (!el) continue;
-        el.scrollIntoView({ block: 'nearest' });
-        return;
-      }
-    });
-    return () => cancelAnimationFrame(raf);
+    return followTarget(targets);
   }, [lesson.id, step, focus, ran]);
   return (
     <div className="lesson-body" ref={body}>
@@ -97,7 +94,7 @@ function StepNotes({ lesson, step }: { lesson: Lesson; step: number }) {
     <>
       {error ? <p className="lesson-note bad" role="alert">{t('lesson.error', { msg: error })}</p> : null}
       {offPlan ? <p className="lesson-note warn" data-testid="lesson.offPlan">{t('lesson.offPlan')}</p> : null}
-      {!offPlan && rebuilt && step > 0 ? <p className="lesson-note">{t('lesson.rebuilt', { seed, n: replayed })}</p> : null}
+      {!offPlan && rebuilt && step > 0 ? <p className="lesson-note rebuilt">{t('lesson.rebuilt', { seed, n: replayed })}</p> : null}
     </>
   );
 }
@@ -119,7 +116,7 @@ function LessonNav({ lesson, step }: { lesson: Lesson; step: number }) {
       {finished ? <p className="lesson-note ok" data-testid="lesson.finished" role="status">{t('lesson.finished')}</p> : null}
       <div className="lesson-nav-row">
         <button type="button" className="btn" data-testid="lesson.prev" disabled={busy || step === 0} onClick={onPrev}>
-          ← {t('lesson.prev')}
+          <ArrowLeftIcon /> {t('lesson.prev')}
         </button>
         {last ? (
           <button type="button" className={`btn ${allRan && !finished ? 'primary' : ''}`} data-testid="lesson.finish"
@@ -129,7 +126,7 @@ function LessonNav({ lesson, step }: { lesson: Lesson; step: number }) {
         ) : (
           <button type="button" className={`btn ${allRan ? 'primary' : ''}`} data-testid="lesson.next" disabled={busy}
             onClick={onNext}>
-            {t('lesson.next')} →
+            {t('lesson.next')} <ArrowRightIcon />
           </button>
         )}
       </div>

@@ -3,6 +3,7 @@ import { useAppState, useT } from '../../app/hooks';
 import { catalog } from '../../lessons/catalog';
 import type { Lesson } from '../../lessons/types';
 import { Modal } from '../../shell/Modal';
+import { startTour } from '../../app/guide';
 import { MdInlines } from './Markdown';
 import { useLesson, useLessonApi } from './hooks';
 
@@ -14,6 +15,10 @@ export const LessonPicker = memo(function LessonPicker() {
   const open = useLesson((s) => s.pickerOpen);
   const lang = useAppState((s) => s.lang);
   const close = useCallback(() => runner.setPicker(false), [runner]);
+  const onTour = useCallback(() => {
+    runner.setPicker(false);
+    startTour();
+  }, [runner]);
   if (!open) return null;
   const lessons = catalog.byLang[lang];
   return (
@@ -25,6 +30,11 @@ export const LessonPicker = memo(function LessonPicker() {
         </button>
       </div>
       <p className="picker-intro">{t('lessons.intro')}</p>
+      <p className="picker-tour">
+        <button type="button" className="btn ghost small" data-testid="lessons.tour" onClick={onTour}>
+          {t('tour.open')}
+        </button>
+      </p>
       {lessons.length ? (
         <ul className="picker-list">
           {lessons.map((l) => <LessonCard key={l.id} lesson={l} />)}

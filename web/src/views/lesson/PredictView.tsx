@@ -4,6 +4,7 @@ import type { PredictBlock } from '../../lessons/types';
 import { ActionLine, type BlockState } from './ActionBlockView';
 import { useLesson, useLessonApi } from './hooks';
 import { MdInlines } from './Markdown';
+import { CheckIcon, CrossIcon } from '../../shell/icons';
 
 /** A question answered before running: the guess is checked against what
  *  the engine reports once the block has run. */
@@ -85,7 +86,7 @@ function Result({ block, given, actual, correct }: { block: PredictBlock; given:
   return (
     <div className="predict-result" data-testid="lesson.predict.result" role="status">
       <p className={`predict-verdict ${correct ? 'ok' : 'bad'}`}>
-        <span aria-hidden="true">{correct ? '✓ ' : '✗ '}</span>
+        {correct ? <CheckIcon /> : <CrossIcon />}{' '}
         {correct
           ? t('lesson.predict.right', { actual: label(actual) })
           : t('lesson.predict.wrong', { given: label(given), actual: label(actual) })}

@@ -5,6 +5,7 @@ import { ActionBlockView, type BlockState } from './ActionBlockView';
 import { useLesson } from './hooks';
 import { MdBlocks } from './Markdown';
 import { PredictView } from './PredictView';
+import { revealInside } from './reveal';
 
 /** One step: its prose and its blocks, in the order the file has them. */
 export const StepBody = memo(function StepBody({ lesson, step }: { lesson: Lesson; step: number }) {
@@ -17,7 +18,8 @@ export const StepBody = memo(function StepBody({ lesson, step }: { lesson: Lesso
       first.current = false;
       return;
     }
-    root.current?.querySelector('.lesson-block.next')?.scrollIntoView({ block: 'nearest' });
+    const next = root.current?.querySelector('.lesson-block.next');
+    if (next) revealInside(next);
   }, [ran]);
   const s = lesson.steps[step];
   const order = clickBlocks(s).map((b) => b.key);

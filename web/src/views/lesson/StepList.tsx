@@ -2,9 +2,11 @@ import { memo, useRef } from 'react';
 import { useT } from '../../app/hooks';
 import type { Lesson } from '../../lessons/types';
 import { useLesson, useLessonApi } from './hooks';
+import { CheckIcon } from '../../shell/icons';
 
-/** Every step of the lesson, the current one marked; any can be opened
- *  (it is rebuilt from a clean state). */
+/** Where the lesson is (step k of n), opening onto every step of it, the
+ *  current one marked; any can be opened (it is rebuilt from a clean
+ *  state). */
 export const StepList = memo(function StepList({ lesson, step }: { lesson: Lesson; step: number }) {
   const t = useT();
   const runner = useLessonApi();
@@ -17,7 +19,10 @@ export const StepList = memo(function StepList({ lesson, step }: { lesson: Lesso
   };
   return (
     <details className="lesson-steps" ref={details}>
-      <summary data-testid="lesson.steps">{t('lesson.steps')}</summary>
+      <summary data-testid="lesson.steps" title={t('lesson.steps')}>
+        <span data-testid="lesson.stepOf">{t('lesson.stepOf', { k: step + 1, n: lesson.steps.length })}</span>
+        <span className="sr-only">: {t('lesson.steps')}</span>
+      </summary>
       <ol>
         {lesson.steps.map((s) => {
           const done = completed.includes(s.index);
@@ -27,7 +32,7 @@ export const StepList = memo(function StepList({ lesson, step }: { lesson: Lesso
                 aria-current={s.index === step ? 'step' : undefined} disabled={busy}
                 onClick={() => open(s.index)}>
                 <span className="lesson-step-n">{s.index + 1}.</span> {s.title}
-                {done ? <span className="lesson-step-done"> ✓<span className="sr-only"> {t('lesson.stepDone')}</span></span> : null}
+                {done ? <span className="lesson-step-done"> <CheckIcon /><span className="sr-only"> {t('lesson.stepDone')}</span></span> : null}
               </button>
             </li>
           );

@@ -5,6 +5,7 @@ import { useLoop, useLoopApi } from './hooks';
 import { useLanes } from './lanes';
 import { TimelineTip } from './TimelineTip';
 import { useCanvas } from '../useCanvas';
+import { designRem, drawScale } from '../scale';
 
 /** The timeline's canvas: wheel zooms around the pointer, dragging pans,
  *  dragging along the time axis rewinds, hovering explains. */
@@ -39,17 +40,22 @@ export const TimelineCanvas = memo(function TimelineCanvas() {
     drawTimeline(ctx, w, h, dpr, model);
   }, [model]);
   const onWidth = useCallback((w: number) => {
-    loop.setWidth(w - layout([], window.devicePixelRatio || 1).gutter);
+    loop.setWidth(w - layout([], drawScale()).gutter);
   }, [loop]);
   const canvas = useCanvas(draw, onWidth);
 
   const [hover, setHover] = useState<{ hit: TimelineHit; x: number; y: number } | null>(null);
   const drag = useRef<{ x: number; t0: number; t1: number; scrub: boolean; moved: boolean } | null>(null);
+  // Where the pointer is in canvas pixels, and the scale the drawing used
+  // (its geometry grows with the type).
   const px = (e: { clientX: number; clientY: number }) => {
     const el = canvas.current!;
     const r = el.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    return { x: (e.clientX - r.left) * dpr, y: (e.clientY - r.top) * dpr, cssX: e.clientX - r.left, cssY: e.clientY - r.top, w: el.width, dpr };
+    const device = window.devicePixelRatio || 1;
+    return {
+      x: (e.clientX - r.left) * device, y: (e.clientY - r.top) * device, cssX: e.clientX - r.left, cssY: e.clientY - r.top,
+      w: el.width, dpr: drawScale(),
+    };
   };
 
   useEffect(() => {
@@ -86,7 +92,7 @@ export const TimelineCanvas = memo(function TimelineCanvas() {
     const p = px(e);
     const d = drag.current;
     if (d) {
-      if (Math.abs(p.x - d.x) > 3 * p.dpr) d.moved = true;
+      if (Math.abs(p.x - d.x) > 3 * (window.devicePixelRatio || 1)) d.moved = true;
       if (d.scrub) {
         const at = timeAt(model, p.w, p.dpr, p.x);
         if (at !== null) void store.seek(Math.max(0, at));
@@ -110,7 +116,7 @@ export const TimelineCanvas = memo(function TimelineCanvas() {
     loop.zoom(0.5, at ?? undefined);
   }, [model, loop]);
 
-  const height = timelineHeight(lanes);
+  const height = designRem(timelineHeight(lanes));
   return (
     <div className="timeline-box">
       <canvas ref={canvas} className="timeline-canvas" data-testid="loop.timeline" role="img"

@@ -6,6 +6,7 @@ import { useLessonTarget } from '../lesson/hooks';
 import { useLoop, useLoopApi } from './hooks';
 import { PhaseCaption } from './PhaseCaption';
 import { TimelineCanvas } from './TimelineCanvas';
+import { MinusIcon, PlusIcon } from '../../shell/icons';
 
 export const TimelinePanel = memo(function TimelinePanel() {
   const t = useT();
@@ -39,8 +40,10 @@ const TimelineToolbar = memo(function TimelineToolbar() {
   const toggle = useCallback(() => loop.follow(!follow), [loop, follow]);
   return (
     <div className="toolbar">
-      <button type="button" className="btn small" data-testid="loop.zoomIn" title={t('loop.zoomIn')} onClick={zoomIn}>＋</button>
-      <button type="button" className="btn small" data-testid="loop.zoomOut" title={t('loop.zoomOut')} onClick={zoomOut}>－</button>
+      <button type="button" className="btn small" data-testid="loop.zoomIn" title={t('loop.zoomIn')}
+        aria-label={t('loop.zoomIn')} onClick={zoomIn}><PlusIcon /></button>
+      <button type="button" className="btn small" data-testid="loop.zoomOut" title={t('loop.zoomOut')}
+        aria-label={t('loop.zoomOut')} onClick={zoomOut}><MinusIcon /></button>
       <button type="button" className="btn small" data-testid="loop.fit" onClick={fit}>{t('loop.fit')}</button>
       <button type="button" className={`btn small ${follow ? 'on' : ''}`} data-testid="loop.follow" aria-pressed={follow}
         title={t('loop.followHint')} onClick={toggle}>

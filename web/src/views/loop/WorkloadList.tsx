@@ -4,6 +4,7 @@ import { useAppState, useReady, useStoreApi, useT } from '../../app/hooks';
 import { SERIES_COLORS, formatRate } from '../../render/charts';
 import { formatDuration } from '../../render/timeaxis';
 import { useLoop, useLoopApi } from './hooks';
+import { ConnectionIcon } from '../../shell/icons';
 
 /** The client programs started so far, with what the engine says of them. */
 export const WorkloadList = memo(function WorkloadList() {
@@ -39,7 +40,7 @@ const WorkloadRow = memo(function WorkloadRow({ w, color }: { w: WorkloadView; c
         <span className={`chip ${state === 'done' ? 'chip-ok' : state === 'running' ? 'chip-warn' : ''}`}>{t(`wl.${state}`)}</span>
         <span className="wl-actions">
           <button type="button" className={`btn small ${followed ? 'on' : ''}`} onClick={follow} disabled={!w.conns.length}
-            title={t('wl.follow')} aria-pressed={followed}>⇄</button>
+            title={t('wl.follow')} aria-label={t('wl.follow')} aria-pressed={followed}><ConnectionIcon /></button>
           {state === 'running' ? (
             <button type="button" className="btn small" data-testid="wl.stop" disabled={!ready} onClick={stop}>{t('wl.stop')}</button>
           ) : null}

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { useAppState, useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
+import { CheckIcon, CrossIcon } from '../../shell/icons';
 
 /** The engine's audit of the walk: counts while walking, a verdict at the end. */
 export const Checker = memo(function Checker() {
@@ -27,8 +28,8 @@ export const Checker = memo(function Checker() {
       </dl>
       <p className="verdict" data-testid="scan.verdict">
         {verdict === 'running' && t('check.progress', { r: audit.returned, n: audit.throughout })}
-        {verdict === 'pass' && <><span aria-hidden="true">✓ </span>{t('check.pass', { n: audit.throughout })}</>}
-        {verdict === 'fail' && <><span aria-hidden="true">✗ </span>{t('check.fail', { n: audit.missing })}</>}
+        {verdict === 'pass' && <><CheckIcon /> {t('check.pass', { n: audit.throughout })}</>}
+        {verdict === 'fail' && <><CrossIcon /> {t('check.fail', { n: audit.missing })}</>}
       </p>
       {verdict === 'fail' && missingKeys?.length ? (
         <p className="missing">{t('check.missingList')} {missingKeys.slice(0, 20).join(', ')}</p>

@@ -4,6 +4,7 @@ import { useFormatNumber, useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
 import { bytesText, classBytes, sumClasses } from './model';
 import { selectClass } from './selection';
+import { MarkIcon } from '../../shell/icons';
 
 const COLS = ['id', 'chunk', 'perslab', 'pages', 'used', 'free', 'requested', 'usedBytes', 'waste', 'evicted'] as const;
 
@@ -19,7 +20,7 @@ const ClassRow = memo(function ClassRow({ c, selected, landing }: { c: McClass; 
       data-used={c.usedChunks} data-free={c.freeChunks} data-evicted={c.evicted}>
       <th scope="row">
         <button type="button" className="linkish" onClick={onClick} aria-label={t('slabs.selectClass', { cls: c.id })}>
-          {landing ? <span className="landing-mark" aria-hidden="true">▶</span> : null}
+          {landing ? <span className="landing-mark" aria-hidden="true"><MarkIcon /></span> : null}
           {c.id}
         </button>
       </th>

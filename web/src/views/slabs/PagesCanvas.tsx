@@ -1,6 +1,7 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import type { SlabsPage } from '../../../../wasm/mcprotocol';
 import { drawPages, layoutPages, type PagesScene } from './draw';
+import { onTypeScale, typeScale } from '../scale';
 
 const FADE_MS = 900;
 
@@ -36,6 +37,10 @@ export const PagesCanvas = memo(function PagesCanvas(props: {
   const seen = useRef(new Map<string, Uint32Array>());
   const seenCls = useRef<number | null>(null);
   const [width, setWidth] = useState(600);
+  // The grid is laid out in design pixels: it grows with the type.
+  const [scale, setScale] = useState(typeScale);
+  useEffect(() => onTypeScale(() => setScale(typeScale())), []);
+  const designWidth = width / scale;
 
   useEffect(() => {
     const c = ref.current;
@@ -45,7 +50,8 @@ export const PagesCanvas = memo(function PagesCanvas(props: {
     return () => ro.disconnect();
   }, []);
 
-  const height = Math.ceil(layoutPages(pages.length, perslab, width).height);
+  const designHeight = Math.ceil(layoutPages(pages.length, perslab, designWidth).height);
+  const height = designHeight * scale;
 
   // What changed is worked out only when the pages (or the class) change,
   // and kept for drawing: a redraw for a new width or head must not compare
@@ -71,18 +77,18 @@ export const PagesCanvas = memo(function PagesCanvas(props: {
       const dpr = window.devicePixelRatio || 1;
       c.width = Math.round(width * dpr);
       c.height = Math.round(height * dpr);
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.setTransform(dpr * scale, 0, 0, dpr * scale, 0, 0);
       const alpha = still ? 1 : Math.max(0, 1 - (performance.now() - started) / FADE_MS);
       const withAlpha = new Map<number, Fresh>();
       if (alpha > 0) for (const [k, v] of chunks) withAlpha.set(k, { ...v, alpha });
-      drawPages(ctx, { pages, chunkSize, perslab, head, fresh: withAlpha }, width, height);
+      drawPages(ctx, { pages, chunkSize, perslab, head, fresh: withAlpha }, designWidth, designHeight);
       // For tests: how many chunks this frame outlined as just taken.
       c.dataset.fresh = String([...withAlpha.values()].reduce((n, v) => n + v.chunks.length, 0));
       if (!still && alpha > 0 && chunks.size) frame = requestAnimationFrame(paint);
     };
     frame = requestAnimationFrame(paint);
     return () => cancelAnimationFrame(frame);
-  }, [cls, pages, chunkSize, perslab, head, width, height]);
+  }, [cls, pages, chunkSize, perslab, head, width, height, scale, designWidth, designHeight]);
 
   return <canvas ref={ref} className="slabs-canvas" style={{ height }} data-testid="slabs.canvas"
     role="img" aria-label={props.label} />;

@@ -8,6 +8,7 @@
 // colour-vision deficiency; free chunks are dark, the free list's head is
 // ringed in white, and chunks just taken are outlined in yellow.
 import type { SlabsPage } from '../../../../wasm/mcprotocol';
+import { canvasMono } from '../../render/fonts';
 
 export const slabColors = {
   background: '#0b1220',
@@ -65,7 +66,7 @@ export function drawPages(ctx: CanvasRenderingContext2D, s: PagesScene, width: n
   const L = layoutPages(s.pages.length, s.perslab, width);
   const tileH = L.labelH + L.cell * L.gridRows;
   const inset = L.cell >= 4 ? 0.5 : 0;
-  ctx.font = '11px ui-monospace, monospace';
+  ctx.font = canvasMono(11);
   ctx.textBaseline = 'top';
   s.pages.forEach((p, i) => {
     const x0 = (i % L.cols) * (L.tile + L.gap);

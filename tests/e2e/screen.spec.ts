@@ -1,0 +1,550 @@
+// The teacher's screen: fonts that render, the keyboard as in a video
+// player, presenter mode at projector sizes, the phone layout, the first
+// visit and the embed. Screenshots go to test-results/screen/.
+import AxeBuilder from '@axe-core/playwright';
+import { test, type Page } from '@playwright/test';
+import { SandboxPage, expect } from './pages/sandbox';
+import { SCREENS, expectWhollyVisible, fontOf, fontsDrawingHangul, overlaps, phone, settle, shot, tofuIn } from './pages/screen';
+
+test.describe('fonts', () => {
+  test('Korean text renders as glyphs, not empty boxes, in the interface and a lesson', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await page.setViewportSize(SCREENS.laptop);
+    await app.open({ seed: 3, pane: 'keys' });
+    await app.byId('lang.ko').click();
+    await app.lesson.open('scan-rehashing');
+    // The detector itself: an unassigned code point is a box, a letter is not.
+    const sans = await fontOf(page, 'body');
+    expect(await tofuIn(page, '\u0379A', sans)).toEqual(['\u0379']);
+
+    const text = await page.locator('body').innerText();
+    const hangul = [...new Set(text.match(/\p{Script=Hangul}/gu) ?? [])].join('');
+    expect(hangul.length).toBeGreaterThan(100);
+    expect(await tofuIn(page, hangul, sans)).toEqual([]);
+    expect(await tofuIn(page, hangul, await fontOf(page, '[data-testid="console.input"]'))).toEqual([]);
+    expect(await tofuIn(page, hangul, await fontOf(page, '[data-testid="lesson.step.title"]'))).toEqual([]);
+    await shot(page, 'fonts-lesson-ko');
+  });
+
+  test('every font that draws Korean text is one the stylesheet names, never a system fallback', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await page.setViewportSize(SCREENS.laptop);
+    await app.open({ seed: 3, pane: 'keys' });
+    await app.byId('lang.ko').click();
+    await app.lesson.open('scan-rehashing');
+    const drawn = await fontsDrawingHangul(page);
+    expect(drawn.length).toBeGreaterThan(20);
+    const unnamed = drawn.filter((d) => d.used.some((f) => !d.named.includes(f.toLowerCase())))
+      .map((d) => `${d.text}: ${d.used.join(', ')} not in ${d.named.join(', ')}`);
+    expect(unnamed).toEqual([]);
+  });
+
+  test('icons are drawn as SVG: controls carry only letters, digits and plain ASCII', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await page.setViewportSize(SCREENS.laptop);
+    const found = new Set<string>();
+    const collect = async (where: string) => {
+      const texts = await page.locator('button:visible, [role="tab"]:visible, a:visible, [aria-hidden="true"]:visible')
+        .evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+      for (const t of texts) {
+        for (const ch of t) {
+          if (!/[\p{L}\p{N}\p{M}\s\x20-\x7E]/u.test(ch)) found.add(`${where}: ${ch} (U+${ch.codePointAt(0)!.toString(16)}) in "${t.trim().slice(0, 30)}"`);
+        }
+      }
+    };
+    await app.open({ seed: 3, pane: 'loop' });
+    for (const lang of ['en', 'ko'] as const) {
+      await app.byId(`lang.${lang}`).click();
+      for (const pane of ['loop', 'keys', 'aof', 'slabs'] as const) {
+        await app.showPane(pane);
+        await collect(`${lang} ${pane}`);
+      }
+    }
+    await app.byId('lang.en').click();
+    await app.lesson.open('scan-rehashing');
+    await app.lesson.run('0.3');
+    await app.lesson.next();
+    await collect('lesson');
+    await page.goto('./?embed=1&view=loop');
+    await app.waitReady();
+    await collect('embed');
+    expect([...found]).toEqual([]);
+  });
+});
+
+test.describe('the keyboard, as in a video player', () => {
+  const playing = (app: SandboxPage) => app.state((s) => s.snapshot!.playing);
+
+  test('after a click on Start, Space plays and pauses instead of starting a second benchmark', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4, pane: 'loop' });
+    await app.byId('run.tab.benchmark').click();
+    await app.byId('wl.requests').fill('50');
+    await app.byId('wl.start').click();
+    await app.idle();
+    expect(await app.state((s) => s.snapshot!.workloads.length)).toBe(1);
+    await page.keyboard.press(' ');
+    await expect.poll(() => playing(app)).toBe(true);
+    await page.keyboard.press(' ');
+    await expect.poll(() => playing(app)).toBe(false);
+    await app.idle();
+    expect(await app.state((s) => s.snapshot!.workloads.length)).toBe(1);
+    expect(await app.state((s) => s.log.entries.filter((e) => e.action.kind === 'workload').length)).toBe(1);
+  });
+
+  test('after a click on a pane tab, Space plays, the arrows step and go back, and R rewinds', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4, pane: 'loop' });
+    await app.console.run('SET a 1');
+    await app.byId('views.tab.keys').click();
+    await page.keyboard.press(' ');
+    await expect.poll(() => playing(app)).toBe(true);
+    await page.keyboard.press(' ');
+    await expect.poll(() => playing(app)).toBe(false);
+    await app.idle();
+
+    await app.byId('views.tab.aof').click();
+    const logged = await app.state((s) => s.log.entries.length);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => app.state((s) => s.log.entries.length)).toBe(logged + 1);
+    expect(await app.state((s) => s.log.entries.at(-1)!.action.kind)).toBe('step');
+    await app.idle();
+    await page.keyboard.press('ArrowLeft');
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'no');
+    await app.byId('history.end').click();
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'yes');
+    // The button just clicked (Live) is gone; click another control.
+    await app.byId('views.tab.loop').click();
+    await page.keyboard.press('r');
+    await expect(app.byId('history')).toHaveAttribute('data-at-end', 'no');
+    expect(app.errors).toEqual([]);
+  });
+
+  test('a control reached with the keyboard keeps Space, and text fields, selects and checkboxes keep their keys after a click', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4, pane: 'loop' });
+    // Tab (not a click) to a tab: Space presses it.
+    await app.byId('views.tab.loop').focus();
+    await page.keyboard.press('Tab');
+    await expect(app.byId('views.tab.keys')).toBeFocused();
+    await page.keyboard.press(' ');
+    await expect(app.byId('views.tab.keys')).toHaveAttribute('aria-selected', 'true');
+    expect(await playing(app)).toBe(false);
+
+    await app.console.input.click();
+    await page.keyboard.press(' ');
+    await page.keyboard.press('r');
+    await expect(app.console.input).toHaveValue(' r');
+    await app.console.input.fill('');
+
+    const active = app.byId('ht.activeRehashing');
+    await active.click();
+    const checked = await active.isChecked();
+    await page.keyboard.press(' ');
+    await expect(active).toBeChecked({ checked: !checked });
+    await app.byId('ht.add.count').click();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press(' ');
+    await page.keyboard.press('Escape');
+    await app.idle();
+    expect(await playing(app)).toBe(false);
+    expect(app.errors).toEqual([]);
+  });
+});
+
+test.describe('the embed', () => {
+  /** The snippet the Share dialog copies, with the view it was offered. */
+  async function embedSnippet(app: SandboxPage): Promise<{ view: string; src: string }> {
+    await app.byId('share.open').click();
+    const view = await app.byId('share.embed.view').inputValue();
+    await app.byId('share.embed.copy').click();
+    const code = await app.byId('share.embed.code').inputValue();
+    await app.page.keyboard.press('Escape');
+    return { view, src: /src="([^"]+)"/.exec(code)![1].replace(/&amp;/g, '&') };
+  }
+
+  test('opens on the pane being shared, in the sandbox and in a lesson', async ({ page, browser }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4, pane: 'slabs' });
+    const slabs = await embedSnippet(app);
+    expect(slabs.view).toBe('slabs');
+    expect(slabs.src).toContain('view=slabs');
+
+    await app.showPane('aof');
+    expect((await embedSnippet(app)).view).toBe('aof');
+
+    await app.showPane('loop');
+    await app.lesson.open('scan-rehashing');
+    const lesson = await embedSnippet(app);
+    expect(lesson.view).toBe('keys');
+
+    const context = await browser.newContext();
+    const embed = new SandboxPage(await context.newPage());
+    await embed.page.goto(lesson.src);
+    await embed.waitReady();
+    await expect(embed.byId('embed')).toHaveAttribute('data-view', 'keys');
+    await expect(embed.byId('ht.keys')).toBeVisible();
+    await context.close();
+  });
+});
+
+test.describe('the rewind button', () => {
+  for (const [size, viewport] of [['1440x900', SCREENS.laptop], ['1280x720', SCREENS.projector], ['390x844', SCREENS.phone]] as const) {
+    for (const lang of ['en', 'ko'] as const) {
+      test(`is in sight at ${size} (${lang}) and goes back to the start, pausing first`, async ({ page }) => {
+        const app = new SandboxPage(page);
+        await page.setViewportSize(viewport);
+        await app.open({ seed: 4, pane: 'loop' });
+        await app.byId(`lang.${lang}`).click();
+        await app.console.run('SET a 1');
+        await app.byId('time.play').click();
+        await page.waitForFunction(() => window.glasskv.state().snapshot!.now > 2e6);
+        const rewind = app.byId('time.rewind');
+        await expect(rewind).toHaveAccessibleName(lang === 'en' ? 'Rewind to the start' : '처음으로 되감기');
+        await expectWhollyVisible(page, '[data-testid="time.rewind"]');
+        await rewind.click();
+        await expect(app.byId('history')).toHaveAttribute('data-at-end', 'no');
+        await app.idle();
+        expect(await app.state((s) => s.snapshot!.playing)).toBe(false);
+        const rewound = await app.state((s) => s.snapshot!.now);
+        expect(rewound).toBeLessThan(2e6);
+        // The world R and seek(0) show.
+        await app.byId('history.end').click();
+        await expect(app.byId('history')).toHaveAttribute('data-at-end', 'yes');
+        await page.evaluate(() => window.glasskv.seek(0));
+        expect(await app.state((s) => s.snapshot!.now)).toBe(rewound);
+        expect(app.errors).toEqual([]);
+      });
+    }
+  }
+});
+
+test.describe('a phone (390x844)', () => {
+  for (const locale of ['en-US', 'ko-KR']) {
+    const lang = locale.slice(0, 2);
+    test(`the page opens at its top, in the sandbox and in a lesson, with no field focused (${lang})`, async ({ browser }) => {
+      const app = await phone(browser, locale);
+      for (const address of ['./?fresh&seed=5', './?fresh&seed=5&lesson=scan-rehashing']) {
+        await app.page.goto(address);
+        await app.waitReady();
+        await app.lesson.settled();
+        await settle(app.page);
+        expect(await app.page.evaluate(() => window.scrollY), address).toBe(0);
+        await expect(app.console.input).not.toBeFocused();
+      }
+      await app.page.goto('./?fresh&seed=5');
+      await app.waitReady();
+      await app.showPane('keys');
+      await app.page.reload();
+      await app.waitReady();
+      await settle(app.page);
+      expect(await app.page.evaluate(() => window.scrollY)).toBe(0);
+      await shot(app.page, `phone-top-${lang}`);
+      await app.page.context().close();
+    });
+
+    test(`the time controls stay in sight while the page scrolls (${lang})`, async ({ browser }) => {
+      const app = await phone(browser, locale);
+      await app.open({ seed: 5, pane: 'keys' });
+      await app.table.add(1000);
+      await app.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await settle(app.page);
+      expect(await app.page.evaluate(() => window.scrollY)).toBeGreaterThan(400);
+      for (const id of ['time.rewind', 'time.play', 'time.step', 'time.stepIteration', 'time.stepPhase']) {
+        await expectWhollyVisible(app.page, `[data-testid="${id}"]`);
+      }
+      // What the header covers is not clickable behind it: the controls
+      // are on top.
+      const play = (await app.byId('time.play').boundingBox())!;
+      const hit = await app.page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('[data-testid]')?.getAttribute('data-testid'),
+        [play.x + play.width / 2, play.y + play.height / 2]);
+      expect(hit).toBe('time.play');
+      await shot(app.page, `phone-scrolled-${lang}`);
+      await app.page.context().close();
+    });
+
+    test(`presenter mode cuts off no control (${lang})`, async ({ browser }) => {
+      const app = await phone(browser, locale);
+      await app.open({ seed: 5, pane: 'loop' });
+      await app.byId('present.toggle').click();
+      await expect(app.page.locator('html')).toHaveClass(/presenter/);
+      await app.page.evaluate(() => window.scrollTo(0, 0));
+      await settle(app.page);
+      const ids = await app.page.locator('.app > .header [data-testid]:visible').evaluateAll(
+        (els) => els.filter((e) => e.matches('button, select, input')).map((e) => e.getAttribute('data-testid')!));
+      expect(ids).toContain('time.stepPhase');
+      for (const id of ids) await expectWhollyVisible(app.page, `.app > .header [data-testid="${id}"]`);
+      await app.expectNoSideScroll();
+      await shot(app.page, `phone-presenter-${lang}`);
+      await app.page.context().close();
+    });
+  }
+});
+
+/** The first element the open step points at (data-lesson-focus). */
+const FOCUSED = '[data-lesson-focus]';
+
+/** The focused element shows in the views column: all of it, or as much
+ *  as the column holds from its top. */
+async function expectFocusInSight(page: Page): Promise<void> {
+  await expect.poll(() => page.locator(FOCUSED).first().evaluate((el) => {
+    const views = el.closest('.views') ?? document.documentElement;
+    const v = views.getBoundingClientRect();
+    const b = el.getBoundingClientRect();
+    const top = Math.max(v.top, 0);
+    const bottom = Math.min(v.bottom, window.innerHeight);
+    if (b.height > bottom - top) return b.top >= top - 12 && b.top <= top + 24;
+    return b.top >= top - 1 && b.bottom <= bottom + 1;
+  }), { timeout: 15_000 }).toBe(true);
+}
+
+/** Nothing of the shell overlaps, and the step's controls are in sight. */
+async function expectLessonLayout(page: Page): Promise<void> {
+  expect(await overlaps(page, ['.app > .header', '[data-testid="lesson.panel"]', '.side > .console', '.views'])).toEqual([]);
+  expect(await overlaps(page, ['[data-testid="lesson.prev"]', '[data-testid="lesson.next"]', '.side > .console', '.views'])).toEqual([]);
+  for (const id of ['lesson.prev', 'lesson.next', 'lesson.stepOf']) await expectWhollyVisible(page, `[data-testid="${id}"]`);
+}
+
+test.describe('presenter mode', () => {
+  for (const [size, viewport, minPx] of [['1280x720', SCREENS.projector, 20], ['1920x1080', SCREENS.hd, 30]] as const) {
+    for (const lang of ['en', 'ko'] as const) {
+      test(`at ${size} (${lang}) shows the lesson's text, its step controls and the view the step is about, large and apart`, async ({ page }) => {
+        const app = new SandboxPage(page);
+        await page.setViewportSize(viewport);
+        await page.goto(`./?fresh&seed=7&lang=${lang}&lesson=pipelining`);
+        await app.waitReady();
+        await app.lesson.settled();
+        await app.byId('present.toggle').click();
+        await expect(page.locator('html')).toHaveClass(/presenter/);
+        // The step whose chart sits at the bottom of the event-loop views.
+        await app.lesson.goTo(3);
+        await expectFocusInSight(page);
+        await expectLessonLayout(page);
+        const body = page.locator('.lesson-body');
+        expect(await body.evaluate((e) => parseFloat(getComputedStyle(e.querySelector('.lesson-step p')!).fontSize))).toBeGreaterThanOrEqual(minPx);
+        // At least six lines of the lesson's text.
+        const { h, line } = await body.evaluate((e) => ({
+          h: e.clientHeight, line: parseFloat(getComputedStyle(e.querySelector('.lesson-step p')!).lineHeight),
+        }));
+        expect(h / line).toBeGreaterThanOrEqual(6);
+        await shot(page, `presenter-${size}-${lang}`);
+
+        // The first step, whose view is at the top of its column.
+        await app.lesson.goTo(0);
+        await expectFocusInSight(page);
+        await expectLessonLayout(page);
+        expect(app.errors).toEqual([]);
+      });
+    }
+  }
+
+  test('canvas drawings grow with the type', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await page.setViewportSize(SCREENS.projector);
+    await app.open({ seed: 7, pane: 'loop' });
+    await app.console.run('SET a 1');
+    /** The root font, the canvas's height, and the height of its bright
+     *  marks (the lanes' names) in the leftmost 100 CSS pixels. */
+    const measure = () => page.evaluate(() => {
+      const c = document.querySelector<HTMLCanvasElement>('[data-testid="loop.timeline"]')!;
+      const k = c.width / c.clientWidth;
+      const g = c.getContext('2d')!;
+      const d = g.getImageData(0, 0, Math.round(100 * k), c.height).data;
+      const w = Math.round(100 * k);
+      let top = Infinity;
+      let bottom = -Infinity;
+      for (let y = 0; y < c.height; y++) {
+        for (let x = 0; x < w; x++) {
+          const i = (y * w + x) * 4;
+          if (d[i] + d[i + 1] + d[i + 2] > 450) {
+            top = Math.min(top, y);
+            bottom = Math.max(bottom, y);
+          }
+        }
+      }
+      return { root: parseFloat(getComputedStyle(document.documentElement).fontSize), box: c.clientHeight, ink: (bottom - top) / k };
+    });
+    await page.waitForTimeout(300);
+    const normal = await measure();
+    await app.byId('present.toggle').click();
+    await expect.poll(async () => (await measure()).box).toBeGreaterThan(normal.box * 1.1);
+    await page.waitForTimeout(300);
+    const big = await measure();
+    const ratio = big.root / normal.root;
+    expect(ratio).toBeGreaterThan(1.15);
+    expect(big.box / normal.box).toBeGreaterThan(ratio * 0.95);
+    expect(big.ink / normal.ink).toBeGreaterThan(ratio * 0.9);
+    expect(big.ink / normal.ink).toBeLessThan(ratio * 1.1);
+  });
+});
+
+test.describe('a lesson on a laptop and a projector', () => {
+  for (const [size, viewport] of [['1440x900', SCREENS.laptop], ['1280x720', SCREENS.projector]] as const) {
+    for (const lang of ['en', 'ko'] as const) {
+      test(`at ${size} (${lang}) the text and the console get room, and the panel a step points at below the fold comes into sight`, async ({ page }) => {
+        const app = new SandboxPage(page);
+        await page.setViewportSize(viewport);
+        await page.goto(`./?fresh&seed=7&lang=${lang}&lesson=pipelining`);
+        await app.waitReady();
+        await app.lesson.settled();
+        await app.lesson.goTo(3);
+        await expectFocusInSight(page);
+        await expectLessonLayout(page);
+        const text = await page.locator('.lesson-body').evaluate((e) => e.clientHeight);
+        const transcript = await app.byId('console.transcript').evaluate((e) => e.clientHeight);
+        expect(text).toBeGreaterThanOrEqual(viewport.height * 0.3);
+        expect(transcript).toBeGreaterThanOrEqual(viewport.height * 0.12);
+        await shot(page, `lesson-${size}-${lang}`);
+        expect(app.errors).toEqual([]);
+      });
+    }
+  }
+});
+
+test.describe('a first visit', () => {
+  const WELCOME = { en: 'Welcome to glasskv', ko: 'glasskv에 오신 것을 환영합니다' };
+  const STOPS = { en: /^Tour · (?<k>\d) of (?<n>\d)$/, ko: /^둘러보기 · (?<n>\d)개 중 (?<k>\d)번째$/ };
+  const DONE = { en: 'Done', ko: '마치기' };
+
+  for (const [size, viewport] of [['1440x900', SCREENS.laptop], ['1280x720', SCREENS.projector], ['390x844', SCREENS.phone]] as const) {
+    for (const lang of ['en', 'ko'] as const) {
+      test(`at ${size} (${lang}) offers the lessons and a tour, works from the keyboard, and is remembered`, async ({ browser }) => {
+        const context = await browser.newContext({
+          locale: lang === 'en' ? 'en-US' : 'ko-KR', viewport, reducedMotion: 'reduce',
+          ...(viewport === SCREENS.phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+        });
+        const app = new SandboxPage(await context.newPage());
+        const { page } = app;
+        await page.goto('./');
+        await app.waitReady();
+        const welcome = app.byId('welcome.dialog');
+        await expect(welcome).toBeVisible();
+        await expect(welcome.locator('h2')).toHaveText(WELCOME[lang]);
+        await expect(app.byId('welcome.lessons')).toBeFocused();
+        await expectWhollyVisible(page, '[data-testid="welcome.dialog"]');
+        await shot(page, `first-visit-${size}-${lang}`);
+
+        // The tour, from the keyboard: Tab to it, Enter, then Enter at each stop.
+        await page.keyboard.press('Tab');
+        await expect(app.byId('welcome.tour')).toBeFocused();
+        await page.keyboard.press('Enter');
+        await expect(welcome).toBeHidden();
+        const tour = app.byId('tour.dialog');
+        await expect(tour).toBeVisible();
+        const of = app.byId('tour.of');
+        expect(STOPS[lang].exec((await of.textContent())!)!.groups!.n).toBe('5');
+        for (let k = 1; k <= 5; k++) {
+          await expect(of).toHaveText(STOPS[lang]);
+          expect(STOPS[lang].exec((await of.textContent())!)!.groups!.k).toBe(String(k));
+          await expect(page.locator('[data-tour-focus]')).toHaveCount(1);
+          await expect.poll(() => overlaps(page, ['[data-testid="tour.dialog"]', '[data-tour-focus]'])).toEqual([]);
+          await expectWhollyVisible(page, '[data-testid="tour.dialog"]');
+          await expect(app.byId('tour.next')).toBeFocused();
+          if (k === 1 || k === 3) await shot(page, `tour-${k}-${size}-${lang}`);
+          // The page's own keys wait while the tour is open (→ steps time
+          // otherwise).
+          const logged = await app.state((s) => s.log.entries.length);
+          await page.keyboard.press('ArrowRight');
+          await app.idle();
+          expect(await app.state((s) => s.log.entries.length)).toBe(logged);
+          if (k === 5) await expect(app.byId('tour.next')).toHaveText(DONE[lang]);
+          await page.keyboard.press('Enter');
+        }
+        await expect(tour).toBeHidden();
+        await expect(page.locator('[data-tour-focus]')).toHaveCount(0);
+
+        await page.reload();
+        await app.waitReady();
+        await settle(page);
+        await expect(welcome).toHaveCount(0);
+        expect(app.errors).toEqual([]);
+        await context.close();
+      });
+    }
+  }
+
+  test('Escape closes the welcome for good; Start with a lesson opens the list, which offers the tour again', async ({ browser }) => {
+    for (const close of ['escape', 'lessons'] as const) {
+      const context = await browser.newContext({ viewport: SCREENS.laptop, reducedMotion: 'reduce' });
+      const app = new SandboxPage(await context.newPage());
+      await app.page.goto('./');
+      await app.waitReady();
+      await expect(app.byId('welcome.dialog')).toBeVisible();
+      if (close === 'escape') {
+        await app.page.keyboard.press('Escape');
+        await expect(app.byId('welcome.dialog')).toBeHidden();
+      } else {
+        await app.byId('welcome.lang.ko').click();
+        await expect(app.byId('welcome.lessons')).toHaveText('레슨으로 시작하기');
+        await app.byId('welcome.lang.en').click();
+        await app.byId('welcome.lessons').click();
+        await expect(app.byId('lessons.picker')).toBeVisible();
+        await app.byId('lessons.tour').click();
+        await expect(app.byId('lessons.picker')).toBeHidden();
+        await expect(app.byId('tour.dialog')).toBeVisible();
+        await app.page.keyboard.press('Escape');
+        await expect(app.byId('tour.dialog')).toBeHidden();
+      }
+      await app.page.reload();
+      await app.waitReady();
+      await settle(app.page);
+      await expect(app.byId('welcome.dialog')).toHaveCount(0);
+      await context.close();
+    }
+  });
+
+  test('the welcome and the tour have no serious or critical axe-core violation, in both languages', async ({ browser }) => {
+    for (const locale of ['en-US', 'ko-KR']) {
+      const context = await browser.newContext({ locale, viewport: SCREENS.laptop, reducedMotion: 'reduce' });
+      const app = new SandboxPage(await context.newPage());
+      await app.page.goto('./');
+      await app.waitReady();
+      const found: string[] = [];
+      const check = async (label: string) => {
+        const r = await new AxeBuilder({ page: app.page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+        for (const v of r.violations) {
+          if (v.impact === 'serious' || v.impact === 'critical') found.push(`${locale} ${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+        }
+      };
+      await expect(app.byId('welcome.dialog')).toBeVisible();
+      await check('welcome');
+      await app.byId('welcome.tour').click();
+      await expect(app.byId('tour.dialog')).toBeVisible();
+      await check('tour');
+      expect(found).toEqual([]);
+      await context.close();
+    }
+  });
+
+  test('a visit that came with a purpose (a lesson\'s link) is not interrupted, then or later', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: SCREENS.laptop, reducedMotion: 'reduce' });
+    const app = new SandboxPage(await context.newPage());
+    await app.page.goto('./?lesson=scan-rehashing');
+    await app.waitReady();
+    await app.lesson.settled();
+    await expect(app.lesson.panel).toBeVisible();
+    await expect(app.byId('welcome.dialog')).toHaveCount(0);
+    await app.page.goto('./');
+    await app.waitReady();
+    await settle(app.page);
+    await expect(app.byId('welcome.dialog')).toHaveCount(0);
+    await context.close();
+  });
+
+  for (const lang of ['en', 'ko'] as const) {
+    test(`the pane tabs fit on one row at 1440 px (${lang}), with their full names as titles`, async ({ page }) => {
+      const app = new SandboxPage(page);
+      await page.setViewportSize(SCREENS.laptop);
+      await page.goto(`./?fresh&seed=3&lang=${lang}`);
+      await app.waitReady();
+      const tabs = page.locator('.view-tabs [role="tab"]');
+      await expect(tabs).toHaveCount(4);
+      const tops = await tabs.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+      expect(new Set(tops).size).toBe(1);
+      for (const p of ['loop', 'keys', 'aof', 'slabs']) {
+        expect(await app.byId(`views.tab.${p}`).getAttribute('title')).toBeTruthy();
+      }
+      await expect(app.byId('views.tab.keys')).toHaveAttribute('title', lang === 'en' ? 'Hash table & SCAN' : '해시 테이블 & SCAN');
+    });
+  }
+});

@@ -1,0 +1,31 @@
+// 첫 방문(환영 인사와 둘러보기)의 한국어 텍스트. ko.ts에 펼쳐 넣는다.
+import type { guideEn } from './guide.en';
+
+export const guideKo: Record<keyof typeof guideEn, string> = {
+  'welcome.title': 'glasskv에 오신 것을 환영합니다',
+  'welcome.text': 'C로 작성해 WebAssembly로 컴파일한 Redis 스타일 서버 코어가 이 페이지 안에서 돌아갑니다. 재생하고, 한 단계씩 진행하고, 되감으면서 서버가 하는 일을 지켜보세요.',
+  'welcome.lessons': '레슨으로 시작하기',
+  'welcome.tour': '화면 둘러보기',
+  'welcome.explore': '혼자 살펴보기',
+  'welcome.later': '레슨은 위쪽의 레슨 버튼에, 둘러보기는 레슨 목록에 있습니다.',
+  'tour.of': '둘러보기 · {n}개 중 {k}번째',
+  'tour.next': '다음',
+  'tour.back': '이전',
+  'tour.done': '마치기',
+  'tour.skip': '둘러보기 끝내기',
+  'tour.open': '화면 둘러보기',
+  'tour.time.title': '시간',
+  'tour.time.text': '재생하거나 한 단계씩 진행할 때만 시뮬레이션 세계가 움직입니다. 한 번에 이벤트 하나, 루프 반복 하나, 단계 하나씩 나아갈 수 있습니다. 첫 번째 버튼은 처음으로 되감습니다. 키: Space는 재생과 일시정지, ←와 →는 한 단계, R은 되감기입니다.',
+  'tour.history.title': '기록',
+  'tour.history.text': '한 일은 모두 기록됩니다. 막대를 끌어 아무 순간으로나 돌아갈 수 있고, 거기서 무언가를 하면 새 갈래가 시작되며 원래의 미래도 되살릴 수 있습니다.',
+  'tour.tabs.title': '뷰',
+  'tour.tabs.text': '탭마다 엔진의 한 부분을 보여 줍니다. 이벤트 루프, 해시 테이블과 SCAN, AOF와 크래시, memcached의 슬랩입니다.',
+  'tour.console.title': '콘솔',
+  'tour.console.text': 'redis-cli처럼 명령을 입력하세요. 뷰가 그리는 바로 그 엔진에서 실행됩니다.',
+  'tour.lessons.title': '레슨',
+  'tour.lessons.text': '레슨은 한 번에 한 가지 개념을 따라가며, 여러분의 예측을 하나하나 엔진의 결과와 맞춰 봅니다.',
+  'views.short.loop': '이벤트 루프',
+  'views.short.keys': '해시 테이블',
+  'views.short.aof': 'AOF & 크래시',
+  'views.short.slabs': '슬랩',
+};
