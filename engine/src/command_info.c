@@ -48,7 +48,7 @@ uint32_t commandAclCategories(const commandMeta *m) {
                 cats |= 1u << j;
         p = *e ? e + 1 : e;
     }
-    int flags = commandInfoFlags(NULL, m);
+    int flags = commandInfoFlags(m);
     if (flags & CMDI_WRITE) cats |= 1u << CAT_WRITE;
     if ((flags & CMDI_READONLY) && !(cats & (1u << CAT_SCRIPTING)))
         cats |= 1u << CAT_READ;
@@ -84,18 +84,8 @@ static void _replyFlagSet(client *c, uint32_t bits,
     }
 }
 
-static const char *const infoFlagNames[] = {
-    "write", "readonly", "denyoom", "module", "admin", "pubsub", "noscript",
-    "blocking", "loading", "stale", "skip_monitor", "skip_slowlog",
-    "asking", "fast", "no_auth", "no_mandatory_keys", "no_async_loading",
-    "no_multi", "movablekeys", "allow_busy", NULL };
-
-static const char *const keyFlagNames[] = {
-    "RO", "RW", "OW", "RM", "access", "update", "insert", "delete",
-    "not_key", "incomplete", "variable_flags", NULL };
-
 static void _replyKeyFlags(client *c, int flags) {
-    _replyFlagSet(c, (uint32_t)flags, keyFlagNames, NULL);
+    _replyFlagSet(c, (uint32_t)flags, commandKeyFlagNames, NULL);
 }
 
 /* The words of a space-separated list, as a set of bulk strings. */
@@ -194,7 +184,7 @@ static void _replyInfo(client *c, const redisCommand *cmd) {
     addReplyArrayLen(c, 10);
     addReplyBulkCString(c, cmd->fullname);
     addReplyLongLong(c, cmd->arity);
-    _replyFlagSet(c, (uint32_t)commandInfoFlags(cmd, m), infoFlagNames,
+    _replyFlagSet(c, (uint32_t)commandInfoFlags(m), commandInfoFlagNames,
                   NULL);
     addReplyLongLong(c, first);
     addReplyLongLong(c, last);
@@ -606,8 +596,8 @@ static void _getKeys(client *c, int with_flags) {
     }
     getKeysResult r;
     getKeysInit(&r);
-    if (!getKeysFromCommand(c->srv->mem, cmd, m, argv, argc, &r)) {
-        if (commandInfoFlags(cmd, m) & CMDI_NO_MANDATORY_KEYS)
+    if (!getKeysFromCommand(c->srv->mem, m, argv, argc, &r)) {
+        if (commandInfoFlags(m) & CMDI_NO_MANDATORY_KEYS)
             addReplyArrayLen(c, 0);
         else
             addReplyError(c, "Invalid arguments specified for command");

@@ -26,20 +26,21 @@ const commandMeta *commandMetaLookup(const char *fullname) {
     return NULL;
 }
 
-/* Whether the space- or comma-separated list at p (up to end) names
- * word: the parse of the compact strings needs no copy. */
-static const char *const keyFlagNames[] = {
+/* The names of the CMD_KEY_* flags and of the CMDI_* flags, in their
+ * bits' order. */
+const char *const commandKeyFlagNames[] = {
     "RO", "RW", "OW", "RM", "access", "update", "insert", "delete",
     "not_key", "incomplete", "variable_flags", NULL };
 
+/* The CMD_KEY_* flags named in the ','-separated list from p to end. */
 static int _keyFlags(const char *p, const char *end) {
     int flags = 0;
     while (p < end) {
         const char *e = p;
         while (e < end && *e != ',') e++;
-        for (int j = 0; keyFlagNames[j]; j++)
-            if ((size_t)(e - p) == strlen(keyFlagNames[j]) &&
-                !memcmp(p, keyFlagNames[j], (size_t)(e - p)))
+        for (int j = 0; commandKeyFlagNames[j]; j++)
+            if ((size_t)(e - p) == strlen(commandKeyFlagNames[j]) &&
+                !memcmp(p, commandKeyFlagNames[j], (size_t)(e - p)))
                 flags |= 1 << j;
         p = e < end ? e + 1 : e;
     }
@@ -103,25 +104,24 @@ int commandKeySpecs(const commandMeta *m, keySpec *specs) {
     return n;
 }
 
-static const char *const infoFlagNames[] = {
+const char *const commandInfoFlagNames[] = {
     "write", "readonly", "denyoom", "module", "admin", "pubsub", "noscript",
     "blocking", "loading", "stale", "skip_monitor", "skip_slowlog",
     "asking", "fast", "no_auth", "no_mandatory_keys", "no_async_loading",
     "no_multi", "movablekeys", "allow_busy", NULL };
 
-/* The CMDI_* flags COMMAND INFO shows for cmd: those its row declares,
- * and movablekeys when the legacy first/last/step cannot tell every key.
- * cmd is unused for now: every flag comes from the row. */
-int commandInfoFlags(const redisCommand *cmd, const commandMeta *m) {
+/* The CMDI_* flags COMMAND INFO shows for the command described by m:
+ * those its row declares, and movablekeys when the legacy
+ * first/last/step cannot tell every key. */
+int commandInfoFlags(const commandMeta *m) {
     int flags = 0, first, last, step, movable;
-    (void)cmd;
     if (!m) return 0;
     for (const char *p = m->flags; *p;) {
         const char *e = strchr(p, ' ');
         if (!e) e = p + strlen(p);
-        for (int j = 0; infoFlagNames[j]; j++)
-            if ((size_t)(e - p) == strlen(infoFlagNames[j]) &&
-                !memcmp(p, infoFlagNames[j], (size_t)(e - p)))
+        for (int j = 0; commandInfoFlagNames[j]; j++)
+            if ((size_t)(e - p) == strlen(commandInfoFlagNames[j]) &&
+                !memcmp(p, commandInfoFlagNames[j], (size_t)(e - p)))
                 flags |= 1 << j;
         p = *e ? e + 1 : e;
     }
@@ -243,9 +243,8 @@ static int _specBegin(const keySpec *ks, robj **argv, int argc) {
  * or -1 (no keys kept) when a spec cannot be followed on this line (an
  * unknown spec, a bad number of keys, keys past the end) or is
  * incomplete: the command's key finder, if any, has the last word. */
-static int _keysFromSpecs(gkMem *mem, const redisCommand *cmd,
-                          const keySpec *specs, int n, robj **argv,
-                          int argc, getKeysResult *r) {
+static int _keysFromSpecs(gkMem *mem, const keySpec *specs, int n,
+                          robj **argv, int argc, getKeysResult *r) {
     r->numkeys = 0;
     for (int j = 0; j < n; j++) {
         const keySpec *ks = &specs[j];
@@ -272,13 +271,11 @@ static int _keysFromSpecs(gkMem *mem, const redisCommand *cmd,
         } else {
             goto invalid;
         }
+        /* Keys past the end: a line the command will reply an error
+         * to. Within it, every key found is an argument. */
         if (last >= argc || last < first || first >= argc) goto invalid;
-        for (int i = first; i <= last; i += step) {
-            /* Past the end only where the arity let a short line in:
-             * no key there, the command replies the error. */
-            if (i >= argc && cmd->arity < 0) continue;
+        for (int i = first; i <= last; i += step)
             _add(mem, r, i, ks->flags);
-        }
         if (ks->flags & CMD_KEY_INCOMPLETE) goto invalid;
     }
     return r->numkeys;
@@ -443,15 +440,14 @@ static int _keyFinder(gkMem *mem, int finder, robj **argv, int argc,
     }
 }
 
-/* The keys of the command line argv (argv[0] the command's name, of
- * cmd, described by m) into r, which the caller frees with
+/* The keys of the command line argv (argv[0] the command's name, the
+ * command described by m) into r, which the caller frees with
  * getKeysFree. Returns their number. The key specs are followed when
  * the command has a spec of a real key and every spec's flags hold
  * whatever the arguments (none is variable_flags); when they cannot
  * tell the keys, or do not hold, the command's key finder does. */
-int getKeysFromCommand(gkMem *mem, const redisCommand *cmd,
-                       const commandMeta *m, robj **argv, int argc,
-                       getKeysResult *r) {
+int getKeysFromCommand(gkMem *mem, const commandMeta *m, robj **argv,
+                       int argc, getKeysResult *r) {
     keySpec specs[KSPEC_MAX];
     int n = commandKeySpecs(m, specs), real = 0, varflags = 0;
     for (int i = 0; i < n; i++) {
@@ -459,7 +455,7 @@ int getKeysFromCommand(gkMem *mem, const redisCommand *cmd,
         if (specs[i].flags & CMD_KEY_VARIABLE_FLAGS) varflags = 1;
     }
     if (real && !varflags) {
-        int found = _keysFromSpecs(mem, cmd, specs, n, argv, argc, r);
+        int found = _keysFromSpecs(mem, specs, n, argv, argc, r);
         if (found >= 0) return found;
     }
     if (m && m->getkeys != GK_NONE)

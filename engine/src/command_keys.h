@@ -154,10 +154,12 @@ typedef struct getKeysResult {
 extern const commandMeta commandMetaTable[];
 extern const int commandMetaCount;
 extern const char *const commandAclCategoryNames[];
+extern const char *const commandKeyFlagNames[];
+extern const char *const commandInfoFlagNames[];
 
 const commandMeta *commandMetaLookup(const char *fullname);
 int commandKeySpecs(const commandMeta *m, keySpec *specs);
-int commandInfoFlags(const redisCommand *cmd, const commandMeta *m);
+int commandInfoFlags(const commandMeta *m);
 void commandLegacyRange(const commandMeta *m, int *first, int *last,
                         int *step, int *movable);
 int commandHasKeys(const commandMeta *m);
@@ -165,8 +167,7 @@ void getKeysInit(getKeysResult *r);
 void getKeysFree(gkMem *mem, getKeysResult *r);
 int commandAclCategoryIndex(const char *name);
 uint32_t commandAclCategories(const commandMeta *m);
-int getKeysFromCommand(gkMem *mem, const redisCommand *cmd,
-                       const commandMeta *m, robj **argv, int argc,
-                       getKeysResult *r);
+int getKeysFromCommand(gkMem *mem, const commandMeta *m, robj **argv,
+                       int argc, getKeysResult *r);
 
 #endif

@@ -44,7 +44,7 @@ static void _checkCommand(const redisCommand *cmd) {
         CHECK(0);
         return;
     }
-    int info = commandInfoFlags(cmd, m);
+    int info = commandInfoFlags(m);
     for (size_t j = 0; j < sizeof(sharedFlags) / sizeof(sharedFlags[0]);
          j++) {
         int engine = (cmd->flags & sharedFlags[j].engine) != 0;
