@@ -4,6 +4,7 @@
  * flags the engine acts on are the ones COMMAND INFO shows. The
  * descriptions themselves are compared with redis-server's in
  * tests/server/command.test.mjs. */
+#include <stdlib.h>
 #include "gktest.h"
 #include "command_keys.h"
 
@@ -34,6 +35,7 @@ static const struct { uint64_t engine; int info; const char *name; }
     { CMD_NO_AUTH, CMDI_NO_AUTH, "no_auth" },
     { CMD_NO_MULTI, CMDI_NO_MULTI, "no_multi" },
     { CMD_SKIP_SLOWLOG, CMDI_SKIP_SLOWLOG, "skip_slowlog" },
+    { CMD_SKIP_MONITOR, CMDI_SKIP_MONITOR, "skip_monitor" },
 };
 
 static void _checkCommand(const redisCommand *cmd) {
@@ -96,7 +98,55 @@ static void testTheLegacyRangeIsDerivedFromTheSpecs(void) {
     }
 }
 
+/* The arguments of one row: balanced parentheses, a known type before
+ * each ':', key spec indexes within the row's specs. Returns 0 when the
+ * string cannot be read. */
+static int _argsReadable(const char *p, int nspecs) {
+    int depth = 0, at_start = 1;
+    for (; *p; p++) {
+        if (at_start) {
+            if (!strchr("sidkputob", *p)) return 0;
+            at_start = 0;
+        }
+        if (*p == '(') depth++, at_start = 1;
+        else if (*p == ')' && --depth < 0) return 0;
+        else if (*p == ' ' && p[1] != ')') at_start = 1;
+        else if (*p == '#' && atoi(p + 1) >= nspecs) return 0;
+    }
+    return depth == 0;
+}
+
+static void testEveryRowReads(void) {
+    for (int i = 0; i < commandMetaCount; i++) {
+        const commandMeta *m = &commandMetaTable[i];
+        keySpec specs[KSPEC_MAX];
+        int n = commandKeySpecs(m, specs), seps = 0;
+        for (const char *p = m->keyspecs; p && *p; p++) seps += *p == ';';
+        if (m->keyspecs) CHECK_EQ_INT(n, seps + 1);
+        for (int j = 0; j < n; j++) {
+            CHECK(specs[j].bs_type != KSPEC_BS_KEYWORD ||
+                  specs[j].keyword_len > 0);
+            CHECK(specs[j].bs_type != KSPEC_BS_INDEX || specs[j].pos > 0);
+        }
+        if (m->args && !_argsReadable(m->args, n)) {
+            fprintf(stderr, "  %s: arguments unreadable\n", m->name);
+            CHECK(0);
+        }
+        CHECK(m->group >= CG_GENERIC && m->group <= CG_MODULE);
+        CHECK(m->since != NULL);
+        if (m->history)
+            for (const char *h = m->history; *h;) {
+                const char *e = strchr(h, '\n');
+                const char *tab = strchr(h, '\t');
+                CHECK(tab && (!e || tab < e));
+                h = e ? e + 1 : h + strlen(h);
+            }
+    }
+}
+
 int main(void) {
+    RUN("every row's key specs, arguments and history can be read",
+        testEveryRowReads);
     RUN("every description row is sorted by name",
         testEveryRowIsSortedByName);
     RUN("every command is described, with the flags it runs with",
