@@ -110,11 +110,7 @@ static void _replyKeySpecs(client *c, const commandMeta *m) {
     addReplySetLen(c, n);
     for (int i = 0; i < n; i++) {
         keySpec *ks = &specs[i];
-        addReplyMapLen(c, ks->notes ? 4 : 3);
-        if (ks->notes) {
-            addReplyBulkCString(c, "notes");
-            addReplyBulkCBuffer(c, ks->notes, (size_t)ks->notes_len);
-        }
+        addReplyMapLen(c, 3);
         addReplyBulkCString(c, "flags");
         _replyKeyFlags(c, ks->flags);
         addReplyBulkCString(c, "begin_search");
@@ -349,23 +345,6 @@ static const char *_replyArgs(client *c, const char *p) {
     return p;
 }
 
-static void _replyHistory(client *c, const char *h) {
-    long n = 0;
-    for (const char *p = h; p && *p; n++) {
-        const char *e = strchr(p, '\n');
-        p = e ? e + 1 : p + strlen(p);
-    }
-    addReplySetLen(c, n);
-    for (const char *p = h; p && *p;) {
-        const char *tab = strchr(p, '\t'), *e = strchr(p, '\n');
-        if (!e) e = p + strlen(p);
-        addReplyArrayLen(c, 2);
-        addReplyBulkCBuffer(c, p, (size_t)(tab - p));
-        addReplyBulkCBuffer(c, tab + 1, (size_t)(e - tab - 1));
-        p = *e ? e + 1 : e;
-    }
-}
-
 static void _replyDocs(client *c, const redisCommand *cmd) {
     const commandMeta *m = _meta(cmd);
     static const commandMeta none = { .group = CG_GENERIC };
@@ -373,8 +352,7 @@ static void _replyDocs(client *c, const redisCommand *cmd) {
     long len = 1 + (m->summary != NULL) + (m->since != NULL) +
                (m->complexity != NULL) + (m->doc_flags != NULL) +
                (m->deprecated_since != NULL) + (m->replaced_by != NULL) +
-               (m->history != NULL) + (m->args != NULL) +
-               (cmd->subcommands != NULL);
+               (m->args != NULL) + (cmd->subcommands != NULL);
     addReplyMapLen(c, len);
     if (m->summary) {
         addReplyBulkCString(c, "summary");
@@ -405,10 +383,6 @@ static void _replyDocs(client *c, const redisCommand *cmd) {
     if (m->replaced_by) {
         addReplyBulkCString(c, "replaced_by");
         addReplyBulkCString(c, m->replaced_by);
-    }
-    if (m->history) {
-        addReplyBulkCString(c, "history");
-        _replyHistory(c, m->history);
     }
     if (m->args) {
         addReplyBulkCString(c, "arguments");

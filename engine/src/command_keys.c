@@ -47,16 +47,15 @@ static int _keyFlags(const char *p, const char *end) {
     return flags;
 }
 
-/* Three integers "a,b,c" at p; returns the end of the parse. */
-static const char *_threeInts(const char *p, int *a, int *b, int *c) {
+/* Three integers "a,b,c" at p. */
+static void _threeInts(const char *p, int *a, int *b, int *c) {
     char *e;
     *a = (int)strtol(p, &e, 10);
     *b = (int)strtol(e + 1, &e, 10);
     *c = (int)strtol(e + 1, &e, 10);
-    return e;
 }
 
-/* One spec "FLAGS:BEGIN:FIND[:notes]" from p to end into ks. */
+/* One spec "FLAGS:BEGIN:FIND" from p to end into ks. */
 static void _parseSpec(const char *p, const char *end, keySpec *ks) {
     memset(ks, 0, sizeof(*ks));
     const char *c = memchr(p, ':', (size_t)(end - p));
@@ -76,17 +75,12 @@ static void _parseSpec(const char *p, const char *end, keySpec *ks) {
         ks->pos = atoi(p);
     }
     p = c + 1;
-    const char *e = p + 1;
     if (*p == 'r') {
         ks->fk_type = KSPEC_FK_RANGE;
-        e = _threeInts(p + 1, &ks->lastkey, &ks->keystep, &ks->limit);
+        _threeInts(p + 1, &ks->lastkey, &ks->keystep, &ks->limit);
     } else if (*p == 'n') {
         ks->fk_type = KSPEC_FK_KEYNUM;
-        e = _threeInts(p + 1, &ks->keynumidx, &ks->firstkey, &ks->keystep);
-    }
-    if (e < end && *e == ':') {
-        ks->notes = e + 1;
-        ks->notes_len = (int)(end - e - 1);
+        _threeInts(p + 1, &ks->keynumidx, &ks->firstkey, &ks->keystep);
     }
 }
 

@@ -1,8 +1,9 @@
 /* command_keys.h -- what COMMAND tells about each command, as Redis 7.0
  * tells it: the flags COMMAND INFO shows, the ACL categories, the tips,
  * the key specs (where the keys are in the arguments and how they are
- * used) and the documentation COMMAND DOCS gives; and the search for the
- * keys of a command line that COMMAND GETKEYS makes.
+ * used) and the documentation COMMAND DOCS gives, without Redis's
+ * history of changes and without notes on the key specs; and the search
+ * for the keys of a command line that COMMAND GETKEYS makes.
  *
  * The facts live in command_table.c, one row per command name ("get",
  * "config|get"), apart from REDIS_COMMANDS in commands.c: the engine's
@@ -81,7 +82,7 @@ enum {
  *    "keyspace string"); acl holds the categories the command declares,
  *    those its flags imply (@write, @read, @fast, @slow, ...) are added
  *    when it is described.
- *  keyspecs: specs separated by ';', each FLAGS:BEGIN:FIND[:notes]:
+ *  keyspecs: specs separated by ';', each FLAGS:BEGIN:FIND:
  *    FLAGS  the key spec flags, by name, separated by ','
  *    BEGIN  "N" (the key search starts at argument N), "WORD@N" (after
  *           the argument WORD, looked for from argument N on, or from the
@@ -91,7 +92,6 @@ enum {
  *           M > 0, 1/M of the remaining arguments), "nI,F,S" (the number
  *           of keys is at I, the first key at F, both relative to where
  *           the search began; step S), or "?" (unknown).
- *  history: "version\tchange" lines separated by '\n'.
  *  args: arguments separated by spaces, each
  *    TYPE[FLAGS]:name[#spec][=[token]][^since][!deprecated][(args)]
  *    TYPE   s string, i integer, d double, k key, p pattern, u unix-time,
@@ -111,8 +111,8 @@ typedef struct commandMeta {
     const char *since;       /* the version that brought the command */
     const char *doc_flags;   /* "deprecated", "syscmd", or NULL */
     const char *deprecated_since, *replaced_by; /* or NULL */
-    const char *summary, *complexity; /* or NULL */
-    const char *history;     /* or NULL */
+    const char *summary;     /* what the command does, in a sentence */
+    const char *complexity;  /* its time complexity */
     const char *args;        /* or NULL: no arguments */
 } commandMeta;
 
@@ -133,8 +133,6 @@ typedef struct keySpec {
     int fk_type;                /* KSPEC_FK_* or KSPEC_UNKNOWN */
     int lastkey, keystep, limit; /* KSPEC_FK_RANGE */
     int keynumidx, firstkey;    /* KSPEC_FK_KEYNUM (and keystep) */
-    const char *notes;          /* or NULL; not terminated */
-    int notes_len;
 } keySpec;
 
 /* A key found in a command line: its index in argv and its flags. */

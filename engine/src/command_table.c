@@ -1,6 +1,7 @@
-/* command_table.c -- how each command is described, as Redis 7.0
- * describes it: one row per command name, sorted by name (a test keeps
- * it so). The compact forms of the strings are described in
+/* command_table.c -- how each command is described: one row per
+ * command name, sorted by name (a test keeps it so), as Redis 7.0
+ * describes it, without its history of changes and without notes on the
+ * key specs. The compact forms of the strings are described in
  * command_keys.h. Each row is:
  *
  *   { name, flags,
@@ -9,7 +10,6 @@
  *     group, since, doc flags, deprecated since, replaced by,
  *     summary,
  *     complexity,
- *     history,
  *     arguments },
  *
  * The scripting commands (EVAL, FCALL, SCRIPT, FUNCTION) have their
@@ -25,7 +25,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for Access List Control commands ",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "acl|cat", "noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -34,7 +33,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "List the ACL categories or the commands inside a category",
       "O(1) since the categories and commands are a fixed set.",
-      NULL,
       "s?:categoryname" },
     { "acl|help", "loading stale",
       NULL, NULL, GK_NONE,
@@ -43,7 +41,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands",
       "O(1)",
-      NULL,
       NULL },
     { "acl|list", "admin noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -52,7 +49,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "List the current ACL rules in ACL config file format",
       "O(N). Where N is the number of configured users.",
-      NULL,
       NULL },
     { "acl|users", "admin noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -61,7 +57,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "List the username of all the configured ACL rules",
       "O(N). Where N is the number of configured users.",
-      NULL,
       NULL },
     { "acl|whoami", "noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -70,7 +65,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Return the name of the user associated to the current connection",
       "O(1)",
-      NULL,
       NULL },
     { "append", "write denyoom fast",
       "string", NULL, GK_NONE,
@@ -82,7 +76,6 @@ const commandMeta commandMetaTable[] = {
       "value is small and the already present value is of any size, since "
       "the dynamic string library used by Redis will double the free space "
       "available on every reallocation.",
-      NULL,
       "k:key#0 s:value" },
     { "auth", "noscript loading stale fast no_auth allow_busy",
       "connection", NULL, GK_NONE,
@@ -91,7 +84,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Authenticate to the server",
       "O(N) where N is the number of passwords defined for the user",
-      "6.0.0\tAdded ACL style (username and password).",
       "s?:username^6.0.0 s:password" },
     { "bgrewriteaof", "no_async_loading admin noscript",
       NULL, NULL, GK_NONE,
@@ -100,7 +92,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Asynchronously rewrite the append-only file",
       "O(1)",
-      NULL,
       NULL },
     { "bitcount", "readonly",
       "bitmap", NULL, GK_NONE,
@@ -109,17 +100,14 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Count set bits in a string",
       "O(N)",
-      "7.0.0\tAdded the `BYTE|BIT` option.",
       "k:key#0 b?:index(i:start i:end o?:index_unit^7.0.0(t:byte= t:bit=))" },
     { "bitfield", "write denyoom",
       "bitmap", NULL, GK_BITFIELD,
-      "RW,update,access,variable_flags:1:r0,1,0:This command allows both "
-      "access and modification of the key",
+      "RW,update,access,variable_flags:1:r0,1,0",
       CG_BITMAP, "3.2.0", NULL, NULL,
       NULL,
       "Perform arbitrary bitfield integer operations on strings",
       "O(1) for each subcommand specified",
-      NULL,
       "k:key#0 o?*:operation(b:encoding_offset=GET(s:encoding i:offset) "
       "b:write(o?:wrap_sat_fail=OVERFLOW(t:wrap= t:sat= t:fail=) "
       "o:write_operation(b:encoding_offset_value=SET(s:encoding i:offset "
@@ -133,7 +121,6 @@ const commandMeta commandMetaTable[] = {
       "Perform arbitrary bitfield integer operations on strings. Read-only "
       "variant of BITFIELD",
       "O(1) for each subcommand specified",
-      NULL,
       "k:key#0 b?*+:encoding_offset=GET(s:encoding i:offset)" },
     { "bitop", "write denyoom",
       "bitmap", NULL, GK_NONE,
@@ -142,7 +129,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Perform bitwise operations between strings",
       "O(N)",
-      NULL,
       "s:operation k:destkey#0 k*:key#1" },
     { "bitpos", "readonly",
       "bitmap", NULL, GK_NONE,
@@ -151,7 +137,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Find first bit set or clear in a string",
       "O(N)",
-      "7.0.0\tAdded the `BYTE|BIT` option.",
       "k:key#0 i:bit b?:index(i:start b?:end_index(i:end "
       "o?:index_unit^7.0.0(t:byte= t:bit=)))" },
     { "blmove", "write denyoom noscript blocking",
@@ -162,7 +147,6 @@ const commandMeta commandMetaTable[] = {
       "Pop an element from a list, push it to another list and return it; or "
       "block until one is available",
       "O(1)",
-      NULL,
       "k:source#0 k:destination#1 o:wherefrom(t:left= t:right=) "
       "o:whereto(t:left= t:right=) d:timeout" },
     { "blmpop", "write blocking",
@@ -173,7 +157,6 @@ const commandMeta commandMetaTable[] = {
       "Pop elements from a list, or block until one is available",
       "O(N+M) where N is the number of provided keys and M is the number of "
       "elements returned.",
-      NULL,
       "d:timeout i:numkeys k*:key#0 o:where(t:left= t:right=) i?:count=" },
     { "blpop", "write noscript blocking",
       "list", NULL, GK_NONE,
@@ -183,7 +166,6 @@ const commandMeta commandMetaTable[] = {
       "Remove and get the first element in a list, or block until one is "
       "available",
       "O(N) where N is the number of provided keys.",
-      "6.0.0\t`timeout` is interpreted as a double instead of an integer.",
       "k*:key#0 d:timeout" },
     { "brpop", "write noscript blocking",
       "list", NULL, GK_NONE,
@@ -193,7 +175,6 @@ const commandMeta commandMetaTable[] = {
       "Remove and get the last element in a list, or block until one is "
       "available",
       "O(N) where N is the number of provided keys.",
-      "6.0.0\t`timeout` is interpreted as a double instead of an integer.",
       "k*:key#0 d:timeout" },
     { "brpoplpush", "write denyoom noscript blocking",
       "list", NULL, GK_NONE,
@@ -203,7 +184,6 @@ const commandMeta commandMetaTable[] = {
       "Pop an element from a list, push it to another list and return it; or "
       "block until one is available",
       "O(1)",
-      "6.0.0\t`timeout` is interpreted as a double instead of an integer.",
       "k:source#0 k:destination#1 d:timeout" },
     { "bzmpop", "write blocking",
       "sortedset", NULL, GK_NUMKEYS_AT2,
@@ -215,7 +195,6 @@ const commandMeta commandMetaTable[] = {
       "O(K) + O(M*log(N)) where K is the number of provided keys, N being "
       "the number of elements in the sorted set, and M being the number of "
       "elements popped.",
-      NULL,
       "d:timeout i:numkeys k*:key#0 o:where(t:min= t:max=) i?:count=" },
     { "bzpopmax", "write noscript fast blocking",
       "sortedset", NULL, GK_NONE,
@@ -225,7 +204,6 @@ const commandMeta commandMetaTable[] = {
       "Remove and return the member with the highest score from one or more "
       "sorted sets, or block until one is available",
       "O(log(N)) with N being the number of elements in the sorted set.",
-      "6.0.0\t`timeout` is interpreted as a double instead of an integer.",
       "k*:key#0 d:timeout" },
     { "bzpopmin", "write noscript fast blocking",
       "sortedset", NULL, GK_NONE,
@@ -235,7 +213,6 @@ const commandMeta commandMetaTable[] = {
       "Remove and return the member with the lowest score from one or more "
       "sorted sets, or block until one is available",
       "O(log(N)) with N being the number of elements in the sorted set.",
-      "6.0.0\t`timeout` is interpreted as a double instead of an integer.",
       "k*:key#0 d:timeout" },
     { "client", "",
       NULL, NULL, GK_NONE,
@@ -244,7 +221,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for client connection commands",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "client|getname", "noscript loading stale",
       "connection", NULL, GK_NONE,
@@ -253,7 +229,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the current connection name",
       "O(1)",
-      NULL,
       NULL },
     { "client|getredir", "noscript loading stale",
       "connection", NULL, GK_NONE,
@@ -262,7 +237,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get tracking notifications redirection client ID if any",
       "O(1)",
-      NULL,
       NULL },
     { "client|help", "loading stale",
       "connection", NULL, GK_NONE,
@@ -271,7 +245,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands",
       "O(1)",
-      NULL,
       NULL },
     { "client|id", "noscript loading stale",
       "connection", NULL, GK_NONE,
@@ -280,7 +253,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Returns the client ID for the current connection",
       "O(1)",
-      NULL,
       NULL },
     { "client|info", "noscript loading stale",
       "connection", "nondeterministic_output", GK_NONE,
@@ -289,7 +261,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Returns information about the current client connection.",
       "O(1)",
-      NULL,
       NULL },
     { "client|kill", "admin noscript loading stale",
       "connection", NULL, GK_NONE,
@@ -298,12 +269,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Kill the connection of a client",
       "O(N) where N is the number of client connections",
-      "2.8.12\tAdded new filter format.\n"
-      "2.8.12\t`ID` option.\n"
-      "3.2.0\tAdded `master` type in for `TYPE` option.\n"
-      "5.0.0\tReplaced `slave` `TYPE` with `replica`. `slave` still "
-      "supported for backward compatibility.\n"
-      "6.2.0\t`LADDR` option.",
       "o:filter(s:ip:port!2.8.12 o*:new-format(i?:client-id=ID^2.8.12 "
       "o?:normal_master_slave_pubsub=TYPE^2.8.12(t:normal= t:master=^3.2.0 "
       "t:slave= t:replica=^5.0.0 t:pubsub=) s?:username=USER s?:ip:port=ADDR "
@@ -315,13 +280,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the list of client connections",
       "O(N) where N is the number of client connections",
-      "2.8.12\tAdded unique client `id` field.\n"
-      "5.0.0\tAdded optional `TYPE` filter.\n"
-      "6.0.0\tAdded `user` field.\n"
-      "6.2.0\tAdded `argv-mem`, `tot-mem`, `laddr` and `redir` fields and "
-      "the optional `ID` filter.\n"
-      "7.0.0\tAdded `resp`, `multi-mem`, `rbs` and `rbp` fields.\n"
-      "7.0.3\tAdded `ssub` field.",
       "o?:normal_master_replica_pubsub=TYPE^5.0.0(t:normal= t:master= "
       "t:replica= t:pubsub=) b?:id=^6.2.0(i*:client-id)" },
     { "client|no-evict", "admin noscript loading stale",
@@ -331,7 +289,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set client eviction mode for the current connection",
       "O(1)",
-      NULL,
       "o:enabled(t:on= t:off=)" },
     { "client|pause", "admin noscript loading stale",
       "connection", NULL, GK_NONE,
@@ -340,7 +297,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Stop processing commands from clients for some time",
       "O(1)",
-      "6.2.0\t`CLIENT PAUSE WRITE` mode added along with the `mode` option.",
       "i:timeout o?:mode^6.2.0(t:write= t:all=)" },
     { "client|reply", "noscript loading stale",
       "connection", NULL, GK_NONE,
@@ -349,7 +305,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Instruct the server whether to reply to commands",
       "O(1)",
-      NULL,
       "o:on_off_skip(t:on= t:off= t:skip=)" },
     { "client|setname", "noscript loading stale",
       "connection", NULL, GK_NONE,
@@ -358,7 +313,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set the current connection name",
       "O(1)",
-      NULL,
       "s:connection-name" },
     { "client|trackinginfo", "noscript loading stale",
       "connection", NULL, GK_NONE,
@@ -368,7 +322,6 @@ const commandMeta commandMetaTable[] = {
       "Return information about server assisted client side caching for the "
       "current connection",
       "O(1)",
-      NULL,
       NULL },
     { "client|unblock", "admin noscript loading stale",
       "connection", NULL, GK_NONE,
@@ -378,7 +331,6 @@ const commandMeta commandMetaTable[] = {
       "Unblock a client blocked in a blocking command from a different "
       "connection",
       "O(log N) where N is the number of client connections",
-      NULL,
       "i:client-id o?:timeout_error(t:timeout= t:error=)" },
     { "client|unpause", "admin noscript loading stale",
       "connection", NULL, GK_NONE,
@@ -387,7 +339,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Resume processing of clients that were paused",
       "O(N) Where N is the number of paused clients",
-      NULL,
       NULL },
     { "command", "loading stale",
       "connection", "nondeterministic_output_order", GK_NONE,
@@ -396,7 +347,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get array of Redis command details",
       "O(N) where N is the total number of Redis commands",
-      NULL,
       NULL },
     { "command|count", "loading stale",
       "connection", NULL, GK_NONE,
@@ -405,7 +355,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get total number of Redis commands",
       "O(1)",
-      NULL,
       NULL },
     { "command|docs", "loading stale",
       "connection", "nondeterministic_output_order", GK_NONE,
@@ -414,7 +363,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get array of specific Redis command documentation",
       "O(N) where N is the number of commands to look up",
-      NULL,
       "s?*:command-name" },
     { "command|getkeys", "loading stale",
       "connection", NULL, GK_NONE,
@@ -423,7 +371,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Extract keys given a full Redis command",
       "O(N) where N is the number of arguments to the command",
-      NULL,
       NULL },
     { "command|getkeysandflags", "loading stale",
       "connection", NULL, GK_NONE,
@@ -432,7 +379,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Extract keys and access flags given a full Redis command",
       "O(N) where N is the number of arguments to the command",
-      NULL,
       NULL },
     { "command|help", "loading stale",
       "connection", NULL, GK_NONE,
@@ -441,7 +387,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands",
       "O(1)",
-      NULL,
       NULL },
     { "command|info", "loading stale",
       "connection", "nondeterministic_output_order", GK_NONE,
@@ -451,8 +396,6 @@ const commandMeta commandMetaTable[] = {
       "Get array of specific Redis command details, or all when no argument "
       "is given.",
       "O(N) where N is the number of commands to look up",
-      "7.0.0\tAllowed to be called with no argument to get info on all "
-      "commands.",
       "s?*:command-name" },
     { "command|list", "loading stale",
       "connection", "nondeterministic_output_order", GK_NONE,
@@ -461,7 +404,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get an array of Redis command names",
       "O(N) where N is the total number of Redis commands",
-      NULL,
       "o?:filterby=(s:module-name=MODULE s:category=ACLCAT p:pattern=)" },
     { "config", "",
       NULL, NULL, GK_NONE,
@@ -470,7 +412,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for server configuration commands",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "config|get", "admin noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -479,8 +420,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the values of configuration parameters",
       "O(N) when N is the number of configuration parameters provided",
-      "7.0.0\tAdded the ability to pass multiple pattern parameters in one "
-      "call",
       "b*:parameter(s:parameter)" },
     { "config|help", "loading stale",
       NULL, NULL, GK_NONE,
@@ -489,7 +428,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands",
       "O(1)",
-      NULL,
       NULL },
     { "config|resetstat", "admin noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -498,7 +436,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Reset the stats returned by INFO",
       "O(1)",
-      NULL,
       NULL },
     { "config|rewrite", "admin noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -507,7 +444,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Rewrite the configuration file with the in memory configuration",
       "O(1)",
-      NULL,
       NULL },
     { "config|set", "admin noscript loading stale",
       NULL, "request_policy:all_nodes response_policy:all_succeeded", GK_NONE,
@@ -516,7 +452,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set configuration parameters to the given values",
       "O(N) when N is the number of configuration parameters provided",
-      "7.0.0\tAdded the ability to set multiple parameters in one call.",
       "b*:parameter_value(s:parameter s:value)" },
     { "copy", "write denyoom",
       "keyspace", NULL, GK_NONE,
@@ -526,7 +461,6 @@ const commandMeta commandMetaTable[] = {
       "Copy a key",
       "O(N) worst case for collections, where N is the number of nested "
       "items. O(1) for string values.",
-      NULL,
       "k:source#0 k:destination#1 i?:destination-db=DB t?:replace=" },
     { "dbsize", "readonly fast",
       "keyspace", "request_policy:all_shards response_policy:agg_sum", GK_NONE,
@@ -535,7 +469,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Return the number of keys in the selected database",
       "O(1)",
-      NULL,
       NULL },
     { "debug", "admin noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -544,7 +477,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for debugging commands",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "decr", "write denyoom fast",
       "string", NULL, GK_NONE,
@@ -553,7 +485,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Decrement the integer value of a key by one",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "decrby", "write denyoom fast",
       "string", NULL, GK_NONE,
@@ -562,7 +493,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Decrement the integer value of a key by the given number",
       "O(1)",
-      NULL,
       "k:key#0 i:decrement" },
     { "del", "write",
       "keyspace", "request_policy:multi_shard response_policy:agg_sum", GK_NONE,
@@ -575,7 +505,6 @@ const commandMeta commandMetaTable[] = {
       "complexity for this key is O(M) where M is the number of elements in "
       "the list, set, sorted set or hash. Removing a single key that holds a "
       "string value is O(1).",
-      NULL,
       "k*:key#0" },
     { "discard", "noscript loading stale fast allow_busy",
       "transaction", NULL, GK_NONE,
@@ -584,7 +513,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Discard all commands issued after MULTI",
       "O(N), when N is the number of queued commands",
-      NULL,
       NULL },
     { "dump", "readonly",
       "keyspace", "nondeterministic_output", GK_NONE,
@@ -596,7 +524,6 @@ const commandMeta commandMetaTable[] = {
       "is the number of Redis objects composing the value and M their "
       "average size. For small string values the time complexity is thus "
       "O(1)+O(1*M) where M is small, so simply O(1).",
-      NULL,
       "k:key#0" },
     { "echo", "loading stale fast",
       "connection", NULL, GK_NONE,
@@ -605,27 +532,22 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Echo the given string",
       "O(1)",
-      NULL,
       "s:message" },
     { "eval", "noscript skip_monitor no_mandatory_keys stale",
       "scripting", NULL, GK_NUMKEYS_AT2,
-      "RW,access,update:2:n0,1,1:We cannot tell how the keys will be used so "
-      "we assume the worst, RW and UPDATE",
+      "RW,access,update:2:n0,1,1",
       CG_SCRIPTING, "2.6.0", NULL, NULL,
       NULL,
       "Execute a Lua script server side",
       "Depends on the script that is executed.",
-      NULL,
       "s:script i:numkeys k?*:key#0 s?*:arg" },
     { "eval_ro", "noscript skip_monitor no_mandatory_keys stale readonly",
       "scripting", NULL, GK_NUMKEYS_AT2,
-      "RO,access:2:n0,1,1:We cannot tell how the keys will be used so we "
-      "assume the worst, RO and ACCESS",
+      "RO,access:2:n0,1,1",
       CG_SCRIPTING, "7.0.0", NULL, NULL,
       NULL,
       "Execute a read-only Lua script server side",
       "Depends on the script that is executed.",
-      NULL,
       "s:script i:numkeys k?*:key#0 s?*:arg" },
     { "evalsha", "noscript skip_monitor no_mandatory_keys stale",
       "scripting", NULL, GK_NUMKEYS_AT2,
@@ -634,7 +556,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Execute a Lua script server side",
       "Depends on the script that is executed.",
-      NULL,
       "s:sha1 i:numkeys k?*:key#0 s?*:arg" },
     { "evalsha_ro", "noscript skip_monitor no_mandatory_keys stale readonly",
       "scripting", NULL, GK_NUMKEYS_AT2,
@@ -643,7 +564,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Execute a read-only Lua script server side",
       "Depends on the script that is executed.",
-      NULL,
       "s:sha1 i:numkeys k?*:key#0 s?*:arg" },
     { "exec", "noscript loading stale skip_slowlog",
       "transaction", NULL, GK_NONE,
@@ -652,7 +572,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Execute all commands issued after MULTI",
       "Depends on commands in the transaction",
-      NULL,
       NULL },
     { "exists", "readonly fast",
       "keyspace", "request_policy:multi_shard response_policy:agg_sum", GK_NONE,
@@ -661,7 +580,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Determine if a key exists",
       "O(N) where N is the number of keys to check.",
-      "3.0.3\tAccepts multiple `key` arguments.",
       "k*:key#0" },
     { "expire", "write fast",
       "keyspace", NULL, GK_NONE,
@@ -670,7 +588,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set a key's time to live in seconds",
       "O(1)",
-      "7.0.0\tAdded options: `NX`, `XX`, `GT` and `LT`.",
       "k:key#0 i:seconds o?:condition^7.0.0(t:nx= t:xx= t:gt= t:lt=)" },
     { "expireat", "write fast",
       "keyspace", NULL, GK_NONE,
@@ -679,7 +596,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set the expiration for a key as a UNIX timestamp",
       "O(1)",
-      "7.0.0\tAdded options: `NX`, `XX`, `GT` and `LT`.",
       "k:key#0 u:unix-time-seconds o?:condition^7.0.0(t:nx= t:xx= t:gt= "
       "t:lt=)" },
     { "expiretime", "readonly fast",
@@ -689,27 +605,22 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the expiration Unix timestamp for a key",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "fcall", "noscript skip_monitor no_mandatory_keys stale",
       "scripting", NULL, GK_NUMKEYS_AT2,
-      "RW,access,update:2:n0,1,1:We cannot tell how the keys will be used so "
-      "we assume the worst, RW and UPDATE",
+      "RW,access,update:2:n0,1,1",
       CG_SCRIPTING, "7.0.0", NULL, NULL,
       NULL,
       "Invoke a function",
       "Depends on the function that is executed.",
-      NULL,
       "s:function i:numkeys k?*:key#0 s?*:arg" },
     { "fcall_ro", "noscript skip_monitor no_mandatory_keys stale readonly",
       "scripting", NULL, GK_NUMKEYS_AT2,
-      "RO,access:2:n0,1,1:We cannot tell how the keys will be used so we "
-      "assume the worst, RO and ACCESS",
+      "RO,access:2:n0,1,1",
       CG_SCRIPTING, "7.0.0", NULL, NULL,
       NULL,
       "Invoke a read-only function",
       "Depends on the function that is executed.",
-      NULL,
       "s:function i:numkeys k?*:key#0 s?*:arg" },
     { "flushall", "write",
       "keyspace dangerous",
@@ -720,8 +631,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Remove all keys from all databases",
       "O(N) where N is the total number of keys in all databases",
-      "4.0.0\tAdded the `ASYNC` flushing mode modifier.\n"
-      "6.2.0\tAdded the `SYNC` flushing mode modifier.",
       "o?:async(t:async=^4.0.0 t:sync=^6.2.0)" },
     { "flushdb", "write",
       "keyspace dangerous",
@@ -732,8 +641,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Remove all keys from the current database",
       "O(N) where N is the number of keys in the selected database",
-      "4.0.0\tAdded the `ASYNC` flushing mode modifier.\n"
-      "6.2.0\tAdded the `SYNC` flushing mode modifier.",
       "o?:async(t:async=^4.0.0 t:sync=^6.2.0)" },
     { "function", "",
       NULL, NULL, GK_NONE,
@@ -742,7 +649,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for function commands",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "function|delete", "noscript write",
       "scripting",
@@ -753,7 +659,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Delete a function by name",
       "O(1)",
-      NULL,
       "s:library-name" },
     { "function|dump", "noscript",
       "scripting", NULL, GK_NONE,
@@ -762,7 +667,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Dump all functions into a serialized binary payload",
       "O(N) where N is the number of functions",
-      NULL,
       NULL },
     { "function|flush", "noscript write",
       "scripting",
@@ -773,7 +677,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Deleting all functions",
       "O(N) where N is the number of functions deleted",
-      NULL,
       "o?:async(t:async= t:sync=)" },
     { "function|help", "loading stale",
       "scripting", NULL, GK_NONE,
@@ -782,7 +685,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands",
       "O(1)",
-      NULL,
       NULL },
     { "function|kill", "noscript allow_busy",
       "scripting",
@@ -793,7 +695,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Kill the function currently in execution.",
       "O(1)",
-      NULL,
       NULL },
     { "function|list", "noscript",
       "scripting", "nondeterministic_output_order", GK_NONE,
@@ -802,7 +703,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "List information about all the functions",
       "O(N) where N is the number of functions",
-      NULL,
       "s?:library-name-pattern=LIBRARYNAME t?:withcode=" },
     { "function|load", "noscript write denyoom",
       "scripting",
@@ -813,7 +713,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Create a function with the given arguments (name, code, description)",
       "O(1) (considering compilation time is redundant)",
-      NULL,
       "t?:replace= s:function-code" },
     { "function|restore", "noscript write denyoom",
       "scripting",
@@ -824,7 +723,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Restore all the functions on the given payload",
       "O(N) where N is the number of functions on the payload",
-      NULL,
       "s:serialized-value o?:policy(t:flush= t:append= t:replace=)" },
     { "function|stats", "noscript allow_busy",
       "scripting",
@@ -837,7 +735,6 @@ const commandMeta commandMetaTable[] = {
       "Return information about the function currently running (name, "
       "description, duration)",
       "O(1)",
-      NULL,
       NULL },
     { "geoadd", "write denyoom",
       "geo", NULL, GK_NONE,
@@ -848,7 +745,6 @@ const commandMeta commandMetaTable[] = {
       "using a sorted set",
       "O(log(N)) for each item added, where N is the number of elements in "
       "the sorted set.",
-      "6.2.0\tAdded the `CH`, `NX` and `XX` options.",
       "k:key#0 o?:condition^6.2.0(t:nx= t:xx=) t?:change=CH^6.2.0 "
       "b*:longitude_latitude_member(d:longitude d:latitude s:member)" },
     { "geodist", "readonly",
@@ -858,7 +754,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Returns the distance between two members of a geospatial index",
       "O(log(N))",
-      NULL,
       "k:key#0 s:member1 s:member2 o?:unit(t:m= t:km= t:ft= t:mi=)" },
     { "geohash", "readonly",
       "geo", NULL, GK_NONE,
@@ -868,7 +763,6 @@ const commandMeta commandMetaTable[] = {
       "Returns members of a geospatial index as standard geohash strings",
       "O(log(N)) for each member requested, where N is the number of "
       "elements in the sorted set.",
-      NULL,
       "k:key#0 s*:member" },
     { "geopos", "readonly",
       "geo", NULL, GK_NONE,
@@ -877,7 +771,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Returns longitude and latitude of members of a geospatial index",
       "O(N) where N is the number of members requested.",
-      NULL,
       "k:key#0 s*:member" },
     { "georadius", "write denyoom",
       "geo", NULL, GK_GEORADIUS,
@@ -890,8 +783,6 @@ const commandMeta commandMetaTable[] = {
       "O(N+log(M)) where N is the number of elements inside the bounding box "
       "of the circular area delimited by center and radius and M is the "
       "number of items inside the index.",
-      "6.2.0\tAdded the `ANY` option for `COUNT`.\n"
-      "7.0.0\tAdded support for uppercase unit names.",
       "k:key#0 d:longitude d:latitude d:radius o:unit(t:m= t:km= t:ft= "
       "t:mi=) t?:withcoord= t?:withdist= t?:withhash= b?:count(i:count= "
       "t?:any=^6.2.0) o?:order(t:asc= t:desc=) k?:key#1=STORE "
@@ -905,7 +796,6 @@ const commandMeta commandMetaTable[] = {
       "O(N+log(M)) where N is the number of elements inside the bounding box "
       "of the circular area delimited by center and radius and M is the "
       "number of items inside the index.",
-      "6.2.0\tAdded the `ANY` option for `COUNT`.",
       "k:key#0 d:longitude d:latitude d:radius o:unit(t:m= t:km= t:ft= "
       "t:mi=) t?:withcoord= t?:withdist= t?:withhash= b?:count(i:count= "
       "t?:any=^6.2.0) o?:order(t:asc= t:desc=)" },
@@ -921,7 +811,6 @@ const commandMeta commandMetaTable[] = {
       "O(N+log(M)) where N is the number of elements inside the bounding box "
       "of the circular area delimited by center and radius and M is the "
       "number of items inside the index.",
-      "7.0.0\tAdded support for uppercase unit names.",
       "k:key#0 s:member d:radius o:unit(t:m= t:km= t:ft= t:mi=) "
       "t?:withcoord= t?:withdist= t?:withhash= b?:count(i:count= t?:any=) "
       "o?:order(t:asc= t:desc=) k?:key#1=STORE k?:key#2=STOREDIST" },
@@ -934,7 +823,6 @@ const commandMeta commandMetaTable[] = {
       "O(N+log(M)) where N is the number of elements inside the bounding box "
       "of the circular area delimited by center and radius and M is the "
       "number of items inside the index.",
-      NULL,
       "k:key#0 s:member d:radius o:unit(t:m= t:km= t:ft= t:mi=) "
       "t?:withcoord= t?:withdist= t?:withhash= b?:count(i:count= t?:any=) "
       "o?:order(t:asc= t:desc=)" },
@@ -948,7 +836,6 @@ const commandMeta commandMetaTable[] = {
       "O(N+log(M)) where N is the number of elements in the grid-aligned "
       "bounding box area around the shape provided as the filter and M is "
       "the number of items inside the shape",
-      "7.0.0\tAdded support for uppercase unit names.",
       "k:key#0 o:from(s:member=FROMMEMBER "
       "b:longitude_latitude=FROMLONLAT(d:longitude d:latitude)) "
       "o:by(b:circle(d:radius=BYRADIUS o:unit(t:m= t:km= t:ft= t:mi=)) "
@@ -966,7 +853,6 @@ const commandMeta commandMetaTable[] = {
       "O(N+log(M)) where N is the number of elements in the grid-aligned "
       "bounding box area around the shape provided as the filter and M is "
       "the number of items inside the shape",
-      "7.0.0\tAdded support for uppercase unit names.",
       "k:destination#0 k:source#1 o:from(s:member=FROMMEMBER "
       "b:longitude_latitude=FROMLONLAT(d:longitude d:latitude)) "
       "o:by(b:circle(d:radius=BYRADIUS o:unit(t:m= t:km= t:ft= t:mi=)) "
@@ -979,7 +865,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the value of a key",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "getbit", "readonly fast",
       "bitmap", NULL, GK_NONE,
@@ -988,7 +873,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Returns the bit value at offset in the string value stored at key",
       "O(1)",
-      NULL,
       "k:key#0 i:offset" },
     { "getdel", "write fast",
       "string", NULL, GK_NONE,
@@ -997,16 +881,14 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the value of a key and delete the key",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "getex", "write fast",
       "string", NULL, GK_NONE,
-      "RW,access,update:1:r0,1,0:RW and UPDATE because it changes the TTL",
+      "RW,access,update:1:r0,1,0",
       CG_STRING, "6.2.0", NULL, NULL,
       NULL,
       "Get the value of a key and optionally set its expiration",
       "O(1)",
-      NULL,
       "k:key#0 o?:expiration(i:seconds=EX i:milliseconds=PX "
       "u:unix-time-seconds=EXAT u:unix-time-milliseconds=PXAT t:persist=)" },
     { "getrange", "readonly",
@@ -1019,7 +901,6 @@ const commandMeta commandMetaTable[] = {
       "ultimately determined by the returned length, but because creating a "
       "substring from an existing string is very cheap, it can be considered "
       "O(1) for small strings.",
-      NULL,
       "k:key#0 i:start i:end" },
     { "getset", "write denyoom fast",
       "string", NULL, GK_NONE,
@@ -1028,7 +909,6 @@ const commandMeta commandMetaTable[] = {
       "`SET` with the `!GET` argument",
       "Set the string value of a key and return its old value",
       "O(1)",
-      NULL,
       "k:key#0 s:value" },
     { "hdel", "write fast",
       "hash", NULL, GK_NONE,
@@ -1037,7 +917,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Delete one or more hash fields",
       "O(N) where N is the number of fields to be removed.",
-      "2.4.0\tAccepts multiple `field` arguments.",
       "k:key#0 s*:field" },
     { "hello", "noscript loading stale fast no_auth allow_busy",
       "connection", NULL, GK_NONE,
@@ -1046,8 +925,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Handshake with Redis",
       "O(1)",
-      "6.2.0\t`protover` made optional; when called without arguments the "
-      "command reports the current connection's context.",
       "b?:arguments(i:protover b?:username_password=AUTH(s:username "
       "s:password) s?:clientname=SETNAME)" },
     { "hexists", "readonly fast",
@@ -1057,7 +934,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Determine if a hash field exists",
       "O(1)",
-      NULL,
       "k:key#0 s:field" },
     { "hget", "readonly fast",
       "hash", NULL, GK_NONE,
@@ -1066,7 +942,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the value of a hash field",
       "O(1)",
-      NULL,
       "k:key#0 s:field" },
     { "hgetall", "readonly",
       "hash", "nondeterministic_output_order", GK_NONE,
@@ -1075,7 +950,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get all the fields and values in a hash",
       "O(N) where N is the size of the hash.",
-      NULL,
       "k:key#0" },
     { "hincrby", "write denyoom fast",
       "hash", NULL, GK_NONE,
@@ -1084,7 +958,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Increment the integer value of a hash field by the given number",
       "O(1)",
-      NULL,
       "k:key#0 s:field i:increment" },
     { "hincrbyfloat", "write denyoom fast",
       "hash", NULL, GK_NONE,
@@ -1093,7 +966,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Increment the float value of a hash field by the given amount",
       "O(1)",
-      NULL,
       "k:key#0 s:field d:increment" },
     { "hkeys", "readonly",
       "hash", "nondeterministic_output_order", GK_NONE,
@@ -1102,7 +974,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get all the fields in a hash",
       "O(N) where N is the size of the hash.",
-      NULL,
       "k:key#0" },
     { "hlen", "readonly fast",
       "hash", NULL, GK_NONE,
@@ -1111,7 +982,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the number of fields in a hash",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "hmget", "readonly fast",
       "hash", NULL, GK_NONE,
@@ -1120,7 +990,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the values of all the given hash fields",
       "O(N) where N is the number of fields being requested.",
-      NULL,
       "k:key#0 s*:field" },
     { "hmset", "write denyoom fast",
       "hash", NULL, GK_NONE,
@@ -1129,7 +998,6 @@ const commandMeta commandMetaTable[] = {
       "`HSET` with multiple field-value pairs",
       "Set multiple hash fields to multiple values",
       "O(N) where N is the number of fields being set.",
-      NULL,
       "k:key#0 b*:field_value(s:field s:value)" },
     { "hrandfield", "readonly",
       "hash", "nondeterministic_output", GK_NONE,
@@ -1138,7 +1006,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get one or multiple random fields from a hash",
       "O(N) where N is the number of fields returned",
-      NULL,
       "k:key#0 b?:options(i:count t?:withvalues=)" },
     { "hscan", "readonly",
       "hash", "nondeterministic_output", GK_NONE,
@@ -1149,7 +1016,6 @@ const commandMeta commandMetaTable[] = {
       "O(1) for every call. O(N) for a complete iteration, including enough "
       "command calls for the cursor to return back to 0. N is the number of "
       "elements inside the collection..",
-      NULL,
       "k:key#0 i:cursor p?:pattern=MATCH i?:count=" },
     { "hset", "write denyoom fast",
       "hash", NULL, GK_NONE,
@@ -1159,7 +1025,6 @@ const commandMeta commandMetaTable[] = {
       "Set the string value of a hash field",
       "O(1) for each field/value pair added, so O(N) to add N field/value "
       "pairs when the command is called with multiple field/value pairs.",
-      "4.0.0\tAccepts multiple `field` and `value` arguments.",
       "k:key#0 b*:field_value(s:field s:value)" },
     { "hsetnx", "write denyoom fast",
       "hash", NULL, GK_NONE,
@@ -1168,7 +1033,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set the value of a hash field, only if the field does not exist",
       "O(1)",
-      NULL,
       "k:key#0 s:field s:value" },
     { "hstrlen", "readonly fast",
       "hash", NULL, GK_NONE,
@@ -1177,7 +1041,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the length of the value of a hash field",
       "O(1)",
-      NULL,
       "k:key#0 s:field" },
     { "hvals", "readonly",
       "hash", "nondeterministic_output_order", GK_NONE,
@@ -1186,7 +1049,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get all the values in a hash",
       "O(N) where N is the size of the hash.",
-      NULL,
       "k:key#0" },
     { "incr", "write denyoom fast",
       "string", NULL, GK_NONE,
@@ -1195,7 +1057,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Increment the integer value of a key by one",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "incrby", "write denyoom fast",
       "string", NULL, GK_NONE,
@@ -1204,7 +1065,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Increment the integer value of a key by the given amount",
       "O(1)",
-      NULL,
       "k:key#0 i:increment" },
     { "incrbyfloat", "write denyoom fast",
       "string", NULL, GK_NONE,
@@ -1213,7 +1073,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Increment the float value of a key by the given amount",
       "O(1)",
-      NULL,
       "k:key#0 d:increment" },
     { "info", "loading stale",
       "dangerous",
@@ -1225,7 +1084,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get information and statistics about the server",
       "O(1)",
-      "7.0.0\tAdded support for taking multiple section arguments.",
       "s?*:section" },
     { "keys", "readonly",
       "keyspace dangerous",
@@ -1238,7 +1096,6 @@ const commandMeta commandMetaTable[] = {
       "O(N) with N being the number of keys in the database, under the "
       "assumption that the key names in the database and the given pattern "
       "have limited length.",
-      NULL,
       "p:pattern" },
     { "lastsave", "loading stale fast",
       "admin dangerous", "nondeterministic_output", GK_NONE,
@@ -1247,7 +1104,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the UNIX time stamp of the last successful save to disk",
       "O(1)",
-      NULL,
       NULL },
     { "latency", "",
       NULL, NULL, GK_NONE,
@@ -1256,7 +1112,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for latency diagnostics commands",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "latency|doctor", "admin noscript loading stale",
       NULL,
@@ -1268,7 +1123,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Return a human readable latency analysis report.",
       "O(1)",
-      NULL,
       NULL },
     { "latency|graph", "admin noscript loading stale",
       NULL,
@@ -1280,7 +1134,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Return a latency graph for the event.",
       "O(1)",
-      NULL,
       "s:event" },
     { "latency|help", "loading stale",
       NULL, NULL, GK_NONE,
@@ -1289,7 +1142,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands.",
       "O(1)",
-      NULL,
       NULL },
     { "latency|histogram", "admin noscript loading stale",
       NULL,
@@ -1303,7 +1155,6 @@ const commandMeta commandMetaTable[] = {
       "commands or all.",
       "O(N) where N is the number of commands with latency information being "
       "retrieved.",
-      NULL,
       "s?*:command" },
     { "latency|history", "admin noscript loading stale",
       NULL,
@@ -1315,7 +1166,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Return timestamp-latency samples for the event.",
       "O(1)",
-      NULL,
       "s:event" },
     { "latency|latest", "admin noscript loading stale",
       NULL,
@@ -1327,7 +1177,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Return the latest latency samples for all events.",
       "O(1)",
-      NULL,
       NULL },
     { "latency|reset", "admin noscript loading stale",
       NULL, "request_policy:all_nodes response_policy:all_succeeded", GK_NONE,
@@ -1336,7 +1185,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Reset latency data for one or more events.",
       "O(1)",
-      NULL,
       "s?*:event" },
     { "lcs", "readonly",
       "string", NULL, GK_NONE,
@@ -1345,7 +1193,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Find longest common substring",
       "O(N*M) where N and M are the lengths of s1 and s2, respectively",
-      NULL,
       "k:key1#0 k:key2#0 t?:len= t?:idx= i?:len=MINMATCHLEN t?:withmatchlen=" },
     { "lindex", "readonly",
       "list", NULL, GK_NONE,
@@ -1356,7 +1203,6 @@ const commandMeta commandMetaTable[] = {
       "O(N) where N is the number of elements to traverse to get to the "
       "element at index. This makes asking for the first or the last element "
       "of the list O(1).",
-      NULL,
       "k:key#0 i:index" },
     { "linsert", "write denyoom",
       "list", NULL, GK_NONE,
@@ -1368,7 +1214,6 @@ const commandMeta commandMetaTable[] = {
       "value pivot. This means that inserting somewhere on the left end on "
       "the list (head) can be considered O(1) and inserting somewhere on the "
       "right end (tail) is O(N).",
-      NULL,
       "k:key#0 o:where(t:before= t:after=) s:pivot s:element" },
     { "llen", "readonly fast",
       "list", NULL, GK_NONE,
@@ -1377,7 +1222,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the length of a list",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "lmove", "write denyoom",
       "list", NULL, GK_NONE,
@@ -1386,7 +1230,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Pop an element from a list, push it to another list and return it",
       "O(1)",
-      NULL,
       "k:source#0 k:destination#1 o:wherefrom(t:left= t:right=) "
       "o:whereto(t:left= t:right=)" },
     { "lmpop", "write",
@@ -1397,7 +1240,6 @@ const commandMeta commandMetaTable[] = {
       "Pop elements from a list",
       "O(N+M) where N is the number of provided keys and M is the number of "
       "elements returned.",
-      NULL,
       "i:numkeys k*:key#0 o:where(t:left= t:right=) i?:count=" },
     { "lpop", "write fast",
       "list", NULL, GK_NONE,
@@ -1406,7 +1248,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Remove and get the first elements in a list",
       "O(N) where N is the number of elements returned",
-      "6.2.0\tAdded the `count` argument.",
       "k:key#0 i?:count^6.2.0" },
     { "lpos", "readonly",
       "list", NULL, GK_NONE,
@@ -1418,7 +1259,6 @@ const commandMeta commandMetaTable[] = {
       "case. When searching for elements near the head or the tail of the "
       "list, or when the MAXLEN option is provided, the command may run in "
       "constant time.",
-      NULL,
       "k:key#0 s:element i?:rank= i?:num-matches=COUNT i?:len=MAXLEN" },
     { "lpush", "write denyoom fast",
       "list", NULL, GK_NONE,
@@ -1428,7 +1268,6 @@ const commandMeta commandMetaTable[] = {
       "Prepend one or multiple elements to a list",
       "O(1) for each element added, so O(N) to add N elements when the "
       "command is called with multiple arguments.",
-      "2.4.0\tAccepts multiple `element` arguments.",
       "k:key#0 s*:element" },
     { "lpushx", "write denyoom fast",
       "list", NULL, GK_NONE,
@@ -1438,7 +1277,6 @@ const commandMeta commandMetaTable[] = {
       "Prepend an element to a list, only if the list exists",
       "O(1) for each element added, so O(N) to add N elements when the "
       "command is called with multiple arguments.",
-      "4.0.0\tAccepts multiple `element` arguments.",
       "k:key#0 s*:element" },
     { "lrange", "readonly",
       "list", NULL, GK_NONE,
@@ -1449,7 +1287,6 @@ const commandMeta commandMetaTable[] = {
       "O(S+N) where S is the distance of start offset from HEAD for small "
       "lists, from nearest end (HEAD or TAIL) for large lists; and N is the "
       "number of elements in the specified range.",
-      NULL,
       "k:key#0 i:start i:stop" },
     { "lrem", "write",
       "list", NULL, GK_NONE,
@@ -1459,7 +1296,6 @@ const commandMeta commandMetaTable[] = {
       "Remove elements from a list",
       "O(N+M) where N is the length of the list and M is the number of "
       "elements removed.",
-      NULL,
       "k:key#0 i:count s:element" },
     { "lset", "write denyoom",
       "list", NULL, GK_NONE,
@@ -1469,7 +1305,6 @@ const commandMeta commandMetaTable[] = {
       "Set the value of an element in a list by its index",
       "O(N) where N is the length of the list. Setting either the first or "
       "the last element of the list is O(1).",
-      NULL,
       "k:key#0 i:index s:element" },
     { "ltrim", "write",
       "list", NULL, GK_NONE,
@@ -1478,7 +1313,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Trim a list to the specified range",
       "O(N) where N is the number of elements to be removed by the operation.",
-      NULL,
       "k:key#0 i:start i:stop" },
     { "memory", "",
       NULL, NULL, GK_NONE,
@@ -1487,7 +1321,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for memory diagnostics commands",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "memory|help", "loading stale",
       NULL, NULL, GK_NONE,
@@ -1496,7 +1329,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands",
       "O(1)",
-      NULL,
       NULL },
     { "memory|usage", "readonly",
       NULL, NULL, GK_NONE,
@@ -1505,7 +1337,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Estimate the memory usage of a key",
       "O(N) where N is the number of samples.",
-      NULL,
       "k:key#0 i?:count=SAMPLES" },
     { "mget", "readonly fast",
       "string", "request_policy:multi_shard", GK_NONE,
@@ -1514,7 +1345,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the values of all the given keys",
       "O(N) where N is the number of keys to retrieve.",
-      NULL,
       "k*:key#0" },
     { "monitor", "admin noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -1522,7 +1352,6 @@ const commandMeta commandMetaTable[] = {
       CG_SERVER, "1.0.0", NULL, NULL,
       NULL,
       "Listen for all requests received by the server in real time",
-      NULL,
       NULL,
       NULL },
     { "move", "write fast",
@@ -1532,7 +1361,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Move a key to another database",
       "O(1)",
-      NULL,
       "k:key#0 i:db" },
     { "mset", "write denyoom",
       "string",
@@ -1543,7 +1371,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set multiple keys to multiple values",
       "O(N) where N is the number of keys to set.",
-      NULL,
       "b*:key_value(k:key#0 s:value)" },
     { "msetnx", "write denyoom",
       "string", "request_policy:multi_shard response_policy:agg_min", GK_NONE,
@@ -1552,7 +1379,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set multiple keys to multiple values, only if none of the keys exist",
       "O(N) where N is the number of keys to set.",
-      NULL,
       "b*:key_value(k:key#0 s:value)" },
     { "multi", "noscript loading stale fast allow_busy",
       "transaction", NULL, GK_NONE,
@@ -1561,7 +1387,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Mark the start of a transaction block",
       "O(1)",
-      NULL,
       NULL },
     { "object", "",
       NULL, NULL, GK_NONE,
@@ -1570,7 +1395,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for object introspection commands",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "object|encoding", "readonly",
       "keyspace", "nondeterministic_output", GK_NONE,
@@ -1579,7 +1403,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Inspect the internal encoding of a Redis object",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "object|freq", "readonly",
       "keyspace", "nondeterministic_output", GK_NONE,
@@ -1588,7 +1411,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the logarithmic access frequency counter of a Redis object",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "object|help", "loading stale",
       "keyspace", NULL, GK_NONE,
@@ -1597,7 +1419,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands",
       "O(1)",
-      NULL,
       NULL },
     { "object|idletime", "readonly",
       "keyspace", "nondeterministic_output", GK_NONE,
@@ -1606,7 +1427,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the time since a Redis object was last accessed",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "object|refcount", "readonly",
       "keyspace", "nondeterministic_output", GK_NONE,
@@ -1615,7 +1435,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the number of references to the value of the key",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "persist", "write fast",
       "keyspace", NULL, GK_NONE,
@@ -1624,7 +1443,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Remove the expiration from a key",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "pexpire", "write fast",
       "keyspace", NULL, GK_NONE,
@@ -1633,7 +1451,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set a key's time to live in milliseconds",
       "O(1)",
-      "7.0.0\tAdded options: `NX`, `XX`, `GT` and `LT`.",
       "k:key#0 i:milliseconds o?:condition^7.0.0(t:nx= t:xx= t:gt= t:lt=)" },
     { "pexpireat", "write fast",
       "keyspace", NULL, GK_NONE,
@@ -1643,7 +1460,6 @@ const commandMeta commandMetaTable[] = {
       "Set the expiration for a key as a UNIX timestamp specified in "
       "milliseconds",
       "O(1)",
-      "7.0.0\tAdded options: `NX`, `XX`, `GT` and `LT`.",
       "k:key#0 u:unix-time-milliseconds o?:condition^7.0.0(t:nx= t:xx= t:gt= "
       "t:lt=)" },
     { "pexpiretime", "readonly fast",
@@ -1653,7 +1469,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the expiration Unix timestamp for a key in milliseconds",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "pfadd", "write denyoom fast",
       "hyperloglog", NULL, GK_NONE,
@@ -1662,12 +1477,10 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Adds the specified elements to the specified HyperLogLog.",
       "O(1) to add every element.",
-      NULL,
       "k:key#0 s?*:element" },
     { "pfcount", "readonly",
       "hyperloglog", NULL, GK_NONE,
-      "RW,access:1:r-1,1,0:RW because it may change the internal "
-      "representation of the key, and propagate to replicas",
+      "RW,access:1:r-1,1,0",
       CG_HYPERLOGLOG, "2.8.9", NULL, NULL,
       NULL,
       "Return the approximated cardinality of the set(s) observed by the "
@@ -1675,7 +1488,6 @@ const commandMeta commandMetaTable[] = {
       "O(1) with a very small average constant time when called with a "
       "single key. O(N) with N being the number of keys, and much bigger "
       "constant times, when called with multiple keys.",
-      NULL,
       "k*:key#0" },
     { "pfdebug", "write denyoom admin",
       "hyperloglog", NULL, GK_NONE,
@@ -1684,7 +1496,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Internal commands for debugging HyperLogLog values",
       "N/A",
-      NULL,
       "s:subcommand k:key#0" },
     { "pfmerge", "write denyoom",
       "hyperloglog", NULL, GK_NONE,
@@ -1693,7 +1504,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Merge N different HyperLogLogs into a single one.",
       "O(N) to merge N HyperLogLogs, but with high constant times.",
-      NULL,
       "k:destkey#0 k*:sourcekey#1" },
     { "pfselftest", "admin",
       "hyperloglog", NULL, GK_NONE,
@@ -1702,7 +1512,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "An internal command for testing HyperLogLog values",
       "N/A",
-      NULL,
       NULL },
     { "ping", "fast",
       "connection",
@@ -1713,7 +1522,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Ping the server",
       "O(1)",
-      NULL,
       "s?:message" },
     { "psetex", "write denyoom",
       "string", NULL, GK_NONE,
@@ -1722,7 +1530,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set the value and expiration in milliseconds of a key",
       "O(1)",
-      NULL,
       "k:key#0 i:milliseconds s:value" },
     { "psubscribe", "pubsub noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -1732,7 +1539,6 @@ const commandMeta commandMetaTable[] = {
       "Listen for messages published to channels matching the given patterns",
       "O(N) where N is the number of patterns the client is already "
       "subscribed to.",
-      NULL,
       "b*:pattern(p:pattern)" },
     { "psync", "no_async_loading admin no_multi noscript",
       NULL, NULL, GK_NONE,
@@ -1740,7 +1546,6 @@ const commandMeta commandMetaTable[] = {
       CG_SERVER, "2.8.0", NULL, NULL,
       NULL,
       "Internal command used for replication",
-      NULL,
       NULL,
       "s:replicationid i:offset" },
     { "pttl", "readonly fast",
@@ -1750,7 +1555,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the time to live for a key in milliseconds",
       "O(1)",
-      "2.8.0\tAdded the -2 reply.",
       "k:key#0" },
     { "publish", "pubsub loading stale fast",
       NULL, NULL, GK_NONE,
@@ -1761,7 +1565,6 @@ const commandMeta commandMetaTable[] = {
       "O(N+M) where N is the number of clients subscribed to the receiving "
       "channel and M is the total number of subscribed patterns (by any "
       "client).",
-      NULL,
       "s:channel s:message" },
     { "pubsub", "",
       NULL, NULL, GK_NONE,
@@ -1770,7 +1573,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for Pub/Sub commands",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "pubsub|channels", "pubsub loading stale",
       NULL, NULL, GK_NONE,
@@ -1780,7 +1582,6 @@ const commandMeta commandMetaTable[] = {
       "List active channels",
       "O(N) where N is the number of active channels, and assuming constant "
       "time pattern matching (relatively short channels and patterns)",
-      NULL,
       "p?:pattern" },
     { "pubsub|help", "loading stale",
       NULL, NULL, GK_NONE,
@@ -1789,7 +1590,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands",
       "O(1)",
-      NULL,
       NULL },
     { "pubsub|numpat", "pubsub loading stale",
       NULL, NULL, GK_NONE,
@@ -1798,7 +1598,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the count of unique patterns pattern subscriptions",
       "O(1)",
-      NULL,
       NULL },
     { "pubsub|numsub", "pubsub loading stale",
       NULL, NULL, GK_NONE,
@@ -1808,7 +1607,6 @@ const commandMeta commandMetaTable[] = {
       "Get the count of subscribers for channels",
       "O(N) for the NUMSUB subcommand, where N is the number of requested "
       "channels",
-      NULL,
       "s?*:channel" },
     { "pubsub|shardchannels", "pubsub loading stale",
       NULL, NULL, GK_NONE,
@@ -1818,7 +1616,6 @@ const commandMeta commandMetaTable[] = {
       "List active shard channels",
       "O(N) where N is the number of active shard channels, and assuming "
       "constant time pattern matching (relatively short shard channels).",
-      NULL,
       "p?:pattern" },
     { "pubsub|shardnumsub", "pubsub loading stale",
       NULL, NULL, GK_NONE,
@@ -1828,7 +1625,6 @@ const commandMeta commandMetaTable[] = {
       "Get the count of subscribers for shard channels",
       "O(N) for the SHARDNUMSUB subcommand, where N is the number of "
       "requested shard channels",
-      NULL,
       "s?*:shardchannel" },
     { "punsubscribe", "pubsub noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -1840,7 +1636,6 @@ const commandMeta commandMetaTable[] = {
       "O(N+M) where N is the number of patterns the client is already "
       "subscribed and M is the number of total patterns subscribed in the "
       "system (by any client).",
-      NULL,
       "p?*:pattern" },
     { "quit", "allow_busy noscript loading stale fast no_auth",
       "connection", NULL, GK_NONE,
@@ -1849,7 +1644,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Close the connection",
       "O(1)",
-      NULL,
       NULL },
     { "randomkey", "readonly",
       "keyspace", "request_policy:all_shards nondeterministic_output", GK_NONE,
@@ -1858,7 +1652,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Return a random key from the keyspace",
       "O(1)",
-      NULL,
       NULL },
     { "rename", "write",
       "keyspace", NULL, GK_NONE,
@@ -1867,7 +1660,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Rename a key",
       "O(1)",
-      NULL,
       "k:key#0 k:newkey#1" },
     { "renamenx", "write fast",
       "keyspace", NULL, GK_NONE,
@@ -1876,8 +1668,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Rename a key, only if the new key does not exist",
       "O(1)",
-      "3.2.0\tThe command no longer returns an error when source and "
-      "destination names are the same.",
       "k:key#0 k:newkey#1" },
     { "replconf", "admin noscript loading stale allow_busy",
       NULL, NULL, GK_NONE,
@@ -1886,7 +1676,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "An internal command for configuring the replication stream",
       "O(1)",
-      NULL,
       NULL },
     { "replicaof", "no_async_loading admin noscript stale",
       NULL, NULL, GK_NONE,
@@ -1896,7 +1685,6 @@ const commandMeta commandMetaTable[] = {
       "Make the server a replica of another instance, or promote it as "
       "master.",
       "O(1)",
-      NULL,
       "o:args(b:host-port(s:host i:port) b:no-one(t:no= t:one=))" },
     { "reset", "noscript loading stale fast no_auth allow_busy",
       "connection", NULL, GK_NONE,
@@ -1905,7 +1693,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Reset the connection",
       "O(1)",
-      NULL,
       NULL },
     { "restore", "write denyoom",
       "keyspace dangerous", NULL, GK_NONE,
@@ -1920,9 +1707,6 @@ const commandMeta commandMetaTable[] = {
       "complexity is thus O(1)+O(1*M) where M is small, so simply O(1). "
       "However for sorted set values the complexity is O(N*M*log(N)) because "
       "inserting values into sorted sets is O(log(N)).",
-      "3.0.0\tAdded the `REPLACE` modifier.\n"
-      "5.0.0\tAdded the `ABSTTL` modifier.\n"
-      "5.0.0\tAdded the `IDLETIME` and `FREQ` options.",
       "k:key#0 i:ttl s:serialized-value t?:replace=^3.0.0 t?:absttl=^5.0.0 "
       "i?:seconds=IDLETIME^5.0.0 i?:frequency=FREQ^5.0.0" },
     { "role", "noscript loading stale fast",
@@ -1932,7 +1716,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Return the role of the instance in the context of replication",
       "O(1)",
-      NULL,
       NULL },
     { "rpop", "write fast",
       "list", NULL, GK_NONE,
@@ -1941,7 +1724,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Remove and get the last elements in a list",
       "O(N) where N is the number of elements returned",
-      "6.2.0\tAdded the `count` argument.",
       "k:key#0 i?:count^6.2.0" },
     { "rpoplpush", "write denyoom",
       "list", NULL, GK_NONE,
@@ -1951,7 +1733,6 @@ const commandMeta commandMetaTable[] = {
       "Remove the last element in a list, prepend it to another list and "
       "return it",
       "O(1)",
-      NULL,
       "k:source#0 k:destination#1" },
     { "rpush", "write denyoom fast",
       "list", NULL, GK_NONE,
@@ -1961,7 +1742,6 @@ const commandMeta commandMetaTable[] = {
       "Append one or multiple elements to a list",
       "O(1) for each element added, so O(N) to add N elements when the "
       "command is called with multiple arguments.",
-      "2.4.0\tAccepts multiple `element` arguments.",
       "k:key#0 s*:element" },
     { "rpushx", "write denyoom fast",
       "list", NULL, GK_NONE,
@@ -1971,7 +1751,6 @@ const commandMeta commandMetaTable[] = {
       "Append an element to a list, only if the list exists",
       "O(1) for each element added, so O(N) to add N elements when the "
       "command is called with multiple arguments.",
-      "4.0.0\tAccepts multiple `element` arguments.",
       "k:key#0 s*:element" },
     { "sadd", "write denyoom fast",
       "set", NULL, GK_NONE,
@@ -1981,7 +1760,6 @@ const commandMeta commandMetaTable[] = {
       "Add one or more members to a set",
       "O(1) for each element added, so O(N) to add N elements when the "
       "command is called with multiple arguments.",
-      "2.4.0\tAccepts multiple `member` arguments.",
       "k:key#0 s*:member" },
     { "save", "no_async_loading admin noscript no_multi",
       NULL, NULL, GK_NONE,
@@ -1990,7 +1768,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Synchronously save the dataset to disk",
       "O(N) where N is the total number of keys in all databases",
-      NULL,
       NULL },
     { "scan", "readonly",
       "keyspace", "nondeterministic_output request_policy:special", GK_NONE,
@@ -2001,7 +1778,6 @@ const commandMeta commandMetaTable[] = {
       "O(1) for every call. O(N) for a complete iteration, including enough "
       "command calls for the cursor to return back to 0. N is the number of "
       "elements inside the collection.",
-      "6.0.0\tAdded the `TYPE` subcommand.",
       "i:cursor p?:pattern=MATCH i?:count= s?:type=^6.0.0" },
     { "scard", "readonly fast",
       "set", NULL, GK_NONE,
@@ -2010,7 +1786,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the number of members in a set",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "script", "",
       NULL, NULL, GK_NONE,
@@ -2019,7 +1794,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for Lua scripts management commands",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "script|debug", "noscript",
       "scripting", NULL, GK_NONE,
@@ -2028,7 +1802,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set the debug mode for executed scripts.",
       "O(1)",
-      NULL,
       "o:mode(t:yes= t:sync= t:no=)" },
     { "script|exists", "noscript",
       "scripting",
@@ -2040,7 +1813,6 @@ const commandMeta commandMetaTable[] = {
       "Check existence of scripts in the script cache.",
       "O(N) with N being the number of scripts to check (so checking a "
       "single script is an O(1) operation).",
-      NULL,
       "s*:sha1" },
     { "script|flush", "noscript",
       "scripting",
@@ -2051,7 +1823,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Remove all the scripts from the script cache.",
       "O(N) with N being the number of scripts in cache",
-      "6.2.0\tAdded the `ASYNC` and `SYNC` flushing mode modifiers.",
       "o?:async^6.2.0(t:async= t:sync=)" },
     { "script|help", "loading stale",
       "scripting", NULL, GK_NONE,
@@ -2060,7 +1831,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands",
       "O(1)",
-      NULL,
       NULL },
     { "script|kill", "noscript allow_busy",
       "scripting",
@@ -2071,7 +1841,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Kill the script currently in execution.",
       "O(1)",
-      NULL,
       NULL },
     { "script|load", "noscript stale",
       "scripting",
@@ -2082,7 +1851,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Load the specified Lua script into the script cache.",
       "O(N) with N being the length in bytes of the script body.",
-      NULL,
       "s:script" },
     { "sdiff", "readonly",
       "set", "nondeterministic_output_order", GK_NONE,
@@ -2091,7 +1859,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Subtract multiple sets",
       "O(N) where N is the total number of elements in all given sets.",
-      NULL,
       "k*:key#0" },
     { "sdiffstore", "write denyoom",
       "set", NULL, GK_NONE,
@@ -2100,7 +1867,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Subtract multiple sets and store the resulting set in a key",
       "O(N) where N is the total number of elements in all given sets.",
-      NULL,
       "k:destination#0 k*:key#1" },
     { "select", "loading stale fast",
       "connection", NULL, GK_NONE,
@@ -2109,20 +1875,14 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Change the selected database for the current connection",
       "O(1)",
-      NULL,
       "i:index" },
     { "set", "write denyoom",
       "string", NULL, GK_SET,
-      "RW,access,update,variable_flags:1:r0,1,0:RW and ACCESS due to the "
-      "optional `GET` argument",
+      "RW,access,update,variable_flags:1:r0,1,0",
       CG_STRING, "1.0.0", NULL, NULL,
       NULL,
       "Set the string value of a key",
       "O(1)",
-      "2.6.12\tAdded the `EX`, `PX`, `NX` and `XX` options.\n"
-      "6.0.0\tAdded the `KEEPTTL` option.\n"
-      "6.2.0\tAdded the `GET`, `EXAT` and `PXAT` option.\n"
-      "7.0.0\tAllowed the `NX` and `GET` options to be used together.",
       "k:key#0 s:value o?:condition^2.6.12(t:nx= t:xx=) t?:get=^6.2.0 "
       "o?:expiration(i:seconds=EX^2.6.12 i:milliseconds=PX^2.6.12 "
       "u:unix-time-seconds=EXAT^6.2.0 u:unix-time-milliseconds=PXAT^6.2.0 "
@@ -2134,7 +1894,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Sets or clears the bit at offset in the string value stored at key",
       "O(1)",
-      NULL,
       "k:key#0 i:offset i:value" },
     { "setex", "write denyoom",
       "string", NULL, GK_NONE,
@@ -2143,7 +1902,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set the value and expiration of a key",
       "O(1)",
-      NULL,
       "k:key#0 i:seconds s:value" },
     { "setnx", "write denyoom fast",
       "string", NULL, GK_NONE,
@@ -2152,7 +1910,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set the value of a key, only if the key does not exist",
       "O(1)",
-      NULL,
       "k:key#0 s:value" },
     { "setrange", "write denyoom",
       "string", NULL, GK_NONE,
@@ -2164,7 +1921,6 @@ const commandMeta commandMetaTable[] = {
       "Usually, this string is very small so the amortized complexity is "
       "O(1). Otherwise, complexity is O(M) with M being the length of the "
       "value argument.",
-      NULL,
       "k:key#0 i:offset s:value" },
     { "shutdown", "admin noscript loading stale no_multi allow_busy",
       NULL, NULL, GK_NONE,
@@ -2174,7 +1930,6 @@ const commandMeta commandMetaTable[] = {
       "Synchronously save the dataset to disk and then shut down the server",
       "O(N) when saving, where N is the total number of keys in all "
       "databases when saving data, otherwise O(1)",
-      "7.0.0\tAdded the `NOW`, `FORCE` and `ABORT` modifiers.",
       "o?:nosave_save(t:nosave= t:save=) t?:now=^7.0.0 t?:force=^7.0.0 "
       "t?:abort=^7.0.0" },
     { "sinter", "readonly",
@@ -2185,7 +1940,6 @@ const commandMeta commandMetaTable[] = {
       "Intersect multiple sets",
       "O(N*M) worst case where N is the cardinality of the smallest set and "
       "M is the number of sets.",
-      NULL,
       "k*:key#0" },
     { "sintercard", "readonly",
       "set", NULL, GK_NUMKEYS_AT1,
@@ -2195,7 +1949,6 @@ const commandMeta commandMetaTable[] = {
       "Intersect multiple sets and return the cardinality of the result",
       "O(N*M) worst case where N is the cardinality of the smallest set and "
       "M is the number of sets.",
-      NULL,
       "i:numkeys k*:key#0 i?:limit=" },
     { "sinterstore", "write denyoom",
       "set", NULL, GK_NONE,
@@ -2205,7 +1958,6 @@ const commandMeta commandMetaTable[] = {
       "Intersect multiple sets and store the resulting set in a key",
       "O(N*M) worst case where N is the cardinality of the smallest set and "
       "M is the number of sets.",
-      NULL,
       "k:destination#0 k*:key#1" },
     { "sismember", "readonly fast",
       "set", NULL, GK_NONE,
@@ -2214,7 +1966,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Determine if a given value is a member of a set",
       "O(1)",
-      NULL,
       "k:key#0 s:member" },
     { "slaveof", "no_async_loading admin noscript stale",
       NULL, NULL, GK_NONE,
@@ -2224,7 +1975,6 @@ const commandMeta commandMetaTable[] = {
       "Make the server a replica of another instance, or promote it as "
       "master.",
       "O(1)",
-      NULL,
       "o:args(b:host-port(s:host i:port) b:no-one(t:no= t:one=))" },
     { "slowlog", "",
       NULL, NULL, GK_NONE,
@@ -2233,7 +1983,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for slow log commands",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "slowlog|get", "admin loading stale",
       NULL, "request_policy:all_nodes nondeterministic_output", GK_NONE,
@@ -2242,7 +1991,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the slow log's entries",
       "O(N) where N is the number of entries returned",
-      "4.0.0\tAdded client IP address, port and name to the reply.",
       "i?:count" },
     { "slowlog|help", "loading stale",
       NULL, NULL, GK_NONE,
@@ -2251,7 +1999,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands",
       "O(1)",
-      NULL,
       NULL },
     { "slowlog|len", "admin loading stale",
       NULL,
@@ -2263,7 +2010,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the slow log's length",
       "O(1)",
-      NULL,
       NULL },
     { "slowlog|reset", "admin loading stale",
       NULL, "request_policy:all_nodes response_policy:all_succeeded", GK_NONE,
@@ -2272,7 +2018,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Clear all entries from the slow log",
       "O(N) where N is the number of entries in the slowlog",
-      NULL,
       NULL },
     { "smembers", "readonly",
       "set", "nondeterministic_output_order", GK_NONE,
@@ -2281,7 +2026,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get all the members in a set",
       "O(N) where N is the set cardinality.",
-      NULL,
       "k:key#0" },
     { "smismember", "readonly fast",
       "set", NULL, GK_NONE,
@@ -2290,7 +2034,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Returns the membership associated with the given elements for a set",
       "O(N) where N is the number of elements being checked for membership",
-      NULL,
       "k:key#0 s*:member" },
     { "smove", "write fast",
       "set", NULL, GK_NONE,
@@ -2299,30 +2042,22 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Move a member from one set to another",
       "O(1)",
-      NULL,
       "k:source#0 k:destination#1 s:member" },
     { "sort", "write denyoom",
       "set sortedset list dangerous", NULL, GK_SORT,
-      "RO,access:1:r0,1,0;RO,access:?:?:For the optional BY/GET keyword. It "
-      "is marked 'unknown' because the key names derive from the content of "
-      "the key we sort;OW,update:?:?:For the optional STORE keyword. It is "
-      "marked 'unknown' because the keyword can appear anywhere in the "
-      "argument array",
+      "RO,access:1:r0,1,0;RO,access:?:?;OW,update:?:?",
       CG_GENERIC, "1.0.0", NULL, NULL,
       NULL,
       "Sort the elements in a list, set or sorted set",
       "O(N+M*log(M)) where N is the number of elements in the list or set to "
       "sort, and M the number of returned elements. When the elements are "
       "not sorted, complexity is O(N).",
-      NULL,
       "k:key#0 p?:pattern#1=BY b?:offset_count=LIMIT(i:offset i:count) "
       "p?*+:pattern#1=GET o?:order(t:asc= t:desc=) t?:sorting=ALPHA "
       "k?:destination#2=STORE" },
     { "sort_ro", "readonly",
       "set sortedset list dangerous", NULL, GK_SORT_RO,
-      "RO,access:1:r0,1,0;RO,access:?:?:For the optional BY/GET keyword. It "
-      "is marked 'unknown' because the key names derive from the content of "
-      "the key we sort",
+      "RO,access:1:r0,1,0;RO,access:?:?",
       CG_GENERIC, "7.0.0", NULL, NULL,
       NULL,
       "Sort the elements in a list, set or sorted set. Read-only variant of "
@@ -2330,7 +2065,6 @@ const commandMeta commandMetaTable[] = {
       "O(N+M*log(M)) where N is the number of elements in the list or set to "
       "sort, and M the number of returned elements. When the elements are "
       "not sorted, complexity is O(N).",
-      NULL,
       "k:key#0 p?:pattern#1=BY b?:offset_count=LIMIT(i:offset i:count) "
       "p?*+:pattern#1=GET o?:order(t:asc= t:desc=) t?:sorting=ALPHA" },
     { "spop", "write fast",
@@ -2341,7 +2075,6 @@ const commandMeta commandMetaTable[] = {
       "Remove and return one or multiple random members from a set",
       "Without the count argument O(1), otherwise O(N) where N is the value "
       "of the passed count.",
-      "3.2.0\tAdded the `count` argument.",
       "k:key#0 i?:count^3.2.0" },
     { "spublish", "pubsub loading stale fast",
       NULL, NULL, GK_NONE,
@@ -2351,7 +2084,6 @@ const commandMeta commandMetaTable[] = {
       "Post a message to a shard channel",
       "O(N) where N is the number of clients subscribed to the receiving "
       "shard channel.",
-      NULL,
       "s:shardchannel s:message" },
     { "srandmember", "readonly",
       "set", "nondeterministic_output", GK_NONE,
@@ -2361,7 +2093,6 @@ const commandMeta commandMetaTable[] = {
       "Get one or multiple random members from a set",
       "Without the count argument O(1), otherwise O(N) where N is the "
       "absolute value of the passed count.",
-      "2.6.0\tAdded the optional `count` argument.",
       "k:key#0 i?:count^2.6.0" },
     { "srem", "write fast",
       "set", NULL, GK_NONE,
@@ -2370,7 +2101,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Remove one or more members from a set",
       "O(N) where N is the number of members to be removed.",
-      "2.4.0\tAccepts multiple `member` arguments.",
       "k:key#0 s*:member" },
     { "sscan", "readonly",
       "set", "nondeterministic_output", GK_NONE,
@@ -2381,7 +2111,6 @@ const commandMeta commandMetaTable[] = {
       "O(1) for every call. O(N) for a complete iteration, including enough "
       "command calls for the cursor to return back to 0. N is the number of "
       "elements inside the collection..",
-      NULL,
       "k:key#0 i:cursor p?:pattern=MATCH i?:count=" },
     { "ssubscribe", "pubsub noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -2390,7 +2119,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Listen for messages published to the given shard channels",
       "O(N) where N is the number of shard channels to subscribe to.",
-      NULL,
       "s*:shardchannel" },
     { "strlen", "readonly fast",
       "string", NULL, GK_NONE,
@@ -2399,7 +2127,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the length of the value stored in a key",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "subscribe", "pubsub noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -2408,7 +2135,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Listen for messages published to the given channels",
       "O(N) where N is the number of channels to subscribe to.",
-      NULL,
       "s*:channel" },
     { "substr", "readonly",
       "string", NULL, GK_NONE,
@@ -2420,7 +2146,6 @@ const commandMeta commandMetaTable[] = {
       "ultimately determined by the returned length, but because creating a "
       "substring from an existing string is very cheap, it can be considered "
       "O(1) for small strings.",
-      NULL,
       "k:key#0 i:start i:end" },
     { "sunion", "readonly",
       "set", "nondeterministic_output_order", GK_NONE,
@@ -2429,7 +2154,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Add multiple sets",
       "O(N) where N is the total number of elements in all given sets.",
-      NULL,
       "k*:key#0" },
     { "sunionstore", "write denyoom",
       "set", NULL, GK_NONE,
@@ -2438,7 +2162,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Add multiple sets and store the resulting set in a key",
       "O(N) where N is the total number of elements in all given sets.",
-      NULL,
       "k:destination#0 k*:key#1" },
     { "sunsubscribe", "pubsub noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -2448,7 +2171,6 @@ const commandMeta commandMetaTable[] = {
       "Stop listening for messages posted to the given shard channels",
       "O(N) where N is the number of clients already subscribed to a shard "
       "channel.",
-      NULL,
       "s?*:shardchannel" },
     { "swapdb", "write fast",
       "keyspace dangerous", NULL, GK_NONE,
@@ -2458,7 +2180,6 @@ const commandMeta commandMetaTable[] = {
       "Swaps two Redis databases",
       "O(N) where N is the count of clients watching or blocking on keys "
       "from both databases.",
-      NULL,
       "i:index1 i:index2" },
     { "sync", "no_async_loading admin no_multi noscript",
       NULL, NULL, GK_NONE,
@@ -2466,7 +2187,6 @@ const commandMeta commandMetaTable[] = {
       CG_SERVER, "1.0.0", NULL, NULL,
       NULL,
       "Internal command used for replication",
-      NULL,
       NULL,
       NULL },
     { "time", "loading stale fast",
@@ -2476,7 +2196,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Return the current server time",
       "O(1)",
-      NULL,
       NULL },
     { "touch", "readonly fast",
       "keyspace", "request_policy:multi_shard response_policy:agg_sum", GK_NONE,
@@ -2486,7 +2205,6 @@ const commandMeta commandMetaTable[] = {
       "Alters the last access time of a key(s). Returns the number of "
       "existing keys specified.",
       "O(N) where N is the number of keys that will be touched.",
-      NULL,
       "k*:key#0" },
     { "ttl", "readonly fast",
       "keyspace", "nondeterministic_output", GK_NONE,
@@ -2495,7 +2213,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the time to live for a key in seconds",
       "O(1)",
-      "2.8.0\tAdded the -2 reply.",
       "k:key#0" },
     { "type", "readonly fast",
       "keyspace", NULL, GK_NONE,
@@ -2504,7 +2221,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Determine the type stored at key",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "unlink", "write fast",
       "keyspace", "request_policy:multi_shard response_policy:agg_sum", GK_NONE,
@@ -2517,7 +2233,6 @@ const commandMeta commandMetaTable[] = {
       "does O(N) work in a different thread in order to reclaim memory, "
       "where N is the number of allocations the deleted objects where "
       "composed of.",
-      NULL,
       "k*:key#0" },
     { "unsubscribe", "pubsub noscript loading stale",
       NULL, NULL, GK_NONE,
@@ -2526,7 +2241,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Stop listening for messages posted to the given channels",
       "O(N) where N is the number of clients already subscribed to a channel.",
-      NULL,
       "s?*:channel" },
     { "unwatch", "noscript loading stale fast allow_busy",
       "transaction", NULL, GK_NONE,
@@ -2535,7 +2249,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Forget about all watched keys",
       "O(1)",
-      NULL,
       NULL },
     { "watch", "noscript loading stale fast allow_busy",
       "transaction", NULL, GK_NONE,
@@ -2544,7 +2257,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Watch the given keys to determine execution of the MULTI/EXEC block",
       "O(1) for every key.",
-      NULL,
       "k*:key#0" },
     { "xack", "write fast",
       "stream", NULL, GK_NONE,
@@ -2556,20 +2268,15 @@ const commandMeta commandMetaTable[] = {
       "of the command is the number of messages successfully acknowledged, "
       "that is, the IDs we were actually able to resolve in the PEL.",
       "O(1) for each message ID processed.",
-      NULL,
       "k:key#0 s:group s*:id" },
     { "xadd", "write denyoom fast",
       "stream", "nondeterministic_output", GK_NONE,
-      "RW,update:1:r0,1,0:UPDATE instead of INSERT because of the optional "
-      "trimming feature",
+      "RW,update:1:r0,1,0",
       CG_STREAM, "5.0.0", NULL, NULL,
       NULL,
       "Appends a new entry to a stream",
       "O(1) when adding a new entry, O(N) when trimming where N being the "
       "number of entries evicted.",
-      "6.2.0\tAdded the `NOMKSTREAM` option, `MINID` trimming strategy and "
-      "the `LIMIT` option.\n"
-      "7.0.0\tAdded support for the `<ms>-*` explicit ID form.",
       "k:key#0 t?:nomkstream=^6.2.0 b?:trim(o:strategy(t:maxlen= "
       "t:minid=^6.2.0) o?:operator(t:equal== t:approximately=~) s:threshold "
       "i?:count=LIMIT^6.2.0) o:id_or_auto(t:auto_id=* s:id) "
@@ -2582,8 +2289,6 @@ const commandMeta commandMetaTable[] = {
       "Changes (or acquires) ownership of messages in a consumer group, as "
       "if the messages were delivered to the specified consumer.",
       "O(1) if COUNT is small.",
-      "7.0.0\tAdded an element to the reply array, containing deleted "
-      "entries the command cleared from the PEL",
       "k:key#0 s:group s:consumer s:min-idle-time s:start i?:count= "
       "t?:justid=" },
     { "xclaim", "write fast",
@@ -2595,7 +2300,6 @@ const commandMeta commandMetaTable[] = {
       "if the message was delivered to the specified consumer.",
       "O(log N) with N being the number of messages in the PEL of the "
       "consumer group.",
-      NULL,
       "k:key#0 s:group s:consumer s:min-idle-time s*:id i?:ms=IDLE "
       "u?:unix-time-milliseconds=TIME i?:count=RETRYCOUNT t?:force= "
       "t?:justid= s?:id=LASTID" },
@@ -2609,7 +2313,6 @@ const commandMeta commandMetaTable[] = {
       "passed in case certain IDs do not exist.",
       "O(1) for each single item to delete in the stream, regardless of the "
       "stream size.",
-      NULL,
       "k:key#0 s*:id" },
     { "xgroup", "",
       NULL, NULL, GK_NONE,
@@ -2618,7 +2321,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for consumer groups commands",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "xgroup|create", "write denyoom",
       "stream", NULL, GK_NONE,
@@ -2627,7 +2329,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Create a consumer group.",
       "O(1)",
-      "7.0.0\tAdded the `entries_read` named argument.",
       "k:key#0 s:groupname o:id(s:id t:new_id=$) t?:mkstream= "
       "i?:entries_read=ENTRIESREAD" },
     { "xgroup|createconsumer", "write denyoom",
@@ -2637,7 +2338,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Create a consumer in a consumer group.",
       "O(1)",
-      NULL,
       "k:key#0 s:groupname s:consumername" },
     { "xgroup|delconsumer", "write",
       "stream", NULL, GK_NONE,
@@ -2646,7 +2346,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Delete a consumer from a consumer group.",
       "O(1)",
-      NULL,
       "k:key#0 s:groupname s:consumername" },
     { "xgroup|destroy", "write",
       "stream", NULL, GK_NONE,
@@ -2656,7 +2355,6 @@ const commandMeta commandMetaTable[] = {
       "Destroy a consumer group.",
       "O(N) where N is the number of entries in the group's pending entries "
       "list (PEL).",
-      NULL,
       "k:key#0 s:groupname" },
     { "xgroup|help", "loading stale",
       "stream", NULL, GK_NONE,
@@ -2665,7 +2363,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands",
       "O(1)",
-      NULL,
       NULL },
     { "xgroup|setid", "write",
       "stream", NULL, GK_NONE,
@@ -2674,7 +2371,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Set a consumer group to an arbitrary last delivered ID value.",
       "O(1)",
-      "7.0.0\tAdded the optional `entries_read` argument.",
       "k:key#0 s:groupname o:id(s:id t:new_id=$) i?:entries_read=ENTRIESREAD" },
     { "xinfo", "",
       NULL, NULL, GK_NONE,
@@ -2683,7 +2379,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "A container for stream introspection commands",
       "Depends on subcommand.",
-      NULL,
       NULL },
     { "xinfo|consumers", "readonly",
       "stream", "nondeterministic_output", GK_NONE,
@@ -2692,7 +2387,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "List the consumers in a consumer group",
       "O(1)",
-      NULL,
       "k:key#0 s:groupname" },
     { "xinfo|groups", "readonly",
       "stream", NULL, GK_NONE,
@@ -2701,7 +2395,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "List the consumer groups of a stream",
       "O(1)",
-      "7.0.0\tAdded the `entries-read` and `lag` fields",
       "k:key#0" },
     { "xinfo|help", "loading stale",
       "stream", NULL, GK_NONE,
@@ -2710,7 +2403,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Show helpful text about the different subcommands",
       "O(1)",
-      NULL,
       NULL },
     { "xinfo|stream", "readonly",
       "stream", NULL, GK_NONE,
@@ -2719,9 +2411,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get information about a stream",
       "O(1)",
-      "6.0.0\tAdded the `FULL` modifier.\n"
-      "7.0.0\tAdded the `max-deleted-entry-id`, `entries-added`, "
-      "`recorded-first-entry-id`, `entries-read` and `lag` fields",
       "k:key#0 b?:full=(i?:count=)" },
     { "xlen", "readonly fast",
       "stream", NULL, GK_NONE,
@@ -2730,7 +2419,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Return the number of entries in a stream",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "xpending", "readonly",
       "stream", "nondeterministic_output", GK_NONE,
@@ -2745,7 +2433,6 @@ const commandMeta commandMetaTable[] = {
       "the command returns just the summary and the list of consumers is "
       "small, it runs in O(1) time; otherwise, an additional O(N) time for "
       "iterating every consumer.",
-      "6.2.0\tAdded the `IDLE` option and exclusive range intervals.",
       "k:key#0 s:group b?:filters(i?:min-idle-time=IDLE^6.2.0 s:start s:end "
       "i:count s?:consumer)" },
     { "xrange", "readonly",
@@ -2758,7 +2445,6 @@ const commandMeta commandMetaTable[] = {
       "O(N) with N being the number of elements being returned. If N is "
       "constant (e.g. always asking for the first 10 elements with COUNT), "
       "you can consider it O(1).",
-      "6.2.0\tAdded exclusive ranges.",
       "k:key#0 s:start s:end i?:count=" },
     { "xread", "blocking readonly blocking",
       "stream", NULL, GK_XREAD,
@@ -2771,7 +2457,6 @@ const commandMeta commandMetaTable[] = {
       "being returned, it means that XREAD-ing with a fixed COUNT is O(1). "
       "Note that when the BLOCK option is used, XADD will pay O(M) time in "
       "order to serve the M clients blocked on the stream getting new data.",
-      NULL,
       "i?:count= i?:milliseconds=BLOCK b:streams=(k*:key#0 s*:id)" },
     { "xreadgroup", "blocking write",
       "stream", NULL, GK_XREAD,
@@ -2785,7 +2470,6 @@ const commandMeta commandMetaTable[] = {
       "elements with COUNT), you can consider it O(1). On the other side "
       "when XREADGROUP blocks, XADD will pay the O(N) time in order to serve "
       "the N clients blocked on the stream getting new data.",
-      NULL,
       "b:group_consumer=GROUP(s:group s:consumer) i?:count= "
       "i?:milliseconds=BLOCK t?:noack= b:streams=(k*:key#0 s*:id)" },
     { "xrevrange", "readonly",
@@ -2799,7 +2483,6 @@ const commandMeta commandMetaTable[] = {
       "O(N) with N being the number of elements returned. If N is constant "
       "(e.g. always asking for the first 10 elements with COUNT), you can "
       "consider it O(1).",
-      "6.2.0\tAdded exclusive ranges.",
       "k:key#0 s:end s:start i?:count=" },
     { "xsetid", "write denyoom fast",
       "stream", NULL, GK_NONE,
@@ -2808,7 +2491,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "An internal command for replicating stream values",
       "O(1)",
-      "7.0.0\tAdded the `entries_added` and `max_deleted_entry_id` arguments.",
       "k:key#0 s:last-id i?:entries_added=ENTRIESADDED^7.0.0 "
       "s?:max_deleted_entry_id=MAXDELETEDID^7.0.0" },
     { "xtrim", "write",
@@ -2821,7 +2503,6 @@ const commandMeta commandMetaTable[] = {
       "very small however, since entries are organized in macro nodes "
       "containing multiple entries that can be released with a single "
       "deallocation.",
-      "6.2.0\tAdded the `MINID` trimming strategy and the `LIMIT` option.",
       "k:key#0 b:trim(o:strategy(t:maxlen= t:minid=^6.2.0) "
       "o?:operator(t:equal== t:approximately=~) s:threshold "
       "i?:count=LIMIT^6.2.0)" },
@@ -2834,9 +2515,6 @@ const commandMeta commandMetaTable[] = {
       "already exists",
       "O(log(N)) for each item added, where N is the number of elements in "
       "the sorted set.",
-      "2.4.0\tAccepts multiple elements.\n"
-      "3.0.2\tAdded the `XX`, `NX`, `CH` and `INCR` options.\n"
-      "6.2.0\tAdded the `GT` and `LT` options.",
       "k:key#0 o?:condition^3.0.2(t:nx= t:xx=) o?:comparison^6.2.0(t:gt= "
       "t:lt=) t?:change=CH^3.0.2 t?:increment=INCR^3.0.2 "
       "b*:score_member(d:score s:member)" },
@@ -2847,7 +2525,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the number of members in a sorted set",
       "O(1)",
-      NULL,
       "k:key#0" },
     { "zcount", "readonly fast",
       "sortedset", NULL, GK_NONE,
@@ -2856,7 +2533,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Count the members in a sorted set with scores within the given values",
       "O(log(N)) with N being the number of elements in the sorted set.",
-      NULL,
       "k:key#0 d:min d:max" },
     { "zdiff", "readonly",
       "sortedset", NULL, GK_NUMKEYS_AT1,
@@ -2867,7 +2543,6 @@ const commandMeta commandMetaTable[] = {
       "O(L + (N-K)log(N)) worst case where L is the total number of elements "
       "in all the sets, N is the size of the first set, and K is the size of "
       "the result set.",
-      NULL,
       "i:numkeys k*:key#0 t?:withscores=" },
     { "zdiffstore", "write denyoom",
       "sortedset", NULL, GK_STORE_NUMKEYS,
@@ -2879,7 +2554,6 @@ const commandMeta commandMetaTable[] = {
       "O(L + (N-K)log(N)) worst case where L is the total number of elements "
       "in all the sets, N is the size of the first set, and K is the size of "
       "the result set.",
-      NULL,
       "k:destination#0 i:numkeys k*:key#1" },
     { "zincrby", "write denyoom fast",
       "sortedset", NULL, GK_NONE,
@@ -2888,7 +2562,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Increment the score of a member in a sorted set",
       "O(log(N)) where N is the number of elements in the sorted set.",
-      NULL,
       "k:key#0 i:increment s:member" },
     { "zinter", "readonly",
       "sortedset", NULL, GK_NUMKEYS_AT1,
@@ -2899,7 +2572,6 @@ const commandMeta commandMetaTable[] = {
       "O(N*K)+O(M*log(M)) worst case with N being the smallest input sorted "
       "set, K being the number of input sorted sets and M being the number "
       "of elements in the resulting sorted set.",
-      NULL,
       "i:numkeys k*:key#0 i?*:weight=WEIGHTS o?:aggregate=(t:sum= t:min= "
       "t:max=) t?:withscores=" },
     { "zintercard", "readonly",
@@ -2911,7 +2583,6 @@ const commandMeta commandMetaTable[] = {
       "result",
       "O(N*K) worst case with N being the smallest input sorted set, K being "
       "the number of input sorted sets.",
-      NULL,
       "i:numkeys k*:key#0 i?:limit=" },
     { "zinterstore", "write denyoom",
       "sortedset", NULL, GK_STORE_NUMKEYS,
@@ -2923,7 +2594,6 @@ const commandMeta commandMetaTable[] = {
       "O(N*K)+O(M*log(M)) worst case with N being the smallest input sorted "
       "set, K being the number of input sorted sets and M being the number "
       "of elements in the resulting sorted set.",
-      NULL,
       "k:destination#0 i:numkeys k*:key#1 i?*:weight=WEIGHTS "
       "o?:aggregate=(t:sum= t:min= t:max=)" },
     { "zlexcount", "readonly fast",
@@ -2934,7 +2604,6 @@ const commandMeta commandMetaTable[] = {
       "Count the number of members in a sorted set between a given "
       "lexicographical range",
       "O(log(N)) with N being the number of elements in the sorted set.",
-      NULL,
       "k:key#0 s:min s:max" },
     { "zmpop", "write",
       "sortedset", NULL, GK_NUMKEYS_AT1,
@@ -2945,7 +2614,6 @@ const commandMeta commandMetaTable[] = {
       "O(K) + O(M*log(N)) where K is the number of provided keys, N being "
       "the number of elements in the sorted set, and M being the number of "
       "elements popped.",
-      NULL,
       "i:numkeys k*:key#0 o:where(t:min= t:max=) i?:count=" },
     { "zmscore", "readonly fast",
       "sortedset", NULL, GK_NONE,
@@ -2954,7 +2622,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the score associated with the given members in a sorted set",
       "O(N) where N is the number of members being requested.",
-      NULL,
       "k:key#0 s*:member" },
     { "zpopmax", "write fast",
       "sortedset", NULL, GK_NONE,
@@ -2964,7 +2631,6 @@ const commandMeta commandMetaTable[] = {
       "Remove and return members with the highest scores in a sorted set",
       "O(log(N)*M) with N being the number of elements in the sorted set, "
       "and M being the number of elements popped.",
-      NULL,
       "k:key#0 i?:count" },
     { "zpopmin", "write fast",
       "sortedset", NULL, GK_NONE,
@@ -2974,7 +2640,6 @@ const commandMeta commandMetaTable[] = {
       "Remove and return members with the lowest scores in a sorted set",
       "O(log(N)*M) with N being the number of elements in the sorted set, "
       "and M being the number of elements popped.",
-      NULL,
       "k:key#0 i?:count" },
     { "zrandmember", "readonly",
       "sortedset", "nondeterministic_output", GK_NONE,
@@ -2983,7 +2648,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get one or multiple random elements from a sorted set",
       "O(N) where N is the number of elements returned",
-      NULL,
       "k:key#0 b?:options(i:count t?:withscores=)" },
     { "zrange", "readonly",
       "sortedset", NULL, GK_NONE,
@@ -2993,7 +2657,6 @@ const commandMeta commandMetaTable[] = {
       "Return a range of members in a sorted set",
       "O(log(N)+M) with N being the number of elements in the sorted set and "
       "M the number of elements returned.",
-      "6.2.0\tAdded the `REV`, `BYSCORE`, `BYLEX` and `LIMIT` options.",
       "k:key#0 s:start s:stop o?:sortby^6.2.0(t:byscore= t:bylex=) "
       "t?:rev=^6.2.0 b?:offset_count=LIMIT^6.2.0(i:offset i:count) "
       "t?:withscores=" },
@@ -3007,7 +2670,6 @@ const commandMeta commandMetaTable[] = {
       "M the number of elements being returned. If M is constant (e.g. "
       "always asking for the first 10 elements with LIMIT), you can consider "
       "it O(log(N)).",
-      NULL,
       "k:key#0 s:min s:max b?:offset_count=LIMIT(i:offset i:count)" },
     { "zrangebyscore", "readonly",
       "sortedset", NULL, GK_NONE,
@@ -3019,7 +2681,6 @@ const commandMeta commandMetaTable[] = {
       "M the number of elements being returned. If M is constant (e.g. "
       "always asking for the first 10 elements with LIMIT), you can consider "
       "it O(log(N)).",
-      "2.0.0\tAdded the `WITHSCORES` modifier.",
       "k:key#0 d:min d:max t?:withscores=^2.0.0 "
       "b?:offset_count=LIMIT(i:offset i:count)" },
     { "zrangestore", "write denyoom",
@@ -3030,7 +2691,6 @@ const commandMeta commandMetaTable[] = {
       "Store a range of members from sorted set into another key",
       "O(log(N)+M) with N being the number of elements in the sorted set and "
       "M the number of elements stored into the destination key.",
-      NULL,
       "k:dst#0 k:src#1 s:min s:max o?:sortby(t:byscore= t:bylex=) t?:rev= "
       "b?:offset_count=LIMIT(i:offset i:count)" },
     { "zrank", "readonly fast",
@@ -3040,7 +2700,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Determine the index of a member in a sorted set",
       "O(log(N))",
-      NULL,
       "k:key#0 s:member" },
     { "zrem", "write fast",
       "sortedset", NULL, GK_NONE,
@@ -3050,7 +2709,6 @@ const commandMeta commandMetaTable[] = {
       "Remove one or more members from a sorted set",
       "O(M*log(N)) with N being the number of elements in the sorted set and "
       "M the number of elements to be removed.",
-      "2.4.0\tAccepts multiple elements.",
       "k:key#0 s*:member" },
     { "zremrangebylex", "write",
       "sortedset", NULL, GK_NONE,
@@ -3061,7 +2719,6 @@ const commandMeta commandMetaTable[] = {
       "range",
       "O(log(N)+M) with N being the number of elements in the sorted set and "
       "M the number of elements removed by the operation.",
-      NULL,
       "k:key#0 s:min s:max" },
     { "zremrangebyrank", "write",
       "sortedset", NULL, GK_NONE,
@@ -3071,7 +2728,6 @@ const commandMeta commandMetaTable[] = {
       "Remove all members in a sorted set within the given indexes",
       "O(log(N)+M) with N being the number of elements in the sorted set and "
       "M the number of elements removed by the operation.",
-      NULL,
       "k:key#0 i:start i:stop" },
     { "zremrangebyscore", "write",
       "sortedset", NULL, GK_NONE,
@@ -3081,7 +2737,6 @@ const commandMeta commandMetaTable[] = {
       "Remove all members in a sorted set within the given scores",
       "O(log(N)+M) with N being the number of elements in the sorted set and "
       "M the number of elements removed by the operation.",
-      NULL,
       "k:key#0 d:min d:max" },
     { "zrevrange", "readonly",
       "sortedset", NULL, GK_NONE,
@@ -3092,7 +2747,6 @@ const commandMeta commandMetaTable[] = {
       "ordered from high to low",
       "O(log(N)+M) with N being the number of elements in the sorted set and "
       "M the number of elements returned.",
-      NULL,
       "k:key#0 i:start i:stop t?:withscores=" },
     { "zrevrangebylex", "readonly",
       "sortedset", NULL, GK_NONE,
@@ -3105,7 +2759,6 @@ const commandMeta commandMetaTable[] = {
       "M the number of elements being returned. If M is constant (e.g. "
       "always asking for the first 10 elements with LIMIT), you can consider "
       "it O(log(N)).",
-      NULL,
       "k:key#0 s:max s:min b?:offset_count=LIMIT(i:offset i:count)" },
     { "zrevrangebyscore", "readonly",
       "sortedset", NULL, GK_NONE,
@@ -3118,7 +2771,6 @@ const commandMeta commandMetaTable[] = {
       "M the number of elements being returned. If M is constant (e.g. "
       "always asking for the first 10 elements with LIMIT), you can consider "
       "it O(log(N)).",
-      "2.1.6\t`min` and `max` can be exclusive.",
       "k:key#0 d:max d:min t?:withscores= b?:offset_count=LIMIT(i:offset "
       "i:count)" },
     { "zrevrank", "readonly fast",
@@ -3129,7 +2781,6 @@ const commandMeta commandMetaTable[] = {
       "Determine the index of a member in a sorted set, with scores ordered "
       "from high to low",
       "O(log(N))",
-      NULL,
       "k:key#0 s:member" },
     { "zscan", "readonly",
       "sortedset", "nondeterministic_output", GK_NONE,
@@ -3140,7 +2791,6 @@ const commandMeta commandMetaTable[] = {
       "O(1) for every call. O(N) for a complete iteration, including enough "
       "command calls for the cursor to return back to 0. N is the number of "
       "elements inside the collection..",
-      NULL,
       "k:key#0 i:cursor p?:pattern=MATCH i?:count=" },
     { "zscore", "readonly fast",
       "sortedset", NULL, GK_NONE,
@@ -3149,7 +2799,6 @@ const commandMeta commandMetaTable[] = {
       NULL,
       "Get the score associated with the given member in a sorted set",
       "O(1)",
-      NULL,
       "k:key#0 s:member" },
     { "zunion", "readonly",
       "sortedset", NULL, GK_NUMKEYS_AT1,
@@ -3160,7 +2809,6 @@ const commandMeta commandMetaTable[] = {
       "O(N)+O(M*log(M)) with N being the sum of the sizes of the input "
       "sorted sets, and M being the number of elements in the resulting "
       "sorted set.",
-      NULL,
       "i:numkeys k*:key#0 i?*:weight=WEIGHTS o?:aggregate=(t:sum= t:min= "
       "t:max=) t?:withscores=" },
     { "zunionstore", "write denyoom",
@@ -3173,7 +2821,6 @@ const commandMeta commandMetaTable[] = {
       "O(N)+O(M log(M)) with N being the sum of the sizes of the input "
       "sorted sets, and M being the number of elements in the resulting "
       "sorted set.",
-      NULL,
       "k:destination#0 i:numkeys k*:key#1 i?*:weight=WEIGHTS "
       "o?:aggregate=(t:sum= t:min= t:max=)" },
 };

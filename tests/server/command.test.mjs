@@ -7,6 +7,11 @@
 // it has, in its own order). COMMAND GETKEYS and GETKEYSANDFLAGS are
 // compared on command lines whose keys specs alone cannot tell.
 //
+// Redis's history of changes and its key spec notes are left out of the
+// comparison on purpose: they are Redis's own prose, not part of the
+// interface, and glasskv gives neither. They are taken out of
+// redis-server's replies only, so glasskv's must have none.
+//
 // Run: node --test tests/server/ (GLASSKV_BUILD=dir for a build of one's
 // own, see servers.mjs).
 import assert from 'node:assert/strict';
@@ -66,6 +71,14 @@ async function ask(port, lines) {
 const infoWithoutSubs = (e) => (Array.isArray(e) && e.length === 10 ? e.slice(0, 9) : e);
 const docsWithoutSubs = (m) => (Array.isArray(m) ? m.filter(([k]) => k !== 'subcommands') : m);
 
+// The prose glasskv does not copy (see the top of the file): the notes
+// of redis-server's key specs (INFO's ninth element, a set of maps) and
+// the history of its COMMAND DOCS.
+const withoutSpecNotes = (e) => (Array.isArray(e) && Array.isArray(e[8])
+  ? [...e.slice(0, 8), e[8].map((spec) => spec.filter(([k]) => k !== 'notes')), ...e.slice(9)]
+  : e);
+const withoutDocText = (m, fields) => (Array.isArray(m) ? m.filter(([k]) => !fields.includes(k)) : m);
+
 describe('COMMAND INFO and COMMAND DOCS are redis-server 7.0\'s for every command', () => {
   let g, r, names;
   before(async () => {
@@ -83,13 +96,13 @@ describe('COMMAND INFO and COMMAND DOCS are redis-server 7.0\'s for every comman
     assert.deepEqual(missing, []);
   });
 
-  it('COMMAND INFO of each command: arity, flags, first/last/step, categories, tips, key specs', async () => {
+  it('COMMAND INFO of each command: arity, flags, first/last/step, categories, tips, key specs without notes', async () => {
     const lines = ['HELLO 3', ...names.map((n) => `COMMAND INFO ${n}`)];
     const [mine, theirs] = await Promise.all([ask(g.port, lines), ask(r.port, lines)]);
     const diffs = [];
     names.forEach((n, j) => {
       const a = infoWithoutSubs(mine[j + 1][0]);
-      const b = infoWithoutSubs(theirs[j + 1][0]);
+      const b = withoutSpecNotes(infoWithoutSubs(theirs[j + 1][0]));
       try {
         assert.deepEqual(a, b);
       } catch {
@@ -99,13 +112,13 @@ describe('COMMAND INFO and COMMAND DOCS are redis-server 7.0\'s for every comman
     assert.equal(diffs.join('\n'), '');
   });
 
-  it('COMMAND DOCS of each command: summary, since, group, complexity, history, arguments', async () => {
+  it('COMMAND DOCS of each command: summary, since, group, complexity, arguments; no history', async () => {
     const lines = ['HELLO 3', ...names.map((n) => `COMMAND DOCS ${n}`)];
     const [mine, theirs] = await Promise.all([ask(g.port, lines), ask(r.port, lines)]);
     const diffs = [];
     names.forEach((n, j) => {
       const a = docsWithoutSubs(mine[j + 1][0]?.[1]);
-      const b = docsWithoutSubs(theirs[j + 1][0]?.[1]);
+      const b = withoutDocText(docsWithoutSubs(theirs[j + 1][0]?.[1]), ['history']);
       try {
         assert.deepEqual(a, b);
       } catch {
