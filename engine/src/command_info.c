@@ -1,8 +1,10 @@
 /* command_info.c -- the COMMAND command: COMMAND [INFO|DOCS|LIST|COUNT|
  * GETKEYS|GETKEYSANDFLAGS|HELP], with the replies of Redis 7.0 in RESP2
  * and RESP3, from the engine's table (names, arities, subcommands) and
- * the descriptions of command_table.c. Commands are listed in the
- * table's order (Redis lists them in its hash table's order). */
+ * the descriptions of command_table.c. The summaries and complexities
+ * COMMAND DOCS gives are glasskv's own words, without Redis's history
+ * entries or key spec notes. Commands are listed in the table's order
+ * (Redis lists them in its hash table's order). */
 #include "command_keys.h"
 
 #include <ctype.h>

@@ -1,9 +1,10 @@
-/* command_keys.h -- what COMMAND tells about each command, as Redis 7.0
- * tells it: the flags COMMAND INFO shows, the ACL categories, the tips,
- * the key specs (where the keys are in the arguments and how they are
- * used) and the documentation COMMAND DOCS gives, without Redis's
- * history of changes and without notes on the key specs; and the search
- * for the keys of a command line that COMMAND GETKEYS makes.
+/* command_keys.h -- what COMMAND tells about each command: the flags
+ * COMMAND INFO shows, the ACL categories, the tips, the key specs (where
+ * the keys are in the arguments and how they are used) and the arguments
+ * and versions COMMAND DOCS gives, all as Redis 7.0 declares them; and
+ * the search for the keys of a command line that COMMAND GETKEYS makes.
+ * The prose of COMMAND DOCS (each command's summary and complexity) is
+ * glasskv's own; it gives no history and the key specs no notes.
  *
  * The facts live in command_table.c, one row per command name ("get",
  * "config|get"), apart from REDIS_COMMANDS in commands.c: the engine's

@@ -3,9 +3,9 @@
 // 7.0, and to `build/native/glasskv cli`; both must print the same bytes.
 // The scripts hold only commands whose output is deterministic (no hash
 // order, no wall-clock TTLs), so every difference is the engine's. One
-// exception is made, for command.redis: Redis's history of changes and
-// key spec notes, which glasskv does not give, are set apart before
-// comparing (see docText.ts).
+// exception is made, for command.redis: COMMAND's documentation text is
+// glasskv's own, not Redis's, so it is set apart before comparing (see
+// docText.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
@@ -98,9 +98,9 @@ function firstDifference(expected: string, actual: string, span = 12): string | 
 
 /**
  * The outputs of a script made comparable, redis-cli's first: only
- * command.redis's are changed, the history and key spec notes
- * redis-server gives (glasskv gives none) removed from its output only;
- * glasskv's is read and printed back as it is.
+ * command.redis's are changed, its COMMAND DOCS summaries and
+ * complexities masked on both sides, and the history and key spec notes
+ * redis-server gives (glasskv gives none) removed from its output only.
  */
 function comparable(name: string, expected: string, actual: string): [string, string] {
   if (name !== 'command.redis') return [expected, actual];

@@ -1,12 +1,14 @@
 // The documentation text of COMMAND's replies, set apart in what
 // redis-cli --no-raw prints, for tests/diff/scripts/command.redis.
 //
-// glasskv describes its commands as Redis 7.0 declares them but gives no
-// history of changes and no key spec notes: that text is Redis's own
-// prose, not part of the interface. So before the two outputs of that
-// script are compared, the printed replies are read back into trees and
-// redis-server's "history" entries and key spec "notes" are removed;
-// everything else is compared as printed.
+// glasskv describes its commands with the interface Redis 7.0 declares
+// (flags, key specs, arguments, versions...) but writes its own summary
+// and complexity for each, and gives no history and no key spec notes:
+// that text is Redis's own prose, not part of the interface. So before
+// the two outputs of that script are compared, the printed replies are
+// read back into trees, the values of "summary" and "complexity" are
+// masked on both sides, and redis-server's "history" entries and key
+// spec "notes" are removed; everything else is compared as printed.
 
 /** A reply as redis-cli printed it: a line of text, or an array. */
 type Node = string | Node[];
@@ -78,7 +80,8 @@ function setApart(node: Node, drop: string[]): Node {
     for (let j = 0; j < items.length; j += 2) {
       const key = items[j];
       if (typeof key === 'string' && drop.includes(key)) continue;
-      pairs.push(key, items[j + 1]);
+      const masked = docs && (key === '"summary"' || key === '"complexity"');
+      pairs.push(key, masked ? '"(documentation text)"' : items[j + 1]);
     }
     items = pairs;
   }
@@ -86,8 +89,9 @@ function setApart(node: Node, drop: string[]): Node {
 }
 
 /**
- * What redis-cli printed for COMMAND replies, without the entries of
- * COMMAND DOCS and of key specs named in `drop` ('"history"', '"notes"').
+ * What redis-cli printed for COMMAND replies, with the documentation
+ * text set apart: the summary and complexity of COMMAND DOCS masked, and
+ * the entries named in `drop` ('"history"', '"notes"') removed.
  */
 export function withoutDocText(out: string, drop: string[]): string {
   const lines: string[] = [];

@@ -1,9 +1,10 @@
 /* test_command_keys.c -- the descriptions of command_table.c against the
  * engine's command table: every command has one, the rows are sorted
- * (the lookup is a binary search), the compact strings parse, no key
- * spec has notes, and the flags the engine acts on are the ones COMMAND
- * INFO shows. The descriptions themselves are compared with
- * redis-server's in tests/server/command.test.mjs. */
+ * (the lookup is a binary search), the compact strings parse, every row
+ * has its summary and complexity and no key spec has notes, and the
+ * flags the engine acts on are the ones COMMAND INFO shows. The
+ * descriptions themselves are compared with redis-server's in
+ * tests/server/command.test.mjs. */
 #include <stdlib.h>
 #include "gktest.h"
 #include "command_keys.h"
@@ -156,10 +157,31 @@ static void testKeySpecsHaveNoNotes(void) {
     }
 }
 
+/* Every row has a summary and a complexity, each one line of text with
+ * no final full stop. tests/server/command.test.mjs checks that they are
+ * not redis-server's documentation text. */
+static int _sentence(const char *s) {
+    size_t n = s ? strlen(s) : 0;
+    return n > 0 && s[n - 1] != '.' && s[n - 1] != ' ' && !strchr(s, '\n');
+}
+
+static void testEveryRowHasASummaryAndAComplexity(void) {
+    for (int i = 0; i < commandMetaCount; i++) {
+        const commandMeta *m = &commandMetaTable[i];
+        if (!_sentence(m->summary) || !_sentence(m->complexity)) {
+            fprintf(stderr, "  %s: summary or complexity missing or "
+                    "malformed\n", m->name);
+            CHECK(0);
+        }
+    }
+}
+
 int main(void) {
     RUN("every row's key specs and arguments can be read",
         testEveryRowReads);
     RUN("the key specs carry no notes", testKeySpecsHaveNoNotes);
+    RUN("every row has a summary and a complexity",
+        testEveryRowHasASummaryAndAComplexity);
     RUN("every description row is sorted by name",
         testEveryRowIsSortedByName);
     RUN("every command is described, with the flags it runs with",

@@ -2,15 +2,18 @@
 // command and subcommand glasskv has (COMMAND LIST), COMMAND INFO and
 // COMMAND DOCS in RESP3 must equal Debian's redis-server's: arity,
 // flags, the legacy first/last/step, ACL categories, tips, key specs,
-// summary, arguments... A command added with a wrong description fails
-// here. Subcommands are compared one by one (a container lists the ones
-// it has, in its own order). COMMAND GETKEYS and GETKEYSANDFLAGS are
+// since, group, arguments... A command added with a wrong description
+// fails here. Subcommands are compared one by one (a container lists the
+// ones it has, in its own order). COMMAND GETKEYS and GETKEYSANDFLAGS are
 // compared on command lines whose keys specs alone cannot tell.
 //
-// Redis's history of changes and its key spec notes are left out of the
-// comparison on purpose: they are Redis's own prose, not part of the
-// interface, and glasskv gives neither. They are taken out of
-// redis-server's replies only, so glasskv's must have none.
+// The documentation text is left out of the comparison on purpose:
+// glasskv writes its own summary and complexity for each command rather
+// than Redis's words, and gives no history and no key spec notes. Those
+// fields are taken out of redis-server's replies (and the summary and
+// complexity out of glasskv's) before they are compared; a test of its
+// own checks that glasskv's summary and complexity are there and are not
+// redis-server's.
 //
 // Run: node --test tests/server/ (GLASSKV_BUILD=dir for a build of one's
 // own, see servers.mjs).
@@ -71,13 +74,16 @@ async function ask(port, lines) {
 const infoWithoutSubs = (e) => (Array.isArray(e) && e.length === 10 ? e.slice(0, 9) : e);
 const docsWithoutSubs = (m) => (Array.isArray(m) ? m.filter(([k]) => k !== 'subcommands') : m);
 
-// The prose glasskv does not copy (see the top of the file): the notes
-// of redis-server's key specs (INFO's ninth element, a set of maps) and
-// the history of its COMMAND DOCS.
+// The documentation text glasskv does not copy (see the top of the file):
+// the notes of redis-server's key specs (INFO's ninth element, a set of
+// maps), and the summary, complexity and history of its COMMAND DOCS.
+// glasskv's key specs are compared as they are, so a note there fails.
 const withoutSpecNotes = (e) => (Array.isArray(e) && Array.isArray(e[8])
   ? [...e.slice(0, 8), e[8].map((spec) => spec.filter(([k]) => k !== 'notes')), ...e.slice(9)]
   : e);
+const OWN_DOC_TEXT = ['summary', 'complexity'];
 const withoutDocText = (m, fields) => (Array.isArray(m) ? m.filter(([k]) => !fields.includes(k)) : m);
+const docField = (m, field) => (Array.isArray(m) ? m.find(([k]) => k === field)?.[1] : undefined);
 
 describe('COMMAND INFO and COMMAND DOCS are redis-server 7.0\'s for every command', () => {
   let g, r, names;
@@ -112,13 +118,13 @@ describe('COMMAND INFO and COMMAND DOCS are redis-server 7.0\'s for every comman
     assert.equal(diffs.join('\n'), '');
   });
 
-  it('COMMAND DOCS of each command: summary, since, group, complexity, arguments; no history', async () => {
+  it('COMMAND DOCS of each command: since, group, doc flags, deprecation, arguments; no history', async () => {
     const lines = ['HELLO 3', ...names.map((n) => `COMMAND DOCS ${n}`)];
     const [mine, theirs] = await Promise.all([ask(g.port, lines), ask(r.port, lines)]);
     const diffs = [];
     names.forEach((n, j) => {
-      const a = docsWithoutSubs(mine[j + 1][0]?.[1]);
-      const b = withoutDocText(docsWithoutSubs(theirs[j + 1][0]?.[1]), ['history']);
+      const a = withoutDocText(docsWithoutSubs(mine[j + 1][0]?.[1]), OWN_DOC_TEXT);
+      const b = withoutDocText(docsWithoutSubs(theirs[j + 1][0]?.[1]), [...OWN_DOC_TEXT, 'history']);
       try {
         assert.deepEqual(a, b);
       } catch {
@@ -126,6 +132,28 @@ describe('COMMAND INFO and COMMAND DOCS are redis-server 7.0\'s for every comman
       }
     });
     assert.equal(diffs.join('\n'), '');
+  });
+
+  it('every command has a summary and a complexity of glasskv\'s own, not redis-server\'s', async () => {
+    const lines = ['HELLO 3', ...names.map((n) => `COMMAND DOCS ${n}`)];
+    const [mine, theirs] = await Promise.all([ask(g.port, lines), ask(r.port, lines)]);
+    // A bare big-O statement such as "O(1)" is a fact both may state alike.
+    const bareBigO = /^O\([^ ]*\)$/;
+    const plain = (t) => String(t).toLowerCase().replace(/[^a-z0-9()]+/g, ' ').trim();
+    const problems = [];
+    names.forEach((n, j) => {
+      const a = mine[j + 1][0]?.[1];
+      const b = theirs[j + 1][0]?.[1];
+      for (const field of OWN_DOC_TEXT) {
+        const own = docField(a, field);
+        const redis = docField(b, field);
+        if (typeof own !== 'string' || own.trim() === '') problems.push(`${n}: no ${field}`);
+        else if (redis !== undefined && plain(own) === plain(redis) && !bareBigO.test(own))
+          problems.push(`${n}: the ${field} is redis-server's: ${own}`);
+      }
+      if (docField(a, 'history') !== undefined) problems.push(`${n}: has a history`);
+    });
+    assert.equal(problems.join('\n'), '');
   });
 
   it('a container lists the subcommands it has, each described in full', async () => {
