@@ -30,10 +30,12 @@ const runtime = ['UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8', 'HEAPU8'];
 
 // Code off the path of a command and of the world's clock, compiled for
 // size: what a reader runs once in a while (a recovery report, a SCAN walk's
-// picture, a digest, CONFIG, DEBUG, INFO-style stats, the console's reply
-// formatter, RDB, the labs). Everything else is compiled for speed.
+// picture, a digest, CONFIG, DEBUG, INFO-style stats, COMMAND's
+// descriptions of the commands, the console's reply formatter, RDB, the
+// labs). Everything else is compiled for speed.
 const forSize = new Set([
-  'cliformat.c', 'config.c', 'debug.c', 'digest.c', 'labs.c', 'labs_aof.c',
+  'cliformat.c', 'command_info.c', 'command_keys.c', 'command_table.c',
+  'config.c', 'debug.c', 'digest.c', 'labs.c', 'labs_aof.c',
   'labs_mc.c', 'mc_options.c', 'mc_stats.c', 'rdb.c', 'recovery.c',
   'recovery_report.c', 'scanwalk.c',
 ]);

@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <stdint.h>
 #include "server.h"
+#include "command_keys.h"
 
 /* ---- SHA-256 (FIPS 180-4). ---- */
 
@@ -193,28 +194,12 @@ void aclListCommand(client *c) {
     addReplyBulkSds(c, line);
 }
 
-/* 7.0's command categories, in its order. */
-static const char *const aclCategories[] = {
-    "keyspace", "read", "write", "set", "sortedset", "list", "hash",
-    "string", "bitmap", "hyperloglog", "geo", "stream", "pubsub", "admin",
-    "fast", "slow", "blocking", "dangerous", "connection", "transaction",
-    "scripting", NULL };
-
-/* Whether a command belongs to a category Redis derives from its flags
- * alone: read, write, fast, slow, admin. Returns -1 for the categories
- * that come from each command's own declaration instead. */
-static int _inFlagCategory(const redisCommand *cmd, const char *cat) {
-    if (!strcasecmp(cat, "read")) return (cmd->flags & CMD_READONLY) != 0;
-    if (!strcasecmp(cat, "write")) return (cmd->flags & CMD_WRITE) != 0;
-    if (!strcasecmp(cat, "fast")) return (cmd->flags & CMD_FAST) != 0;
-    if (!strcasecmp(cat, "slow")) return (cmd->flags & CMD_FAST) == 0;
-    if (!strcasecmp(cat, "admin")) return (cmd->flags & CMD_ADMIN) != 0;
-    return -1;
-}
-
-static long _catCommands(client *c, const redisCommand *cmd, const char *cat) {
+/* The commands (and subcommands, as "container|sub") of category index
+ * cat, replied one by one; returns how many. */
+static long _catCommands(client *c, const redisCommand *cmd, int cat) {
     long n = 0;
-    if (cmd->proc && _inFlagCategory(cmd, cat) == 1) {
+    if (commandAclCategories(commandMetaLookup(cmd->fullname)) &
+        (1u << cat)) {
         addReplyBulkCString(c, cmd->fullname);
         n++;
     }
@@ -224,35 +209,27 @@ static long _catCommands(client *c, const redisCommand *cmd, const char *cat) {
     return n;
 }
 
-/* ACL CAT [<category>]: the categories, or the commands (and
- * subcommands, as "container|sub") in one, in the table's order (Redis
- * gives them in its hash table's order). Only the categories Redis
- * derives from command flags can be listed: the others need each
- * command's declared categories, which this table does not carry, and
- * are refused rather than answered wrong. */
+/* ACL CAT [<category>]: 7.0's categories, or the commands (and
+ * subcommands) in one, from the categories each command's description
+ * declares and those its flags imply; in the table's order (Redis gives
+ * them in its hash table's order). */
 void aclCatCommand(client *c) {
     if (c->argc == 2) {
         long n = 0;
-        while (aclCategories[n]) n++;
+        while (commandAclCategoryNames[n]) n++;
         addReplyArrayLen(c, n);
-        for (long j = 0; j < n; j++) addReplyBulkCString(c, aclCategories[j]);
+        for (long j = 0; j < n; j++)
+            addReplyBulkCString(c, commandAclCategoryNames[j]);
         return;
     }
     if (c->argc > 3) {
         addReplySubcommandSyntaxError(c);
         return;
     }
-    const char *cat = c->argv[2]->v.ptr;
-    int known = 0;
-    for (int j = 0; aclCategories[j]; j++)
-        if (!strcasecmp(cat, aclCategories[j])) known = 1;
-    if (!known) {
-        addReplyErrorFormat(c, "Unknown category '%.128s'", cat);
-        return;
-    }
-    if (_inFlagCategory(c->srv->cmdtable, cat) < 0) {
-        addReplyErrorFormat(c, "ACL CAT %.128s: this server does not know "
-                            "which commands the category holds", cat);
+    const char *name = c->argv[2]->v.ptr;
+    int cat = commandAclCategoryIndex(name);
+    if (cat < 0) {
+        addReplyErrorFormat(c, "Unknown category '%.128s'", name);
         return;
     }
     void *len = addReplyDeferredLen(c);

@@ -20,11 +20,11 @@
  * C(name, handler, arity, flags, subcommands). */
 #define REDIS_COMMANDS(C) \
     C(ping, pingCommand, -1, F, NULL) \
-    C(echo, echoCommand, 2, F, NULL) \
+    C(echo, echoCommand, 2, F | CMD_LOADING | CMD_STALE, NULL) \
     C(quit, quitCommand, -1, \
-      F | CMD_LOADING | CMD_STALE | CMD_NO_AUTH | NS | CMD_ALLOW_BUSY, NULL) \
+      F | NS | CMD_LOADING | CMD_STALE | CMD_NO_AUTH | CMD_ALLOW_BUSY, NULL) \
     C(hello, helloCommand, -1, \
-      F | CMD_LOADING | CMD_STALE | CMD_NO_AUTH | NS | CMD_ALLOW_BUSY, NULL) \
+      F | NS | CMD_LOADING | CMD_STALE | CMD_NO_AUTH | CMD_ALLOW_BUSY, NULL) \
     C(select, selectCommand, 2, F | CMD_LOADING | CMD_STALE, NULL) \
     C(dbsize, dbsizeCommand, 1, R | F, NULL) \
     C(flushdb, flushdbCommand, -1, W, NULL) \
@@ -62,7 +62,7 @@
     C(decr, decrCommand, 2, W | M | F, NULL) \
     C(decrby, decrbyCommand, 3, W | M | F, NULL) \
     C(incrbyfloat, incrbyfloatCommand, 3, W | M | F, NULL) \
-    C(append, appendCommand, 3, W | M, NULL) \
+    C(append, appendCommand, 3, W | M | F, NULL) \
     C(strlen, strlenCommand, 2, R | F, NULL) \
     C(getex, getexCommand, -2, W | F, NULL) \
     C(getdel, getdelCommand, 2, W | F, NULL) \
@@ -205,12 +205,16 @@
     C(swapdb, swapdbCommand, 3, W | F, NULL) \
     C(sort, sortCommand, -2, W | M, NULL) \
     C(sort_ro, sortroCommand, -2, R, NULL) \
-    C(multi, multiCommand, 1, F | CMD_LOADING | CMD_STALE | NS | CMD_ALLOW_BUSY, NULL) \
-    C(exec, execCommand, 1, CMD_LOADING | CMD_STALE | CMD_SKIP_SLOWLOG | NS, \
+    C(multi, multiCommand, 1, \
+      F | NS | CMD_LOADING | CMD_STALE | CMD_ALLOW_BUSY, NULL) \
+    C(exec, execCommand, 1, NS | CMD_LOADING | CMD_STALE | CMD_SKIP_SLOWLOG, \
       NULL) \
-    C(discard, discardCommand, 1, F | CMD_LOADING | CMD_STALE | NS | CMD_ALLOW_BUSY, NULL) \
-    C(watch, watchCommand, -2, F | CMD_LOADING | CMD_STALE | NS | CMD_ALLOW_BUSY, NULL) \
-    C(unwatch, unwatchCommand, 1, F | CMD_LOADING | CMD_STALE | NS | CMD_ALLOW_BUSY, NULL) \
+    C(discard, discardCommand, 1, \
+      F | NS | CMD_LOADING | CMD_STALE | CMD_ALLOW_BUSY, NULL) \
+    C(watch, watchCommand, -2, \
+      F | NS | CMD_LOADING | CMD_STALE | CMD_ALLOW_BUSY, NULL) \
+    C(unwatch, unwatchCommand, 1, \
+      F | NS | CMD_LOADING | CMD_STALE | CMD_ALLOW_BUSY, NULL) \
     C(config, NULL, -2, 0, configSubcommands) \
     C(object, NULL, -2, 0, objectSubcommands) \
     C(command, commandCommand, -1, CMD_LOADING | CMD_STALE, \
@@ -219,19 +223,21 @@
     C(info, infoCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
     C(slowlog, NULL, -2, 0, slowlogSubcommands) \
     C(latency, NULL, -2, 0, latencySubcommands) \
-    C(debug, debugCommand, -2, A | CMD_LOADING | CMD_STALE | NS, NULL) \
+    C(debug, debugCommand, -2, A | NS | CMD_LOADING | CMD_STALE, NULL) \
     C(time, timeCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
-    C(subscribe, subscribeCommand, -2, CMD_LOADING | CMD_STALE | NS, NULL) \
-    C(unsubscribe, unsubscribeCommand, -1, CMD_LOADING | CMD_STALE | NS, NULL) \
-    C(psubscribe, psubscribeCommand, -2, CMD_LOADING | CMD_STALE | NS, NULL) \
-    C(punsubscribe, punsubscribeCommand, -1, CMD_LOADING | CMD_STALE | NS, NULL) \
+    C(subscribe, subscribeCommand, -2, NS | CMD_LOADING | CMD_STALE, NULL) \
+    C(unsubscribe, unsubscribeCommand, -1, NS | CMD_LOADING | CMD_STALE, NULL) \
+    C(psubscribe, psubscribeCommand, -2, NS | CMD_LOADING | CMD_STALE, NULL) \
+    C(punsubscribe, punsubscribeCommand, -1, \
+      NS | CMD_LOADING | CMD_STALE, NULL) \
     C(publish, publishCommand, 3, F | CMD_LOADING | CMD_STALE, NULL) \
-    C(ssubscribe, ssubscribeCommand, -2, CMD_LOADING | CMD_STALE | NS, NULL) \
-    C(sunsubscribe, sunsubscribeCommand, -1, CMD_LOADING | CMD_STALE | NS, NULL) \
+    C(ssubscribe, ssubscribeCommand, -2, NS | CMD_LOADING | CMD_STALE, NULL) \
+    C(sunsubscribe, sunsubscribeCommand, -1, \
+      NS | CMD_LOADING | CMD_STALE, NULL) \
     C(spublish, spublishCommand, 3, F | CMD_LOADING | CMD_STALE, NULL) \
     C(pubsub, NULL, -2, 0, pubsubSubcommands) \
     C(bgrewriteaof, bgrewriteaofCommand, 1, A | NS, NULL) \
-    C(save, saveCommand, 1, A | CMD_NO_MULTI | NS, NULL) \
+    C(save, saveCommand, 1, A | NS | CMD_NO_MULTI, NULL) \
     C(lastsave, lastsaveCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(monitor, monitorCommand, 1, A | NS | CMD_LOADING | CMD_STALE, NULL) \
     C(reset, resetCommand, 1, \
@@ -240,7 +246,7 @@
       NS | CMD_LOADING | CMD_STALE | F | CMD_NO_AUTH | CMD_ALLOW_BUSY, NULL) \
     C(acl, NULL, -2, 0, aclSubcommands) \
     C(shutdown, shutdownCommand, -1, \
-      A | CMD_LOADING | CMD_STALE | CMD_NO_MULTI | NS | CMD_ALLOW_BUSY, NULL) \
+      A | NS | CMD_LOADING | CMD_STALE | CMD_NO_MULTI | CMD_ALLOW_BUSY, NULL) \
     C(function, NULL, -2, 0, functionSubcommands) \
     C(eval, evalCommand, -3, \
       NS | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_STALE, NULL) \
@@ -255,18 +261,20 @@
       NS | CMD_SKIP_MONITOR | CMD_MAY_REPLICATE | CMD_STALE, NULL) \
     C(fcall_ro, fcallroCommand, -3, \
       NS | CMD_SKIP_MONITOR | CMD_STALE | R, NULL) \
-    C(sync, syncCommand, 1, A | CMD_NO_MULTI | NS, NULL) \
-    C(psync, syncCommand, -3, A | CMD_NO_MULTI | NS, NULL) \
-    C(replconf, replconfCommand, -1, A | CMD_LOADING | CMD_STALE | NS | CMD_ALLOW_BUSY, NULL) \
-    C(replicaof, replicaofCommand, 3, A | CMD_STALE | NS, NULL) \
-    C(slaveof, replicaofCommand, 3, A | CMD_STALE | NS, NULL) \
-    C(role, roleCommand, 1, F | CMD_LOADING | CMD_STALE | NS, NULL)
+    C(sync, syncCommand, 1, A | NS | CMD_NO_MULTI, NULL) \
+    C(psync, syncCommand, -3, A | NS | CMD_NO_MULTI, NULL) \
+    C(replconf, replconfCommand, -1, \
+      A | NS | CMD_LOADING | CMD_STALE | CMD_ALLOW_BUSY, NULL) \
+    C(replicaof, replicaofCommand, 3, A | NS | CMD_STALE, NULL) \
+    C(slaveof, replicaofCommand, 3, A | NS | CMD_STALE, NULL) \
+    C(role, roleCommand, 1, F | NS | CMD_LOADING | CMD_STALE, NULL)
 
 /* CONFIG's subcommands: S(container, name, handler, arity, flags). */
 #define CONFIG_SUBCOMMANDS(S) \
-    S(config, get, configGetCommand, -3, CMD_LOADING | CMD_STALE | NS) \
-    S(config, set, configSetCommand, -4, A | CMD_LOADING | CMD_STALE | NS) \
-    S(config, resetstat, configResetStatCommand, 2, A | NS) \
+    S(config, get, configGetCommand, -3, A | NS | CMD_LOADING | CMD_STALE) \
+    S(config, set, configSetCommand, -4, A | NS | CMD_LOADING | CMD_STALE) \
+    S(config, resetstat, configResetStatCommand, 2, \
+      A | NS | CMD_LOADING | CMD_STALE) \
     S(config, rewrite, configRewriteCommand, 2, \
       A | NS | CMD_LOADING | CMD_STALE) \
     S(config, help, configHelpCommand, 2, CMD_LOADING | CMD_STALE)
@@ -286,16 +294,24 @@
 
 /* COMMAND's subcommands: S(container, name, handler, arity, flags). */
 #define COMMAND_SUBCOMMANDS(S) \
-    S(command, count, commandCountCommand, 2, CMD_LOADING | CMD_STALE)
+    S(command, count, commandCountCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(command, docs, commandDocsCommand, -2, CMD_LOADING | CMD_STALE) \
+    S(command, getkeys, commandGetKeysCommand, -4, CMD_LOADING | CMD_STALE) \
+    S(command, getkeysandflags, commandGetKeysAndFlagsCommand, -4, \
+      CMD_LOADING | CMD_STALE) \
+    S(command, help, commandHelpCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(command, info, commandInfoCommand, -2, CMD_LOADING | CMD_STALE) \
+    S(command, list, commandListCommand, -2, CMD_LOADING | CMD_STALE)
 
 /* CLIENT's subcommands: S(container, name, handler, arity, flags). */
 #define CLIENT_SUBCOMMANDS(S) \
-    S(client, id, clientIdCommand, 2, CMD_LOADING | CMD_STALE | NS) \
-    S(client, setname, clientSetNameCommand, 3, CMD_LOADING | CMD_STALE | NS) \
-    S(client, getname, clientGetNameCommand, 2, CMD_LOADING | CMD_STALE | NS) \
-    S(client, info, clientInfoCommand, 2, CMD_LOADING | CMD_STALE | NS) \
-    S(client, list, clientListCommand, -2, A | CMD_LOADING | CMD_STALE | NS) \
-    S(client, unblock, clientUnblockCommand, -3, A | CMD_LOADING | CMD_STALE | NS) \
+    S(client, id, clientIdCommand, 2, NS | CMD_LOADING | CMD_STALE) \
+    S(client, setname, clientSetNameCommand, 3, NS | CMD_LOADING | CMD_STALE) \
+    S(client, getname, clientGetNameCommand, 2, NS | CMD_LOADING | CMD_STALE) \
+    S(client, info, clientInfoCommand, 2, NS | CMD_LOADING | CMD_STALE) \
+    S(client, list, clientListCommand, -2, A | NS | CMD_LOADING | CMD_STALE) \
+    S(client, unblock, clientUnblockCommand, -3, \
+      A | NS | CMD_LOADING | CMD_STALE) \
     S(client, kill, clientKillCommand, -3, A | NS | CMD_LOADING | CMD_STALE) \
     S(client, pause, clientPauseCommand, -3, A | NS | CMD_LOADING | CMD_STALE) \
     S(client, unpause, clientUnpauseCommand, 2, \
@@ -369,15 +385,18 @@
 
 /* LATENCY's subcommands: S(container, name, handler, arity, flags). */
 #define LATENCY_SUBCOMMANDS(S) \
-    S(latency, doctor, latencyDoctorCommand, 2, A | CMD_LOADING | CMD_STALE | NS) \
-    S(latency, graph, latencyGraphCommand, 3, A | CMD_LOADING | CMD_STALE | NS) \
+    S(latency, doctor, latencyDoctorCommand, 2, \
+      A | NS | CMD_LOADING | CMD_STALE) \
+    S(latency, graph, latencyGraphCommand, 3, \
+      A | NS | CMD_LOADING | CMD_STALE) \
     S(latency, help, latencyHelpCommand, 2, CMD_LOADING | CMD_STALE) \
     S(latency, histogram, latencyHistogramCommand, -2, \
-      A | CMD_LOADING | CMD_STALE | NS) \
+      A | NS | CMD_LOADING | CMD_STALE) \
     S(latency, history, latencyHistoryCommand, 3, \
-      A | CMD_LOADING | CMD_STALE | NS) \
-    S(latency, latest, latencyLatestCommand, 2, A | CMD_LOADING | CMD_STALE | NS) \
-    S(latency, reset, latencyResetCommand, -2, A | CMD_LOADING | CMD_STALE | NS)
+      A | NS | CMD_LOADING | CMD_STALE) \
+    S(latency, latest, latencyLatestCommand, 2, \
+      A | NS | CMD_LOADING | CMD_STALE) \
+    S(latency, reset, latencyResetCommand, -2, A | NS | CMD_LOADING | CMD_STALE)
 
 /* ACL's subcommands: S(container, name, handler, arity, flags). */
 #define ACL_SUBCOMMANDS(S) \

@@ -994,14 +994,3 @@ void timeCommand(client *c) {
     addReplyBulkLongLong(c, c->srv->ustime % 1000000);
 }
 
-/* COMMAND COUNT: the number of top-level commands in the table. */
-void commandCountCommand(client *c) {
-    addReplyLongLong(c, (long long)dictSize(c->srv->commands));
-}
-
-/* COMMAND with no subcommand would describe every command; the engine
- * does not, and replies an error pointing at COMMAND COUNT. */
-void commandCommand(client *c) {
-    addReplyError(c, "COMMAND without subcommands is not supported here; "
-                  "try COMMAND COUNT");
-}
