@@ -121,6 +121,57 @@ static void testRttPerBatch(void) {
     gkWorldRelease(w);
 }
 
+/* One client, one connection, no pipeline, over a link of round trip
+ * rtt_ns: the server's system calls and loop iterations per command, and
+ * the client's iterations per command, counted until the last reply. The
+ * few serverCron iterations of the run (hz 10) are left in: 2,000
+ * commands take well under a second, so they add less than 0.01 per
+ * command. */
+static void shapeOf(uint64_t rtt_ns, double *syscalls, double *polls,
+                    double *iters, double *client_iters) {
+    int srv, wl;
+    gkWorld *w = newWorld(1, &srv);
+    gkWorkloadSpec sp;
+    gkWorkloadSpecInit(&sp);
+    sp.clients = 1;
+    sp.requests = 2000;
+    sp.pipeline = 1;
+    sp.rtt_ns = rtt_ns;
+    gkWorkloadStart(w, srv, &sp, &wl);
+    gkWorkloadStats st;
+    do {
+        gkWorldRunUntil(w, gkWorldNow(w) + 1000000);
+        gkWorkloadGetStats(w, wl, &st);
+    } while (!st.done && gkWorldNow(w) < 2000000000ULL);
+    CHECK(st.done);
+    gkNodeStats s, c;
+    gkNodeGetStats(w, srv, &s);
+    gkNodeGetStats(w, wl, &c);
+    double n = (double)st.completed;
+    *syscalls = (double)(s.reads + s.writes + s.polls) / n;
+    *polls = (double)s.polls / n;
+    *iters = (double)s.iterations / n;
+    *client_iters = (double)c.iterations / n;
+    gkWorldRelease(w);
+}
+
+/* strace -f -c of redis-server 7.0.15 under redis-benchmark -c 1 -P 1
+ * counts one epoll_wait, one read and one write per GET: the loop sleeps
+ * until the request arrives, reads it, runs it and writes the reply in the
+ * same iteration. The client reading a reply makes room in a socket
+ * buffer that was nowhere near full, which wakes nobody. */
+static void testOneClientCommandShape(void) {
+    uint64_t rtts[2] = { 0, 100000 };
+    for (int i = 0; i < 2; i++) {
+        double sys, polls, iters, citers;
+        shapeOf(rtts[i], &sys, &polls, &iters, &citers);
+        CHECK(sys >= 3.0 && sys < 3.01);
+        CHECK(polls >= 1.0 && polls < 1.01);
+        CHECK(iters >= 1.0 && iters < 1.01);
+        CHECK(citers >= 1.0 && citers < 1.01);
+    }
+}
+
 /* A workload answers with the spec it runs with, defaults filled in, when
  * it was started and whether it was stopped. */
 static void testWorkloadSpecAndStop(void) {
@@ -230,6 +281,9 @@ int main(void) {
         "boundaries", testPipelineAcrossReads);
     RUN("without a pipeline every command waits a full round trip",
         testRttPerBatch);
+    RUN("one client without a pipeline costs the server an epoll_wait, a "
+        "read and a write per command, in one iteration",
+        testOneClientCommandShape);
     RUN("the labs reproduce the seeds' shapes", testLabsHaveTheSeedsShape);
     RUN("the same scenario twice gives byte-identical traces",
         testSameScenarioSameTrace);
