@@ -95,13 +95,13 @@ export type WorkloadAction = { kind: 'workload'; preset: WorkloadPreset } & Part
 export const PRESET_SPECS: Record<WorkloadPreset, Partial<WorkloadSpec>> = {
   benchmark: {},
   'redis-py': { clients: 1, multi: true },
-  lettuce: { clients: 1 },
+  lettuce: { clients: 1, flush: 1 },
   monitor: { clients: 1, pipeline: 1, requests: 0, command: 'INFO', intervalNs: 2e9 },
 };
 
 export const WORKLOAD_SPEC_FIELDS = [
   'clients', 'pipeline', 'requests', 'multi', 'keyspace', 'valueSize', 'clientCmdNs', 'command', 'intervalNs',
-  'rttNs', 'bandwidth',
+  'rttNs', 'bandwidth', 'flush',
 ] as const;
 
 /** The labs of the event-loop issue (gkLabRun's names). */

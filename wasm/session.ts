@@ -477,6 +477,7 @@ export class Session {
     };
     whole(a.clients, 1, 10_000, 'clients');
     whole(a.pipeline, 1, 1_000_000, 'pipeline');
+    whole(a.flush, 0, 1_000_000, 'flush');
     whole(a.requests, 0, 1e12, 'requests');
     whole(a.keyspace, 1, 1e9, 'keyspace');
     whole(a.valueSize, 0, 64 * 1024 * 1024, 'value size');

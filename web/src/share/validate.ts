@@ -96,7 +96,7 @@ export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
       clients: ['int', 1, 10_000], pipeline: many, requests: ['int', 0, 1e12], multi: ['bool'],
       keyspace: ['int', 1, 1e9], valueSize: ['int', 0, 64 * 1024 * 1024], clientCmdNs: ['int', 0, 1e9],
       command: ['enum', ['GET', 'SET', 'INCR', 'PING', 'INFO']], intervalNs: ['int', 0, 3600e9],
-      rttNs: ['int', 0, 60e9], bandwidth: ['int', 0, 1e12],
+      rttNs: ['int', 0, 60e9], bandwidth: ['int', 0, 1e12], flush: ['int', 0, 1_000_000],
     },
   },
   workloadStop: { required: { id: ['int', 0, 15] } },
