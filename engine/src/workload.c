@@ -106,11 +106,17 @@ static uint64_t _histValue(int b) {
     return (uint64_t)(4 + b % 4) << (b / 4 - 2);
 }
 
+/* The latency below which a fraction p of the batches completed: the
+ * middle of the histogram bucket it falls in, but never more than the
+ * largest latency seen, which is exact (a bucket's middle can lie past
+ * every latency the bucket holds). */
 static uint64_t _percentile(const workload *wl, double p) {
     uint64_t want = (uint64_t)((double)wl->st.lat_count * p), seen = 0;
     for (int b = 0; b < WL_HIST_BUCKETS; b++) {
         seen += wl->hist[b];
-        if (seen > want) return (_histValue(b) + _histValue(b + 1)) / 2;
+        if (seen <= want) continue;
+        uint64_t mid = (_histValue(b) + _histValue(b + 1)) / 2;
+        return mid < wl->st.lat_max_ns ? mid : wl->st.lat_max_ns;
     }
     return wl->st.lat_max_ns;
 }

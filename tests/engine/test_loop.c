@@ -287,6 +287,10 @@ static void testLabsHaveTheSeedsShape(void) {
     CHECK(b50 >= 2 * b1 && b50 <= 8 * b1);
     CHECK(b1000 >= 2 * b1 && b1000 <= 8 * b1);
     CHECK(b1000 > b50);
+    for (int i = 0; i < 3; i++) {           /* read from a histogram */
+        CHECK(jsonNum(j, "p50", i) <= jsonNum(j, "max", i));
+        CHECK(jsonNum(j, "p99", i) <= jsonNum(j, "max", i));
+    }
     j = lab("pipeline-vs-multi");
     double withMulti = jsonNum(j, "max_ms", 0);
     double without = jsonNum(j, "max_ms", 1);

@@ -20,7 +20,7 @@ describe('the workload exports', () => {
     const st = world.workloadStats(id);
     expect(st).toMatchObject({ sent: 3000, completed: 3000, batches: 300, latCount: 300, done: true });
     expect(st.latP50Ns).toBeGreaterThanOrEqual(100e3);
-    expect(st.latMaxNs).toBeGreaterThanOrEqual(st.latP50Ns * 0.8);
+    expect(st.latMaxNs).toBeGreaterThanOrEqual(st.latP50Ns);
     expect(st.reads + st.writes).toBeGreaterThanOrEqual(600);
     const samples = world.workloadSamples(id, 100);
     expect(samples.times.length).toBe(100);
