@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { TimelineBin, TimelineItem, type LaneItems } from '../../wasm/protocol';
 import { LAB_SCENES } from '../../wasm/labscenes';
+import { requestBursts } from '../../web/src/render/sequence';
 import { emptyLog, loadGlasskv, newSession } from './helpers';
 
 const items = (l: LaneItems) => Array.from({ length: l.count }, (_, i) => ({
@@ -186,6 +187,26 @@ describe('the timeline', () => {
     const numbers = iters.map((i) => i.x);
     expect(numbers).toEqual(numbers.map((_, i) => numbers[0] + i));
     expect(numbers.at(-1)! + 1).toBe(snap.hosts[0].iterations);
+  });
+
+  it('labels each request of the sequence diagram with the commands it carried: one per flush, or the whole batch', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(9));
+    const lettuce = { kind: 'workload', preset: 'lettuce', clients: 1, pipeline: 20, requests: 40, command: 'GET',
+      rttNs: 100e3 } as const;
+    session.act({ ...lettuce, flush: 1 });
+    session.act({ ...lettuce, flush: 0 });
+    session.advanceBy(5e6);
+    expect(session.snapshot().workloads.map((w) => w.stats.done)).toEqual([true, true]);
+    const w = session.timeline(0, 5e6, 100_000, [1, 2]);
+    expect(w.mode).toBe('items');
+    const lane = (node: number) => w.items.find((l) => l.node === node)!;
+    const each = requestBursts(lane(1), 0);
+    expect(each.length).toBe(40);
+    expect(each.every((r) => r.commands === 1)).toBe(true);
+    expect(requestBursts(lane(2), 0).map((r) => r.commands)).toEqual([20, 20]);
+    // Writes drawn as one burst carry the commands of all their flushes.
+    expect(requestBursts(lane(1), 1e9).map((r) => r.commands)).toEqual([40]);
   });
 
   it('sums items into bins when a window holds more than its pixels can show, and the sums agree with the engine', async () => {
