@@ -179,6 +179,9 @@ export const en = {
   'lesson.predict.right': 'Right. The engine says {actual}.',
   'lesson.predict.wrong': 'Not quite: you said {given}; the engine says {actual}.',
   'lesson.predict.retry': 'Try again',
+  'lesson.predict.aNumber': 'a number',
+  'lesson.predict.notNumber': 'This question asks for a number: type digits, such as 42.',
+  'lesson.gate': 'The rest of this step appears once you have answered the question above.',
 
   'action.console': 'console “{text}”',
   'action.populate': 'add {n, plural, one {# key} other {# keys}}',

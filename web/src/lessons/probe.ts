@@ -329,9 +329,17 @@ function normalize(s: string): string {
   return t.toLowerCase();
 }
 
-function asNumber(s: string): number | null {
+/** The number s writes (digits, a sign, a decimal point), or null. */
+export function asNumber(s: string): number | null {
   const t = s.trim();
   return /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : null;
+}
+
+/** Whether a typed answer fits its question's type: anything not blank for
+ *  a text, a number written as numbers are compared for a number. */
+export function answerFits(type: 'choice' | 'number' | 'text', given: string): boolean {
+  if (!given.trim()) return false;
+  return type !== 'number' || asNumber(given) !== null;
 }
 
 /** Compares a probe's value with a written value: numerically when both
