@@ -198,6 +198,25 @@ test.describe('the SCAN lesson', () => {
     expect(app.errors).toEqual([]);
   });
 
+  test('the walker shows the COUNT a lesson\'s walk uses, and the keys of the last call apart from the walk\'s total', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open();
+    const { lesson } = app;
+    await lesson.open(LESSON);
+    await lesson.goTo(1);
+    await expect(app.byId('scan.count')).toHaveValue('10');
+    await lesson.run('1.0');
+    await expect(app.byId('scan.count')).toHaveValue('1');
+    await lesson.answer('1.2', '16');
+    await lesson.answer('1.3', '4');
+    const shown = await app.byId('scan.keys').locator('li:not(.dim)').count();
+    await expect(app.byId('scan.keys.last')).toHaveText(`${shown} ${shown === 1 ? 'key' : 'keys'} in this call`);
+    const distinct = Number((await app.byId('scan.keys.distinct').textContent())!.match(/\d+/)![0]);
+    expect(distinct).toBeGreaterThan(shown);
+    await app.screenshot('labs/scan-walker-count-and-keys');
+    expect(app.errors).toEqual([]);
+  });
+
   test('the lesson list and a question work from the keyboard', async ({ page }) => {
     const app = new SandboxPage(page);
     await app.open();

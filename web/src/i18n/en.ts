@@ -106,7 +106,8 @@ export const en = {
   'scan.duplicate': 'returned before',
   'scan.done': 'The cursor is back to 0: the walk is complete.',
   'scan.error': 'SCAN replied with an error: {msg}',
-  'scan.distinct': '{n, plural, one {# distinct key} other {# distinct keys}}',
+  'scan.lastKeys': '{n, plural, one {# key} other {# keys}} in this call',
+  'scan.distinct': 'the walk so far: {n, plural, one {# distinct key} other {# distinct keys}}',
   'scan.dups': '{n, plural, one {# duplicate return} other {# duplicate returns}}',
 
   'check.title': 'Guarantee check',

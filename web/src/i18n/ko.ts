@@ -107,7 +107,8 @@ export const ko: Record<MessageKey, string> = {
   'scan.duplicate': '이미 받은 키',
   'scan.done': '커서가 0으로 돌아왔습니다. 순회가 끝났습니다.',
   'scan.error': 'SCAN이 오류로 응답했습니다: {msg}',
-  'scan.distinct': '서로 다른 키 {n}개',
+  'scan.lastKeys': '이번 호출의 키 {n}개',
+  'scan.distinct': '지금까지의 순회: 서로 다른 키 {n}개',
   'scan.dups': '중복 반환 {n}번',
 
   'check.title': '보장 검사',

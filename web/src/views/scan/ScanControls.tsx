@@ -1,4 +1,4 @@
-import { memo, useCallback, useState, type FormEvent } from 'react';
+import { memo, useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useAppState, useReady, useStoreApi, useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
 
@@ -12,6 +12,14 @@ export const ScanControls = memo(function ScanControls() {
   const scan = useAppState((s) => s.snapshot?.scan ?? null);
   const [count, setCount] = useState('10');
   const [match, setMatch] = useState('*');
+  // A walk started elsewhere (a lesson's scan-start, a rewind, a shared
+  // link) shows its COUNT and MATCH here, so the fields say what it uses.
+  const walkCount = scan?.count;
+  const walkMatch = scan?.match;
+  useEffect(() => {
+    if (walkCount !== undefined) setCount(String(walkCount));
+    if (walkMatch !== undefined) setMatch(walkMatch);
+  }, [walkCount, walkMatch]);
   const [running, setRunning] = useState(false);
   const target = useLessonTarget('scan.controls');
   const countN = Number(count);
