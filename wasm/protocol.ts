@@ -46,8 +46,9 @@ export type Action =
   | { kind: 'config'; name: string; value: string }
   /** Starts a SCAN walk on db (and its audit) on the scan connection. */
   | { kind: 'scanStart'; db: number; count: number; match: string }
-  /** Sends the next SCAN call of the current walk. */
-  | { kind: 'scanStep' }
+  /** Sends the next SCAN call of the current walk, or the next `calls`
+   *  calls (fewer if the cursor comes back to 0 first). */
+  | { kind: 'scanStep'; calls?: number }
   /** Sends SCAN calls until the current walk's cursor is back to 0. */
   | { kind: 'scanFinish' }
   /** Runs the world until virtual time `to` (ns). */

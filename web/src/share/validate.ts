@@ -84,7 +84,7 @@ export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
   activeRehash: { required: { on: ['bool'] } },
   config: { required: { name: ['str', 128], value: ['str', MAX_STRING] } },
   scanStart: { required: { db, count: many, match: ['str', MAX_STRING] } },
-  scanStep: { required: {} },
+  scanStep: { required: {}, optional: { calls: ['int', 1, 10_000_000] } },
   scanFinish: { required: {} },
   advance: { required: { to: ns } },
   wait: { required: { ns: ['int', 0, 3600e9] } },

@@ -40,6 +40,7 @@ export const ScanControls = memo(function ScanControls() {
       setRunning(false);
     }
   }, [store]);
+  const onStop = useCallback(() => store.stopScan(), [store]);
 
   return (
     <form className="scan-controls" onSubmit={onStart} {...target}>
@@ -59,10 +60,19 @@ export const ScanControls = memo(function ScanControls() {
       <button type="button" className="btn primary" data-testid="scan.step" disabled={!canStep} onClick={onStep}>
         {t('scan.step')}
       </button>
-      <button type="button" className="btn" data-testid="scan.finish" disabled={!canStep} onClick={onFinish}>
-        {t('scan.finish')}
-      </button>
+      {running ? (
+        <button type="button" className="btn" data-testid="scan.stop" onClick={onStop}>{t('scan.stop')}</button>
+      ) : (
+        <button type="button" className="btn" data-testid="scan.finish" disabled={!canStep} onClick={onFinish}>
+          {t('scan.finish')}
+        </button>
+      )}
       {scan ? <span className="stat" data-testid="scan.calls">{t('scan.calls', { n: scan.calls })}</span> : null}
+      {running && scan?.audit ? (
+        <span className="stat" data-testid="scan.progress" role="status">
+          {t('scan.progress', { returned: scan.audit.returned, tracked: scan.audit.tracked })}
+        </span>
+      ) : null}
     </form>
   );
 });
