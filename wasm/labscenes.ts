@@ -62,11 +62,17 @@ export const LAB_SCENES: Record<LabName, LabPart[]> = {
     { name: '250 ms, no pipeline', programs: [gets(1, 1, 12, 250 * MS, 5 * US)] },
     { name: '250 ms, pipeline of 100', programs: [gets(1, 100, 1200, 250 * MS, 5 * US)] },
   ],
-  // Seed 002: a Lettuce-like client with auto-flush off writes every B
-  // commands in one flush.
-  'command-flushing': [1, 50, 1000].map((b) => ({
-    name: b === 1 ? 'flush every command' : `flush every ${b}`,
-    programs: [{ ...gets(1, b, 20_000, 100 * US, 2 * US), preset: 'lettuce' as const }],
+  // Seed 002: a Lettuce-like client, first as Lettuce behaves by default
+  // (every command written and flushed as it is issued, 1,000 issued
+  // before their replies are awaited), then with auto-flush off and one
+  // flush of 50, or of 1,000, commands per batch.
+  'command-flushing': [
+    { name: 'flush after every command', pipeline: 1000, flush: 1 },
+    { name: 'flush every 50', pipeline: 50, flush: 0 },
+    { name: 'flush every 1000', pipeline: 1000, flush: 0 },
+  ].map(({ name, pipeline, flush }) => ({
+    name,
+    programs: [{ ...gets(1, pipeline, 20_000, 100 * US, 2 * US), preset: 'lettuce' as const, flush }],
   })),
 };
 

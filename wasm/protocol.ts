@@ -46,8 +46,9 @@ export type Action =
   | { kind: 'config'; name: string; value: string }
   /** Starts a SCAN walk on db (and its audit) on the scan connection. */
   | { kind: 'scanStart'; db: number; count: number; match: string }
-  /** Sends the next SCAN call of the current walk. */
-  | { kind: 'scanStep' }
+  /** Sends the next SCAN call of the current walk, or the next `calls`
+   *  calls (fewer if the cursor comes back to 0 first). */
+  | { kind: 'scanStep'; calls?: number }
   /** Sends SCAN calls until the current walk's cursor is back to 0. */
   | { kind: 'scanFinish' }
   /** Runs the world until virtual time `to` (ns). */
@@ -95,13 +96,13 @@ export type WorkloadAction = { kind: 'workload'; preset: WorkloadPreset } & Part
 export const PRESET_SPECS: Record<WorkloadPreset, Partial<WorkloadSpec>> = {
   benchmark: {},
   'redis-py': { clients: 1, multi: true },
-  lettuce: { clients: 1 },
+  lettuce: { clients: 1, flush: 1 },
   monitor: { clients: 1, pipeline: 1, requests: 0, command: 'INFO', intervalNs: 2e9 },
 };
 
 export const WORKLOAD_SPEC_FIELDS = [
   'clients', 'pipeline', 'requests', 'multi', 'keyspace', 'valueSize', 'clientCmdNs', 'command', 'intervalNs',
-  'rttNs', 'bandwidth',
+  'rttNs', 'bandwidth', 'flush',
 ] as const;
 
 /** The labs of the event-loop issue (gkLabRun's names). */

@@ -433,6 +433,7 @@ export class Session {
       }
       case 'scanStep':
       case 'scanFinish': {
+        if (a.kind === 'scanStep' && a.calls !== undefined) whole(a.calls, 1, MAX_SCAN_CALLS, 'calls');
         const walk = scanWalkInfo(live.world, live.node);
         if (!walk.active) throw new RangeError('no SCAN walk: start one first');
         if (walk.done) throw new RangeError('the SCAN walk is finished: start a new one');
@@ -477,6 +478,7 @@ export class Session {
     };
     whole(a.clients, 1, 10_000, 'clients');
     whole(a.pipeline, 1, 1_000_000, 'pipeline');
+    whole(a.flush, 0, 1_000_000, 'flush');
     whole(a.requests, 0, 1e12, 'requests');
     whole(a.keyspace, 1, 1e9, 'keyspace');
     whole(a.valueSize, 0, 64 * 1024 * 1024, 'value size');
@@ -802,7 +804,8 @@ export class Session {
         scanWalkBegin(world, node, a.db, a.count, a.match);
         return [];
       case 'scanStep':
-        scanWalkStep(world, node);
+        if (a.calls && a.calls > 1) scanWalkFinish(world, node, a.calls);
+        else scanWalkStep(world, node);
         return [];
       case 'scanFinish':
         scanWalkFinish(world, node, MAX_SCAN_CALLS);

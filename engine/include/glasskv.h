@@ -112,8 +112,9 @@ typedef int32_t gkBool;
 #define GK_ACK_INCR 1        /* INCR answered :<d> */
 
 /* Workload events in GK_TR_CLIENT records. */
-#define GK_CL_SEND 0         /* a batch was written */
-#define GK_CL_DONE 1         /* its last reply arrived */
+#define GK_CL_SEND 0         /* a batch was written (with a spec's flush,
+                                one flush of it: c its commands) */
+#define GK_CL_DONE 1         /* a batch's last reply arrived */
 
 /* System calls in GK_TR_SYSCALL records. */
 #define GK_SYS_READ 0
@@ -221,7 +222,9 @@ typedef struct gkScanAudit {
  * Fill a spec with gkWorkloadSpecInit, then override. A batch of
  * `pipeline` commands is written at once and the next one is written when
  * all its replies are in (or, with interval_ns, one batch per interval:
- * a monitor). */
+ * a monitor). With `flush`, the batch leaves in writes of that many
+ * commands each, one after another without waiting for replies, as a
+ * client that flushes after every write does (Lettuce's default). */
 typedef struct gkWorkloadSpec {
     uint32_t clients;       /* connections, one program (default 50) */
     uint32_t pipeline;      /* commands per batch (default 1) */
@@ -234,6 +237,8 @@ typedef struct gkWorkloadSpec {
     uint64_t interval_ns;   /* 0: back to back; else one batch each */
     uint64_t rtt_ns;        /* round trip of each connection */
     uint64_t bandwidth;     /* bytes per second each way, 0 = unlimited */
+    uint32_t flush;         /* commands per write(2) within a batch;
+                               0 = the whole batch in one write */
 } gkWorkloadSpec;
 
 typedef struct gkWorkloadStats {

@@ -46,6 +46,7 @@ int auditBegin(redisServer *s, int dbid, int fd) {
     dictReleaseIterator(di);
     s->audit.counts.tracked = dictSize(s->audit.keys);
     s->audit.counts.throughout = s->audit.counts.tracked;
+    s->audit.counts.missing = s->audit.counts.tracked;
     s->audit.counts.active = 1;
     s->audit.counts.db = dbid;
     s->audit.active = 1;
@@ -59,6 +60,7 @@ void auditEnd(redisServer *s) {
     _auditFreeKeys(s);
     s->audit.active = 0;
     s->audit.counts.active = 0;
+    s->audit.counts.missing = 0;
 }
 
 /* Called by every deletion from db while an audit is active: a recorded
@@ -68,6 +70,7 @@ void auditKeyDeleted(redisServer *s, redisDb *db, const sds key) {
     if (db->id != s->audit.dbid) return;
     dictEntry *de = dictFind(s->audit.keys, key);
     if (de && (de->v.u64 & AUDIT_PRESENT_THROUGHOUT)) {
+        if (!(de->v.u64 & AUDIT_RETURNED)) s->audit.counts.missing--;
         de->v.u64 &= ~(uint64_t)AUDIT_PRESENT_THROUGHOUT;
         s->audit.counts.throughout--;
     }
@@ -82,6 +85,7 @@ void auditClear(redisServer *s) {
         de->v.u64 &= ~(uint64_t)AUDIT_PRESENT_THROUGHOUT;
     dictReleaseIterator(di);
     s->audit.counts.throughout = 0;
+    s->audit.counts.missing = 0;
 }
 
 /* Called for each key a SCAN of the audited client returns: marks it
@@ -96,22 +100,18 @@ void auditKeyReturned(client *c, const char *key, size_t len) {
     if (de->v.u64 & AUDIT_RETURNED) {
         s->audit.counts.duplicates++;
     } else {
+        if (de->v.u64 & AUDIT_PRESENT_THROUGHOUT) s->audit.counts.missing--;
         de->v.u64 |= AUDIT_RETURNED;
         s->audit.counts.returned++;
     }
 }
 
 /* Fills out with the counters; missing = present throughout, not
- * returned. */
+ * returned. Each deletion and each return keeps missing up to date, so
+ * this is O(1): the SCAN walker reads it after every call, and counting
+ * the recorded keys each time made a walk of N keys cost O(N^2). */
 void auditGet(redisServer *s, gkScanAudit *out) {
     *out = s->audit.counts;
-    out->missing = 0;
-    if (!s->audit.keys) return;
-    dictIterator *di = dictGetIterator(s->audit.keys);
-    dictEntry *de;
-    while ((de = dictNext(di)) != NULL)
-        if (de->v.u64 == AUDIT_PRESENT_THROUGHOUT) out->missing++;
-    dictReleaseIterator(di);
 }
 
 /* Writes the missing keys, each as a 4-byte little-endian length then the

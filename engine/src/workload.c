@@ -1,7 +1,8 @@
 /* workload.c -- client programs that load a server: a redis-benchmark-like
  * benchmark, a redis-py-like pipeline (with or without MULTI/EXEC around
- * each batch), a Lettuce-like client that flushes every B commands, and a
- * monitor that sends INFO every few seconds and records how long it waits.
+ * each batch), a Lettuce-like client that flushes after every command (its
+ * default) or every B commands, and a monitor that sends INFO every few
+ * seconds and records how long it waits.
  *
  * Each workload is a host of its own in the world: one single-threaded
  * program with an event loop over its connections, like redis-benchmark.
@@ -105,11 +106,17 @@ static uint64_t _histValue(int b) {
     return (uint64_t)(4 + b % 4) << (b / 4 - 2);
 }
 
+/* The latency below which a fraction p of the batches completed: the
+ * middle of the histogram bucket it falls in, but never more than the
+ * largest latency seen, which is exact (a bucket's middle can lie past
+ * every latency the bucket holds). */
 static uint64_t _percentile(const workload *wl, double p) {
     uint64_t want = (uint64_t)((double)wl->st.lat_count * p), seen = 0;
     for (int b = 0; b < WL_HIST_BUCKETS; b++) {
         seen += wl->hist[b];
-        if (seen > want) return (_histValue(b) + _histValue(b + 1)) / 2;
+        if (seen <= want) continue;
+        uint64_t mid = (_histValue(b) + _histValue(b + 1)) / 2;
+        return mid < wl->st.lat_max_ns ? mid : wl->st.lat_max_ns;
     }
     return wl->st.lat_max_ns;
 }
@@ -177,7 +184,42 @@ static void _connWrite(workload *wl, wlConn *wc) {
     }
 }
 
-/* Starts the next batch on wc, if commands remain. */
+/* Appends commands first .. first+n-1 of the batch of k on wc to its
+ * write buffer (MULTI before the first, EXEC after the last when the spec
+ * asks for a transaction), charges the client the CPU of building them,
+ * and writes them: one write(2), unless earlier bytes still wait for room
+ * in the socket, in which case they go out together when it has some. */
+static void _flushCommands(workload *wl, wlConn *wc, uint32_t first,
+                           uint32_t n, uint32_t k) {
+    gkWorkloadSpec *sp = &wl->spec;
+    gkMem *m = &wl->w->mem;
+    size_t before = sdslen(wc->wbuf);
+    if (sp->multi && first == 0)
+        wc->wbuf = sdscat(m, wc->wbuf, "*1\r\n$5\r\nMULTI\r\n");
+    for (uint32_t i = first; i < first + n; i++) {
+        uint32_t key;
+        wc->wbuf = _appendCommand(wl, wc->wbuf, &key);
+        if (wl->ack >= 0) wc->keys[i] = key;
+    }
+    if (sp->multi && first + n == k)
+        wc->wbuf = sdscat(m, wc->wbuf, "*1\r\n$4\r\nEXEC\r\n");
+    wl->cpu += (uint64_t)n * sp->client_cmd_ns / 2;
+    if (first == 0) wc->batch_sent = _now(wl);
+    TRACE(&wl->w->trace, GK_TR_CLIENT, (uint16_t)wl->node, GK_CL_SEND,
+          (uint32_t)wc->fd, n, sdslen(wc->wbuf) - before);
+    if (!(aeGetFileEvents(wl->el, wc->fd) & AE_WRITABLE)) _connWrite(wl, wc);
+}
+
+/* Starts the next batch on wc, if commands remain. Without a flush size
+ * the batch leaves in one write (redis-benchmark's -P, a redis-py
+ * pipeline, Lettuce with auto-flush off and one flushCommands per batch).
+ * With one, it leaves in writes of `flush` commands, back to back, none
+ * waiting for a reply: Lettuce's default writes and flushes every command
+ * as it is issued. Either way the client then waits for the batch's
+ * replies. What a flush costs is the write(2) itself, and on the wire
+ * one packet per write: the server, finding a command or two in each
+ * read, pays its epoll_wait, read and write for each of them, where a
+ * batch of 1,000 shares them. */
 static void _sendBatch(workload *wl, wlConn *wc) {
     gkWorkloadSpec *sp = &wl->spec;
     if (wl->stopped || wc->expect) return;
@@ -185,29 +227,21 @@ static void _sendBatch(workload *wl, wlConn *wc) {
     if (left == 0) return;
     uint32_t k = sp->pipeline ? sp->pipeline : 1;
     if (k > left) k = (uint32_t)left;
+    uint32_t f = sp->flush && sp->flush < k ? sp->flush : k;
     gkMem *m = &wl->w->mem;
     if (wl->ack >= 0 && wc->keys_cap < k) {
         wc->keys = memRealloc(m, wc->keys, sizeof(uint32_t) * k);
         wc->keys_cap = k;
     }
-    if (sp->multi) wc->wbuf = sdscat(m, wc->wbuf, "*1\r\n$5\r\nMULTI\r\n");
-    for (uint32_t i = 0; i < k; i++) {
-        uint32_t key;
-        wc->wbuf = _appendCommand(wl, wc->wbuf, &key);
-        if (wl->ack >= 0) wc->keys[i] = key;
-    }
     wc->replies = 0;
-    if (sp->multi) wc->wbuf = sdscat(m, wc->wbuf, "*1\r\n$4\r\nEXEC\r\n");
-    wl->cpu += (uint64_t)k * sp->client_cmd_ns / 2;
     wc->expect = sp->multi ? k + 2 : k;
     wc->batch_cmds = k;
-    wc->batch_sent = _now(wl);
     wl->st.sent += k;
     wl->st.batches++;
-    if (!wl->st.start_ns) wl->st.start_ns = wc->batch_sent;
-    TRACE(&wl->w->trace, GK_TR_CLIENT, (uint16_t)wl->node, GK_CL_SEND,
-          (uint32_t)wc->fd, k, sdslen(wc->wbuf));
-    _connWrite(wl, wc);
+    for (uint32_t i = 0; i < k; i += f) {
+        _flushCommands(wl, wc, i, k - i < f ? k - i : f, k);
+        if (!wl->st.start_ns) wl->st.start_ns = wc->batch_sent;
+    }
 }
 
 static void _batchDone(workload *wl, wlConn *wc) {

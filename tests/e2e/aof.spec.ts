@@ -17,6 +17,11 @@ test.describe('the AOF panel', () => {
     await app.screenshot('aof-always-before-crash');
 
     await aof.crash('power');
+    // While it is down the controls show what the restart will use.
+    await expect(app.byId('aof.appendonly')).toBeChecked();
+    await expect(app.byId('aof.fsync')).toHaveValue('always');
+    await expect(app.byId('aof.downConfig')).toBeVisible();
+    await app.screenshot('labs/aof-controls-while-down');
     await app.console.run('GET user:1');
     expect(await app.console.lastOutput()).toBe('Could not connect to Redis at 127.0.0.1:6379: Connection refused');
     await aof.restart();
@@ -233,8 +238,14 @@ test.describe('the AOF panel: disk, crash points, labs, zoom', () => {
     await expect(app.byId('aof.lab.aof-not-a-wal.explain')).toContainText('not a write-ahead log');
     await app.byId('aof.lab.aof-not-a-wal.table').scrollIntoViewIfNeeded();
     await app.screenshot('aof-lab-not-a-wal');
+    // The live scene says why it cannot start yet.
+    await expect(app.byId('aof.lab.live')).toBeDisabled();
+    await expect(app.byId('aof.lab.live.why')).toHaveText(/Turn appendonly on first/);
     await aof.enable();
+    await expect(app.byId('aof.lab.live.why')).toHaveText(/Waiting for the first rewrite of the AOF/);
+    await app.screenshot('labs/aof-live-scene-waiting');
     await aof.waitOn();
+    await expect(app.byId('aof.lab.live.why')).toHaveCount(0);
     await app.byId('aof.lab.live').click();
     // The scene is two logged actions (arm, then the burst's client).
     await expect.poll(() => app.state((st) => st.log.entries.map((e) => e.action.kind).join(' ')))

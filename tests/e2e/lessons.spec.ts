@@ -149,6 +149,74 @@ test.describe('the SCAN lesson', () => {
     expect(app.errors).toEqual([]);
   });
 
+  test('a question keeps what follows it hidden until it is answered, and a number question refuses text with a reason', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const { lesson } = app;
+    await lesson.open(LESSON);
+    await lesson.goTo(1);
+    await lesson.run('1.0');
+    // The second question lists the order the first one asks about.
+    await expect(lesson.block('1.2')).toHaveAttribute('data-verdict', 'open');
+    await expect(lesson.block('1.3')).toHaveCount(0);
+    await expect(lesson.panel).not.toContainText('0, 16, 8, 24');
+    await expect(app.byId('lesson.gate')).toBeVisible();
+    await app.screenshot('labs/lesson-scan-question-gate-en');
+    await lesson.answer('1.2', '8');
+    await expect(lesson.block('1.2')).toHaveAttribute('data-verdict', 'wrong');
+    await expect(lesson.block('1.3')).toBeVisible();
+    await expect(lesson.block('1.3')).toContainText('0, 16, 8, 24');
+
+    await lesson.next();
+    await lesson.run('2.0');
+    const input = lesson.block('2.3').getByTestId('lesson.predict.input');
+    const check = lesson.block('2.3').getByTestId('lesson.predict.check');
+    await expect(input).toHaveAttribute('data-answer-type', 'number');
+    await input.fill('abc');
+    await expect(lesson.block('2.3').getByTestId('lesson.predict.invalid'))
+      .toHaveText('This question asks for a number: type digits, such as 42.');
+    await expect(input).toHaveAttribute('aria-invalid', 'true');
+    await expect(check).toBeDisabled();
+    await input.press('Enter');
+    await lesson.settled();
+    await expect(lesson.block('2.3')).toHaveAttribute('data-state', 'next');
+    await expect(lesson.block('2.3').getByTestId('lesson.predict.result')).toHaveCount(0);
+    await app.screenshot('labs/lesson-scan-number-refused-en');
+    await app.byId('lang.ko').click();
+    await expect(lesson.block('2.3').getByTestId('lesson.predict.invalid'))
+      .toHaveText('이 질문의 답은 숫자입니다. 42처럼 숫자로 입력하세요.');
+    await app.screenshot('labs/lesson-scan-number-refused-ko');
+    await app.byId('lang.en').click();
+    const cursor = Number(await app.scan.cursor.textContent());
+    await input.fill(String((cursor & 31) + 32));
+    await expect(lesson.block('2.3').getByTestId('lesson.predict.invalid')).toHaveCount(0);
+    await expect(check).toBeEnabled();
+    await check.click();
+    await lesson.settled();
+    await expect(lesson.block('2.3')).toHaveAttribute('data-verdict', 'right');
+    expect(app.errors).toEqual([]);
+  });
+
+  test('the walker shows the COUNT a lesson\'s walk uses, and the keys of the last call apart from the walk\'s total', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open();
+    const { lesson } = app;
+    await lesson.open(LESSON);
+    await lesson.goTo(1);
+    await expect(app.byId('scan.count')).toHaveValue('10');
+    await lesson.run('1.0');
+    await expect(app.byId('scan.count')).toHaveValue('1');
+    await lesson.answer('1.2', '16');
+    await lesson.answer('1.3', '4');
+    const shown = await app.byId('scan.keys').locator('li:not(.dim)').count();
+    await expect(app.byId('scan.keys.last')).toHaveText(`${shown} ${shown === 1 ? 'key' : 'keys'} in this call`);
+    const distinct = Number((await app.byId('scan.keys.distinct').textContent())!.match(/\d+/)![0]);
+    expect(distinct).toBeGreaterThan(shown);
+    await app.screenshot('labs/scan-walker-count-and-keys');
+    expect(app.errors).toEqual([]);
+  });
+
   test('the lesson list and a question work from the keyboard', async ({ page }) => {
     const app = new SandboxPage(page);
     await app.open();

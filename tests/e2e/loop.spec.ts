@@ -108,6 +108,35 @@ test.describe('the event-loop pane', () => {
     expect(app.errors).toEqual([]);
   });
 
+  test('the command-flushing lab counts the system calls the batches save, and a Lettuce program flushes after every command unless told not to', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 4, pane: 'loop' });
+    const loop = new LoopPane(app);
+    await app.byId('lab.command-flushing.headless').click();
+    const table = app.byId('lab.command-flushing.table');
+    await expect(table).toBeVisible({ timeout: 60_000 });
+    await expect(table.locator('thead')).toContainText('client syscalls/cmd');
+    await expect(table.locator('thead')).toContainText('server syscalls/cmd');
+    const rows = table.locator('tbody tr');
+    await expect(rows).toHaveCount(3);
+    await expect(rows.first()).toContainText('flush after every command');
+    // Columns: run, cmd/s, client syscalls/cmd, server syscalls/cmd, ...
+    const client = async (i: number) => Number(await rows.nth(i).locator('td').nth(2).textContent());
+    expect(await client(0)).toBeGreaterThanOrEqual(1);
+    expect(await client(1)).toBeLessThan(0.1);
+    expect(await client(2)).toBeLessThan(0.01);
+    await app.screenshot('labs/loop-command-flushing-figures');
+
+    await app.byId('run.tab.lettuce').click();
+    await expect(app.byId('wl.autoFlush')).toBeChecked();
+    await loop.startWorkload('lettuce', { requests: 100 });
+    await app.byId('wl.autoFlush').uncheck();
+    await loop.startWorkload('lettuce', { requests: 100 });
+    const snap = await loop.snapshot();
+    expect(snap.workloads.map((w) => [w.preset, w.spec.flush])).toEqual([['lettuce', 1], ['lettuce', 0]]);
+    expect(app.errors).toEqual([]);
+  });
+
   test('the pipelining lesson runs its clients and checks each prediction against the engine', async ({ page }) => {
     const app = new SandboxPage(page);
     await app.open({ seed: 2, pane: 'keys' });

@@ -52,6 +52,39 @@ test.describe('the sandbox page', () => {
     expect(app.errors).toEqual([]);
   });
 
+  test('Run to the end walks many calls per frame, shows its progress and stops on request', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 5 });
+    await app.table.add(100_000);
+    await app.table.add(100_000);
+    await app.scan.start(1);
+    const logged = await app.state((s) => s.log.entries.length);
+    const t0 = Date.now();
+    await app.byId('scan.finish').click();
+    await expect(app.byId('scan.progress')).toBeVisible();
+    await expect.poll(async () => app.state((s) => s.snapshot!.scan!.calls)).toBeGreaterThan(1000);
+    await app.screenshot('labs/scan-run-to-the-end-progress');
+    await app.byId('scan.stop').click();
+    await expect(app.byId('scan.finish')).toBeVisible();
+    await app.idle();
+    const stopped = await app.state((s) => s.snapshot!.scan!);
+    expect(stopped.done).toBe(false);
+    await page.waitForTimeout(300);
+    expect(await app.state((s) => s.snapshot!.scan!.calls)).toBe(stopped.calls);
+
+    await app.byId('scan.finish').click();
+    await expect(app.byId('scan.done')).toBeVisible({ timeout: 30_000 });
+    await app.idle();
+    const done = await app.state((s) => ({ calls: s.snapshot!.scan!.calls, entries: s.log.entries.length }));
+    // Tens of thousands of calls, each of which used to be an action of
+    // its own, in a few dozen actions and a few seconds.
+    expect(done.calls).toBeGreaterThan(50_000);
+    expect(done.entries - logged).toBeLessThan(200);
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    await expect(app.scan.checker).toHaveAttribute('data-verdict', 'pass');
+    expect(app.errors).toEqual([]);
+  });
+
   test('a reload replays the input log and restores the console and the table', async ({ page }) => {
     const app = new SandboxPage(page);
     await app.open({ seed: 5 });

@@ -12,7 +12,7 @@ import type { Action, ConsoleEntry, ReplyValue, Snapshot } from '../../wasm/prot
 import { parseActionLine } from '../../web/src/lessons/actions';
 import { parseLesson } from '../../web/src/lessons/parse';
 import { LESSON_EPOCH_MS, actionsAtEntry, autoBlocks, blocksOf, claimsOf, clickBlocks, stepActions } from '../../web/src/lessons/plan';
-import { compare, needsAof, needsSlabs, probeRoots, readProbe, readSlabs, showValue, slabItem } from '../../web/src/lessons/probe';
+import { answerFits, compare, needsAof, needsSlabs, probeRoots, readProbe, readSlabs, showValue, slabItem } from '../../web/src/lessons/probe';
 import { LessonError, type Lesson, type PredictBlock } from '../../web/src/lessons/types';
 import { emptyLog, newSession } from './helpers';
 
@@ -148,6 +148,21 @@ describe('the lesson parser', () => {
     expect(at('## S\n\n```glasskv do\nrestart now\n```\n').message).toMatch(/:11: restart takes nothing/);
     expect(at('No steps here.\n').message).toMatch(/at least one step/);
     expect(errorOf(() => parseLesson('# no front matter', 'tutorials/en/demo.md')).line).toBe(1);
+  });
+
+  it('gives every question the type its answer is checked against before anything runs', () => {
+    const predict = (...lines: string[]) => blocksOf(parse(['## S', '', '```glasskv predict', 'question: Q?',
+      ...lines, 'do: scan-step', 'answer: scan.cursor', '```', ''].join('\n')).steps[0])[0] as PredictBlock;
+    expect(predict('choices: 0 | 4').answerType).toBe('choice');
+    expect(predict('type: number').answerType).toBe('number');
+    expect(predict('type: text').answerType).toBe('text');
+    const at = (...lines: string[]) => errorOf(() => predict(...lines)).message;
+    expect(at()).toMatch(/:10: a question without choices needs "type: number" or "type: text"/);
+    expect(at('type: float')).toMatch(/:12: type is number or text, not "float"/);
+    expect(at('choices: 0 | 4', 'type: number')).toMatch(/:13: a question with choices is answered by picking one/);
+    expect([answerFits('number', '42'), answerFits('number', ' -0.5 '), answerFits('number', 'abc'),
+      answerFits('number', '4,369'), answerFits('number', ''), answerFits('text', 'abc'), answerFits('text', '  '),
+      answerFits('choice', '4')]).toEqual([true, true, false, false, false, true, false, true]);
   });
 });
 
@@ -333,7 +348,8 @@ describe('the lessons in tutorials/', () => {
       expect(ko.steps.length).toBe(en.steps.length);
       const shape = (l: Lesson) => l.steps.map((s) => blocksOf(s).map((b) => {
         switch (b.type) {
-          case 'predict': return { key: b.key, actions: b.actions, answer: b.answer, choices: b.choices?.map((c) => c.value) ?? null };
+          case 'predict': return { key: b.key, actions: b.actions, answer: b.answer, answerType: b.answerType,
+            choices: b.choices?.map((c) => c.value) ?? null };
           case 'expect': return { key: b.key, checks: b.checks.map((c) => [c.probe, c.op, c.value]) };
           case 'focus': return { key: b.key, targets: b.targets };
           default: return { key: b.key, type: b.type, auto: b.auto, actions: b.actions };
@@ -376,6 +392,9 @@ describe('the lessons in tutorials/', () => {
             const choices = entry.block.choices;
             if (choices && !choices.some((c) => compare(v, '=', c.value))) {
               failures.push(`line ${entry.block.line}: the engine's answer ${showValue(v)} is not among the choices`);
+            }
+            if (entry.block.answerType === 'number' && !answerFits('number', showValue(v))) {
+              failures.push(`line ${entry.block.line}: a number question, but the engine's answer is ${showValue(v)}`);
             }
           }
         };

@@ -171,7 +171,7 @@ describe('rewinding', () => {
     const after = session.snapshot();
     expect([after.prompt, after.lab?.name, after.workloads.length]).toEqual(['127.0.0.1:6379[5]>', 'command-flushing', 1]);
     // The programs show the spec they run with, the engine's defaults in.
-    expect(after.workloads[0].spec).toMatchObject({ clients: 1, pipeline: 1, keyspace: 10000 });
+    expect(after.workloads[0].spec).toMatchObject({ clients: 1, pipeline: 1000, flush: 1, keyspace: 10000 });
     const back = session.seek(before.now);
     expect([back.prompt, back.lab, back.workloads]).toEqual(['127.0.0.1:6379[3]>', null, []]);
     expect(session.digest()).toBe(digest);

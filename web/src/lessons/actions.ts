@@ -205,11 +205,12 @@ const COMMANDS = ['GET', 'SET', 'INCR', 'PING', 'INFO'];
 
 /** "workload redis-py pipeline=100 multi=yes rtt=100us": the preset's own
  *  settings (PRESET_SPECS: a monitor sends INFO on one connection, redis-py
- *  wraps batches in MULTI/EXEC), overridden by the options written; the
- *  engine's defaults fill the rest. */
+ *  wraps batches in MULTI/EXEC, Lettuce flushes after every command),
+ *  overridden by the options written; the engine's defaults fill the
+ *  rest. */
 function workload(w: Words): WorkloadAction {
-  allowOnly(w, ['clients', 'pipeline', 'requests', 'multi', 'command', 'keyspace', 'value', 'interval', 'rtt',
-    'bandwidth', 'client-cpu'], 'workload');
+  allowOnly(w, ['clients', 'pipeline', 'flush', 'requests', 'multi', 'command', 'keyspace', 'value', 'interval',
+    'rtt', 'bandwidth', 'client-cpu'], 'workload');
   const preset = w.positional[0] as WorkloadPreset;
   if (!PRESETS.includes(preset) || w.positional.length !== 1) {
     throw new ActionLineError(`workload takes a preset (${PRESETS.join(', ')}) and name=value options`);
@@ -219,6 +220,7 @@ function workload(w: Words): WorkloadAction {
   const num = (k: string, what: string, lo: number, hi: number) => int(o.get(k), what, lo, hi);
   if (o.has('clients')) a.clients = num('clients', 'clients', 1, 10_000);
   if (o.has('pipeline')) a.pipeline = num('pipeline', 'pipeline', 1, 1_000_000);
+  if (o.has('flush')) a.flush = num('flush', 'flush', 0, 1_000_000);
   if (o.has('requests')) a.requests = num('requests', 'requests', 0, 1e12);
   if (o.has('keyspace')) a.keyspace = num('keyspace', 'keyspace', 1, 1e9);
   if (o.has('value')) a.valueSize = num('value', 'value', 0, 64 * 1024 * 1024);

@@ -10,7 +10,7 @@ import { blockNodes, lex, parseInline, plainText, inlineNodes, type MdBlock } fr
 import { parseProbe } from './probe';
 import { isFocusTarget } from './targets';
 import {
-  LEVELS, LessonError, VIEW_NAMES, isActionBlock, type Block, type Choice, type CompareOp, type Expectation, type Lesson,
+  LEVELS, LessonError, VIEW_NAMES, isActionBlock, type AnswerType, type Block, type Choice, type CompareOp, type Expectation, type Lesson,
   type LessonLang, type Level, type PredictBlock, type Step, type ViewName,
 } from './types';
 
@@ -218,7 +218,8 @@ function checkProbe(ctx: Ctx, path: string, line: number): void {
   }
 }
 
-const PREDICT_KEYS = ['question', 'choices', 'answer', 'run', 'do', 'explain'];
+const PREDICT_KEYS = ['question', 'choices', 'type', 'answer', 'run', 'do', 'explain'];
+const ANSWER_TYPES = ['number', 'text'];
 
 function parsePredict(ctx: Ctx, body: string[], key: string, line: number): PredictBlock {
   const fields: { key: string; value: string; line: number }[] = [];
@@ -248,6 +249,13 @@ function parsePredict(ctx: Ctx, body: string[], key: string, line: number): Pred
   const choicesField = one('choices', false);
   const choices = choicesField ? choicesField.value.split('|').map((c) => c.trim()).filter(Boolean).map(choice) : null;
   if (choices && choices.length < 2) ctx.fail(choicesField!.line, 'choices are at least two answers separated by "|"');
+  const typeField = one('type', false);
+  if (choices && typeField) ctx.fail(typeField.line, 'a question with choices is answered by picking one: "type:" is for typed answers');
+  if (!choices && !typeField) ctx.fail(line, 'a question without choices needs "type: number" or "type: text"');
+  if (typeField && !ANSWER_TYPES.includes(typeField.value)) {
+    ctx.fail(typeField.line, `type is number or text, not "${typeField.value}"`);
+  }
+  const answerType = (typeField ? typeField.value : 'choice') as AnswerType;
   const explain = one('explain', false);
   const runs = all('run');
   const dos = all('do');
@@ -259,7 +267,7 @@ function parsePredict(ctx: Ctx, body: string[], key: string, line: number): Pred
     ? [{ kind: 'console', text: commands.join('\n') }]
     : lines.flatMap((l) => l.actions);
   return {
-    type: 'predict', key, line, auto: false, question: parseInline(question.value), choices,
+    type: 'predict', key, line, auto: false, question: parseInline(question.value), choices, answerType,
     answer: answer.value, explain: explain ? parseInline(explain.value) : null, commands, lines, actions,
   };
 }

@@ -32,7 +32,9 @@
 //                    that instant: fed, written, acked, durable, buffer
 //   recovery.*       the report after the restart: kept (= survived), lost,
 //                    total, dbsize, lost_keys, kept_keys (each a set,
-//                    listed in natural order: cart:2 before cart:10)
+//                    listed in natural order: cart:2 before cart:10),
+//                    lost_age_ms (how long before the crash the oldest
+//                    lost acknowledged write was acknowledged)
 //   slabs.*          the memcached node (the Slabs view): running (yes/no),
 //                    classes, active (classes with pages), class[i] (class
 //                    i: id, chunk, perslab, pages, used, free, items,
@@ -47,7 +49,7 @@
 //                    ntotal, chunk, waste)
 //
 // Nothing here knows an answer: it only reads what the engine reported.
-import type { AofView } from '../../../wasm/aofprotocol';
+import type { AofView, RecoveryRow } from '../../../wasm/aofprotocol';
 import type { SlabsQuery, SlabsResultMap, SlabsView } from '../../../wasm/mcprotocol';
 import { calcification, classBytes, sumClasses } from '../views/slabs/model';
 import type { ReplyValue, Snapshot, WorkloadView } from '../../../wasm/protocol';
@@ -258,8 +260,20 @@ function aofRoots(v: AofView | null): Record<string, ProbeValue> {
       kept: r.kept, survived: r.kept, lost: r.lost, total: r.rows.length, dbsize: r.dbsize,
       kept_keys: keysWhere(r.rows, (x) => x.outcome === 'kept'),
       lost_keys: keysWhere(r.rows, (x) => x.outcome === 'lost' || x.outcome === 'older'),
+      lost_age_ms: lostAgeMs(r.crash.t, r.rows),
     },
   };
+}
+
+/** How long before the crash the oldest lost acknowledged write was
+ *  acknowledged, in ms (0 when nothing was lost): what the crash cost in
+ *  time. The report's rows hold each key's last acknowledged write. */
+function lostAgeMs(crashAt: number, rows: readonly RecoveryRow[]): number {
+  let oldest = crashAt;
+  for (const x of rows) {
+    if ((x.outcome === 'lost' || x.outcome === 'older') && x.t > 0 && x.t < oldest) oldest = x.t;
+  }
+  return ms(crashAt - oldest);
 }
 
 /** The keys of the rows that pass, in natural order: the report lists
@@ -329,9 +343,17 @@ function normalize(s: string): string {
   return t.toLowerCase();
 }
 
-function asNumber(s: string): number | null {
+/** The number s writes (digits, a sign, a decimal point), or null. */
+export function asNumber(s: string): number | null {
   const t = s.trim();
   return /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : null;
+}
+
+/** Whether a typed answer fits its question's type: anything not blank for
+ *  a text, a number written as numbers are compared for a number. */
+export function answerFits(type: 'choice' | 'number' | 'text', given: string): boolean {
+  if (!given.trim()) return false;
+  return type !== 'number' || asNumber(given) !== null;
 }
 
 /** Compares a probe's value with a written value: numerically when both

@@ -13,7 +13,7 @@ import { freshConfig, freshLog } from '../model/persist';
 import type { Store } from '../model/store';
 import { findLesson } from './catalog';
 import { LESSON_EPOCH_MS, actionsAtEntry, actionsBefore, actionsBeforeClick, autoBlocks, clickBlocks, logFollows } from './plan';
-import { compare, needsAof, probeRoots, readProbe, readSlabs, showValue } from './probe';
+import { answerFits, compare, needsAof, probeRoots, readProbe, readSlabs, showValue } from './probe';
 import { emptySaved, loadSaved, storeSaved, type Answer, type LessonProgress, type SavedLessons } from './progress';
 import type { ActionBlock, Lesson } from './types';
 
@@ -229,7 +229,8 @@ export class LessonRunner {
    *  against what the engine then reports. */
   async answer(key: string, given: string): Promise<Answer | null> {
     const found = this.clickBlock(key);
-    if (!found || found.block.type !== 'predict' || !given.trim() || this.state.busy) return null;
+    if (!found || found.block.type !== 'predict' || this.state.busy) return null;
+    if (!answerFits(found.block.answerType, given)) return null;
     const block = found.block;
     let result: Answer | null = null;
     await this.busy(async () => {

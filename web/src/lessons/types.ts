@@ -81,14 +81,19 @@ export interface FocusBlock extends BlockBase {
   targets: string[];
 }
 
+export type AnswerType = 'choice' | 'number' | 'text';
+
 /** Predict, then run: the answer is read from the engine after the run. */
 export interface PredictBlock extends BlockBase {
   type: 'predict';
   auto: false;
   question: MdInline[];
   /** Offered answers (the value compared, the label shown); null for a
-   *  free answer. */
+   *  typed answer. */
   choices: Choice[] | null;
+  /** How the learner answers: by picking a choice, or by typing a number
+   *  or a text ("type:"), which the page checks before it runs anything. */
+  answerType: AnswerType;
   /** A probe path (see probe.ts) read after the actions ran. */
   answer: string;
   explain: MdInline[] | null;

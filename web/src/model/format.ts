@@ -77,7 +77,8 @@ export function describeAction(a: Action): { key: MessageKey; params: Params } {
     case 'scanStart':
       return { key: a.match && a.match !== '*' ? 'action.scanStartMatch' : 'action.scanStart', params: { count: a.count, match: a.match } };
     case 'scanStep':
-      return { key: 'action.scanStep', params: {} };
+      return a.calls && a.calls > 1 ? { key: 'action.scanSteps', params: { n: a.calls } }
+        : { key: 'action.scanStep', params: {} };
     case 'scanFinish':
       return { key: 'action.scanFinish', params: {} };
     case 'advance':

@@ -37,6 +37,11 @@ export interface AppState {
 
 export const CONSOLE_LIMIT = 500;
 const SAVE_DELAY_MS = 200;
+/** How long one action of Run to the end aims to take (an action has a
+ *  fixed cost, a snapshot of the tables, that many calls share), and its
+ *  most calls. */
+const SCAN_ACTION_MS = 100;
+const SCAN_MAX_CALLS = 65_536;
 
 function historyOf(entries: readonly LogEntry[]): string[] {
   const out: string[] = [];
@@ -60,6 +65,7 @@ export class Store {
   /** Boots begun so far: a call made under an earlier one was meant for a
    *  session that is gone. */
   private generation = 0;
+  private scanStopped = false;
   /** Calls made before the latest boot and not answered yet. The worker
    *  answers in order, so until they are, the 'log' events it sends are
    *  the old session's and must not land in the new log. */
@@ -275,15 +281,31 @@ export class Store {
     }
   }
 
-  /** Calls SCAN until the walk finishes (each call is its own action). */
-  async scanToEnd(maxCalls = 1_000_000): Promise<void> {
-    for (let i = 0; i < maxCalls; i++) {
+  /** Calls SCAN until the walk finishes or stopScan is called: many
+   *  calls per action, as many as keep one action near SCAN_ACTION_MS
+   *  (doubling while it takes less, halving when it takes three times
+   *  more), so the page draws the walk going on and a click on Stop lands
+   *  between two actions. Resolves when it has stopped. */
+  async scanToEnd(): Promise<void> {
+    this.scanStopped = false;
+    let calls = 1;
+    while (!this.scanStopped) {
       const scan = this.state.snapshot?.scan;
       if (!scan || scan.done || scan.error || this.state.phase !== 'ready') return;
       const before = this.state.log.entries.length;
-      await this.act({ kind: 'scanStep' });
+      const t0 = performance.now();
+      await this.act({ kind: 'scanStep', calls });
       if (this.state.log.entries.length === before) return;
+      const ms = performance.now() - t0;
+      if (ms < SCAN_ACTION_MS) calls = Math.min(calls * 2, SCAN_MAX_CALLS);
+      else if (ms > 3 * SCAN_ACTION_MS) calls = Math.max(1, calls >> 1);
+      await new Promise((r) => requestAnimationFrame(() => r(null)));
     }
+  }
+
+  /** Stops a scanToEnd after the action in flight. */
+  stopScan(): void {
+    this.scanStopped = true;
   }
 
   runConsole(text: string): Promise<ConsoleEntry[]> {

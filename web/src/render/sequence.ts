@@ -75,6 +75,35 @@ function bytes(n: number): string {
   return `${Math.round(n / 1048576)} MB`;
 }
 
+/** The client's requests as the diagram draws them: its writes, those
+ *  closer than `gap` ns merged into bursts, each with the bytes it carried
+ *  and the commands (null when no send of the trace tells). */
+export function requestBursts(client: LaneItems, gap: number): { t0: number; t1: number; bytes: number;
+  commands: number | null }[] {
+  const sends = spans(client, K.SEND);
+  return bursts(spans(client, K.WRITE), gap).map((wr) => ({
+    t0: wr.t0, t1: wr.t1, bytes: wr.n, commands: commandsOf(sends, wr),
+  }));
+}
+
+/** The commands a burst of writes carried: those of the sends that began
+ *  inside it (a send is a batch, or one flush of a batch that leaves in
+ *  several, one write each), or else those of the batch whose bytes it
+ *  goes on writing; null if no send is known. */
+function commandsOf(sends: Span[], wr: Span): number | null {
+  let n = 0;
+  let inside = false;
+  for (const s of sends) {
+    if (s.t0 >= wr.t0 - 1 && s.t0 <= wr.t1) {
+      n += s.n;
+      inside = true;
+    }
+  }
+  if (inside) return n;
+  const before = [...sends].reverse().find((s) => s.t0 <= wr.t0 + 1);
+  return before ? before.n : null;
+}
+
 /** The first span that starts at or after t. */
 function firstFrom(list: Span[], t: number): Span | null {
   for (const s of list) if (s.t0 >= t - 1) return s;
@@ -113,7 +142,7 @@ export function drawSequence(ctx: CanvasRenderingContext2D, w: number, h: number
   // Calls a few pixels apart (a big batch written or read 16 KB at a time)
   // are drawn as one burst, labelled with their total.
   const gap = (6 * dpr * (until - from)) / Math.max(1, bottom - top);
-  const cWrites = bursts(spans(client, K.WRITE), gap);
+  const cWrites = requestBursts(client, gap);
   const cReadCalls = spans(client, K.READ);
   const cReads = bursts(cReadCalls, gap);
   const sReadCalls = spans(server, K.READ);
@@ -134,8 +163,8 @@ export function drawSequence(ctx: CanvasRenderingContext2D, w: number, h: number
     if (wr.t0 < from) continue;
     const arrive = wr.t1 + half;
     const read = firstFrom(sReadCalls, arrive);
-    const send = [...sends].reverse().find((s) => s.t0 <= wr.t0 + 1);
-    const label = send ? `${m.text.commands.replace('{n}', String(send.n))} · ${bytes(wr.n)}` : bytes(wr.n);
+    const n = wr.commands;
+    const label = n !== null ? `${m.text.commands.replace('{n}', String(n))} · ${bytes(wr.bytes)}` : bytes(wr.bytes);
     arrow(ctx, cx, Y(wr.t1), sx, Y(arrive), loopPalette.send, dpr, label, m.rttNs > 0 ? m.text.halfRtt : '');
     if (read && read.t0 > arrive) waiting(ctx, sx, Y(arrive), Y(read.t0), dpr, m.text.waiting);
   }

@@ -15,12 +15,17 @@ export const AofControls = memo(function AofControls({ view }: { view: AofView }
   const t = useT();
   const store = useStoreApi();
   const ready = useReady() && view.up;
-  const policy = view.info?.fsync ?? 'everysec';
+  // While the server is down the controls show what a restart brings it
+  // back with: the appendonly and appendfsync it had when it died.
+  const down = !view.up && view.crash !== null;
+  const appendonly = down ? view.crash!.appendonly : view.appendonly;
+  const said = down ? view.crash!.fsync : view.info?.fsync;
+  const policy = POLICIES.find((x) => x === said) ?? 'everysec';
   const target = useLessonTarget('aof.controls');
   return (
     <div className="aof-controls" {...target}>
       <label>
-        <input type="checkbox" data-testid="aof.appendonly" checked={view.appendonly} disabled={!ready}
+        <input type="checkbox" data-testid="aof.appendonly" checked={appendonly} disabled={!ready}
           onChange={(e) => void store.act({ kind: 'config', name: 'appendonly', value: e.target.checked ? 'yes' : 'no' })} />
         {t('aof.appendonly')}
       </label>
@@ -51,6 +56,7 @@ export const AofControls = memo(function AofControls({ view }: { view: AofView }
       </label>
       {view.info && !view.info.lastWriteOk
         ? <p className="warn aof-policy" data-testid="aof.misconf">{t('aof.misconfHint')}</p> : null}
+      {down ? <p className="dim aof-policy" data-testid="aof.downConfig">{t('aof.downConfig')}</p> : null}
       <p className="dim aof-policy">{t(`aof.fsync.${policy}`)}</p>
     </div>
   );

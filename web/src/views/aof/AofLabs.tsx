@@ -36,6 +36,9 @@ export const AofLabs = memo(function AofLabs({ view }: { view: AofView }) {
     await store.act({ ...BURST });
   }, [store]);
   const canLive = ready && view.up && view.info?.state === 1 && !view.armed;
+  // Why the live scene cannot start now, said beside its button.
+  const liveBlocked = canLive ? null : !view.up ? 'aofLab.liveDown' : view.armed ? 'aofLab.liveArmed'
+    : view.info?.state === 2 ? 'aofLab.liveRewrite' : view.info?.state !== 1 ? 'aofLab.liveOff' : null;
   const run = shown ? runs[shown] : undefined;
   return (
     <div className="aof-labs" data-testid="aof.labs">
@@ -55,6 +58,9 @@ export const AofLabs = memo(function AofLabs({ view }: { view: AofView }) {
               {name === 'aof-not-a-wal' ? (
                 <button type="button" className="btn small" data-testid="aof.lab.live" disabled={!canLive} title={t('aofLab.liveHint')}
                   onClick={() => void live()}>{t('aofLab.live')}</button>
+              ) : null}
+              {name === 'aof-not-a-wal' && liveBlocked ? (
+                <span className="dim small" data-testid="aof.lab.live.why">{t(liveBlocked)}</span>
               ) : null}
             </li>
           );

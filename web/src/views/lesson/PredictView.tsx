@@ -1,5 +1,6 @@
-import { memo, useCallback, useId, useState, type FormEvent } from 'react';
+import { memo, useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useReady, useT } from '../../app/hooks';
+import { answerFits } from '../../lessons/probe';
 import type { PredictBlock } from '../../lessons/types';
 import { ActionLine, type BlockState } from './ActionBlockView';
 import { useLesson, useLessonApi } from './hooks';
@@ -34,11 +35,20 @@ function Ask({ block, state }: { block: PredictBlock; state: BlockState }) {
   const ready = useReady();
   const busy = useLesson((s) => s.busy);
   const [given, setGiven] = useState('');
+  const errorId = useId();
   const open = state === 'next' && ready && !busy;
+  const fits = answerFits(block.answerType, given);
+  // A typed answer that cannot be the question's type is refused before
+  // anything runs, with the reason beside the field.
+  const refused = !block.choices && given.trim() !== '' && !fits;
+  const reason = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (refused) reason.current?.scrollIntoView({ block: 'nearest' });
+  }, [refused]);
   const onSubmit = useCallback((e: FormEvent) => {
     e.preventDefault();
-    if (given.trim()) void runner.answer(block.key, given);
-  }, [runner, block.key, given]);
+    if (fits) void runner.answer(block.key, given);
+  }, [runner, block.key, given, fits]);
   return (
     <form className="predict-form" onSubmit={onSubmit}>
       {block.choices ? (
@@ -52,11 +62,22 @@ function Ask({ block, state }: { block: PredictBlock; state: BlockState }) {
           ))}
         </div>
       ) : (
-        <label className="predict-free">
-          <span>{t('lesson.predict.your')}</span>
-          <input data-testid="lesson.predict.input" value={given} spellCheck={false} autoComplete="off"
-            disabled={state !== 'next'} onChange={(e) => setGiven(e.target.value)} />
-        </label>
+        <div className="predict-free-wrap">
+          <label className="predict-free">
+            <span>{t('lesson.predict.your')}</span>
+            <input data-testid="lesson.predict.input" data-answer-type={block.answerType} value={given}
+              spellCheck={false} autoComplete="off" disabled={state !== 'next'}
+              inputMode={block.answerType === 'number' ? 'decimal' : undefined}
+              placeholder={block.answerType === 'number' ? t('lesson.predict.aNumber') : undefined}
+              aria-invalid={refused || undefined} aria-describedby={refused ? errorId : undefined}
+              onChange={(e) => setGiven(e.target.value)} />
+          </label>
+          {refused ? (
+            <p className="predict-invalid" id={errorId} role="alert" data-testid="lesson.predict.invalid" ref={reason}>
+              {t('lesson.predict.notNumber')}
+            </p>
+          ) : null}
+        </div>
       )}
       <div className="predict-run">
         <span className="dim">{t('lesson.predict.willRun')}</span>
@@ -69,7 +90,7 @@ function Ask({ block, state }: { block: PredictBlock; state: BlockState }) {
         )}
       </div>
       <button type="submit" className="btn primary small" data-testid="lesson.predict.check"
-        disabled={!open || !given.trim()} title={state === 'waiting' ? t('lesson.block.waiting') : undefined}>
+        disabled={!open || !fits} title={state === 'waiting' ? t('lesson.block.waiting') : undefined}>
         {t('lesson.predict.check')}
       </button>
     </form>

@@ -8,6 +8,7 @@ interface LabRun {
   name: string;
   ops_per_sec: number;
   server_syscalls_per_cmd: number;
+  client_syscalls_per_cmd: number;
   batch_latency_ms: { p50: number; p99: number; max: number };
   monitor?: { max_ms: number };
 }
@@ -25,6 +26,7 @@ export const LabTable = memo(function LabTable({ run, seed, title }: { run: LabR
           <tr>
             <th>{t('lab.col.run')}</th>
             <th>{t('lab.col.ops')}</th>
+            <th>{t('lab.col.client')}</th>
             <th>{t('lab.col.server')}</th>
             <th>{t('lab.col.p50')}</th>
             <th>{t('lab.col.max')}</th>
@@ -36,6 +38,7 @@ export const LabTable = memo(function LabTable({ run, seed, title }: { run: LabR
             <tr key={r.name}>
               <td>{r.name}</td>
               <td className="num">{formatRate(r.ops_per_sec)}</td>
+              <td className="num">{r.client_syscalls_per_cmd.toFixed(3)}</td>
               <td className="num">{r.server_syscalls_per_cmd.toFixed(3)}</td>
               <td className="num">{formatDuration(r.batch_latency_ms.p50 * 1e6)}</td>
               <td className="num">{formatDuration(r.batch_latency_ms.max * 1e6)}</td>

@@ -20,13 +20,15 @@ interface Fields {
   intervalNs: number;
   rttNs: number;
   bandwidth: number;
+  /** Lettuce's auto-flush: each command written as it is issued. */
+  autoFlush: boolean;
 }
 
 const DEFAULTS: Record<WorkloadPreset, Fields> = {
-  benchmark: { clients: 50, requests: 100_000, command: 'GET', valueSize: 3, pipeline: 1, multi: false, intervalNs: 0, rttNs: 100e3, bandwidth: 0 },
-  'redis-py': { clients: 1, requests: 100_000, command: 'GET', valueSize: 3, pipeline: 1000, multi: true, intervalNs: 0, rttNs: 100e3, bandwidth: 0 },
-  lettuce: { clients: 1, requests: 20_000, command: 'GET', valueSize: 3, pipeline: 50, multi: false, intervalNs: 0, rttNs: 100e3, bandwidth: 0 },
-  monitor: { clients: 1, requests: 0, command: 'INFO', valueSize: 3, pipeline: 1, multi: false, intervalNs: 2e9, rttNs: 100e3, bandwidth: 0 },
+  benchmark: { clients: 50, requests: 100_000, command: 'GET', valueSize: 3, pipeline: 1, multi: false, intervalNs: 0, rttNs: 100e3, bandwidth: 0, autoFlush: false },
+  'redis-py': { clients: 1, requests: 100_000, command: 'GET', valueSize: 3, pipeline: 1000, multi: true, intervalNs: 0, rttNs: 100e3, bandwidth: 0, autoFlush: false },
+  lettuce: { clients: 1, requests: 20_000, command: 'GET', valueSize: 3, pipeline: 50, multi: false, intervalNs: 0, rttNs: 100e3, bandwidth: 0, autoFlush: true },
+  monitor: { clients: 1, requests: 0, command: 'INFO', valueSize: 3, pipeline: 1, multi: false, intervalNs: 2e9, rttNs: 100e3, bandwidth: 0, autoFlush: false },
 };
 
 function toAction(preset: WorkloadPreset, f: Fields): WorkloadAction {
@@ -35,6 +37,7 @@ function toAction(preset: WorkloadPreset, f: Fields): WorkloadAction {
     rttNs: f.rttNs, bandwidth: f.bandwidth, multi: f.multi, intervalNs: f.intervalNs,
   };
   if (f.command === 'SET') a.valueSize = f.valueSize;
+  if (preset === 'lettuce') a.flush = f.autoFlush ? 1 : 0;
   return a;
 }
 
@@ -82,6 +85,13 @@ export const WorkloadForm = memo(function WorkloadForm({ preset }: { preset: Wor
         {preset !== 'monitor' && f.command === 'SET' ? num('valueSize', t('wl.valueSize'), 64 * 1024 * 1024) : null}
         {preset === 'benchmark' || preset === 'redis-py' ? num('pipeline', t('wl.pipeline'), 1_000_000) : null}
         {preset === 'lettuce' ? num('pipeline', t('wl.batch'), 1_000_000) : null}
+        {preset === 'lettuce' ? (
+          <label className="toggle wl-field">
+            <input type="checkbox" checked={f.autoFlush} data-testid="wl.autoFlush"
+              onChange={(e) => set('autoFlush', e.target.checked)} />
+            <span>{t('wl.autoFlush')}</span>
+          </label>
+        ) : null}
         {preset === 'redis-py' ? (
           <label className="toggle wl-field">
             <input type="checkbox" checked={f.multi} data-testid="wl.multi" onChange={(e) => set('multi', e.target.checked)} />

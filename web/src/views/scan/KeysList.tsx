@@ -16,7 +16,8 @@ export const KeysList = memo(function KeysList() {
     <div className="card keys-card" {...target}>
       <span className="card-label">{t('scan.keys')}</span>
       <div className="keys-summary">
-        <span className="stat">{t('scan.distinct', { n: distinct })}</span>
+        {last ? <span className="stat" data-testid="scan.keys.last">{t('scan.lastKeys', { n: last.keyCount })}</span> : null}
+        <span className="stat" data-testid="scan.keys.distinct">{t('scan.distinct', { n: distinct })}</span>
         <span className={`stat ${dups ? 'warn' : ''}`}>{t('scan.dups', { n: dups })}</span>
       </div>
       <ul className="keys" data-testid="scan.keys">

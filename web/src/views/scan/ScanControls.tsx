@@ -1,4 +1,4 @@
-import { memo, useCallback, useState, type FormEvent } from 'react';
+import { memo, useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useAppState, useReady, useStoreApi, useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
 
@@ -12,6 +12,14 @@ export const ScanControls = memo(function ScanControls() {
   const scan = useAppState((s) => s.snapshot?.scan ?? null);
   const [count, setCount] = useState('10');
   const [match, setMatch] = useState('*');
+  // A walk started elsewhere (a lesson's scan-start, a rewind, a shared
+  // link) shows its COUNT and MATCH here, so the fields say what it uses.
+  const walkCount = scan?.count;
+  const walkMatch = scan?.match;
+  useEffect(() => {
+    if (walkCount !== undefined) setCount(String(walkCount));
+    if (walkMatch !== undefined) setMatch(walkMatch);
+  }, [walkCount, walkMatch]);
   const [running, setRunning] = useState(false);
   const target = useLessonTarget('scan.controls');
   const countN = Number(count);
@@ -32,6 +40,7 @@ export const ScanControls = memo(function ScanControls() {
       setRunning(false);
     }
   }, [store]);
+  const onStop = useCallback(() => store.stopScan(), [store]);
 
   return (
     <form className="scan-controls" onSubmit={onStart} {...target}>
@@ -51,10 +60,19 @@ export const ScanControls = memo(function ScanControls() {
       <button type="button" className="btn primary" data-testid="scan.step" disabled={!canStep} onClick={onStep}>
         {t('scan.step')}
       </button>
-      <button type="button" className="btn" data-testid="scan.finish" disabled={!canStep} onClick={onFinish}>
-        {t('scan.finish')}
-      </button>
+      {running ? (
+        <button type="button" className="btn" data-testid="scan.stop" onClick={onStop}>{t('scan.stop')}</button>
+      ) : (
+        <button type="button" className="btn" data-testid="scan.finish" disabled={!canStep} onClick={onFinish}>
+          {t('scan.finish')}
+        </button>
+      )}
       {scan ? <span className="stat" data-testid="scan.calls">{t('scan.calls', { n: scan.calls })}</span> : null}
+      {running && scan?.audit ? (
+        <span className="stat" data-testid="scan.progress" role="status">
+          {t('scan.progress', { returned: scan.audit.returned, tracked: scan.audit.tracked })}
+        </span>
+      ) : null}
     </form>
   );
 });
