@@ -529,11 +529,12 @@ int luaopen_cmsgpack(lua_State *L) {
         {"unpack_limit", _mpUnpackLimit},
         {NULL, NULL}
     };
+    /* The name and version scripts can read. Redis's copy also carries
+     * its author's copyright line and description, which are not this
+     * project's to carry: here they are absent (nil). */
     static const char *const about[][2] = {
         {"_NAME", "cmsgpack"},
         {"_VERSION", "lua-cmsgpack 0.4.0"},
-        {"_COPYRIGHT", "Copyright (C) 2012, Salvatore Sanfilippo"},
-        {"_DESCRIPTION", "MessagePack C implementation for Lua"},
     };
 
     lua_newtable(L);
