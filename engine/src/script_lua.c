@@ -318,6 +318,27 @@ static void _replyScriptError(client *c, const char *err, int counted) {
     else addReplyErrorSds(c, e);
 }
 
+/* Pushes t[name] (no metamethods) of the table t on top of the stack and
+ * returns 1 if it has the type wanted; else pushes nothing, returns 0. */
+static int _rawField(lua_State *L, const char *name, int type) {
+    lua_pushstring(L, name);
+    lua_rawget(L, -2);
+    if (lua_type(L, -1) == type) return 1;
+    lua_pop(L, 1);
+    return 0;
+}
+
+/* The string on top of the stack, with CR and LF made spaces (a status
+ * or a big number reply is one line). */
+static sds _oneLine(redisServer *s, lua_State *L) {
+    size_t len;
+    const char *p = lua_tolstring(L, -1, &len);
+    sds line = sdsnewlen(s->mem, p, len);
+    for (size_t i = 0; i < len; i++)
+        if (line[i] == '\r' || line[i] == '\n') line[i] = ' ';
+    return line;
+}
+
 /* Replies the value on top of the stack to c and pops it. script_resp is
  * the protocol the script chose (redis.setresp): a boolean is :1 or nil
  * under RESP2, #t or #f under RESP3. */
@@ -343,9 +364,8 @@ static void _replyValue(client *c, int script_resp, lua_State *L) {
     } else if (t == LUA_TNUMBER) {
         addReplyLongLong(c, (long long)lua_tonumber(L, -1));
     } else if (t == LUA_TTABLE) {
-        lua_pushstring(L, "err");
-        lua_rawget(L, -2);
-        if (lua_type(L, -1) == LUA_TSTRING) {
+        /* A table with one of the fields below is that kind of reply. */
+        if (_rawField(L, "err", LUA_TSTRING)) {
             lua_pop(L, 1);
             errorInfo e;
             _errorInfo(s, L, &e);
@@ -356,66 +376,41 @@ static void _replyValue(client *c, int script_resp, lua_State *L) {
             lua_pop(L, 1);
             return;
         }
-        lua_pop(L, 1);
-        lua_pushstring(L, "ok");
-        lua_rawget(L, -2);
-        if (lua_type(L, -1) == LUA_TSTRING) {
-            size_t len;
-            const char *p = lua_tolstring(L, -1, &len);
-            sds ok = sdsnewlen(s->mem, p, len);
-            for (size_t i = 0; i < len; i++)
-                if (ok[i] == '\r' || ok[i] == '\n') ok[i] = ' ';
+        if (_rawField(L, "ok", LUA_TSTRING)) {
+            sds ok = _oneLine(s, L);
             addReplyStatusLength(c, ok, sdslen(ok));
             sdsfree(s->mem, ok);
             lua_pop(L, 2);
             return;
         }
-        lua_pop(L, 1);
-        lua_pushstring(L, "double");
-        lua_rawget(L, -2);
-        if (lua_type(L, -1) == LUA_TNUMBER) {
+        if (_rawField(L, "double", LUA_TNUMBER)) {
             addReplyDouble(c, lua_tonumber(L, -1));
             lua_pop(L, 2);
             return;
         }
-        lua_pop(L, 1);
-        lua_pushstring(L, "big_number");
-        lua_rawget(L, -2);
-        if (lua_type(L, -1) == LUA_TSTRING) {
-            size_t len;
-            const char *p = lua_tolstring(L, -1, &len);
-            sds num = sdsnewlen(s->mem, p, len);
-            for (size_t i = 0; i < len; i++)
-                if (num[i] == '\r' || num[i] == '\n') num[i] = ' ';
+        if (_rawField(L, "big_number", LUA_TSTRING)) {
+            sds num = _oneLine(s, L);
             addReplyBigNum(c, num, sdslen(num));
             sdsfree(s->mem, num);
             lua_pop(L, 2);
             return;
         }
-        lua_pop(L, 1);
-        lua_pushstring(L, "verbatim_string");
-        lua_rawget(L, -2);
-        if (lua_type(L, -1) == LUA_TTABLE) {
-            lua_pushstring(L, "format");
-            lua_rawget(L, -2);
-            if (lua_type(L, -1) == LUA_TSTRING) {
-                lua_pushstring(L, "string");
-                lua_rawget(L, -3);
-                if (lua_type(L, -1) == LUA_TSTRING) {
+        if (_rawField(L, "verbatim_string", LUA_TTABLE)) {
+            if (_rawField(L, "format", LUA_TSTRING)) {
+                lua_pushvalue(L, -2);
+                if (_rawField(L, "string", LUA_TSTRING)) {
                     size_t len;
                     const char *str = lua_tolstring(L, -1, &len);
-                    addReplyVerbatim(c, str, len, lua_tostring(L, -2));
-                    lua_pop(L, 4);
+                    addReplyVerbatim(c, str, len, lua_tostring(L, -3));
+                    lua_pop(L, 5);
                     return;
                 }
+                lua_pop(L, 1);
                 lua_pop(L, 1);
             }
             lua_pop(L, 1);
         }
-        lua_pop(L, 1);
-        lua_pushstring(L, "map");
-        lua_rawget(L, -2);
-        if (lua_type(L, -1) == LUA_TTABLE) {
+        if (_rawField(L, "map", LUA_TTABLE)) {
             long n = 0;
             void *len = addReplyDeferredLen(c);
             lua_pushnil(L);
@@ -429,10 +424,7 @@ static void _replyValue(client *c, int script_resp, lua_State *L) {
             lua_pop(L, 2);
             return;
         }
-        lua_pop(L, 1);
-        lua_pushstring(L, "set");
-        lua_rawget(L, -2);
-        if (lua_type(L, -1) == LUA_TTABLE) {
+        if (_rawField(L, "set", LUA_TTABLE)) {
             long n = 0;
             void *len = addReplyDeferredLen(c);
             lua_pushnil(L);
@@ -446,7 +438,6 @@ static void _replyValue(client *c, int script_resp, lua_State *L) {
             lua_pop(L, 2);
             return;
         }
-        lua_pop(L, 1);
         /* An array: elements 1, 2, ... up to the first nil. */
         void *len = addReplyDeferredLen(c);
         long n = 0;
