@@ -56,14 +56,23 @@ export type McAction =
    *  (sent with "\r\n"), e.g. "set k 0 0 5\nhello". */
   | { kind: 'mcLine'; text: string }
   /** Sets first .. first+count-1 of a fill workload (gkMemcachedFill). */
-  | { kind: 'mcFill'; spec: McFillSpec; first: number; count: number };
+  | { kind: 'mcFill'; spec: McFillSpec; first: number; count: number }
+  /** "set key flags 0 bytes" and a value of that many x's, sent as
+   *  mcLine would send them: the console's quick set, whose value need
+   *  not be written into the log. */
+  | { kind: 'mcSet'; key: string; flags: number; bytes: number };
+
+/** The largest value an mcSet sends: past memcached's own item maximum
+ *  (-I, at most 1 GB), so that the node can refuse a value too large
+ *  with its own error. */
+export const MC_SET_MAX = 16 << 20;
 
 /** The slab labs (engine/src/labs_mc.c), run headless by the worker's
  *  labRun like the others. */
 export const MC_LAB_NAMES = ['slab-classes', 'item-placement', 'slab-calcification'] as const;
 export type McLabName = (typeof MC_LAB_NAMES)[number];
 
-export const MC_ACTION_KINDS = ['mcStart', 'mcLine', 'mcFill'] as const;
+export const MC_ACTION_KINDS = ['mcStart', 'mcLine', 'mcFill', 'mcSet'] as const;
 
 /** One exchange in the memcached console. */
 export interface McConsoleEntry {

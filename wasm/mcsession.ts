@@ -22,7 +22,7 @@ import {
   memcachedLayout, memcachedNotes, memcachedPages, memcachedStart, type McFillResult,
 } from './mc';
 import {
-  FILL_MAX_COUNT, FILL_MAX_VALUE, MC_DEFAULTS, MC_MAX_MB, MC_REPLY_KEEP, mcCommandLine, type McAction, type McConsoleEntry, type McFillProgress,
+  FILL_MAX_COUNT, FILL_MAX_VALUE, MC_DEFAULTS, MC_MAX_MB, MC_REPLY_KEEP, MC_SET_MAX, mcCommandLine, type McAction, type McConsoleEntry, type McFillProgress,
   type McOptions, type SlabsPage, type SlabsQuery, type SlabsResultMap, type SlabsView,
 } from './mcprotocol';
 import type { Action } from './protocol';
@@ -81,7 +81,7 @@ export function loadMcState(live: McLive, s: McState): void {
   live.mc = copyMcState(s);
 }
 
-const KINDS = new Set<string>(['mcStart', 'mcLine', 'mcFill']);
+const KINDS = new Set<string>(['mcStart', 'mcLine', 'mcFill', 'mcSet']);
 
 export function isMcAction(a: Action): a is McAction {
   return KINDS.has(a.kind);
@@ -131,6 +131,15 @@ export function completeMc(live: McLive, a: Action): Action | null {
     case 'mcFill':
       checkFill(a);
       return { kind: 'mcFill', spec: { ...a.spec }, first: a.first, count: a.count };
+    case 'mcSet':
+      if (typeof a.key !== 'string' || !/^[^\s\x00-\x1f]{1,250}$/.test(a.key)) {
+        throw new RangeError('a key of 1 to 250 characters, without spaces or control characters');
+      }
+      if (!Number.isInteger(a.flags) || a.flags < 0 || a.flags > 0xffffffff) throw new RangeError('flags in [0, 2^32)');
+      if (!Number.isInteger(a.bytes) || a.bytes < 0 || a.bytes > MC_SET_MAX) {
+        throw new RangeError(`a value of 0 to ${MC_SET_MAX} bytes`);
+      }
+      return { kind: 'mcSet', key: a.key, flags: a.flags, bytes: a.bytes };
   }
 }
 
@@ -237,6 +246,9 @@ export function applyMc(live: McLive, a: McAction, drain: () => number): void {
       break;
     case 'mcFill':
       if (running(live)) runFill(live, a, drain);
+      break;
+    case 'mcSet':
+      if (running(live)) sendLines(live, `set ${a.key} ${a.flags} 0 ${a.bytes}\n${'x'.repeat(a.bytes)}`);
       break;
   }
 }

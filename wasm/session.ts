@@ -850,6 +850,7 @@ export class Session {
       case 'mcStart':
       case 'mcLine':
       case 'mcFill':
+      case 'mcSet':
         applyMc(live, a, () => this.drain());
         return [];
       case 'trap':

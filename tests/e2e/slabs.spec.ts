@@ -3,6 +3,43 @@ import { SlabsPane } from './pages/slabs';
 import { SandboxPage, expect } from './pages/sandbox';
 
 test.describe('the Slabs pane', () => {
+  test('the quick set sends values past 64 KB and up to memcached\'s own refusal, its note follows the fields, and the pages view opens on a class with pages', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const slabs = new SlabsPane(app);
+    await app.open({ seed: 5 });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await slabs.show();
+    const size = app.byId('slabs.quick.size');
+    const send = app.byId('slabs.quick.send');
+    await app.byId('slabs.quick.key').fill('small');
+    await size.fill('100');
+    await send.click();
+    await app.idle();
+    await expect(slabs.lastReply).toHaveText('STORED\\r\\n');
+    // 48 + 5 + 1 + 102 + 8 = 164 bytes: class 4 (192); class 1 holds no page.
+    await expect(app.byId('slabs.pages')).toHaveAttribute('data-cls', '4');
+
+    // The note follows the fields as they change (no key is pressed here).
+    await app.byId('slabs.quick.key').fill('big');
+    await size.fill('600000');
+    await expect(app.byId('slabs.landing')).toHaveAttribute('data-cls', '39');
+    await expect(send).toBeEnabled();
+    await send.click();
+    await app.idle();
+    await expect(slabs.lastReply).toHaveText('STORED\\r\\n');
+    expect(await app.state((s) => s.log.entries.at(-1)!.action)).toEqual({ kind: 'mcSet', key: 'big', flags: 0, bytes: 600000 });
+    await size.fill('2000000');
+    await expect(app.byId('slabs.landing')).toHaveAttribute('data-cls', '0');
+    await send.click();
+    await app.idle();
+    await expect(slabs.lastReply).toHaveText('SERVER_ERROR object too large for cache\\r\\n');
+    await size.fill('20000000');
+    await expect(send).toBeDisabled();
+    await expect(app.byId('slabs.quick.why')).toContainText('16 MiB');
+    await app.screenshot('labs/slabs-quick-set');
+    expect(app.errors).toEqual([]);
+  });
+
   test('sets typed in the memcached console take chunks of the class the engine picks', async ({ page }) => {
     const app = new SandboxPage(page);
     const slabs = new SlabsPane(app);

@@ -67,7 +67,8 @@ export const slabsEn = {
   'slabs.quick.key': 'key',
   'slabs.quick.size': 'value bytes',
   'slabs.quick.send': 'set',
-  'slabs.quick.hint': 'Sends "set <key> 0 0 <n>" and n bytes of value in one go.',
+  'slabs.quick.hint': 'Sends "set <key> 0 0 <n>" and n bytes of value in one go; memcached itself refuses an item larger than -I.',
+  'slabs.quick.tooBig': 'At most {max} value bytes here (memcached’s -I goes up to 1 GB, but this form stops at 16 MiB).',
 
   'slabs.whatif.title': 'What if',
   'slabs.whatif.hint': 'Move a slider: the engine lays out the classes those options give (gkMemcachedLayout). Apply restarts the node with them; its items are lost, as with a restart.',

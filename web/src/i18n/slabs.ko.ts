@@ -69,7 +69,8 @@ export const slabsKo: Record<keyof typeof slabsEn, string> = {
   'slabs.quick.key': '키',
   'slabs.quick.size': '값 바이트',
   'slabs.quick.send': 'set',
-  'slabs.quick.hint': '"set <키> 0 0 <n>"과 n바이트 값을 한 번에 보냅니다.',
+  'slabs.quick.hint': '"set <키> 0 0 <n>"과 n바이트 값을 한 번에 보냅니다. -I보다 큰 아이템은 memcached가 직접 거절합니다.',
+  'slabs.quick.tooBig': '여기서는 값이 최대 {max}바이트입니다 (memcached의 -I는 1 GB까지 가능하지만 이 폼은 16 MiB에서 멈춥니다).',
 
   'slabs.whatif.title': '옵션을 바꾸면?',
   'slabs.whatif.hint': '슬라이더를 움직이면 엔진이 그 옵션의 클래스 배치를 계산합니다 (gkMemcachedLayout). 적용하면 노드가 그 옵션으로 재시작하고, 재시작처럼 아이템은 사라집니다.',

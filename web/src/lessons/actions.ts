@@ -189,7 +189,7 @@ export function parseActionLine(line: string): Action[] {
       }
       const n = int(bytes, 'the value size', 0, FILL_MAX_VALUE);
       const flags = int(w.options.get('flags'), 'flags', 0, 0xffffffff, 0);
-      return [{ kind: 'mcLine', text: `set ${key} ${flags} 0 ${n}\n${'x'.repeat(n)}` }];
+      return [{ kind: 'mcSet', key, flags, bytes: n }];
     }
     case 'mc-fill':
       return mcFill(w);

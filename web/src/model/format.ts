@@ -119,5 +119,7 @@ export function describeAction(a: Action): { key: MessageKey; params: Params } {
     }
     case 'mcFill':
       return { key: 'action.mcFill', params: { from: a.first, to: a.first + a.count - 1 } };
+    case 'mcSet':
+      return { key: 'action.mcLine', params: { text: `set ${a.key} ${a.flags} 0 ${a.bytes}` } };
   }
 }

@@ -6,7 +6,7 @@
 import type { Action, ActionKind, LogEntry, SessionConfig, SessionLog } from '../../../wasm/protocol';
 import { HEAP_LIMIT_MAX, LAB_NAMES } from '../../../wasm/protocol';
 import { CRASH_POINTS, DISK_PRESETS } from '../../../wasm/aofprotocol';
-import { FILL_MAX_COUNT, FILL_MAX_VALUE, MC_MAX_MB } from '../../../wasm/mcprotocol';
+import { FILL_MAX_COUNT, FILL_MAX_VALUE, MC_MAX_MB, MC_SET_MAX } from '../../../wasm/mcprotocol';
 import { PANES, type Pane } from '../app/pane';
 
 /** Why a shared session was refused: a message key and what it names. */
@@ -119,6 +119,7 @@ export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
     },
   },
   mcLine: { required: { text: ['str', 4 << 20] } },
+  mcSet: { required: { key: ['str', 250], flags: ['int', 0, 0xffffffff], bytes: ['int', 0, MC_SET_MAX] } },
   mcFill: {
     required: {
       spec: ['obj', {

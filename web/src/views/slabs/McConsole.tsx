@@ -1,12 +1,10 @@
 import { memo, useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { McConsoleEntry } from '../../../../wasm/mcprotocol';
+import { MC_SET_MAX, type McConsoleEntry } from '../../../../wasm/mcprotocol';
 import { useReady, useStoreApi, useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
 import { typedItem } from './model';
 import { setTyped } from './selection';
 
-/** Largest value the quick form sends (the whole value goes in the log). */
-export const QUICK_MAX = 65536;
 
 /** Characters of one line shown before it is cut (a 1,000-byte value
  *  would push every earlier line out of the transcript). */
@@ -70,31 +68,39 @@ const QuickSet = memo(function QuickSet() {
   const [key, setKey] = useState('user:1');
   const [size, setSize] = useState('100');
   const n = Number(size);
-  const valid = /^\S{1,250}$/.test(key) && /^\d+$/.test(size) && n <= QUICK_MAX;
-  const mark = useCallback(() => {
-    if (valid) setTyped(typedItem(`set ${key} 0 0 ${n}`));
-  }, [valid, key, n]);
+  const keyOk = /^\S{1,250}$/.test(key);
+  const sizeOk = /^\d+$/.test(size) && n <= MC_SET_MAX;
+  const valid = keyOk && sizeOk;
+  // The landing note describes the item the fields describe now, whatever
+  // changed them (typing, the spinner, a paste).
+  const [active, setActive] = useState(false);
+  useEffect(() => {
+    if (active) setTyped(valid ? typedItem(`set ${key} 0 0 ${n}`) : null);
+  }, [active, valid, key, n]);
+  const mark = useCallback(() => setActive(true), []);
   useEffect(() => () => setTyped(null), []);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!valid) return;
-    void store.act({ kind: 'mcLine', text: `set ${key} 0 0 ${n}\n${'x'.repeat(n)}` });
+    void store.act({ kind: 'mcSet', key, flags: 0, bytes: n });
   };
   return (
     <form className="slabs-form" onSubmit={submit} aria-label={t('slabs.quick.title')}>
       <strong>{t('slabs.quick.title')}</strong>
       <label>{t('slabs.quick.key')}
-        <input value={key} onChange={(e) => setKey(e.target.value)} onFocus={mark} onKeyUp={mark}
-          data-testid="slabs.quick.key" spellCheck={false} aria-invalid={!/^\S{1,250}$/.test(key)} />
+        <input value={key} onChange={(e) => setKey(e.target.value)} onFocus={mark}
+          data-testid="slabs.quick.key" spellCheck={false} aria-invalid={!keyOk} />
       </label>
       <label>{t('slabs.quick.size')}
-        <input type="number" min={0} max={QUICK_MAX} value={size} onChange={(e) => setSize(e.target.value)}
-          onFocus={mark} onKeyUp={mark} data-testid="slabs.quick.size" aria-invalid={!valid} />
+        <input type="number" min={0} max={MC_SET_MAX} value={size} onChange={(e) => setSize(e.target.value)}
+          onFocus={mark} data-testid="slabs.quick.size" aria-invalid={!sizeOk} />
       </label>
       <button type="submit" className="btn small" disabled={!ready || !valid} data-testid="slabs.quick.send">
         {t('slabs.quick.send')}
       </button>
-      <span className="dim small">{t('slabs.quick.hint')}</span>
+      {sizeOk ? <span className="dim small">{t('slabs.quick.hint')}</span> : (
+        <span className="warn small" role="alert" data-testid="slabs.quick.why">{t('slabs.quick.tooBig', { max: MC_SET_MAX })}</span>
+      )}
     </form>
   );
 });

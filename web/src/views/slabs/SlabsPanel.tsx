@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useEffect } from 'react';
 import { mcCommandLine, type SlabsView } from '../../../../wasm/mcprotocol';
 import { useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
@@ -10,6 +10,7 @@ import { McConsole } from './McConsole';
 import { calcification, idList } from './model';
 import { Notes } from './Notes';
 import { PagesView } from './PagesView';
+import { showClassUnlessChosen } from './selection';
 import { SlabLabs } from './SlabLabs';
 import { WhatIf } from './WhatIf';
 import './slabs.css';
@@ -50,6 +51,12 @@ export const SlabsPanel = memo(function SlabsPanel() {
   const t = useT();
   const view = useSlabsView();
   const landing = useLanding(view);
+  // The pages view opens on the first class that holds a page, not on an
+  // empty class 1.
+  const firstWithPages = view?.running ? view.classes.find((c) => c.pages > 0)?.id ?? null : null;
+  useEffect(() => {
+    if (firstWithPages !== null && view && view.classes[view.cls - 1]?.pages === 0) showClassUnlessChosen(firstWithPages);
+  }, [firstWithPages, view]);
   const totals = view?.totals ?? null;
   return (
     <section className="panel slabs" aria-labelledby="slabs-title" {...target} data-testid="slabs.panel">

@@ -27,8 +27,18 @@ function set(patch: Partial<SlabsSelection>): void {
   for (const fn of listeners) fn();
 }
 
+/** Whether a class was picked by hand (then the pages view keeps it). */
+let chosen = false;
+
 export function selectClass(cls: number): void {
+  chosen = true;
   if (cls !== current.cls) set({ cls, from: 0 });
+}
+
+/** Shows class cls, unless a class was picked by hand: the pages view
+ *  follows the first class that holds pages until the learner picks one. */
+export function showClassUnlessChosen(cls: number): void {
+  if (!chosen && cls !== current.cls) set({ cls, from: 0 });
 }
 
 export function showPagesFrom(from: number): void {
