@@ -774,6 +774,14 @@ static void _rewriteOne(redisServer *s, rewriteState *st, const configDef *d,
         return;
     }
     long long v = _getValue(&s->cfg, d);
+    if (d->kind == CFG_NOTIFY) {
+        /* The classes as letters, quoted as a string option is. */
+        sds classes = keyspaceEventsFlagsToString(s, (int)v);
+        line = sdscatrepr(m, line, classes, sdslen(classes));
+        sdsfree(m, classes);
+        rewriteLine(st, d->name, line, v != _getValue(dflt, d));
+        return;
+    }
     if (d->kind == CFG_BOOL) line = sdscat(m, line, v ? "yes" : "no");
     else if (d->kind == CFG_ENUM) line = sdscat(m, line, _enumName(d, v));
     else if (d->kind == CFG_MEMORY) line = rewriteFormatMemory(m, line, v);
