@@ -54,7 +54,7 @@ const ALL_UNITS = [
   'scan', 'expire', 'multi', 'info', 'info-command', 'introspection',
   'introspection-2', 'protocol', 'querybuf', 'pubsub', 'pubsubshard', 'scripting',
   'functions', 'bitops', 'bitfield', 'hyperloglog', 'geo', 'sort', 'dump', 'slowlog',
-  'latency-monitor', 'lazyfree', 'other', 'limits',
+  'latency-monitor', 'lazyfree', 'other', 'limits', 'acl', 'acl-v2',
 ];
 
 // The units glasskv passes in full: every test redis-server passes in the

@@ -22,6 +22,7 @@
 #include <strings.h>
 #include <stdio.h>
 #include "server.h"
+#include "acl.h"
 
 /* ---- Addresses. ---- */
 
@@ -65,6 +66,7 @@ typedef struct killFilter {
     const char *addr, *laddr;
     int type;
     uint64_t id;
+    struct user *user;
     int skipme;
 } killFilter;
 
@@ -92,8 +94,8 @@ static int _parseKillFilter(client *c, killFilter *f) {
         } else if (!strcasecmp(opt, "laddr")) {
             f->laddr = val;
         } else if (!strcasecmp(opt, "user")) {
-            /* The default user is the only one (acl.c). */
-            if (strcmp(val, "default")) {
+            f->user = aclGetUser(c->srv, val, strlen(val));
+            if (!f->user) {
                 addReplyErrorFormat(c, "No such user '%s'", val);
                 return C_ERR;
             }
@@ -116,6 +118,7 @@ static int _killMatches(client *c, client *cl, const killFilter *f) {
     if (f->laddr && strcmp(getClientSockName(cl), f->laddr)) return 0;
     if (f->type != -1 && getClientType(cl) != f->type) return 0;
     if (f->id && cl->id != f->id) return 0;
+    if (f->user && cl->user != f->user) return 0;
     if (cl == c && f->skipme) return 0;
     return 1;
 }
@@ -128,7 +131,7 @@ static int _killMatches(client *c, client *cl, const killFilter *f) {
  * written. */
 void clientKillCommand(client *c) {
     redisServer *s = c->srv;
-    killFilter f = { NULL, NULL, -1, 0, 1 };
+    killFilter f = { NULL, NULL, -1, 0, NULL, 1 };
     if (c->argc == 3) {
         f.addr = c->argv[2]->v.ptr;
         f.skipme = 0;

@@ -404,7 +404,15 @@
     S(acl, help, aclHelpCommand, 2, CMD_LOADING | CMD_STALE) \
     S(acl, list, aclListCommand, 2, A | NS | CMD_LOADING | CMD_STALE) \
     S(acl, users, aclUsersCommand, 2, A | NS | CMD_LOADING | CMD_STALE) \
-    S(acl, whoami, aclWhoamiCommand, 2, NS | CMD_LOADING | CMD_STALE)
+    S(acl, whoami, aclWhoamiCommand, 2, NS | CMD_LOADING | CMD_STALE) \
+    S(acl, deluser, aclDeluserCommand, -3, A | NS | CMD_LOADING | CMD_STALE) \
+    S(acl, dryrun, aclDryrunCommand, -4, A | NS | CMD_LOADING | CMD_STALE) \
+    S(acl, genpass, aclGenpassCommand, -2, NS | CMD_LOADING | CMD_STALE) \
+    S(acl, getuser, aclGetuserCommand, 3, A | NS | CMD_LOADING | CMD_STALE) \
+    S(acl, load, aclLoadCommand, 2, A | NS | CMD_LOADING | CMD_STALE) \
+    S(acl, log, aclLogCommand, -2, A | NS | CMD_LOADING | CMD_STALE) \
+    S(acl, save, aclSaveCommand, 2, A | NS | CMD_LOADING | CMD_STALE) \
+    S(acl, setuser, aclSetuserCommand, -3, A | NS | CMD_LOADING | CMD_STALE)
 
 /* The ids: top-level commands in the table's order, then subcommands. */
 enum {

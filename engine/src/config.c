@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "server.h"
+#include "acl.h"
 
 enum { CFG_BOOL, CFG_INT, CFG_MEMORY, CFG_ENUM, CFG_STRING, CFG_SAVE,
        CFG_OBUF, CFG_NOTIFY, CFG_PASS };
@@ -38,6 +39,9 @@ static const int maxmemoryPolicyValues[] = {
 static const char *const protectedEnum[] = { "no", "yes", "local", NULL };
 static const char *const loglevelEnum[] = { "debug", "verbose", "notice",
                                             "warning", NULL };
+static const char *const aclPubsubEnum[] = { "allchannels", "resetchannels",
+                                             NULL };
+static const int aclPubsubValues[] = { SELECTOR_FLAG_ALLCHANNELS, 0 };
 
 /* updateAppendonly: appendonly yes starts the AOF (with a rewrite),
  * appendonly no stops it. */
@@ -161,6 +165,11 @@ static const configDef configs[] = {
     { "notify-keyspace-events", NULL, CFG_NOTIFY,
       OFF(notify_keyspace_events), 0, 0, INT_MAX, 0 },
     { "requirepass", NULL, CFG_PASS, 0, 0, 0, 0, 0 },
+    { "acllog-max-len", NULL, CFG_INT, OFF(acllog_max_len), 1, 0, LONG_MAX,
+      0 },
+    { "acl-pubsub-default", NULL, CFG_ENUM, OFF(acl_pubsub_default), 0, 0,
+      SELECTOR_FLAG_ALLCHANNELS, 0, aclPubsubEnum, aclPubsubValues },
+    { "aclfile", NULL, CFG_STRING, OFF(aclfile), 0, 0, 0, 1 },
     { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL }
 };
 
@@ -586,7 +595,7 @@ static long _hostConfigGet(client *c) {
 /* CONFIG GET pattern [pattern ...]: name/value pairs, each name once. */
 void configGetCommand(client *c) {
     const int total = (int)(sizeof(configs) / sizeof(configs[0])) - 1;
-    char matched[64] = { 0 };
+    char matched[sizeof(configs) / sizeof(configs[0])] = { 0 };
     long n = 0;
     void *len = addReplyDeferredLen(c);
     for (int a = 2; a < c->argc; a++) {
@@ -700,6 +709,15 @@ const char *serverLoadConfigDirective(redisServer *s, int argc,
     if (argc >= 2 && !strcasecmp(argv[0], "client-output-buffer-limit"))
         return argc == 2 ? _setObufFromValue(s, argv[1])
                          : _setObufLimits(s, argc - 1, argv + 1);
+    if (argc >= 2 && !strcasecmp(argv[0], "user")) {
+        int bad = 0;
+        const char *why = NULL;
+        if (aclAppendUserForLoading(s, argc, argv, &bad, &why) == C_OK)
+            return NULL;
+        snprintf(errbuf, errlen, "Error in user declaration '%s': %s",
+                 argv[bad], why);
+        return errbuf;
+    }
     const configDef *d = argc == 2 ? _lookup(argv[0]) : NULL;
     if (!d) return "Bad directive or wrong number of arguments";
     if (d->kind == CFG_PASS) {
@@ -737,8 +755,19 @@ int serverLoadConfig(redisServer *s, const char *conf, sds *err) {
         int n = _splitConfigLine(line, words);
         if (n == 0 || words[0][0] == '#') continue;
         char *argv[3] = { words[0], words[1], words[2] };
-        const char *why = serverLoadConfigDirective(s, n, argv, errbuf,
-                                                    sizeof(errbuf));
+        const char *why;
+        if (n > 0 && !strcasecmp(words[0], "user")) {
+            /* A user's rules are any number of words. */
+            sds *uargv;
+            int uargc = splitArgs(s, line, &uargv);
+            why = uargc < 0 ? "Unbalanced quotes in configuration line"
+                            : serverLoadConfigDirective(s, uargc, uargv,
+                                  errbuf, sizeof(errbuf));
+            if (uargc >= 0) splitArgsRelease(s, uargv, uargc);
+        } else {
+            why = serverLoadConfigDirective(s, n, argv, errbuf,
+                                            sizeof(errbuf));
+        }
         if (why) {
             *err = sdscatprintf(s->mem, sdsempty(s->mem),
                 "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) *** Reading the "
@@ -755,6 +784,10 @@ int serverLoadConfig(redisServer *s, const char *conf, sds *err) {
 /* Whether name is one of the engine's directives; *canon gets its main
  * name (an alias is rewritten under it). */
 int configKnownDirective(const char *name, const char **canon) {
+    if (!strcasecmp(name, "user")) {
+        *canon = "user";
+        return 1;
+    }
     const configDef *d = _lookup(name);
     if (!d) return 0;
     *canon = d->name;
@@ -774,6 +807,14 @@ static void _rewriteOne(redisServer *s, rewriteState *st, const configDef *d,
         return;
     }
     long long v = _getValue(&s->cfg, d);
+    if (d->kind == CFG_NOTIFY) {
+        /* The classes as letters, quoted as a string option is. */
+        sds classes = keyspaceEventsFlagsToString(s, (int)v);
+        line = sdscatrepr(m, line, classes, sdslen(classes));
+        sdsfree(m, classes);
+        rewriteLine(st, d->name, line, v != _getValue(dflt, d));
+        return;
+    }
     if (d->kind == CFG_BOOL) line = sdscat(m, line, v ? "yes" : "no");
     else if (d->kind == CFG_ENUM) line = sdscat(m, line, _enumName(d, v));
     else if (d->kind == CFG_MEMORY) line = rewriteFormatMemory(m, line, v);
@@ -835,4 +876,5 @@ void configRewriteEngineOptions(redisServer *s, rewriteState *st) {
             _rewriteOne(s, st, d, &dflt);
         }
     }
+    aclRewriteConfig(s, st);
 }

@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <stdio.h>
 #include "server.h"
+#include "acl.h"
 #include "script.h"
 #include "rdb.h"
 
@@ -615,8 +616,8 @@ void clientSetNameCommand(client *c) {
 
 /* HELLO [protover [AUTH username password] [SETNAME name]]: switches the
  * connection to RESP2 or RESP3 and answers with a map about the server.
- * The only user is "default" (acl.c): AUTH logs in as it does, and a
- * client that must authenticate gets nothing else until it has. */
+ * AUTH logs in as the AUTH command does (acl.c), and a client that must
+ * authenticate gets nothing else until it has. */
 void helloCommand(client *c) {
     long long ver = 0;
     int j = 1;
@@ -635,13 +636,12 @@ void helloCommand(client *c) {
         if (!strcasecmp(opt, "AUTH") && more >= 2) {
             redactClientCommandArgument(c, j + 1);
             redactClientCommandArgument(c, j + 2);
-            if (aclCheckDefaultPassword(c->srv, c->argv[j + 1],
-                                        c->argv[j + 2]) != C_OK) {
+            if (aclAuthenticateUser(c, c->argv[j + 1], c->argv[j + 2]) !=
+                C_OK) {
                 addReplyError(c, "-WRONGPASS invalid username-password pair "
                               "or user is disabled.");
                 return;
             }
-            c->authenticated = 1;
             j += 2;
         } else if (!strcasecmp(opt, "SETNAME") && more >= 1) {
             if (clientSetNameOrReply(c, c->argv[++j]) != C_OK) return;
@@ -721,7 +721,7 @@ sds catClientInfoString(redisServer *s, client *cl, sds o) {
         "age=%llu idle=%llu flags=%s db=%d sub=%d psub=%d ssub=%d multi=%d "
         "qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
         "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s%s cmd=%s "
-        "user=default redir=-1 resp=%d",
+        "user=%s redir=-1 resp=%d",
         (unsigned long long)cl->id, getClientPeerId(cl),
         getClientSockName(cl), cl->fd,
         cl->name ? cl->name : "",
@@ -735,7 +735,8 @@ sds catClientInfoString(redisServer *s, client *cl, sds o) {
         cl->buf_usable_size, cl->buf_usable_size, cl->bufpos,
         (size_t)cl->reply_blocks, omem, totmem, (mask & AE_READABLE) ? "r" : "",
         (mask & AE_WRITABLE) ? "w" : "",
-        cl->lastcmd ? cl->lastcmd->fullname : "NULL", cl->resp);
+        cl->lastcmd ? cl->lastcmd->fullname : "NULL",
+        cl->user ? cl->user->name : "(superuser)", cl->resp);
 }
 
 /* CLIENT INFO: one CLIENT LIST line about the calling client, as a bulk

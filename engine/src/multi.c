@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include "server.h"
+#include "acl.h"
 
 typedef struct watchedKey {
     sds key;
@@ -116,6 +117,26 @@ static int _watchedKeyExpired(client *c) {
     return 0;
 }
 
+/* EXEC checks each queued command against the user's permissions again,
+ * as they stand now: a denied one is logged and replied 7.0's NOPERM
+ * error in its place, and the others run. 1 if it was denied. */
+static int _execAclDenied(client *c) {
+    int idx = 0;
+    int r = aclCheckAllPerm(c, &idx);
+    if (r == ACL_OK) return 0;
+    const char *reason =
+        r == ACL_DENIED_CMD ? "no permission to execute the command or "
+                              "subcommand" :
+        r == ACL_DENIED_KEY ? "no permission to touch the specified keys" :
+        "no permission to access one of the channels used as arguments";
+    addACLLogEntry(c, r, ACL_LOG_CTX_MULTI, idx, NULL, NULL);
+    addReplyErrorFormat(c, "-NOPERM ACLs rules changed between the moment "
+                        "the transaction was accumulated and the EXEC call. "
+                        "This command is no longer allowed for the "
+                        "following reason: %s", reason);
+    return 1;
+}
+
 /* Runs the queued commands as one: their replies form one array. */
 void execCommand(client *c) {
     if (!(c->flags & CLIENT_MULTI)) {
@@ -147,6 +168,8 @@ void execCommand(client *c) {
         c->argv = mc->argv;
         c->argv_len = mc->argc;
         c->cmd = mc->cmd;
+        /* The user's permissions may have changed since it queued. */
+        if (_execAclDenied(c)) continue;
         call(c);
         /* Commands may rewrite their argv (SET's value is re-encoded). */
         mc->argc = c->argc;

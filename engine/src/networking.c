@@ -455,7 +455,7 @@ static int _readMultibulkHeader(client *c) {
         return C_ERR;
     if (!ok || ll > INT_MAX)
         return _protoError(c, "Protocol error: invalid multibulk length");
-    if (ll > 10 && !c->authenticated)
+    if (ll > 10 && authRequired(c))
         return _protoError(c, "Protocol error: unauthenticated multibulk "
                               "length");
     c->qb_pos = next;
@@ -490,7 +490,7 @@ static int _readBulkHeader(client *c) {
         freeClientAsync(c);
         return C_ERR;
     }
-    if (ll > 16384 && !c->authenticated)
+    if (ll > 16384 && authRequired(c))
         return _protoError(c, "Protocol error: unauthenticated bulk length");
     c->qb_pos = next;
     c->bulklen = ll;

@@ -209,6 +209,7 @@ static void _createMasterClient(redisServer *s, const char *replid,
     s->repl_transfer_fd = -1;
     client *m = createClient(s, fd);
     m->flags |= CLIENT_MASTER;
+    m->user = NULL;             /* the master may run anything */
     m->authenticated = 1;
     m->read_reploff = m->reploff = off;
     m->querybuf = sdscatlen(s->mem, m->querybuf, s->repl_transfer_in,

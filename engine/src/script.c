@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "script.h"
+#include "acl.h"
 #include "server.h"
 
 const scriptFlagName scriptFlagNames[] = {
@@ -148,6 +149,7 @@ void scriptResetRun(scriptRunCtx *run) {
         /* The replica's master link was left unread meanwhile. */
     }
     run->original_client->flags |= CLIENT_PREVENT_PROP;
+    run->c->user = NULL;
     s->script_run = NULL;
 }
 
@@ -268,9 +270,11 @@ static void _rejected(redisServer *s, const redisCommand *cmd,
 void scriptCall(scriptRunCtx *run, sds *err) {
     client *c = run->c;
     redisServer *s = c->srv;
+    client *caller = run->original_client;
+    /* The script's commands run as the user that called it. */
+    c->user = caller->user;
     const redisCommand *cmd = lookupCommand(s, c->argv, c->argc);
     c->cmd = c->lastcmd = cmd;
-    client *caller = run->original_client;
     if (!cmd || (cmd->arity > 0 && cmd->arity != c->argc) ||
         c->argc < -cmd->arity) {
         *err = sdsnew(s->mem, cmd ? "Wrong number of args calling Redis "
@@ -288,6 +292,13 @@ void scriptCall(scriptRunCtx *run, sds *err) {
         !s->cfg.repl_serve_stale_data && !(cmd->flags & CMD_STALE)) {
         *err = sdsnew(s->mem, "Can not execute the command on a stale "
                               "replica");
+        goto error;
+    }
+    int idx = 0, acl = aclCheckAllPerm(c, &idx);
+    if (acl != ACL_OK) {
+        addACLLogEntry(c, acl, ACL_LOG_CTX_LUA, idx, NULL, NULL);
+        *err = sdscatprintf(s->mem, sdsempty(s->mem), "The user executing "
+                            "the script %s", aclErrorMessage(acl));
         goto error;
     }
     if ((run->flags & SCRIPT_READ_ONLY) &&

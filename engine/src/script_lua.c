@@ -18,6 +18,7 @@
 #include "lualib.h"
 
 #include "script.h"
+#include "acl.h"
 #include "server.h"
 #include "sha1.h"
 #include "slog.h"
@@ -698,9 +699,13 @@ static int _luaLog(lua_State *L) {
     return 0;
 }
 
+/* redis.acl_check_cmd(command, arg ...): whether the user that called
+ * the script may run that command line (its arity unchecked); an error
+ * if there is no such command. */
 static int _luaAclCheckCmd(lua_State *L) {
     redisServer *s = _server(L);
-    if (!_run(L)) {
+    scriptRunCtx *run = _run(L);
+    if (!run) {
         _pushError(L, "redis.acl_check_cmd can only be called inside a "
                    "script invocation");
         return lua_error(L);
@@ -709,14 +714,16 @@ static int _luaAclCheckCmd(lua_State *L) {
     robj **argv = _argsToArgv(L, s, &argc);
     if (!argv) return lua_error(L);
     const redisCommand *cmd = lookupCommand(s, argv, argc);
+    int idx = 0, allowed = cmd &&
+        aclCheckAllUserCommandPerm(s, run->original_client->user, cmd, argv,
+                                   argc, &idx) == ACL_OK;
     for (int i = 0; i < argc; i++) decrRefCount(s, argv[i]);
     memFree(s->mem, argv);
     if (!cmd) {
         _pushError(L, "Invalid command passed to redis.acl_check_cmd()");
         return lua_error(L);
     }
-    /* Every connection is the default user, who may run everything. */
-    lua_pushboolean(L, 1);
+    lua_pushboolean(L, allowed);
     return 1;
 }
 

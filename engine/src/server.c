@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include "server.h"
 #include "script.h"
+#include "acl.h"
 #include "siphash.h"
 #include "recovery.h"
 #include "rdb.h"
@@ -130,6 +131,7 @@ void serverConfigDefaults(serverConfig *cfg) {
     }
     strcpy(cfg->dbfilename, "dump.rdb");
     cfg->save_n = 3;
+    cfg->acllog_max_len = 128;
 }
 
 /* The server's lookup dict over the shared, const command table. */
@@ -221,6 +223,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->cached_offset = -1;
     s->cached_dbid = -1;
     s->repl_transfer_fd = -1;
+    aclInit(s);
     aofInit(s);
     pubsubInit(s);
     scriptingInit(s);
@@ -263,6 +266,7 @@ void serverRelease(redisServer *s) {
     memFree(s->mem, s->also_propagate);
     memFree(s->mem, s->replicas);
     clientAdminRelease(s);
+    aclRelease(s);
     memFree(s->mem, s);
 }
 
@@ -317,6 +321,12 @@ void serverStartup(redisServer *s) {
     s->bio.log_ctx = s;
     serverLog(s, LL_NOTICE, "Running mode=standalone, port=%d.", s->port);
     serverLog(s, LL_WARNING, "Server initialized");
+    /* The users of the configuration's "user" lines or of the ACL file;
+     * an error in them stops the server, as redis-server exits. */
+    if (aclLoadUsersAtStartup(s) != C_OK) {
+        s->fs.exit(s->fs.ctx);
+        return;
+    }
     s->lastsave = s->mstime / 1000;
     aofLoadOnStartup(s);
     if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
@@ -499,6 +509,30 @@ static int _rejectInPubsubContext(client *c) {
     return C_ERR;
 }
 
+/* The user's permissions (acl.c): a denied command, key or channel is
+ * refused with 7.0's NOPERM error and goes to the ACL log. C_ERR after
+ * replying. */
+static int _rejectAclDenied(client *c) {
+    int idx = 0;
+    int r = aclCheckAllPerm(c, &idx);
+    if (r == ACL_OK) return C_OK;
+    addACLLogEntry(c, r, (c->flags & CLIENT_MULTI) ? ACL_LOG_CTX_MULTI
+                                                   : ACL_LOG_CTX_TOPLEVEL,
+                   idx, NULL, NULL);
+    flagTransaction(c);
+    c->srv->cmdstats[c->cmd->id].rejected++;
+    if (r == ACL_DENIED_CMD)
+        addReplyErrorFormat(c, "-NOPERM this user has no permissions to run "
+                            "the '%s' command", c->cmd->fullname);
+    else if (r == ACL_DENIED_KEY)
+        addReplyError(c, "-NOPERM this user has no permissions to access "
+                      "one of the keys used as arguments");
+    else
+        addReplyError(c, "-NOPERM this user has no permissions to access "
+                      "one of the channels used as arguments");
+    return C_ERR;
+}
+
 /* Whether enable-debug-command lets this client run DEBUG: "local" means
  * a connection from the same machine (every connection of the simulated
  * world is one). */
@@ -566,6 +600,7 @@ int processCommand(client *c) {
         addReplyError(c, "Command not allowed inside a transaction");
         return C_OK;
     }
+    if (_rejectAclDenied(c) != C_OK) return C_OK;
     /* While a script is busy only a few commands run. */
     if (scriptIsTimedout(s) && !(c->cmd->flags & CMD_ALLOW_BUSY)) {
         _rejectCommand(c, c->cmd->proc == execCommand,
@@ -766,6 +801,12 @@ void call(client *c) {
     c->cmd->proc(c);
     s->execution_nesting--;
     monitorFeedCall(c);
+    /* The client's user was deleted by its own command: it goes once
+     * this reply is written. */
+    if (c->flags & CLIENT_CLOSE_AFTER_COMMAND) {
+        c->flags &= ~(uint64_t)CLIENT_CLOSE_AFTER_COMMAND;
+        c->flags |= CLIENT_CLOSE_AFTER_REPLY;
+    }
     /* Only a rise counts: DEBUG LOADAOF zeroes the counter, and Redis
      * takes a negative difference for none. */
     int target = 0;

@@ -206,6 +206,10 @@ typedef struct clientReplyBlock {
                                               counted (counted already) */
 #define CLIENT_PENDING_COMMAND (1ULL << 45) /* argv holds a command held by a
                                                pause, to run once resumed */
+#define CLIENT_CLOSE_AFTER_COMMAND (1ULL << 40) /* closed once the command
+                                                   running is done and its
+                                                   reply written (its user
+                                                   was deleted) */
 
 /* Where a propagated command goes. */
 #define PROPAGATE_AOF 1
@@ -216,6 +220,7 @@ typedef struct clientReplyBlock {
 
 struct redisCommand;
 struct redisServer;
+struct user;
 
 /* A command queued by MULTI, and the queue. */
 typedef struct multiCmd {
@@ -278,6 +283,9 @@ typedef struct client {
     int original_argc;
     const struct redisCommand *cmd, *lastcmd;
     uint64_t flags;
+    /* The ACL user (acl.h) it is logged in as, NULL for the server's own
+     * clients (which may run anything); and whether it has logged in. */
+    struct user *user;
     int authenticated;
     int resp;                   /* protocol version: 2 or 3 (HELLO) */
     char *buf;                  /* first reply bytes go here */
@@ -456,6 +464,11 @@ typedef struct serverConfig {
     long long save_seconds[CONFIG_MAX_SAVE_POINTS];
     int save_changes[CONFIG_MAX_SAVE_POINTS];
     char dbfilename[128];       /* the RDB file, in the server's dir */
+    /* ACL (acl.c). */
+    long long acllog_max_len;   /* ACL LOG entries kept */
+    int acl_pubsub_default;     /* a new user's channels: 0 (none) or
+                                   SELECTOR_FLAG_ALLCHANNELS */
+    char aclfile[128];          /* the ACL file, "" for none */
 } serverConfig;
 
 /* ---- SCAN audit (observation only; see glasskv.h). ---- */
@@ -654,6 +667,7 @@ typedef struct redisServer {
     unsigned long long stat_lazyfree_jobs;  /* values given to lazy free */
     /* requirepass: the default user's password, NULL for nopass (acl.c). */
     sds requirepass;
+    struct aclState *acl;       /* users and the ACL log (acl.h) */
     /* Scripting (eval.c, script.c, script_lua.c): the interpreter and its
      * memory, the scripts EVAL and SCRIPT LOAD compiled (sha1 sds ->
      * luaScript), the client their commands run as, the script running
@@ -919,17 +933,24 @@ void replicationFeedMonitors(client *c, int dictid, robj **argv, int argc);
 void monitorFeedCall(client *c);
 void monitorClientGone(client *c);
 
-/* ---- acl.c ---- */
+/* ---- acl.c, acl_cmd.c (acl.h has the rest) ---- */
 int authRequired(client *c);
-int aclCheckDefaultPassword(redisServer *s, robj *username, robj *password);
 void clientSetDefaultAuth(client *c);
+int aclSetRequirePass(redisServer *s, const char *pass);
 void authCommand(client *c);
 void aclWhoamiCommand(client *c);
 void aclUsersCommand(client *c);
 void aclListCommand(client *c);
 void aclCatCommand(client *c);
 void aclHelpCommand(client *c);
-int aclSetRequirePass(redisServer *s, const char *pass);
+void aclSetuserCommand(client *c);
+void aclDeluserCommand(client *c);
+void aclGetuserCommand(client *c);
+void aclGenpassCommand(client *c);
+void aclDryrunCommand(client *c);
+void aclLogCommand(client *c);
+void aclLoadCommand(client *c);
+void aclSaveCommand(client *c);
 
 /* ---- config_rewrite.c ---- */
 /* A configuration file being rewritten: its lines, which option each

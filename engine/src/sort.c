@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <math.h>
 #include "server.h"
+#include "acl.h"
 #include "intset.h"
 
 /* Virtual CPU per element loaded or compared. */
@@ -163,6 +164,10 @@ static int sortParse(client *c, int readonly, sortArgs *a) {
     memset(a, 0, sizeof(*a));
     a->limit_count = -1;
     a->gets = memAlloc(c->srv->mem, sizeof(robj *) * (size_t)c->argc);
+    /* BY and GET read keys the command line does not name: the user
+     * needs read access to every key, in a selector allowing SORT. */
+    int full_access = aclUserCheckCmdWithUnrestrictedKeyAccess(c->srv,
+        c->user, c->cmd, c->argv, c->argc, ACL_READ_PERMISSION);
     for (int j = 2; j < c->argc; j++) {
         const char *opt = c->argv[j]->v.ptr;
         int left = c->argc - j - 1;
@@ -185,7 +190,17 @@ static int sortParse(client *c, int readonly, sortArgs *a) {
             a->sortby = c->argv[++j];
             /* A constant weight: nothing to sort. */
             a->dontsort = strchr(a->sortby->v.ptr, '*') == NULL;
+            if (!a->dontsort && !full_access) {
+                addReplyError(c, "BY option of SORT denied due to "
+                              "insufficient ACL permissions.");
+                return C_ERR;
+            }
         } else if (!strcasecmp(opt, "get") && left >= 1) {
+            if (!full_access) {
+                addReplyError(c, "GET option of SORT denied due to "
+                              "insufficient ACL permissions.");
+                return C_ERR;
+            }
             a->gets[a->ngets++] = c->argv[++j];
         } else {
             addReplyError(c, "syntax error");
