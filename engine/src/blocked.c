@@ -381,9 +381,7 @@ void processUnblockedClients(redisServer *s) {
         c->next_unblocked = NULL;
         c->flags &= ~(uint64_t)CLIENT_UNBLOCKED;
         if (c->flags & (CLIENT_BLOCKED | CLIENT_CLOSE_ASAP)) continue;
-        s->current_client = c;
-        processInputBuffer(c);
-        s->current_client = NULL;
+        processClientInput(c);
     }
 }
 

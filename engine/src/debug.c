@@ -267,7 +267,9 @@ static void _debugSleep(client *c) {
 
 /* DEBUG HELP | HTSTATS dbid | OBJECT key | POPULATE count [prefix] [size]
  * | PROTOCOL type | RELOAD [option ...] | SET-ACTIVE-EXPIRE 0|1
- * | QUICKLIST-PACKED-THRESHOLD size | SLEEP seconds: see the help text.
+ * | QUICKLIST-PACKED-THRESHOLD size | SLEEP seconds: see the help text;
+ * SET-DISABLE-DENY-SCRIPTS 0|1, which the help leaves out as Redis's
+ * does, lets scripts call the commands flagged noscript.
  * Any other subcommand or argument count gets the subcommand syntax error.
  * POPULATE's keys are not propagated, as in Redis. */
 void debugCommand(client *c) {
@@ -355,6 +357,10 @@ void debugCommand(client *c) {
         _debugProtocol(c);
     } else if (!strcasecmp(sub, "set-active-expire") && c->argc == 3) {
         c->srv->active_expire_disabled = atoi(c->argv[2]->v.ptr) == 0;
+        addReplyOK(c);
+    } else if (!strcasecmp(sub, "set-disable-deny-scripts") &&
+               c->argc == 3) {
+        c->srv->script_disable_deny_script = atoi(c->argv[2]->v.ptr);
         addReplyOK(c);
     } else if (!strcasecmp(sub, "loadaof")) {
         _debugLoadAof(c);

@@ -535,6 +535,18 @@ static void _setProtocolError(client *c) {
     c->flags |= CLIENT_CLOSE_AFTER_REPLY;
 }
 
+/* Runs what c's buffer holds, c being the current client meanwhile; the
+ * client current before is restored after, since a busy script serves
+ * other clients from inside a command, and the command's own client must
+ * not then look freed and leave the rest of its pipeline unread. */
+void processClientInput(client *c) {
+    redisServer *s = c->srv;
+    client *old = s->current_client;
+    s->current_client = c;
+    processInputBuffer(c);
+    s->current_client = old;
+}
+
 /* Executes every complete command in the query buffer, in order; first
  * the command a pause held, if the client was resumed. */
 void processInputBuffer(client *c) {
@@ -627,9 +639,7 @@ void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask) {
         freeClientAsync(c);
         return;
     }
-    s->current_client = c;
-    processInputBuffer(c);
-    s->current_client = NULL;
+    processClientInput(c);
 }
 
 /* ---- Reply buffering. ---- */
@@ -882,7 +892,11 @@ static void _addReplyErrorLength(client *c, const char *s, size_t len) {
     if (!len || s[0] != '-') addReplyProto(c, "-ERR ", 5);
     addReplyProto(c, s, len);
     addReplyProto(c, "\r\n", 2);
-    if (c->flags & CLIENT_ERROR_NO_STATS) return;
+    if (c->flags & CLIENT_ERROR_NO_STATS) {
+        /* Counted already where it happened; the command still failed. */
+        if (c->cmd) c->srv->cmdstats[c->cmd->id].failed++;
+        return;
+    }
     c->srv->stat_total_error_replies++;
     /* The code is the first word of the error. */
     if (!len || s[0] != '-') {

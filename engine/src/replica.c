@@ -223,11 +223,7 @@ static void _createMasterClient(redisServer *s, const char *replid,
     s->repl_down_since = 0;
     s->cached_offset = -1;
     /* What the link read with the handshake is already the stream. */
-    if (sdslen(m->querybuf)) {
-        s->current_client = m;
-        processInputBuffer(m);
-        s->current_client = NULL;
-    }
+    if (sdslen(m->querybuf)) processClientInput(m);
 }
 
 /* The RDB is whole: load it and follow the stream. */

@@ -262,6 +262,7 @@ static void _rejected(redisServer *s, const redisCommand *cmd,
         incrementErrorCount(s, "ERR", 3);
     }
     if (cmd) s->cmdstats[cmd->id].rejected++;
+    s->stat_errors_seen = s->stat_total_error_replies;
 }
 
 /* Runs the command in run->c's argv for the script, after the checks
@@ -283,7 +284,7 @@ void scriptCall(scriptRunCtx *run, sds *err) {
                                     "script");
         goto error;
     }
-    if (cmd->flags & CMD_NOSCRIPT) {
+    if ((cmd->flags & CMD_NOSCRIPT) && !s->script_disable_deny_script) {
         *err = sdsnew(s->mem, "This Redis command is not allowed from "
                               "script");
         goto error;

@@ -1222,13 +1222,18 @@ void luaFunctionFree(redisServer *s, int ref) {
 
 /* Counts the virtual CPU time of the Lua instructions run, and every
  * LUA_HOOKS_PER_CHECK calls checks busy-reply-threshold (and SCRIPT
- * KILL). */
+ * KILL). A script being stopped has its hook called at every line, and
+ * every call raises the error again. */
 static void _luaCountHook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     redisServer *s = _server(L);
     scriptRunCtx *run = _run(L);
-    s->denv.cpu_ns += (uint64_t)LUA_HOOK_INSTRUCTIONS * s->lua_ns_per_instr;
-    if (!run || ++s->lua_hook_calls % LUA_HOOKS_PER_CHECK) return;
+    int stopping = lua_gethookmask(L) & LUA_MASKLINE;
+    if (!stopping)
+        s->denv.cpu_ns += (uint64_t)LUA_HOOK_INSTRUCTIONS *
+                          s->lua_ns_per_instr;
+    if (!run || (!stopping && ++s->lua_hook_calls % LUA_HOOKS_PER_CHECK))
+        return;
     /* In the simulated world a script is stopped once it has been busy
      * for busy-reply-threshold (or the box, when that is 0). */
     long long box = 0;

@@ -787,7 +787,7 @@ static void _callObserved(client *c, long long ns) {
  * propagates it if it changed the dataset. */
 void call(client *c) {
     redisServer *s = c->srv;
-    long long errors = s->stat_total_error_replies, dirty = s->dirty;
+    long long dirty = s->dirty;
     size_t argbytes = 0;
     for (int j = 0; j < c->argc; j++)
         if (sdsEncodedObject(c->argv[j])) argbytes += sdslen(c->argv[j]->v.ptr);
@@ -795,6 +795,7 @@ void call(client *c) {
     s->denv.cpu_ns += s->cmd_cost_ns + argbytes * s->cmd_cost_ns_per_kb / 1024;
     if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
     if (s->execution_nesting == 0) serverUpdateTime(s);
+    s->stat_errors_seen = s->stat_total_error_replies;
     c->flags &= ~(CLIENT_FORCE_PROP | CLIENT_PREVENT_PROP |
                   CLIENT_FORCE_REPL);
     s->execution_nesting++;
@@ -830,9 +831,11 @@ void call(client *c) {
     st->calls++;
     st->ns += ns;
     _callObserved(c, ns);
-    /* Failed only if this call added an error reply (CONFIG RESETSTAT
+    /* Failed only if an error reply was added since the last call, or
+     * the last command a script had refused, ended (CONFIG RESETSTAT
      * zeroes the counter on its way, which is no failure). */
-    if (s->stat_total_error_replies > errors) st->failed++;
+    if (s->stat_total_error_replies > s->stat_errors_seen) st->failed++;
+    s->stat_errors_seen = s->stat_total_error_replies;
     s->stat_numcommands++;
     c->commands_processed++;
     TRACE(s->denv.trace, GK_TR_CMD, (uint16_t)s->node, (uint32_t)c->db->id,

@@ -530,6 +530,8 @@ typedef struct redisServer {
     unsigned int expire_db;
     int expire_timelimit_exit;
     int active_expire_disabled; /* DEBUG SET-ACTIVE-EXPIRE 0 */
+    int script_disable_deny_script; /* DEBUG SET-DISABLE-DENY-SCRIPTS 1:
+                                     * scripts may call noscript commands */
     uint64_t last_fast_expire_ns;
     uint64_t start_ns;
     /* Statistics (INFO stats). */
@@ -543,6 +545,10 @@ typedef struct redisServer {
     long long stat_expiredkeys, stat_keyspace_hits, stat_keyspace_misses;
     long long stat_net_input_bytes, stat_net_output_bytes;
     long long stat_rejected_conn, stat_total_error_replies;
+    /* stat_total_error_replies when the last call began or ended, or a
+     * script's command was refused: a call failed if errors came since
+     * (an error a script's redis.pcall caught is not its failure). */
+    long long stat_errors_seen;
     long long stat_unexpected_error_replies;
     long long stat_expired_stale_perc_x100;
     long long stat_inst_last_ns, stat_inst_last_cmds;
@@ -772,6 +778,7 @@ void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask);
 void sendReplyToClient(aeEventLoop *el, int fd, void *privdata, int mask);
 int handleClientsWithPendingWrites(redisServer *s);
 void processInputBuffer(client *c);
+void processClientInput(client *c);
 void resetClient(client *c);
 void freeClientArgv(client *c);
 int clientHasPendingReplies(client *c);

@@ -374,8 +374,10 @@ static void sortCommandGeneric(client *c, int readonly) {
     }
     if (sortval) incrRefCount(sortval);
     else sortval = createQuicklistObject(s);
-    /* A set in no order would replay differently: sort it ALPHA. */
-    if (a.dontsort && sortval->type == OBJ_SET && a.storekey) {
+    /* A set in no order would replay differently (stored, or given to a
+     * script whose effects are replicated): sort it ALPHA. */
+    if (a.dontsort && sortval->type == OBJ_SET &&
+        (a.storekey || (c->flags & CLIENT_SCRIPT))) {
         a.dontsort = 0;
         a.alpha = 1;
         a.sortby = NULL;

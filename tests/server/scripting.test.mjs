@@ -81,7 +81,53 @@ async function busyTranscript(kind) {
   return out;
 }
 
+/** Resolves with the next n lines conn receives after byte start, or
+ *  fewer if the time runs out. */
+async function lines(conn, start, n, timeoutMs = 10000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const got = conn.text.slice(start).split('\r\n').slice(0, -1);
+    if (got.length >= n || conn.closed || Date.now() > deadline) return got.slice(0, n);
+    await sleep(5);
+  }
+}
+
+// A script that catches every error it can (pcall around redis.call),
+// sent in one write with a PING behind it.
+const PCALL_LOOP = "local f = function() while 1 do redis.call('ping') end end "
+  + 'while 1 do pcall(f) end';
+
+/** SCRIPT KILL of a script that pcalls, whose caller pipelined a PING:
+ *  the kill cannot be caught, and the PING is answered after it. */
+async function pipelinedKillTranscript(kind) {
+  const server = await startServer(kind);
+  const out = [];
+  try {
+    const a = await open(server.port);
+    const b = await open(server.port);
+    out.push(await ask(b, 'CONFIG SET busy-reply-threshold 100'));
+    a.sock.write(`*3\r\n$4\r\nEVAL\r\n$${PCALL_LOOP.length}\r\n${PCALL_LOOP}\r\n$1\r\n0\r\n`
+      + '*1\r\n$4\r\nPING\r\n');
+    await sleep(300);
+    out.push(`PING: ${await ask(b, 'PING')}`);
+    out.push(`SCRIPT KILL: ${await ask(b, 'SCRIPT KILL')}`);
+    out.push(`the caller: ${(await lines(a, 0, 2)).join(' | ')}`);
+    out.push(`after: ${await ask(b, 'PING')}`);
+  } finally {
+    await server.stop('SIGKILL');
+  }
+  return out;
+}
+
 describe('a busy script on a real socket, as redis-server 7.0', () => {
+  it('is killed through pcall, and its caller\'s pipelined command is served after it', async () => {
+    const [mine, theirs] = await Promise.all([pipelinedKillTranscript('glasskv'),
+      pipelinedKillTranscript('redis')]);
+    assert.deepEqual(mine, theirs);
+    assert.ok(theirs.some((l) => /^the caller: -ERR Script killed by user with SCRIPT KILL.* \| \+PONG$/.test(l)),
+      theirs.join('\n'));
+  });
+
   it('answers -BUSY after busy-reply-threshold, and SCRIPT KILL and SHUTDOWN NOSAVE end it', async () => {
     const [mine, theirs] = await Promise.all([busyTranscript('glasskv'), busyTranscript('redis')]);
     assert.deepEqual(mine, theirs);
