@@ -31,6 +31,59 @@ static void _debugHtstats(client *c) {
     addReplyBulkSds(c, stats);
 }
 
+/* DEBUG HTSTATS-KEY <key>: the statistics of the hash table a value is
+ * kept in (a set or hash as a table, a sorted set's member table). */
+static void _debugHtstatsKey(client *c) {
+    dictEntry *de = dictFind(c->db->dict, c->argv[2]->v.ptr);
+    if (!de) {
+        addReplyError(c, "no such key");
+        return;
+    }
+    robj *o = dictGetVal(de);
+    dict *ht = NULL;
+    if (o->encoding == OBJ_ENCODING_HT) ht = o->v.ptr;
+    else if (o->encoding == OBJ_ENCODING_SKIPLIST)
+        ht = ((zset *)o->v.ptr)->dict;
+    if (!ht) {
+        addReplyError(c, "The value stored at the specified key is not "
+                         "represented using an hash table");
+        return;
+    }
+    char buf[4096];
+    dictGetStats(buf, sizeof(buf), ht);
+    addReplyVerbatim(c, buf, strlen(buf), "txt");
+}
+
+/* DEBUG ERROR <string>: the string as an error reply, sent as it is (it
+ * counts in no error statistics, as in Redis). */
+static void _debugError(client *c) {
+    sds e = sdscatsds(c->srv->mem, sdsnew(c->srv->mem, "-"),
+                      c->argv[2]->v.ptr);
+    for (size_t i = 0; i < sdslen(e); i++)
+        if (e[i] == '\r' || e[i] == '\n') e[i] = ' ';
+    e = sdscatlen(c->srv->mem, e, "\r\n", 2);
+    addReplyProto(c, e, sdslen(e));
+    sdsfree(c->srv->mem, e);
+}
+
+/* DEBUG CONFIG-REWRITE-FORCE-ALL: CONFIG REWRITE writing every parameter.
+ * Without a configuration file Redis fails opening a NULL path, and says
+ * so by its errno. */
+static void _debugRewriteForceAll(client *c) {
+    redisServer *s = c->srv;
+    sds err = NULL;
+    if (!s->config_rewrite) {
+        addReplyError(c, "CONFIG-REWRITE-FORCE-ALL failed: Bad address");
+        return;
+    }
+    if (s->config_rewrite(s->config_rewrite_ctx, s, 1, &err) != C_OK) {
+        addReplyErrorFormat(c, "CONFIG-REWRITE-FORCE-ALL failed: %s", err);
+        sdsfree(s->mem, err);
+        return;
+    }
+    addReplyOK(c);
+}
+
 /* DEBUG POPULATE <count> [prefix] [size]: creates keys prefix:0 ...
  * prefix:count-1 (default prefix "key") with values "value:N", skipping
  * names that exist. The table is first expanded to hold count keys. The
@@ -265,26 +318,42 @@ static void _debugSleep(client *c) {
     addReplyOK(c);
 }
 
-/* DEBUG HELP | HTSTATS dbid | OBJECT key | POPULATE count [prefix] [size]
- * | PROTOCOL type | RELOAD [option ...] | SET-ACTIVE-EXPIRE 0|1
- * | QUICKLIST-PACKED-THRESHOLD size | SLEEP seconds: see the help text;
- * SET-DISABLE-DENY-SCRIPTS 0|1, which the help leaves out as Redis's
- * does, lets scripts call the commands flagged noscript.
+/* DEBUG: the subcommands the help text lists, those of Redis's the
+ * engine can honour. Two more the help leaves out, as Redis's does:
+ * SET-DISABLE-DENY-SCRIPTS 0|1 lets scripts call the commands flagged
+ * noscript, and PAUSE-CRON 0|1 stops the cron's work.
  * Any other subcommand or argument count gets the subcommand syntax error.
  * POPULATE's keys are not propagated, as in Redis. */
 void debugCommand(client *c) {
     const char *sub = c->argv[1]->v.ptr;
     if (!strcasecmp(sub, "help") && c->argc == 2) {
         static const char *help[] = {
+            "CHANGE-REPL-ID",
+            "    Change the replication IDs of the instance.",
+            "    Dangerous: should be used only for testing the replication "
+            "subsystem.",
+            "CONFIG-REWRITE-FORCE-ALL",
+            "    Like CONFIG REWRITE but writes all configuration options, "
+            "including",
+            "    keywords not listed in original configuration file or "
+            "default values.",
             "DIGEST",
             "    Output a hex signature representing the current DB "
             "content.",
             "DIGEST-VALUE <key> [<key> ...]",
             "    Output a hex signature of the values of all the specified "
             "keys.",
+            "ERROR <string>",
+            "    Return a Redis protocol error with <string> as message. "
+            "Useful for clients",
+            "    unit tests to simulate Redis errors.",
+            "LOG <message>",
+            "    Write <message> to the server log.",
             "HTSTATS <dbid>",
             "    Return hash table statistics of the specified Redis "
             "database.",
+            "HTSTATS-KEY <key>",
+            "    Like HTSTATS but for the hash table stored at <key>'s value.",
             "LOADAOF",
             "    Flush the AOF buffers on disk and reload the AOF in memory.",
             "OBJECT <key>",
@@ -344,6 +413,24 @@ void debugCommand(client *c) {
         debugDigestValueCommand(c);
     } else if (!strcasecmp(sub, "htstats") && c->argc == 3) {
         _debugHtstats(c);
+    } else if (!strcasecmp(sub, "htstats-key") && c->argc == 3) {
+        _debugHtstatsKey(c);
+    } else if (!strcasecmp(sub, "error") && c->argc == 3) {
+        _debugError(c);
+    } else if (!strcasecmp(sub, "log") && c->argc == 3) {
+        serverLog(c->srv, LL_WARNING, "DEBUG LOG: %s",
+                  (char *)c->argv[2]->v.ptr);
+        addReplyOK(c);
+    } else if (!strcasecmp(sub, "change-repl-id") && c->argc == 2) {
+        serverLog(c->srv, LL_WARNING, "Changing replication IDs after "
+                  "receiving DEBUG change-repl-id");
+        replicationChangeId(c->srv);
+        addReplyOK(c);
+    } else if (!strcasecmp(sub, "config-rewrite-force-all") && c->argc == 2) {
+        _debugRewriteForceAll(c);
+    } else if (!strcasecmp(sub, "pause-cron") && c->argc == 3) {
+        c->srv->pause_cron = atoi(c->argv[2]->v.ptr);
+        addReplyOK(c);
     } else if (!strcasecmp(sub, "populate") && c->argc >= 3 && c->argc <= 5) {
         _debugPopulate(c);
     } else if (!strcasecmp(sub, "object") && c->argc == 3) {

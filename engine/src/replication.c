@@ -127,6 +127,14 @@ void replicationAdoptNewId(redisServer *s, const char *replid) {
     replicationDisconnectReplicas(s);
 }
 
+/* DEBUG CHANGE-REPL-ID: a new replid, and no second history. */
+void replicationChangeId(redisServer *s) {
+    _makeReplid(s);
+    memset(s->replid2, '0', 40);
+    s->replid2[40] = '\0';
+    s->second_replid_offset = -1;
+}
+
 /* shiftReplicationId: a replica turned master starts a new history; the
  * one it followed stays valid, as replid2, up to its offset. */
 void replicationShiftId(redisServer *s) {

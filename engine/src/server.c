@@ -895,6 +895,8 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
             s->hz *= 2;
         if (s->hz > CONFIG_MAX_HZ) s->hz = CONFIG_MAX_HZ;
     }
+    /* DEBUG PAUSE-CRON 1: nothing more until it is 0 again. */
+    if (s->pause_cron) return 1000 / s->hz;
     s->lruclock = getLRUClock(s);
     if (_runWithPeriod(s, 100)) _trackInstantaneous(s);
     /* A SIGTERM or SIGINT the host caught: shut down here, where it is

@@ -530,6 +530,7 @@ typedef struct redisServer {
     unsigned int expire_db;
     int expire_timelimit_exit;
     int active_expire_disabled; /* DEBUG SET-ACTIVE-EXPIRE 0 */
+    int pause_cron;             /* DEBUG PAUSE-CRON 1: the cron does nothing */
     int script_disable_deny_script; /* DEBUG SET-DISABLE-DENY-SCRIPTS 1:
                                      * scripts may call noscript commands */
     uint64_t last_fast_expire_ns;
@@ -1361,6 +1362,7 @@ int replicationActive(redisServer *s);
 void replicationRemoveReplica(redisServer *s, client *c);
 void replicationCron(redisServer *s);
 const char *replicationId(redisServer *s);
+void replicationChangeId(redisServer *s);
 sds replicationInfo(redisServer *s, sds info);
 int checkGoodReplicasStatus(redisServer *s);
 void incrementErrorCount(redisServer *s, const char *code, size_t len);
