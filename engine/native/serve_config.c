@@ -149,12 +149,11 @@ static int _isIgnoredBool(const char *name) {
     return 0;
 }
 
-/* enable-protected-configs and enable-module-command: checked as
- * redis-server checks them, with nothing to allow here (the server has no
- * MODULE command, and no protected config that CONFIG SET may change). */
+/* enable-protected-configs: checked as redis-server checks it, with
+ * nothing to allow here (no protected config that CONFIG SET may
+ * change). enable-module-command is the engine's. */
 static int _isEnableOption(const char *name) {
-    return !strcmp(name, "enable-protected-configs") ||
-           !strcmp(name, "enable-module-command");
+    return !strcmp(name, "enable-protected-configs");
 }
 
 /* Applies one of the host's directives. Returns NULL when done, the

@@ -25,7 +25,7 @@ static const char *const hostRewritten[] = { "port", "bind", "dir",
  * options, and those Redis keeps without rewriting them. */
 static const char *const hostKept[] = { "protected-mode",
     "always-show-logo", "set-proc-title", "enable-protected-configs",
-    "enable-module-command", "include", "rename-command", "user",
+    "include", "rename-command", "user",
     "loadmodule", "sentinel", NULL };
 
 static int _inList(const char *const *list, const char *name) {

@@ -223,7 +223,9 @@
     C(info, infoCommand, -1, CMD_LOADING | CMD_STALE, NULL) \
     C(slowlog, NULL, -2, 0, slowlogSubcommands) \
     C(latency, NULL, -2, 0, latencySubcommands) \
-    C(debug, debugCommand, -2, A | NS | CMD_LOADING | CMD_STALE, NULL) \
+    C(debug, debugCommand, -2, \
+      A | NS | CMD_LOADING | CMD_STALE | CMD_PROTECTED, NULL) \
+    C(module, NULL, -2, 0, moduleSubcommands) \
     C(time, timeCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(subscribe, subscribeCommand, -2, NS | CMD_LOADING | CMD_STALE, NULL) \
     C(unsubscribe, unsubscribeCommand, -1, NS | CMD_LOADING | CMD_STALE, NULL) \
@@ -414,6 +416,14 @@
     S(acl, save, aclSaveCommand, 2, A | NS | CMD_LOADING | CMD_STALE) \
     S(acl, setuser, aclSetuserCommand, -3, A | NS | CMD_LOADING | CMD_STALE)
 
+/* MODULE's subcommands: S(container, name, handler, arity, flags). */
+#define MODULE_SUBCOMMANDS(S) \
+    S(module, help, moduleHelpCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(module, list, moduleListCommand, 2, A | NS) \
+    S(module, load, moduleLoadCommand, -3, A | NS | CMD_PROTECTED) \
+    S(module, loadex, moduleLoadCommand, -3, A | NS | CMD_PROTECTED) \
+    S(module, unload, moduleUnloadCommand, 3, A | NS | CMD_PROTECTED)
+
 /* The ids: top-level commands in the table's order, then subcommands. */
 enum {
 #define CMD_ID(name, ...) CMDID_##name,
@@ -433,6 +443,7 @@ enum {
     SLOWLOG_SUBCOMMANDS(SUB_ID)
     LATENCY_SUBCOMMANDS(SUB_ID)
     ACL_SUBCOMMANDS(SUB_ID)
+    MODULE_SUBCOMMANDS(SUB_ID)
     CMDID_COUNT
 #undef CMD_ID
 #undef SUB_ID
@@ -487,6 +498,9 @@ static const redisCommand latencySubcommands[] = {
 };
 static const redisCommand aclSubcommands[] = {
     ACL_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand moduleSubcommands[] = {
+    MODULE_SUBCOMMANDS(SUB_ROW) END
 };
 
 const redisCommand redisCommandTable[] = {

@@ -108,6 +108,8 @@ static const configDef configs[] = {
     { "loglevel", NULL, CFG_ENUM, OFF(loglevel), 0, 0, 3, 0, loglevelEnum },
     { "enable-debug-command", NULL, CFG_ENUM, OFF(enable_debug_cmd), 0, 0,
       2, 1, protectedEnum },
+    { "enable-module-command", NULL, CFG_ENUM, OFF(enable_module_cmd), 0, 0,
+      2, 1, protectedEnum },
     { "repl-ping-replica-period", "repl-ping-slave-period", CFG_INT,
       OFF(repl_ping_period), 1, 1, INT_MAX, 0 },
     { "repl-backlog-size", NULL, CFG_MEMORY, OFF(repl_backlog_size), 1, 1,

@@ -533,11 +533,13 @@ static int _rejectAclDenied(client *c) {
     return C_ERR;
 }
 
-/* Whether enable-debug-command lets this client run DEBUG: "local" means
- * a connection from the same machine (every connection of the simulated
- * world is one). */
-static int _debugAllowed(client *c) {
-    int mode = c->srv->cfg.enable_debug_cmd;
+/* Whether enable-debug-command (or enable-module-command, for MODULE's
+ * LOAD, LOADEX and UNLOAD) lets this client run its protected command:
+ * "local" means a connection from the same machine (every connection of
+ * the simulated world is one). */
+static int _protectedAllowed(client *c) {
+    int mode = c->cmd->proc == debugCommand ? c->srv->cfg.enable_debug_cmd
+                                            : c->srv->cfg.enable_module_cmd;
     if (mode == PROTECTED_ACTION_ALLOWED_YES) return 1;
     if (mode != PROTECTED_ACTION_ALLOWED_LOCAL) return 0;
     aeBackend *be = &c->srv->el->backend;
@@ -578,14 +580,17 @@ int processCommand(client *c) {
         addReplyErrorArity(c);
         return C_OK;
     }
-    if (c->cmd->proc == debugCommand && !_debugAllowed(c)) {
+    if ((c->cmd->flags & CMD_PROTECTED) && !_protectedAllowed(c)) {
+        int debug = c->cmd->proc == debugCommand;
         flagTransaction(c);
         s->cmdstats[c->cmd->id].rejected++;
-        addReplyError(c, "DEBUG command not allowed. If the "
-                      "enable-debug-command option is set to \"local\", you "
-                      "can run it from a local connection, otherwise you need "
-                      "to set this option in the configuration file, and then "
-                      "restart the server.");
+        addReplyErrorFormat(c, "%s command not allowed. If the %s option is "
+                            "set to \"local\", you can run it from a local "
+                            "connection, otherwise you need to set this "
+                            "option in the configuration file, and then "
+                            "restart the server.", debug ? "DEBUG" : "MODULE",
+                            debug ? "enable-debug-command"
+                                  : "enable-module-command");
         return C_OK;
     }
     if (authRequired(c) && !(c->cmd->flags & CMD_NO_AUTH)) {

@@ -346,6 +346,9 @@ typedef void redisCommandProc(client *c);
 #define CMD_ALLOW_BUSY (1ULL << 26) /* runs while a script is busy */
 #define CMD_TOUCHES_ARBITRARY_KEYS (1ULL << 28) /* its lazy expiries go
                                                  * out without MULTI */
+#define CMD_PROTECTED (1ULL << 29) /* DEBUG, MODULE LOAD: refused unless
+                                    * enable-debug-command or
+                                    * enable-module-command allows it */
 
 /* SHUTDOWN's flags (prepareForShutdown). */
 #define SHUTDOWN_NOFLAGS 0
@@ -431,6 +434,7 @@ typedef struct serverConfig {
     long long latency_monitor_threshold; /* milliseconds, 0: off */
     int latency_tracking;               /* LATENCY HISTOGRAM's figures */
     int enable_debug_cmd;       /* PROTECTED_ACTION_ALLOWED_* */
+    int enable_module_cmd;      /* PROTECTED_ACTION_ALLOWED_* */
     long long repl_ping_period; /* repl-ping-replica-period, seconds */
     clientBufferLimits obuf_limits[CLIENT_TYPE_OBUF_COUNT];
     long long repl_backlog_size;
@@ -1317,6 +1321,11 @@ void configHelpCommand(client *c);
 void configResetStatCommand(client *c);
 void infoCommand(client *c);
 void debugCommand(client *c);
+/* module.c */
+void moduleHelpCommand(client *c);
+void moduleListCommand(client *c);
+void moduleLoadCommand(client *c);
+void moduleUnloadCommand(client *c);
 void debugDigestCommand(client *c);
 void debugDigestValueCommand(client *c);
 void objectEncodingCommand(client *c);

@@ -172,6 +172,21 @@ describe('glasskv server answers real clients as redis-server 7.0 does', () => {
     assert.match(norm(mine.data), /\r\n,1\.5\r\n/);
   });
 
+  it('MODULE, allowed by enable-module-command, fails to load and unload as a redis-server without modules does', async () => {
+    const lines = ['CONFIG GET enable-module-command', 'MODULE LIST', 'MODULE LOAD /nonexistent/m.so',
+      'MODULE LOADEX /nonexistent/m.so CONFIG a b ARGS c', 'MODULE UNLOAD m', 'MODULE LIST'];
+    const bytes = lines.map((l) => `${l}\r\n`).join('');
+    const both = await pair(['--enable-module-command', 'yes']);
+    let mine, theirs;
+    try {
+      [mine, theirs] = await Promise.all([raw(both.g.port, bytes), raw(both.r.port, bytes)]);
+    } finally {
+      await Promise.all([both.g.stop(), both.r.stop()]);
+    }
+    assert.equal(mine.data.toString('latin1'), theirs.data.toString('latin1'));
+    assert.match(theirs.data.toString('latin1'), /-ERR Error loading the extension/);
+  });
+
   it('a replica that sends SYNC gets an RDB, then the same stream of writes as from redis-server, and INFO replication counts it', async () => {
     const { createConnection } = await import('node:net');
     /** Attaches as Redis's test suite does, runs the writes, returns the stream after the RDB. */
