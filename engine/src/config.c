@@ -43,6 +43,14 @@ static const char *const aclPubsubEnum[] = { "allchannels", "resetchannels",
                                              NULL };
 static const int aclPubsubValues[] = { SELECTOR_FLAG_ALLCHANNELS, 0 };
 
+/* updateMaxmemory: a lower limit starts the evictions at once. */
+static int _applyMaxmemory(redisServer *s, long long prev, const char **why) {
+    (void)prev;
+    (void)why;
+    evictionMaxmemoryChanged(s);
+    return C_OK;
+}
+
 /* updateAppendonly: appendonly yes starts the AOF (with a rewrite),
  * appendonly no stops it. */
 static int _applyAppendonly(redisServer *s, long long prev,
@@ -65,13 +73,20 @@ static const configDef configs[] = {
     { "activerehashing", NULL, CFG_BOOL, OFF(activerehashing), 0, 0, 1, 0 },
     { "active-expire-effort", NULL, CFG_INT, OFF(active_expire_effort), 0,
       1, 10, 0 },
-    { "maxmemory", NULL, CFG_MEMORY, OFF(maxmemory), 1, 0, LLONG_MAX, 0 },
+    { "maxmemory", NULL, CFG_MEMORY, OFF(maxmemory), 1, 0, LLONG_MAX, 0,
+      NULL, NULL, _applyMaxmemory },
     { "maxmemory-policy", NULL, CFG_ENUM, OFF(maxmemory_policy), 0, 0, 7, 0,
       maxmemoryPolicyEnum, maxmemoryPolicyValues },
     { "lfu-log-factor", NULL, CFG_INT, OFF(lfu_log_factor), 0, 0, INT_MAX,
       0 },
     { "lfu-decay-time", NULL, CFG_INT, OFF(lfu_decay_time), 0, 0, INT_MAX,
       0 },
+    { "maxmemory-samples", NULL, CFG_INT, OFF(maxmemory_samples), 0, 1, 64,
+      0 },
+    { "maxmemory-eviction-tenacity", NULL, CFG_INT,
+      OFF(maxmemory_eviction_tenacity), 0, 0, 100, 0 },
+    { "replica-ignore-maxmemory", "slave-ignore-maxmemory", CFG_BOOL,
+      OFF(repl_slave_ignore_maxmemory), 0, 0, 1, 0 },
     { "proto-max-bulk-len", NULL, CFG_MEMORY, OFF(proto_max_bulk_len), 1,
       1024 * 1024, LLONG_MAX, 0 },
     { "hll-sparse-max-bytes", NULL, CFG_MEMORY, OFF(hll_sparse_max_bytes), 1,
@@ -100,6 +115,8 @@ static const configDef configs[] = {
       0, 0, 1, 0 },
     { "lazyfree-lazy-user-flush", NULL, CFG_BOOL,
       OFF(lazyfree_lazy_user_flush), 0, 0, 1, 0 },
+    { "lazyfree-lazy-eviction", NULL, CFG_BOOL,
+      OFF(lazyfree_lazy_eviction), 0, 0, 1, 0 },
     { "lazyfree-lazy-expire", NULL, CFG_BOOL, OFF(lazyfree_lazy_expire), 0,
       0, 1, 0 },
     { "maxclients", NULL, CFG_INT, OFF(maxclients), 1, 1, UINT_MAX, 0 },
@@ -631,6 +648,7 @@ void configResetStatCommand(client *c) {
     redisServer *s = c->srv;
     s->stat_numcommands = s->stat_numconnections = 0;
     s->stat_expiredkeys = s->stat_keyspace_hits = 0;
+    s->stat_evictedkeys = 0;
     s->stat_keyspace_misses = s->stat_net_input_bytes = 0;
     s->stat_net_output_bytes = s->stat_total_error_replies = 0;
     s->nerrstats = 0;

@@ -541,7 +541,7 @@ static sds _infoStats(redisServer *s, sds info) {
         "rejected_connections:%lld\r\n"
         "expired_keys:%lld\r\n"
         "expired_stale_perc:%.2f\r\n"
-        "evicted_keys:0\r\n"
+        "evicted_keys:%lld\r\n"
         "keyspace_hits:%lld\r\n"
         "keyspace_misses:%lld\r\n"
         "pubsub_channels:%llu\r\n"
@@ -556,7 +556,7 @@ static sds _infoStats(redisServer *s, sds info) {
         s->stat_inst_ops_per_sec, s->stat_net_input_bytes,
         s->stat_net_output_bytes, s->stat_rejected_conn,
         s->stat_expiredkeys, (double)s->stat_expired_stale_perc_x100 / 100,
-        s->stat_keyspace_hits, s->stat_keyspace_misses,
+        s->stat_evictedkeys, s->stat_keyspace_hits, s->stat_keyspace_misses,
         (unsigned long long)dictSize(s->pubsub_channels),
         (unsigned long long)dictSize(s->pubsub_patterns),
         (unsigned long long)dictSize(s->pubsubshard_channels),

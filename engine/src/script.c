@@ -90,7 +90,7 @@ int scriptPrepareForRun(scriptRunCtx *run, client *script_client,
                 return C_ERR;
             }
         }
-        if (serverHeapExceeded(s) && s->cfg.maxmemory &&
+        if (s->cfg.maxmemory && s->pre_command_oom_state &&
             !(script_flags & (SCRIPT_FLAG_ALLOW_OOM |
                               SCRIPT_FLAG_NO_WRITES))) {
             addReplyError(caller, "-OOM allow-oom flag is not set on the "
@@ -112,7 +112,7 @@ int scriptPrepareForRun(scriptRunCtx *run, client *script_client,
     if (caller->flags & CLIENT_MULTI) script_client->flags |= CLIENT_MULTI;
     run->start_ns = s->el->backend.now(s->el->backend.ctx);
     run->start_cpu_ns = s->denv.cpu_ns;
-    run->oom = serverHeapExceeded(s);
+    run->oom = serverOutOfMemory(s);
     run->repl_flags = PROPAGATE_AOF | PROPAGATE_REPL;
     if (ro || (!(script_flags & SCRIPT_FLAG_EVAL_COMPAT_MODE) &&
                (script_flags & SCRIPT_FLAG_NO_WRITES)))

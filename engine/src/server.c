@@ -95,6 +95,9 @@ void serverConfigDefaults(serverConfig *cfg) {
     cfg->maxmemory_policy = MAXMEMORY_NO_EVICTION;
     cfg->lfu_log_factor = 10;
     cfg->lfu_decay_time = 1;
+    cfg->maxmemory_samples = 5;
+    cfg->maxmemory_eviction_tenacity = 10;
+    cfg->repl_slave_ignore_maxmemory = 1;
     cfg->databases = CONFIG_DEFAULT_DBNUM;
     cfg->loglevel = LL_NOTICE;
     cfg->repl_ping_period = 10;
@@ -214,6 +217,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     _populateCommandTable(s);
     s->audit.client_id = UINT64_MAX;
     s->next_client_id = 1;
+    s->evict_timer_id = -1;
     s->lruclock = getLRUClock(s);
     s->hz = s->cfg.hz;
     s->port = 6379;
@@ -237,6 +241,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
  * values, the AOF state, the event loop. Pending BIO jobs never run, but
  * values queued for lazy freeing are freed. s is dead afterwards. */
 void serverRelease(redisServer *s) {
+    evictionRelease(s);
     recoveryRelease(s->recovery);
     s->recovery = NULL;
     bioKill(&s->bio);
@@ -450,9 +455,15 @@ static void _rejectUnknown(client *c) {
  * refused beyond it, so running out of the WebAssembly heap becomes an
  * -OOM reply instead of a crash. */
 int serverHeapExceeded(redisServer *s) {
-    if (s->cfg.maxmemory && (long long)s->mem->used > s->cfg.maxmemory)
-        return 1;
     return s->heap_limit && s->mem->used > s->heap_limit;
+}
+
+/* Whether a command that may grow memory is refused now: maxmemory left
+ * no room before the command (evictions could not make it), or the heap
+ * limit is passed. */
+int serverOutOfMemory(redisServer *s) {
+    return (s->cfg.maxmemory && s->pre_command_oom_state) ||
+           serverHeapExceeded(s);
 }
 
 /* rejectCommand: the command is refused with err ("-CODE message"):
@@ -635,7 +646,12 @@ int processCommand(client *c) {
         c->cmd->proc != discardCommand && c->cmd->proc != quitCommand &&
         c->cmd->proc != resetCommand)
         denyoom = 1;
-    if (!obey && denyoom && serverHeapExceeded(s)) {
+    /* maxmemory: evict first; a busy script's nested commands leave it
+     * alone, so that its propagation is not mixed with DELs. */
+    if (s->cfg.maxmemory &&
+        !(s->script_run && (s->script_run->flags & SCRIPT_TIMEDOUT)))
+        s->pre_command_oom_state = performEvictions(s) == EVICT_FAIL;
+    if (!obey && denyoom && serverOutOfMemory(s)) {
         _rejectCommand(c, is_exec, "-OOM command not allowed when used "
                        "memory > 'maxmemory'.");
         return C_OK;

@@ -407,6 +407,9 @@ typedef struct serverConfig {
     int maxmemory_policy;       /* MAXMEMORY_* */
     int lfu_log_factor;
     int lfu_decay_time;         /* minutes per halving period */
+    int maxmemory_samples;      /* keys sampled per eviction round */
+    int maxmemory_eviction_tenacity; /* 0-100: how long a round may run */
+    int repl_slave_ignore_maxmemory; /* a replica evicts nothing itself */
     long long proto_max_bulk_len;
     long long hll_sparse_max_bytes; /* a sparse HLL's limit */
     long long client_max_querybuf_len;
@@ -422,6 +425,7 @@ typedef struct serverConfig {
     int lazyfree_lazy_user_del;
     int lazyfree_lazy_user_flush;
     int lazyfree_lazy_expire;
+    int lazyfree_lazy_eviction;
     int notify_keyspace_events; /* NOTIFY_* classes enabled */
     long long maxclients;
     long long timeout;
@@ -548,6 +552,14 @@ typedef struct redisServer {
     long long rdb_last_load_keys_loaded, rdb_last_load_keys_expired;
     long long stat_numcommands, stat_numconnections;
     long long stat_expiredkeys, stat_keyspace_hits, stat_keyspace_misses;
+    long long stat_evictedkeys; /* keys evicted for maxmemory */
+    /* maxmemory (evict.c): whether the last command found no room (a
+     * script's denyoom commands are refused then), the candidates' pool,
+     * the random policies' next database, the timer finishing a round. */
+    int pre_command_oom_state;
+    void *evict_pool;
+    unsigned evict_next_db;
+    long long evict_timer_id;
     long long stat_net_input_bytes, stat_net_output_bytes;
     long long stat_rejected_conn, stat_total_error_replies;
     /* stat_total_error_replies when the last call began or ended, or a
@@ -1133,6 +1145,7 @@ void functionRestoreCommand(client *c);
 void functionHelpCommand(client *c);
 long long serverCron(aeEventLoop *el, long long id, void *clientData);
 int serverHeapExceeded(redisServer *s);
+int serverOutOfMemory(redisServer *s);
 
 /* ---- the command procs ---- */
 void pingCommand(client *c);
@@ -1321,6 +1334,13 @@ void configHelpCommand(client *c);
 void configResetStatCommand(client *c);
 void infoCommand(client *c);
 void debugCommand(client *c);
+/* evict.c */
+#define EVICT_OK 0
+#define EVICT_RUNNING 1
+#define EVICT_FAIL 2
+int performEvictions(redisServer *s);
+void evictionMaxmemoryChanged(redisServer *s);
+void evictionRelease(redisServer *s);
 /* module.c */
 void moduleHelpCommand(client *c);
 void moduleListCommand(client *c);
