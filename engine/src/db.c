@@ -122,13 +122,22 @@ void setKey(client *c, redisDb *db, robj *key, robj *val, int keepttl) {
     signalModifiedKey(c, db, key);
 }
 
+/* What freeing one allocation of a value costs, on whichever thread. */
+#define LAZYFREE_NS_PER_ELEMENT 40
+static size_t _freeEffort(const robj *o);
+
 /* Deletes key and its TTL. The expires dict shares the key's sds with the
- * main dict, so it must go first. Returns 1 if the key existed. */
+ * main dict, so it must go first. Freeing a value of many allocations
+ * costs the main thread what it costs the lazy-free thread (UNLINK).
+ * Returns 1 if the key existed. */
 int dbDelete(redisServer *s, redisDb *db, robj *key) {
     s->denv.cpu_ns += COST_ADD_NS;
     _willChange(s, db, key);
     dictEntry *de = dictUnlink(db->dict, key->v.ptr);
     if (!de) return 0;
+    robj *val = dictGetVal(de);
+    if (val && val->refcount == 1)
+        s->denv.cpu_ns += (_freeEffort(val) - 1) * LAZYFREE_NS_PER_ELEMENT;
     if (s->audit.active) auditKeyDeleted(s, db, dictGetKey(de));
     if (((robj *)dictGetVal(de))->type == OBJ_STREAM)
         signalKeyAsReady(s, db, key, OBJ_STREAM);
@@ -734,7 +743,6 @@ void unlinkCommand(client *c) { _delGeneric(c, 1); }
  * steps, leaves the freeing to the BIO_LAZY_FREE thread. The memory stays
  * in use until that thread gets to it. */
 #define LAZYFREE_THRESHOLD 64
-#define LAZYFREE_NS_PER_ELEMENT 40
 
 /* lazyfreeGetFreeEffort: allocations to free one by one (a list's are
  * its nodes). */
