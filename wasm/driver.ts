@@ -67,3 +67,51 @@ export function roundTrip(world: World, conn: number, request: Uint8Array): Repl
   const r = parseReply(exchange(world, conn, request, 1), 0);
   return r ? r.reply : null;
 }
+
+/** Keys in one MSET of writeKeys: a command of about 30 KB. */
+export const MSET_KEYS = 1000;
+
+const utf8 = new TextEncoder();
+
+/** MSET prefix:from value:from ... for count keys, in RESP. Built as one
+ *  string and encoded once: encodeRequest's array of parts costs several
+ *  times the engine's own work for a million keys. */
+function msetRequest(prefix: string, from: number, count: number): Uint8Array {
+  const prefixBytes = utf8.encode(prefix).length + 1;
+  let s = `*${1 + 2 * count}\r\n$4\r\nMSET\r\n`;
+  for (let j = from; j < from + count; j++) {
+    const d = String(j);
+    s += `$${prefixBytes + d.length}\r\n${prefix}:${d}\r\n$${6 + d.length}\r\nvalue:${d}\r\n`;
+  }
+  return utf8.encode(s);
+}
+
+export interface KeysWritten {
+  /** Keys the server acknowledged. */
+  written: number;
+  /** MSET commands sent, the failed one included. */
+  commands: number;
+  /** The first reply that was not OK (null: none, or none arrived). */
+  refused: Reply | null;
+  /** Every command had its reply. */
+  answered: boolean;
+}
+
+/** Writes n keys prefix:0 ... prefix:n-1, with values value:0 ..., the
+ *  names and values DEBUG POPULATE gives them, in MSET commands of up to
+ *  MSET_KEYS keys on conn, and stops at the first refusal (the heap
+ *  limit). Unlike DEBUG POPULATE, nothing sizes the table first: each
+ *  key goes through dictAdd as a client's write does, so the dict
+ *  doubles when it is full and moves buckets a step per lookup and add. */
+export function writeKeys(world: World, conn: number, prefix: string, n: number): KeysWritten {
+  const done: KeysWritten = { written: 0, commands: 0, refused: null, answered: true };
+  while (done.written < n) {
+    const count = Math.min(MSET_KEYS, n - done.written);
+    const reply = roundTrip(world, conn, msetRequest(prefix, done.written, count));
+    done.commands++;
+    if (!reply) return { ...done, answered: false };
+    if (reply.type !== 'status') return { ...done, refused: reply };
+    done.written += count;
+  }
+  return done;
+}

@@ -34,8 +34,12 @@ export const HEAP_LIMIT_MAX: number = Limits.HEAP_LIMIT_MAX_32;
 export type Action =
   /** One or more lines typed or pasted in the console: one pipelined write. */
   | { kind: 'console'; text: string }
-  /** DEBUG POPULATE n prefix on db (the worker picks a fresh prefix if none). */
-  | { kind: 'populate'; db: number; n: number; prefix?: string }
+  /** n keys prefix:0 ... prefix:n-1 on db (the worker picks a fresh prefix
+   *  if none): DEBUG POPULATE n prefix, which sizes the table for n keys
+   *  before it adds them; or, with mset, MSET commands of up to 1,000 keys
+   *  each, as a client writes them, so the table grows by doubling and
+   *  rehashes as it goes. */
+  | { kind: 'populate'; db: number; n: number; prefix?: string; mset?: boolean }
   /** n times RANDOMKEY then DEL of the key it names, on db. */
   | { kind: 'delete'; db: number; n: number }
   /** gkDictRehashSteps on db's keyspace dict. */
@@ -150,6 +154,10 @@ export interface ConsoleEntry {
   omittedLines: number;
   /** For 'delete': how many keys were actually deleted. */
   deleted?: number;
+  /** For a 'populate' by MSET: the keys written and the MSET commands
+   *  sent (the last one failed if status is 'error'). */
+  written?: number;
+  commands?: number;
   /** Set on the first command after the server closed the connection. */
   reconnected?: boolean;
   /** The (last) reply decoded, when it is small enough to keep. */

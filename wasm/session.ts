@@ -22,7 +22,7 @@
 import { DictKind, GkError, GkTrapError, TraceType, type Glasskv, type World } from './engine';
 import { SessionLimit, packTraceRecords } from '../web/src/wasm-gen/seam';
 import { ConsoleRunner } from './consolerun';
-import { roundTrip } from './driver';
+import { roundTrip, writeKeys } from './driver';
 import { encodeRequest } from './resp';
 import {
   matchProblem, scanWalkBegin, scanWalkFinish, scanWalkInfo, scanWalkSnapshot, scanWalkStep, scanWalkVisited, splitKeys,
@@ -788,6 +788,7 @@ export class Session {
       case 'populate':
         world.setSession({ populated: world.session().populated + 1 });
         this.selectControl(live, a.db);
+        if (a.mset) return [this.msetKeys(live, a.n, a.prefix!)];
         return [live.console.runFor('populate', controlConn(world), ['DEBUG', 'POPULATE', String(a.n), a.prefix!])];
       case 'delete':
         this.selectControl(live, a.db);
@@ -917,6 +918,21 @@ export class Session {
       if (del && del.type === 'int') deleted += Number(del.value);
     }
     return live.console.note('delete', `RANDOMKEY + DEL × ${n}`, { deleted });
+  }
+
+  /** A populate by MSET, as one transcript entry: the first and last of
+   *  the keys, how many were written in how many commands, or the error
+   *  that stopped it. */
+  private msetKeys(live: Live, n: number, prefix: string): ConsoleEntry {
+    const r = writeKeys(live.world, controlConn(live.world), prefix, n);
+    const input = n === 1 ? `MSET ${prefix}:0 value:0` : `MSET ${prefix}:0 value:0 … ${prefix}:${n - 1} value:${n - 1}`;
+    const counts = { written: r.written, commands: r.commands };
+    if (!r.answered) return live.console.note('populate', input, { ...counts, status: 'noreply' });
+    if (r.refused) {
+      const output = r.refused.type === 'error' ? `(error) ${r.refused.value}` : r.refused.type;
+      return live.console.note('populate', input, { ...counts, status: 'error', output });
+    }
+    return live.console.note('populate', input, counts);
   }
 
   setView(view: ViewOptions): void {

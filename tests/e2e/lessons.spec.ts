@@ -217,6 +217,24 @@ test.describe('the SCAN lesson', () => {
     expect(app.errors).toEqual([]);
   });
 
+  test('in Korean, ht[0] and ht[1] are bold and no asterisk reaches the page (a ** before a particle did not close)', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open();
+    await app.byId('lang.ko').click();
+    const { lesson } = app;
+    await lesson.open(LESSON);
+    for (const [step, table] of [[0, 'ht[0]'], [2, 'ht[1]']] as const) {
+      await lesson.goTo(step);
+      const body = lesson.panel.locator('.md-h, p, li');
+      await expect(lesson.panel.locator('strong', { hasText: table }).first()).toBeVisible();
+      const text = (await body.allInnerTexts()).join('\n');
+      expect(text).toContain(`${table} 테이블`);
+      expect(text).not.toContain('**');
+      await app.screenshot(`lesson-ko-scan-step-${step + 1}`);
+    }
+    expect(app.errors).toEqual([]);
+  });
+
   test('the lesson list and a question work from the keyboard', async ({ page }) => {
     const app = new SandboxPage(page);
     await app.open();

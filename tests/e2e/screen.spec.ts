@@ -548,3 +548,58 @@ test.describe('a first visit', () => {
     });
   }
 });
+
+test.describe('the hash table on a fresh page', () => {
+  const sizes = [['1440x900', SCREENS.laptop], ['1280x720', SCREENS.projector], ['390x844', SCREENS.phone]] as const;
+  for (const [size, viewport] of sizes) {
+    test(`one click on Add shows a rehash under way, as the engine reports it (${size})`, async ({ page, browser }) => {
+      const onPhone = viewport === SCREENS.phone;
+      const app = onPhone ? await phone(browser) : new SandboxPage(page);
+      if (!onPhone) await page.setViewportSize(viewport);
+      await app.open({ seed: 4, pane: 'keys' });
+      const status = app.byId('ht.status');
+      await expect(status).toHaveAttribute('data-rehashing', 'no');
+      await expect(app.byId('ht.add.count')).toHaveValue('10000');
+      // What the button does is said before the first click.
+      await expect(app.page.locator('.tables-empty')).toContainText('Add writes its keys with MSET, 1,000 a command');
+      await expect(app.byId('ht.add')).toHaveAttribute('title', /MSET/);
+      await shot(app.page, `ht-before-first-click-${size}`);
+
+      await app.byId('ht.add').click();
+      await app.idle();
+      const dict = await app.page.evaluate(() => {
+        const d = window.glasskv.state().snapshot!.dict!;
+        return { idx: d.rehashidx, sizes: d.tables.map((t) => t?.size ?? 0), used: d.tables.map((t) => t?.used ?? 0) };
+      });
+      // The engine's own dict: ht[1] allocated, rehashidx part-way through
+      // ht[0], keys in both tables.
+      expect(dict.idx).toBeGreaterThan(0);
+      expect(dict.idx).toBeLessThan(dict.sizes[0]);
+      expect(dict.sizes).toEqual([8192, 16384]);
+      expect(dict.used[0]).toBeGreaterThan(0);
+      expect(dict.used[0] + dict.used[1]).toBe(10_000);
+      // The dict status says so, in sight.
+      await expect(status).toHaveAttribute('data-rehashing', 'yes');
+      await expect(status).toHaveAttribute('data-rehashidx', String(dict.idx));
+      await status.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+      await expect(status).toContainText(`Rehashing: ht[0] bucket ${dict.idx.toLocaleString('en-US')} moves next`);
+      await expectWhollyVisible(app.page, '[data-testid="ht.status"]');
+      // Nothing (the phone's sticky time bar) is drawn over the chip.
+      const chip = status.locator('.chip-warn');
+      expect(await chip.evaluate((e) => {
+        const b = e.getBoundingClientRect();
+        return e.contains(document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2));
+      })).toBe(true);
+      await expect(app.table.table(0)).toHaveAttribute('data-size', '8192');
+      await expect(app.table.table(1)).toHaveAttribute('data-size', '16384');
+      await expect(app.console.entries.last()).toContainText('MSET k1:0 value:0 … k1:9999 value:9999');
+      await expect(app.console.entries.last()).toContainText('wrote 10,000 keys in 10 MSETs');
+      await settle(app.page);
+      await app.page.locator('section.ht').screenshot({ path: `test-results/screen/ht-first-click-${size}.png` });
+      await status.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+      await shot(app.page, `ht-first-click-${size}-screen`);
+      expect(app.errors).toEqual([]);
+      if (onPhone) await app.page.context().close();
+    });
+  }
+});

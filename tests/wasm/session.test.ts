@@ -77,6 +77,68 @@ describe('the console', () => {
   });
 });
 
+describe('adding keys', () => {
+  const tables = (s: Snapshot) => s.dict!.tables.map((t) => (t ? { size: t.size, used: t.used } : null));
+
+  it('by DEBUG POPULATE on an empty db sizes the table for them first, so nothing is rehashed', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(4));
+    const snap = session.act({ kind: 'populate', db: 0, n: 10_000 }).snapshot;
+    expect(snap.dict!.rehashidx).toBe(-1);
+    expect(tables(snap)).toEqual([{ size: 16_384, used: 10_000 }, null]);
+  });
+
+  it('by MSET on an empty db grows the table by doubling and ends with the last doubling under way', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(4));
+    const { console: out, snapshot: snap } = session.act({ kind: 'populate', db: 0, n: 10_000, mset: true });
+    expect(out).toMatchObject([{
+      source: 'populate', input: 'MSET k1:0 value:0 … k1:9999 value:9999', status: 'ok', written: 10_000, commands: 10,
+    }]);
+    // The 8,193rd key found 8,192 buckets full and started the move to
+    // 16,384; each of the last 1,807 keys moved a bucket at its lookup and
+    // another at its insert (skipping up to ten empty ones each).
+    const [t0, t1] = tables(snap);
+    expect(t0!.size).toBe(8192);
+    expect(t1!.size).toBe(16_384);
+    expect(t0!.used + t1!.used).toBe(10_000);
+    expect(t0!.used).toBeGreaterThan(0);
+    expect(snap.dict!.rehashidx).toBeGreaterThan(2 * 1807);
+    expect(snap.dict!.rehashidx).toBeLessThan(8192);
+    expect(console1(session, 'GET k1:9999\nDBSIZE').map((e) => e.output)).toEqual(['"value:9999"', '(integer) 10000']);
+    // serverCron's active rehashing finishes the move on its next tick.
+    const later = session.act({ kind: 'wait', ns: 200e6 }).snapshot;
+    expect(later.dict!.rehashidx).toBe(-1);
+    expect(tables(later)).toEqual([{ size: 16_384, used: 10_000 }, null]);
+  });
+
+  it('by MSET stops at the first refusal and says how many keys were written', async () => {
+    const { session } = newSession();
+    await session.boot({ ...emptyLog(4), config: { ...emptyLog(4).config, heapLimit: 16 << 20 } });
+    const [entry] = session.act({ kind: 'populate', db: 0, n: 1_000_000, mset: true }).console;
+    expect(entry.status).toBe('error');
+    expect(entry.output).toMatch(/^\(error\) OOM /);
+    expect(entry.written).toBeGreaterThan(0);
+    expect(entry.written).toBeLessThan(1_000_000);
+    expect(entry.commands).toBe(entry.written! / 1000 + 1);
+    expect(console1(session, 'DBSIZE')[0].output).toBe(`(integer) ${entry.written}`);
+  });
+
+  it('by MSET replays from the input log to the same table, bucket for bucket', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(4));
+    session.act({ kind: 'populate', db: 0, n: 3000, mset: true });
+    const live = session.act({ kind: 'populate', db: 0, n: 2500, mset: true }).snapshot;
+    const log = { version: 1 as const, config: emptyLog(4).config, entries: [...session.entries] };
+    expect(log.entries.map((e) => e.action)).toMatchObject([
+      { kind: 'populate', prefix: 'k1', mset: true }, { kind: 'populate', prefix: 'k2', mset: true },
+    ]);
+    const again = newSession();
+    const replayed = (await again.session.boot(log)).snapshot;
+    expect(essence(replayed)).toEqual(essence(live));
+  });
+});
+
 describe('what snapshots read from the engine', () => {
   it('shows activerehashing as the engine has it, also after a CONFIG SET typed in the console', async () => {
     const { session } = newSession();

@@ -79,6 +79,18 @@ function Output({ entry }: { entry: ConsoleEntry }) {
   if (entry.source === 'delete') {
     return <pre className="entry-out" data-testid="console.output">{t('console.deleted', { n: entry.deleted ?? 0 })}</pre>;
   }
+  if (entry.source === 'populate' && entry.written !== undefined) {
+    // Keys added by MSET: how many in how many commands, and the refusal
+    // that stopped them early, if one did.
+    const written = t('console.written', { n: entry.written, c: entry.commands ?? 0 });
+    if (entry.status === 'ok') return <pre className="entry-out" data-testid="console.output">{written}</pre>;
+    return (
+      <>
+        <pre className="entry-out" data-testid="console.output">{entry.output || t('console.noreply')}</pre>
+        <div className="entry-note">{written}</div>
+      </>
+    );
+  }
   if (entry.status === 'noreply') return <pre className="entry-out dim">{t('console.noreply')}</pre>;
   return (
     <>

@@ -78,7 +78,7 @@ export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
   console: { required: { text: ['str', MAX_TEXT] } },
   // The worker logs a populate with the prefix it picked, and replays it
   // as logged: a link without one cannot be replayed.
-  populate: { required: { db, n: many, prefix: ['str', 64] } },
+  populate: { required: { db, n: many, prefix: ['str', 64] }, optional: { mset: ['bool'] } },
   delete: { required: { db, n: many } },
   rehashStep: { required: { db, steps: many } },
   activeRehash: { required: { on: ['bool'] } },

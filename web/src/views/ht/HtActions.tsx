@@ -5,7 +5,8 @@ import { useLessonTarget } from '../lesson/hooks';
 const ADD_CHOICES = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000];
 const DELETE_CHOICES = [1, 10, 100, 1000, 10_000, 100_000];
 
-/** Add or delete N random keys, step the rehash, toggle active rehashing. */
+/** Add N keys (by MSET, as a client writes them) or delete N random keys,
+ *  step the rehash, toggle active rehashing. */
 export const HtActions = memo(function HtActions() {
   const t = useT();
   const store = useStoreApi();
@@ -16,14 +17,15 @@ export const HtActions = memo(function HtActions() {
   const [addN, setAddN] = useState(10_000);
   const target = useLessonTarget('ht.actions');
   const [delN, setDelN] = useState(1000);
-  const onAdd = useCallback(() => void store.act({ kind: 'populate', db, n: addN }), [store, db, addN]);
+  const onAdd = useCallback(() => void store.act({ kind: 'populate', db, n: addN, mset: true }), [store, db, addN]);
   const onDelete = useCallback(() => void store.act({ kind: 'delete', db, n: delN }), [store, db, delN]);
   const onStep = useCallback(() => void store.act({ kind: 'rehashStep', db, steps: 1 }), [store, db]);
   const onActive = useCallback(() => void store.act({ kind: 'activeRehash', on: !active }), [store, active]);
   return (
     <div className="actions" {...target}>
       <div className="action-group">
-        <button type="button" className="btn primary" data-testid="ht.add" disabled={!ready} onClick={onAdd}>
+        <button type="button" className="btn primary" data-testid="ht.add" disabled={!ready} onClick={onAdd}
+          title={t('ht.addHint')}>
           {t('ht.add')}
         </button>
         <CountSelect testId="ht.add.count" value={addN} choices={ADD_CHOICES} onChange={setAddN} label={t('ht.count')} />

@@ -1,0 +1,92 @@
+// Every lesson as the page renders it (the Markdown components of
+// web/src/views/lesson/Markdown.tsx on the parsed file), in English and
+// Korean: no emphasis or code marker may reach the reader as a character.
+// CommonMark closes `**` only where its flanking rules allow, and a
+// closing `**` between punctuation and a letter (`**ht[0]**를`) does not
+// close, so the asterisks show on the page.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { MdBlock, MdInline } from '../../web/src/lessons/markdown';
+import { decodeEntities, parseMarkdown } from '../../web/src/lessons/markdown';
+import { parseLesson } from '../../web/src/lessons/parse';
+import type { Lesson } from '../../web/src/lessons/types';
+import { MdBlocks, MdInlines } from '../../web/src/views/lesson/Markdown';
+
+const root = new URL('../../tutorials/', import.meta.url).pathname;
+
+/** Rendered HTML to the text a reader sees outside code: code elements
+ *  may show asterisks and backticks (`KEYS *`), so they are left out. */
+function proseText(html: string): string {
+  return decodeEntities(html.replace(/<code\b[^>]*>[^<]*<\/code>/g, ' ').replace(/<[^>]*>/g, ' '));
+}
+
+const blocks = (nodes: readonly MdBlock[]) => proseText(renderToStaticMarkup(createElement(MdBlocks, { nodes })));
+const inlines = (nodes: readonly MdInline[]) => proseText(renderToStaticMarkup(createElement(MdInlines, { nodes })));
+
+/** Markers that survived: `**`, `__`, or a pair of backticks. */
+function leftovers(text: string): string[] {
+  return [...text.matchAll(/\*\*|__|`[^`]*`/g)].map((m) => {
+    const at = m.index;
+    return text.slice(Math.max(0, at - 20), at + m[0].length + 20).replace(/\s+/g, ' ');
+  });
+}
+
+/** Each piece of text the lesson panel and the lesson list show, with
+ *  where it is: title, summary, intro, then per step its title, its prose,
+ *  and each question with its choices and explanation. */
+function renderedPieces(l: Lesson): [string, string][] {
+  const out: [string, string][] = [['title', l.title], ['summary', inlines(l.summary)], ['intro', blocks(l.intro)]];
+  for (const step of l.steps) {
+    const where = `step ${step.index + 1}`;
+    out.push([`${where} title`, step.title]);
+    for (const item of step.items) {
+      if (item.kind === 'prose') {
+        out.push([`${where} prose`, blocks(item.nodes)]);
+      } else if (item.block.type === 'predict') {
+        const b = item.block;
+        out.push([`${where} ${b.key} question`, inlines(b.question)]);
+        for (const c of b.choices ?? []) out.push([`${where} ${b.key} choice`, c.label]);
+        if (b.explain) out.push([`${where} ${b.key} explanation`, inlines(b.explain)]);
+      }
+    }
+  }
+  return out;
+}
+
+function lessonFiles(): string[] {
+  const out: string[] = [];
+  for (const lang of readdirSync(root, { withFileTypes: true })) {
+    if (!lang.isDirectory()) continue;
+    for (const f of readdirSync(join(root, lang.name))) if (f.endsWith('.md')) out.push(`${lang.name}/${f}`);
+  }
+  return out.sort();
+}
+
+describe('the rendered text of a lesson', () => {
+  it('shows the markers CommonMark leaves unparsed, so the check below can fail', () => {
+    expect(leftovers(blocks(parseMarkdown('해시 테이블 뷰의 **ht[0]**를 보세요.')))).toHaveLength(2);
+    expect(leftovers(blocks(parseMarkdown('**ht[1]**이 나타나고')))).toHaveLength(2);
+    expect(leftovers(blocks(parseMarkdown('a __b__c, ``d`` and an escaped \\`pair\\`')))).toHaveLength(3);
+    expect(leftovers(blocks(parseMarkdown('**ht[0]** 테이블을 보세요. `KEYS *` and **a**')))).toEqual([]);
+  });
+
+  const files = lessonFiles();
+  it('covers every lesson in both languages', () => {
+    const langs = new Set(files.map((f) => f.split('/')[0]));
+    expect([...langs].sort()).toEqual(['en', 'ko']);
+    expect(files.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it.each(files)('of %s has no literal **, __ or backtick pair in any step', (file) => {
+    const lesson = parseLesson(readFileSync(join(root, file), 'utf8'), `tutorials/${file}`);
+    expect(lesson.steps.length).toBeGreaterThan(0);
+    const found: string[] = [];
+    for (const [where, text] of renderedPieces(lesson)) {
+      for (const bit of leftovers(text)) found.push(`${where}: ${bit}`);
+    }
+    expect(found).toEqual([]);
+  });
+});
