@@ -934,6 +934,12 @@ void clientAdminRelease(redisServer *s);
 const char *getClientPeerId(client *c);
 const char *getClientSockName(client *c);
 
+/* ---- cluster.c: a server without cluster support ---- */
+void clusterCommand(client *c);
+void askingCommand(client *c);
+void readonlyCommand(client *c);
+void readwriteCommand(client *c);
+
 /* ---- monitor.c ---- */
 void monitorCommand(client *c);
 void replicationFeedMonitors(client *c, int dictid, robj **argv, int argc);
