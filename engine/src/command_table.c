@@ -1597,6 +1597,20 @@ const commandMeta commandMetaTable[] = {
       "Returns the strings stored at the keys given",
       "O(N), N being the keys given",
       "k*:key#0" },
+    { "migrate", "write",
+      "keyspace dangerous", "nondeterministic_output", GK_MIGRATE,
+      "RW,access,delete:3:r0,1,0;RW,access,delete,incomplete:KEYS@-2:r-1,1,0",
+      CG_GENERIC, "2.6.0", NULL, NULL,
+      NULL,
+      "Moves keys to another server: DUMP here, RESTORE there, then DEL here "
+      "unless COPY",
+      "That of DUMP and DEL here and of RESTORE on the target, plus O(N) to "
+      "send the N bytes of the values",
+      "s:host i:port o:key_or_empty_string(k:key#0 t:empty_string=\"\") "
+      "i:destination-db i:timeout t?:copy=^3.0.0 t?:replace=^3.0.0 "
+      "o?:authentication(s?:password=AUTH^4.0.7 "
+      "b?:username_password=AUTH2^6.0.0(s:username s:password)) "
+      "k?*:key#1=KEYS^3.0.6" },
     { "monitor", "admin noscript loading stale",
       NULL, NULL, GK_NONE,
       NULL,

@@ -47,6 +47,7 @@
     C(pexpiretime, pexpiretimeCommand, 2, R | F, NULL) \
     C(dump, dumpCommand, 2, R, NULL) \
     C(restore, restoreCommand, -4, W | M, NULL) \
+    C(migrate, migrateCommand, -6, W, NULL) \
     C(persist, persistCommand, 2, W | F, NULL) \
     C(set, setCommand, -3, W | M, NULL) \
     C(get, getCommand, 2, R | F, NULL) \

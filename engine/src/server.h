@@ -699,6 +699,10 @@ typedef struct redisServer {
     int events_while_blocked;   /* in processEventsWhileBlocked */
     long long script_time_box_ms;   /* a script is stopped after this
                                        long (0: never), see script.h */
+    /* MIGRATE's connections kept for reuse (migrate.c): up to
+     * MIGRATE_SOCKET_CACHE_ITEMS, in no order. */
+    struct migrateSocket *migrate_sockets;
+    int nmigrate_sockets;
 } redisServer;
 
 /* CLIENT PAUSE's kinds, least restrictive first. */
@@ -1160,6 +1164,10 @@ void expiretimeCommand(client *c);
 void pexpiretimeCommand(client *c);
 void dumpCommand(client *c);
 void restoreCommand(client *c);
+/* migrate.c */
+void migrateCommand(client *c);
+void migrateCloseTimedoutSockets(redisServer *s);
+void migrateCloseAllSockets(redisServer *s);
 void persistCommand(client *c);
 void setCommand(client *c);
 void getCommand(client *c);
