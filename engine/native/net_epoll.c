@@ -5,6 +5,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,13 +263,34 @@ static void _cpuTimes(void *ctx, uint64_t us[6]) {
     }
 }
 
+/* poll(2) on fd alone, for ms at most (Redis's aeWait): the loop's
+ * epoll set is left alone, so the wait can happen inside a command. A
+ * signal restarts the wait for the whole time again, as it would cut
+ * it short otherwise. */
+static int _wait(void *ctx, int fd, int mask, long long ms) {
+    (void)ctx;
+    struct pollfd pfd = { .fd = fd };
+    if (mask & AE_READABLE) pfd.events |= POLLIN;
+    if (mask & AE_WRITABLE) pfd.events |= POLLOUT;
+    int r;
+    do r = poll(&pfd, 1, ms > INT32_MAX ? INT32_MAX : (int)ms);
+    while (r < 0 && errno == EINTR);
+    if (r <= 0) return r;
+    int ready = 0;
+    if (pfd.revents & POLLIN) ready |= AE_READABLE;
+    if (pfd.revents & POLLOUT) ready |= AE_WRITABLE;
+    if (pfd.revents & (POLLERR | POLLHUP)) ready |= AE_WRITABLE;
+    return ready;
+}
+
 /* The backend over n. */
 aeBackend netEpollBackend(netEpoll *n) {
     aeBackend be = { .ctx = n, .poll = _poll, .now = _now, .read = _read,
                      .write = _write, .close = _close, .watch = _watch,
                      .stall = _stall, .isLocal = _isLocal,
                      .connect = _connect, .connectError = _connectError,
-                     .sockName = _sockName, .cpuTimes = _cpuTimes };
+                     .sockName = _sockName, .cpuTimes = _cpuTimes,
+                     .wait = _wait };
     return be;
 }
 

@@ -94,6 +94,14 @@ typedef struct aeBackend {
      * main thread (INFO cpu). NULL: the simulated world, where the
      * server's virtual CPU time is all user time. */
     void (*cpuTimes)(void *ctx, uint64_t us[6]);
+    /* Optional: blocks until fd is ready for mask (AE_READABLE or
+     * AE_WRITABLE) or ms milliseconds pass, as Redis's aeWait does for
+     * the synchronous exchanges of MIGRATE. Returns the mask found ready
+     * (an error or a hang-up counts as writable), 0 if the time ran out,
+     * -1 on an error of the wait itself. NULL: the simulated world, where
+     * no other node runs while a command does, so nothing can be waited
+     * for. */
+    int (*wait)(void *ctx, int fd, int mask, long long ms);
 } aeBackend;
 
 typedef struct aeEventLoop {

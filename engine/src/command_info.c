@@ -302,7 +302,9 @@ static const char *_replyArg(client *c, const char *p) {
     }
     if (a.token) {
         addReplyBulkCString(c, "token");
-        if (a.token_len) {
+        if (a.token_len == 2 && !memcmp(a.token, "\"\"", 2)) {
+            addReplyBulkCBuffer(c, "", 0);
+        } else if (a.token_len) {
             addReplyBulkCBuffer(c, a.token, (size_t)a.token_len);
         } else {
             char up[64];

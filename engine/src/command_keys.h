@@ -100,7 +100,8 @@ enum {
  *    FLAGS  ? optional, * multiple, + multiple_token
  *    #spec  the index of the key spec of a key argument
  *    =token the token before the argument; "=" alone: the name in upper
- *           case. */
+ *           case; '=""': an empty token (MIGRATE's empty_string, which
+ *           COMMAND DOCS gives as an empty string). */
 typedef struct commandMeta {
     const char *name;        /* "get", "config|get": lower case */
     const char *flags;       /* the flags COMMAND INFO shows */

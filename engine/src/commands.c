@@ -47,6 +47,7 @@
     C(pexpiretime, pexpiretimeCommand, 2, R | F, NULL) \
     C(dump, dumpCommand, 2, R, NULL) \
     C(restore, restoreCommand, -4, W | M, NULL) \
+    C(migrate, migrateCommand, -6, W, NULL) \
     C(persist, persistCommand, 2, W | F, NULL) \
     C(set, setCommand, -3, W | M, NULL) \
     C(get, getCommand, 2, R | F, NULL) \
@@ -269,7 +270,11 @@
       A | NS | CMD_LOADING | CMD_STALE | CMD_ALLOW_BUSY, NULL) \
     C(replicaof, replicaofCommand, 3, A | NS | CMD_STALE, NULL) \
     C(slaveof, replicaofCommand, 3, A | NS | CMD_STALE, NULL) \
-    C(role, roleCommand, 1, F | NS | CMD_LOADING | CMD_STALE, NULL)
+    C(role, roleCommand, 1, F | NS | CMD_LOADING | CMD_STALE, NULL) \
+    C(cluster, NULL, -2, 0, clusterSubcommands) \
+    C(asking, askingCommand, 1, F, NULL) \
+    C(readonly, readonlyCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(readwrite, readwriteCommand, 1, F | CMD_LOADING | CMD_STALE, NULL)
 
 /* CONFIG's subcommands: S(container, name, handler, arity, flags). */
 #define CONFIG_SUBCOMMANDS(S) \
@@ -424,6 +429,44 @@
     S(module, loadex, moduleLoadCommand, -3, A | NS | CMD_PROTECTED) \
     S(module, unload, moduleUnloadCommand, 3, A | NS | CMD_PROTECTED)
 
+/* CLUSTER's subcommands: S(container, name, handler, arity, flags). A
+ * server without cluster support refuses them all alike (cluster.c). */
+#define CS (CMD_STALE)
+#define CAS (A | CMD_STALE)
+#define CLUSTER_SUBCOMMANDS(S) \
+    S(cluster, addslots, clusterCommand, -3, CAS) \
+    S(cluster, addslotsrange, clusterCommand, -4, CAS) \
+    S(cluster, bumpepoch, clusterCommand, 2, CAS) \
+    S(cluster, countkeysinslot, clusterCommand, 3, CS) \
+    S(cluster, delslots, clusterCommand, -3, CAS) \
+    S(cluster, delslotsrange, clusterCommand, -4, CAS) \
+    S(cluster, failover, clusterCommand, -2, CAS) \
+    S(cluster, flushslots, clusterCommand, 2, CAS) \
+    S(cluster, forget, clusterCommand, 3, CAS) \
+    S(cluster, getkeysinslot, clusterCommand, 4, CS) \
+    S(cluster, help, clusterCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(cluster, info, clusterCommand, 2, CS) \
+    S(cluster, keyslot, clusterCommand, 3, CS) \
+    S(cluster, links, clusterCommand, 2, CS) \
+    S(cluster, meet, clusterCommand, -4, CAS) \
+    S(cluster, myid, clusterCommand, 2, CS) \
+    S(cluster, nodes, clusterCommand, 2, CS) \
+    S(cluster, replicas, clusterCommand, 3, CAS) \
+    S(cluster, replicate, clusterCommand, 3, CAS) \
+    S(cluster, reset, clusterCommand, -2, CAS | NS) \
+    S(cluster, saveconfig, clusterCommand, 2, CAS) \
+    S(cluster, setslot, clusterCommand, -4, CAS) \
+    S(cluster, shards, clusterCommand, 2, CS) \
+    S(cluster, slaves, clusterCommand, 3, CAS) \
+    S(cluster, slots, clusterCommand, 2, CS)
+
+/* CLUSTER's subcommands whose name is no C identifier:
+ * N(container, id, "name", handler, arity, flags). */
+#define CLUSTER_NAMED_SUBCOMMANDS(N) \
+    N(cluster, count_failure_reports, "count-failure-reports", \
+      clusterCommand, 3, CAS) \
+    N(cluster, set_config_epoch, "set-config-epoch", clusterCommand, 3, CAS)
+
 /* The ids: top-level commands in the table's order, then subcommands. */
 enum {
 #define CMD_ID(name, ...) CMDID_##name,
@@ -444,6 +487,8 @@ enum {
     LATENCY_SUBCOMMANDS(SUB_ID)
     ACL_SUBCOMMANDS(SUB_ID)
     MODULE_SUBCOMMANDS(SUB_ID)
+    CLUSTER_SUBCOMMANDS(SUB_ID)
+    CLUSTER_NAMED_SUBCOMMANDS(SUB_ID)
     CMDID_COUNT
 #undef CMD_ID
 #undef SUB_ID
@@ -501,6 +546,9 @@ static const redisCommand aclSubcommands[] = {
 };
 static const redisCommand moduleSubcommands[] = {
     MODULE_SUBCOMMANDS(SUB_ROW) END
+};
+static const redisCommand clusterSubcommands[] = {
+    CLUSTER_SUBCOMMANDS(SUB_ROW) CLUSTER_NAMED_SUBCOMMANDS(NAMED_ROW) END
 };
 
 const redisCommand redisCommandTable[] = {

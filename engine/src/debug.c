@@ -549,7 +549,7 @@ static sds _infoStats(redisServer *s, sds info) {
         "pubsubshard_channels:%llu\r\n"
         "latest_fork_usec:%lld\r\n"
         "total_forks:%lld\r\n"
-        "migrate_cached_sockets:0\r\n"
+        "migrate_cached_sockets:%d\r\n"
         "unexpected_error_replies:%lld\r\n"
         "total_error_replies:%lld\r\n",
         s->stat_numconnections, s->stat_numcommands,
@@ -560,7 +560,7 @@ static sds _infoStats(redisServer *s, sds info) {
         (unsigned long long)dictSize(s->pubsub_channels),
         (unsigned long long)dictSize(s->pubsub_patterns),
         (unsigned long long)dictSize(s->pubsubshard_channels),
-        s->stat_fork_time_us, s->stat_total_forks,
+        s->stat_fork_time_us, s->stat_total_forks, s->nmigrate_sockets,
         s->stat_unexpected_error_replies,
         s->stat_total_error_replies);
 }

@@ -247,6 +247,7 @@ void serverRelease(redisServer *s) {
     bioKill(&s->bio);
     aofRelease(s);
     replicaRelease(s);
+    migrateCloseAllSockets(s);
     for (int fd = 0; fd < s->clients_cap; fd++)
         if (s->clients[fd]) freeClient(s->clients[fd]);
     memFree(s->mem, s->clients);
@@ -936,6 +937,7 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
     _databasesCron(s);
     aofCron(s);
     if (_runWithPeriod(s, 1000)) replicationCron(s);
+    if (_runWithPeriod(s, 1000)) migrateCloseTimedoutSockets(s);
     clientsCron(s);
     clientsCronOutputBufferLimits(s);
     TRACE(s->denv.trace, GK_TR_CRON, (uint16_t)s->node,

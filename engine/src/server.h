@@ -716,6 +716,10 @@ typedef struct redisServer {
     int events_while_blocked;   /* in processEventsWhileBlocked */
     long long script_time_box_ms;   /* a script is stopped after this
                                        long (0: never), see script.h */
+    /* MIGRATE's connections kept for reuse (migrate.c): up to
+     * MIGRATE_SOCKET_CACHE_ITEMS, in no order. */
+    struct migrateSocket *migrate_sockets;
+    int nmigrate_sockets;
 } redisServer;
 
 /* CLIENT PAUSE's kinds, least restrictive first. */
@@ -951,6 +955,12 @@ void clientAdminRelease(redisServer *s);
 const char *getClientPeerId(client *c);
 const char *getClientSockName(client *c);
 
+/* ---- cluster.c: a server without cluster support ---- */
+void clusterCommand(client *c);
+void askingCommand(client *c);
+void readonlyCommand(client *c);
+void readwriteCommand(client *c);
+
 /* ---- monitor.c ---- */
 void monitorCommand(client *c);
 void replicationFeedMonitors(client *c, int dictid, robj **argv, int argc);
@@ -1172,6 +1182,10 @@ void expiretimeCommand(client *c);
 void pexpiretimeCommand(client *c);
 void dumpCommand(client *c);
 void restoreCommand(client *c);
+/* migrate.c */
+void migrateCommand(client *c);
+void migrateCloseTimedoutSockets(redisServer *s);
+void migrateCloseAllSockets(redisServer *s);
 void persistCommand(client *c);
 void setCommand(client *c);
 void getCommand(client *c);

@@ -178,6 +178,26 @@ static void testDumpIsStableAcrossAnRdbRoundTrip(void) {
     nodeClose(&n);
 }
 
+/* In the simulated world a node has no route to another server:
+ * MIGRATE answers +NOKEY when it has nothing to move, and otherwise the
+ * error of a target that cannot be reached, leaving the key in place and
+ * counting no change. */
+static void testMigrateInTheSimulatedWorld(void) {
+    node n;
+    nodeOpen(&n, 1, NULL);
+    CHECK_EQ_STR(nodeCmd(&n, "MIGRATE 10.0.0.2 6379 k 0 1000"),
+                 "+NOKEY\r\n");
+    nodeCmd(&n, "SET k v");
+    long long changes = nodeInfo(&n, "rdb_changes_since_last_save");
+    CHECK_EQ_STR(nodeCmd(&n, "MIGRATE 10.0.0.2 6379 k 0 1000"),
+                 "-IOERR error or timeout connecting to the client\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "GET k"), "$1\r\nv\r\n");
+    CHECK_EQ_INT(nodeInfo(&n, "rdb_changes_since_last_save"), changes);
+    CHECK(strstr(nodeCmd(&n, "INFO stats"),
+                 "\r\nmigrate_cached_sockets:0\r\n"));
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("RESTORE with a relative ttl is propagated with the absolute time "
         "and ABSTTL", testRestorePropagatesAnAbsoluteTtl);
@@ -189,5 +209,7 @@ int main(void) {
         testRestoredKeysComeBackFromTheAof);
     RUN("DUMP gives the same bytes after an RDB round trip",
         testDumpIsStableAcrossAnRdbRoundTrip);
+    RUN("MIGRATE in the simulated world answers NOKEY, or that the target "
+        "cannot be reached, and keeps the key", testMigrateInTheSimulatedWorld);
     return gkTestReport();
 }
