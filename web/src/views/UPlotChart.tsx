@@ -211,11 +211,12 @@ export const UPlotChart = memo(function UPlotChart(props: Props) {
 
   // New data, or a new range: the chart is updated, not rebuilt (the
   // range compared by value, as callers make a new pair each render).
+  // Setting the x range ranges the y scales again over what it shows.
   useEffect(() => {
     const u = plot.current;
     if (!u) return;
     u.batch(() => {
-      u.setData(data, true);
+      if (u.data !== data) u.setData(data, false);
       u.setScale('x', { min: x[0], max: x[1] });
     });
   }, [data, x[0], x[1]]);

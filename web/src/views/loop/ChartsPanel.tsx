@@ -69,20 +69,27 @@ interface LatencySeries extends Samples {
   p99: number;
 }
 
-/** Latency samples of every workload, colored as in the workload list. */
-function useSeries(): LatencySeries[] {
+/** Latency samples of every workload, colored as in the workload list,
+ *  with the engine's percentiles. The samples' list is its own memo: the
+ *  workloads' stats change with every snapshot, the samples only when the
+ *  worker sends new ones, and only then is the charts' data rebuilt. */
+function useSeries(): { series: LatencySeries[]; samples: Samples[] } {
   const t = useT();
-  const samples = useLoop((s) => s.samples);
+  const all = useLoop((s) => s.samples);
   const workloads = useAppState((s) => s.snapshot?.workloads ?? null);
-  return useMemo(() => (workloads ?? []).flatMap((w, i) => {
-    const sm = samples[w.id];
+  const ids = (workloads ?? []).map((w) => w.id).join(',');
+  const samples = useMemo(() => (ids ? ids.split(',').map(Number) : [])
+    .flatMap((id) => (all[id]?.times.length ? [all[id]] : [])), [all, ids]);
+  const series = useMemo(() => (workloads ?? []).flatMap((w, i) => {
+    const sm = all[w.id];
     if (!sm || !sm.times.length) return [];
     return [{
       id: w.id, color: SERIES_COLORS[i % SERIES_COLORS.length],
       label: t('loop.workload', { preset: t(`wl.preset.${w.preset}`), id: w.id }),
       times: sm.times, latencies: sm.latencies, p50: w.stats.latP50Ns, p99: w.stats.latP99Ns,
     }];
-  }), [workloads, samples, t]);
+  }), [workloads, all, t]);
+  return { series, samples };
 }
 
 /** What tells two lists of series apart for the charts' specs: their
@@ -91,11 +98,11 @@ const identity = (series: readonly LatencySeries[]) => series.map((s) => `${s.co
 
 const LatencyCharts = memo(function LatencyCharts() {
   const t = useT();
-  const series = useSeries();
+  const { series, samples } = useSeries();
   return (
     <>
-      <LatencyOverTime series={series} />
-      <LatencyHistogram series={series} />
+      <LatencyOverTime series={series} samples={samples} />
+      <LatencyHistogram series={series} samples={samples} />
       {series.length ? null : <p className="panel-hint">{t('charts.none')}</p>}
     </>
   );
@@ -126,7 +133,13 @@ function* seriesValues(u: uPlot): Generator<number | null> {
   for (let i = 1; i < u.data.length; i++) yield* u.data[i] as (number | null)[];
 }
 
-const LatencyOverTime = memo(function LatencyOverTime({ series }: { series: LatencySeries[] }) {
+interface LatencyProps {
+  series: LatencySeries[];
+  /** The same samples, a new list only when new samples came. */
+  samples: Samples[];
+}
+
+const LatencyOverTime = memo(function LatencyOverTime({ series, samples }: LatencyProps) {
   const t = useT();
   const now = useAppState((s) => s.snapshot?.now ?? 0);
   const [zoom, setZoom] = useState<Range | null>(null);
@@ -157,10 +170,10 @@ const LatencyOverTime = memo(function LatencyOverTime({ series }: { series: Late
       }),
     ],
   }), [t, key]);
-  const data = useMemo(() => latencyTable(series), [series]);
+  const data = useMemo(() => latencyTable(samples), [samples]);
   // The samples the engine keeps are the recent ones: the axis spans them,
   // from the first up to the world's clock.
-  const span = sampleSpan(series);
+  const span = useMemo(() => sampleSpan(samples), [samples]);
   const x: Range = zoom ?? (span ? [span[0], Math.max(span[1], now, span[0] + 1)] : [0, Math.max(now, 1)]);
   const marks = useMemo<Mark[]>(() => [{ x: now, ...NOW_MARK }], [now]);
   return <UPlotChart spec={spec} data={data as uPlot.AlignedData} x={x} marks={marks} onZoom={setZoom} height={HEIGHT}
@@ -168,12 +181,12 @@ const LatencyOverTime = memo(function LatencyOverTime({ series }: { series: Late
     attrs={{ series: series.length, first: span ? span[0] : '', zoomed: zoom ? 'yes' : 'no' }} />;
 });
 
-const LatencyHistogram = memo(function LatencyHistogram({ series }: { series: LatencySeries[] }) {
+const LatencyHistogram = memo(function LatencyHistogram({ series, samples }: LatencyProps) {
   const t = useT();
   const [zoom, setZoom] = useState<Range | null>(null);
   const key = identity(series);
-  const [lo, hi] = useMemo(() => latencyDecades(series.flatMap((s) => [...s.latencies])), [series]);
-  const data = useMemo(() => histogramTable(series, lo, hi), [series, lo, hi]);
+  const [lo, hi] = useMemo(() => latencyDecades(samples.flatMap((s) => [...s.latencies])), [samples]);
+  const data = useMemo(() => histogramTable(samples, lo, hi), [samples, lo, hi]);
   const spec = useMemo<ChartSpec>(() => (th) => ({
     legend: { live: true },
     cursor: { points: { size: 7 * th.scale } },
