@@ -213,8 +213,10 @@ test.describe('the AOF offsets chart', () => {
       const z = await shown(chart);
       expect(z.xMin).toBeGreaterThan(all.xMin);
       expect(z.xMax).toBeLessThan(all.xMax);
-      expect(z.yMin).toBeGreaterThan(all.yMin);
+      // (How long the AOF takes to come on varies, so the window may or
+      // may not begin before the first write: its top and its span tell.)
       expect(z.yMax).toBeLessThan(all.yMax);
+      expect(z.yMax - z.yMin).toBeLessThan((all.yMax - all.yMin) * 0.75);
       expect(z.yTicks.length).toBeGreaterThan(1);
       await chart.screenshot({ path: `test-results/charts/aof-chart-zoomed-${size}.png` });
       const values = chart.locator('.u-legend .u-value');
