@@ -101,6 +101,12 @@ test.describe('the event-loop pane', () => {
     await app.byId('seq.conn').scrollIntoViewIfNeeded();
     await expect(app.byId('loop.sequence')).toBeVisible();
     await expect(app.byId('loop.latency')).toHaveAttribute('data-series', '3');
+    // Big batches: "latency" brackets close together, a request's label
+    // and its reply's a few pixels apart; none is drawn over another.
+    const { labels, faults } = await loop.sequenceLabels();
+    expect(labels.some((b) => /^\d+ cmd · \d+ KB$/.test(b.text))).toBe(true);
+    expect(labels.some((b) => /^latency \d+(\.\d+)? ms$/.test(b.text))).toBe(true);
+    expect(faults).toEqual([]);
     await app.screenshot('loop-sequence-and-charts');
     await page.locator('.loop-sequence').screenshot({ path: 'test-results/loop-sequence.png' });
     await page.locator('.loop-clients').screenshot({ path: 'test-results/loop-charts.png' });

@@ -6,6 +6,15 @@ import type { SandboxPage } from './sandbox';
 
 const ITER = 0;
 
+/** A label of the sequence diagram: its text and box, CSS pixels. */
+export interface LabelBox {
+  text: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
 export class LoopPane {
   constructor(private readonly app: SandboxPage) {}
 
@@ -46,6 +55,30 @@ export class LoopPane {
       const s = window.glasskv.state().snapshot!;
       return { ...s, dict: null } as unknown as Snapshot;
     });
+  }
+
+  /** The sequence diagram's labels as drawn (their boxes in CSS pixels,
+   *  from the canvas's data-labels), with what is wrong with them: pairs
+   *  whose boxes overlap or touch (two labels end to end read as one),
+   *  and labels that leave the canvas. */
+  async sequenceLabels(): Promise<{ labels: LabelBox[]; faults: string[] }> {
+    const { labels, w, h } = await this.app.byId('loop.sequence').evaluate((el: HTMLElement) => ({
+      labels: JSON.parse(el.dataset.labels ?? '[]') as LabelBox[], w: el.clientWidth, h: el.clientHeight,
+    }));
+    const faults: string[] = [];
+    for (const a of labels) {
+      if (a.x < -0.5 || a.y < -0.5 || a.x + a.w > w + 0.5 || a.y + a.h > h + 0.5) faults.push(`"${a.text}" leaves the canvas`);
+    }
+    for (let i = 0; i < labels.length; i++) {
+      for (let j = i + 1; j < labels.length; j++) {
+        const a = labels[i];
+        const b = labels[j];
+        const ow = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+        const oh = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+        if (ow > -2 && oh > -2) faults.push(`"${a.text}" overlaps or touches "${b.text}"`);
+      }
+    }
+    return { labels, faults };
   }
 
   /** The window of the timeline the page holds (what it draws). */

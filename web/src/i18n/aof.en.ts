@@ -24,6 +24,7 @@ export const aofEn = {
   'aof.postponed': 'write postponed: an fsync is still running (everysec)',
   'aof.delayed': 'aof_delayed_fsync {n}',
   'aof.chart': 'Offsets of the AOF stream over virtual time',
+  'aof.chart.offsetAxis': 'stream offset',
   'aof.chart.zoomIn': 'Zoom in',
   'aof.chart.zoomOut': 'Zoom out',
   'aof.chart.reset': 'Reset zoom',

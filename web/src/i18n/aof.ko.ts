@@ -26,6 +26,7 @@ export const aofKo: Record<keyof typeof aofEn, string> = {
   'aof.postponed': '쓰기 연기: fsync가 아직 진행 중 (everysec)',
   'aof.delayed': 'aof_delayed_fsync {n}',
   'aof.chart': '가상 시간에 따른 AOF 스트림 오프셋',
+  'aof.chart.offsetAxis': '스트림 오프셋',
   'aof.chart.zoomIn': '확대',
   'aof.chart.zoomOut': '축소',
   'aof.chart.reset': '확대 초기화',

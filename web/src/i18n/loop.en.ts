@@ -97,6 +97,11 @@ export const loopEn = {
   'charts.histogram': 'Latency distribution (recent batches)',
   'charts.share': 'share of batches · p50 dotted, p99 dashed',
   'charts.none': 'Latencies appear once a workload has completed a batch.',
+  'charts.time': 'time',
+  'charts.virtualTime': 'virtual time',
+  'charts.latencyAxis': 'batch latency',
+  'charts.shareAxis': 'share of batches',
+  'charts.zoomHint': 'Drag across a chart to zoom in on that stretch; double-click to see it all again.',
 
   'run.title': 'Run',
   'time.stepGroup': 'Step',

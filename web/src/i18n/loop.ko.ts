@@ -99,6 +99,11 @@ export const loopKo: Record<keyof typeof loopEn, string> = {
   'charts.histogram': '지연 분포 (최근 배치)',
   'charts.share': '배치 비율 · p50 점선, p99 파선',
   'charts.none': '워크로드가 배치를 하나 끝내면 지연이 나타납니다.',
+  'charts.time': '시각',
+  'charts.virtualTime': '가상 시간',
+  'charts.latencyAxis': '배치 지연',
+  'charts.shareAxis': '배치 비율',
+  'charts.zoomHint': '차트를 가로로 끌면 그 구간을 확대하고, 두 번 클릭하면 전체를 다시 봅니다.',
 
   'run.title': '실행',
   'time.stepGroup': '한 단계',

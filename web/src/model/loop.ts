@@ -53,7 +53,10 @@ export interface LoopState {
 /** Narrowest and widest windows: from nanoseconds to hours. */
 export const MIN_SPAN_NS = 200;
 export const MAX_SPAN_NS = 4 * 3600e9;
-const DEFAULT_SPAN_NS = 2e6;
+/** The window a newcomer first sees: half a millisecond holds three or
+ *  four iterations of a server busy with a benchmark, each wide enough to
+ *  show its phases (two milliseconds held a dozen, too thin to read). */
+const DEFAULT_SPAN_NS = 5e5;
 /** The sequence diagram shows this many round trips at most. */
 const SEQUENCE_BATCHES = 3;
 

@@ -39,25 +39,36 @@ function explainProcess(c: CrashRecord): MessageKey {
   return c.fsync === 'no' ? 'aof.explain.process.no' : 'aof.explain.process.everysec';
 }
 
-/** Points of one series within [t0, t1], as canvas coordinates. */
-export function polyline(series: AofSeries, key: Stage, t0: number, t1: number, w: number, h: number,
-  max: number): [number, number][] {
-  const xs = series.t;
-  const ys = series[key];
-  const out: [number, number][] = [];
-  const span = Math.max(1, t1 - t0);
-  let prev: number | null = null;
-  for (let i = 0; i < xs.length; i++) {
-    const y = ys[i];
-    if (Number.isNaN(y)) continue;
-    const x = ((xs[i] - t0) / span) * w;
-    const py = h - (y / Math.max(1, max)) * h;
-    if (prev !== null) out.push([x, prev]);
-    out.push([x, py]);
-    prev = py;
+/** The span of time the offsets chart covers unzoomed: from the first
+ *  sample of the series to now. */
+export function offsetsSpan(v: AofView): TimeWindow {
+  const t0 = v.series.t.length ? v.series.t[0] : v.now;
+  return { t0, t1: Math.max(v.now, t0 + 1) };
+}
+
+/** The offsets as the chart's table: the sample times, then one column
+ *  per stage (null where the engine had none); the series are steps, so
+ *  the last values are repeated at now, where the chart ends. */
+export function offsetsTable(v: AofView): [number[], ...(number | null)[][]] {
+  const s = v.series;
+  const xs = [...s.t];
+  const cols = STAGES.map((k) => s[k].map((y) => (Number.isNaN(y) ? null : y)));
+  const last = xs.length ? xs[xs.length - 1] : -Infinity;
+  if (xs.length && v.now > last) {
+    xs.push(v.now);
+    for (const c of cols) c.push(c[c.length - 1]);
   }
-  if (prev !== null) out.push([w, prev]);
-  return out;
+  return [xs, ...cols];
+}
+
+/** The offsets axis over a window: the offsets in force in it, with a
+ *  margin of a tenth of their spread (a byte at least) above and below,
+ *  so that lines at the edges stay in sight and equal offsets sit in the
+ *  middle instead of on the frame. */
+export function offsetsYRange(s: AofSeries, w: TimeWindow): [number, number] {
+  const { lo, hi } = seriesRange(s, w.t0, w.t1);
+  const pad = Math.max(1, (hi - lo) * 0.1);
+  return [Math.max(0, lo - pad), hi + pad];
 }
 
 /** The smallest and largest stream offsets the chart shows between t0

@@ -58,8 +58,14 @@ const SequenceCanvas = memo(function SequenceCanvas() {
     },
   } : null, [view, workload, rttNs, names, t]);
   const draw = useCallback((ctx: CanvasRenderingContext2D, w: number, h: number, dpr: number) => {
-    if (model) drawSequence(ctx, w, h, dpr, model);
-    else ctx.clearRect(0, 0, w, h);
+    const placed = model ? drawSequence(ctx, w, h, dpr, model) : [];
+    if (!model) ctx.clearRect(0, 0, w, h);
+    // The labels' boxes in CSS pixels, for the page's tests.
+    const px = window.devicePixelRatio || 1;
+    const round = (v: number) => Math.round((v / px) * 10) / 10;
+    ctx.canvas.dataset.labels = JSON.stringify(placed.map((b) => ({
+      text: b.text, x: round(b.x), y: round(b.y), w: round(b.w), h: round(b.h),
+    })));
   }, [model]);
   const canvas = useCanvas(draw);
   return (
