@@ -46,9 +46,8 @@ static void testAllkeysLruEvictsTheLeastRecentlyUsed(void) {
     long long per_key = (used - used0) / 200;
     cmdf(&n, "CONFIG SET maxmemory %lld", used - 30 * per_key);
     nodeCmd(&n, "PING");
-    long long evicted = infoField(&n, "stats", "evicted_keys");
-    CHECK(evicted > 0);
     CHECK(usedMemory(&n) <= used - 30 * per_key);
+    /* (Each command here may evict one more, as its reply takes room.) */
     int old_left = 0, new_left = 0;
     for (int i = 0; i < 100; i++) {
         char k[32];
@@ -57,6 +56,8 @@ static void testAllkeysLruEvictsTheLeastRecentlyUsed(void) {
         snprintf(k, sizeof(k), "new:%d", i);
         new_left += exists(&n, k);
     }
+    long long evicted = infoField(&n, "stats", "evicted_keys");
+    CHECK(evicted >= 25);
     CHECK_EQ_INT(new_left, 100);
     CHECK_EQ_INT(old_left, 100 - (int)evicted);
     /* Writes go on: each SET evicts what it needs. */
