@@ -297,7 +297,13 @@
 /* MEMORY's subcommands: S(container, name, handler, arity, flags). */
 #define MEMORY_SUBCOMMANDS(S) \
     S(memory, usage, memoryUsageCommand, -3, R) \
-    S(memory, help, memoryHelpCommand, 2, CMD_LOADING | CMD_STALE)
+    S(memory, help, memoryHelpCommand, 2, CMD_LOADING | CMD_STALE) \
+    S(memory, purge, memoryPurgeCommand, 2, 0)
+
+/* MEMORY's subcommands whose name is no C identifier:
+ * N(container, id, "name", handler, arity, flags). */
+#define MEMORY_NAMED_SUBCOMMANDS(N) \
+    N(memory, malloc_stats, "malloc-stats", memoryMallocStatsCommand, 2, 0)
 
 /* COMMAND's subcommands: S(container, name, handler, arity, flags). */
 #define COMMAND_SUBCOMMANDS(S) \
@@ -475,6 +481,7 @@ enum {
     CONFIG_SUBCOMMANDS(SUB_ID)
     OBJECT_SUBCOMMANDS(SUB_ID)
     MEMORY_SUBCOMMANDS(SUB_ID)
+    MEMORY_NAMED_SUBCOMMANDS(SUB_ID)
     COMMAND_SUBCOMMANDS(SUB_ID)
     CLIENT_SUBCOMMANDS(SUB_ID)
     CLIENT_NAMED_SUBCOMMANDS(SUB_ID)
@@ -512,7 +519,7 @@ static const redisCommand objectSubcommands[] = {
     OBJECT_SUBCOMMANDS(SUB_ROW) END
 };
 static const redisCommand memorySubcommands[] = {
-    MEMORY_SUBCOMMANDS(SUB_ROW) END
+    MEMORY_SUBCOMMANDS(SUB_ROW) MEMORY_NAMED_SUBCOMMANDS(NAMED_ROW) END
 };
 static const redisCommand commandSubcommands[] = {
     COMMAND_SUBCOMMANDS(SUB_ROW) END

@@ -133,6 +133,17 @@ void memoryUsageCommand(client *c) {
     addReplyLongLong(c, (long long)usage);
 }
 
+/* MEMORY MALLOC-STATS: what a Redis built without jemalloc answers, as
+ * the engine's allocator is not jemalloc. */
+void memoryMallocStatsCommand(client *c) {
+    addReplyBulkCString(c, "Stats not supported for the current allocator");
+}
+
+/* MEMORY PURGE: nothing to give back (Redis without jemalloc: +OK). */
+void memoryPurgeCommand(client *c) {
+    addReplyOK(c);
+}
+
 /* MEMORY HELP. */
 void memoryHelpCommand(client *c) {
     static const char *help[] = {

@@ -1263,6 +1263,8 @@ void hvalsCommand(client *c);
 void hincrbyfloatCommand(client *c);
 void hrandfieldCommand(client *c);
 void memoryUsageCommand(client *c);
+void memoryMallocStatsCommand(client *c);
+void memoryPurgeCommand(client *c);
 void memoryHelpCommand(client *c);
 void zincrbyCommand(client *c);
 void zmscoreCommand(client *c);
