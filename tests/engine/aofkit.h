@@ -2,6 +2,7 @@
  * its machine, a host connection to it, its log, its disk. */
 #ifndef AOFKIT_H
 #define AOFKIT_H
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,16 @@ static inline const char *nodeRaw(node *n, const char *bytes, size_t len) {
 static inline const char *nodeCmd(node *n, const char *line) {
     gkConnSend(n->w, n->conn, line, strlen(line));
     return nodeRaw(n, "\r\n", 2);
+}
+
+/* One inline command built with printf-style arguments. */
+static inline const char *nodeCmdf(node *n, const char *fmt, ...) {
+    char line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    return nodeCmd(n, line);
 }
 
 static inline void nodeRun(node *n, uint64_t ns) {

@@ -3,23 +3,13 @@
  * with a TTL for the volatile ones), noeviction refuses writes instead,
  * CONFIG SET maxmemory evicts at once, and every eviction is counted,
  * announced as an "evicted" event and written to the AOF as a DEL. */
-#include <stdarg.h>
 #include "gktest.h"
 #include "aofkit.h"
-
-static const char *cmdf(node *n, const char *fmt, ...) {
-    char line[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
-    va_end(ap);
-    return nodeCmd(n, line);
-}
 
 /* An integer field of INFO's section, or -1. */
 static long long infoField(node *n, const char *section, const char *field) {
     char want[128];
-    cmdf(n, "INFO %s", section);
+    nodeCmdf(n, "INFO %s", section);
     snprintf(want, sizeof(want), "\r\n%s:", field);
     const char *p = strstr(n->out, want);
     return p ? atoll(p + strlen(want)) : -1;
@@ -30,7 +20,7 @@ static long long usedMemory(node *n) {
 }
 
 static int exists(node *n, const char *key) {
-    return strcmp(cmdf(n, "EXISTS %s", key), ":1\r\n") == 0;
+    return strcmp(nodeCmdf(n, "EXISTS %s", key), ":1\r\n") == 0;
 }
 
 /* 100 keys written, two seconds pass, 100 more written: lowering
@@ -39,12 +29,12 @@ static void testAllkeysLruEvictsTheLeastRecentlyUsed(void) {
     node n;
     nodeOpen(&n, 7, "maxmemory-policy allkeys-lru\n");
     long long used0 = usedMemory(&n);
-    for (int i = 0; i < 100; i++) cmdf(&n, "SET old:%d %0200d", i, i);
+    for (int i = 0; i < 100; i++) nodeCmdf(&n, "SET old:%d %0200d", i, i);
     nodeCmd(&n, "DEBUG SLEEP 2");
-    for (int i = 0; i < 100; i++) cmdf(&n, "SET new:%d %0200d", i, i);
+    for (int i = 0; i < 100; i++) nodeCmdf(&n, "SET new:%d %0200d", i, i);
     long long used = usedMemory(&n);
     long long per_key = (used - used0) / 200;
-    cmdf(&n, "CONFIG SET maxmemory %lld", used - 30 * per_key);
+    nodeCmdf(&n, "CONFIG SET maxmemory %lld", used - 30 * per_key);
     nodeCmd(&n, "PING");
     CHECK(usedMemory(&n) <= used - 30 * per_key);
     /* (Each command here may evict one more, as its reply takes room.) */
@@ -62,7 +52,7 @@ static void testAllkeysLruEvictsTheLeastRecentlyUsed(void) {
     CHECK_EQ_INT(old_left, 100 - (int)evicted);
     /* Writes go on: each SET evicts what it needs. */
     for (int i = 0; i < 20; i++)
-        CHECK_EQ_STR(cmdf(&n, "SET more:%d %0200d", i, i), "+OK\r\n");
+        CHECK_EQ_STR(nodeCmdf(&n, "SET more:%d %0200d", i, i), "+OK\r\n");
     CHECK(infoField(&n, "stats", "evicted_keys") > evicted);
     nodeClose(&n);
 }
@@ -73,11 +63,11 @@ static void testAllkeysLruEvictsTheLeastRecentlyUsed(void) {
 static void testVolatileTtlAndNoeviction(void) {
     node n;
     nodeOpen(&n, 7, "maxmemory-policy volatile-ttl\n");
-    for (int i = 0; i < 50; i++) cmdf(&n, "SET keep:%d %0200d", i, i);
+    for (int i = 0; i < 50; i++) nodeCmdf(&n, "SET keep:%d %0200d", i, i);
     for (int i = 0; i < 20; i++)
-        cmdf(&n, "SET ttl:%d %0200d EX %d", i, i, 1000 + i * 100);
+        nodeCmdf(&n, "SET ttl:%d %0200d EX %d", i, i, 1000 + i * 100);
     long long used = usedMemory(&n);
-    cmdf(&n, "CONFIG SET maxmemory %lld", used - 2000);
+    nodeCmdf(&n, "CONFIG SET maxmemory %lld", used - 2000);
     nodeCmd(&n, "PING");
     /* Sampled, as in Redis: the nearest expiries go, not strictly in
      * order. (Each command here may evict one more, as its reply takes
@@ -98,7 +88,7 @@ static void testVolatileTtlAndNoeviction(void) {
         CHECK(exists(&n, k));
     }
     /* Nothing volatile enough left to free: refused. */
-    cmdf(&n, "CONFIG SET maxmemory %lld", usedMemory(&n) / 4);
+    nodeCmdf(&n, "CONFIG SET maxmemory %lld", usedMemory(&n) / 4);
     CHECK_EQ_STR(nodeCmd(&n, "SET x y"),
                  "-OOM command not allowed when used memory > "
                  "'maxmemory'.\r\n");

@@ -3,23 +3,12 @@
  * set finds inside the shape (in both encodings, across the antimeridian),
  * stored results take the encoding their size calls for, and writes reach
  * the AOF as Redis 7.0 propagates them. */
-#include <stdarg.h>
 #include <math.h>
 #include "gktest.h"
 #include "aofkit.h"
 #include "geohash.h"
 
 #define INCR1 "appendonlydir/appendonly.aof.1.incr.aof"
-
-/* Sends a command built with printf-style arguments. */
-static const char *cmdf(node *n, const char *fmt, ...) {
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
-    va_end(ap);
-    return nodeCmd(n, line);
-}
 
 /* GEOADD stores Redis's 52-bit scores, GEOPOS and GEOHASH decode them as
  * Redis does, and GEODIST rounds to four decimals. The expected values
@@ -107,7 +96,7 @@ static void testSearchesFindWhatAScanFinds(void) {
         for (int i = 0; i < npts; i++) {
             pts[2 * i] = -180 + (double)(gkTestRand(&rnd) % 3600000) / 1e4;
             pts[2 * i + 1] = -70 + (double)(gkTestRand(&rnd) % 1400000) / 1e4;
-            cmdf(&n, "GEOADD g %.4f %.4f p%03d", pts[2 * i], pts[2 * i + 1],
+            nodeCmdf(&n, "GEOADD g %.4f %.4f p%03d", pts[2 * i], pts[2 * i + 1],
                  i);
         }
         CHECK_EQ_STR(nodeCmd(&n, "OBJECT ENCODING g"), npts > 128 ?
@@ -117,12 +106,12 @@ static void testSearchesFindWhatAScanFinds(void) {
             double lat = -70 + (double)(gkTestRand(&rnd) % 1400) / 10;
             int km = 1 + (int)(gkTestRand(&rnd) % 3000);
             bruteForce(pts, npts, lon, lat, km * 1000.0, want, sizeof(want));
-            snprintf(reply, sizeof(reply), "%s", cmdf(&n,
+            snprintf(reply, sizeof(reply), "%s", nodeCmdf(&n,
                 "GEOSEARCH g FROMLONLAT %.1f %.1f BYRADIUS %d km ASC",
                 lon, lat, km));
             replyMembers(reply, got, sizeof(got));
             CHECK_EQ_STR(got, want);
-            CHECK_EQ_STR(cmdf(&n, "GEORADIUS g %.1f %.1f %d km ASC",
+            CHECK_EQ_STR(nodeCmdf(&n, "GEORADIUS g %.1f %.1f %d km ASC",
                               lon, lat, km), reply);
         }
     }
@@ -151,7 +140,7 @@ static void testStoredResultsTakeTheirEncoding(void) {
     node n;
     nodeOpen(&n, 1, "zset-max-listpack-entries 4\n");
     for (int i = 0; i < 6; i++)
-        cmdf(&n, "GEOADD g %d.0 %d.0 m%d", i, i, i);
+        nodeCmdf(&n, "GEOADD g %d.0 %d.0 m%d", i, i, i);
     CHECK_EQ_STR(nodeCmd(&n, "GEOSEARCHSTORE d g FROMLONLAT 0 0 "
                              "BYRADIUS 1000 km COUNT 3"), ":3\r\n");
     CHECK_EQ_STR(nodeCmd(&n, "OBJECT ENCODING d"), "$8\r\nlistpack\r\n");

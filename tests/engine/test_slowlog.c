@@ -3,19 +3,8 @@
  * Redis 7.0 does, logs commands as the client sent them, and sees the
  * virtual time a command took (DEBUG SLEEP included), as the latency
  * monitor does, which also hears of the AOF's stalls. */
-#include <stdarg.h>
 #include "gktest.h"
 #include "aofkit.h"
-
-/* Sends a command built with printf-style arguments. */
-static const char *cmdf(node *n, const char *fmt, ...) {
-    char line[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
-    va_end(ap);
-    return nodeCmd(n, line);
-}
 
 /* The id (first field) of entry i of a SLOWLOG GET reply, or -1. */
 static long long entryId(const char *reply, int i) {
@@ -34,7 +23,7 @@ static long long entryId(const char *reply, int i) {
 static void testTheLogKeepsTheNewestEntries(void) {
     node n;
     nodeOpen(&n, 1, "slowlog-log-slower-than 0\nslowlog-max-len 5\n");
-    for (int i = 0; i < 20; i++) cmdf(&n, "SET k%d v", i);
+    for (int i = 0; i < 20; i++) nodeCmdf(&n, "SET k%d v", i);
     CHECK_EQ_STR(nodeCmd(&n, "SLOWLOG LEN"), ":5\r\n");
     const char *r = nodeCmd(&n, "SLOWLOG GET 2");
     CHECK(strncmp(r, "*2\r\n", 4) == 0);
@@ -136,7 +125,7 @@ static void testCommandsAreLoggedAsTheClientSentThem(void) {
     CHECK(line != NULL);
     if (line) {
         nodeCmd(&n, "SLOWLOG RESET");
-        cmdf(&n, "CLIENT UNBLOCK %lld", atoll(line + 3));
+        nodeCmdf(&n, "CLIENT UNBLOCK %lld", atoll(line + 3));
         r = nodeCmd(&n, "SLOWLOG GET 2");
         CHECK(strstr(r, "*3\r\n$6\r\nCLIENT\r\n$7\r\nUNBLOCK\r\n") != NULL);
         CHECK(strstr(r, "\r\n:0\r\n*0\r\n$15\r\n127.0.0.1:") != NULL);

@@ -2,19 +2,8 @@
  * pop: the two encodings must agree member for member, the skiplist's
  * spans must stay right through range deletions, and a stored result
  * takes the encoding its size calls for. */
-#include <stdarg.h>
 #include "gktest.h"
 #include "aofkit.h"
-
-/* Sends a command built with printf-style arguments. */
-static const char *cmdf(node *n, const char *fmt, ...) {
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
-    va_end(ap);
-    return nodeCmd(n, line);
-}
 
 /* Creates "lp" (a listpack) and "sk" (a skiplist) with the same 100
  * members m0..m99, scores drawn from *rnd in 0..49 (many ties), or all
@@ -27,8 +16,8 @@ static void fillPair(node *n, uint64_t *rnd, int lexonly) {
     nodeCmd(n, "ZADD lp 0 seed");
     for (int i = 0; i < 100; i++) {
         int score = lexonly ? 0 : (int)(gkTestRand(rnd) % 50);
-        cmdf(n, "ZADD lp %d m%d", score, i);
-        cmdf(n, "ZADD sk %d m%d", score, i);
+        nodeCmdf(n, "ZADD lp %d m%d", score, i);
+        nodeCmdf(n, "ZADD sk %d m%d", score, i);
     }
     nodeCmd(n, "ZREM lp seed");
     nodeCmd(n, "ZREM sk seed");
@@ -41,8 +30,8 @@ static void checkPairAgrees(node *n) {
     CHECK_EQ_STR(nodeCmd(n, "ZRANGE sk 0 -1 WITHSCORES"), lp);
     for (int i = 0; i < 100; i += 7) {
         char want[256];
-        snprintf(want, sizeof(want), "%.200s", cmdf(n, "ZRANK lp m%d", i));
-        CHECK_EQ_STR(cmdf(n, "ZRANK sk m%d", i), want);
+        snprintf(want, sizeof(want), "%.200s", nodeCmdf(n, "ZRANK lp m%d", i));
+        CHECK_EQ_STR(nodeCmdf(n, "ZRANK sk m%d", i), want);
     }
 }
 
@@ -68,8 +57,8 @@ static void testRangeRemovalsAgreeAcrossEncodings(void) {
                                   "ZREMRANGEBYSCORE %s (%d %d",
                                   "ZREMRANGEBYLEX %s [m%d (m%d" };
             const char *f = fmt[lexonly ? 2 : gkTestRand(&rnd) % 2];
-            snprintf(want, sizeof(want), "%.200s", cmdf(&n, f, "lp", a, b));
-            CHECK_EQ_STR(cmdf(&n, f, "sk", a, b), want);
+            snprintf(want, sizeof(want), "%.200s", nodeCmdf(&n, f, "lp", a, b));
+            CHECK_EQ_STR(nodeCmdf(&n, f, "sk", a, b), want);
             checkPairAgrees(&n);
         }
     }
@@ -110,7 +99,7 @@ static void testStoredResultsTakeTheEncodingTheirSizeCallsFor(void) {
 static void testPopsDrainBothEndsInOrder(void) {
     node n;
     nodeOpen(&n, 1, "zset-max-listpack-entries 0\n");
-    for (int i = 0; i < 50; i++) cmdf(&n, "ZADD z %d m%02d", i, i);
+    for (int i = 0; i < 50; i++) nodeCmdf(&n, "ZADD z %d m%02d", i, i);
     for (int lo = 0, hi = 49; lo <= hi;) {
         char want[64];
         snprintf(want, sizeof(want), "*2\r\n$3\r\nm%02d\r\n$%d\r\n%d\r\n",

@@ -9,70 +9,11 @@
 // Run: node --test tests/server/ (GLASSKV_BUILD=dir for a build of one's
 // own, see servers.mjs).
 import assert from 'node:assert/strict';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { sleep, startServer } from './servers.mjs';
-
-/** A connection that stays open: send(), bytes so far, closed. */
-function open(port) {
-  return new Promise((resolve, reject) => {
-    const c = { chunks: [], closed: false };
-    const sock = createConnection({ host: '127.0.0.1', port });
-    c.sock = sock;
-    sock.on('data', (d) => c.chunks.push(d));
-    sock.on('close', () => { c.closed = true; });
-    sock.on('error', () => { c.closed = true; });
-    c.send = (text) => sock.write(text);
-    c.bytes = () => Buffer.concat(c.chunks).toString('latin1');
-    c.take = () => {
-      const s = c.bytes();
-      c.chunks = [];
-      return s;
-    };
-    c.close = () => sock.destroy();
-    sock.once('connect', () => resolve(c));
-    sock.once('error', reject);
-  });
-}
-
-/** Waits until fn() holds, up to ms; returns whether it did. */
-async function until(fn, ms = 3000) {
-  const deadline = Date.now() + ms;
-  while (!fn()) {
-    if (Date.now() > deadline) return false;
-    await sleep(10);
-  }
-  return true;
-}
-
-/**
- * Where the RESP value starting at i in s ends, or -1 if it is not all
- * there yet.
- */
-function respEnd(s, i = 0) {
-  const eol = s.indexOf('\r\n', i);
-  if (eol < 0) return -1;
-  const type = s[i];
-  const n = Number(s.slice(i + 1, eol));
-  if (type === '$' || type === '=' || type === '!') {
-    if (n < 0) return eol + 2;
-    return s.length >= eol + 2 + n + 2 ? eol + 2 + n + 2 : -1;
-  }
-  if ('*%~>|'.includes(type)) {
-    let at = eol + 2;
-    const items = type === '%' || type === '|' ? 2 * n : n;
-    for (let k = 0; k < items && at >= 0; k++) at = respEnd(s, at);
-    return n < 0 ? eol + 2 : at;
-  }
-  return eol + 2;
-}
-
-/** Sends one command and waits for its whole reply (or 300 ms of none). */
-async function cmd(c, text) {
-  c.send(`${text}\r\n`);
-  await until(() => c.bytes().length > 0 && respEnd(c.bytes()) === c.bytes().length, 300);
-  return c.take();
-}
+import {
+  command as cmd, openConnection as open, sleep, startServer, until,
+} from './servers.mjs';
 
 /** Runs scenario against both servers and returns both outcomes. */
 async function both(servers, scenario) {

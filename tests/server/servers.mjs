@@ -32,6 +32,67 @@ export function freePort() {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** A connection that stays open: send(), the bytes so far, take() them,
+ *  closed, close(), and its socket. */
+export function openConnection(port) {
+  return new Promise((resolve, reject) => {
+    const c = { chunks: [], closed: false };
+    const sock = createConnection({ host: '127.0.0.1', port });
+    c.sock = sock;
+    sock.on('data', (d) => c.chunks.push(d));
+    sock.on('close', () => { c.closed = true; });
+    sock.on('error', () => { c.closed = true; });
+    c.send = (text) => sock.write(text);
+    c.bytes = () => Buffer.concat(c.chunks).toString('latin1');
+    c.take = () => {
+      const s = c.bytes();
+      c.chunks = [];
+      return s;
+    };
+    c.close = () => sock.destroy();
+    sock.once('connect', () => resolve(c));
+    sock.once('error', reject);
+  });
+}
+
+/** Waits until fn() holds, up to ms; returns whether it did. */
+export async function until(fn, ms = 3000) {
+  const deadline = Date.now() + ms;
+  while (!fn()) {
+    if (Date.now() > deadline) return false;
+    await sleep(10);
+  }
+  return true;
+}
+
+/** Where the RESP value starting at i in s ends, or -1 if it is not all
+ *  there yet. */
+export function respEnd(s, i = 0) {
+  const eol = s.indexOf('\r\n', i);
+  if (eol < 0) return -1;
+  const type = s[i];
+  const n = Number(s.slice(i + 1, eol));
+  if (type === '$' || type === '=' || type === '!') {
+    if (n < 0) return eol + 2;
+    return s.length >= eol + 2 + n + 2 ? eol + 2 + n + 2 : -1;
+  }
+  if ('*%~>|'.includes(type)) {
+    let at = eol + 2;
+    const items = type === '%' || type === '|' ? 2 * n : n;
+    for (let k = 0; k < items && at >= 0; k++) at = respEnd(s, at);
+    return n < 0 ? eol + 2 : at;
+  }
+  return eol + 2;
+}
+
+/** Sends one command on an openConnection and waits for its whole reply
+ *  (or 300 ms of none). */
+export async function command(c, text) {
+  c.send(`${text}\r\n`);
+  await until(() => c.bytes().length > 0 && respEnd(c.bytes()) === c.bytes().length, 300);
+  return c.take();
+}
+
 /**
  * Sends bytes on a new connection and collects what comes back until the
  * server closes it or `quietMs` pass without a byte. Resolves with
