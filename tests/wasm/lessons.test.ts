@@ -3,7 +3,7 @@
 // starting state rebuilt from a clean world equals the state reached by
 // walking the lesson, every claim (expect block) holds, and every
 // question's answer is something the engine actually reports.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AofView } from '../../wasm/aofprotocol';
@@ -15,17 +15,10 @@ import { LESSON_EPOCH_MS, actionsAtEntry, autoBlocks, blocksOf, claimsOf, clickB
 import { answerFits, compare, needsAof, needsSlabs, probeRoots, readProbe, readSlabs, showValue, slabItem } from '../../web/src/lessons/probe';
 import { LessonError, type Lesson, type PredictBlock } from '../../web/src/lessons/types';
 import { emptyLog, newSession } from './helpers';
+import { lessonFiles, tutorialsRoot } from './lessonfiles';
 
-const root = new URL('../../tutorials/', import.meta.url).pathname;
+const root = tutorialsRoot;
 
-function lessonFiles(): string[] {
-  const out: string[] = [];
-  for (const lang of readdirSync(root, { withFileTypes: true })) {
-    if (!lang.isDirectory()) continue;
-    for (const f of readdirSync(join(root, lang.name))) if (f.endsWith('.md')) out.push(`${lang.name}/${f}`);
-  }
-  return out.sort();
-}
 
 function load(file: string): Lesson {
   return parseLesson(readFileSync(join(root, file), 'utf8'), `tutorials/${file}`);

@@ -4,7 +4,7 @@
 // CommonMark closes `**` only where its flanking rules allow, and a
 // closing `**` between punctuation and a letter (`**ht[0]**를`) does not
 // close, so the asterisks show on the page.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -14,8 +14,9 @@ import { decodeEntities, parseMarkdown } from '../../web/src/lessons/markdown';
 import { parseLesson } from '../../web/src/lessons/parse';
 import type { Lesson } from '../../web/src/lessons/types';
 import { MdBlocks, MdInlines } from '../../web/src/views/lesson/Markdown';
+import { lessonFiles, tutorialsRoot } from './lessonfiles';
 
-const root = new URL('../../tutorials/', import.meta.url).pathname;
+const root = tutorialsRoot;
 
 /** Rendered HTML to the text a reader sees outside code: code elements
  *  may show asterisks and backticks (`KEYS *`), so they are left out. */
@@ -56,14 +57,6 @@ function renderedPieces(l: Lesson): [string, string][] {
   return out;
 }
 
-function lessonFiles(): string[] {
-  const out: string[] = [];
-  for (const lang of readdirSync(root, { withFileTypes: true })) {
-    if (!lang.isDirectory()) continue;
-    for (const f of readdirSync(join(root, lang.name))) if (f.endsWith('.md')) out.push(`${lang.name}/${f}`);
-  }
-  return out.sort();
-}
 
 describe('the rendered text of a lesson', () => {
   it('shows the markers CommonMark leaves unparsed, so the check below can fail', () => {
