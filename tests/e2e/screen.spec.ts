@@ -278,6 +278,40 @@ test.describe('a phone (390x844)', () => {
       await shot(app.page, `phone-presenter-${lang}`);
       await app.page.context().close();
     });
+
+    test(`presenter mode with a lesson open keeps one column: the lesson's title, text and step controls in the page's width (${lang})`, async ({ browser }) => {
+      const app = await phone(browser, locale);
+      await app.page.goto('./?fresh&seed=5&lesson=scan-rehashing');
+      await app.waitReady();
+      await app.lesson.settled();
+      await app.byId('present.toggle').click();
+      await expect(app.page.locator('html')).toHaveClass(/presenter/);
+      await settle(app.page);
+      await app.expectNoSideScroll();
+      const panel = (await app.lesson.panel.boundingBox())!;
+      const views = (await app.page.locator('.views').boundingBox())!;
+      // One column: the views come under the lesson, as wide as it.
+      expect(views.y).toBeGreaterThanOrEqual(panel.y + panel.height - 1);
+      expect(panel.width).toBeGreaterThan(SCREENS.phone.width * 0.85);
+      for (const sel of ['.lesson h2', '[data-testid="lesson.leave"]', '[data-testid="lesson.stepOf"]',
+        '[data-testid="lesson.step.title"]', '[data-testid="lesson.prev"]', '[data-testid="lesson.next"]']) {
+        const el = app.page.locator(sel).first();
+        await el.scrollIntoViewIfNeeded();
+        await expectWhollyVisible(app.page, sel);
+        const b = (await el.boundingBox())!;
+        expect(b.x, sel).toBeGreaterThanOrEqual(panel.x - 1);
+        expect(b.x + b.width, sel).toBeLessThanOrEqual(panel.x + panel.width + 1);
+      }
+      // The step's text runs several words to a line.
+      const words = await app.page.locator('.lesson-step p').first().evaluate((p) => {
+        const line = parseFloat(getComputedStyle(p).lineHeight);
+        return p.textContent!.trim().split(/\s+/).length / (p.getBoundingClientRect().height / line);
+      });
+      expect(words).toBeGreaterThanOrEqual(lang === 'en' ? 4 : 3);
+      await app.page.evaluate(() => window.scrollTo(0, 0));
+      await shot(app.page, `phone-presenter-lesson-${lang}`);
+      await app.page.context().close();
+    });
   }
 });
 
@@ -422,6 +456,15 @@ test.describe('a first visit', () => {
         await expect(welcome.locator('h2')).toHaveText(WELCOME[lang]);
         await expect(app.byId('welcome.lessons')).toBeFocused();
         await expectWhollyVisible(page, '[data-testid="welcome.dialog"]');
+        // The languages' names stay whole: each on one line of its button.
+        for (const l of ['en', 'ko']) {
+          const lines = await app.byId(`welcome.lang.${l}`).evaluate((b) => {
+            const label = [...b.querySelectorAll('span')].find((e) => e.getClientRects().length)!;
+            return label.getClientRects().length;
+          });
+          expect(lines, `welcome.lang.${l}`).toBe(1);
+        }
+        await app.expectNoSideScroll();
         await shot(page, `first-visit-${size}-${lang}`);
 
         // The tour, from the keyboard: Tab to it, Enter, then Enter at each stop.

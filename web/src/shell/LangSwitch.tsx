@@ -14,7 +14,7 @@ export const LangSwitch = memo(function LangSwitch({ idPrefix = 'lang' }: { idPr
   const store = useStoreApi();
   const current = useAppState((s) => s.lang);
   return (
-    <div className="segmented" role="group" aria-label={t('lang.label')}>
+    <div className="segmented lang-switch" role="group" aria-label={t('lang.label')}>
       {LANGS.map(({ lang, label, short }) => (
         <button
           key={lang}
