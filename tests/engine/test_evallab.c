@@ -8,6 +8,8 @@
 #include "gktest.h"
 #include "gkworld.h"
 
+#define RUN_MARK "{\"name\":"
+
 /* A world with one server and a client program of spec that has run to
  * completion (at most 600 s of virtual time). */
 static gkWorld *runSpec(const gkWorkloadSpec *sp, int *srv, int *id) {
@@ -131,6 +133,48 @@ static void testOneEvalOverEveryKey(void) {
     gkWorldRelease(w);
 }
 
+/* Seed 004's figures: the bytes its benchmark printed, computed from
+ * what the simulated client wrote and read; and the freeze. ZCARD holds
+ * the loop for a fraction of a microsecond, and the monitor hardly waits;
+ * the EVAL holds it for seconds, and the monitor's worst wait is that
+ * freeze, give or take the PING interval. */
+static void testEvalVsZcardLab(void) {
+    char *j = gktLab("eval-vs-zcard");
+    const char *data = gktLabRun(j, 0, RUN_MARK);
+    const char *zc = gktLabRun(j, 1, RUN_MARK);
+    const char *ev = gktLabRun(j, 2, RUN_MARK);
+    CHECK_EQ_INT(gktLabNum(data, "preloaded_keys", RUN_MARK), 1000000);
+    CHECK_EQ_INT(gktLabNum(zc, "bytes_written", RUN_MARK), 29888890);
+    CHECK_EQ_INT(gktLabNum(zc, "bytes_read", RUN_MARK), 4000000);
+    CHECK_EQ_INT(gktLabNum(ev, "bytes_written", RUN_MARK), 14889033);
+    CHECK_EQ_INT(gktLabNum(ev, "bytes_read", RUN_MARK), 10);
+    CHECK_EQ_INT(gktLabNum(zc, "result", RUN_MARK), 1000000);
+    CHECK_EQ_INT(gktLabNum(ev, "result", RUN_MARK), 1000000);
+    CHECK_EQ_INT(gktLabNum(zc, "commands", RUN_MARK), 1000000);
+    CHECK_EQ_INT(gktLabNum(ev, "commands", RUN_MARK), 1);
+    /* A round trip per key: a write and a read on each side per key. */
+    CHECK_EQ_INT(gktLabNum(zc, "writes", RUN_MARK), 1000000);
+    CHECK_EQ_INT(gktLabNum(zc, "reads", RUN_MARK), 1000000);
+    const char *srvZc = strstr(zc, "\"server\":");
+    CHECK(gktLabNum(srvZc, "reads", RUN_MARK) >= 1000000);
+    CHECK(gktLabNum(ev, "writes", RUN_MARK) < 1000);
+    double fz = gktLabNum(zc, "freeze_ms", RUN_MARK);
+    double fe = gktLabNum(ev, "freeze_ms", RUN_MARK);
+    double mz = gktLabNum(zc, "max_ms", RUN_MARK);
+    double me = gktLabNum(ev, "max_ms", RUN_MARK);
+    double interval = gktLabNum(ev, "interval_ms", RUN_MARK);
+    CHECK(fz > 0 && fz < 0.01);
+    CHECK(fe > 1000);                        /* seconds, as in the seed */
+    CHECK(fe < 5000);                        /* under busy-reply-threshold */
+    CHECK(me >= fe - interval && me <= fe + interval);
+    CHECK(mz < 1);
+    CHECK(gktLabNum(ev, "server_usec_per_call", RUN_MARK) >= fe * 1000 - 1);
+    /* The EVAL saves the round trips: its run is far shorter. */
+    CHECK(gktLabNum(ev, "virtual_seconds", RUN_MARK) * 5 <
+          gktLabNum(zc, "virtual_seconds", RUN_MARK));
+    free(j);
+}
+
 int main(void) {
     RUN("a sequential client names KEY0, KEY1, ... in order and sends "
         "command names as spelled", testSequentialZaddThenZcard);
@@ -138,5 +182,7 @@ int main(void) {
         "whole run", testPhasesAddUpToTheRun);
     RUN("one EVAL carries every key of the keyspace and returns their "
         "ZCARD sum", testOneEvalOverEveryKey);
+    RUN("eval-vs-zcard prints seed 004's byte counts exactly, and the "
+        "EVAL's freeze is the monitor's worst wait", testEvalVsZcardLab);
     return gkTestReport();
 }
