@@ -75,7 +75,7 @@ static void _usage(void) {
         "                      AOF directory into DIR at the end\n"
         "  run   run a lab headless and print its figures as JSON\n"
         "        (pipelining, pipeline-vs-multi, rtt, command-flushing,\n"
-        "        aof-not-a-wal, fsync-policies, disk-full)\n"
+        "        eval-vs-zcard, aof-not-a-wal, fsync-policies, disk-full)\n"
         "  cli --memcached [--seed N] [--unix-ms MS] [memcached options]\n"
         "        send stdin's protocol lines to one memcached-style node,\n"
         "        print its raw replies\n"

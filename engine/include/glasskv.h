@@ -224,7 +224,15 @@ typedef struct gkScanAudit {
  * all its replies are in (or, with interval_ns, one batch per interval:
  * a monitor). With `flush`, the batch leaves in writes of that many
  * commands each, one after another without waiting for replies, as a
- * client that flushes after every write does (Lettuce's default). */
+ * client that flushes after every write does (Lettuce's default).
+ *
+ * The command is sent with its name as the spec spells it (redis-rb sends
+ * "zcard", redis-benchmark "GET"). GET, INCR and any other name take one
+ * key; SET a value of value_size bytes; PING and INFO no argument. Two
+ * names build seed 004's commands over sorted sets: ZADD (any case) sends
+ * ZADD key 0 DATA, and EVAL sends one EVAL of a script that sums ZCARD of
+ * every key it is given, with the whole keyspace as its keys, in order
+ * (EVAL script N key0 .. keyN-1). */
 typedef struct gkWorkloadSpec {
     uint32_t clients;       /* connections, one program (default 50) */
     uint32_t pipeline;      /* commands per batch (default 1) */
@@ -239,6 +247,12 @@ typedef struct gkWorkloadSpec {
     uint64_t bandwidth;     /* bytes per second each way, 0 = unlimited */
     uint32_t flush;         /* commands per write(2) within a batch;
                                0 = the whole batch in one write */
+    uint32_t client_arg_ns; /* client CPU per argument it formats, on top
+                               of half of client_cmd_ns (default 0) */
+    gkBool sequential;      /* 1: command i names key i of the keyspace,
+                               in order, as a loop over a list of keys;
+                               0: keys at random */
+    char key_prefix[16];    /* key i is named prefix + i; "" = "key:" */
 } gkWorkloadSpec;
 
 typedef struct gkWorkloadStats {
@@ -251,6 +265,13 @@ typedef struct gkWorkloadStats {
     gkBool done;                /* all requests answered */
     gkBool stopped;             /* gkWorkloadStop was called */
     uint64_t started_ns;        /* when gkWorkloadStart ran */
+    uint64_t build_ns;          /* time spent building commands */
+    uint64_t write_ns;          /* from each write's start until its last
+                                   byte was taken, blocked time included,
+                                   as a blocking socket write takes */
+    uint64_t wait_ns;           /* from a batch's last byte written until
+                                   its last reply was read and parsed */
+    int64_t int_sum;            /* the sum of the integer replies read */
 } gkWorkloadStats;
 
 /* ---- The session: what the page that drives a world keeps in it. ----

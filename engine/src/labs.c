@@ -12,8 +12,9 @@
  *                      (its default, pipelined), every 50 or every 1000
  *                      commands (seed 002)
  *
- * It also holds the registry of every lab, these and those of labs_aof.c
- * and labs_mc.c, which gkLabName and gkLabTopic enumerate. */
+ * It also holds the registry of every lab, these and those of labs_eval.c
+ * (eval-vs-zcard, seed 004), labs_aof.c and labs_mc.c, which gkLabName and
+ * gkLabTopic enumerate. */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -240,6 +241,7 @@ static const struct {
     { "pipeline-vs-multi", "event-loop", _labPipelineVsMulti },
     { "rtt", "event-loop", _labRtt },
     { "command-flushing", "event-loop", _labCommandFlushing },
+    { "eval-vs-zcard", "event-loop", labEvalVsZcard },
     { "aof-not-a-wal", "aof", labAofNotAWal },
     { "fsync-policies", "aof", labFsyncPolicies },
     { "disk-full", "aof", labDiskFull },

@@ -20,6 +20,10 @@ int labFsyncPolicies(labOut *o, uint64_t seed);
 int labDiskFull(labOut *o, uint64_t seed);
 int labAofBenchmark(labOut *o, uint64_t seed);
 
+/* labs_eval.c */
+int labEvalVsZcard(labOut *o, uint64_t seed);
+int labLoadZsets(struct gkWorld *w, int srv, uint32_t keys);
+
 /* labs_mc.c */
 int labSlabClasses(labOut *o, uint64_t seed);
 int labItemPlacement(labOut *o, uint64_t seed);

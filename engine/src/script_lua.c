@@ -511,6 +511,7 @@ static int _redisCall(lua_State *L, int raise) {
     }
     client *c = run->c;
     int argc;
+    s->denv.cpu_ns += s->lua_call_ns;
     robj **argv = _argsToArgv(L, s, &argc);
     if (!argv) return raise ? lua_error(L) : 1;
     if (s->lua_call_inuse) {
@@ -1262,7 +1263,11 @@ static void _luaCountHook(lua_State *L, lua_Debug *ar) {
     }
 }
 
+/* Pushes a table of the strings v[0 .. n-1] (KEYS, ARGV), charging the
+ * virtual CPU of making it. */
 static void _pushArray(lua_State *L, robj **v, size_t n) {
+    redisServer *s = _server(L);
+    s->denv.cpu_ns += (uint64_t)n * s->lua_arg_ns;
     lua_newtable(L);
     for (size_t j = 0; j < n; j++) {
         robj *o = v[j];

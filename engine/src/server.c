@@ -852,6 +852,7 @@ void call(client *c) {
     long long ns = (long long)(s->denv.cpu_ns - cpu0);
     st->calls++;
     st->ns += ns;
+    if (ns > st->max_ns) st->max_ns = ns;
     _callObserved(c, ns);
     /* Failed only if an error reply was added since the last call, or
      * the last command a script had refused, ended (CONFIG RESETSTAT

@@ -377,6 +377,8 @@ typedef struct errorStat {
 /* Per-server statistics of one command (INFO commandstats). */
 typedef struct cmdStats {
     long long calls, ns, rejected, failed;  /* ns: virtual CPU time */
+    long long max_ns;           /* the longest call: how long one held
+                                   the event loop (the labs' freeze) */
 } cmdStats;
 
 /* maxmemory-policy: which keys an eviction would pick, and whether keys
@@ -710,6 +712,10 @@ typedef struct redisServer {
     struct scriptRunCtx *script_run;
     uint64_t lua_rand48;
     uint64_t lua_ns_per_instr;  /* virtual CPU of one Lua instruction */
+    uint64_t lua_call_ns;       /* of redis.call's own work, around the
+                                   command it calls */
+    uint64_t lua_arg_ns;        /* of one KEYS or ARGV element put into
+                                   the script's table */
     uint64_t lua_hook_calls;
     int lua_gc_count;
     int lua_call_inuse;         /* in redis.call: no recursion */

@@ -14,6 +14,7 @@
  * read and a write on both sides and a round trip on the wire; with a
  * batch of 100, those costs are shared by 100 commands. */
 #include <string.h>
+#include <strings.h>
 #include <stdio.h>
 #include "world.h"
 
@@ -22,6 +23,9 @@
 
 typedef struct wlConn {
     int fd;
+    uint64_t write_start;       /* a write of the batch began then, if */
+    int writing;                /* bytes of it are still to go */
+    uint64_t written_at;        /* the batch's last byte left then */
     sds rbuf;                   /* bytes received, not yet parsed */
     uint32_t expect;            /* replies still due for the batch */
     uint32_t batch_cmds;        /* commands in the batch in flight */
@@ -47,7 +51,30 @@ typedef struct workload {
     uint64_t nsamples;
     int stopped;
     int ack;                    /* GK_ACK_* if the command writes, or -1 */
+    int kind;                   /* WL_* below: how commands are built */
+    uint32_t next_key;          /* the next key of a sequential spec */
 } workload;
+
+/* How a workload builds its commands (gkWorkloadSpec's command). */
+#define WL_KEY 0                /* name key (GET, INCR, ZCARD, ...) */
+#define WL_SET 1                /* SET key value */
+#define WL_NOARG 2              /* PING, INFO */
+#define WL_ZADD 3               /* ZADD key 0 DATA */
+#define WL_EVAL 4               /* EVAL <sum of ZCARD> N key0 .. keyN-1 */
+
+/* The script of seed 004's EVAL, as its Ruby source wrote it (102 bytes):
+ * the sum of ZCARD of every key it is given, one redis.call per key. */
+static const char wlSumScript[] =
+    "\nlocal sum = 0\nfor index, key in pairs(KEYS) do\n"
+    "  sum = sum + redis.call('zcard', key);\nend\nreturn sum";
+
+static int _wlKind(const char *cmd) {
+    if (!strcmp(cmd, "SET")) return WL_SET;
+    if (!strcmp(cmd, "PING") || !strcmp(cmd, "INFO")) return WL_NOARG;
+    if (!strcasecmp(cmd, "ZADD")) return WL_ZADD;
+    if (!strcasecmp(cmd, "EVAL")) return WL_EVAL;
+    return WL_KEY;
+}
 
 void gkWorkloadSpecInit(gkWorkloadSpec *spec) {
     memset(spec, 0, sizeof(*spec));
@@ -137,26 +164,89 @@ static uint64_t _now(workload *wl) {
     return wl->el->backend.now(wl->el->backend.ctx);
 }
 
-static sds _appendCommand(workload *wl, sds b, uint32_t *keynum) {
+/* The name of key n: the spec's prefix ("key:" by default) and n. */
+static int _keyName(const workload *wl, uint32_t n, char *buf, size_t cap) {
+    const char *prefix = wl->spec.key_prefix[0] ? wl->spec.key_prefix
+                                                : "key:";
+    return snprintf(buf, cap, "%s%u", prefix, n);
+}
+
+/* The key the next command names: the next one in order for a
+ * sequential spec, else one at random. */
+static uint32_t _nextKey(workload *wl) {
+    uint32_t space = wl->spec.keyspace ? wl->spec.keyspace : 1;
+    if (!wl->spec.sequential) return (uint32_t)rngBelow(&wl->rng, space);
+    uint32_t n = wl->next_key;
+    wl->next_key = n + 1 >= space ? 0 : n + 1;
+    return n;
+}
+
+/* Appends a bulk string of len bytes. */
+static sds _appendBulk(gkMem *m, sds b, const char *p, size_t len) {
+    char hdr[32];
+    int n = snprintf(hdr, sizeof(hdr), "$%zu\r\n", len);
+    b = sdscatlen(m, b, hdr, (size_t)n);
+    b = sdscatlen(m, b, p, len);
+    return sdscatlen(m, b, "\r\n", 2);
+}
+
+/* Appends seed 004's EVAL: the script, then every key of the keyspace as
+ * its keys, in order. Returns its argument count. */
+static uint64_t _appendEval(workload *wl, sds b0, sds *out) {
+    gkMem *m = &wl->w->mem;
+    uint32_t nkeys = wl->spec.keyspace;
+    char buf[48];
+    int n = snprintf(buf, sizeof(buf), "*%llu\r\n",
+                     (unsigned long long)nkeys + 3);
+    sds b = sdscatlen(m, b0, buf, (size_t)n);
+    b = _appendBulk(m, b, wl->spec.command, strlen(wl->spec.command));
+    b = _appendBulk(m, b, wlSumScript, sizeof(wlSumScript) - 1);
+    n = snprintf(buf, sizeof(buf), "%u", nkeys);
+    b = _appendBulk(m, b, buf, (size_t)n);
+    for (uint32_t i = 0; i < nkeys; i++) {
+        n = _keyName(wl, i, buf, sizeof(buf));
+        b = _appendBulk(m, b, buf, (size_t)n);
+    }
+    *out = b;
+    return (uint64_t)nkeys + 3;
+}
+
+/* Appends the next command to b (*keynum: the key it names) and returns
+ * its argument count. */
+static uint64_t _appendCommand(workload *wl, sds *b, uint32_t *keynum) {
     gkMem *m = &wl->w->mem;
     const char *cmd = wl->spec.command;
-    char key[32];
-    *keynum = (uint32_t)rngBelow(&wl->rng, wl->spec.keyspace ?
-                                 wl->spec.keyspace : 1);
-    int kl = snprintf(key, sizeof(key), "key:%u", *keynum);
-    if (!strcmp(cmd, "SET")) {
-        b = sdscatprintf(m, b, "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%u\r\n", kl,
-                         key, wl->spec.value_size);
-        size_t len = sdslen(b), n = wl->spec.value_size;
-        b = sdsMakeRoomFor(m, b, n);
-        memset(b + len, 'x', n);
-        sdsIncrLen(b, n);
-        return sdscatlen(m, b, "\r\n", 2);
+    size_t cl = strlen(cmd);
+    char key[48];
+    if (wl->kind == WL_EVAL) {
+        *keynum = 0;
+        return _appendEval(wl, *b, b);
     }
-    if (!strcmp(cmd, "PING") || !strcmp(cmd, "INFO"))
-        return sdscatprintf(m, b, "*1\r\n$4\r\n%s\r\n", cmd);
-    return sdscatprintf(m, b, "*2\r\n$%zu\r\n%s\r\n$%d\r\n%s\r\n",
-                        strlen(cmd), cmd, kl, key);
+    if (wl->kind == WL_NOARG) {
+        *keynum = 0;
+        *b = sdscatlen(m, *b, "*1\r\n", 4);
+        *b = _appendBulk(m, *b, cmd, cl);
+        return 1;
+    }
+    *keynum = _nextKey(wl);
+    int kl = _keyName(wl, *keynum, key, sizeof(key));
+    if (wl->kind == WL_SET) {
+        *b = sdscatprintf(m, *b, "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%u\r\n",
+                          kl, key, wl->spec.value_size);
+        size_t len = sdslen(*b), n = wl->spec.value_size;
+        *b = sdsMakeRoomFor(m, *b, n);
+        memset(*b + len, 'x', n);
+        sdsIncrLen(*b, n);
+        *b = sdscatlen(m, *b, "\r\n", 2);
+        return 3;
+    }
+    int zadd = wl->kind == WL_ZADD;
+    *b = sdscatlen(m, *b, zadd ? "*4\r\n" : "*2\r\n", 4);
+    *b = _appendBulk(m, *b, cmd, cl);
+    *b = _appendBulk(m, *b, key, (size_t)kl);
+    if (!zadd) return 2;
+    *b = sdscatlen(m, *b, "$1\r\n0\r\n$4\r\nDATA\r\n", 17);
+    return 4;
 }
 
 static void _connWrite(workload *wl, wlConn *wc);
@@ -181,6 +271,9 @@ static void _connWrite(workload *wl, wlConn *wc) {
         aeDeleteFileEvent(wl->el, wc->fd, AE_WRITABLE);
         sdsclear(wc->wbuf);
         wc->wpos = 0;
+        wc->written_at = _now(wl);
+        wl->st.write_ns += wc->written_at - wc->write_start;
+        wc->writing = 0;
     }
 }
 
@@ -194,19 +287,26 @@ static void _flushCommands(workload *wl, wlConn *wc, uint32_t first,
     gkWorkloadSpec *sp = &wl->spec;
     gkMem *m = &wl->w->mem;
     size_t before = sdslen(wc->wbuf);
+    uint64_t t0 = _now(wl), args = 0;
     if (sp->multi && first == 0)
         wc->wbuf = sdscat(m, wc->wbuf, "*1\r\n$5\r\nMULTI\r\n");
     for (uint32_t i = first; i < first + n; i++) {
         uint32_t key;
-        wc->wbuf = _appendCommand(wl, wc->wbuf, &key);
+        args += _appendCommand(wl, &wc->wbuf, &key);
         if (wl->ack >= 0) wc->keys[i] = key;
     }
     if (sp->multi && first + n == k)
         wc->wbuf = sdscat(m, wc->wbuf, "*1\r\n$4\r\nEXEC\r\n");
-    wl->cpu += (uint64_t)n * sp->client_cmd_ns / 2;
-    if (first == 0) wc->batch_sent = _now(wl);
+    wl->cpu += (uint64_t)n * sp->client_cmd_ns / 2 + args * sp->client_arg_ns;
+    uint64_t t1 = _now(wl);
+    wl->st.build_ns += t1 - t0;
+    if (first == 0) wc->batch_sent = t0;
     TRACE(&wl->w->trace, GK_TR_CLIENT, (uint16_t)wl->node, GK_CL_SEND,
           (uint32_t)wc->fd, n, sdslen(wc->wbuf) - before);
+    if (!wc->writing) {
+        wc->writing = 1;
+        wc->write_start = t1;
+    }
     if (!(aeGetFileEvents(wl->el, wc->fd) & AE_WRITABLE)) _connWrite(wl, wc);
 }
 
@@ -246,6 +346,7 @@ static void _sendBatch(workload *wl, wlConn *wc) {
 
 static void _batchDone(workload *wl, wlConn *wc) {
     uint64_t now = _now(wl), lat = now - wc->batch_sent;
+    wl->st.wait_ns += now - wc->written_at;
     wl->st.completed += wc->batch_cmds;
     wl->st.end_ns = now;
     _recordLatency(wl, now, lat);
@@ -300,6 +401,14 @@ static void _ackReply(workload *wl, wlConn *wc, const char *p, long len) {
     }
 }
 
+/* Adds an integer reply's value to the workload's sum (what a client
+ * adding up ZCARD's replies, or taking EVAL's sum, ends with). */
+static void _sumReply(workload *wl, const char *p, long len) {
+    long long v;
+    if (len >= 4 && p[0] == ':' && string2ll(p + 1, (size_t)len - 3, &v))
+        wl->st.int_sum += v;
+}
+
 /* Reads replies and counts them against the batch in flight. */
 static void _readable(aeEventLoop *el, int fd, void *privdata, int mask) {
     workload *wl = el->privdata;
@@ -317,6 +426,7 @@ static void _readable(aeEventLoop *el, int fd, void *privdata, int mask) {
     while (wc->expect && (r = _respLen(wc->rbuf + off,
                                        sdslen(wc->rbuf) - off)) > 0) {
         _ackReply(wl, wc, wc->rbuf + off, r);
+        _sumReply(wl, wc->rbuf + off, r);
         off += (size_t)r;
         wl->cpu += wl->spec.client_cmd_ns / 2;
         if (--wc->expect == 0) _batchDone(wl, wc);
@@ -389,6 +499,8 @@ static int _wlOpenConns(workload *wl) {
  * before it starts, not when the allocator gives out. */
 static uint64_t _batchBytes(const gkWorkloadSpec *spec) {
     uint64_t cmd = 64 + (uint64_t)spec->value_size;
+    if (!strcasecmp(spec->command, "EVAL"))
+        cmd = 256 + 40 * (uint64_t)spec->keyspace;
     return (uint64_t)spec->clients * (32 + cmd * spec->pipeline);
 }
 
@@ -415,6 +527,8 @@ int gkWorkloadStart(gkWorld *w, int server_node, const gkWorkloadSpec *spec,
     wl->spec.command[sizeof(wl->spec.command) - 1] = '\0';
     wl->ack = !strcmp(wl->spec.command, "SET") ? GK_ACK_SET :
               !strcmp(wl->spec.command, "INCR") ? GK_ACK_INCR : -1;
+    wl->kind = _wlKind(wl->spec.command);
+    wl->spec.key_prefix[sizeof(wl->spec.key_prefix) - 1] = '\0';
     wl->st.started_ns = w->now;
     rngSeed(&wl->rng, rngNext(&w->rng));
     wl->conns = memCalloc(&w->mem, sizeof(wlConn) * spec->clients);

@@ -1,0 +1,188 @@
+/* Tests of seed 004's lab, eval-vs-zcard, and of the client programs it
+ * is made of: a redis-rb-like client sending ZCARD of every key in turn,
+ * and one EVAL carrying every key. The byte counts are the seed's, exact;
+ * times are checked by shape. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gktest.h"
+#include "gkworld.h"
+
+#define RUN_MARK "{\"name\":"
+
+/* A world with one server and a client program of spec that has run to
+ * completion (at most 600 s of virtual time). */
+static gkWorld *runSpec(const gkWorkloadSpec *sp, int *srv, int *id) {
+    gkConfig cfg = gktConfig(1);
+    gkWorld *w;
+    gkWorldCreate(&w, &cfg, NULL, NULL);
+    gkServerAdd(w, srv);
+    CHECK_EQ_INT(gkWorkloadStart(w, *srv, sp, id), GK_OK);
+    gkWorkloadStats st;
+    for (int i = 0; i < 6000; i++) {
+        gkWorldRunUntil(w, gkWorldNow(w) + 100000000ULL);
+        gkWorkloadGetStats(w, *id, &st);
+        if (st.done) break;
+    }
+    CHECK(st.done);
+    return w;
+}
+
+static gkWorkloadSpec rubySpec(const char *cmd, uint32_t keys,
+                               uint64_t requests) {
+    gkWorkloadSpec sp;
+    gkWorkloadSpecInit(&sp);
+    sp.clients = 1;
+    sp.requests = requests;
+    sp.keyspace = keys;
+    sp.sequential = 1;
+    sp.client_cmd_ns = 12000;
+    sp.client_arg_ns = 1100;
+    strcpy(sp.key_prefix, "KEY");
+    strcpy(sp.command, cmd);
+    return sp;
+}
+
+/* Bytes of the decimal digits of 0 .. n-1. */
+static uint64_t digitsUpTo(uint32_t n) {
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        char b[16];
+        sum += (uint64_t)snprintf(b, sizeof(b), "%u", i);
+    }
+    return sum;
+}
+
+/* ZADD KEYi 0 DATA for i in order, then ZCARD of each: the keys are
+ * named in order, lower-case names go out as they are spelled, and every
+ * reply is counted into the sum. */
+static void testSequentialZaddThenZcard(void) {
+    const uint32_t n = 1200;
+    int srv, id;
+    gkWorkloadSpec load = rubySpec("zadd", n, n);
+    load.pipeline = 100;
+    gkWorld *w = runSpec(&load, &srv, &id);
+    gkWorkloadStats st;
+    gkWorkloadGetStats(w, id, &st);
+    CHECK_EQ_INT(st.int_sum, n);            /* each ZADD added one */
+    gkNodeStats cs;
+    gkNodeGetStats(w, id, &cs);
+    /* *4 $4 zadd $L KEYi $1 0 $4 DATA: 4+4+6+4+(L+2)+4+3+4+6, L=3+d */
+    CHECK_EQ_INT(cs.bytes_written, 40ull * n + digitsUpTo(n));
+    gkWorkloadSpec zc = rubySpec("zcard", n, n);
+    int zid;
+    CHECK_EQ_INT(gkWorkloadStart(w, srv, &zc, &zid), GK_OK);
+    for (int i = 0; i < 100; i++) {
+        gkWorldRunUntil(w, gkWorldNow(w) + 100000000ULL);
+        gkWorkloadGetStats(w, zid, &st);
+        if (st.done) break;
+    }
+    CHECK(st.done);
+    CHECK_EQ_INT(st.int_sum, n);
+    gkNodeGetStats(w, zid, &cs);
+    /* *2 $5 zcard $L KEYi: 4+4+7+4+(L+2) */
+    CHECK_EQ_INT(cs.bytes_written, 24ull * n + digitsUpTo(n));
+    CHECK_EQ_INT(cs.bytes_read, 4ull * n);  /* ":1\r\n" each */
+    CHECK_EQ_INT(cs.writes, n);
+    CHECK_EQ_INT(cs.reads, n);
+    gkWorldRelease(w);
+}
+
+/* Without a pipeline, one connection: each command is built, written,
+ * then waited for, and the next one built at once, so the three phases
+ * add up to the whole run, and building costs what the spec says. */
+static void testPhasesAddUpToTheRun(void) {
+    int srv, id;
+    gkWorkloadSpec sp = rubySpec("zcard", 500, 500);
+    gkWorld *w = runSpec(&sp, &srv, &id);
+    gkWorkloadStats st;
+    gkWorkloadGetStats(w, id, &st);
+    CHECK_EQ_INT(st.build_ns + st.write_ns + st.wait_ns,
+                 st.end_ns - st.start_ns);
+    CHECK_EQ_INT(st.build_ns, 500ull * (12000 / 2 + 2 * 1100));
+    CHECK(st.write_ns > 0 && st.wait_ns > 0);
+    gkWorldRelease(w);
+}
+
+/* One EVAL with every key as its keys: the script's sum comes back, and
+ * the command is as long as the arithmetic of its RESP says. */
+static void testOneEvalOverEveryKey(void) {
+    const uint32_t n = 3000;
+    int srv, id;
+    gkWorkloadSpec load = rubySpec("ZADD", n, n);
+    load.pipeline = 1000;
+    gkWorld *w = runSpec(&load, &srv, &id);
+    gkWorkloadSpec ev = rubySpec("eval", n, 1);
+    int eid;
+    gkWorkloadStats st;
+    CHECK_EQ_INT(gkWorkloadStart(w, srv, &ev, &eid), GK_OK);
+    for (int i = 0; i < 100; i++) {
+        gkWorldRunUntil(w, gkWorldNow(w) + 100000000ULL);
+        gkWorkloadGetStats(w, eid, &st);
+        if (st.done) break;
+    }
+    CHECK(st.done);
+    CHECK_EQ_INT(st.int_sum, n);
+    gkNodeStats cs;
+    gkNodeGetStats(w, eid, &cs);
+    /* *3003 $4 eval $102 <script> $4 3000, then $L KEYi for each key */
+    uint64_t head = 7 + 10 + (6 + 102 + 2) + (4 + 4 + 2);
+    CHECK_EQ_INT(cs.bytes_written, head + 9ull * n + digitsUpTo(n));
+    CHECK_EQ_INT(cs.bytes_read, 7);          /* ":3000\r\n" */
+    CHECK_EQ_INT(st.build_ns, 12000 / 2 + (n + 3) * 1100ull);
+    gkWorldRelease(w);
+}
+
+/* Seed 004's figures: the bytes its benchmark printed, computed from
+ * what the simulated client wrote and read; and the freeze. ZCARD holds
+ * the loop for a fraction of a microsecond, and the monitor hardly waits;
+ * the EVAL holds it for seconds, and the monitor's worst wait is that
+ * freeze, give or take the PING interval. */
+static void testEvalVsZcardLab(void) {
+    char *j = gktLab("eval-vs-zcard");
+    const char *data = gktLabRun(j, 0, RUN_MARK);
+    const char *zc = gktLabRun(j, 1, RUN_MARK);
+    const char *ev = gktLabRun(j, 2, RUN_MARK);
+    CHECK_EQ_INT(gktLabNum(data, "preloaded_keys", RUN_MARK), 1000000);
+    CHECK_EQ_INT(gktLabNum(zc, "bytes_written", RUN_MARK), 29888890);
+    CHECK_EQ_INT(gktLabNum(zc, "bytes_read", RUN_MARK), 4000000);
+    CHECK_EQ_INT(gktLabNum(ev, "bytes_written", RUN_MARK), 14889033);
+    CHECK_EQ_INT(gktLabNum(ev, "bytes_read", RUN_MARK), 10);
+    CHECK_EQ_INT(gktLabNum(zc, "result", RUN_MARK), 1000000);
+    CHECK_EQ_INT(gktLabNum(ev, "result", RUN_MARK), 1000000);
+    CHECK_EQ_INT(gktLabNum(zc, "commands", RUN_MARK), 1000000);
+    CHECK_EQ_INT(gktLabNum(ev, "commands", RUN_MARK), 1);
+    /* A round trip per key: a write and a read on each side per key. */
+    CHECK_EQ_INT(gktLabNum(zc, "writes", RUN_MARK), 1000000);
+    CHECK_EQ_INT(gktLabNum(zc, "reads", RUN_MARK), 1000000);
+    const char *srvZc = strstr(zc, "\"server\":");
+    CHECK(gktLabNum(srvZc, "reads", RUN_MARK) >= 1000000);
+    CHECK(gktLabNum(ev, "writes", RUN_MARK) < 1000);
+    double fz = gktLabNum(zc, "freeze_ms", RUN_MARK);
+    double fe = gktLabNum(ev, "freeze_ms", RUN_MARK);
+    double mz = gktLabNum(zc, "max_ms", RUN_MARK);
+    double me = gktLabNum(ev, "max_ms", RUN_MARK);
+    double interval = gktLabNum(ev, "interval_ms", RUN_MARK);
+    CHECK(fz > 0 && fz < 0.01);
+    CHECK(fe > 1000);                        /* seconds, as in the seed */
+    CHECK(fe < 5000);                        /* under busy-reply-threshold */
+    CHECK(me >= fe - interval && me <= fe + interval);
+    CHECK(mz < 1);
+    CHECK(gktLabNum(ev, "server_usec_per_call", RUN_MARK) >= fe * 1000 - 1);
+    /* The EVAL saves the round trips: its run is far shorter. */
+    CHECK(gktLabNum(ev, "virtual_seconds", RUN_MARK) * 5 <
+          gktLabNum(zc, "virtual_seconds", RUN_MARK));
+    free(j);
+}
+
+int main(void) {
+    RUN("a sequential client names KEY0, KEY1, ... in order and sends "
+        "command names as spelled", testSequentialZaddThenZcard);
+    RUN("building, writing and waiting add up to a stop-and-wait client's "
+        "whole run", testPhasesAddUpToTheRun);
+    RUN("one EVAL carries every key of the keyspace and returns their "
+        "ZCARD sum", testOneEvalOverEveryKey);
+    RUN("eval-vs-zcard prints seed 004's byte counts exactly, and the "
+        "EVAL's freeze is the monitor's worst wait", testEvalVsZcardLab);
+    return gkTestReport();
+}
