@@ -14,12 +14,13 @@
 // The engine's side is virtual time, the same in every run; redis-server's
 // is wall time on a machine others share, so the ratio moves with the
 // machine's load.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServer } from '../server/servers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const glasskv = join(root, 'build', 'native', 'glasskv');
@@ -28,29 +29,11 @@ const EVALS = 5;
 // Seed 004's script, as redis-rb sends it (102 bytes).
 const SCRIPT = "\nlocal sum = 0\nfor index, key in pairs(KEYS) do\n  sum = sum + redis.call('zcard', key);\nend\nreturn sum";
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
+/** Debian's redis-server on a free port, in a directory of its own. */
 async function startRedis() {
-  const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'glasskv-evalcal-'));
-  const proc = spawn('redis-server', ['--port', String(port), '--save', '',
-    '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    const r = spawnSync('redis-cli', ['-p', String(port), 'PING']);
-    if (r.stdout?.toString().trim() === 'PONG') return { port, proc, dir };
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  proc.kill();
-  throw new Error('redis-server did not start');
+  const server = await startServer('redis', ['--appendonly', 'no', '--dir', dir]);
+  return { port: server.port, stop: () => server.stop(), dir };
 }
 
 /** A RESP request of these arguments. */
@@ -102,7 +85,7 @@ function commandStats(port) {
 }
 
 async function measureRedis() {
-  const { port, proc, dir } = await startRedis();
+  const { port, stop, dir } = await startRedis();
   try {
     const c = await client(port);
     const batch = 10_000;
@@ -131,7 +114,7 @@ async function measureRedis() {
     return { evalUsec, evalMedianUsec: sorted[Math.floor(EVALS / 2)],
       zcardUsecPerCall: zcard.usec / zcard.calls };
   } finally {
-    proc.kill();
+    await stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
