@@ -2,18 +2,11 @@
 // sequence diagram, the charts, and the time controls that go with them.
 import { expect, type Locator } from '@playwright/test';
 import type { LaneItems, Snapshot, TimelineResult } from '../../../wasm/protocol';
+import type { LabelBox } from '../../../web/src/render/sequence';
 import type { SandboxPage } from './sandbox';
 
 const ITER = 0;
 
-/** A label of the sequence diagram: its text and box, CSS pixels. */
-export interface LabelBox {
-  text: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
 
 export class LoopPane {
   constructor(private readonly app: SandboxPage) {}
