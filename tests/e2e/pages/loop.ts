@@ -7,7 +7,6 @@ import type { SandboxPage } from './sandbox';
 
 const ITER = 0;
 
-
 export class LoopPane {
   constructor(private readonly app: SandboxPage) {}
 
