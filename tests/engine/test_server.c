@@ -110,6 +110,21 @@ static void testLazyExpiryInVirtualTime(void) {
     close_(&s);
 }
 
+/* DEBUG PAUSE-CRON 1 stops the cron's work: keys nobody reads stay past
+ * their expiry until it is 0 again. */
+static void testPauseCronStopsTheActiveExpiry(void) {
+    session s;
+    open_(&s, 1);
+    CHECK_EQ_STR(cmd(&s, "DEBUG PAUSE-CRON 1\r\n"), "+OK\r\n");
+    CHECK_EQ_STR(cmd(&s, "SET k v PX 100\r\n"), "+OK\r\n");
+    gkWorldRunUntil(s.w, gkWorldNow(s.w) + 2000000000ULL);
+    CHECK_EQ_STR(cmd(&s, "DBSIZE\r\n"), ":1\r\n");
+    CHECK_EQ_STR(cmd(&s, "DEBUG PAUSE-CRON 0\r\n"), "+OK\r\n");
+    gkWorldRunUntil(s.w, gkWorldNow(s.w) + 2000000000ULL);
+    CHECK_EQ_STR(cmd(&s, "DBSIZE\r\n"), ":0\r\n");
+    close_(&s);
+}
+
 static void testActiveExpiry(void) {
     session s;
     open_(&s, 1);
@@ -417,6 +432,8 @@ int main(void) {
         testCommandErrors);
     RUN("keys expire lazily as virtual time passes", testLazyExpiryInVirtualTime);
     RUN("the active expire cycle removes keys nobody reads", testActiveExpiry);
+    RUN("DEBUG PAUSE-CRON stops the active expire cycle until it is 0",
+        testPauseCronStopsTheActiveExpiry);
     RUN("serverCron finishes a rehash on an idle server", testCronFinishesRehash);
     RUN("the trace records SCAN buckets and commands; rehash steps can be "
         "driven one by one", testTraceRecordsRehashAndScan);
