@@ -9,7 +9,7 @@
 
 import type { AofLabName, AofView, PersistAction } from './aofprotocol';
 import type { McAction, McLabName, SlabsQuery, SlabsResultMap } from './mcprotocol';
-import { Limits, type ScanAudit, type WorkloadSpec } from '../web/src/wasm-gen/seam';
+import { ErrorCode, Limits, type ScanAudit, type WorkloadSpec } from '../web/src/wasm-gen/seam';
 
 // ---------------------------------------------------------------- input log
 
@@ -260,6 +260,8 @@ export interface WorkloadView {
   stats: {
     sent: number; completed: number; batches: number; startNs: number; endNs: number; latCount: number;
     latSumNs: number; latMaxNs: number; latP50Ns: number; latP99Ns: number; reads: number; writes: number;
+    /** Error replies read (-BUSY while a script is busy ...). */
+    errors: number;
     done: boolean;
   };
   /** Its connections (ids), as the trace has shown them so far. */
@@ -591,6 +593,11 @@ export const TimelineItem = {
   SEND: 7,
   DONE: 8,
   FILE: 9,
+  /** A command refused before it ran (-BUSY ...): n its error's code
+   *  (errorCodeText), x its command id. */
+  REFUSED: 10,
+  /** A batch's replies held errors: n how many, x the first's code. */
+  ERRORS: 11,
 } as const;
 
 /** Fields of a timeline bin (wasm/timeline.ts BinField). */
@@ -610,8 +617,22 @@ export const TimelineBin = {
   DONES: 12,
   BYTES_IN: 13,
   BYTES_OUT: 14,
+  /** Commands refused (the server's lane), error replies (a client's). */
+  REFUSED: 15,
 } as const;
-export const TIMELINE_BIN_FIELDS = 15;
+export const TIMELINE_BIN_FIELDS = 16;
+
+/** An error's code from its number in a trace record (GK_ERROR_CODE_BASE
+ *  in glasskv.h): BUSY, OOM, READONLY ... */
+export function errorCodeText(v: number): string {
+  let s = '';
+  for (let k = 0; v > 0 && k < ErrorCode.MAX; k++) {
+    const digit = v % ErrorCode.BASE;
+    v = Math.floor(v / ErrorCode.BASE);
+    s = (digit <= 26 ? String.fromCharCode(64 + digit) : String(digit - 27)) + s;
+  }
+  return s || 'ERR';
+}
 
 export function timelineTransfers(w: { items: LaneItems[]; bins: LaneBins[] }): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];

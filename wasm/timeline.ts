@@ -13,6 +13,9 @@
 //   BEFORE_SLEEP  beforeSleep, from its start to the end of the iteration
 //                 (it writes the replies)
 //   SEND / DONE   a client program wrote a batch / got its last reply
+//   REFUSED       a command the server refused before running it (-BUSY
+//                 while a script is busy, -OOM ...)
+//   ERRORS        a client's batch got error replies
 //
 // Every time and duration is the engine's: start = record time - duration
 // for system calls, phase boundaries from GK_TR_LOOP records. Nothing here
@@ -241,6 +244,8 @@ class Lane {
       if (count >= 0) level.add(p.t0, count, 1);
       if (p.kind === ItemKind.READ) level.add(p.t0, BinField.BYTES_IN, p.n);
       else if (p.kind === ItemKind.WRITE) level.add(p.t0, BinField.BYTES_OUT, p.n);
+      else if (p.kind === ItemKind.REFUSED) level.add(p.t0, BinField.REFUSED, 1);
+      else if (p.kind === ItemKind.ERRORS) level.add(p.t0, BinField.REFUSED, p.n);
     }
   }
 
@@ -284,7 +289,7 @@ class Lane {
 
 const BUSY_FIELD: number[] = [];
 const COUNT_FIELD: number[] = [];
-for (let k = 0; k <= ItemKind.FILE; k++) {
+for (let k = 0; k <= ItemKind.ERRORS; k++) {
   BUSY_FIELD[k] = -1;
   COUNT_FIELD[k] = -1;
 }
@@ -370,9 +375,16 @@ export class Timeline {
         lane.lastT = time;
         return;
       }
+      case TraceType.REFUSED: {
+        const lane = this.lane(node);
+        lane.item({ t0: time, t1: time, kind: ItemKind.REFUSED, fd: b | 0, n: d, x: a });
+        lane.lastT = time;
+        return;
+      }
       case TraceType.CLIENT: {
         const lane = this.lane(node);
-        const kind = a === ClientEvent.SEND ? ItemKind.SEND : ItemKind.DONE;
+        const kind = a === ClientEvent.SEND ? ItemKind.SEND : a === ClientEvent.ERRORS ? ItemKind.ERRORS
+          : ItemKind.DONE;
         lane.item({ t0: time, t1: time, kind, fd: b | 0, n: c, x: d });
         if (!lane.fds.has(b)) lane.fds.set(b, time);
         lane.lastT = time;

@@ -106,6 +106,15 @@ typedef int32_t gkBool;
                                 a=key number (key:N, db 0), b=fd,
                                 c=GK_ACK_*, d=INCR's new value or the
                                 length of SET's value (that many "x") */
+#define GK_TR_REFUSED 22     /* a command was refused before it ran (a
+                                script busy, OOM, READONLY ...): a=cmd id
+                                b=conn, d=the error's code as a number
+                                (see GK_ERROR_CODE_BASE) */
+/* An error's code (BUSY, OOM ...) as a number that a double holds
+ * exactly: its first 10 characters, each A-Z as 1-26 and 0-9 as 27-36,
+ * the first one the most significant digit in base 37. */
+#define GK_ERROR_CODE_BASE 37
+#define GK_ERROR_CODE_MAX 10
 
 /* Acknowledged writes in GK_TR_ACK records. */
 #define GK_ACK_SET 0         /* SET answered +OK */
@@ -115,6 +124,9 @@ typedef int32_t gkBool;
 #define GK_CL_SEND 0         /* a batch was written (with a spec's flush,
                                 one flush of it: c its commands) */
 #define GK_CL_DONE 1         /* a batch's last reply arrived */
+#define GK_CL_ERRORS 2       /* just after its DONE: c of the batch's
+                                replies were errors, d=the first one's
+                                code as in GK_TR_REFUSED */
 
 /* System calls in GK_TR_SYSCALL records. */
 #define GK_SYS_READ 0
@@ -272,6 +284,7 @@ typedef struct gkWorkloadStats {
     uint64_t wait_ns;           /* from a batch's last byte written until
                                    its last reply was read and parsed */
     int64_t int_sum;            /* the sum of the integer replies read */
+    uint64_t errors;            /* error replies read (-BUSY ...) */
 } gkWorkloadStats;
 
 /* ---- The session: what the page that drives a world keeps in it. ----

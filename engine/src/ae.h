@@ -102,6 +102,12 @@ typedef struct aeBackend {
      * no other node runs while a command does, so nothing can be waited
      * for. */
     int (*wait)(void *ctx, int fd, int mask, long long ms);
+    /* Optional: lets the rest of the world catch up with a process held
+     * inside one iteration (a busy script serving other clients, as
+     * Redis's processEventsWhileBlocked): what has reached its sockets by
+     * its clock is delivered and the other hosts run. NULL on real
+     * sockets, where the kernel keeps delivering by itself. */
+    void (*pump)(void *ctx);
 } aeBackend;
 
 typedef struct aeEventLoop {

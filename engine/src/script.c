@@ -209,11 +209,13 @@ void scriptKill(client *c, int is_eval) {
 /* Serves the other clients while a busy script runs (Redis's
  * processEventsWhileBlocked): up to 4 passes over the connections ready
  * now, each followed by the part of beforeSleep that writes the AOF and
- * the replies; no timers. Only a process on real sockets can: in the
- * simulated world other clients' input arrives between iterations of the
- * loop, so none is ready inside one. */
+ * the replies; no timers. In the simulated world the rest of the world
+ * first catches up with the server's clock, so that what other clients
+ * sent meanwhile is there to be read. */
 void processEventsWhileBlocked(redisServer *s) {
-    if (!s->el->backend.stall) return;
+    aeBackend *be = &s->el->backend;
+    if (!be->stall && !be->pump) return;      /* loading in a shadow */
+    if (be->pump) be->pump(be->ctx);
     s->events_while_blocked++;
     for (int i = 0; i < 4; i++) {
         int n = aeProcessFileEvents(s->el);

@@ -1236,20 +1236,20 @@ static void _luaCountHook(lua_State *L, lua_Debug *ar) {
     if (!run || (!stopping && ++s->lua_hook_calls % LUA_HOOKS_PER_CHECK))
         return;
     /* In the simulated world a script is stopped once it has been busy
-     * for busy-reply-threshold (or the box, when that is 0). */
+     * for the time box (see SCRIPT_SIM_TIME_BOX_MS). */
     long long box = 0;
     if (s->script_time_box_ms)
-        box = s->cfg.busy_reply_threshold > 0 ? s->cfg.busy_reply_threshold
-                                              : s->script_time_box_ms;
+        box = s->script_time_box_ms + (s->cfg.busy_reply_threshold > 0
+                                       ? s->cfg.busy_reply_threshold : 0);
     uint64_t now = s->el->backend.now(s->el->backend.ctx);
     if (box && (long long)((now - run->start_ns) / 1000000) >= box) {
         serverLog(s, LL_WARNING, "Lua script stopped after %lld ms: the "
-                  "simulated server cannot be reached by SCRIPT KILL while "
-                  "it runs.", box);
+                  "console cannot send SCRIPT KILL while the simulated "
+                  "world runs.", box);
         lua_sethook(L, _luaCountHook, LUA_MASKLINE, 0);
         lua_pushfstring(L, "-ERR Script stopped by the simulation after %d "
-                        "ms (nothing can reach the server to kill it)",
-                        (int)box);
+                        "ms (the console cannot send SCRIPT KILL while the "
+                        "world runs)", (int)box);
         _pushError(L, lua_tostring(L, -1));
         lua_error(L);
     }

@@ -473,6 +473,9 @@ int serverOutOfMemory(redisServer *s) {
 static void _rejectCommand(client *c, int is_exec, const char *err) {
     redisServer *s = c->srv;
     s->cmdstats[c->cmd->id].rejected++;
+    TRACE(s->denv.trace, GK_TR_REFUSED, (uint16_t)s->node,
+          (uint32_t)c->cmd->id, (uint32_t)c->fd, 0,
+          errorCodeNumber(err, strlen(err)));
     flagTransaction(c);
     if (is_exec && (c->flags & CLIENT_MULTI)) {
         sds msg = sdscatprintf(s->mem, sdsempty(s->mem), "-EXECABORT "

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <ctype.h>
 #include <limits.h>
+#include "glasskv.h"
 #include "util.h"
 
 /* Writes value in decimal; returns its length, or 0 if dst is too small. */
@@ -265,6 +266,22 @@ uint64_t reverseBits64(uint64_t v) {
     while ((s >>= 1) > 0) {
         mask ^= (mask << s);
         v = ((v >> s) & mask) | ((v << s) & ~mask);
+    }
+    return v;
+}
+
+/* The code of the error reply err ("-BUSY Redis is busy ..." or "BUSY
+ * ..." -> BUSY) as GK_ERROR_CODE_BASE says: its letters and digits up to
+ * the first other character, at most GK_ERROR_CODE_MAX of them. */
+uint64_t errorCodeNumber(const char *err, size_t len) {
+    uint64_t v = 0;
+    size_t i = len && err[0] == '-' ? 1 : 0;
+    for (int k = 0; k < GK_ERROR_CODE_MAX && i < len; k++, i++) {
+        char ch = err[i];
+        int digit = ch >= 'A' && ch <= 'Z' ? ch - 'A' + 1
+                  : ch >= '0' && ch <= '9' ? ch - '0' + 27 : 0;
+        if (!digit) break;
+        v = v * GK_ERROR_CODE_BASE + (uint64_t)digit;
     }
     return v;
 }

@@ -21,5 +21,6 @@ int ld2string(char *buf, size_t len, long double value);
 int stringmatchlen(const char *pattern, int patternLen, const char *string,
                    int stringLen, int nocase);
 uint64_t reverseBits64(uint64_t v);
+uint64_t errorCodeNumber(const char *err, size_t len);
 
 #endif

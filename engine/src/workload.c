@@ -35,6 +35,8 @@ typedef struct wlConn {
     uint32_t *keys;             /* key numbers of the batch's writes */
     uint32_t keys_cap;
     uint32_t replies;           /* replies of the batch read so far */
+    uint32_t errors;            /* how many of them were errors */
+    uint64_t error_code;        /* the first one's (errorCodeNumber) */
 } wlConn;
 
 typedef struct workload {
@@ -334,6 +336,7 @@ static void _sendBatch(workload *wl, wlConn *wc) {
         wc->keys_cap = k;
     }
     wc->replies = 0;
+    wc->errors = 0;
     wc->expect = sp->multi ? k + 2 : k;
     wc->batch_cmds = k;
     wl->st.sent += k;
@@ -352,6 +355,9 @@ static void _batchDone(workload *wl, wlConn *wc) {
     _recordLatency(wl, now, lat);
     TRACE(&wl->w->trace, GK_TR_CLIENT, (uint16_t)wl->node, GK_CL_DONE,
           (uint32_t)wc->fd, wc->batch_cmds, lat);
+    if (wc->errors)
+        TRACE(&wl->w->trace, GK_TR_CLIENT, (uint16_t)wl->node, GK_CL_ERRORS,
+              (uint32_t)wc->fd, wc->errors, wc->error_code);
     if (wl->spec.requests && wl->st.completed >= wl->spec.requests)
         wl->st.done = 1;
     if (!wl->spec.interval_ns) _sendBatch(wl, wc);
@@ -427,6 +433,11 @@ static void _readable(aeEventLoop *el, int fd, void *privdata, int mask) {
                                        sdslen(wc->rbuf) - off)) > 0) {
         _ackReply(wl, wc, wc->rbuf + off, r);
         _sumReply(wl, wc->rbuf + off, r);
+        if (wc->rbuf[off] == '-') {
+            if (!wc->errors++)
+                wc->error_code = errorCodeNumber(wc->rbuf + off, (size_t)r);
+            wl->st.errors++;
+        }
         off += (size_t)r;
         wl->cpu += wl->spec.client_cmd_ns / 2;
         if (--wc->expect == 0) _batchDone(wl, wc);

@@ -444,8 +444,11 @@ static void _beClose(void *ctx, int fd) {
     worldConnClose(n->w, c, c->client_node == n->id);
 }
 
+static void _bePump(void *ctx);
+
 static aeBackend _nodeBackend(gkNode *n) {
     aeBackend be = { n, _bePoll, _beNow, _beRead, _beWrite, _beClose };
+    be.pump = _bePump;
     return be;
 }
 
@@ -629,12 +632,7 @@ static void _runNode(gkWorld *w, int id) {
 
 /* Processes the earliest event. GK_ENOTFOUND if the queue is empty.
  * next_time, if given, receives the time processed. */
-int gkWorldStep(gkWorld *w, uint64_t *next_time) {
-    _evSkipStale(w);
-    if (!w->nevents) return GK_ENOTFOUND;
-    gkEvent ev = _evPop(w);
-    w->now = ev.when;
-    if (next_time) *next_time = w->now;
+static void _evRun(gkWorld *w, gkEvent ev) {
     if (ev.kind == EV_WAKE) {
         _runNode(w, ev.target);
     } else if (ev.kind == EV_MACHINE) {
@@ -646,7 +644,52 @@ int gkWorldStep(gkWorld *w, uint64_t *next_time) {
     } else {
         _deliver(w, ev.target);
     }
+}
+
+int gkWorldStep(gkWorld *w, uint64_t *next_time) {
+    _evSkipStale(w);
+    if (!w->nevents) return GK_ENOTFOUND;
+    gkEvent ev = _evPop(w);
+    w->now = ev.when;
+    if (next_time) *next_time = w->now;
+    _evRun(w, ev);
     return GK_OK;
+}
+
+/* The running node is held inside one iteration (a busy script): every
+ * event due by its clock happens now -- segments arrive, other hosts run
+ * their iterations -- except its own. Its wake is spent (it is running,
+ * and looks for work when the iteration ends); its disk, threads and a
+ * scheduled crash wait for the end of the iteration, as they always do. */
+static void _bePump(void *ctx) {
+    gkNode *n = ctx;
+    gkWorld *w = n->w;
+    int self = n->id;
+    uint64_t until = worldLocalNow(w);
+    gkEvent held[8];
+    int nheld = 0;
+    for (;;) {
+        _evSkipStale(w);
+        if (!w->nevents || w->events[0].when > until) break;
+        gkEvent ev = _evPop(w);
+        if (ev.kind != EV_DELIVER && ev.target == self) {
+            if (ev.kind == EV_WAKE) {
+                n->wake_seq = 0;
+                continue;
+            }
+            if (nheld == (int)(sizeof held / sizeof held[0])) {
+                _evPush(w, ev);
+                break;
+            }
+            held[nheld++] = ev;
+            continue;
+        }
+        if (ev.when > w->now) w->now = ev.when;
+        w->running = -1;
+        _evRun(w, ev);
+        w->running = self;
+    }
+    for (int i = 0; i < nheld; i++) _evPush(w, held[i]);
 }
 
 /* Runs every event due at or before time_ns, then sets the clock to it. */

@@ -129,6 +129,59 @@ static void testMisbehaviour(void) {
     nodeClose(&n);
 }
 
+/* A script busy past busy-reply-threshold serves the other clients: a
+ * client pinging every 100 ms gets -BUSY from then on, its pings before
+ * that wait, and the reader's console, which cannot send while the world
+ * runs, sees the script stopped at the simulation's time box. */
+static void testBusyScriptServesOthers(void) {
+    node n;
+    nodeOpen(&n, 13, NULL);
+    gkWorkloadSpec sp;
+    gkWorkloadSpecInit(&sp);
+    sp.clients = 1;
+    strcpy(sp.command, "PING");
+    sp.interval_ns = 100 * 1000000ULL;
+    int wl;
+    CHECK_EQ_INT(gkWorkloadStart(n.w, n.srv, &sp, &wl), GK_OK);
+    nodeRun(&n, 50 * 1000000ULL);
+    uint64_t from = gkTraceLastSeq(n.w);
+    CHECK(strstr(nodeCmd(&n, "EVAL \"while true do end\" 0"),
+                 "-ERR Script stopped by the simulation after 7000 ms") ==
+          n.out);
+    /* The busy script answered the pings of its last 2 s, and only them:
+     * the pings of its first 5 s waited and were read as one batch. */
+    const char *busy = strstr(nodeCmd(&n, "INFO errorstats"),
+                              "errorstat_BUSY:count=");
+    CHECK(busy != NULL);
+    long count = busy ? strtol(strchr(busy, '=') + 1, NULL, 10) : 0;
+    printf("# BUSY replies: %ld\n", count);
+    CHECK(count >= 19 && count <= 21);
+    CHECK(nodeLogHas(&n, "Slow script detected: still in execution after "
+                         "5000 milliseconds"));
+    gkWorkloadStats st;
+    gkWorkloadGetStats(n.w, wl, &st);
+    CHECK(st.lat_max_ns >= 4900 * 1000000ULL);
+    CHECK_EQ_INT(st.errors, count);
+    /* The trace shows each refusal on the server and each -BUSY reply at
+     * the client, with the error's code. */
+    static gkTraceRecord rec[1 << 17];
+    size_t nrec = gkTraceRead(n.w, from, rec, 1 << 17);
+    const int64_t busy_code = ((2 * 37 + 21) * 37 + 19) * 37 + 25; /* BUSY */
+    long refused = 0, errors = 0;
+    for (size_t i = 0; i < nrec; i++) {
+        if (rec[i].type == GK_TR_REFUSED && rec[i].d == busy_code)
+            refused++;
+        if (rec[i].type == GK_TR_CLIENT && rec[i].a == GK_CL_ERRORS &&
+            rec[i].c == 1 && rec[i].d == busy_code)
+            errors++;
+    }
+    CHECK(nrec < (1 << 17));
+    CHECK_EQ_INT(refused, count);
+    CHECK_EQ_INT(errors, count);
+    CHECK_EQ_STR(nodeCmd(&n, "PING"), "+PONG\r\n");
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("a script's writes reach the AOF as one transaction, and the "
         "script does not", testEffectsReachTheAof);
@@ -138,5 +191,7 @@ int main(void) {
         testDumpRestore);
     RUN("scripts that misbehave get errors and the server goes on",
         testMisbehaviour);
+    RUN("a busy script answers the other clients -BUSY until it is "
+        "stopped", testBusyScriptServesOthers);
     return gkTestReport();
 }

@@ -1,7 +1,7 @@
 // Client programs, host statistics, labs and the event-loop timeline,
 // through the WebAssembly build.
 import { describe, expect, it } from 'vitest';
-import { TimelineBin, TimelineItem, type LaneItems } from '../../wasm/protocol';
+import { TIMELINE_BIN_FIELDS, TimelineBin, TimelineItem, type LaneItems } from '../../wasm/protocol';
 import { LAB_SCENES } from '../../wasm/labscenes';
 import { requestBursts } from '../../web/src/render/sequence';
 import { emptyLog, loadGlasskv, newSession } from './helpers';
@@ -222,7 +222,7 @@ describe('the timeline', () => {
     const sum = (node: number, f: number) => {
       const lane = w.bins.find((b) => b.node === node)!;
       let s = 0;
-      for (let c = 0; c < w.px; c++) s += lane.data[c * 15 + f];
+      for (let c = 0; c < w.px; c++) s += lane.data[c * TIMELINE_BIN_FIELDS + f];
       return s;
     };
     expect(sum(0, TimelineBin.ITERS)).toBe(snap.hosts[0].iterations);

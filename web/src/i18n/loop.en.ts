@@ -49,6 +49,7 @@ export const loopEn = {
   'legend.sleep': 'asleep',
   'legend.send': 'batch sent',
   'legend.done': 'last reply in',
+  'legend.refused': 'refused / error reply',
 
   'tip.iteration': 'Iteration #{n} of {host}: woke up at {t0}, went back to sleep after {d}.',
   'tip.iterationHint': 'One pass of aeProcessEvents: poll, handle what is ready, run due timers, beforeSleep.',
@@ -68,6 +69,11 @@ export const loopEn = {
   'tip.beforeSleepHint': 'Redis 7.0 flushes the AOF here first, then writes every pending reply.',
   'tip.send': 'The client wrote a batch of {n, plural, one {# command} other {# commands}} ({bytes, plural, one {# byte} other {# bytes}}) on fd {fd}.',
   'tip.done': 'The last reply of a batch of {n} arrived on fd {fd}: latency {lat}.',
+  'tip.refused': '{cmd} from connection {fd} was refused without running: -{code}.',
+  'tip.refusedHint': 'While a script has been busy longer than busy-reply-threshold (5 s), every command but SCRIPT KILL, FUNCTION KILL and SHUTDOWN NOSAVE gets -BUSY; the script itself goes on.',
+  'tip.errors': '{n, plural, one {# reply} other {# replies}} of the batch on fd {fd} {n, plural, one {was an error} other {were errors}}: -{code}.',
+  'tip.binRefused': ' · {n, plural, one {# command refused} other {# commands refused}}',
+  'tip.binErrors': ' · {n, plural, one {# error reply} other {# error replies}}',
   'tip.file': 'A system call on a file ({bytes, plural, one {# byte} other {# bytes}}) taking {d}.',
   'tip.bin': '{host}, {t0} – {t1}: busy {busy}% · {iters, plural, one {# iteration} other {# iterations}} · {cmds, plural, one {# command} other {# commands}} · {reads, plural, one {# read} other {# reads}} · {writes, plural, one {# write} other {# writes}}',
   'tip.binClient': '{host}, {t0} – {t1}: busy {busy}% · {iters, plural, one {# iteration} other {# iterations}} · {sends, plural, one {# write of commands} other {# writes of commands}} · {dones, plural, one {# batch} other {# batches}} completed',
@@ -142,6 +148,7 @@ export const loopEn = {
   'wl.progressOpen': '{done, plural, one {# reply} other {# replies}}',
   'wl.rate': '{r} ops/s',
   'wl.lat': 'p50 {p50} · p99 {p99} · max {max}',
+  'wl.errors': '{n, plural, one {# error reply} other {# error replies}}',
   'wl.syscalls': '{n} syscalls / cmd',
   'wl.follow': 'Follow in the sequence diagram',
 

@@ -51,6 +51,7 @@ export const loopKo: Record<keyof typeof loopEn, string> = {
   'legend.sleep': '잠듦',
   'legend.send': '배치 전송',
   'legend.done': '마지막 응답 도착',
+  'legend.refused': '거절 / 오류 응답',
 
   'tip.iteration': '{host}의 반복 #{n}: {t0}에 깨어나 {d} 뒤 다시 잠들었습니다.',
   'tip.iterationHint': 'aeProcessEvents 한 바퀴: 폴링, 준비된 것 처리, 때가 된 타이머 실행, beforeSleep.',
@@ -71,6 +72,11 @@ export const loopKo: Record<keyof typeof loopEn, string> = {
   'tip.send': '클라이언트가 fd {fd}에 명령 {n}개짜리 배치({bytes}바이트)를 썼습니다.',
   'tip.done': 'fd {fd}에 명령 {n}개짜리 배치의 마지막 응답이 도착했습니다: 지연 {lat}.',
   'tip.file': '파일 시스템 호출 ({bytes}바이트), {d} 걸림.',
+  'tip.refused': '연결 {fd}의 {cmd}는 실행되지 못하고 거절되었습니다: -{code}.',
+  'tip.refusedHint': '스크립트가 busy-reply-threshold(5초)보다 오래 돌고 있으면 SCRIPT KILL, FUNCTION KILL, SHUTDOWN NOSAVE를 뺀 모든 명령이 -BUSY를 받습니다. 스크립트는 계속 돕니다.',
+  'tip.errors': 'fd {fd}의 배치 응답 중 {n}개가 오류였습니다: -{code}.',
+  'tip.binRefused': ' · 거절된 명령 {n}',
+  'tip.binErrors': ' · 오류 응답 {n}',
   'tip.bin': '{host}, {t0} – {t1}: 바쁨 {busy}% · 반복 {iters} · 명령 {cmds} · read {reads} · write {writes}',
   'tip.binClient': '{host}, {t0} – {t1}: 바쁨 {busy}% · 반복 {iters} · 명령을 쓴 write {sends} · 끝난 배치 {dones}',
 
@@ -144,6 +150,7 @@ export const loopKo: Record<keyof typeof loopEn, string> = {
   'wl.progressOpen': '응답 {done}개',
   'wl.rate': '초당 {r} 명령',
   'wl.lat': 'p50 {p50} · p99 {p99} · 최대 {max}',
+  'wl.errors': '오류 응답 {n}',
   'wl.syscalls': '명령당 시스템 콜 {n}',
   'wl.follow': '시퀀스 다이어그램에서 따라가기',
 

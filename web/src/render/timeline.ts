@@ -37,6 +37,7 @@ export const loopPalette = {
   other: '#475569',
   send: '#fb923c',
   done: '#e2e8f0',
+  refused: '#f87171',
   now: '#fbbf24',
   future: 'rgba(2, 6, 23, 0.55)',
   focus: '#ffffff',
@@ -267,8 +268,18 @@ function drawItems(ctx: CanvasRenderingContext2D, lane: LaneGeom, it: LaneItems,
         drawTick(ctx, kind, x1, b0, b1, dpr, role);
         break;
       }
+      case K.REFUSED: {
+        // A command turned away without running: a red stroke through the
+        // iteration, and a red cross below it.
+        const inset = (a1 - a0) * 0.12;
+        ctx.fillStyle = loopPalette.refused;
+        ctx.fillRect(x0 - dpr, a0 + inset, 2 * dpr, a1 - a0 - 2 * inset);
+        drawCross(ctx, x0, (b0 + b1) / 2, Math.min(4 * dpr, (b1 - b0) / 3), dpr);
+        break;
+      }
       case K.SEND:
       case K.DONE:
+      case K.ERRORS:
         drawBatch(ctx, kind, x0, b0, b1, dpr);
         break;
       case K.FILE:
@@ -327,10 +338,23 @@ function drawTick(ctx: CanvasRenderingContext2D, kind: number, x: number, b0: nu
   }
 }
 
+function drawCross(ctx: CanvasRenderingContext2D, x: number, y: number, s: number, dpr: number): void {
+  ctx.strokeStyle = loopPalette.refused;
+  ctx.lineWidth = 1.5 * dpr;
+  ctx.beginPath();
+  ctx.moveTo(x - s, y - s);
+  ctx.lineTo(x + s, y + s);
+  ctx.moveTo(x + s, y - s);
+  ctx.lineTo(x - s, y + s);
+  ctx.stroke();
+}
+
+/** A batch sent (an orange triangle up), answered (a white one down), or
+ *  answered with errors (the down triangle in red, over the white). */
 function drawBatch(ctx: CanvasRenderingContext2D, kind: number, x: number, b0: number, b1: number, dpr: number): void {
   const s = Math.min(6 * dpr, (b1 - b0) / 2);
   const mid = (b0 + b1) / 2;
-  ctx.fillStyle = kind === K.SEND ? loopPalette.send : loopPalette.done;
+  ctx.fillStyle = kind === K.SEND ? loopPalette.send : kind === K.ERRORS ? loopPalette.refused : loopPalette.done;
   ctx.beginPath();
   if (kind === K.SEND) {
     ctx.moveTo(x - s, mid);
@@ -368,7 +392,7 @@ function drawBins(ctx: CanvasRenderingContext2D, lane: LaneGeom, data: Float32Ar
   for (let c = 0; c < r.px; c++) {
     const o = c * TIMELINE_BIN_FIELDS;
     const busy = data[o + B.BUSY];
-    if (busy <= 0 && data[o + count] <= 0) continue;
+    if (busy <= 0 && data[o + count] <= 0 && data[o + B.REFUSED] <= 0) continue;
     const x = X(r.t0) + c * colW;
     const wpx = Math.max(colW, 1);
     let y = a1;
@@ -395,6 +419,10 @@ function drawBins(ctx: CanvasRenderingContext2D, lane: LaneGeom, data: Float32Ar
       ctx.globalAlpha = 0.85;
       ctx.fillRect(x, b1 - hh, wpx, hh);
       ctx.globalAlpha = 1;
+    }
+    if (data[o + B.REFUSED] > 0) {
+      ctx.fillStyle = loopPalette.refused;
+      ctx.fillRect(x, b0, Math.max(wpx, 2 * dpr), 3 * dpr);
     }
   }
 }
@@ -464,7 +492,7 @@ export function hitTest(m: TimelineModel, w: number, dpr: number, x: number, y: 
   let bestScore = Infinity;
   for (let i = 0; i < it.count; i++) {
     const k = it.kind[i];
-    const tick = k === K.SEND || k === K.DONE || k === K.FILE;
+    const tick = k === K.SEND || k === K.DONE || k === K.FILE || k === K.ERRORS;
     if (upper === tick) continue;
     if (!upper && k === K.ITER) continue;
     const a = upper ? it.t0[i] : it.t1[i];

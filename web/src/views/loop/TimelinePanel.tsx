@@ -62,6 +62,7 @@ const LEGEND = [
   ['legend.cron', loopPalette.cron],
   ['legend.send', loopPalette.send],
   ['legend.done', loopPalette.done],
+  ['legend.refused', loopPalette.refused],
 ] as const;
 
 const TimelineLegend = memo(function TimelineLegend() {

@@ -56,6 +56,7 @@ const WorkloadRow = memo(function WorkloadRow({ w, color }: { w: WorkloadView; c
             {t('wl.lat', { p50: formatDuration(s.latP50Ns), p99: formatDuration(s.latP99Ns), max: formatDuration(s.latMaxNs) })}
           </span>
         ) : null}
+        {s.errors ? <span className="stat stat-error" data-testid="wl.errors">{t('wl.errors', { n: s.errors })}</span> : null}
       </div>
     </li>
   );

@@ -1,6 +1,8 @@
 // Words for what the timeline shows: one item of the trace, or one column
 // of sums. Pure functions of the item and a translation function.
-import { TIMELINE_BIN_FIELDS, TimelineBin as B, TimelineItem as K, type LaneItems, type TimelineResult } from '../../../../wasm/protocol';
+import {
+  TIMELINE_BIN_FIELDS, TimelineBin as B, TimelineItem as K, errorCodeText, type LaneItems, type TimelineResult,
+} from '../../../../wasm/protocol';
 import type { Translate } from '../../i18n';
 import { formatDuration } from '../../render/timeaxis';
 import type { LaneInfo } from '../../render/timeline';
@@ -48,6 +50,13 @@ export function explainItem(t: Translate, it: LaneItems, i: number, lane: LaneIn
       return { title: t('tip.send', { n, bytes: it.x[i], fd }), hint: null };
     case K.DONE:
       return { title: t('tip.done', { n, fd, lat: formatDuration(it.x[i]) }), hint: null };
+    case K.REFUSED:
+      return {
+        title: t('tip.refused', { cmd: names[it.x[i]] ?? `#${it.x[i]}`, fd, code: errorCodeText(n) }),
+        hint: errorCodeText(n) === 'BUSY' ? t('tip.refusedHint') : null,
+      };
+    case K.ERRORS:
+      return { title: t('tip.errors', { n, fd, code: errorCodeText(it.x[i]) }), hint: null };
     default:
       return { title: t('tip.file', { bytes: n, d }), hint: null };
   }
@@ -63,8 +72,11 @@ export function explainBin(t: Translate, r: TimelineResult, node: number, column
   const common = {
     host: lane.label, t0: formatDuration(from, 6), t1: formatDuration(from + colNs, 6), busy, iters: v(B.ITERS),
   };
+  const refused = v(B.REFUSED);
   const title = lane.role === 'server'
     ? t('tip.bin', { ...common, cmds: v(B.CMDS), reads: v(B.READS), writes: v(B.WRITES) })
-    : t('tip.binClient', { ...common, sends: v(B.SENDS), dones: v(B.DONES) });
+      + (refused ? t('tip.binRefused', { n: refused }) : '')
+    : t('tip.binClient', { ...common, sends: v(B.SENDS), dones: v(B.DONES) })
+      + (refused ? t('tip.binErrors', { n: refused }) : '');
   return { title, hint: null };
 }
