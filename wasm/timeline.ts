@@ -457,7 +457,13 @@ export class Timeline {
     let reads = 0;
     let bytes = 0;
     const stop = Math.max(l.validFrom, l.count - MAX_BUSY_SCAN);
-    for (let a = l.lowerBound(t + 1) - 1; a >= stop; a--) {
+    // An iteration runs whole within one step of the world, on the host's
+    // own clock, which runs ahead of the world's: the one that began by t
+    // has calls that start after t, and they are all in the past. They
+    // end at the next iteration (when the timeline holds a future).
+    let from = l.lowerBound(t + 1);
+    while (from < l.count && l.kind[from % l.cap] !== ItemKind.ITER) from++;
+    for (let a = from - 1; a >= stop; a--) {
       const i = a % l.cap;
       const k = l.kind[i];
       if (k === ItemKind.EXEC) commands++;

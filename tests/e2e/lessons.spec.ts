@@ -315,6 +315,59 @@ test.describe('the AOF lesson', () => {
   });
 });
 
+test.describe('the EVAL lesson', () => {
+  test('checks a typed byte count against what the server read, shows the script\'s freeze, and reads at 1440x900 and on a phone in both languages', async ({ page }) => {
+    test.setTimeout(240_000);
+    const app = new SandboxPage(page);
+    await app.open({ seed: 6 });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const { lesson } = app;
+    await lesson.open('eval-scripts');
+    await expect(lesson.title).toHaveText('One ZCARD, one round trip');
+    await lesson.run('0.0');
+    // What the question asks about stays hidden until it is answered.
+    await expect(lesson.panel).not.toContainText('25 to 30 bytes');
+    await lesson.answer('0.2', '24');
+    await expect(lesson.block('0.2').getByTestId('lesson.predict.result')).toContainText('you said 24; the engine says 25.');
+    await lesson.block('0.2').getByTestId('lesson.predict.retry').click();
+    await lesson.settled();
+    await lesson.answer('0.2', '25');
+    await expect(lesson.block('0.2')).toHaveAttribute('data-verdict', 'right');
+    await expect(lesson.panel).toContainText('25 to 30 bytes');
+    expect(await app.console.lastOutput()).toBe('(integer) 1');
+    const shot = async (lang: 'en' | 'ko', step: number, at: string) => {
+      await lesson.block(at).scrollIntoViewIfNeeded();
+      for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+        await page.setViewportSize({ width: w, height: h });
+        await lesson.block(at).scrollIntoViewIfNeeded();
+        await app.screenshot(`shots/lesson-eval-scripts-${lang}-step${step}-${w}x${h}`);
+      }
+      await page.setViewportSize({ width: 1440, height: 900 });
+    };
+    await shot('en', 1, '0.2');
+
+    await lesson.goTo(3);
+    await expect(lesson.title).toHaveText('The price: the server waits for the script');
+    for (const key of ['3.0', '3.1', '3.2']) await lesson.run(key);
+    expect(await app.console.lastOutput()).toBe('(integer) 10000000');
+    await expect(app.page.locator('[data-testid="wl.row"][data-id="1"]')).toContainText(/max 1\d\d(\.\d+)? ms/);
+    await lesson.run('3.5');
+    expect(await app.console.lastOutput()).toContain('4) 1) "EVAL"');
+    await expect(page.locator('[data-lesson-target="loop.labs"]').first()).toHaveAttribute('data-lesson-focus', 'on');
+    await shot('en', 4, '3.5');
+
+    await app.byId('lang.ko').click();
+    await expect(lesson.title).toHaveText('대가: 서버는 스크립트를 기다린다');
+    await shot('ko', 4, '3.5');
+    await lesson.goTo(0);
+    await lesson.run('0.0');
+    await lesson.answer('0.2', '25');
+    await expect(lesson.block('0.2').getByTestId('lesson.predict.result')).toContainText('맞았습니다. 엔진의 결과도 25입니다.');
+    await shot('ko', 1, '0.2');
+    expect(app.errors).toEqual([]);
+  });
+});
+
 const TUTORIALS = new URL('../../tutorials/', import.meta.url).pathname;
 
 function lessonsIn(lang: 'en' | 'ko'): Lesson[] {

@@ -181,6 +181,21 @@ describe('probes', () => {
   });
 });
 
+describe('the server probes', () => {
+  it('server.busy reads the iteration that ran the console\'s last command, though its calls start after the world\'s clock', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(4));
+    const busy = (text: string) => readProbe('server.busy', probeRoots(session.act({ kind: 'console', text }).snapshot, undefined));
+    // *4 $4 ZADD $4 KEY0 $1 0 $4 DATA: 4 + 10 + 10 + 7 + 10 bytes.
+    expect(busy('ZADD KEY0 0 DATA\nZADD KEY1 0 DATA')).toEqual({ commands: 2, reads: 1, bytes: 2 * 41 });
+    // *2 $5 ZCARD $4 KEY0: 4 + 11 + 10 bytes, read once, one command.
+    expect(busy('ZCARD KEY0')).toEqual({ commands: 1, reads: 1, bytes: 25 });
+    // A script's redis.call runs a command of its own.
+    expect(busy(`EVAL "return redis.call('zcard', KEYS[1]) + redis.call('zcard', KEYS[2])" 2 KEY0 KEY1`))
+      .toMatchObject({ commands: 3, reads: 1 });
+  });
+});
+
 describe('Slabs probes and memcached action lines', () => {
   it('read the classes, the totals and where an item of given sizes lands, as the engine reports them', async () => {
     const { session } = newSession();

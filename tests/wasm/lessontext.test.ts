@@ -57,6 +57,32 @@ function renderedPieces(l: Lesson): [string, string][] {
   return out;
 }
 
+/** Hangul syllables or jamo. */
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/;
+
+/** What a Korean reader reads as sentences: each paragraph of the prose
+ *  (code left out), the title, the step titles, and each question and
+ *  explanation. A choice may be a bare number, a table cell a figure. */
+function sentences(l: Lesson): [string, string][] {
+  const out: [string, string][] = [['title', l.title], ['summary', inlines(l.summary)]];
+  const paragraphs = (where: string, nodes: readonly MdBlock[]) => {
+    const html = renderToStaticMarkup(createElement(MdBlocks, { nodes }));
+    for (const m of html.matchAll(/<p>([\s\S]*?)<\/p>/g)) out.push([where, proseText(m[1]).trim()]);
+  };
+  paragraphs('intro', l.intro);
+  for (const step of l.steps) {
+    const where = `step ${step.index + 1}`;
+    out.push([`${where} title`, step.title]);
+    for (const item of step.items) {
+      if (item.kind === 'prose') paragraphs(`${where} prose`, item.nodes);
+      else if (item.block.type === 'predict') {
+        out.push([`${where} ${item.block.key} question`, inlines(item.block.question)]);
+        if (item.block.explain) out.push([`${where} ${item.block.key} explanation`, inlines(item.block.explain)]);
+      }
+    }
+  }
+  return out.filter(([, text]) => text !== '');
+}
 
 describe('the rendered text of a lesson', () => {
   it('shows the markers CommonMark leaves unparsed, so the check below can fail', () => {
@@ -70,7 +96,20 @@ describe('the rendered text of a lesson', () => {
   it('covers every lesson in both languages', () => {
     const langs = new Set(files.map((f) => f.split('/')[0]));
     expect([...langs].sort()).toEqual(['en', 'ko']);
-    expect(files.length).toBeGreaterThanOrEqual(12);
+    expect(files.length).toBeGreaterThanOrEqual(14);
+  });
+
+  it('finds a paragraph left in English, so the check below can fail', () => {
+    const l = parseLesson('---\nid: demo\ntitle: 데모\nlevel: beginner\nviews: [console]\n---\n\n## 단계\n\n'
+      + '한국어 문단입니다.\n\nThis paragraph was not translated.\n\n```lua\nreturn 1\n```\n', 'tutorials/ko/demo.md');
+    expect(sentences(l).filter(([, text]) => !HANGUL.test(text)).map(([, text]) => text))
+      .toEqual(['This paragraph was not translated.']);
+  });
+
+  it.each(files.filter((f) => f.startsWith('ko/')))('of %s is written in Korean, paragraph by paragraph', (file) => {
+    const lesson = parseLesson(readFileSync(join(root, file), 'utf8'), `tutorials/${file}`);
+    const english = sentences(lesson).filter(([, text]) => !HANGUL.test(text)).map(([where, text]) => `${where}: ${text}`);
+    expect(english).toEqual([]);
   });
 
   it.each(files)('of %s has no literal **, __ or backtick pair in any step', (file) => {
