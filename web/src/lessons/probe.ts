@@ -15,7 +15,7 @@
 //                    (yes/no), completed, batches, ops (commands per second
 //                    of virtual time, rounded), p50_ms, p99_ms, max_ms
 //                    (batch latencies), syscalls (its reads and writes per
-//                    command, to 3 decimals)
+//                    command, to 3 decimals), errors (error replies read)
 //   server.*         the server host: iterations, reads, writes, polls, and
 //                    busy.commands, busy.reads, busy.bytes: its last loop
 //                    iteration that ran commands, from the trace
@@ -301,6 +301,7 @@ function workloadProbe(w: WorkloadView): ProbeValue {
     id: w.id, done: s.done ? 'yes' : 'no', completed: s.completed, batches: s.batches,
     ops: secs > 0 ? Math.round(s.completed / secs) : 0, p50_ms: ms(s.latP50Ns), p99_ms: ms(s.latP99Ns),
     max_ms: ms(s.latMaxNs), syscalls: s.completed ? Math.round(((s.reads + s.writes) / s.completed) * 1e3) / 1e3 : 0,
+    errors: s.errors,
   };
 }
 
