@@ -104,6 +104,10 @@ export const PRESET_SPECS: Record<WorkloadPreset, Partial<WorkloadSpec>> = {
   monitor: { clients: 1, pipeline: 1, requests: 0, command: 'INFO', intervalNs: 2e9 },
 };
 
+/** The commands a client program can send (gkWorkloadSpec.command): a
+ *  key's GET, SET or INCR, or PING, INFO or SCRIPT KILL alone. */
+export const WORKLOAD_COMMANDS = ['GET', 'SET', 'INCR', 'PING', 'INFO', 'SCRIPT KILL'] as const;
+
 export const WORKLOAD_SPEC_FIELDS = [
   'clients', 'pipeline', 'requests', 'multi', 'keyspace', 'valueSize', 'clientCmdNs', 'command', 'intervalNs',
   'rttNs', 'bandwidth', 'flush',

@@ -42,7 +42,7 @@ import {
 } from './mcsession';
 import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } from './mcprotocol';
 import {
-  CONFIGS_SHOWN, LAB_NAMES, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action, type ActResult, type AsideLog, type BootResult, type ConsoleEntry,
+  CONFIGS_SHOWN, LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action, type ActResult, type AsideLog, type BootResult, type ConsoleEntry,
   type CrashInfo, type DictSnapshot, type HistoryView, type HostView, type IterationResult, type LabName, type LabRunResult, type LaneItems, type LogEntry,
   type RestoreResult, type SamplesResult, type SessionLog, type Snapshot, type TableSnapshot, type TimelineResult, type TraceResult,
   type ViewOptions, type WorkerEvent, type WorkloadAction, type WorkloadPreset, type WorkloadSpec,
@@ -486,8 +486,8 @@ export class Session {
     whole(a.intervalNs, 0, MAX_WAIT_NS, 'interval');
     whole(a.rttNs, 0, 60e9, 'round trip');
     whole(a.bandwidth, 0, 1e12, 'bandwidth');
-    if (a.command !== undefined && !['GET', 'SET', 'INCR', 'PING', 'INFO'].includes(a.command)) {
-      throw new RangeError('command must be GET, SET, INCR, PING or INFO');
+    if (a.command !== undefined && !(WORKLOAD_COMMANDS as readonly string[]).includes(a.command)) {
+      throw new RangeError(`command must be one of ${WORKLOAD_COMMANDS.join(', ')}`);
     }
   }
 

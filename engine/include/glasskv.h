@@ -253,7 +253,8 @@ typedef struct gkWorkloadSpec {
     uint32_t keyspace;      /* keys key:0 .. key:N-1, picked at random */
     uint32_t value_size;    /* bytes of SET values (default 3) */
     uint32_t client_cmd_ns; /* client CPU per command (default 400) */
-    char command[16];       /* GET, SET, INCR, PING or INFO (default GET) */
+    char command[16];       /* GET, SET, INCR, PING, INFO or SCRIPT KILL
+                               (default GET) */
     uint64_t interval_ns;   /* 0: back to back; else one batch each */
     uint64_t rtt_ns;        /* round trip of each connection */
     uint64_t bandwidth;     /* bytes per second each way, 0 = unlimited */

@@ -60,7 +60,7 @@ typedef struct workload {
 /* How a workload builds its commands (gkWorkloadSpec's command). */
 #define WL_KEY 0                /* name key (GET, INCR, ZCARD, ...) */
 #define WL_SET 1                /* SET key value */
-#define WL_NOARG 2              /* PING, INFO */
+#define WL_NOARG 2              /* PING, INFO, SCRIPT KILL: its words */
 #define WL_ZADD 3               /* ZADD key 0 DATA */
 #define WL_EVAL 4               /* EVAL <sum of ZCARD> N key0 .. keyN-1 */
 
@@ -72,7 +72,9 @@ static const char wlSumScript[] =
 
 static int _wlKind(const char *cmd) {
     if (!strcmp(cmd, "SET")) return WL_SET;
-    if (!strcmp(cmd, "PING") || !strcmp(cmd, "INFO")) return WL_NOARG;
+    if (!strcmp(cmd, "PING") || !strcmp(cmd, "INFO") ||
+        !strcmp(cmd, "SCRIPT KILL"))
+        return WL_NOARG;
     if (!strcasecmp(cmd, "ZADD")) return WL_ZADD;
     if (!strcasecmp(cmd, "EVAL")) return WL_EVAL;
     return WL_KEY;
@@ -226,9 +228,16 @@ static uint64_t _appendCommand(workload *wl, sds *b, uint32_t *keynum) {
     }
     if (wl->kind == WL_NOARG) {
         *keynum = 0;
-        *b = sdscatlen(m, *b, "*1\r\n", 4);
-        *b = _appendBulk(m, *b, cmd, cl);
-        return 1;
+        int argc = 1;
+        for (const char *p = cmd; *p; p++) argc += *p == ' ';
+        *b = sdscatprintf(m, *b, "*%d\r\n", argc);
+        for (const char *p = cmd;;) {
+            const char *sp = strchr(p, ' ');
+            *b = _appendBulk(m, *b, p, sp ? (size_t)(sp - p) : strlen(p));
+            if (!sp) break;
+            p = sp + 1;
+        }
+        return argc;
     }
     *keynum = _nextKey(wl);
     int kl = _keyName(wl, *keynum, key, sizeof(key));

@@ -182,6 +182,32 @@ static void testBusyScriptServesOthers(void) {
     nodeClose(&n);
 }
 
+/* Another client's SCRIPT KILL reaches a busy script and stops it; the
+ * same client's SCRIPT KILL before the script turned busy got -NOTBUSY. */
+static void testScriptKilledByAnotherClient(void) {
+    node n;
+    nodeOpen(&n, 17, NULL);
+    gkWorkloadSpec sp;
+    gkWorkloadSpecInit(&sp);
+    sp.clients = 1;
+    sp.requests = 0;
+    strcpy(sp.command, "SCRIPT KILL");
+    sp.interval_ns = 1000 * 1000000ULL;
+    int wl;
+    CHECK_EQ_INT(gkWorkloadStart(n.w, n.srv, &sp, &wl), GK_OK);
+    nodeRun(&n, 100 * 1000000ULL);
+    uint64_t t0 = gkWorldNow(n.w);
+    CHECK(strstr(nodeCmd(&n, "EVAL \"while true do end\" 0"),
+                 "-ERR Script killed by user with SCRIPT KILL...") == n.out);
+    uint64_t took = gkWorldNow(n.w) - t0;
+    CHECK(took > 5000 * 1000000ULL && took < 6100 * 1000000ULL);
+    CHECK(nodeLogHas(&n, "Lua script killed by user with SCRIPT KILL."));
+    const char *stats = nodeCmd(&n, "INFO errorstats");
+    CHECK(strstr(stats, "errorstat_NOTBUSY:count=") != NULL);
+    CHECK(strstr(stats, "errorstat_BUSY:") == NULL);
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("a script's writes reach the AOF as one transaction, and the "
         "script does not", testEffectsReachTheAof);
@@ -193,5 +219,7 @@ int main(void) {
         testMisbehaviour);
     RUN("a busy script answers the other clients -BUSY until it is "
         "stopped", testBusyScriptServesOthers);
+    RUN("another client's SCRIPT KILL stops a busy script",
+        testScriptKilledByAnotherClient);
     return gkTestReport();
 }

@@ -123,7 +123,7 @@ export const loopEn = {
   'wl.hint.benchmark': 'N connections, each sending one batch and waiting for all its replies (-P = pipeline depth).',
   'wl.hint.redis-py': 'One connection sending batches of K commands, optionally inside MULTI … EXEC.',
   'wl.hint.lettuce': 'One connection: the application issues B commands, then awaits their replies. Auto-flush on (Lettuce’s default): each command is written and flushed as it is issued, one write(2) each, without waiting for earlier replies. Off: the B commands leave in one flushCommands().',
-  'wl.hint.monitor': 'Sends INFO at a fixed interval and records how long each answer takes.',
+  'wl.hint.monitor': 'Sends one command (INFO by default) at a fixed interval and records how long each answer takes. With SCRIPT KILL it is a second client that stops a busy script.',
   'wl.clients': 'clients',
   'wl.requests': 'requests',
   'wl.requestsHint': '0 = until stopped',

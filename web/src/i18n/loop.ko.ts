@@ -125,7 +125,7 @@ export const loopKo: Record<keyof typeof loopEn, string> = {
   'wl.hint.benchmark': '연결 N개가 각각 배치 하나를 보내고 모든 응답을 기다립니다 (-P = 파이프라인 깊이).',
   'wl.hint.redis-py': '연결 하나가 명령 K개짜리 배치를 보냅니다. MULTI … EXEC로 감쌀 수도 있습니다.',
   'wl.hint.lettuce': '연결 하나: 애플리케이션이 명령 B개를 보낸 뒤 응답을 기다립니다. 자동 flush 켬(Lettuce 기본값): 명령마다 보내는 즉시 쓰고 flush하므로, 앞선 응답을 기다리지 않고 명령마다 write(2)를 한 번씩 합니다. 끔: 명령 B개가 flushCommands() 한 번으로 나갑니다.',
-  'wl.hint.monitor': '정해진 간격으로 INFO를 보내고 응답마다 걸린 시간을 기록합니다.',
+  'wl.hint.monitor': '정해진 간격으로 명령 하나(기본은 INFO)를 보내고 응답마다 걸린 시간을 기록합니다. SCRIPT KILL을 고르면 바쁜 스크립트를 멈추는 두 번째 클라이언트가 됩니다.',
   'wl.clients': '클라이언트',
   'wl.requests': '요청',
   'wl.requestsHint': '0 = 멈출 때까지',

@@ -36,7 +36,9 @@
 //                                 STDDEV, shift FROM TO (the Fill form)
 import { DISK_PRESETS } from '../../../wasm/aofprotocol';
 import { FILL_MAX_COUNT, FILL_MAX_VALUE, MC_DEFAULTS, MC_MAX_MB, type McFillSpec, type McOptions } from '../../../wasm/mcprotocol';
-import { LAB_NAMES, PRESET_SPECS, type Action, type LabName, type WorkloadAction, type WorkloadPreset } from '../../../wasm/protocol';
+import {
+  LAB_NAMES, PRESET_SPECS, WORKLOAD_COMMANDS, type Action, type LabName, type WorkloadAction, type WorkloadPreset,
+} from '../../../wasm/protocol';
 
 const MAX_KEYS = 1_000_000;
 const MAX_REPEAT = 10_000;
@@ -50,12 +52,14 @@ interface Words {
   options: Map<string, string>;
 }
 
+/** The words after the verb; an option's value may be quoted to hold
+ *  spaces (command="SCRIPT KILL"). */
 function split(line: string): Words {
   const positional: string[] = [];
   const options = new Map<string, string>();
-  for (const w of line.trim().split(/\s+/).slice(1)) {
+  for (const w of (line.trim().match(/(?:[^\s"]+|"[^"]*")+/g) ?? []).slice(1)) {
     const eq = w.indexOf('=');
-    if (eq > 0) options.set(w.slice(0, eq).toLowerCase(), w.slice(eq + 1));
+    if (eq > 0) options.set(w.slice(0, eq).toLowerCase(), w.slice(eq + 1).replace(/^"(.*)"$/, '$1'));
     else positional.push(w);
   }
   return { positional, options };
@@ -201,7 +205,6 @@ export function parseActionLine(line: string): Action[] {
 }
 
 const PRESETS: readonly WorkloadPreset[] = ['benchmark', 'redis-py', 'lettuce', 'monitor'];
-const COMMANDS = ['GET', 'SET', 'INCR', 'PING', 'INFO'];
 
 /** "workload redis-py pipeline=100 multi=yes rtt=100us": the preset's own
  *  settings (PRESET_SPECS: a monitor sends INFO on one connection, redis-py
@@ -232,7 +235,9 @@ function workload(w: Words): WorkloadAction {
   }
   if (o.has('command')) {
     const c = o.get('command')!.toUpperCase();
-    if (!COMMANDS.includes(c)) throw new ActionLineError(`command is one of ${COMMANDS.join(', ')}`);
+    if (!(WORKLOAD_COMMANDS as readonly string[]).includes(c)) {
+      throw new ActionLineError(`command is one of ${WORKLOAD_COMMANDS.join(', ')}`);
+    }
     a.command = c;
   }
   if (o.has('interval')) a.intervalNs = parseDuration(o.get('interval')!);

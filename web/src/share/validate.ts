@@ -4,7 +4,7 @@
 // hostile or damaged log gets a ShareError naming what is wrong, never a
 // crash and never a world booted from half-checked input.
 import type { Action, ActionKind, LogEntry, SessionConfig, SessionLog } from '../../../wasm/protocol';
-import { HEAP_LIMIT_MAX, LAB_NAMES } from '../../../wasm/protocol';
+import { HEAP_LIMIT_MAX, LAB_NAMES, WORKLOAD_COMMANDS } from '../../../wasm/protocol';
 import { CRASH_POINTS, DISK_PRESETS } from '../../../wasm/aofprotocol';
 import { FILL_MAX_COUNT, FILL_MAX_VALUE, MC_MAX_MB, MC_SET_MAX } from '../../../wasm/mcprotocol';
 import { PANES, type Pane } from '../app/pane';
@@ -95,7 +95,7 @@ export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
     optional: {
       clients: ['int', 1, 10_000], pipeline: many, requests: ['int', 0, 1e12], multi: ['bool'],
       keyspace: ['int', 1, 1e9], valueSize: ['int', 0, 64 * 1024 * 1024], clientCmdNs: ['int', 0, 1e9],
-      command: ['enum', ['GET', 'SET', 'INCR', 'PING', 'INFO']], intervalNs: ['int', 0, 3600e9],
+      command: ['enum', WORKLOAD_COMMANDS], intervalNs: ['int', 0, 3600e9],
       rttNs: ['int', 0, 60e9], bandwidth: ['int', 0, 1e12], flush: ['int', 0, 1_000_000],
     },
   },

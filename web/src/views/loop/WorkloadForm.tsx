@@ -3,7 +3,10 @@ import type { WorkloadAction, WorkloadPreset } from '../../../../wasm/protocol';
 import { useAppState, useReady, useStoreApi, useT } from '../../app/hooks';
 
 export const PRESETS: WorkloadPreset[] = ['benchmark', 'redis-py', 'lettuce', 'monitor'];
+/** What a benchmark-like program sends, and what a monitor sends every
+ *  interval (SCRIPT KILL: a second client stopping a busy script). */
 const COMMANDS = ['GET', 'SET', 'INCR', 'PING'];
+const MONITOR_COMMANDS = ['INFO', 'PING', 'SCRIPT KILL'];
 const RTTS = [0, 20e3, 100e3, 200e3, 1e6, 10e6, 250e6];
 const BANDWIDTHS = [0, 125e6, 12.5e6, 1.25e6];
 const INTERVALS = [10e6, 50e6, 500e6, 2e9];
@@ -74,14 +77,12 @@ export const WorkloadForm = memo(function WorkloadForm({ preset }: { preset: Wor
       <div className="wl-fields">
         {preset === 'benchmark' ? num('clients', t('wl.clients'), 10_000) : null}
         {preset !== 'monitor' ? num('requests', t('wl.requests'), 1e9, t('wl.requestsHint')) : null}
-        {preset !== 'monitor' ? (
-          <label className="wl-field">
-            <span>{t('wl.command')}</span>
-            <select value={f.command} data-testid="wl.command" onChange={(e) => set('command', e.target.value)}>
-              {COMMANDS.map((c) => <option key={c} value={c}>{c}</option>)}
-            </select>
-          </label>
-        ) : null}
+        <label className="wl-field">
+          <span>{t('wl.command')}</span>
+          <select value={f.command} data-testid="wl.command" onChange={(e) => set('command', e.target.value)}>
+            {(preset === 'monitor' ? MONITOR_COMMANDS : COMMANDS).map((c) => <option key={c} value={c}>{c}</option>)}
+          </select>
+        </label>
         {preset !== 'monitor' && f.command === 'SET' ? num('valueSize', t('wl.valueSize'), 64 * 1024 * 1024) : null}
         {preset === 'benchmark' || preset === 'redis-py' ? num('pipeline', t('wl.pipeline'), 1_000_000) : null}
         {preset === 'lettuce' ? num('pipeline', t('wl.batch'), 1_000_000) : null}
