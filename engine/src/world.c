@@ -613,9 +613,11 @@ static void _runNode(gkWorld *w, int id) {
     n->iter_start = w->now;
     n->cpu_at_start = *n->cpu;
     w->running = id;
+    n->in_iteration = 1;
     TRACE(&w->trace, GK_TR_LOOP, (uint16_t)id, GK_LOOP_BEGIN, 0, 0,
           n->el->iterations);
     aeProcessEvents(n->el);
+    n->in_iteration = 0;
     TRACE(&w->trace, GK_TR_LOOP, (uint16_t)id, GK_LOOP_END, 0, 0,
           n->el->iterations);
     n->busy_until = worldLocalNow(w);
@@ -658,9 +660,11 @@ int gkWorldStep(gkWorld *w, uint64_t *next_time) {
 
 /* The running node is held inside one iteration (a busy script): every
  * event due by its clock happens now -- segments arrive, other hosts run
- * their iterations -- except its own. Its wake is spent (it is running,
- * and looks for work when the iteration ends); its disk, threads and a
- * scheduled crash wait for the end of the iteration, as they always do. */
+ * their iterations -- except those of a node inside an iteration (this
+ * one, and the one whose busy script ran this, if any). Such a node's
+ * wake is spent (it is running, and looks for work when its iteration
+ * ends); its disk, threads and a scheduled crash wait for the end of the
+ * iteration, as they always do. */
 static void _bePump(void *ctx) {
     gkNode *n = ctx;
     gkWorld *w = n->w;
@@ -672,9 +676,9 @@ static void _bePump(void *ctx) {
         _evSkipStale(w);
         if (!w->nevents || w->events[0].when > until) break;
         gkEvent ev = _evPop(w);
-        if (ev.kind != EV_DELIVER && ev.target == self) {
+        if (ev.kind != EV_DELIVER && w->nodes[ev.target].in_iteration) {
             if (ev.kind == EV_WAKE) {
-                n->wake_seq = 0;
+                w->nodes[ev.target].wake_seq = 0;
                 continue;
             }
             if (nheld == (int)(sizeof held / sizeof held[0])) {

@@ -113,6 +113,8 @@ typedef struct gkNode {
     uint64_t wake_seq;      /* seq of the live wake event, 0 none */
     uint64_t wake_at;
     uint64_t busy_until;    /* local time at the end of the last iteration */
+    int in_iteration;       /* inside aeProcessEvents (a busy script may
+                               run other nodes meanwhile, see _bePump) */
     uint64_t iter_start;
     uint64_t cpu_at_start;
     uint64_t own_cpu;       /* CPU counter for types without one */
