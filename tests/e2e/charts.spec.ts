@@ -117,6 +117,9 @@ test.describe('the event-loop charts', () => {
         expectEvenSteps(l.xTicks);
         expect(l.yTicks.length).toBeGreaterThan(1);
         for (const v of l.yTicks) expect(v).toMatch(LATENCY_TICK);
+        // A latency axis starts at 0 and says so.
+        expect(l.yMin).toBe(0);
+        expect(l.yTicks[0]).toMatch(/^0 (ns|µs|ms|s)$/);
 
         // The readout under the cursor: the time and the batch's latency.
         const over = lat.locator('.u-over');
