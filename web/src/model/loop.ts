@@ -177,13 +177,11 @@ export class LoopModel {
     this.refresh('throughput');
   }
 
-  /** The newest time worth showing: the world's clock, or further when a
-   *  host's iteration has run past it on its own clock. */
+  /** The newest time worth showing: the world's clock (a host's iteration
+   *  that has run past it on its own clock is drawn up to it, no further). */
   liveEdge(): number {
     const snap = this.lastSnapshot;
-    const end = this.state.timeline?.end ?? 0;
-    if (!snap) return end;
-    return snap.history.atEnd ? Math.max(snap.now, end) : snap.now;
+    return snap ? snap.now : (this.state.timeline?.end ?? 0);
   }
 
   setViewport(v: Viewport): void {
