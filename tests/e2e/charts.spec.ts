@@ -83,12 +83,20 @@ test.describe('the event-loop charts', () => {
         const loop = await runBenchmark(app, viewport, lang);
         const snap = await loop.snapshot();
         // The timeline opens on a window a newcomer can read: half a
-        // millisecond, a handful of the server's iterations, not dozens.
+        // millisecond, a handful of the server's iterations, not dozens;
+        // on a phone's narrow canvas a shorter one, so that an iteration
+        // still gets the width to show its phases.
         const win = await loop.shown();
-        expect(win.t1 - win.t0).toBeCloseTo(5e5, 0);
         const iterations = iterationsOf(win.items.find((l) => l.node === 0), Infinity).length;
-        expect(iterations).toBeGreaterThanOrEqual(2);
-        expect(iterations).toBeLessThanOrEqual(12);
+        if (viewport === SCREENS.phone) {
+          expect(win.t1 - win.t0).toBeLessThan(2e5);
+          expect(iterations).toBeGreaterThanOrEqual(1);
+          expect(iterations).toBeLessThanOrEqual(4);
+        } else {
+          expect(win.t1 - win.t0).toBeCloseTo(5e5, 0);
+          expect(iterations).toBeGreaterThanOrEqual(2);
+          expect(iterations).toBeLessThanOrEqual(12);
+        }
         await page.locator('.loop-timeline').screenshot({ path: `test-results/charts/loop-timeline-${size}-${lang}.png` });
 
         // Throughput: time along x, commands per second up the side, the
