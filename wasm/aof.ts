@@ -4,21 +4,23 @@
 // the page; failing statuses become GkError with the engine's message.
 //
 //   aofInfo(world, node)                      // gkAofGetInfo
+//   aofHistory(world, node)                   // gkAofHistory: offsets over time
 //   serverCrash(world, node, CrashKind.POWER) // pull the plug
 //   serverRestart(world, node, 'appendonly yes\n')
 //   diskReadFile(world, node, 'appendonlydir/appendonly.aof.1.incr.aof')
 //   serverRecoveryInfo(world, node)           // the last recovery report
 import type { World } from './engine';
 import {
-  AofInfoBytes, CrashEvent, DiskFileBytes, DiskInfoBytes, RecoveryInfoBytes, RecoveryRowBytes, Status,
-  ThreadInfoBytes, readAofInfo, readDiskFile, readDiskInfo, readRecoveryInfo, readRecoveryRow, readThreadInfo,
-  type AofInfo as AofInfoC, type DiskFile, type DiskInfo, type RecoveryInfo, type RecoveryRow, type ThreadInfo,
+  AofInfoBytes, AofLimit, AofSampleBytes, CrashEvent, DiskFileBytes, DiskInfoBytes, RecoveryInfoBytes,
+  RecoveryRowBytes, Status, ThreadInfoBytes, readAofInfo, readAofSample, readDiskFile, readDiskInfo,
+  readRecoveryInfo, readRecoveryRow, readThreadInfo, type AofInfo as AofInfoC, type AofSample, type DiskFile,
+  type DiskInfo, type RecoveryInfo, type RecoveryRow, type ThreadInfo,
 } from '../web/src/wasm-gen/seam';
 
 export {
   AckKind, AofEvent, BioType, CrashAt, CrashEvent, DiskEvent, JobEvent, RecoveryLimit, RecoveryOutcome,
 } from '../web/src/wasm-gen/seam';
-export type { DiskInfo, RecoveryInfo, RecoveryRow, ThreadInfo };
+export type { AofSample, DiskInfo, RecoveryInfo, RecoveryRow, ThreadInfo };
 /** One file of the disk (gkDiskFile). */
 export type DiskFileInfo = DiskFile;
 
@@ -54,6 +56,21 @@ export function aofInfo(world: World, node: number): AofInfo {
     ...raw, fsync: FSYNC_NAMES[raw.fsync] ?? 'everysec', lastWriteOk: raw.lastWriteStatus === 0,
     bioFsyncOk: raw.bioFsyncStatus === 0,
   };
+}
+
+/** The AOF stream's offsets over the process's life, oldest first
+ *  (gkAofHistory): at most GK_AOF_HISTORY_MAX samples, the older ones
+ *  further apart. */
+export function aofHistory(world: World, node: number): AofSample[] {
+  const gk = world.engine;
+  const max = AofLimit.HISTORY_MAX;
+  return withBlock(world, max * AofSampleBytes + 4, (p) => {
+    const nAt = p + max * AofSampleBytes;
+    world.checkStatus(gk.module._gkAofHistory(world.handle, node, p, max, nAt));
+    const n = Math.min(gk.i32(nAt), max);
+    const v = gk.view();
+    return Array.from({ length: n }, (_, i) => readAofSample(v, p + i * AofSampleBytes));
+  });
 }
 
 export function serverThreads(world: World, node: number): ThreadInfo[] {

@@ -175,9 +175,8 @@ export interface AofView {
   file: AofFileView | null;
   series: AofSeries;
   jobs: LaneJob[];
-  /** Virtual times of beforeSleep flushes in the window. */
-  flushes: number[];
-  /** The window the series and jobs cover. */
+  /** Where the trace records read back begin: the jobs cover from here,
+   *  the series in full detail (before it, the engine's coarser history). */
   t0: number;
   crash: CrashRecord | null;
   report: RecoveryReport | null;

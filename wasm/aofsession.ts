@@ -14,9 +14,9 @@ import type { ConsoleRunner } from './consolerun';
 import { parseReply } from './resp';
 import {
   AofEvent, BioType, CrashEvent, CrashKind, DiskEvent, FSYNC_NAMES, JobEvent, RecoveryLimit, RecoveryOutcome, aofInfo,
-  CrashAt, diskFileInfo, diskInfo, diskReadFile, diskIsReadOnly, diskSetFree, diskSetPreset, diskSetReadOnly, serverCrash,
+  aofHistory, CrashAt, diskFileInfo, diskInfo, diskReadFile, diskIsReadOnly, diskSetFree, diskSetPreset, diskSetReadOnly, serverCrash,
   serverCrashAtEvent, serverIsUp, serverLogRead, serverRecoveryFollow, serverRecoveryInfo, serverRecoveryRows,
-  serverRestart, serverThreads, type RecoveryRow as EngineRow,
+  serverRestart, serverThreads, type AofSample, type RecoveryRow as EngineRow,
 } from './aof';
 import { TraceType, type TraceRecord } from './engine';
 import {
@@ -360,9 +360,8 @@ function seriesOf(recs: TraceRecord[], now: number, anchor: { fed: number; writt
   return s;
 }
 
-function jobsOf(recs: TraceRecord[], now: number): { jobs: LaneJob[]; flushes: number[] } {
+function jobsOf(recs: TraceRecord[], now: number): LaneJob[] {
   const jobs: LaneJob[] = [];
-  const flushes: number[] = [];
   const open: Record<number, number> = {};
   let iter = NaN;
   for (const r of recs) {
@@ -376,7 +375,6 @@ function jobsOf(recs: TraceRecord[], now: number): { jobs: LaneJob[]; flushes: n
       }
     } else if (r.type === TraceType.LOOP) {
       if (r.a === 0) iter = r.time;
-      else if (r.a === 1) flushes.push(r.time);
       else if (r.a === 2 && iter === iter) {
         jobs.push({ lane: MAIN_LANE, t0: iter, t1: r.time });
         iter = NaN;
@@ -384,7 +382,44 @@ function jobsOf(recs: TraceRecord[], now: number): { jobs: LaneJob[]; flushes: n
     }
   }
   for (const [lane, t0] of Object.entries(open)) jobs.push({ lane: Number(lane), t0, t1: now });
-  return { jobs, flushes };
+  return jobs;
+}
+
+/** The series over the process's whole life: the engine's history of
+ *  the offsets (gkAofHistory, coarser the older it is) up to t0, where the
+ *  trace records read back begin, then the series the records give, in
+ *  full detail. A history sample may hold offsets reached a little after
+ *  its time (aofhist.h), so none is let past what the records show from
+ *  t0 on; offsets the records do not reach back to (acknowledged and
+ *  durable before their first event) are the history's last. */
+export function withHistory(hist: readonly AofSample[], s: AofSeries, t0: number): AofSeries {
+  const old = hist.filter((h) => h.time < t0);
+  if (!old.length || !s.t.length) return s;
+  const firstKnown = (v: number[]) => v.find((x) => !Number.isNaN(x)) ?? Infinity;
+  const fed = s.fed[0];
+  const written = s.written[0];
+  const acked = Math.min(fed, firstKnown(s.acked));
+  const durable = Math.min(written, firstKnown(s.durable));
+  const out: AofSeries = { t: [], fed: [], written: [], acked: [], durable: [], buf: [] };
+  for (const h of old) {
+    out.t.push(h.time);
+    out.fed.push(Math.min(h.fed, fed));
+    out.written.push(Math.min(h.written, written));
+    out.acked.push(Math.min(h.acked, acked));
+    out.durable.push(Math.min(h.durable, durable));
+    out.buf.push(NaN);
+  }
+  const k = out.t.length - 1;
+  const known = (v: number, before: number) => (Number.isNaN(v) ? before : v);
+  s.t.forEach((t, i) => {
+    out.t.push(t);
+    out.fed.push(s.fed[i]);
+    out.written.push(s.written[i]);
+    out.acked.push(known(s.acked[i], out.acked[k]));
+    out.durable.push(known(s.durable[i], out.durable[k]));
+    out.buf.push(s.buf[i]);
+  });
+  return out;
 }
 
 /** The commands in a tail of the incr file, each with its stage. */
@@ -442,7 +477,7 @@ export function aofView(live: PersistLive): AofView {
     armed: p.armed && { point: p.armed.point, mode: p.armed.mode },
     report: p.report && p.report.rows.length > REPORT_ROWS
       ? { ...p.report, rows: p.report.rows.slice(0, REPORT_ROWS) } : p.report,
-    series: { t: [], fed: [], written: [], acked: [], durable: [], buf: [] }, jobs: [], flushes: [], t0: now,
+    series: { t: [], fed: [], written: [], acked: [], durable: [], buf: [] }, jobs: [], t0: now,
   };
   const disk = diskInfo(world, node);
   if (!isUp(live)) {
@@ -451,15 +486,15 @@ export function aofView(live: PersistLive): AofView {
   const appendonly = world.serverConfigGet(node, 'appendonly') === 'yes';
   const threads = serverThreads(world, node);
   const recs = recsNow;
-  const { jobs, flushes } = jobsOf(recs, now);
+  const jobs = jobsOf(recs, now);
   const t0 = recs.length ? recs[0].time : now;
   const info = aofInfo(world, node);
   const i = info;
   const path = i.incrFile ? `appendonlydir/${i.incrFile}` : '';
   const file = path ? fileView(world, node, path) : null;
   const fi = path ? diskFileInfo(world, node, path) : null;
-  const series = i.state === 0 ? base.series : seriesOf(recs, now,
+  const series = i.state === 0 ? base.series : withHistory(aofHistory(world, node), seriesOf(recs, now,
     { fed: i.fed, written: i.written, acked: i.acked, durable: i.durable, buf: i.bufferLength },
-    fi ? { inode: fi.inode, size: fi.size } : null);
-  return { ...base, up: true, appendonly, info, threads, disk, file, series, jobs, flushes, t0 };
+    fi ? { inode: fi.inode, size: fi.size } : null), t0);
+  return { ...base, up: true, appendonly, info, threads, disk, file, series, jobs, t0 };
 }

@@ -57,6 +57,7 @@ const CONSTANT_SETS = [
   ['AckKind', /^GK_ACK_(\w+)$/],
   ['ClientEvent', /^GK_CL_(\w+)$/],
   ['Syscall', /^GK_SYS_(\w+)$/],
+  ['AofLimit', /^GK_AOF_(HISTORY_MAX)$/],
   ['AofEvent', /^GK_AOF_(\w+)$/],
   ['BioType', /^GK_BIO_(\w+)$/],
   ['JobEvent', /^GK_JOB_(\w+)$/],

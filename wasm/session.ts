@@ -19,7 +19,7 @@
 //
 // The timeline (wasm/timeline.ts) is fed from the trace as the world runs
 // and keeps the recorded future too; a fork cuts it back as well.
-import { DictKind, GkError, GkTrapError, TraceType, type Glasskv, type World } from './engine';
+import { DictKind, GkError, GkTrapError, LoopPhase, TraceType, type Glasskv, type World } from './engine';
 import { SessionLimit, packTraceRecords } from '../web/src/wasm-gen/seam';
 import { ConsoleRunner } from './consolerun';
 import { roundTrip, writeKeys } from './driver';
@@ -860,13 +860,20 @@ export class Session {
   }
 
   /** Runs events until host `node` has completed one more iteration of its
-   *  event loop (an iteration is one event: the wake-up of the host). */
+   *  event loop. An iteration is one event, the wake-up of the host, which
+   *  the engine runs whole with the host's clock running ahead of the
+   *  world's; the world then follows it to the iteration's end, so that the
+   *  step shows all of it, short of what is due at that very moment (the
+   *  host's next wake-up, which would be a second iteration). */
   private stepIteration(live: Live, node: number): void {
     const { world } = live;
     const before = world.nodeStats(node).iterations;
     for (let i = 0; i < MAX_ITERATION_EVENTS && world.nextEventTime() !== null; i++) {
       world.step();
-      if (world.nodeStats(node).iterations !== before) return;
+      if (world.nodeStats(node).iterations === before) continue;
+      const end = lastLoopEnd(world, node);
+      if (end !== null && end - 1 > world.now()) world.runUntil(end - 1);
+      return;
     }
   }
 
@@ -1172,4 +1179,16 @@ function missingPrior(live: Live, a: Action): string | null {
     default:
       return null;
   }
+}
+
+/** When host `node` last went to sleep (its last GK_LOOP_END record among
+ *  the trace's newest), or null. */
+function lastLoopEnd(world: World, node: number): number | null {
+  const last = world.traceLastSeq();
+  const { records } = world.traceRead(Math.max(0, last - 256), 256);
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i];
+    if (r.type === TraceType.LOOP && r.node === node && r.a === LoopPhase.END) return r.time;
+  }
+  return null;
 }

@@ -596,7 +596,21 @@ typedef struct gkThreadInfo {
     uint64_t busy_ns;           /* time spent working */
 } gkThreadInfo;
 
+/* The AOF stream's four offsets at one moment of a Redis-style node's
+ * process (gkAofHistory): as gkAofInfo counts them. */
+typedef struct gkAofSample {
+    uint64_t time;              /* virtual ns */
+    uint64_t fed;               /* bytes fed to aof_buf */
+    uint64_t written;           /* of those, written into the file */
+    uint64_t acked;             /* whose replies have been written */
+    uint64_t durable;           /* on the device */
+} gkAofSample;
+
+/* Samples gkAofHistory keeps at most over a process's life. */
+#define GK_AOF_HISTORY_MAX 1024
+
 int gkAofGetInfo(gkWorld *w, int node, gkAofInfo *out);
+int gkAofHistory(gkWorld *w, int node, gkAofSample *out, int max, int *n);
 int gkServerThreads(gkWorld *w, int node, gkThreadInfo *out, int max,
                     int *n);
 

@@ -4,6 +4,7 @@
  * by a command would. */
 #include <string.h>
 #include "world.h"
+#include "aofhist.h"
 
 uint64_t gkTraceLastSeq(gkWorld *w) { return w->trace.seq; }
 
@@ -159,20 +160,6 @@ int gkScanAuditEnd(gkWorld *w, int node) {
 
 /* ---- Persistence: the AOF and the threads. ---- */
 
-/* The stream offset up to which the AOF is durable: the bytes written,
- * minus those of the current incr file still only in the page cache.
- * The page cache is the simulated disk's to know, not the server's, so
- * this asks the node's disk about the server's descriptor. */
-static uint64_t _aofDurable(gkWorld *w, int node, redisServer *s) {
-    uint64_t size, dur;
-    if (s->aof.fd < 0 ||
-        diskFdSizes(w->nodes[node].disk, s->aof.fd, &size, &dur) < 0)
-        return (uint64_t)s->aof.written_bytes;
-    uint64_t lag = size > dur ? size - dur : 0;
-    uint64_t wr = (uint64_t)s->aof.written_bytes;
-    return wr > lag ? wr - lag : 0;
-}
-
 /* Fills out with node's AOF state: sizes, stream offsets (fed, written,
  * acked, durable), fsync status, current file names (truncated to fit).
  * Not read-only: it first brings the node's machine (disk, bio threads) up
@@ -201,7 +188,7 @@ int gkAofGetInfo(gkWorld *w, int node, gkAofInfo *out) {
     out->fed = (uint64_t)a->fed_bytes;
     out->written = (uint64_t)a->written_bytes;
     out->acked = (uint64_t)a->acked_bytes;
-    out->durable = _aofDurable(w, node, s);
+    out->durable = machineAofDurable(&w->nodes[node]);
     aofManifest *am = a->manifest;
     if (am && am->nincr)
         strncpy(out->incr_file, am->incr[am->nincr - 1].file_name,
@@ -209,6 +196,21 @@ int gkAofGetInfo(gkWorld *w, int node, gkAofInfo *out) {
     if (am && am->base)
         strncpy(out->base_file, am->base->file_name,
                 sizeof(out->base_file) - 1);
+    return GK_OK;
+}
+
+/* Copies node's AOF history (aofhist.h) into out, oldest first: the
+ * newest max samples if it holds more; *n gets how many. The offsets are
+ * as of each sample's time; those of now are gkAofGetInfo's. GK_ENOTFOUND
+ * if node is not a running Redis-style node. */
+int gkAofHistory(gkWorld *w, int node, gkAofSample *out, int max, int *n) {
+    if (!worldServer(w, node))
+        return worldFail(w, GK_ENOTFOUND, "no running server node");
+    const aofHist *h = w->nodes[node].aof_hist;
+    uint32_t have = h ? h->n : 0;
+    uint32_t k = max <= 0 ? 0 : (uint32_t)max < have ? (uint32_t)max : have;
+    if (k) memcpy(out, h->s + (have - k), k * sizeof(*out));
+    *n = (int)k;
     return GK_OK;
 }
 

@@ -7,7 +7,8 @@
  *     counter), the PRNG's state, the bytes allocated, the trace's last
  *     sequence number, the nodes and connections opened;
  *   - every node: its system call counters, iterations, clock and
- *     whether its process is up;
+ *     whether its process is up, and a Redis-style node's AOF history
+ *     (aofhist.h);
  *   - every Redis-style server: its whole dataset as the RDB file that
  *     the AOF's base would hold (keys in bucket order, values, expires),
  *     the shape of each database's two dicts (table sizes, entries,
@@ -56,6 +57,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "world.h"
+#include "aofhist.h"
 #include "rdb.h"
 #include "mc_server.h"
 #include "scanwalk.h"
@@ -354,6 +356,11 @@ static uint64_t _mixNode(uint64_t crc, const gkNode *n) {
     };
     for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
         crc = _mix(crc, v[i]);
+    if (n->aof_hist) {                  /* what the offsets chart draws */
+        crc = _mix(crc, n->aof_hist->gap);
+        crc = _mixBytes(crc, n->aof_hist->s,
+                        n->aof_hist->n * sizeof(n->aof_hist->s[0]));
+    }
     return crc;
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "world.h"
+#include "aofhist.h"
 #include "recovery.h"
 #include "script.h"
 
@@ -424,10 +425,42 @@ long long machineFileSize(void *ctx, const char *path) {
     return diskSize(n->disk, path);
 }
 
+/* Of the bytes the process has written to its AOF, how many are on the
+ * device: the page cache is the simulated disk's to know, not the
+ * server's, so this asks the disk about the server's descriptor. */
+uint64_t machineAofDurable(gkNode *n) {
+    redisServer *s = n->impl;
+    uint64_t size, dur;
+    if (s->aof.fd < 0 || diskFdSizes(n->disk, s->aof.fd, &size, &dur) < 0)
+        return (uint64_t)s->aof.written_bytes;
+    uint64_t lag = size > dur ? size - dur : 0;
+    uint64_t wr = (uint64_t)s->aof.written_bytes;
+    return wr > lag ? wr - lag : 0;
+}
+
+/* Adds the AOF offsets of node id's process as of time t to its history
+ * (aofhist.h). The world calls it after each iteration of the process's
+ * event loop (t: where its clock got to) and each time the machine acts
+ * on its own, a background fsync or a write-back (t: now). Nothing is
+ * kept while appendonly is off. */
+void machineObserve(gkWorld *w, int id, uint64_t t) {
+    gkNode *n = &w->nodes[id];
+    if (!n->aof_hist || n->down || !n->impl) return;
+    redisServer *s = n->impl;
+    if (s->aof.state == AOF_OFF) return;
+    gkAofSample v = {
+        .time = t, .fed = (uint64_t)s->aof.fed_bytes,
+        .written = (uint64_t)s->aof.written_bytes,
+        .acked = (uint64_t)s->aof.acked_bytes, .durable = machineAofDurable(n),
+    };
+    aofHistRecord(n->aof_hist, &v);
+}
+
 /* Runs the process's startup (loading the AOF) in the node's time.
  * Returns GK_OK, or GK_ERR if the process exited during it. */
 int machineStart(gkWorld *w, int id) {
     gkNode *n = &w->nodes[id];
+    if (n->aof_hist) aofHistReset(n->aof_hist);
     worldEnterNode(w, id);
     serverStartup(n->impl);
     worldLeaveNode(w, id);
@@ -453,6 +486,7 @@ int gkServerAddConfig(gkWorld *w, const char *conf, int *node_id) {
     gkNode *n = &w->nodes[id];
     sds err = NULL;
     n->disk = diskCreate(&w->mem, &w->trace, (uint16_t)id);
+    n->aof_hist = memTryCalloc(&w->mem, sizeof(aofHist));
     simJobsInit(&n->jobs, &w->mem, n->disk);
     logInit(&n->log, &w->mem, 1024);
     n->conf = sdsnew(&w->mem, conf ? conf : "");
@@ -484,6 +518,8 @@ void machineRelease(gkWorld *w, gkNode *n) {
     n->recovery_dead = NULL;
     recoveryReportRelease(n->recovery_report);
     n->recovery_report = NULL;
+    if (n->aof_hist) memFree(&w->mem, n->aof_hist);
+    n->aof_hist = NULL;
 }
 
 /* Keys that expire within this long after a crash are left out of the

@@ -629,6 +629,7 @@ static void _runNode(gkWorld *w, int id) {
     }
     uint64_t next = _nodeHasWork(n) ? n->busy_until : aeNextWake(n->el);
     if (next != AE_NEVER) worldWake(w, id, next);
+    machineObserve(w, id, n->busy_until);
     machineSchedule(w, id);
 }
 
@@ -640,6 +641,7 @@ static void _evRun(gkWorld *w, gkEvent ev) {
     } else if (ev.kind == EV_MACHINE) {
         w->nodes[ev.target].machine_seq = 0;
         machineAdvance(w, ev.target, w->now);
+        machineObserve(w, ev.target, w->now);
         machineSchedule(w, ev.target);
     } else if (ev.kind == EV_CRASH) {
         machineCrashEvent(w, ev.target, ev.seq);

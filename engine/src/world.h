@@ -156,6 +156,8 @@ typedef struct gkNode {
     uint64_t machine_seq;   /* seq of the live EV_MACHINE event, 0 none */
     uint64_t machine_at;
     uint64_t crash_seq;     /* seq of the live EV_CRASH event, 0 none */
+    struct aofHist *aof_hist; /* the process's AOF offsets over its life
+                                 (aofhist.h), NULL if none is kept */
 } gkNode;
 
 struct gkWorld {
@@ -216,6 +218,8 @@ void machineRelease(gkWorld *w, gkNode *n);
 int machineStart(gkWorld *w, int id);
 void machineCrashEvent(gkWorld *w, int id, uint64_t seq);
 long long machineFileSize(void *ctx, const char *path);
+uint64_t machineAofDurable(gkNode *n);
+void machineObserve(gkWorld *w, int id, uint64_t t);
 const gkNodeType *worldRedisNodeType(void);
 
 #endif

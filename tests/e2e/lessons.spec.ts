@@ -375,6 +375,35 @@ function lessonsIn(lang: 'en' | 'ko'): Lesson[] {
     .map((f) => parseLesson(readFileSync(`${TUTORIALS}${lang}/${f}`, 'utf8'), `tutorials/${lang}/${f}`));
 }
 
+test.describe('the AOF lesson', () => {
+  test('a step points at the crash report only once its own crash has run, not at the report of the step before', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await page.goto('./?fresh&seed=7&lesson=aof-fsync');
+    await app.waitReady();
+    await app.lesson.settled();
+    const lesson = lessonsIn('en').find((l) => l.id === 'aof-fsync')!;
+    const k = lesson.steps.findIndex((s) => s.title.startsWith('Power loss'));
+    await app.lesson.goTo(k);
+    await expect(app.lesson.title).toHaveText('Power loss: only the device survives');
+    // The kill -9 report of the step before is still in the pane, not pointed at.
+    const report = page.locator('[data-lesson-target="aof.report"]');
+    await expect(report).toBeVisible();
+    await expect(app.byId('aof.report.explain')).toContainText('kill -9');
+    await expect(report).not.toHaveAttribute('data-lesson-focus', 'on');
+    await app.screenshot('lesson-aof-power-loss-before');
+    const [write, predict] = clickBlocks(lesson.steps[k]);
+    await app.lesson.run(write.key);
+    await expect(report).not.toHaveAttribute('data-lesson-focus', 'on');
+    // The step's own crash: now the report is its result, and pointed at.
+    await app.lesson.answer(predict.key, 'cart:1, cart:2, cart:3');
+    await expect(app.lesson.block(predict.key)).toHaveAttribute('data-verdict', 'right');
+    await expect(report).toHaveAttribute('data-lesson-focus', 'on');
+    await expect(app.byId('aof.report.explain')).toContainText('appendfsync everysec');
+    await app.screenshot('lesson-aof-power-loss-after');
+    expect(app.errors).toEqual([]);
+  });
+});
+
 /** Lessons whose every step is kept as a screenshot for review. */
 const SHOWN = new Set(['aof-fsync', 'redis-threads', 'rtt-and-flushing', 'memcached-slabs']);
 

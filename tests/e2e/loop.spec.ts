@@ -74,6 +74,36 @@ test.describe('the event-loop pane', () => {
     expect(app.errors).toEqual([]);
   });
 
+  test('the timeline draws nothing past now, and a stepped iteration ends by now', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 9, pane: 'loop' });
+    const loop = new LoopPane(app);
+    await loop.startWorkload('benchmark', { clients: 8, pipeline: 16, requests: 0 });
+    await loop.play('0.01', 1500);
+    // Playing stops with the server inside an iteration its own clock has
+    // already run to the end: the part after now is not drawn.
+    const played = await loop.drawnPastNow();
+    expect(played.nowX).toBeGreaterThan(played.width * 0.5);
+    expect(played.nowX).toBeLessThan(played.width);
+    expect(played.pixels).toBe(0);
+    await page.locator('.loop-timeline').screenshot({ path: 'test-results/loop-timeline-at-now.png' });
+
+    // Stepping one iteration of the server runs the world to its end (a
+    // nanosecond short, where the server's next wake-up is due): the whole
+    // iteration is drawn.
+    await app.byId('time.stepIteration').click();
+    await loop.settle();
+    const snap = await loop.snapshot();
+    const lane = (await loop.shown()).items.find((l) => l.node === 0)!;
+    let last = -1;
+    for (let i = 0; i < lane.count; i++) if (lane.kind[i] === 0 && (last < 0 || lane.t0[i] > lane.t0[last])) last = i;
+    expect(lane.x[last]).toBe(snap.hosts[0].iterations - 1);
+    expect(lane.t1[last]).toBe(snap.now + 1);
+    expect((await loop.drawnPastNow()).pixels).toBe(0);
+    await page.locator('.loop-timeline').screenshot({ path: 'test-results/loop-timeline-stepped.png' });
+    expect(app.errors).toEqual([]);
+  });
+
   test('a lab runs live part by part and headless as figures; the views show its round trips and latencies', async ({ page }) => {
     const app = new SandboxPage(page);
     await app.open({ seed: 4, pane: 'loop' });

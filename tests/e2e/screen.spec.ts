@@ -574,21 +574,24 @@ test.describe('a first visit', () => {
     await context.close();
   });
 
-  for (const lang of ['en', 'ko'] as const) {
-    test(`the pane tabs fit on one row at 1440 px (${lang}), with their full names as titles`, async ({ page }) => {
-      const app = new SandboxPage(page);
-      await page.setViewportSize(SCREENS.laptop);
-      await page.goto(`./?fresh&seed=3&lang=${lang}`);
-      await app.waitReady();
-      const tabs = page.locator('.view-tabs [role="tab"]');
-      await expect(tabs).toHaveCount(4);
-      const tops = await tabs.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
-      expect(new Set(tops).size).toBe(1);
-      for (const p of ['loop', 'keys', 'aof', 'slabs']) {
-        expect(await app.byId(`views.tab.${p}`).getAttribute('title')).toBeTruthy();
-      }
-      await expect(app.byId('views.tab.keys')).toHaveAttribute('title', lang === 'en' ? 'Hash table & SCAN' : '해시 테이블 & SCAN');
-    });
+  for (const [size, viewport] of [['1440', SCREENS.laptop], ['1280', SCREENS.projector]] as const) {
+    for (const lang of ['en', 'ko'] as const) {
+      test(`the pane tabs fit on one row at ${size} px (${lang}), with their full names as titles`, async ({ page }) => {
+        const app = new SandboxPage(page);
+        await page.setViewportSize(viewport);
+        await page.goto(`./?fresh&seed=3&lang=${lang}`);
+        await app.waitReady();
+        const tabs = page.locator('.view-tabs [role="tab"]');
+        await expect(tabs).toHaveCount(4);
+        const tops = await tabs.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+        expect(new Set(tops).size).toBe(1);
+        for (const p of ['loop', 'keys', 'aof', 'slabs']) {
+          expect(await app.byId(`views.tab.${p}`).getAttribute('title')).toBeTruthy();
+        }
+        await expect(app.byId('views.tab.keys')).toHaveAttribute('title', lang === 'en' ? 'Hash table & SCAN' : '해시 테이블 & SCAN');
+        await expect(app.byId('views.tab.aof')).toHaveAttribute('title', lang === 'en' ? 'AOF & crashes' : 'AOF & 크래시');
+      });
+    }
   }
 });
 

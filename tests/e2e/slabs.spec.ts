@@ -40,6 +40,37 @@ test.describe('the Slabs pane', () => {
     expect(app.errors).toEqual([]);
   });
 
+  test('the class table gives every size with its unit, bytes or KiB or MiB, in English and Korean', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const slabs = new SlabsPane(app);
+    await app.open({ seed: 5 });
+    await slabs.show();
+    for (const [key, bytes] of [['small', 100], ['mid', 20_000], ['big', 600_000]] as const) {
+      await app.byId('slabs.quick.key').fill(key);
+      await app.byId('slabs.quick.size').fill(String(bytes));
+      await app.byId('slabs.quick.send').click();
+      await app.idle();
+      await expect(slabs.lastReply).toHaveText('STORED\\r\\n');
+    }
+    const SIZE = /^\d{1,3}(,\d{3})*(\.\d)? (B|KiB|MiB)$/;
+    // The cells of chunk size, requested, in used chunks and waste, in the
+    // rows of the classes and in the total row (which has no chunk size).
+    const sizes = () => app.byId('slabs.classes').evaluate((table) => [...table.querySelectorAll('tbody tr, tfoot tr')]
+      .flatMap((tr) => [0, 5, 6, 7].map((i) => tr.querySelectorAll('td')[i]?.textContent ?? ''))
+      .filter((text, i) => text !== '' || i % 4 !== 0));
+    for (const lang of ['en', 'ko'] as const) {
+      await app.byId(`lang.${lang}`).click();
+      const cells = await sizes();
+      expect(cells.length).toBeGreaterThan(39 * 4);
+      for (const text of cells) expect(text).toMatch(SIZE);
+      expect(cells.some((text) => text.endsWith(' KiB'))).toBe(true);
+      await expect(slabs.row(1).locator('td').first()).toHaveText('96 B');
+      await expect(slabs.row(39).locator('td').first()).toHaveText('524,288 B');
+    }
+    await app.byId('slabs.classes').screenshot({ path: 'test-results/slabs-table-units.png' });
+    expect(app.errors).toEqual([]);
+  });
+
   test('sets typed in the memcached console take chunks of the class the engine picks', async ({ page }) => {
     const app = new SandboxPage(page);
     const slabs = new SlabsPane(app);

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { emptyLog, newSession, oneServer, rawExchange } from './helpers';
 import {
-  CrashKind, RecoveryLimit, aofInfo, diskFileInfo, diskInfo, diskList, diskPresets, diskReadFile, serverCrash,
+  CrashKind, RecoveryLimit, aofHistory, aofInfo, diskFileInfo, diskInfo, diskList, diskPresets, diskReadFile, serverCrash,
   serverIsUp, serverLogRead, serverRecoveryFollow, serverRecoveryInfo, serverRecoveryRows, serverRestart,
   serverThreads,
 } from '../../wasm/aof';
@@ -84,6 +84,52 @@ describe('persistence exports', () => {
       db: 0, key: 's', acked: '{a, b}', ackedPresent: true, foundPresent: false, command: 'SADD', writes: 1,
     });
     expect(serverRecoveryRows(world, node, 1, 10)).toEqual([]);
+  });
+});
+
+describe('the offsets over a long run', () => {
+  test('under a SET workload the view\'s series goes back to the AOF\'s start, with a step of durable per fsync', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(8));
+    run(session, [{ kind: 'console', text: 'CONFIG SET appendonly yes' }, { kind: 'wait', ns: 1e9 }]);
+    const on = session.snapshot().now;
+    run(session, [
+      { kind: 'workload', preset: 'benchmark', command: 'SET', clients: 4, requests: 0, keyspace: 1_000_000 },
+      { kind: 'wait', ns: 4e9 },
+    ]);
+    const view = session.aof();
+    const s = view.series;
+    // The trace read back covers the last milliseconds; the series the whole run.
+    expect(view.now - view.t0).toBeLessThan(0.5e9);
+    expect(s.t[0]).toBeLessThanOrEqual(on);
+    expect(s.t[s.t.length - 1]).toBe(view.now);
+    let steps = 0;
+    for (let i = 1; i < s.t.length; i++) {
+      expect(s.t[i]).toBeGreaterThanOrEqual(s.t[i - 1]);
+      expect(s.written[i]).toBeGreaterThanOrEqual(s.written[i - 1]);
+      expect(s.durable[i]).toBeLessThanOrEqual(s.written[i]);
+      if (s.durable[i] > s.durable[i - 1]) steps++;
+    }
+    expect(steps).toBeGreaterThanOrEqual(3);
+    expect(s.durable.every((d) => !Number.isNaN(d))).toBe(true);
+  });
+
+  test('gkAofHistory holds the offsets since the AOF came on, in time order, ending where gkAofGetInfo is', async () => {
+    const { world, node, conn } = await oneServer();
+    expect(aofHistory(world, node)).toEqual([]);
+    rawExchange(world, conn, cmd('CONFIG SET appendonly yes'));
+    world.runUntil(world.now() + 1e9);
+    for (let i = 0; i < 30; i++) {
+      rawExchange(world, conn, cmd(`SET key:${i} ${i}`));
+      world.runUntil(world.now() + 1e8);
+    }
+    const hist = aofHistory(world, node);
+    expect(hist.length).toBeGreaterThan(30);
+    expect(hist.length).toBeLessThanOrEqual(1024);
+    for (let i = 1; i < hist.length; i++) expect(hist[i].time).toBeGreaterThanOrEqual(hist[i - 1].time);
+    const info = aofInfo(world, node);
+    expect(hist[hist.length - 1].written).toBe(info.written);
+    expect(hist[hist.length - 1].durable).toBe(info.durable);
   });
 });
 

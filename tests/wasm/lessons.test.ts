@@ -11,7 +11,9 @@ import type { SlabsView } from '../../wasm/mcprotocol';
 import type { Action, ConsoleEntry, ReplyValue, Snapshot } from '../../wasm/protocol';
 import { parseActionLine } from '../../web/src/lessons/actions';
 import { parseLesson } from '../../web/src/lessons/parse';
-import { LESSON_EPOCH_MS, actionsAtEntry, autoBlocks, blocksOf, claimsOf, clickBlocks, stepActions } from '../../web/src/lessons/plan';
+import {
+  LESSON_EPOCH_MS, actionsAtEntry, autoBlocks, blocksOf, claimsOf, clickBlocks, focusOf, focusOn, stepActions,
+} from '../../web/src/lessons/plan';
 import { answerFits, compare, needsAof, needsSlabs, probeRoots, readProbe, readSlabs, showValue, slabItem } from '../../web/src/lessons/probe';
 import { LessonError, type Lesson, type PredictBlock } from '../../web/src/lessons/types';
 import { emptyLog, newSession } from './helpers';
@@ -156,6 +158,34 @@ describe('the lesson parser', () => {
     expect([answerFits('number', '42'), answerFits('number', ' -0.5 '), answerFits('number', 'abc'),
       answerFits('number', '4,369'), answerFits('number', ''), answerFits('text', 'abc'), answerFits('text', '  '),
       answerFits('choice', '4')]).toEqual([true, true, false, false, false, true, false, true]);
+  });
+});
+
+describe('what a step points at', () => {
+  it('a focus block after a block the reader runs points only once that block has run', () => {
+    const l = parse([
+      '## One', '',
+      '```glasskv do auto', 'wait 1s', '```', '',
+      '```glasskv focus', 'scan.controls', '```', '',
+      '```glasskv run', 'SET a 1', '```', '',
+      '```glasskv focus', 'scan.cursor, ht.table.1', '```', '',
+      '```glasskv predict', 'question: Which?', 'choices: 0 | 1', 'do: scan-step', 'answer: scan.cursor', '```', '',
+      '```glasskv focus', 'scan.keys', '```', '',
+    ].join('\n'));
+    const step = l.steps[0];
+    expect(focusOf(step)).toEqual(['scan.controls', 'scan.cursor', 'ht.table.1', 'scan.keys']);
+    expect(focusOn(step, 0)).toEqual(['scan.controls']);
+    expect(focusOn(step, 1)).toEqual(['scan.controls', 'scan.cursor', 'ht.table.1']);
+    expect(focusOn(step, 2)).toEqual(focusOf(step));
+  });
+
+  it('the power-loss step of the AOF lesson points at the report only after its crash', () => {
+    const l = load('en/aof-fsync.md');
+    const step = l.steps.find((s) => s.title.startsWith('Power loss'))!;
+    expect(focusOf(step)).toEqual(['aof.report']);
+    expect(focusOn(step, 0)).toEqual([]);
+    expect(focusOn(step, 1)).toEqual([]);
+    expect(focusOn(step, clickBlocks(step).length)).toEqual(['aof.report']);
   });
 });
 

@@ -3,6 +3,7 @@
 import { expect, type Locator } from '@playwright/test';
 import type { LaneItems, Snapshot, TimelineResult } from '../../../wasm/protocol';
 import type { LabelBox } from '../../../web/src/render/sequence';
+import { loopPalette } from '../../../web/src/render/timeline';
 import type { SandboxPage } from './sandbox';
 
 const ITER = 0;
@@ -76,6 +77,35 @@ export class LoopPane {
   /** The window of the timeline the page holds (what it draws). */
   async shown(): Promise<TimelineResult> {
     return this.app.page.evaluate(() => window.glasskv.loop().timeline!);
+  }
+
+  /** Where the timeline's now line is (canvas pixels), and how many
+   *  pixels right of it, below the time axis, are painted in a colour of
+   *  the lanes' drawing (a phase, an iteration, a tick, the asleep line):
+   *  read from the canvas itself. */
+  async drawnPastNow(): Promise<{ nowX: number; width: number; pixels: number }> {
+    const colors = [
+      loopPalette.poll, loopPalette.read, loopPalette.exec, loopPalette.cron, loopPalette.beforeSleep,
+      loopPalette.write, loopPalette.iteration, loopPalette.iterationEdge, loopPalette.sleep, loopPalette.send,
+      loopPalette.done,
+    ];
+    await this.settle();
+    return this.timeline.evaluate(async (el: HTMLCanvasElement, hex) => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null))));
+      const rgb = new Set(hex.map((h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)).join(',')));
+      const r = window.glasskv.loop().timeline!;
+      const now = window.glasskv.state().snapshot!.now;
+      const scale = (window.devicePixelRatio || 1) * parseFloat(getComputedStyle(document.documentElement).fontSize) / 17;
+      const gutter = 168 * scale;
+      const nowX = gutter + ((now - r.t0) / (r.t1 - r.t0)) * (el.width - gutter);
+      const from = Math.ceil(nowX + 2 * scale) + 1;
+      const top = Math.ceil(30 * scale);
+      if (from >= el.width) return { nowX, width: el.width, pixels: 0 };
+      const data = el.getContext('2d')!.getImageData(from, top, el.width - from, el.height - top).data;
+      let pixels = 0;
+      for (let i = 0; i < data.length; i += 4) if (rgb.has(`${data[i]},${data[i + 1]},${data[i + 2]}`)) pixels++;
+      return { nowX, width: el.width, pixels };
+    }, colors);
   }
 
   /** The numbers of the server iterations the timeline holds that began

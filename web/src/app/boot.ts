@@ -100,6 +100,7 @@ export function createApp(): App {
     seek: (t) => store.seek(t),
     timeline: (t0, t1, px, nodes) => bridge.call({ type: 'timeline', t0, t1, px, nodes }),
     slabs: (query) => store.slabs(query),
+    aofView: () => store.aofView(),
     digest: () => bridge.call({ type: 'digest' }),
     shareLink: async () => (await share.link()).url,
     exportText: () => share.fileText(),

@@ -2,6 +2,7 @@
 // (and for curious students in the devtools console).
 import type { Action, ConsoleEntry, TimelineResult, TraceResult } from '../../../wasm/protocol';
 import type { SlabsQuery, SlabsResultMap } from '../../../wasm/mcprotocol';
+import type { AofView } from '../../../wasm/aofprotocol';
 import type { LoopState } from '../model/loop';
 import type { LessonState } from '../lessons/runner';
 import type { AppState } from '../model/store';
@@ -24,6 +25,8 @@ export interface TestHandle {
   timeline(t0: number, t1: number, px: number, nodes?: number[]): Promise<TimelineResult>;
   /** The memcached node's slabs, a what-if layout, or where an item lands. */
   slabs<Q extends SlabsQuery>(query: Q): Promise<SlabsResultMap[Q['what']] | null>;
+  /** What the AOF panel shows (null while the engine is not ready). */
+  aofView(): Promise<AofView | null>;
   /** The engine's digest of the world's state (equal states, equal digests). */
   digest(): Promise<string>;
   /** A link to the current state, as the Share button makes it. */

@@ -30,6 +30,7 @@ export const aofEn = {
   'aof.chart.reset': 'Reset zoom',
   'aof.chart.windowAll': '{from} – {to} ({span}), following now',
   'aof.chart.windowZoomed': 'zoomed: {from} – {to} ({span})',
+  'aof.chart.flushes': 'ticks on the time axis: aof_buf written (flushes)',
   'aof.chart.keys': 'Wheel to zoom; keys: + and − zoom, 0 resets, ← and → move',
   'aof.chartEmpty': 'Run some writes to see the offsets move.',
   'aof.file': 'The incr file as RESP',

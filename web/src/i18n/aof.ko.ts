@@ -32,6 +32,7 @@ export const aofKo: Record<keyof typeof aofEn, string> = {
   'aof.chart.reset': '확대 초기화',
   'aof.chart.windowAll': '{from} – {to} ({span}), 현재를 따라감',
   'aof.chart.windowZoomed': '확대됨: {from} – {to} ({span})',
+  'aof.chart.flushes': '시간 축의 눈금: aof_buf 쓰기(플러시)',
   'aof.chart.keys': '휠로 확대/축소. 키: + 와 − 확대/축소, 0 초기화, ← → 이동',
   'aof.chartEmpty': '쓰기 명령을 실행하면 오프셋이 움직입니다.',
   'aof.file': 'RESP로 본 incr 파일',

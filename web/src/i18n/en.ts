@@ -50,7 +50,7 @@ export const en = {
   'console.asideHide': 'Hide',
 
   'ht.title': 'Hash table',
-  'ht.subtitle': 'the keyspace dict of db {db}',
+  'ht.subtitle': 'keyspace dict of',
   'ht.db': 'db',
   'ht.table': 'ht[{i}]',
   'ht.size': 'buckets',

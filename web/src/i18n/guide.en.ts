@@ -25,6 +25,6 @@ export const guideEn = {
   'tour.lessons.text': 'Lessons walk through one idea at a time, and check each of your predictions against the engine.',
   'views.short.loop': 'Event loop',
   'views.short.keys': 'Hash table',
-  'views.short.aof': 'AOF & crashes',
+  'views.short.aof': 'AOF',
   'views.short.slabs': 'Slabs',
 } as const;

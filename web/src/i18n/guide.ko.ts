@@ -26,6 +26,6 @@ export const guideKo: Record<keyof typeof guideEn, string> = {
   'tour.lessons.text': '레슨은 한 번에 한 가지 개념을 따라가며, 여러분의 예측을 하나하나 엔진의 결과와 맞춰 봅니다.',
   'views.short.loop': '이벤트 루프',
   'views.short.keys': '해시 테이블',
-  'views.short.aof': 'AOF & 크래시',
+  'views.short.aof': 'AOF',
   'views.short.slabs': '슬랩',
 };

@@ -51,7 +51,7 @@ export const ko: Record<MessageKey, string> = {
   'console.asideHide': '숨기기',
 
   'ht.title': '해시 테이블',
-  'ht.subtitle': 'db {db}의 키 공간 dict',
+  'ht.subtitle': '키 공간 dict:',
   'ht.db': 'db',
   'ht.table': 'ht[{i}]',
   'ht.size': '버킷',

@@ -30,7 +30,7 @@ export const slabsEn = {
   'slabs.landing': 'An item of {ntotal} bytes (48-byte header, key + 1, value + 2 for \\r\\n, CAS) lands in class {cls}: a {chunk}-byte chunk, {pad} bytes of padding.',
   'slabs.landingLarge': 'An item of {ntotal} bytes is larger than slab_chunk_max: it is stored as a chunked item, its header in a small class and its data in class {cls}.',
   'slabs.tooLarge': 'An item of {ntotal} bytes is too large for this node (-I {max}): SERVER_ERROR object too large for cache.',
-  'slabs.waste.help': 'waste = bytes of used chunks − bytes the items asked for (internal fragmentation).',
+  'slabs.waste.help': 'waste = bytes of used chunks − bytes the items asked for (internal fragmentation). Sizes are in bytes (B) as memcached\'s stats give them, from 10 KiB in KiB (1,024 B) and MiB (1,048,576 B).',
 
   'slabs.pages.title': 'Pages of class {cls} ({chunk}-byte chunks, {perslab} per page)',
   'slabs.pages.none': 'Class {cls} has no page yet: the first item stored in it takes one.',

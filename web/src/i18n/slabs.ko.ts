@@ -32,7 +32,7 @@ export const slabsKo: Record<keyof typeof slabsEn, string> = {
   'slabs.landing': '{ntotal}바이트 아이템(헤더 48바이트, 키 + 1, 값 + 2(\\r\\n), CAS)은 클래스 {cls}에 들어갑니다: {chunk}바이트 청크, 패딩 {pad}바이트.',
   'slabs.landingLarge': '{ntotal}바이트 아이템은 slab_chunk_max보다 커서 청크 아이템으로 저장됩니다: 헤더는 작은 클래스에, 데이터는 클래스 {cls}에.',
   'slabs.tooLarge': '{ntotal}바이트 아이템은 이 노드(-I {max})에 너무 큽니다: SERVER_ERROR object too large for cache.',
-  'slabs.waste.help': '낭비 = 사용 중인 청크의 바이트 − 아이템이 요청한 바이트 (내부 단편화).',
+  'slabs.waste.help': '낭비 = 사용 중인 청크의 바이트 − 아이템이 요청한 바이트 (내부 단편화). 크기는 memcached의 stats처럼 바이트(B)로, 10 KiB부터는 KiB(1,024 B)와 MiB(1,048,576 B)로 적습니다.',
 
   'slabs.pages.title': '클래스 {cls}의 페이지 ({chunk}바이트 청크, 페이지당 {perslab}개)',
   'slabs.pages.none': '클래스 {cls}에는 아직 페이지가 없습니다: 처음 저장되는 아이템이 하나를 가져갑니다.',

@@ -60,6 +60,21 @@ export function focusOf(step: Step): string[] {
   return blocksOf(step).flatMap((b) => (b.type === 'focus' ? b.targets : []));
 }
 
+/** The focus targets a step points at once `ran` of its click blocks have
+ *  run: a focus block placed after a block the reader runs points at that
+ *  block's result, so it waits for it. Until then the view may still show
+ *  what an earlier step left there (the report of an earlier crash), which
+ *  is not this step's to point at. */
+export function focusOn(step: Step, ran: number): string[] {
+  const out: string[] = [];
+  let clicks = 0;
+  for (const b of blocksOf(step)) {
+    if (b.type === 'focus' && clicks <= ran) out.push(...b.targets);
+    else if (isActionBlock(b) && !b.auto) clicks++;
+  }
+  return out;
+}
+
 /** Each acting block of a step with the expect blocks that follow it. */
 export function claimsOf(step: Step): { block: ActionBlock; expects: ExpectBlock[] }[] {
   const out: { block: ActionBlock; expects: ExpectBlock[] }[] = [];

@@ -57,6 +57,18 @@ export const MAX_SPAN_NS = 4 * 3600e9;
  *  four iterations of a server busy with a benchmark, each wide enough to
  *  show its phases (two milliseconds held a dozen, too thin to read). */
 const DEFAULT_SPAN_NS = 5e5;
+/** Virtual time per CSS pixel of the default window, at most: a narrower
+ *  timeline (a phone's, about 180 px) opens on a shorter window, so that
+ *  an iteration keeps about the width it has on a laptop. */
+const DEFAULT_NS_PER_PX = 800;
+
+/** The window the timeline opens on when its plot is `cssPx` CSS pixels
+ *  wide: half a millisecond, shorter on a narrow plot (in steps of 10 µs,
+ *  50 µs at least). */
+export function defaultSpan(cssPx: number): number {
+  const fit = Math.round((cssPx * DEFAULT_NS_PER_PX) / 1e4) * 1e4;
+  return Math.max(5e4, Math.min(DEFAULT_SPAN_NS, fit));
+}
 /** The sequence diagram shows this many round trips at most. */
 const SEQUENCE_BATCHES = 3;
 
@@ -83,6 +95,9 @@ export class LoopModel {
   private readonly bridge: Bridge;
   private readonly store: Store;
   private width = 0;
+  /** The window's span was chosen (a zoom, a pan, a fit): the plot's
+   *  width no longer picks it. */
+  private spanChosen = false;
   private chartWidth = 0;
   private readonly busy = new Set<Kind>();
   private readonly again = new Set<Kind>();
@@ -162,10 +177,15 @@ export class LoopModel {
 
   // ---- Viewport. ----
 
-  /** The timeline canvas is this many device pixels wide. */
-  setWidth(px: number): void {
+  /** The timeline's plot is this many device pixels wide (cssPx CSS
+   *  pixels): one column of the window each. Until a span is chosen, the
+   *  width picks the window's (defaultSpan). */
+  setWidth(px: number, cssPx = px): void {
     const w = Math.max(1, Math.round(px));
-    if (w === this.width) return;
+    const { t0, t1, follow } = this.state.viewport;
+    const span = defaultSpan(cssPx);
+    if (!this.spanChosen && span !== t1 - t0) this.set({ viewport: { t0: t1 - span, t1, follow } });
+    else if (w === this.width) return;
     this.width = w;
     this.refresh('timeline');
   }
@@ -177,16 +197,15 @@ export class LoopModel {
     this.refresh('throughput');
   }
 
-  /** The newest time worth showing: the world's clock, or further when a
-   *  host's iteration has run past it on its own clock. */
+  /** The newest time worth showing: the world's clock (a host's iteration
+   *  that has run past it on its own clock is drawn up to it, no further). */
   liveEdge(): number {
     const snap = this.lastSnapshot;
-    const end = this.state.timeline?.end ?? 0;
-    if (!snap) return end;
-    return snap.history.atEnd ? Math.max(snap.now, end) : snap.now;
+    return snap ? snap.now : (this.state.timeline?.end ?? 0);
   }
 
   setViewport(v: Viewport): void {
+    this.spanChosen = true;
     const span = clampSpan(v.t1 - v.t0);
     let t0 = v.t0;
     if (t0 < -span / 2) t0 = -span / 2;

@@ -128,6 +128,16 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, w: number, h: number
       ctx.fillStyle = 'rgba(148, 163, 184, 0.06)';
       ctx.fillRect(g.gutter, g.axis, Math.max(0, X(r.from) - g.gutter), h - g.axis);
     }
+    // A host runs an iteration as one event, its own clock ahead of the
+    // world's: the trace already holds the rest of the iteration under way.
+    // That rest has not happened yet at now, so the lanes stop there (a
+    // rewound world shows its recorded future instead, shaded).
+    ctx.save();
+    if (m.atEnd) {
+      ctx.beginPath();
+      ctx.rect(g.gutter, 0, Math.max(0, Math.min(w, X(m.now)) - g.gutter), h);
+      ctx.clip();
+    }
     for (const lane of g.lanes) {
       const info = m.lanes.find((l) => l.node === lane.node)!;
       if (r.mode === 'items') {
@@ -138,6 +148,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, w: number, h: number
         if (bins) drawBins(ctx, lane, bins.data, r, X, dpr, info.role);
       }
     }
+    ctx.restore();
     if (m.focus) drawFocus(ctx, g, m.focus, X, dpr);
     drawNow(ctx, g, h, w, X(m.now), m.atEnd, dpr, m.text);
     ctx.restore();
@@ -480,6 +491,7 @@ export function hitTest(m: TimelineModel, w: number, dpr: number, x: number, y: 
   if (!lane) return null;
   const plotW = w - g.gutter;
   const t = r.t0 + ((x - g.gutter) / plotW) * (r.t1 - r.t0);
+  if (m.atEnd && t > m.now) return null;
   if (r.mode === 'bins') {
     const column = Math.floor(((x - g.gutter) / plotW) * r.px);
     return { mode: 'bin', node: lane.node, column: Math.max(0, Math.min(r.px - 1, column)) };

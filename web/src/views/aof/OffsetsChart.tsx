@@ -5,16 +5,45 @@ import { useT } from '../../app/hooks';
 import { formatBytes } from '../../model/format';
 import { formatDuration } from '../../render/timeaxis';
 import { TIME_INCRS, timeTicks } from '../../render/charts';
-import { UPlotChart, axisOf, type ChartSpec, type Mark, type Range } from '../UPlotChart';
+import { UPlotChart, axisOf, type ChartSpec, type Range } from '../UPlotChart';
 import {
-  STAGES, STAGE_COLORS, offsetsSpan, offsetsTable, offsetsYRange, panBy, visibleWindow, zoomBy, type TimeWindow,
+  STAGES, STAGE_COLORS, offsetsSpan, offsetsTable, offsetsYRange, panBy, risesIn, thinned, visibleWindow, zoomBy,
+  type TimeWindow,
 } from './model';
 import { MinusIcon, PlusIcon } from '../../shell/icons';
 
 const STEP = 0.5;
 const PAN = 0.25;
 
-const FLUSH = 'rgba(244, 114, 182, 0.35)';
+/** The flushes' ticks: their colour (aof_buf's), height, width, and the
+ *  least distance between two, in CSS pixels at the normal type size. */
+const FLUSH = STAGE_COLORS.buf;
+const FLUSH_TICK = 7;
+const FLUSH_WIDTH = 2;
+const FLUSH_GAP = 4;
+/** Columns of the chart's table (offsetsTable): x, then STAGES in order. */
+const WRITTEN = 1 + STAGES.indexOf('written');
+const DURABLE = 1 + STAGES.indexOf('durable');
+
+/** Draws a tick along the bottom of the plot at each flush (a rise of
+ *  the written offset) in sight, at most one per FLUSH_GAP pixels: a line
+ *  across the plot per flush would cover it with thousands of them. */
+function paintFlushes(u: uPlot, scale: number): void {
+  const { left, top, width, height } = u.bbox;
+  const dpr = window.devicePixelRatio || 1;
+  const xs = u.data[0] as number[];
+  const at = risesIn(xs, u.data[WRITTEN] as (number | null)[], u.scales.x.min, u.scales.x.max)
+    .map((t) => Math.round(u.valToPos(t, 'x', true)));
+  const h = Math.round(FLUSH_TICK * scale * dpr);
+  const w = Math.max(1, Math.round(FLUSH_WIDTH * scale * dpr));
+  const { ctx } = u;
+  ctx.save();
+  ctx.fillStyle = FLUSH;
+  for (const x of thinned(at, FLUSH_GAP * scale * dpr)) {
+    if (x >= left && x < left + width) ctx.fillRect(x, top + height - h, w, h);
+  }
+  ctx.restore();
+}
 
 /** The offsets chart with a zoom in time: the wheel zooms around the
  *  pointer, a drag across the plot zooms to what it covers, the buttons
@@ -73,6 +102,7 @@ export const OffsetsChart = memo(function OffsetsChart({ view }: { view: AofView
             span: formatDuration(w.t1 - w.t0), from: formatDuration(w.t0), to: formatDuration(w.t1),
           })}
         </span>
+        <span className="dim aof-chart-flushes"><span className="aof-flush-tick" aria-hidden="true" />{t('aof.chart.flushes')}</span>
       </div>
       <div ref={box} className="aof-chart-box" tabIndex={0} onKeyDown={onKey} data-testid="aof.chart.box"
         role="application" aria-label={t('aof.chart.keys')} aria-describedby={windowId} title={t('aof.chart.keys')}>
@@ -83,7 +113,7 @@ export const OffsetsChart = memo(function OffsetsChart({ view }: { view: AofView
 });
 
 /** The chart itself: the four offsets as steps over virtual time, the
- *  beforeSleep flushes as faint lines. */
+ *  flushes of aof_buf as ticks along the time axis. */
 const Offsets = memo(function Offsets({ view, shown, onZoom }: { view: AofView; shown: TimeWindow;
   onZoom: (r: Range | null) => void }) {
   const t = useT();
@@ -106,13 +136,15 @@ const Offsets = memo(function Offsets({ view, shown, onZoom }: { view: AofView; 
       x: { time: false },
       y: { range: () => offsetsYRange(latest.current.series, latest.current.shown) },
     },
+    hooks: { draw: [(u: uPlot) => paintFlushes(u, th.scale)] },
     axes: [
       axisOf(th, { space: 90 * th.scale, incrs: TIME_INCRS, values: (_u, s) => timeTicks(s), label: t('charts.virtualTime') }),
       axisOf(th, { space: 28 * th.scale, values: (_u, s) => s.map(formatBytes), label: t('aof.chart.offsetAxis') }),
     ],
   }), [t]);
   const data = useMemo(() => offsetsTable(view), [view]);
-  const marks = useMemo<Mark[]>(() => view.flushes.map((f) => ({ x: f, color: FLUSH })), [view.flushes]);
-  return <UPlotChart spec={spec} data={data as uPlot.AlignedData} x={[shown.t0, shown.t1]} marks={marks}
-    onZoom={onZoom} height={150} label={t('aof.chart')} testId="aof.chart" />;
+  // The fsyncs in sight, each a step of durable (for the page's tests).
+  const fsyncs = risesIn(data[0], data[DURABLE], shown.t0, shown.t1).length;
+  return <UPlotChart spec={spec} data={data as uPlot.AlignedData} x={[shown.t0, shown.t1]}
+    onZoom={onZoom} height={150} label={t('aof.chart')} testId="aof.chart" attrs={{ fsyncs }} />;
 });

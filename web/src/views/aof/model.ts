@@ -90,6 +90,30 @@ export function seriesRange(s: AofSeries, t0 = -Infinity, t1 = Infinity): { lo: 
   return lo === Infinity ? { lo: 0, hi: 1 } : { lo, hi: Math.max(hi, lo + 1) };
 }
 
+/** The times in [t0, t1] at which a stepped series rises: for the
+ *  written offset, the flushes of aof_buf (write(2) calls, or several of
+ *  them where the series is coarse); for durable, the fsyncs. */
+export function risesIn(xs: ArrayLike<number>, ys: ArrayLike<number | null>, t0 = -Infinity, t1 = Infinity): number[] {
+  const out: number[] = [];
+  let prev: number | null = null;
+  for (let i = 0; i < xs.length; i++) {
+    const y = ys[i];
+    if (y === null || Number.isNaN(y)) continue;
+    if (prev !== null && y > prev && xs[i] >= t0 && xs[i] <= t1) out.push(xs[i]);
+    prev = y;
+  }
+  return out;
+}
+
+/** Positions (pixels, in order) thinned so that no two kept ones are
+ *  closer than `gap`: a dense run of marks becomes an even comb, as one
+ *  pixel can show one mark. */
+export function thinned(px: readonly number[], gap: number): number[] {
+  const out: number[] = [];
+  for (const x of px) if (!out.length || x - out[out.length - 1] >= gap) out.push(x);
+  return out;
+}
+
 /** A window of virtual time, [t0, t1]. */
 export interface TimeWindow {
   t0: number;

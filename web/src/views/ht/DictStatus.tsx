@@ -15,8 +15,8 @@ export const DictStatus = memo(function DictStatus() {
       data-rehashidx={dict?.rehashidx ?? -1}>
       <span className={`chip ${rehashing ? 'chip-warn' : 'chip-ok'}`}>
         {rehashing ? t('ht.rehashing', { idx: dict!.rehashidx }) : t('ht.stable')}
+        {rehashing ? <span className="chip-more"> · {t('ht.rehashProgress', { pct })}</span> : null}
       </span>
-      {rehashing ? <span className="chip">{t('ht.rehashProgress', { pct })}</span> : null}
       {dict && dict.pauserehash > 0 ? <span className="chip">{t('ht.paused', { n: dict.pauserehash })}</span> : null}
       <span className="stat">
         <b data-testid="ht.keys">{keys.toLocaleString('en-US')}</b> {t('ht.used')}

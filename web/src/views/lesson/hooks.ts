@@ -3,7 +3,7 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import { useAppState } from '../../app/hooks';
 import { findLesson } from '../../lessons/catalog';
-import { focusOf } from '../../lessons/plan';
+import { focusOf, focusOn } from '../../lessons/plan';
 import type { LessonRunner, LessonState } from '../../lessons/runner';
 import type { Lesson } from '../../lessons/types';
 
@@ -27,22 +27,25 @@ export function useCurrentLesson(): Lesson | null {
   return id ? findLesson(id, lang) : null;
 }
 
-/** Focus targets of the current step, space separated ('' when none). */
-function useFocusList(): string {
+/** What the current step points at: 'on' once the blocks before its
+ *  focus block have run, 'pending' before (brought into sight, not
+ *  highlighted), null if it does not. */
+function useFocusOf(name: string): 'on' | 'pending' | null {
   const lesson = useCurrentLesson();
   const step = useLesson((s) => s.active?.step ?? -1);
+  const ran = useLesson((s) => s.active?.ran ?? 0);
   const s = lesson?.steps[step];
-  return s ? focusOf(s).join(' ') : '';
+  if (!s || !focusOf(s).includes(name)) return null;
+  return focusOn(s, ran).includes(name) ? 'on' : 'pending';
 }
 
 export interface TargetProps {
   'data-lesson-target': string;
-  'data-lesson-focus'?: 'on';
+  'data-lesson-focus'?: 'on' | 'pending';
 }
 
 /** Props for the element a lesson may point at as `name`. */
 export function useLessonTarget(name: string): TargetProps {
-  const focus = useFocusList();
-  const on = focus !== '' && focus.split(' ').includes(name);
-  return on ? { 'data-lesson-target': name, 'data-lesson-focus': 'on' } : { 'data-lesson-target': name };
+  const focus = useFocusOf(name);
+  return focus ? { 'data-lesson-target': name, 'data-lesson-focus': focus } : { 'data-lesson-target': name };
 }

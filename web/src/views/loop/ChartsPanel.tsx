@@ -128,6 +128,13 @@ function nearestSample(u: uPlot, si: number, closest: number): number | null {
   return null;
 }
 
+/** The largest of some values (0 when there is none). */
+function maxOf(values: Iterable<number | null>): number {
+  let m = 0;
+  for (const v of values) if (v !== null && v > m) m = v;
+  return m;
+}
+
 /** Every positive value of the series columns of u's data. */
 function* seriesValues(u: uPlot): Generator<number | null> {
   for (let i = 1; i < u.data.length; i++) yield* u.data[i] as (number | null)[];
@@ -157,17 +164,15 @@ const LatencyOverTime = memo(function LatencyOverTime({ series, samples }: Laten
         value: show((v) => formatDuration(v)),
       })),
     ],
+    // Latency from 0, on a linear axis: the height of a dot is its
+    // latency, and 0 is in sight to compare with.
     scales: {
       x: { time: false },
-      y: { distr: 3, log: 10, range: (u) => latencyDecades(seriesValues(u)) },
+      y: { range: (u) => [0, niceMax(maxOf(seriesValues(u)) * 1.05)] },
     },
     axes: [
       axisOf(th, { space: 90 * th.scale, incrs: TIME_INCRS, values: (_u, s) => timeTicks(s), label: t('charts.virtualTime') }),
-      axisOf(th, {
-        splits: (u) => logTicks(...latencyDecades(seriesValues(u))), filter: (_u, s) => s,
-        values: (_u, s) => latencyTicks(s),
-        label: t('charts.latencyAxis'),
-      }),
+      axisOf(th, { space: 28 * th.scale, incrs: TIME_INCRS, values: (_u, s) => timeTicks(s), label: t('charts.latencyAxis') }),
     ],
   }), [t, key]);
   const data = useMemo(() => latencyTable(samples), [samples]);

@@ -40,7 +40,8 @@ export const TimelineCanvas = memo(function TimelineCanvas() {
     drawTimeline(ctx, w, h, dpr, model);
   }, [model]);
   const onWidth = useCallback((w: number) => {
-    loop.setWidth(w - layout([], drawScale()).gutter);
+    const plot = w - layout([], drawScale()).gutter;
+    loop.setWidth(plot, plot / (window.devicePixelRatio || 1));
   }, [loop]);
   const canvas = useCanvas(draw, onWidth);
 

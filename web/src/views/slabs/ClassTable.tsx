@@ -24,7 +24,7 @@ const ClassRow = memo(function ClassRow({ c, selected, landing }: { c: McClass; 
           {c.id}
         </button>
       </th>
-      <td>{num(c.chunkSize)}</td>
+      <td>{num(c.chunkSize)} B</td>
       <td>{num(c.perslab)}</td>
       <td>{num(c.pages)}</td>
       <td>{num(c.usedChunks)}</td>

@@ -75,12 +75,13 @@ export function idList(ids: readonly number[], max = 6): string {
   return `${ids.slice(0, max - 1).join(', ')} … ${ids[ids.length - 1]}`;
 }
 
-/** Byte counts for the table: exact below 10 KiB (written by num, the
- *  page's number format), then KiB / MiB. */
+/** Byte counts for the table, each with its unit: exact bytes below
+ *  10 KiB (written by num, the page's number format), then KiB or MiB of
+ *  1,024 and 1,048,576 bytes. */
 export function bytesText(n: number, num: (n: number) => string = String): string {
-  if (n < 10 * 1024) return num(n);
-  if (n < 10 * 1024 * 1024) return `${(n / 1024).toFixed(1)} K`;
-  return `${(n / 1024 / 1024).toFixed(1)} M`;
+  if (n < 10 * 1024) return `${num(n)} B`;
+  if (n < 10 * 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 /** -I values the slider offers: powers of two from 1 KiB to 128 MiB
