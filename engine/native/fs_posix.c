@@ -97,7 +97,9 @@ static int _mkdir(void *ctx, const char *path) {
  * file) durable. */
 static int _fsyncDir(void *ctx, const char *path) {
     fsPosix *p = ctx;
-    int fd = openat(p->dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    /* "" is the server's directory, as on the simulated disk. */
+    int fd = openat(p->dirfd, *path ? path : ".",
+                    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return _err();
     int r = fsync(fd) < 0 ? _err() : 0;
     close(fd);

@@ -42,13 +42,12 @@ void aofInit(redisServer *s) {
     a->rewrite_time_start = -1;
     a->rewrite_time_last = -1;
     a->manifest = aofManifestCreate(s);
-    a->child.fd = -1;
 }
 
 /* The process is going away: its memory is freed. Its files were closed
  * by the kernel (or will be by the world). */
 void aofRelease(redisServer *s) {
-    aofChildRelease(s);
+    childRelease(s);
     sdsfree(s->mem, s->aof.buf);
     s->aof.buf = NULL;
     aofManifestRelease(s, s->aof.manifest);
@@ -99,7 +98,7 @@ void feedAppendOnlyFile(redisServer *s, int dictid, robj **argv, int argc) {
     }
     buf = catCommandProtocol(s, buf, argc, argv);
     if (a->state == AOF_ON ||
-        (a->state == AOF_WAIT_REWRITE && a->child.active)) {
+        (a->state == AOF_WAIT_REWRITE && s->child.type == CHILD_TYPE_AOF)) {
         a->buf = sdscatsds(s->mem, a->buf, buf);
         a->fed_bytes += (long long)sdslen(buf);
         TRACE(s->denv.trace, GK_TR_AOF, (uint16_t)s->node, GK_AOF_FEED,
@@ -234,7 +233,7 @@ static void _written(redisServer *s, long n) {
  * second, hand the fsync to a bio thread, unless one is still running. */
 static void _tryFsync(redisServer *s, int sync_in_progress) {
     aofState *a = &s->aof;
-    if (s->cfg.aof_no_fsync_on_rewrite && a->child.active) return;
+    if (s->cfg.aof_no_fsync_on_rewrite && hasActiveChildProcess(s)) return;
     if (s->cfg.appendfsync == AOF_FSYNC_ALWAYS) {
         uint64_t cpu0 = s->denv.cpu_ns;
         int r = s->fs.fsync(s->fs.ctx, a->fd);
@@ -267,7 +266,7 @@ static void _tryFsync(redisServer *s, int sync_in_progress) {
 static void _writeLatency(redisServer *s, int sync_in_progress,
                           long long ms) {
     const char *event = sync_in_progress ? "aof-write-pending-fsync" :
-                        s->aof.child.active ? "aof-write-active-child" :
+                        hasActiveChildProcess(s) ? "aof-write-active-child" :
                         "aof-write-alone";
     latencyAddSampleIfNeeded(s, event, ms);
     latencyAddSampleIfNeeded(s, "aof-write", ms);
@@ -327,12 +326,17 @@ void aofBeforeSleepDone(redisServer *s) {
 int startAppendOnly(redisServer *s) {
     aofState *a = &s->aof;
     a->state = AOF_WAIT_REWRITE;
-    if (s->in_exec) {
+    if (hasActiveChildProcess(s) && s->child.type != CHILD_TYPE_AOF) {
+        a->rewrite_scheduled = 1;
+        serverLog(s, LL_WARNING, "AOF was enabled but there is already "
+                  "another background operation. An AOF background was "
+                  "scheduled to start when possible.");
+    } else if (s->in_exec) {
         a->rewrite_scheduled = 1;
         serverLog(s, LL_WARNING, "AOF was enabled during a transaction. An "
                   "AOF background was scheduled to start when possible.");
     } else {
-        if (a->child.active) {
+        if (s->child.type == CHILD_TYPE_AOF) {
             serverLog(s, LL_WARNING, "AOF was enabled but there is already "
                       "an AOF rewriting in background. Stopping background "
                       "AOF and starting a rewrite now.");
@@ -426,9 +430,9 @@ static int _rewriteLimited(redisServer *s) {
 
 /* auto-aof-rewrite-percentage: rewrite once the AOF has grown that much
  * over its size after the last rewrite (and is past the minimum size). */
-static void _autoRewrite(redisServer *s) {
+void aofAutoRewrite(redisServer *s) {
     aofState *a = &s->aof;
-    if (a->state != AOF_ON || a->child.active ||
+    if (a->state != AOF_ON || hasActiveChildProcess(s) ||
         !s->cfg.auto_aof_rewrite_perc ||
         a->current_size <= s->cfg.auto_aof_rewrite_min_size) return;
     long long base = a->rewrite_base_size ? a->rewrite_base_size : 1;
@@ -440,17 +444,20 @@ static void _autoRewrite(redisServer *s) {
     }
 }
 
-/* In serverCron, in Redis's order: a scheduled rewrite, the child's end,
- * an automatic rewrite, a postponed flush, and -- once a second while the
- * last write failed -- another try, which is what lets the server accept
- * writes again once space is freed. */
+/* In serverCron, before the child is reaped: a rewrite asked for while
+ * another child ran (or during a transaction) starts once none runs. */
+void aofStartScheduledRewrite(redisServer *s) {
+    if (!hasActiveChildProcess(s) && s->aof.rewrite_scheduled &&
+        !_rewriteLimited(s))
+        rewriteAppendOnlyFileBackground(s);
+}
+
+/* In serverCron, after the child's part (childCron): a postponed flush,
+ * and -- once a second while the last write failed -- another try, which
+ * is what lets the server accept writes again once space is freed. */
 void aofCron(redisServer *s) {
     aofState *a = &s->aof;
     int on = a->state == AOF_ON || a->state == AOF_WAIT_REWRITE;
-    if (!a->child.active && a->rewrite_scheduled && !_rewriteLimited(s))
-        rewriteAppendOnlyFileBackground(s);
-    if (a->child.active) aofCheckChildDone(s);
-    else _autoRewrite(s);
     if (on && a->flush_postponed_start) flushAppendOnlyFile(s, 0);
     if (serverRunWithPeriod(s, 1000) && on &&
         a->last_write_status == C_ERR)
@@ -459,22 +466,35 @@ void aofCron(redisServer *s) {
 
 /* ---- Refusing writes. ---- */
 
-/* 1 while the AOF is on and its last write, or the last background
- * fsync, failed: writes (and PING) get -MISCONF. */
+/* Nonzero when writes (and PING) get -MISCONF: DISK_ERROR_TYPE_RDB after
+ * a failed BGSAVE while save points are set and
+ * stop-writes-on-bgsave-error is yes; DISK_ERROR_TYPE_AOF while the AOF
+ * is on and its last write, or the last background fsync, failed. */
 int writeCommandsDeniedByDiskError(redisServer *s) {
     aofState *a = &s->aof;
+    if (s->cfg.stop_writes_on_bgsave_err && s->cfg.save_n > 0 &&
+        s->lastbgsave_status == C_ERR) return DISK_ERROR_TYPE_RDB;
     if (a->state == AOF_OFF) return 0;
-    if (a->last_write_status == C_ERR) return 1;
+    if (a->last_write_status == C_ERR) return DISK_ERROR_TYPE_AOF;
     s->fs.catchUp(s->fs.ctx);
     if (s->bio.fsync_status != 0) {
         a->last_write_errno = s->bio.fsync_errno;
-        return 1;
+        return DISK_ERROR_TYPE_AOF;
     }
-    return 0;
+    return DISK_ERROR_TYPE_NONE;
 }
 
 /* The error a refused write gets, "-MISCONF ...". */
 sds writeCommandsGetDiskErrorMessage(redisServer *s) {
+    if (writeCommandsDeniedByDiskError(s) == DISK_ERROR_TYPE_RDB)
+        return sdsnew(s->mem, "-MISCONF Redis is configured to save RDB "
+                      "snapshots, but it's currently unable to persist to "
+                      "disk. Commands that may modify the data set are "
+                      "disabled, because this instance is configured to "
+                      "report errors during writes if RDB snapshotting "
+                      "fails (stop-writes-on-bgsave-error option). Please "
+                      "check the Redis logs for details about the RDB "
+                      "error.");
     return sdscatprintf(s->mem, sdsempty(s->mem), "-MISCONF Errors writing "
                         "to the AOF file: %s",
                         aofStrerror(s->aof.last_write_errno));
@@ -482,9 +502,11 @@ sds writeCommandsGetDiskErrorMessage(redisServer *s) {
 
 /* ---- INFO persistence. ---- */
 
-/* The RDB part of INFO persistence. There is no BGSAVE child, so no
- * background save is ever in progress. */
+/* The RDB part of INFO persistence. Copy-on-write is not simulated: the
+ * child's file is made at fork time, so its COW figures are 0. */
 static sds _infoRdb(redisServer *s, sds info) {
+    int bgsave = s->child.type == CHILD_TYPE_RDB;
+    long long cur = bgsave ? s->mstime / 1000 - s->rdb_save_time_start : -1;
     return sdscatprintf(s->mem, info,
         "# Persistence\r\n"
         "loading:%d\r\n"
@@ -494,19 +516,20 @@ static sds _infoRdb(redisServer *s, sds info) {
         "current_cow_size_age:0\r\n"
         "current_fork_perc:0.00\r\n"
         "current_save_keys_processed:0\r\n"
-        "current_save_keys_total:0\r\n"
+        "current_save_keys_total:%lld\r\n"
         "rdb_changes_since_last_save:%lld\r\n"
-        "rdb_bgsave_in_progress:0\r\n"
+        "rdb_bgsave_in_progress:%d\r\n"
         "rdb_last_save_time:%lld\r\n"
         "rdb_last_bgsave_status:%s\r\n"
-        "rdb_last_bgsave_time_sec:-1\r\n"
-        "rdb_current_bgsave_time_sec:-1\r\n"
+        "rdb_last_bgsave_time_sec:%lld\r\n"
+        "rdb_current_bgsave_time_sec:%lld\r\n"
         "rdb_saves:%lld\r\n"
         "rdb_last_cow_size:0\r\n"
         "rdb_last_load_keys_expired:%lld\r\n"
         "rdb_last_load_keys_loaded:%lld\r\n",
-        s->loading, s->dirty, s->lastsave,
-        s->lastbgsave_status == C_OK ? "ok" : "err", s->stat_rdb_saves,
+        s->loading, hasActiveChildProcess(s) ? s->child.keys : 0, s->dirty,
+        bgsave, s->lastsave, s->lastbgsave_status == C_OK ? "ok" : "err",
+        s->rdb_save_time_last, cur, s->stat_rdb_saves,
         s->rdb_last_load_keys_expired, s->rdb_last_load_keys_loaded);
 }
 
@@ -533,7 +556,8 @@ sds aofInfoPersistence(redisServer *s, sds info) {
         "aof_last_cow_size:0\r\n"
         "module_fork_in_progress:0\r\n"
         "module_fork_last_cow_size:0\r\n",
-        a->state != AOF_OFF, a->child.active, a->rewrite_scheduled,
+        a->state != AOF_OFF, s->child.type == CHILD_TYPE_AOF,
+        a->rewrite_scheduled,
         a->rewrite_time_last, cur,
         a->lastbgrewrite_status == C_OK ? "ok" : "err", a->stat_rewrites,
         a->rewrites_consecutive_failures, wok ? "ok" : "err");

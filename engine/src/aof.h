@@ -72,29 +72,6 @@ typedef struct aofManifest {
     int dirty;                  /* differs from the file on disk */
 } aofManifest;
 
-/* The rewrite child: a forked process on its own lane. It gets a
- * copy-on-write view of the dataset at fork time -- here, the bytes of
- * its file, made at once from the dataset as it is then -- and spends
- * its own CPU and disk time writing them. */
-#define AOF_CHILD_SERIALIZE 0   /* walking the dataset (its CPU) */
-#define AOF_CHILD_WRITE 1       /* writing its temp file */
-#define AOF_CHILD_FSYNC 2       /* waiting for the fsync of it */
-#define AOF_CHILD_EXITED 3      /* done: the parent reaps it in cron */
-
-typedef struct aofChild {
-    int active;                 /* a child exists */
-    int pid;
-    int step;                   /* AOF_CHILD_* */
-    uint64_t next;              /* when it next acts (virtual ns) */
-    uint64_t fork_at;
-    int exitcode;
-    int fd;                     /* its temp file */
-    gkMem mem;                  /* its memory, not the server's */
-    sds data;                   /* the file it writes */
-    long long keys;
-    uint64_t cpu_ns;            /* its CPU time */
-} aofChild;
-
 typedef struct aofState {
     int state;                  /* AOF_OFF, AOF_ON, AOF_WAIT_REWRITE */
     int fd;                     /* the incr file being appended, or -1 */
@@ -120,7 +97,6 @@ typedef struct aofState {
     int limit_delay_minutes;    /* aofRewriteLimited's back-off */
     long long limit_next_time;
     aofManifest *manifest;
-    aofChild child;
     /* For the views: bytes fed since start, and how many of them had
      * their replies written when the last beforeSleep ended. */
     long long fed_bytes;

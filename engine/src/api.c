@@ -175,7 +175,7 @@ int gkAofGetInfo(gkWorld *w, int node, gkAofInfo *out) {
     out->last_write_status = a->last_write_status;
     out->last_write_errno = a->last_write_errno;
     out->bio_fsync_status = s->bio.fsync_status;
-    out->rewrite_in_progress = a->child.active;
+    out->rewrite_in_progress = s->child.type == CHILD_TYPE_AOF;
     out->selected_db = a->selected_db;
     out->buffer_length = sdslen(a->buf);
     out->current_size = (uint64_t)a->current_size;
@@ -245,12 +245,13 @@ int gkServerThreads(gkWorld *w, int node, gkThreadInfo *out, int max,
         rows[k].jobs_done = th->done;
         rows[k].busy_ns = th->busy_ns;
     }
-    if (s->aof.child.active) {
-        aofChild *ch = &s->aof.child;
-        _threadRow(&rows[k], "aof-rewrite");
-        rows[k].busy = ch->step != AOF_CHILD_EXITED;
+    if (hasActiveChildProcess(s)) {
+        serverChild *ch = &s->child;
+        _threadRow(&rows[k], ch->type == CHILD_TYPE_AOF ? "aof-rewrite"
+                                                        : "rdb-bgsave");
+        rows[k].busy = ch->step != CHILD_EXITED;
         rows[k].busy_since = ch->fork_at;
-        rows[k].busy_until = ch->step != AOF_CHILD_EXITED ? ch->next : 0;
+        rows[k].busy_until = ch->step != CHILD_EXITED ? ch->next : 0;
         rows[k++].busy_ns = ch->cpu_ns;
     }
     *n = k;

@@ -240,6 +240,7 @@
     C(spublish, spublishCommand, 3, F | CMD_LOADING | CMD_STALE, NULL) \
     C(pubsub, NULL, -2, 0, pubsubSubcommands) \
     C(bgrewriteaof, bgrewriteaofCommand, 1, A | NS, NULL) \
+    C(bgsave, bgsaveCommand, -1, A | NS, NULL) \
     C(save, saveCommand, 1, A | NS | CMD_NO_MULTI, NULL) \
     C(lastsave, lastsaveCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
     C(monitor, monitorCommand, 1, A | NS | CMD_LOADING | CMD_STALE, NULL) \

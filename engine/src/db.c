@@ -36,7 +36,7 @@ robj *lookupKeyReadWithFlags(redisDb *db, client *c, robj *key, int flags) {
     }
     /* An access, unless the caller only peeks; not while a child holds a
      * copy of the dataset, as Redis spares the pages it shares with it. */
-    if (val && !(flags & LOOKUP_NOTOUCH) && !s->aof.child.active)
+    if (val && !(flags & LOOKUP_NOTOUCH) && !hasActiveChildProcess(s))
         objectTouch(s, val);
     if (!val && !(flags & (LOOKUP_NONOTIFY | LOOKUP_WRITE)))
         notifyKeyspaceEvent(s, NOTIFY_KEY_MISS, "keymiss", key, db->id);
@@ -694,6 +694,7 @@ void flushdbCommand(client *c) {
 void flushallCommand(client *c) {
     if (_getFlushFlags(c) != C_OK) return;
     c->srv->dirty += emptyData(c->srv, -1) + 1;
+    killRDBChild(c->srv);
     addReplyOK(c);
 }
 

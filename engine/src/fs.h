@@ -8,8 +8,8 @@
  * failure, so no global errno is needed.
  *
  * A process has two: its main thread's (redisServer.fs) and that of the
- * child it forks to rewrite the AOF (redisServer.child_fs), which runs on
- * a clock of its own. The background threads make their system calls
+ * child it forks for BGSAVE or BGREWRITEAOF (redisServer.child_fs), which
+ * runs on a clock of its own. The background threads make their system calls
  * through the job backend (jobs.h). In the simulated world both file
  * backends act on the machine's disk (machine.c); natively they are
  * POSIX calls on a real directory. */

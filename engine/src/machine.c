@@ -332,7 +332,7 @@ fsBackend machineFsBackend(gkWorld *w, int id) {
     return fs;
 }
 
-/* ---- The file backend of the process's rewrite child. ----
+/* ---- The file backend of the process's forked child. ----
  *
  * The child runs on a lane of its own: machineAdvance sets its clock
  * (child_at) to the time it acts, and its calls happen at that clock
@@ -362,6 +362,14 @@ static int _childFsync(void *ctx, int fd) {
     return -err;
 }
 
+/* fsync(2) of a directory: its names become durable. */
+static int _childFsyncDir(void *ctx, const char *path) {
+    gkNode *n = ctx;
+    int err;
+    n->child_at = diskFsyncDir(n->disk, path, n->child_at, &err);
+    return err ? -err : 0;
+}
+
 static int _childClose(void *ctx, int fd) {
     return diskClose(((gkNode *)ctx)->disk, fd);
 }
@@ -378,12 +386,13 @@ static int _childUnlink(void *ctx, const char *path) {
 
 static uint64_t _childNow(void *ctx) { return ((gkNode *)ctx)->child_at; }
 
-/* The rewrite child's file backend on machine id: the calls a child
+/* The forked child's file backend on machine id: the calls a child
  * makes. The child never reads, truncates or exits through it. */
 static fsBackend _childFsBackend(gkWorld *w, int id) {
     gkNode *n = &w->nodes[id];
     fsBackend fs = { .ctx = n, .open = _childOpen, .write = _childWrite,
-                     .fsync = _childFsync, .close = _childClose,
+                     .fsync = _childFsync, .fsyncDir = _childFsyncDir,
+                     .close = _childClose,
                      .rename = _childRename, .unlink = _childUnlink,
                      .now = _childNow };
     return fs;

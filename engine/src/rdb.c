@@ -2,6 +2,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <math.h>
 #include "rdb.h"
 #include "script.h"
@@ -624,6 +625,7 @@ int rdbSaveFile(redisServer *s, const char *filename) {
     s->fs.close(s->fs.ctx, fd);
     sdsfree(s->mem, data);
     if (r == 0) r = s->fs.rename(s->fs.ctx, tmp, filename);
+    if (r == 0 && s->fs.fsyncDir) r = s->fs.fsyncDir(s->fs.ctx, "");
     if (r < 0) {
         serverLog(s, LL_WARNING, "Write error saving DB on disk(%s): %s",
                   "rdbSave", aofStrerror(-r));
@@ -644,11 +646,147 @@ int rdbSaveDataset(redisServer *s) {
     return C_OK;
 }
 
-/* SAVE: the snapshot now, in the main thread. */
+/* SAVE: the snapshot now, in the main thread; not while a BGSAVE child
+ * is writing the same file. */
 void saveCommand(client *c) {
+    if (c->srv->child.type == CHILD_TYPE_RDB) {
+        addReplyError(c, "Background save already in progress");
+        return;
+    }
     c->srv->stat_rdb_saves++;
     if (rdbSaveDataset(c->srv) == C_OK) addReplyOK(c);
     else addReplyError(c, "-ERR");
+}
+
+/* ---- BGSAVE: the snapshot in a forked child (child.c). ----
+ *
+ * The child's view of the dataset is the one at fork time, so the file
+ * holds exactly the keys as they were then. Writes that come while it
+ * works are not in the file: when the child succeeds, the parent keeps
+ * counting them as unsaved (dirty - dirty_before_bgsave), and they are
+ * what the next save point measures. */
+
+/* The child's snapshot: a plain RDB (aof-base 0) in its own memory. */
+static sds _bgsaveSnapshot(redisServer *s, gkMem *mem, long long *keys) {
+    return _snapshot(s, mem, 0, keys);
+}
+
+/* rdbSaveBackground: forks a child that writes temp-<childpid>.rdb and
+ * renames it to dbfilename. C_ERR if a child already runs. */
+int rdbSaveBackground(redisServer *s) {
+    if (hasActiveChildProcess(s)) return C_ERR;
+    s->stat_rdb_saves++;
+    s->dirty_before_bgsave = s->dirty;
+    s->lastbgsave_try = s->mstime / 1000;
+    int pid = redisFork(s, CHILD_TYPE_RDB, _bgsaveSnapshot);
+    snprintf(s->child.tmp, sizeof(s->child.tmp), "temp-%d.rdb", pid);
+    snprintf(s->child.dst, sizeof(s->child.dst), "%s", s->cfg.dbfilename);
+    serverLog(s, LL_NOTICE, "Background saving started by pid %ld",
+              (long)pid);
+    s->rdb_save_time_start = s->mstime / 1000;
+    return C_OK;
+}
+
+/* rdbRemoveTempFile: the temp file of the child pid, unlinked with its
+ * blocks freed by a bio thread. */
+void rdbRemoveTempFile(redisServer *s, int pid) {
+    char tmp[64];
+    snprintf(tmp, sizeof(tmp), "temp-%d.rdb", pid);
+    aofBackgroundUnlink(s, tmp);
+}
+
+/* killRDBChild: SIGUSR1, which does not count as a failed save; the
+ * parent cleans up when it reaps the child (checkChildrenDone). */
+void killRDBChild(redisServer *s) {
+    if (s->child.type == CHILD_TYPE_RDB) childKill(s, GK_SIGUSR1);
+}
+
+/* backgroundSaveDoneHandler: the BGSAVE child exited with exitcode or
+ * was killed by bysignal. On success the file holds the dataset as it
+ * was at the fork: only the changes since then stay dirty. */
+void backgroundSaveDoneHandler(redisServer *s, int exitcode, int bysignal) {
+    if (!bysignal && exitcode == 0) {
+        serverLog(s, LL_NOTICE, "Background saving terminated with "
+                  "success");
+        s->dirty -= s->dirty_before_bgsave;
+        s->lastsave = s->mstime / 1000;
+        s->lastbgsave_status = C_OK;
+    } else if (!bysignal) {
+        serverLog(s, LL_WARNING, "Background saving error");
+        s->lastbgsave_status = C_ERR;
+    } else {
+        serverLog(s, LL_WARNING, "Background saving terminated by signal "
+                  "%d", bysignal);
+        uint64_t cpu0 = s->denv.cpu_ns;
+        rdbRemoveTempFile(s, s->child.pid);
+        latencyAddSampleIfNeeded(s, "rdb-unlink-temp-file",
+                                 latencyMsSince(s, cpu0));
+        if (bysignal != GK_SIGUSR1) s->lastbgsave_status = C_ERR;
+    }
+    s->rdb_save_time_last = s->mstime / 1000 - s->rdb_save_time_start;
+    s->rdb_save_time_start = -1;
+}
+
+/* A failed BGSAVE is retried only after this many seconds. */
+#define CONFIG_BGSAVE_RETRY_DELAY 5
+
+static int _mayRetry(redisServer *s) {
+    return s->mstime / 1000 - s->lastbgsave_try > CONFIG_BGSAVE_RETRY_DELAY
+           || s->lastbgsave_status == C_OK;
+}
+
+/* The save points ("save <seconds> <changes>"), in serverCron when no
+ * child runs: a BGSAVE once some point has both enough changes and
+ * enough seconds since the last good save. */
+void rdbSavePointsCron(redisServer *s) {
+    long long now = s->mstime / 1000;
+    for (int j = 0; j < s->cfg.save_n; j++) {
+        if (s->dirty >= s->cfg.save_changes[j] &&
+            now - s->lastsave > s->cfg.save_seconds[j] && _mayRetry(s)) {
+            serverLog(s, LL_NOTICE, "%d changes in %d seconds. Saving...",
+                      s->cfg.save_changes[j], (int)s->cfg.save_seconds[j]);
+            rdbSaveBackground(s);
+            break;
+        }
+    }
+}
+
+/* In serverCron: a BGSAVE scheduled while another child ran (BGSAVE
+ * SCHEDULE, or BGSAVE in a transaction) starts once none runs. */
+void rdbStartScheduledSave(redisServer *s) {
+    if (!hasActiveChildProcess(s) && s->rdb_bgsave_scheduled &&
+        _mayRetry(s) && rdbSaveBackground(s) == C_OK)
+        s->rdb_bgsave_scheduled = 0;
+}
+
+/* BGSAVE [SCHEDULE] */
+void bgsaveCommand(client *c) {
+    redisServer *s = c->srv;
+    int schedule = 0;
+    if (c->argc > 1) {
+        if (c->argc == 2 && !strcasecmp(c->argv[1]->v.ptr, "schedule")) {
+            schedule = 1;
+        } else {
+            addReplyError(c, "syntax error");
+            return;
+        }
+    }
+    if (s->child.type == CHILD_TYPE_RDB) {
+        addReplyError(c, "Background save already in progress");
+    } else if (hasActiveChildProcess(s) || s->in_exec) {
+        if (schedule || s->in_exec) {
+            s->rdb_bgsave_scheduled = 1;
+            addReplyStatus(c, "Background saving scheduled");
+        } else {
+            addReplyError(c, "Another child process is active (AOF?): can't "
+                          "BGSAVE right now. Use BGSAVE SCHEDULE in order to "
+                          "schedule a BGSAVE whenever possible.");
+        }
+    } else if (rdbSaveBackground(s) == C_OK) {
+        addReplyStatus(c, "Background saving started");
+    } else {
+        addReplyError(c, "-ERR");
+    }
 }
 
 /* LASTSAVE: when the last good save ended, in unix seconds. */

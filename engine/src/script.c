@@ -67,7 +67,16 @@ int scriptPrepareForRun(scriptRunCtx *run, client *script_client,
                               "write flag on readonly replica");
                 return C_ERR;
             }
-            if (!obey && writeCommandsDeniedByDiskError(s)) {
+            int deny = obey ? 0 : writeCommandsDeniedByDiskError(s);
+            if (deny == DISK_ERROR_TYPE_RDB) {
+                addReplyError(caller, "-MISCONF Redis is configured to save "
+                              "RDB snapshots, but it's currently unable to "
+                              "persist to disk. Writable scripts are "
+                              "blocked. Use 'no-writes' flag for read only "
+                              "scripts.");
+                return C_ERR;
+            }
+            if (deny) {
                 addReplyErrorFormat(caller, "-MISCONF Redis is configured "
                                     "to persist data to AOF, but it's "
                                     "currently unable to persist to disk. "

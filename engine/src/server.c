@@ -118,6 +118,7 @@ void serverConfigDefaults(serverConfig *cfg) {
     cfg->latency_tracking = 1;
     cfg->appendfsync = AOF_FSYNC_EVERYSEC;
     cfg->aof_use_rdb_preamble = 1;
+    cfg->stop_writes_on_bgsave_err = 1;
     cfg->aof_load_truncated = 1;
     cfg->aof_rewrite_incremental_fsync = 1;
     cfg->auto_aof_rewrite_perc = 100;
@@ -229,6 +230,9 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->repl_transfer_fd = -1;
     aclInit(s);
     aofInit(s);
+    s->child.fd = -1;
+    s->rdb_save_time_start = -1;
+    s->rdb_save_time_last = -1;
     pubsubInit(s);
     scriptingInit(s);
     functionsInit(s);
@@ -290,7 +294,7 @@ static void _bioLog(void *ctx, int level, const char *msg) {
 /* One line in the machine's log as written by process pid in role ('M'
  * the main process, 'C' a child) at virtual time t, unless below
  * loglevel. The message is cut at 1023 bytes, as Redis's LOG_MAX_LEN
- * cuts it. Both the server and its AOF rewrite child log through here. */
+ * cuts it. Both the server and its forked child log through here. */
 void serverLogV(redisServer *s, int pid, char role, uint64_t t, int level,
                 const char *fmt, va_list ap) {
     char msg[1024];
@@ -355,18 +359,26 @@ void serverStartup(redisServer *s) {
 }
 
 /* What Redis 7.0 does before the process exits, on SHUTDOWN or a
- * SIGTERM: a rewrite child is killed (the AOF in use already holds the
- * whole dataset), unless it is writing the first AOF after appendonly
- * was switched on, which only FORCE overrides; then aof_buf is written
- * and the file fsynced, so every write acknowledged so far survives even
- * a power loss. There are no RDB snapshots to save here. C_OK once the
+ * SIGTERM: a BGSAVE child is killed and its temp file removed; a rewrite
+ * child is killed (the AOF in use already holds the whole dataset),
+ * unless it is writing the first AOF after appendonly was switched on,
+ * which only FORCE overrides; then aof_buf is written and the file
+ * fsynced, so every write acknowledged so far survives even a power
+ * loss; then the final snapshot, with save points or SAVE. C_OK once the
  * process may exit; C_ERR after logging why not. The host ends the
  * process (exit_proc); the engine never does. */
 int prepareForShutdown(redisServer *s, int flags) {
     serverLog(s, LL_WARNING, "User requested shutdown...");
     aofState *a = &s->aof;
+    if (s->child.type == CHILD_TYPE_RDB) {
+        serverLog(s, LL_WARNING, "There is a child saving an .rdb. Killing "
+                  "it!");
+        int pid = s->child.pid;
+        killRDBChild(s);
+        rdbRemoveTempFile(s, pid);
+    }
     if (a->state != AOF_OFF) {
-        if (a->child.active) {
+        if (s->child.type == CHILD_TYPE_AOF) {
             if (a->state == AOF_WAIT_REWRITE) {
                 if (!(flags & SHUTDOWN_FORCE)) {
                     serverLog(s, LL_WARNING, "Writing initial AOF, can't "
@@ -412,11 +424,11 @@ error:
 
 /* When the process's forked child next acts (AE_NEVER: it has none, or
  * it exited). The bio threads are the job backend's to run. */
-uint64_t serverChildNext(redisServer *s) { return aofChildNext(s); }
+uint64_t serverChildNext(redisServer *s) { return childNext(s); }
 
 /* Lets the child act at t (the time serverChildNext gave), with its file
  * backend's clock at t. */
-void serverChildRun(redisServer *s, uint64_t t) { aofChildRun(s, t); }
+void serverChildRun(redisServer *s, uint64_t t) { childRun(s, t); }
 
 /* ---- Dispatch. ---- */
 
@@ -939,8 +951,10 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
     /* A pause whose time is up ends here at the latest. */
     checkClientPauseTimeoutAndReturnIfPaused(s);
     _databasesCron(s);
+    childCron(s);
     aofCron(s);
     if (_runWithPeriod(s, 1000)) replicationCron(s);
+    rdbStartScheduledSave(s);
     if (_runWithPeriod(s, 1000)) migrateCloseTimedoutSockets(s);
     clientsCron(s);
     clientsCronOutputBufferLimits(s);

@@ -19,6 +19,7 @@
 #include "slog.h"
 #include "bio.h"
 #include "aof.h"
+#include "child.h"
 #include "status.h"
 #include "quicklist.h"
 #include "slowlog.h"
@@ -462,6 +463,8 @@ typedef struct serverConfig {
     int aof_no_fsync_on_rewrite;    /* no-appendfsync-on-rewrite */
     int aof_rewrite_incremental_fsync;
     int aof_disable_auto_gc;
+    int stop_writes_on_bgsave_err;  /* MISCONF after a failed BGSAVE */
+    int rdb_key_save_delay;     /* a child's extra us per key (tests) */
     long long auto_aof_rewrite_perc;
     long long auto_aof_rewrite_min_size;
     char appendfilename[128];
@@ -551,6 +554,11 @@ typedef struct redisServer {
     long long lastsave;         /* unix seconds of the last good save */
     int lastbgsave_status;      /* C_OK or C_ERR */
     long long stat_rdb_saves;
+    long long dirty_before_bgsave;  /* dirty when the BGSAVE child forked */
+    long long lastbgsave_try;   /* unix seconds of the last BGSAVE fork */
+    long long rdb_save_time_start;  /* unix seconds, -1 if none running */
+    long long rdb_save_time_last;   /* seconds the last BGSAVE took, or -1 */
+    int rdb_bgsave_scheduled;   /* BGSAVE once no child is running */
     long long rdb_last_load_keys_loaded, rdb_last_load_keys_expired;
     long long stat_numcommands, stat_numconnections;
     long long stat_expiredkeys, stat_keyspace_hits, stat_keyspace_misses;
@@ -582,13 +590,14 @@ typedef struct redisServer {
     scanHook scan_hook;
     /* Persistence. */
     fsBackend fs;               /* the main thread's file backend */
-    fsBackend child_fs;         /* the rewrite child's (aof_child.c) */
+    fsBackend child_fs;         /* the forked child's (child.c) */
     jobBackend jobs;            /* the background threads' (bio.c) */
     gkLog *log;                 /* the machine's log (slog.h) */
     int pid;                    /* process id in the log and INFO */
     int loading;                /* replaying the AOF at startup */
     bioState bio;               /* the background threads (bio.c) */
     aofState aof;               /* the append-only file (aof.c) */
+    serverChild child;          /* the forked child (child.c) */
     /* Blocking operations (blocked.c). */
     struct readyKey *ready_keys;    /* keys written with clients waiting */
     int ready_keys_n, ready_keys_cap;
@@ -1071,6 +1080,9 @@ int startAppendOnly(redisServer *s);
 void stopAppendOnly(redisServer *s);
 void aofCron(redisServer *s);
 void aofBeforeSleepDone(redisServer *s);
+#define DISK_ERROR_TYPE_NONE 0
+#define DISK_ERROR_TYPE_AOF 1
+#define DISK_ERROR_TYPE_RDB 2
 int writeCommandsDeniedByDiskError(redisServer *s);
 sds writeCommandsGetDiskErrorMessage(redisServer *s);
 sds aofInfoPersistence(redisServer *s, sds info);
@@ -1095,11 +1107,22 @@ int aofDelHistoryFiles(redisServer *s);
 int rewriteAppendOnlyFileBackground(redisServer *s);
 sds aofRewriteToSds(redisServer *s, gkMem *mem, long long *keys);
 int aofRewriteSync(redisServer *s, const char *path);
-uint64_t aofChildNext(redisServer *s);
-void aofChildRun(redisServer *s, uint64_t t);
-void aofCheckChildDone(redisServer *s);
 void aofKillChild(redisServer *s);
-void aofChildRelease(redisServer *s);
+void backgroundRewriteDoneHandler(redisServer *s, int exitcode,
+                                  int bysignal);
+void aofStartScheduledRewrite(redisServer *s);
+void aofAutoRewrite(redisServer *s);
+/* child.c */
+typedef sds (*childSnapshotFn)(redisServer *s, gkMem *mem,
+                               long long *keys);
+int hasActiveChildProcess(redisServer *s);
+int redisFork(redisServer *s, int type, childSnapshotFn snap);
+uint64_t childNext(redisServer *s);
+void childRun(redisServer *s, uint64_t t);
+void childKill(redisServer *s, int sig);
+void childRelease(redisServer *s);
+void checkChildrenDone(redisServer *s);
+void childCron(redisServer *s);
 void aofMarkIncrAsHistory(redisServer *s, aofManifest *am);
 void bgrewriteaofCommand(client *c);
 
@@ -1387,6 +1410,13 @@ void timeCommand(client *c);
 void lastsaveCommand(client *c);
 void saveCommand(client *c);
 int rdbSaveDataset(redisServer *s);
+void bgsaveCommand(client *c);
+int rdbSaveBackground(redisServer *s);
+void killRDBChild(redisServer *s);
+void rdbRemoveTempFile(redisServer *s, int pid);
+void backgroundSaveDoneHandler(redisServer *s, int exitcode, int bysignal);
+void rdbSavePointsCron(redisServer *s);
+void rdbStartScheduledSave(redisServer *s);
 void clientIdCommand(client *c);
 void clientSetNameCommand(client *c);
 int clientSetNameOrReply(client *c, robj *name);
