@@ -72,6 +72,7 @@ const CONSTANT_SETS = [
   ['RecoveryOutcome', /^GK_RECOVERY_(KEPT|NEWER|LOST|OLDER)$/],
   ['RecoveryLimit', /^GK_RECOVERY_(ROWS_MAX)$/],
   ['SessionLimit', /^GK_SESSION_(PROGRAMS_MAX)$/],
+  ['EvalLabPart', /^GK_EVLAB_(\w+)$/],
 ];
 
 // C scalar types as wasm32 lays them out, and how TypeScript reads them.
