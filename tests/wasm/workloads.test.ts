@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { TimelineBin, TimelineItem, type LaneItems } from '../../wasm/protocol';
 import { LAB_SCENES } from '../../wasm/labscenes';
 import { requestBursts } from '../../web/src/render/sequence';
-import { emptyLog, loadGlasskv, newSession } from './helpers';
+import { Timeline } from '../../wasm/timeline';
+import { emptyLog, loadGlasskv, newSession, oneServer } from './helpers';
 
 const items = (l: LaneItems) => Array.from({ length: l.count }, (_, i) => ({
   t0: l.t0[i], t1: l.t1[i], kind: l.kind[i], fd: l.fd[i], n: l.n[i], x: l.x[i],
@@ -260,6 +261,34 @@ describe('the timeline', () => {
     const server = items(session.connection(fd, 0, 10e6).find((l) => l.node === 0)!);
     const runs = server.filter((i) => i.kind === TimelineItem.EXEC);
     expect(runs.map((r) => r.n)).toEqual([50, 50, 50, 50]);
+  });
+
+  it('counts the commands a script calls instead of laying them out, when asked, and keeps the EVAL whole', async () => {
+    const { world, conn } = await oneServer();
+    world.traceEnable(0xffffffff);
+    const from = world.traceLastSeq();
+    const script = "for i = 1, 100 do redis.call('ping') end return 1";
+    world.send(conn, `*3\r\n$4\r\nEVAL\r\n$${script.length}\r\n${script}\r\n$1\r\n0\r\n`);
+    world.runUntilIdle();
+    const records = world.traceReadAll(from);
+    const laid = new Timeline();
+    const counted = new Timeline({ nested: 'count' });
+    laid.ingest(records);
+    counted.ingest(records);
+    const items = (t: Timeline) => {
+      const lane = t.window(0, world.now() + 1e6, 100_000, [0]).items[0];
+      return Array.from(lane.kind).map((k, i) => ({ kind: k, t0: lane.t0[i], t1: lane.t1[i], n: lane.n[i] }));
+    };
+    const execs = (t: Timeline) => items(t).filter((i) => i.kind === TimelineItem.EXEC);
+    expect(execs(laid)).toHaveLength(101);
+    expect(counted.nestedCounted).toBe(100);
+    const [evalItem] = execs(counted);
+    expect(execs(counted)).toHaveLength(1);
+    expect(evalItem.n).toBe(3);
+    // The EVAL runs from the end of the read that brought it to its end.
+    const read = items(counted).find((i) => i.kind === TimelineItem.READ && i.n > 0)!;
+    expect(evalItem.t0).toBe(read.t1);
+    expect(evalItem.t1).toBe(execs(laid)[100].t1);
   });
 
   it('names the command ids of the trace by asking the engine', async () => {
