@@ -110,7 +110,7 @@ export class LiveLab {
   progress(): LabProgress {
     const p = this.last;
     return {
-      name: this.name, run: this.run, state: this.state, part: PARTS[p.part], done: p.done, total: p.total,
+      name: this.name, run: this.run, state: this.state, part: PARTS[p.part], done: p.done, total: p.total, keys: p.keys,
       nowNs: p.nowNs, partFromNs: p.partFromNs, wallMs: (this.ended || this.clock()) - this.started,
       result: this.result, error: this.error,
     };

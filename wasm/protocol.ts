@@ -130,6 +130,8 @@ export interface LabProgress {
   /** The part's work done and in all: keys loaded, replies received. */
   done: number;
   total: number;
+  /** Keys of the lab's dataset. */
+  keys: number;
   /** The lab world's virtual clock, and when the run in progress began. */
   nowNs: number;
   partFromNs: number;

@@ -168,11 +168,13 @@ static void _emitRun(gkEvalLab *l, const char *name, const evMark *b) {
     gkNodeGetStats(w, l->cl, &cs);
     long long calls = b->calls - a->calls;
     labEmit(o, ",{\"name\":\"%s\",\"command\":\"%s\",\"keys\":%u,"
+            "\"start_ns\":%llu,\"end_ns\":%llu,"
             "\"commands\":%llu,\"result\":%lld,\"virtual_seconds\":%.6f,"
             "\"client\":{\"node\":%d,\"bytes_written\":%llu,"
             "\"bytes_read\":%llu,\"reads\":%llu,\"writes\":%llu,"
             "\"polls\":%llu,\"phases_ms\":{\"build\":%.3f,\"write\":%.3f,"
             "\"wait_read\":%.3f}},", name, sp->command, sp->keyspace,
+            (unsigned long long)a->t, (unsigned long long)b->t,
             (unsigned long long)st.completed, (long long)st.int_sum,
             (double)(st.end_ns - st.start_ns) / 1e9, l->cl,
             (unsigned long long)cs.bytes_written,
