@@ -15,19 +15,19 @@
 // access, abort) becomes a GkTrapError, after which the module is unusable.
 import type { GlasskvFactory, GlasskvModule } from '../web/src/wasm-gen/glasskv.mjs';
 import {
-  CliStatus, ConfigBytes, DictInfoBytes, DictKind, NodeStatsBytes, ScanAuditBytes, Status, TraceRecordBytes, WorkloadSpecBytes,
-  WorkloadStatsBytes, readDictInfo, readHex64, readScanAudit, readSession, readTraceRecord, readU64, readU64s,
+  CliStatus, ConfigBytes, DictInfoBytes, DictKind, EvalLabProgressBytes, NodeStatsBytes, ScanAuditBytes, Status, TraceRecordBytes, WorkloadSpecBytes,
+  WorkloadStatsBytes, readDictInfo, readEvalLabProgress, readHex64, readScanAudit, readSession, readTraceRecord, readU64, readU64s,
   readCliRequest, readCliText, readNodeStats, readWorkloadSpec, readWorkloadStats, writeConfig, writeSession,
-  writeWorkloadSpec, type ConfigInput, type DictInfo, type NodeStats, type ScanAudit, type Session as SessionRecord,
+  writeWorkloadSpec, type ConfigInput, type DictInfo, type EvalLabProgress, type NodeStats, type ScanAudit, type Session as SessionRecord,
   type SessionInput, type TraceRecord, type WorkloadSpec, type WorkloadSpecInput, type WorkloadStats,
 } from '../web/src/wasm-gen/seam';
 import { captureImage, restoreImage, type MemoryImage } from './memimage';
 
 export {
-  ClientEvent, DictKind, LoopPhase, Status, Syscall, TraceType,
+  ClientEvent, DictKind, EvalLabPart, LoopPhase, Status, Syscall, TraceType,
 } from '../web/src/wasm-gen/seam';
 export type {
-  DictInfo, NodeStats, ScanAudit, SessionInput, SessionRecord, TraceRecord, WorkloadSpec, WorkloadSpecInput,
+  DictInfo, EvalLabProgress, NodeStats, ScanAudit, SessionInput, SessionRecord, TraceRecord, WorkloadSpec, WorkloadSpecInput,
   WorkloadStats,
 };
 
@@ -249,6 +249,17 @@ export class Glasskv {
       `no lab named ${name}`);
   }
 
+  /** Seed 004's lab, eval-vs-zcard, to be run a step at a time
+   *  (gkEvalLabCreate): with trace, its world records the EVAL run. */
+  evalLab(seed: number | bigint = 1, trace = false): EvalLab {
+    const [hi, lo] = seedHalves(seed);
+    return this.guard(() => {
+      const status = this.module._gkwEvalLabCreate(this.scratch, hi, lo, trace ? 1 : 0);
+      if (status !== Status.OK) throw new GkError(status, this.statusString(status));
+      return new EvalLab(this, this.u32(this.scratch));
+    });
+  }
+
   /** Runs one workload to completion in a fresh world (gkWorkloadRunJson). */
   workloadRunJson(spec: WorkloadSpecInput, seed: number | bigint = 1): string {
     const [hi, lo] = seedHalves(seed);
@@ -257,7 +268,7 @@ export class Glasskv {
   }
 
   /** Calls fn(out, cap) with growing buffers until the JSON it writes fits. */
-  private jsonCall(fn: (out: number, cap: number) => number, notFound: string): string {
+  jsonCall(fn: (out: number, cap: number) => number, notFound: string): string {
     return this.guard(() => {
       let cap = 1 << 16;
       for (;;) {
@@ -427,6 +438,12 @@ export class World {
 
   get released(): boolean {
     return this.ptr === 0;
+  }
+
+  /** Lets go of a world another object owns and releases (an EvalLab's),
+   *  so that no call reaches it afterwards. */
+  forget(): void {
+    this.ptr = 0;
   }
 
   /** The module this world lives in, and its handle there, for the
@@ -700,5 +717,54 @@ export class World {
 
   scanAuditEnd(node: number): void {
     this.call(() => this.m._gkScanAuditEnd(this.w, node));
+  }
+}
+
+/** Seed 004's lab in progress (gkEvalLab): each step loads a slice of the
+ *  dataset or runs some of the world's events; the figures come once it
+ *  is done, the same as gkLabRun's. */
+export class EvalLab {
+  private readonly gk: Glasskv;
+  private ptr: number;
+  /** The lab's world, for its trace (owned by the lab). */
+  readonly world: World;
+
+  constructor(gk: Glasskv, ptr: number) {
+    this.gk = gk;
+    this.ptr = ptr;
+    this.world = new World(gk, gk.guard(() => gk.module._gkEvalLabWorld(ptr)));
+  }
+
+  private get l(): number {
+    if (!this.ptr) throw new GkError(Status.EINVAL, 'the lab was released');
+    return this.ptr;
+  }
+
+  /** One step of at most `work` keys loaded or events run. */
+  step(work: number): EvalLabProgress {
+    const gk = this.gk;
+    return gk.guard(() => gk.withStruct(EvalLabProgressBytes, readEvalLabProgress, (p) => {
+      const status = gk.module._gkEvalLabStep(this.l, Math.max(1, Math.min(0xffffffff, Math.floor(work))) >>> 0, p);
+      if (status !== Status.OK) throw new GkError(status, gk.statusString(status));
+    }));
+  }
+
+  progress(): EvalLabProgress {
+    const gk = this.gk;
+    return gk.guard(() => gk.withStruct(EvalLabProgressBytes, readEvalLabProgress,
+      (p) => gk.module._gkEvalLabGetProgress(this.l, p)));
+  }
+
+  /** The figures, as gkLabRun writes them; GkError before the end. */
+  figures(): string {
+    return this.gk.jsonCall((out, cap) => this.gk.module._gkEvalLabFigures(this.l, out, cap), 'the lab is not done');
+  }
+
+  release(): void {
+    if (!this.ptr) return;
+    const p = this.ptr;
+    this.ptr = 0;
+    this.world.forget();
+    if (!this.gk.trap) this.gk.module._gkEvalLabRelease(p);
   }
 }

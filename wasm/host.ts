@@ -133,7 +133,7 @@ export class WorkerHost {
       case 'bucketKeys':
         return s.bucketKeys(req.table, req.bucket);
       case 'timeline':
-        return s.timeline(req.t0, req.t1, req.px, req.nodes);
+        return s.timeline(req.t0, req.t1, req.px, req.nodes, req.source);
       case 'connection':
         return s.connection(req.fd, req.t0, req.t1);
       case 'samples':
@@ -145,6 +145,16 @@ export class WorkerHost {
         return s.restoreFuture();
       case 'labRun':
         return s.labRun(req.name, req.seed);
+      case 'labStart': {
+        const progress = await s.labStart(req.name, req.seed);
+        this.scheduleLab(progress.run);
+        return progress;
+      }
+      case 'labCancel': {
+        const progress = s.labCancel();
+        if (progress) this.post({ type: 'labProgress', progress });
+        return progress !== null;
+      }
       case 'commandNames':
         return s.commandNames();
       case 'iteration':
@@ -156,6 +166,17 @@ export class WorkerHost {
       case 'digest':
         return s.digest();
     }
+  }
+
+  /** Queues the next slice of stepped lab `run` behind whatever the page
+   *  has asked for meanwhile, and reports its progress after it. */
+  private scheduleLab(run: number): void {
+    this.clock.setTimeout(() => this.enqueue(async () => {
+      const progress = this.session.labSlice(run);
+      if (!progress) return;
+      this.post({ type: 'labProgress', progress });
+      if (progress.state === 'running') this.scheduleLab(run);
+    }), 0);
   }
 
   private pushSnapshot(): void {

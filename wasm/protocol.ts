@@ -117,6 +117,35 @@ export const WORKLOAD_SPEC_FIELDS = [
 export const LAB_NAMES = ['pipelining', 'pipeline-vs-multi', 'rtt', 'command-flushing'] as const;
 export type LabName = (typeof LAB_NAMES)[number];
 
+/** The labs that run live in a world of their own, a step at a time,
+ *  rather than in the sandbox (wasm/livelab.ts): their datasets and runs
+ *  are too large for the sandbox's checkpoints and timeline. */
+export const STEPPED_LAB_NAMES = ['eval-vs-zcard'] as const;
+export type SteppedLabName = (typeof STEPPED_LAB_NAMES)[number];
+
+/** Where a stepped lab is: sent as it runs and when it ends. */
+export interface LabProgress {
+  name: SteppedLabName;
+  /** Grows with every labStart: events of an earlier run are stale. */
+  run: number;
+  state: 'running' | 'done' | 'cancelled' | 'failed';
+  /** The part running: loading the dataset, the ZCARD run, the EVAL run. */
+  part: 'load' | 'zcard' | 'eval' | 'done';
+  /** The part's work done and in all: keys loaded, replies received. */
+  done: number;
+  total: number;
+  /** Keys of the lab's dataset. */
+  keys: number;
+  /** The lab world's virtual clock, and when the run in progress began. */
+  nowNs: number;
+  partFromNs: number;
+  /** Real time since the start, ms. */
+  wallMs: number;
+  /** The figures, once done (gkLabRun's JSON). */
+  result: LabRunResult | null;
+  error: string | null;
+}
+
 /** An action stamped with the virtual time (ns) at which it was applied. */
 export interface LogEntry {
   t: number;
@@ -371,8 +400,10 @@ export type Request =
   | { id: number; type: 'trace'; after: number; max: number }
   /** The keys in one bucket of the viewed dict. */
   | { id: number; type: 'bucketKeys'; table: number; bucket: number }
-  /** The timeline of [t0, t1] at px columns (hosts `nodes`, default all). */
-  | { id: number; type: 'timeline'; t0: number; t1: number; px: number; nodes?: number[] }
+  /** The timeline of [t0, t1] at px columns (hosts `nodes`, default all):
+   *  the sandbox's, or with source 'lab' the one the last stepped lab
+   *  recorded. */
+  | { id: number; type: 'timeline'; t0: number; t1: number; px: number; nodes?: number[]; source?: 'lab' }
   /** One connection's traffic in [t0, t1] (the sequence diagram). */
   | { id: number; type: 'connection'; fd: number; t0: number; t1: number }
   /** A workload's recent batch latencies. */
@@ -385,7 +416,13 @@ export type Request =
    *  again, and the branch made there is set aside in its place. */
   | { id: number; type: 'restoreFuture' }
   /** Runs a lab headless (gkLabRun) in a module of its own. */
-  | { id: number; type: 'labRun'; name: LabName | AofLabName | McLabName; seed: number }
+  | { id: number; type: 'labRun'; name: LabName | SteppedLabName | AofLabName | McLabName; seed: number }
+  /** Starts a stepped lab in a module of its own; it runs a step at a
+   *  time between the other requests, with labProgress events, until it
+   *  ends or labCancel stops it (a lab already running is stopped). */
+  | { id: number; type: 'labStart'; name: SteppedLabName; seed: number }
+  /** Stops the stepped lab running, if any (true if there was one). */
+  | { id: number; type: 'labCancel' }
   /** The names of command ids seen in GK_TR_CMD records. */
   | { id: number; type: 'commandNames' }
   /** Host `node`'s last iteration that ended at or before `before` (all
@@ -479,7 +516,7 @@ export interface SamplesResult {
 }
 
 export interface LabRunResult {
-  name: LabName | AofLabName | McLabName;
+  name: LabName | SteppedLabName | AofLabName | McLabName;
   /** gkLabRun's JSON. */
   json: string;
   /** Real time the run took, ms. */
@@ -511,6 +548,8 @@ export interface ResultMap {
   seek: Snapshot;
   restoreFuture: RestoreResult;
   labRun: LabRunResult;
+  labStart: LabProgress;
+  labCancel: boolean;
   commandNames: Record<number, string>;
   iteration: IterationResult | null;
   aof: AofView;
@@ -560,7 +599,9 @@ export type WorkerEvent =
   | { type: 'replay'; done: number; total: number }
   | { type: 'crash'; crash: CrashInfo }
   /** Replay found a log entry stamped earlier than the world's clock. */
-  | { type: 'diverged'; index: number; t: number; now: number };
+  | { type: 'diverged'; index: number; t: number; now: number }
+  /** A stepped lab went on, or ended. */
+  | { type: 'labProgress'; progress: LabProgress };
 
 /** Page -> worker, no reply: the page has drawn the last snapshot. */
 export interface AckMessage {

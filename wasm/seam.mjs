@@ -74,6 +74,7 @@ const CONSTANT_SETS = [
   ['RecoveryLimit', /^GK_RECOVERY_(ROWS_MAX)$/],
   ['SessionLimit', /^GK_SESSION_(PROGRAMS_MAX)$/],
   ['ErrorCode', /^GK_ERROR_CODE_(BASE|MAX)$/],
+  ['EvalLabPart', /^GK_EVLAB_(\w+)$/],
 ];
 
 // C scalar types as wasm32 lays them out, and how TypeScript reads them.

@@ -31,6 +31,7 @@ import { StripCache } from './stripcache';
 import { Checkpoints, atOrBefore, type Checkpoint, type Position } from './checkpoints';
 import { Timeline, type TimelineMark } from './timeline';
 import { LAB_SCENES, countsForCompletion } from './labscenes';
+import { LiveLab } from './livelab';
 import { learnCommandNames } from './commandnames';
 import {
   aofView, applyPersist, completePersist, consoleWhileDown, copyPersistState, isUp,
@@ -42,9 +43,11 @@ import {
 } from './mcsession';
 import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } from './mcprotocol';
 import {
-  CONFIGS_SHOWN, LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action, type ActResult, type AsideLog, type BootResult, type ConsoleEntry,
-  type CrashInfo, type DictSnapshot, type HistoryView, type HostView, type IterationResult, type LabName, type LabRunResult, type LaneItems, type LogEntry,
-  type RestoreResult, type SamplesResult, type SessionLog, type Snapshot, type TableSnapshot, type TimelineResult, type TraceResult,
+  CONFIGS_SHOWN, LAB_NAMES, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
+  type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type HistoryView,
+  type HostView, type IterationResult, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
+  type RestoreResult, type SamplesResult, type SessionLog, type Snapshot, type SteppedLabName, type TableSnapshot,
+  type TimelineResult, type TraceResult,
   type ViewOptions, type WorkerEvent, type WorkloadAction, type WorkloadPreset, type WorkloadSpec,
   type WorkloadView,
 } from './protocol';
@@ -251,6 +254,9 @@ export class Session {
   /** Logs cut by forks, the latest last. */
   private asides: Aside[] = [];
   private names: Record<number, string> | null = null;
+  /** The stepped lab running or last run, and labStart calls so far. */
+  private liveLab: LiveLab | null = null;
+  private labStarts = 0;
 
   constructor(host: SessionHost, options: SessionOptions = {}) {
     this.host = host;
@@ -1058,8 +1064,9 @@ export class Session {
 
   // ---- The views of the event loop. ----
 
-  timeline(t0: number, t1: number, px: number, nodes?: number[]): TimelineResult {
-    return this.engine.timeline.window(t0, Math.max(t0 + 1, t1), px, nodes);
+  timeline(t0: number, t1: number, px: number, nodes?: number[], source?: 'lab'): TimelineResult {
+    const timeline = source === 'lab' ? this.liveLab?.timeline ?? new Timeline() : this.engine.timeline;
+    return timeline.window(t0, Math.max(t0 + 1, t1), px, nodes);
   }
 
   connection(fd: number, t0: number, t1: number): LaneItems[] {
@@ -1098,15 +1105,47 @@ export class Session {
 
   /** Runs a lab headless in a module instance of its own, so the
    *  session's memory (and its checkpoints) never see it. */
-  async labRun(name: LabName | AofLabName | McLabName, seed: number): Promise<LabRunResult> {
+  async labRun(name: LabName | SteppedLabName | AofLabName | McLabName, seed: number): Promise<LabRunResult> {
     if (!(name in LAB_SCENES) && !(AOF_LAB_NAMES as readonly string[]).includes(name)
-      && !(MC_LAB_NAMES as readonly string[]).includes(name)) {
+      && !(MC_LAB_NAMES as readonly string[]).includes(name)
+      && !(STEPPED_LAB_NAMES as readonly string[]).includes(name)) {
       throw new RangeError(`no lab named ${name}`);
     }
     const gk = await this.labModule();
     const t0 = this.clock();
     const json = gk.labRun(name, seed);
     return { name, json, wallMs: this.clock() - t0 };
+  }
+
+  /** Starts a stepped lab in a module instance of its own (stopping the
+   *  one running, if any); labSlice runs it. Not logged: the sandbox never
+   *  sees it. */
+  async labStart(name: SteppedLabName, seed: number): Promise<LabProgress> {
+    if (!(STEPPED_LAB_NAMES as readonly string[]).includes(name)) throw new RangeError(`no stepped lab named ${name}`);
+    this.labCancel();
+    const run = ++this.labStarts;
+    const gk = await this.host.loadEngine();
+    // A later start, or a cancel, while the module loaded wins.
+    if (run !== this.labStarts) throw new RangeError('the lab was stopped before it started');
+    this.liveLab = new LiveLab(gk, name, seed, run, this.clock);
+    return this.liveLab.progress();
+  }
+
+  /** Runs the stepped lab `run` for about ms of real time; null if it is
+   *  not the one running. */
+  labSlice(run: number, ms?: number): LabProgress | null {
+    const lab = this.liveLab;
+    if (!lab || lab.run !== run || !lab.running) return null;
+    return lab.slice(ms);
+  }
+
+  /** Stops the stepped lab running: its last progress, or null if none
+   *  was running. */
+  labCancel(): LabProgress | null {
+    this.labStarts++;
+    const lab = this.liveLab;
+    if (!lab || !lab.running) return null;
+    return lab.cancel();
   }
 
   /** What the command ids of GK_TR_CMD records stand for. */

@@ -325,12 +325,29 @@ export const MAX_WINDOW_ITEMS = 60_000;
  *  pixel column; beyond, the columns are sums. */
 const ITEMS_PER_PX = 12;
 
+export interface TimelineOptions {
+  /** What becomes of a command run inside another one by a client with
+   *  no connection (a script's redis.call, a loader's command): an item
+   *  of its own (the default), or only a count, for a record where a
+   *  million of them would cost seconds to lay out. Counted, it leaves
+   *  the command around it whole: that one's EXEC still begins where the
+   *  host's work before it ended. */
+  nested?: 'items' | 'count';
+}
+
 export class Timeline {
   private readonly lanes = new Map<number, Lane>();
   /** The last trace sequence number ingested. */
   lastSeq = 0;
   /** Records the engine overwrote before they were read. */
   lost = 0;
+  /** Commands run inside another one, counted rather than laid out. */
+  nestedCounted = 0;
+  private readonly countNested: boolean;
+
+  constructor(options: TimelineOptions = {}) {
+    this.countNested = options.nested === 'count';
+  }
 
   private lane(node: number): Lane {
     let l = this.lanes.get(node);
@@ -370,6 +387,10 @@ export class Timeline {
       }
       case TraceType.CMD: {
         const lane = this.lane(node);
+        if (this.countNested && (b | 0) === -1 && lane.iter) {
+          this.nestedCounted++;
+          return;
+        }
         const start = lane.iter ? Math.max(lane.lastT, lane.iter.begin) : time;
         lane.item({ t0: Math.min(start, time), t1: time, kind: ItemKind.EXEC, fd: b | 0, n: c, x: d });
         lane.lastT = time;

@@ -393,6 +393,38 @@ const char *gkLabTopic(int i);
 long gkWorkloadRunJson(const gkWorkloadSpec *spec, uint64_t seed, char *out,
                        size_t cap);
 
+/* ---- eval-vs-zcard a step at a time. ----
+ * Seed 004's lab (gkLabRun "eval-vs-zcard") as a run its host advances in
+ * steps of bounded work, so that a page can show how far it is and stop
+ * it: a million sorted sets loaded into a server of its own world, then
+ * a redis-rb-like client sending ZCARD of every key, one round trip each,
+ * then the same client sending one EVAL over every key; a PING monitor
+ * beside each run. However the run is cut into steps, its figures are
+ * gkLabRun's, byte for byte. */
+#define GK_EVLAB_LOAD 0     /* loading the dataset */
+#define GK_EVLAB_ZCARD 1    /* the ZCARD run */
+#define GK_EVLAB_EVAL 2     /* the EVAL run */
+#define GK_EVLAB_DONE 3     /* the figures are ready */
+
+typedef struct gkEvalLab gkEvalLab;
+
+typedef struct gkEvalLabProgress {
+    int32_t part;           /* GK_EVLAB_* */
+    uint32_t keys;          /* keys of the dataset */
+    uint64_t done;          /* the part's work done: keys loaded, or
+                               replies the run's client has had */
+    uint64_t total;         /* the part's work in all */
+    uint64_t now_ns;        /* the lab world's clock */
+    uint64_t part_from_ns;  /* when the run in progress began */
+} gkEvalLabProgress;
+
+int gkEvalLabCreate(gkEvalLab **out, uint64_t seed, gkBool trace);
+int gkEvalLabStep(gkEvalLab *lab, uint32_t work, gkEvalLabProgress *p);
+void gkEvalLabGetProgress(gkEvalLab *lab, gkEvalLabProgress *p);
+long gkEvalLabFigures(gkEvalLab *lab, char *out, size_t cap);
+gkWorld *gkEvalLabWorld(gkEvalLab *lab);
+void gkEvalLabRelease(gkEvalLab *lab);
+
 int gkScanAuditBegin(gkWorld *w, int node, int db, int conn);
 int gkScanAuditGet(gkWorld *w, int node, gkScanAudit *out);
 int gkScanAuditMissing(gkWorld *w, int node, char *out, size_t cap,

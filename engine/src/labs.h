@@ -22,7 +22,9 @@ int labAofBenchmark(labOut *o, uint64_t seed);
 
 /* labs_eval.c */
 int labEvalVsZcard(labOut *o, uint64_t seed);
-int labLoadZsets(struct gkWorld *w, int srv, uint32_t keys);
+
+/* workload.c */
+int workloadDone(struct gkWorld *w, int id);
 
 /* labs_mc.c */
 int labSlabClasses(labOut *o, uint64_t seed);

@@ -19,7 +19,14 @@
  *
  * The dataset is loaded into the server directly, before anything is
  * measured, as the seed loads it before its benchmark starts: a million
- * ZADDs through the network would take the lab longer than the runs. */
+ * ZADDs through the network would take the lab longer than the runs.
+ *
+ * The lab runs in steps (gkEvalLab, glasskv.h): a page shows its progress
+ * between two steps and may stop it there, and gkLabRun takes the same
+ * steps to the end at once. A step loads a slice of the dataset or runs
+ * a number of the world's events; the runs end, and the next begins, at
+ * the event after which their client has its last reply, so the figures
+ * do not depend on how the lab was cut into steps. */
 #include <string.h>
 #include <stdio.h>
 #include "world.h"
@@ -44,36 +51,19 @@
 /* The monitor's PING interval. */
 #define EV_MONITOR_NS (10 * MS)
 
-/* Loads `keys` sorted sets KEY0 .. into db 0 of server node srv: each a
- * listpack holding DATA at score 0, as ZADD KEYi 0 DATA leaves it. The
- * work is charged to the server's clock, as its own; the world is then
- * run to the moment the server is free again. GK_ENOMEM if the heap limit
- * is reached first. */
-int labLoadZsets(gkWorld *w, int srv, uint32_t keys) {
-    redisServer *s = worldServer(w, srv);
-    if (!s) return GK_ENOTFOUND;
-    redisDb *db = &s->db[0];
-    if (dictTryExpand(db->dict, keys) != C_OK) return GK_ENOMEM;
-    sds member = sdsnew(s->mem, "DATA");
-    char name[32];
-    int st = GK_OK;
-    worldEnterNode(w, srv);
-    for (uint32_t i = 0; i < keys; i++) {
-        if (serverHeapExceeded(s)) { st = GK_ENOMEM; break; }
-        int len = snprintf(name, sizeof(name), "KEY%u", i);
-        robj *key = createStringObject(s, name, (size_t)len);
-        robj *zobj = createZsetListpackObject(s);
-        int out;
-        double score;
-        zsetAdd(s, zobj, 0, member, ZADD_IN_NONE, &out, &score);
-        dbAdd(s, db, key, zobj);
-        decrRefCount(s, key);
-    }
-    worldLeaveNode(w, srv);
-    sdsfree(s->mem, member);
-    gkWorldRunUntil(w, w->nodes[srv].busy_until);
-    return st;
-}
+/* How many records the trace ring of a recorded run holds: the frozen
+ * iteration alone writes one per command the script calls (a million),
+ * and a step stops once EV_TRACE_STEP records wait to be read, so the
+ * host drains the ring before the iteration that fills it most. */
+#define EV_TRACE_CAP (1u << 20)
+#define EV_TRACE_STEP (1u << 14)
+
+/* The longest a run may take, in virtual time: a time box, so that a
+ * client that never gets its reply cannot keep a step loop going. */
+#define EV_TIME_BOX (3600 * SEC)
+
+/* Room for the figures of the dataset and both runs. */
+#define EV_FIGURES 4096
 
 /* One run's figures taken before and after it. */
 typedef struct evMark {
@@ -81,6 +71,30 @@ typedef struct evMark {
     long long calls, ns;
     uint64_t t;
 } evMark;
+
+/* The lab in progress. The dataset is loaded in slices and the runs go
+ * one event at a time, so a step can end anywhere and the figures are
+ * the same however the run was cut into steps. */
+struct gkEvalLab {
+    gkWorld *w;
+    int srv;
+    int part;               /* GK_EVLAB_* */
+    uint64_t seed;
+    int trace;              /* record the EVAL run's trace */
+    uint32_t loaded;        /* keys of the dataset loaded so far */
+    uint64_t load_from;     /* when loading began */
+    size_t mem_from;        /* the world's memory then */
+    gkWorkloadSpec spec;    /* the run's client program */
+    int cl, mon;            /* its client and monitor (node ids) */
+    int cmdid;              /* the id of its command */
+    evMark a;               /* the figures when it began */
+    uint64_t deadline;      /* its time box */
+    uint64_t iters;         /* the server's iterations seen so far */
+    uint64_t iter_max;      /* its longest iteration in the run, */
+    uint64_t iter_at;       /* which began then */
+    labOut out;             /* the figures written so far */
+    char figures[EV_FIGURES];
+};
 
 static void _mark(gkWorld *w, int srv, int cmdid, evMark *m) {
     redisServer *s = worldServer(w, srv);
@@ -90,88 +104,100 @@ static void _mark(gkWorld *w, int srv, int cmdid, evMark *m) {
     m->t = gkWorldNow(w);
 }
 
-/* Runs the world until workload id has all its replies, or max_ns of
- * virtual time has passed. */
-static void _runUntilDone(gkWorld *w, int id, uint64_t max_ns) {
-    uint64_t end = gkWorldNow(w) + max_ns, step = MS;
-    gkWorkloadStats st;
-    for (;;) {
-        gkWorldRunUntil(w, gkWorldNow(w) + step);
-        gkWorkloadGetStats(w, id, &st);
-        if (st.done || gkWorldNow(w) >= end) return;
-        if (step < 100 * MS) step *= 2;
-    }
-}
-
 static double _ms(uint64_t ns) { return (double)ns / 1e6; }
 
-/* Writes the figures of one run: the client's bytes and system calls,
- * its time per phase, the server's system calls and the command's time
- * as INFO commandstats would give it, the freeze and the monitor. */
-static void _emitRun(gkWorld *w, int srv, int cl, int mon, int cmdid,
-                     const char *name, const gkWorkloadSpec *sp,
-                     const evMark *a, const evMark *b, labOut *o) {
-    redisServer *s = worldServer(w, srv);
+/* Loads the next n sorted sets of the dataset, KEY<loaded> on, into db 0:
+ * each a listpack holding DATA at score 0, as ZADD KEYi 0 DATA leaves it.
+ * The work is the server's own, charged to its clock as one piece of
+ * work however many slices it is cut into: nothing else runs between
+ * two slices (the world waits for the next step), so the node is entered
+ * once, left between slices without ending the piece, and left for good
+ * after the last key, when the world runs to the moment the server is
+ * free again. GK_ENOMEM if the heap limit is reached first. */
+static int _loadSlice(gkEvalLab *l, uint32_t n) {
+    gkWorld *w = l->w;
+    redisServer *s = worldServer(w, l->srv);
+    redisDb *db = &s->db[0];
+    if (l->loaded == 0) {
+        if (dictTryExpand(db->dict, EV_KEYS) != C_OK) return GK_ENOMEM;
+        l->load_from = gkWorldNow(w);
+        l->mem_from = gkWorldMemory(w);
+        worldEnterNode(w, l->srv);
+    } else {
+        w->running = l->srv;
+    }
+    if (n > EV_KEYS - l->loaded) n = EV_KEYS - l->loaded;
+    sds member = sdsnew(s->mem, "DATA");
+    char name[32];
+    int st = GK_OK;
+    for (uint32_t i = 0; i < n; i++, l->loaded++) {
+        if (serverHeapExceeded(s)) { st = GK_ENOMEM; break; }
+        int len = snprintf(name, sizeof(name), "KEY%u", l->loaded);
+        robj *key = createStringObject(s, name, (size_t)len);
+        robj *zobj = createZsetListpackObject(s);
+        int out;
+        double score;
+        zsetAdd(s, zobj, 0, member, ZADD_IN_NONE, &out, &score);
+        dbAdd(s, db, key, zobj);
+        decrRefCount(s, key);
+    }
+    sdsfree(s->mem, member);
+    if (st != GK_OK || l->loaded < EV_KEYS) {
+        w->running = -1;
+        return st;
+    }
+    worldLeaveNode(w, l->srv);
+    gkWorldRunUntil(w, w->nodes[l->srv].busy_until);
+    return GK_OK;
+}
+
+/* Writes the figures of the run just ended: the client's bytes and system
+ * calls, its time per phase, the server's system calls, its longest
+ * iteration (the freeze, for the EVAL) and the command's time as INFO
+ * commandstats gives it, and what the monitor saw. */
+static void _emitRun(gkEvalLab *l, const char *name, const evMark *b) {
+    gkWorld *w = l->w;
+    const evMark *a = &l->a;
+    const gkWorkloadSpec *sp = &l->spec;
+    redisServer *s = worldServer(w, l->srv);
+    labOut *o = &l->out;
     gkWorkloadStats st, ms;
     gkNodeStats cs;
-    gkWorkloadGetStats(w, cl, &st);
-    gkWorkloadGetStats(w, mon, &ms);
-    gkNodeGetStats(w, cl, &cs);
+    gkWorkloadGetStats(w, l->cl, &st);
+    gkWorkloadGetStats(w, l->mon, &ms);
+    gkNodeGetStats(w, l->cl, &cs);
     long long calls = b->calls - a->calls;
-    labEmit(o, "{\"name\":\"%s\",\"command\":\"%s\",\"keys\":%u,"
+    labEmit(o, ",{\"name\":\"%s\",\"command\":\"%s\",\"keys\":%u,"
+            "\"start_ns\":%llu,\"end_ns\":%llu,"
             "\"commands\":%llu,\"result\":%lld,\"virtual_seconds\":%.6f,"
-            "\"client\":{\"bytes_written\":%llu,\"bytes_read\":%llu,"
-            "\"reads\":%llu,\"writes\":%llu,\"polls\":%llu,"
-            "\"phases_ms\":{\"build\":%.3f,\"write\":%.3f,"
+            "\"client\":{\"node\":%d,\"bytes_written\":%llu,"
+            "\"bytes_read\":%llu,\"reads\":%llu,\"writes\":%llu,"
+            "\"polls\":%llu,\"phases_ms\":{\"build\":%.3f,\"write\":%.3f,"
             "\"wait_read\":%.3f}},", name, sp->command, sp->keyspace,
+            (unsigned long long)a->t, (unsigned long long)b->t,
             (unsigned long long)st.completed, (long long)st.int_sum,
-            (double)(st.end_ns - st.start_ns) / 1e9,
+            (double)(st.end_ns - st.start_ns) / 1e9, l->cl,
             (unsigned long long)cs.bytes_written,
             (unsigned long long)cs.bytes_read, (unsigned long long)cs.reads,
             (unsigned long long)cs.writes, (unsigned long long)cs.polls,
             _ms(st.build_ns), _ms(st.write_ns), _ms(st.wait_ns));
     labEmit(o, "\"server\":{\"reads\":%llu,\"writes\":%llu,\"polls\":%llu,"
-            "\"iterations\":%llu},\"server_calls\":%lld,"
+            "\"iterations\":%llu,\"longest_iteration\":{\"ms\":%.6f,"
+            "\"start_ns\":%llu,\"end_ns\":%llu}},\"server_calls\":%lld,"
             "\"server_usec_per_call\":%.3f,\"freeze_ms\":%.6f,",
             (unsigned long long)(b->srv.reads - a->srv.reads),
             (unsigned long long)(b->srv.writes - a->srv.writes),
             (unsigned long long)(b->srv.polls - a->srv.polls),
             (unsigned long long)(b->srv.iterations - a->srv.iterations),
+            _ms(l->iter_max), (unsigned long long)l->iter_at,
+            (unsigned long long)(l->iter_at + l->iter_max),
             calls, calls ? (double)(b->ns - a->ns) / 1e3 / (double)calls : 0,
-            _ms((uint64_t)s->cmdstats[cmdid].max_ns));
-    labEmit(o, "\"monitor\":{\"command\":\"PING\",\"interval_ms\":%.0f,"
-            "\"replies\":%llu,\"max_ms\":%.3f,\"p50_ms\":%.3f}}",
-            _ms(EV_MONITOR_NS), (unsigned long long)ms.completed,
-            _ms(ms.lat_max_ns), _ms(ms.lat_p50_ns));
-}
-
-/* One run: the client program of spec against the loaded server, with a
- * monitor started with it and stopped once the client is done (its PING
- * in flight, if any, is waited for). */
-static int _evRun(gkWorld *w, int srv, const char *name,
-                  const gkWorkloadSpec *sp, labOut *o) {
-    redisServer *s = worldServer(w, srv);
-    const redisCommand *cmd = aclLookupCommand(s, sp->command);
-    if (!cmd) return GK_EINVAL;
-    gkWorkloadSpec m;
-    gkWorkloadSpecInit(&m);
-    m.clients = 1;
-    m.requests = 0;
-    m.rtt_ns = sp->rtt_ns;
-    m.client_cmd_ns = 200;
-    m.interval_ns = EV_MONITOR_NS;
-    strcpy(m.command, "PING");
-    evMark a, b;
-    _mark(w, srv, cmd->id, &a);
-    int cl, mon, st;
-    if ((st = gkWorkloadStart(w, srv, &m, &mon)) != GK_OK) return st;
-    if ((st = gkWorkloadStart(w, srv, sp, &cl)) != GK_OK) return st;
-    _runUntilDone(w, cl, 3600 * SEC);
-    gkWorkloadStop(w, mon);
-    gkWorldRunUntil(w, gkWorldNow(w) + 2 * EV_MONITOR_NS);
-    _mark(w, srv, cmd->id, &b);
-    _emitRun(w, srv, cl, mon, cmd->id, name, sp, &a, &b, o);
-    return GK_OK;
+            _ms((uint64_t)s->cmdstats[l->cmdid].max_ns));
+    labEmit(o, "\"monitor\":{\"node\":%d,\"command\":\"PING\","
+            "\"interval_ms\":%.0f,\"replies\":%llu,\"max_ms\":%.3f,"
+            "\"p50_ms\":%.3f}}", l->mon, _ms(EV_MONITOR_NS),
+            (unsigned long long)ms.completed, _ms(ms.lat_max_ns),
+            _ms(ms.lat_p50_ns));
 }
 
 /* redis-rb on loopback: one connection, its CPU per command and per
@@ -192,25 +218,185 @@ static gkWorkloadSpec _rubySpec(const char *command, uint64_t requests) {
     return sp;
 }
 
-/* Seed 004: both runs against one server, one after the other, as the
- * seed's benchmark ran them. */
-int labEvalVsZcard(labOut *o, uint64_t seed) {
-    gkWorld *w = labWorld(seed, 0, 0);
+/* Starts the client program of part (ZCARD per key, or one EVAL) against
+ * the loaded server, with a monitor of its own started with it. */
+static int _runStart(gkEvalLab *l, int part) {
+    gkWorld *w = l->w;
+    redisServer *s = worldServer(w, l->srv);
+    l->spec = part == GK_EVLAB_ZCARD ? _rubySpec("zcard", EV_KEYS)
+                                     : _rubySpec("eval", 1);
+    const redisCommand *cmd = aclLookupCommand(s, l->spec.command);
+    if (!cmd) return GK_EINVAL;
+    l->cmdid = cmd->id;
+    gkWorkloadSpec m;
+    gkWorkloadSpecInit(&m);
+    m.clients = 1;
+    m.requests = 0;
+    m.rtt_ns = l->spec.rtt_ns;
+    m.client_cmd_ns = 200;
+    m.interval_ns = EV_MONITOR_NS;
+    strcpy(m.command, "PING");
+    if (part == GK_EVLAB_EVAL && l->trace)
+        gkTraceEnable(w, (1u << GK_TR_CMD) | (1u << GK_TR_SYSCALL) |
+                         (1u << GK_TR_LOOP) | (1u << GK_TR_CLIENT) |
+                         (1u << GK_TR_CRON));
+    _mark(w, l->srv, l->cmdid, &l->a);
+    l->iters = w->nodes[l->srv].stats.iterations;
+    l->iter_max = l->iter_at = 0;
+    l->deadline = gkWorldNow(w) + EV_TIME_BOX;
+    int st = gkWorkloadStart(w, l->srv, &m, &l->mon);
+    if (st == GK_OK) st = gkWorkloadStart(w, l->srv, &l->spec, &l->cl);
+    if (st == GK_OK) l->part = part;
+    return st;
+}
+
+/* Ends the run: the monitor is stopped and its PING in flight, if any,
+ * waited for; the figures are written; the next part begins. */
+static int _runEnd(gkEvalLab *l) {
+    gkWorld *w = l->w;
+    gkWorkloadStop(w, l->mon);
+    gkWorldRunUntil(w, gkWorldNow(w) + 2 * EV_MONITOR_NS);
+    evMark b;
+    _mark(w, l->srv, l->cmdid, &b);
+    int zcard = l->part == GK_EVLAB_ZCARD;
+    _emitRun(l, zcard ? "ZCARD per key" : "one EVAL", &b);
+    if (zcard) return _runStart(l, GK_EVLAB_EVAL);
+    gkTraceEnable(w, 0);
+    l->part = GK_EVLAB_DONE;
+    return GK_OK;
+}
+
+/* Runs up to `events` events of the run in progress, one at a time,
+ * keeping the server's longest iteration; ends the run once its client
+ * has all its replies (or its time box is spent). */
+static int _runSlice(gkEvalLab *l, uint32_t events) {
+    gkWorld *w = l->w;
+    gkNode *n = &w->nodes[l->srv];
+    uint64_t seq0 = gkTraceLastSeq(w);
+    for (uint32_t i = 0; i < events; i++) {
+        if (gkWorldStep(w, NULL) != GK_OK) return _runEnd(l);
+        if (n->stats.iterations != l->iters) {
+            l->iters = n->stats.iterations;
+            uint64_t d = n->busy_until - n->iter_start;
+            if (d > l->iter_max) {
+                l->iter_max = d;
+                l->iter_at = n->iter_start;
+            }
+        }
+        if (workloadDone(w, l->cl) || gkWorldNow(w) >= l->deadline)
+            return _runEnd(l);
+        if (gkTraceLastSeq(w) - seq0 >= EV_TRACE_STEP) break;
+    }
+    return GK_OK;
+}
+
+/* Creates the lab: a world of its own with one server, the dataset not
+ * yet loaded. With trace, the world records the EVAL run (its client,
+ * monitor and server: loops, system calls, commands) in a ring large
+ * enough for its frozen iteration; nothing else is recorded. *out is
+ * released with gkEvalLabRelease. GK_ENOMEM if the allocator refuses. */
+int gkEvalLabCreate(gkEvalLab **out, uint64_t seed, gkBool trace) {
+    *out = NULL;
+    gkWorld *w = trace ? labWorld(seed, 1, EV_TRACE_CAP) : labWorld(seed, 0, 0);
     if (!w) return GK_ENOMEM;
-    int srv, st;
-    if ((st = gkServerAdd(w, &srv)) != GK_OK) goto done;
-    uint64_t t0 = gkWorldNow(w);
-    if ((st = labLoadZsets(w, srv, EV_KEYS)) != GK_OK) goto done;
-    labEmit(o, "{\"name\":\"dataset\",\"preloaded_keys\":%u,"
-            "\"load_virtual_ms\":%.3f,\"memory_mb\":%.1f},", EV_KEYS,
-            _ms(gkWorldNow(w) - t0), (double)gkWorldMemory(w) / 1048576);
-    gkWorkloadSpec zcard = _rubySpec("zcard", EV_KEYS);
-    if ((st = _evRun(w, srv, "ZCARD per key", &zcard, o)) != GK_OK)
-        goto done;
-    labEmit(o, ",");
-    gkWorkloadSpec eval = _rubySpec("eval", 1);
-    st = _evRun(w, srv, "one EVAL", &eval, o);
-done:
+    gkTraceEnable(w, 0);
+    gkEvalLab *l = memTryAlloc(&w->mem, sizeof(*l));
+    if (!l) {
+        gkWorldRelease(w);
+        return GK_ENOMEM;
+    }
+    memset(l, 0, sizeof(*l));
+    l->w = w;
+    l->seed = seed;
+    l->trace = trace != 0;
+    l->part = GK_EVLAB_LOAD;
+    l->cl = l->mon = -1;
+    l->out.buf = l->figures;
+    l->out.cap = sizeof(l->figures);
+    int st = gkServerAdd(w, &l->srv);
+    if (st != GK_OK) {
+        gkEvalLabRelease(l);
+        return st;
+    }
+    *out = l;
+    return GK_OK;
+}
+
+/* Advances the lab by at most `work`: keys loaded while the dataset
+ * loads, events run during the runs (a step also ends where a part
+ * begins, and, while the trace records, once a batch of records waits
+ * to be read). Fills *p (may be NULL) with where the lab is. Returns
+ * GK_OK, or a failing status after which the lab stays where it was. */
+int gkEvalLabStep(gkEvalLab *l, uint32_t work, gkEvalLabProgress *p) {
+    int st = GK_OK;
+    if (work == 0) work = 1;
+    if (l->part == GK_EVLAB_LOAD) {
+        st = _loadSlice(l, work);
+        if (st == GK_OK && l->loaded == EV_KEYS) {
+            labEmit(&l->out, "{\"name\":\"dataset\",\"preloaded_keys\":%u,"
+                    "\"load_virtual_ms\":%.3f,\"memory_mb\":%.1f}",
+                    EV_KEYS, _ms(gkWorldNow(l->w) - l->load_from),
+                    (double)(gkWorldMemory(l->w) - l->mem_from) / 1048576);
+            st = _runStart(l, GK_EVLAB_ZCARD);
+        }
+    } else if (l->part != GK_EVLAB_DONE) {
+        st = _runSlice(l, work);
+    }
+    if (p) gkEvalLabGetProgress(l, p);
+    return st;
+}
+
+/* Where the lab is: its part, the part's work done and in all (keys
+ * loaded, replies the run's client has had), and the world's clock. */
+void gkEvalLabGetProgress(gkEvalLab *l, gkEvalLabProgress *p) {
+    memset(p, 0, sizeof(*p));
+    p->part = l->part;
+    p->now_ns = gkWorldNow(l->w);
+    p->keys = EV_KEYS;
+    if (l->part == GK_EVLAB_LOAD) {
+        p->done = l->loaded;
+        p->total = EV_KEYS;
+    } else if (l->part != GK_EVLAB_DONE) {
+        gkWorkloadStats st;
+        gkWorkloadGetStats(l->w, l->cl, &st);
+        p->done = st.completed;
+        p->total = l->spec.requests;
+        p->part_from_ns = l->a.t;
+    }
+}
+
+/* Writes the lab's figures, as gkLabRun writes them, once it is done:
+ * the JSON's length (which may exceed cap: retry with more), GK_EINVAL
+ * before the end. */
+long gkEvalLabFigures(gkEvalLab *l, char *out, size_t cap) {
+    if (l->part != GK_EVLAB_DONE) return GK_EINVAL;
+    labOut o = { out, cap, 0 };
+    labEmit(&o, "{\"lab\":\"eval-vs-zcard\",\"seed\":%llu,\"runs\":[%.*s]}",
+            (unsigned long long)l->seed, (int)l->out.len, l->figures);
+    return (long)o.len;
+}
+
+/* The lab's world, to read its trace (never to change it). */
+gkWorld *gkEvalLabWorld(gkEvalLab *l) { return l->w; }
+
+/* Releases the lab and its world. */
+void gkEvalLabRelease(gkEvalLab *l) {
+    if (!l) return;
+    gkWorld *w = l->w;
+    memFree(&w->mem, l);
     gkWorldRelease(w);
+}
+
+/* Seed 004 headless: both runs against one server, one after the other,
+ * as the seed's benchmark ran them; the same lab a page runs step by
+ * step, taken to its end in one call. */
+int labEvalVsZcard(labOut *o, uint64_t seed) {
+    gkEvalLab *l;
+    int st = gkEvalLabCreate(&l, seed, 0);
+    if (st != GK_OK) return st;
+    while (st == GK_OK && l->part != GK_EVLAB_DONE)
+        st = gkEvalLabStep(l, 1u << 20, NULL);
+    if (st == GK_OK) labEmit(o, "%.*s", (int)l->out.len, l->figures);
+    gkEvalLabRelease(l);
     return st;
 }

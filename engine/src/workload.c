@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <stdio.h>
 #include "world.h"
+#include "labs.h"
 
 #define WL_HIST_BUCKETS 256     /* latency histogram: 4 buckets per octave */
 #define WL_SAMPLES 4096         /* recent (time, latency) samples kept */
@@ -581,6 +582,14 @@ int gkWorkloadGetStats(gkWorld *w, int id, gkWorkloadStats *out) {
     out->writes = n->stats.writes;
     out->stopped = wl->stopped;
     return GK_OK;
+}
+
+/* Whether workload id has had every reply it asked for: gkWorkloadGetStats's
+ * done, without the percentiles (a lab asks after every event). 0 for an
+ * unknown id. */
+int workloadDone(gkWorld *w, int id) {
+    workload *wl = _getWorkload(w, id);
+    return wl ? wl->st.done : 0;
 }
 
 int gkWorkloadGetSpec(gkWorld *w, int id, gkWorkloadSpec *out) {

@@ -262,7 +262,14 @@ static void _pipeDeliver(gkWorld *w, gkPipe *p, uint64_t now) {
 
 /* Puts up to len bytes on the link at time now. Returns the bytes
  * accepted (fewer if the window is nearly full), or -1 if none fit. With
- * no latency and no bandwidth limit the bytes arrive at once. */
+ * no latency and no bandwidth limit the bytes arrive at once -- at once
+ * after `now`, that is, which for a node is its own clock: a node runs
+ * an iteration ahead of the world's (it began at w->now and has spent CPU
+ * since), and another node woken in between must not read what it has
+ * not written yet. So only bytes that arrive by the world's time (the
+ * host's, sent between events) go straight into the receiver's buffer;
+ * the others travel as a segment delivered by an event at their time,
+ * as bytes on a slower link do. */
 static long _pipeWrite(gkWorld *w, gkConn *c, int down, const void *data,
                        size_t len, uint64_t now) {
     gkPipe *p = down ? &c->down : &c->up;
@@ -277,7 +284,7 @@ static long _pipeWrite(gkWorld *w, gkConn *c, int down, const void *data,
         depart += (uint64_t)len * 1000000000ULL / p->bandwidth;
     p->link_free = depart;
     uint64_t arrive = depart + p->latency;
-    if (arrive <= now && !p->head) {
+    if (arrive <= w->now && !p->head) {
         sds b = sdsTryMakeRoomFor(&w->mem, p->buf, len);
         if (!b) return -2;
         p->buf = sdscatlen(&w->mem, b, data, len);
@@ -708,13 +715,16 @@ int gkWorldRunUntil(gkWorld *w, uint64_t time_ns) {
 
 /* Whether a connection opened by the host still has work in progress:
  * bytes in flight either way, a request not yet read by the server, or a
- * reply the server has not finished writing. */
+ * reply the server has not finished writing. A reply in flight counts
+ * even when the server has closed its end since: it was written before
+ * the close and reaches the host before the end of the stream does. */
 static int _hostIoPending(gkWorld *w) {
     for (int i = 0; i < w->nconns; i++) {
         gkConn *c = w->conns[i];
-        if (!c || c->client_node != -1 || c->client_closed ||
-            c->server_closed) continue;
-        if (c->up.head || c->down.head) return 1;
+        if (!c || c->client_node != -1 || c->client_closed) continue;
+        if (c->down.head) return 1;
+        if (c->server_closed) continue;
+        if (c->up.head) return 1;
         if (_pipeReadable(&c->up)) return 1;
         if (aeGetFileEvents(w->nodes[c->node].el, c->id) & AE_WRITABLE)
             return 1;

@@ -327,6 +327,86 @@ static void testSameScenarioSameTrace(void) {
     free(c);
 }
 
+/* Bytes written on connection fd by node `writer` with a write that ended
+ * by time t (the bytes leave when the call returns). */
+static uint64_t writtenBy(const gkTraceRecord *rec, size_t n, int writer,
+                          uint32_t fd, uint64_t t) {
+    uint64_t sum = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rec[i].type == GK_TR_SYSCALL && rec[i].a == GK_SYS_WRITE &&
+            rec[i].node == writer && rec[i].b == fd && rec[i].time <= t)
+            sum += rec[i].c;
+    return sum;
+}
+
+/* A client program that spends 10 ms building each GET, on a link with
+ * no delay, while a monitor's PING wakes the server every millisecond:
+ * the server must not see a request before the client has written it.
+ * Every read the server makes on the client's connection starts after
+ * the client's writes of all the bytes read so far have returned. */
+static void testNoReadBeforeTheWrite(void) {
+    int srv, mon, cl;
+    gkWorld *w = newWorld(1, &srv);
+    gkWorkloadSpec m;
+    gkWorkloadSpecInit(&m);
+    m.clients = 1;
+    m.requests = 0;
+    m.interval_ns = 1000000;
+    strcpy(m.command, "PING");
+    gkWorkloadStart(w, srv, &m, &mon);
+    gkWorkloadSpec sp;
+    gkWorkloadSpecInit(&sp);
+    sp.clients = 1;
+    sp.requests = 5;
+    sp.client_cmd_ns = 20000000;            /* 10 ms to build each */
+    gkWorkloadStart(w, srv, &sp, &cl);
+    gkWorldRunUntil(w, 200000000ULL);
+    gkWorkloadStats st;
+    gkWorkloadGetStats(w, cl, &st);
+    CHECK(st.done);
+    gkTraceRecord *rec = malloc(sizeof(gkTraceRecord) * (1u << 20));
+    size_t n = gkTraceRead(w, 0, rec, 1u << 20);
+    uint32_t fd = UINT32_MAX;
+    for (size_t i = 0; i < n && fd == UINT32_MAX; i++)
+        if (rec[i].type == GK_TR_SYSCALL && rec[i].a == GK_SYS_WRITE &&
+            rec[i].node == cl)
+            fd = rec[i].b;
+    uint64_t read = 0, early = 0, reads = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gkTraceRecord *r = &rec[i];
+        if (r->type != GK_TR_SYSCALL || r->a != GK_SYS_READ ||
+            r->node != srv || r->b != fd || r->c == 0) continue;
+        reads++;
+        read += r->c;
+        if (read > writtenBy(rec, n, cl, fd, r->time - (uint64_t)r->d))
+            early++;
+    }
+    CHECK_EQ_INT(reads, 5);
+    CHECK_EQ_INT(early, 0);
+    free(rec);
+    gkWorldRelease(w);
+}
+
+/* A protocol error: the server replies and closes at once. Over a link
+ * with a delay the reply is still on its way when the close happens; the
+ * host must get it, then the end of the stream. */
+static void testReplyBeforeCloseArrives(void) {
+    int srv, conn;
+    gkWorld *w = newWorld(1, &srv);
+    gkConnOpen(w, srv, &conn);
+    gkConnSetLink(w, conn, 2000000, 0);     /* 1 ms each way */
+    uint64_t t0 = gkWorldNow(w);
+    gkConnSend(w, conn, "*abc\r\n", 6);
+    gkWorldRunUntilIdle(w);
+    char out[128];
+    size_t n = gkConnRecv(w, conn, out, sizeof(out) - 1);
+    out[n] = '\0';
+    CHECK_EQ_STR(out, "-ERR Protocol error: invalid multibulk length\r\n");
+    CHECK_EQ_INT(gkConnIsOpen(w, conn), 0);
+    CHECK(gkWorldNow(w) >= t0 + 2000000);   /* a whole round trip */
+    gkWorldRelease(w);
+}
+
 int main(void) {
     RUN("one iteration polls, reads, runs every command, then writes the "
         "replies in beforeSleep", testIterationOrder);
@@ -344,5 +424,10 @@ int main(void) {
         testSameScenarioSameTrace);
     RUN("a workload gives its spec, its start time and whether it stopped",
         testWorkloadSpecAndStop);
+    RUN("over a link with no delay the server reads no byte before the "
+        "client's write of it has returned", testNoReadBeforeTheWrite);
+    RUN("a reply the server wrote just before it closed the connection "
+        "reaches the host over a link with a delay",
+        testReplyBeforeCloseArrives);
     return gkTestReport();
 }

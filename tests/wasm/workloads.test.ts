@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { TIMELINE_BIN_FIELDS, TimelineBin, TimelineItem, type LaneItems } from '../../wasm/protocol';
 import { LAB_SCENES } from '../../wasm/labscenes';
 import { requestBursts } from '../../web/src/render/sequence';
-import { emptyLog, loadGlasskv, newSession } from './helpers';
+import { Timeline } from '../../wasm/timeline';
+import { emptyLog, loadGlasskv, newSession, oneServer } from './helpers';
 
 const items = (l: LaneItems) => Array.from({ length: l.count }, (_, i) => ({
   t0: l.t0[i], t1: l.t1[i], kind: l.kind[i], fd: l.fd[i], n: l.n[i], x: l.x[i],
@@ -262,6 +263,34 @@ describe('the timeline', () => {
     expect(runs.map((r) => r.n)).toEqual([50, 50, 50, 50]);
   });
 
+  it('counts the commands a script calls instead of laying them out, when asked, and keeps the EVAL whole', async () => {
+    const { world, conn } = await oneServer();
+    world.traceEnable(0xffffffff);
+    const from = world.traceLastSeq();
+    const script = "for i = 1, 100 do redis.call('ping') end return 1";
+    world.send(conn, `*3\r\n$4\r\nEVAL\r\n$${script.length}\r\n${script}\r\n$1\r\n0\r\n`);
+    world.runUntilIdle();
+    const records = world.traceReadAll(from);
+    const laid = new Timeline();
+    const counted = new Timeline({ nested: 'count' });
+    laid.ingest(records);
+    counted.ingest(records);
+    const items = (t: Timeline) => {
+      const lane = t.window(0, world.now() + 1e6, 100_000, [0]).items[0];
+      return Array.from(lane.kind).map((k, i) => ({ kind: k, t0: lane.t0[i], t1: lane.t1[i], n: lane.n[i] }));
+    };
+    const execs = (t: Timeline) => items(t).filter((i) => i.kind === TimelineItem.EXEC);
+    expect(execs(laid)).toHaveLength(101);
+    expect(counted.nestedCounted).toBe(100);
+    const [evalItem] = execs(counted);
+    expect(execs(counted)).toHaveLength(1);
+    expect(evalItem.n).toBe(3);
+    // The EVAL runs from the end of the read that brought it to its end.
+    const read = items(counted).find((i) => i.kind === TimelineItem.READ && i.n > 0)!;
+    expect(evalItem.t0).toBe(read.t1);
+    expect(evalItem.t1).toBe(execs(laid)[100].t1);
+  });
+
   it('names the command ids of the trace by asking the engine', async () => {
     const { session } = newSession();
     const names = await session.commandNames();
@@ -269,10 +298,12 @@ describe('the timeline', () => {
     expect(Object.keys(byName)).toEqual(expect.arrayContaining(['GET', 'SET', 'MULTI', 'EXEC', 'INFO', 'INCR']));
     await session.boot(emptyLog(9));
     session.act({ kind: 'console', text: 'SET a 1\nGET a' });
-    // The server's iteration runs on its own clock, past the world's event
-    // time: the window reaches beyond now.
+    // The server's iteration runs on its own clock, past the event that
+    // woke it; the replies reach the console when the iteration's last
+    // write returns, and the world's clock is then at that moment: the end
+    // of the iteration.
     const w = session.timeline(0, session.snapshot().now + 1e6, 500, [0]);
-    expect(w.end).toBeGreaterThan(session.snapshot().now);
+    expect(w.end).toBe(session.snapshot().now);
     const cmds = w.items[0];
     const ran = Array.from(cmds.kind).flatMap((k, i) => (k === TimelineItem.EXEC ? [names[cmds.x[i]]] : []));
     expect(ran).toEqual(['SET', 'GET']);

@@ -10,7 +10,8 @@
 // parameters. Refreshes follow the store's snapshots (time moved).
 import type { Bridge } from '../../../wasm/bridge';
 import type {
-  IterationResult, LabName, LabRunResult, LaneItems, SamplesResult, Snapshot, TimelineResult,
+  IterationResult, LabName, LabProgress, LabRunResult, LaneItems, SamplesResult, Snapshot, SteppedLabName,
+  TimelineResult,
 } from '../../../wasm/protocol';
 import { TimelineItem } from '../../../wasm/protocol';
 import type { Store } from './store';
@@ -48,6 +49,50 @@ export interface LoopState {
   labRuns: Partial<Record<LabName, LabRunState>>;
   /** The lab whose headless figures are shown. */
   labShown: LabName | null;
+  /** The stepped lab (eval-vs-zcard) running live in the worker, or its
+   *  last run: its progress, and its figures once done. */
+  liveLab: LabProgress | null;
+  /** Whose timeline the timeline shows: the sandbox's, or the one the
+   *  stepped lab's world recorded (its EVAL run). */
+  timelineSource: 'sandbox' | 'lab';
+}
+
+/** What the page reads of a stepped lab's figures (gkLabRun's JSON). */
+export interface EvalLabRun {
+  name: string;
+  command: string;
+  start_ns: number;
+  end_ns: number;
+  commands: number;
+  result: number;
+  virtual_seconds: number;
+  client: {
+    node: number; bytes_written: number; bytes_read: number; reads: number; writes: number; polls: number;
+    phases_ms: { build: number; write: number; wait_read: number };
+  };
+  server: {
+    reads: number; writes: number; polls: number; iterations: number;
+    longest_iteration: { ms: number; start_ns: number; end_ns: number };
+  };
+  server_calls: number;
+  freeze_ms: number;
+  monitor: { node: number; interval_ms: number; replies: number; max_ms: number };
+}
+
+export interface EvalLabFigures {
+  dataset: { preloaded_keys: number; load_virtual_ms: number; memory_mb: number };
+  zcard: EvalLabRun;
+  eval: EvalLabRun;
+}
+
+/** The figures of a finished eval-vs-zcard run, by part. */
+export function evalLabFigures(json: string): EvalLabFigures {
+  const runs = (JSON.parse(json) as { runs: unknown[] }).runs;
+  return {
+    dataset: runs[0] as EvalLabFigures['dataset'],
+    zcard: runs[1] as EvalLabRun,
+    eval: runs[2] as EvalLabRun,
+  };
 }
 
 /** Narrowest and widest windows: from nanoseconds to hours. */
@@ -89,8 +134,10 @@ export class LoopModel {
   private state: LoopState = {
     viewport: { t0: 0, t1: DEFAULT_SPAN_NS, follow: true },
     timeline: null, conn: null, sequence: null, samples: {}, throughput: null, names: {}, phase: null, labRuns: {},
-    labShown: null,
+    labShown: null, liveLab: null, timelineSource: 'sandbox',
   };
+  /** The sandbox's viewport while the lab's timeline is shown. */
+  private sandboxViewport: Viewport | null = null;
   private readonly listeners = new Set<() => void>();
   private readonly bridge: Bridge;
   private readonly store: Store;
@@ -113,6 +160,12 @@ export class LoopModel {
     this.bridge = bridge;
     this.store = store;
     store.subscribe(() => this.onStore());
+    bridge.subscribe((e) => {
+      if (e.type === 'labProgress') this.onLabProgress(e.progress);
+      else if (e.type === 'dead' && this.state.liveLab?.state === 'running') {
+        this.set({ liveLab: { ...this.state.liveLab, state: 'failed', error: e.message } });
+      }
+    });
   }
 
   getState = (): LoopState => this.state;
@@ -142,7 +195,8 @@ export class LoopModel {
     const jumped = this.lastSnapshot !== null && this.lastSnapshot.history.atEnd !== snap.history.atEnd;
     this.lastSnapshot = snap;
     const { t0, t1, follow } = this.state.viewport;
-    if ((rewound || jumped) && !follow && (snap.now < t0 || snap.now > t1)) {
+    const sandbox = this.state.timelineSource === 'sandbox';
+    if (sandbox && (rewound || jumped) && !follow && (snap.now < t0 || snap.now > t1)) {
       // A seek moved the world out of sight: bring it back, same zoom.
       const span = t1 - t0;
       this.set({ viewport: { t0: snap.now - span * 0.6, t1: snap.now + span * 0.4, follow: false } });
@@ -232,8 +286,15 @@ export class LoopModel {
     this.setViewport({ t0, t1, follow: on });
   }
 
-  /** Shows the whole recorded history. */
+  /** Shows the whole recorded history (of the lab's EVAL run, when its
+   *  timeline is shown). */
   fit(): void {
+    const run = this.labEvalRun();
+    if (this.state.timelineSource === 'lab' && run) {
+      const span = run.end_ns - run.start_ns;
+      this.setViewport({ t0: run.start_ns - span * 0.01, t1: run.end_ns + span * 0.01, follow: false });
+      return;
+    }
     const end = Math.max(this.lastSnapshot?.history.end ?? 0, this.state.timeline?.end ?? 0, MIN_SPAN_NS);
     this.setViewport({ t0: 0, t1: end * 1.02, follow: false });
   }
@@ -287,6 +348,7 @@ export class LoopModel {
   }
 
   private showPhase(iteration: IterationResult, index: number): void {
+    if (this.state.timelineSource === 'lab') this.showSandboxTimeline();
     const snap = this.lastSnapshot;
     this.phaseAt = { now: snap?.now ?? 0, log: snap?.logLength ?? 0 };
     this.set({ phase: { iteration, index } });
@@ -307,6 +369,70 @@ export class LoopModel {
     } catch (e) {
       this.set({ labRuns: { ...this.state.labRuns, [name]: { error: e instanceof Error ? e.message : String(e) } } });
     }
+  }
+
+  // ---- The stepped lab, run live. ----
+
+  /** Starts eval-vs-zcard in the worker, a module of its own; its
+   *  progress comes as events. The timeline goes back to the sandbox's
+   *  until the new run is done. */
+  async startLiveLab(name: SteppedLabName, seed: number): Promise<void> {
+    this.showSandboxTimeline();
+    try {
+      this.onLabProgress(await this.bridge.call({ type: 'labStart', name, seed }));
+    } catch (e) {
+      this.set({
+        liveLab: {
+          name, run: -1, state: 'failed', part: 'load', done: 0, total: 0, keys: 0,
+          nowNs: 0,
+          partFromNs: 0, wallMs: 0, result: null, error: e instanceof Error ? e.message : String(e),
+        },
+      });
+    }
+  }
+
+  /** Stops the stepped lab where it is. */
+  async cancelLiveLab(): Promise<void> {
+    try {
+      await this.bridge.call({ type: 'labCancel' });
+    } catch {
+      // A dead worker has stopped it already.
+    }
+  }
+
+  private onLabProgress(p: LabProgress): void {
+    const cur = this.state.liveLab;
+    if (cur && p.run < cur.run) return;
+    if (cur && p.run === cur.run && cur.state !== 'running') return;
+    this.set({ liveLab: p });
+    if (p.state === 'done') this.showLabTimeline();
+  }
+
+  /** The EVAL run of the last finished stepped lab, from its figures. */
+  labEvalRun(): EvalLabRun | null {
+    const json = this.state.liveLab?.result?.json;
+    return json ? evalLabFigures(json).eval : null;
+  }
+
+  /** Shows the timeline the stepped lab recorded, on its frozen
+   *  iteration (the longest of the EVAL run, as the engine measured it). */
+  showLabTimeline(): void {
+    const run = this.labEvalRun();
+    if (!run) return;
+    if (this.state.timelineSource === 'sandbox') this.sandboxViewport = this.state.viewport;
+    const { start_ns: t0, end_ns: t1 } = run.server.longest_iteration;
+    const pad = (t1 - t0) * 0.15;
+    this.set({ timelineSource: 'lab', phase: null });
+    this.setViewport({ t0: t0 - pad, t1: t1 + pad, follow: false });
+  }
+
+  /** Back to the sandbox's timeline, where it was. */
+  showSandboxTimeline(): void {
+    if (this.state.timelineSource === 'sandbox') return;
+    const v = this.sandboxViewport ?? { t0: 0, t1: DEFAULT_SPAN_NS, follow: true };
+    this.sandboxViewport = null;
+    this.set({ timelineSource: 'sandbox' });
+    this.setViewport(v);
   }
 
   // ---- Requests. ----
@@ -335,8 +461,12 @@ export class LoopModel {
       case 'timeline': {
         if (!this.width) return;
         const { t0, t1 } = this.window();
-        const timeline = await this.bridge.call({ type: 'timeline', t0, t1, px: this.width });
-        this.set({ timeline });
+        const source = this.state.timelineSource;
+        const timeline = await this.bridge.call({
+          type: 'timeline', t0, t1, px: this.width, ...(source === 'lab' ? { source } : {}),
+        });
+        // A switch of source while the answer was on its way asks again.
+        if (source === this.state.timelineSource) this.set({ timeline });
         return;
       }
       case 'throughput': {

@@ -1,11 +1,15 @@
 import { memo, useCallback } from 'react';
-import { LAB_NAMES, type LabName } from '../../../../wasm/protocol';
+import { LAB_NAMES, STEPPED_LAB_NAMES, type LabName } from '../../../../wasm/protocol';
 import { useAppState, useReady, useStoreApi, useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
 import { useLoop, useLoopApi } from './hooks';
+import { EvalLabTable } from './EvalLabTable';
 import { LabTable } from './LabTable';
+import { LiveLabRow } from './LiveLabRow';
 
-/** The four labs: each runs live in the sandbox or headless for figures. */
+/** The labs: four run live in the sandbox or headless for figures; the
+ *  stepped one (eval-vs-zcard) runs live in a world of its own, and its
+ *  figures follow. */
 export const LabsPanel = memo(function LabsPanel() {
   const t = useT();
   const target = useLessonTarget('loop.labs');
@@ -13,12 +17,15 @@ export const LabsPanel = memo(function LabsPanel() {
   const shown = useLoop((s) => s.labShown);
   const run = useLoop((s) => (s.labShown ? s.labRuns[s.labShown] : undefined));
   const seed = useAppState((s) => s.log.config.seed);
+  const stepped = useLoop((s) => (s.liveLab?.state === 'done' ? s.liveLab.result : null));
   return (
     <div className="loop-labs" {...target}>
       <p className="panel-hint">{t('lab.sub')}</p>
       <ul className="lab-list">
         {LAB_NAMES.map((name) => <LabRow key={name} name={name} />)}
+        {STEPPED_LAB_NAMES.map((name) => <LiveLabRow key={name} name={name} />)}
       </ul>
+      {stepped ? <EvalLabTable run={stepped} seed={seed} /> : null}
       {shown && run && 'json' in run ? <LabTable run={run} seed={seed} title={t(`lab.name.${shown}`)} /> : null}
       {shown && run && 'error' in run ? <p className="scan-error">{t('lab.error', { msg: run.error })}</p> : null}
       {lab ? (

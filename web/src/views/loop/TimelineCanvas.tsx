@@ -18,8 +18,12 @@ export const TimelineCanvas = memo(function TimelineCanvas() {
   const phase = useLoop((s) => s.phase);
   const conn = useLoop((s) => s.conn);
   const names = useLoop((s) => s.names);
-  const now = useAppState((s) => s.snapshot?.now ?? 0);
-  const atEnd = useAppState((s) => s.snapshot?.history.atEnd ?? true);
+  // The lab's world has no present of the sandbox's: its record is whole.
+  const lab = useLoop((s) => s.timelineSource === 'lab');
+  const sandboxNow = useAppState((s) => s.snapshot?.now ?? 0);
+  const sandboxAtEnd = useAppState((s) => s.snapshot?.history.atEnd ?? true);
+  const now = lab ? result?.end ?? 0 : sandboxNow;
+  const atEnd = lab || sandboxAtEnd;
   const text = useMemo(() => ({
     poll: t('legend.poll'), read: t('legend.read'), write: t('legend.write'), beforeSleep: t('legend.beforeSleep'),
     cron: t('legend.cron'), future: t('loop.future'), noData: t('loop.empty'), base: t('loop.base'),
@@ -81,13 +85,15 @@ export const TimelineCanvas = memo(function TimelineCanvas() {
     const p = px(e);
     const g = layout(model.lanes, p.dpr);
     const { t0, t1 } = loop.window();
-    drag.current = { x: p.x, t0, t1, scrub: p.y < g.axis, moved: false };
+    // Dragging along the axis rewinds the sandbox: not its lab's record.
+    const scrub = p.y < g.axis && !lab;
+    drag.current = { x: p.x, t0, t1, scrub, moved: false };
     e.currentTarget.setPointerCapture(e.pointerId);
-    if (p.y < g.axis) {
+    if (scrub) {
       const at = timeAt(model, p.w, p.dpr, p.x);
       if (at !== null) void store.seek(Math.max(0, at));
     }
-  }, [model, loop, store]);
+  }, [model, loop, store, lab]);
 
   const onMove = useCallback((e: PointerEvent<HTMLCanvasElement>) => {
     const p = px(e);
@@ -122,6 +128,7 @@ export const TimelineCanvas = memo(function TimelineCanvas() {
     <div className="timeline-box">
       <canvas ref={canvas} className="timeline-canvas" data-testid="loop.timeline" role="img"
         aria-label={t('loop.timeline')} style={{ height }} data-mode={result?.mode ?? ''}
+        data-source={lab ? 'lab' : 'sandbox'}
         onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerLeave={onLeave}
         onDoubleClick={onDouble} />
       {hover?.hit && result ? (

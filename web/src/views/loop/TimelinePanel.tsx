@@ -19,6 +19,7 @@ export const TimelinePanel = memo(function TimelinePanel() {
         <span className="panel-sub">{t('loop.timelineSub')}</span>
         <TimelineToolbar />
       </header>
+      <LabSourceNote />
       <TimelineCanvas />
       <div className="timeline-foot">
         <TimelineLegend />
@@ -34,6 +35,7 @@ const TimelineToolbar = memo(function TimelineToolbar() {
   const t = useT();
   const loop = useLoopApi();
   const follow = useLoop((s) => s.viewport.follow);
+  const lab = useLoop((s) => s.timelineSource === 'lab');
   const zoomIn = useCallback(() => loop.zoom(0.5), [loop]);
   const zoomOut = useCallback(() => loop.zoom(2), [loop]);
   const fit = useCallback(() => loop.fit(), [loop]);
@@ -46,8 +48,36 @@ const TimelineToolbar = memo(function TimelineToolbar() {
         aria-label={t('loop.zoomOut')} onClick={zoomOut}><MinusIcon /></button>
       <button type="button" className="btn small" data-testid="loop.fit" onClick={fit}>{t('loop.fit')}</button>
       <button type="button" className={`btn small ${follow ? 'on' : ''}`} data-testid="loop.follow" aria-pressed={follow}
-        title={t('loop.followHint')} onClick={toggle}>
+        title={t('loop.followHint')} onClick={toggle} disabled={lab}>
         {t('loop.follow')}
+      </button>
+    </div>
+  );
+});
+
+/** When the timeline shows the stepped lab's world instead of the
+ *  sandbox's: what it is, and the way back. */
+const LabSourceNote = memo(function LabSourceNote() {
+  const t = useT();
+  const loop = useLoopApi();
+  const lab = useLoop((s) => s.timelineSource === 'lab');
+  const back = useCallback(() => loop.showSandboxTimeline(), [loop]);
+  const freeze = useCallback(() => loop.showLabTimeline(), [loop]);
+  if (!lab) return null;
+  const run = loop.labEvalRun();
+  return (
+    <div className="timeline-source" data-testid="loop.labSource">
+      <p>
+        {t('lab.eval.timelineNote', {
+          name: t('lab.name.eval-vs-zcard'),
+          t: run ? formatDuration(run.server.longest_iteration.ms * 1e6) : '—',
+        })}
+      </p>
+      <button type="button" className="btn small" data-testid="loop.labFreeze" onClick={freeze}>
+        {t('lab.eval.showFreeze')}
+      </button>
+      <button type="button" className="btn small primary" data-testid="loop.backToSandbox" onClick={back}>
+        {t('lab.eval.backToSandbox')}
       </button>
     </div>
   );
@@ -86,13 +116,15 @@ const TimelineLegend = memo(function TimelineLegend() {
 const WindowInfo = memo(function WindowInfo() {
   const t = useT();
   const r = useLoop((s) => s.timeline);
-  if (!r) return <span className="window-info dim">{t('loop.howto')}</span>;
+  // The lab's record cannot be rewound: its world is gone.
+  const howto = useLoop((s) => (s.timelineSource === 'lab' ? 'loop.howtoLab' : 'loop.howto'));
+  if (!r) return <span className="window-info dim">{t(howto)}</span>;
   const span = r.t1 - r.t0;
   return (
     <span className="window-info" data-testid="loop.window" data-mode={r.mode}>
       {t('loop.span', { t: formatDuration(span) })} · {t('loop.perPixel', { t: formatDuration(span / r.px) })}
       {' · '}{r.mode === 'bins' ? t('loop.summed') : t('loop.exact')}
-      <span className="dim"> · {t('loop.howto')}</span>
+      <span className="dim"> · {t(howto)}</span>
     </span>
   );
 });

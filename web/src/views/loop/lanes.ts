@@ -1,18 +1,36 @@
 // The timeline's lanes: the server, then each client program, named from
-// the snapshot (their ids and specs) and translated.
+// the snapshot (their ids and specs) and translated; or, when the timeline
+// shows the stepped lab's world, its server, the EVAL run's client and its
+// monitor, named from the lab's figures.
 import { useMemo } from 'react';
 import { useAppState, useStoreApi, useT } from '../../app/hooks';
 import type { LaneInfo } from '../../render/timeline';
+import { useLoop, useLoopApi } from './hooks';
 
 export function useLanes(): LaneInfo[] {
   const t = useT();
   const store = useStoreApi();
+  const loop = useLoopApi();
+  const source = useLoop((s) => s.timelineSource);
+  const labRun = useLoop((s) => s.liveLab?.result?.json ?? null);
   // Lanes change only when client programs are added (or rewound away).
   const ids = useAppState((s) => (s.snapshot?.workloads ?? []).map((w) => w.id).join(','));
   return useMemo(() => {
+    const server = { node: 0, label: t('loop.server'), sub: t('loop.serverSub'), role: 'server' as const };
+    const run = source === 'lab' && labRun ? loop.labEvalRun() : null;
+    if (run) {
+      return [
+        server,
+        { node: run.client.node, label: t('lab.eval.lane.client'), sub: t('lab.eval.lane.clientSub'), role: 'workload' as const },
+        {
+          node: run.monitor.node, label: t('lab.eval.lane.monitor'),
+          sub: t('lab.eval.lane.monitorSub', { ms: run.monitor.interval_ms }), role: 'workload' as const,
+        },
+      ];
+    }
     const list = store.getState().snapshot?.workloads ?? [];
     return [
-      { node: 0, label: t('loop.server'), sub: t('loop.serverSub'), role: 'server' as const },
+      server,
       ...list.map((w) => ({
         node: w.id,
         label: t('loop.workload', { preset: t(`wl.preset.${w.preset}`), id: w.id }),
@@ -20,5 +38,5 @@ export function useLanes(): LaneInfo[] {
         role: 'workload' as const,
       })),
     ];
-  }, [t, ids, store]);
+  }, [t, ids, store, loop, source, labRun]);
 }
