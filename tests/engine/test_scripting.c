@@ -208,6 +208,62 @@ static void testScriptKilledByAnotherClient(void) {
     nodeClose(&n);
 }
 
+/* Two servers busy with scripts at once: while the first lets the world
+ * catch up, the second runs and turns busy too; neither is run again
+ * from inside the other, and both scripts end at their time box. */
+static void testTwoBusyServers(void) {
+    gkConfig cfg = gktConfig(19);
+    cfg.trace_capacity = 1u << 18;
+    gkWorld *w;
+    int a, b, ca, cb;
+    CHECK_EQ_INT(gktServerOpen(&cfg, &w, &a, &ca), GK_OK);
+    CHECK_EQ_INT(gkServerAdd(w, &b), GK_OK);
+    CHECK_EQ_INT(gkConnOpen(w, b, &cb), GK_OK);
+    /* A client pings the first server, so that its wakes are queued
+     * while the second one is busy inside the first one's. */
+    gkWorkloadSpec sp;
+    gkWorkloadSpecInit(&sp);
+    sp.clients = 1;
+    sp.requests = 0;
+    strcpy(sp.command, "PING");
+    sp.interval_ns = 100 * 1000000ULL;
+    int wl;
+    CHECK_EQ_INT(gkWorkloadStart(w, a, &sp, &wl), GK_OK);
+    gkWorldRunUntil(w, gkWorldNow(w) + 50 * 1000000ULL);
+    const char *eval = "EVAL \"while true do end\" 0\r\n";
+    uint64_t from = gkTraceLastSeq(w);
+    gkConnSend(w, ca, eval, strlen(eval));
+    gkConnSend(w, cb, eval, strlen(eval));
+    gkWorldRunUntilIdle(w);
+    gkWorkloadStop(w, wl);
+    /* No iteration of either server began inside one of its own. */
+    static gkTraceRecord rec[1 << 18];
+    size_t nrec = gkTraceRead(w, from, rec, 1 << 18);
+    CHECK(nrec > 0 && nrec < (1 << 18));
+    int open[2] = { 0, 0 }, nested = 0;
+    for (size_t i = 0; i < nrec; i++) {
+        if (rec[i].type != GK_TR_LOOP || (rec[i].node != a && rec[i].node != b))
+            continue;
+        int k = rec[i].node == a ? 0 : 1;
+        if (rec[i].a == GK_LOOP_BEGIN) nested += open[k]++ > 0;
+        else if (rec[i].a == GK_LOOP_END) open[k]--;
+    }
+    CHECK_EQ_INT(nested, 0);
+    char out[512];
+    const char *want = "-ERR Script stopped by the simulation after 7000 ms";
+    size_t n = gkConnRecv(w, ca, out, sizeof(out) - 1);
+    out[n] = '\0';
+    CHECK(strncmp(out, want, strlen(want)) == 0);
+    n = gkConnRecv(w, cb, out, sizeof(out) - 1);
+    out[n] = '\0';
+    CHECK(strncmp(out, want, strlen(want)) == 0);
+    CHECK_EQ_STR(gktExchange(w, ca, "PING\r\n", 6, out, sizeof(out)),
+                 "+PONG\r\n");
+    CHECK_EQ_STR(gktExchange(w, cb, "PING\r\n", 6, out, sizeof(out)),
+                 "+PONG\r\n");
+    gkWorldRelease(w);
+}
+
 int main(void) {
     RUN("a script's writes reach the AOF as one transaction, and the "
         "script does not", testEffectsReachTheAof);
@@ -221,5 +277,7 @@ int main(void) {
         "stopped", testBusyScriptServesOthers);
     RUN("another client's SCRIPT KILL stops a busy script",
         testScriptKilledByAnotherClient);
+    RUN("two servers busy with scripts at once each end theirs",
+        testTwoBusyServers);
     return gkTestReport();
 }
