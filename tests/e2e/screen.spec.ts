@@ -263,6 +263,31 @@ test.describe('a phone (390x844)', () => {
       await app.page.context().close();
     });
 
+    test(`once the page scrolls the time bar is one short row; the clock, the speed and the history wait at the top (${lang})`, async ({ browser }) => {
+      const app = await phone(browser, locale);
+      await app.open({ seed: 5, pane: 'keys' });
+      await settle(app.page);
+      const header = '.app > .header';
+      for (const id of ['time.clock', 'time.speed', 'history.scrub']) await expectWhollyVisible(app.page, `[data-testid="${id}"]`);
+      await app.table.add(1000);
+      await app.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await settle(app.page);
+      expect(await app.page.evaluate(() => window.scrollY)).toBeGreaterThan(400);
+      const stuck = (await app.page.locator(header).boundingBox())!;
+      const shown = Math.min(stuck.y + stuck.height, SCREENS.phone.height) - Math.max(stuck.y, 0);
+      expect(shown).toBeLessThanOrEqual(60);
+      const buttons = ['time.rewind', 'time.play', 'time.step', 'time.stepIteration', 'time.stepPhase'];
+      const tops = new Set<number>();
+      for (const id of buttons) {
+        await expectWhollyVisible(app.page, `[data-testid="${id}"]`);
+        tops.add(Math.round((await app.byId(id).boundingBox())!.y));
+      }
+      expect(tops.size).toBe(1);
+      await expect(app.byId('time.play')).toHaveAccessibleName(lang === 'en' ? 'Play' : '재생');
+      await shot(app.page, `phone-time-bar-${lang}`);
+      await app.page.context().close();
+    });
+
     test(`presenter mode cuts off no control (${lang})`, async ({ browser }) => {
       const app = await phone(browser, locale);
       await app.open({ seed: 5, pane: 'loop' });
