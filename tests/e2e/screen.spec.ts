@@ -288,6 +288,32 @@ test.describe('a phone (390x844)', () => {
       await app.page.context().close();
     });
 
+    test(`an empty console between a lesson and its views is one prompt line, and grows once used (${lang})`, async ({ browser }) => {
+      const app = await phone(browser, locale);
+      await app.page.goto('./?fresh&seed=5&lesson=pipelining');
+      await app.waitReady();
+      await expect(app.lesson.panel).toHaveAttribute('data-lesson', 'pipelining');
+      await app.lesson.settled();
+      await settle(app.page);
+      await expect(app.console.entries).toHaveCount(0);
+      const panel = (await app.lesson.panel.boundingBox())!;
+      const empty = (await app.page.locator('.side > .console').boundingBox())!;
+      const line = (await app.page.locator('.prompt-line').boundingBox())!;
+      const views = (await app.page.locator('.views').boundingBox())!;
+      expect(empty.height).toBeLessThanOrEqual(line.height + 30);
+      expect(views.y - (panel.y + panel.height)).toBeLessThanOrEqual(line.height + 60);
+      await shot(app.page, `phone-lesson-console-empty-${lang}`, true);
+
+      await app.console.run('PING');
+      await expect(app.console.entries).toHaveCount(1);
+      await app.console.entries.last().scrollIntoViewIfNeeded();
+      await expectWhollyVisible(app.page, '[data-testid="console.entry"]');
+      const used = (await app.page.locator('.side > .console').boundingBox())!;
+      expect(used.height).toBeGreaterThan(empty.height);
+      expect(used.height).toBeLessThanOrEqual(SCREENS.phone.height * 0.6);
+      await app.page.context().close();
+    });
+
     test(`presenter mode cuts off no control (${lang})`, async ({ browser }) => {
       const app = await phone(browser, locale);
       await app.open({ seed: 5, pane: 'loop' });
@@ -440,7 +466,7 @@ test.describe('presenter mode', () => {
 test.describe('a lesson on a laptop and a projector', () => {
   for (const [size, viewport] of [['1440x900', SCREENS.laptop], ['1280x720', SCREENS.projector]] as const) {
     for (const lang of ['en', 'ko'] as const) {
-      test(`at ${size} (${lang}) the text and the console get room, and the panel a step points at below the fold comes into sight`, async ({ page }) => {
+      test(`at ${size} (${lang}) the text and the console, once used, get room, and the panel a step points at below the fold comes into sight`, async ({ page }) => {
         const app = new SandboxPage(page);
         await page.setViewportSize(viewport);
         await page.goto(`./?fresh&seed=7&lang=${lang}&lesson=pipelining`);
@@ -448,6 +474,10 @@ test.describe('a lesson on a laptop and a projector', () => {
         await app.lesson.settled();
         await app.lesson.goTo(3);
         await expectFocusInSight(page);
+        await expectLessonLayout(page);
+        // An empty console is its prompt line (the views have the room); a
+        // command gives it its height.
+        await app.console.run('PING');
         await expectLessonLayout(page);
         const text = await page.locator('.lesson-body').evaluate((e) => e.clientHeight);
         const transcript = await app.byId('console.transcript').evaluate((e) => e.clientHeight);
