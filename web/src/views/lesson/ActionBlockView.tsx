@@ -12,8 +12,7 @@ export type BlockState = 'auto' | 'done' | 'next' | 'waiting';
 const LABELS = { run: 'lesson.block.run', do: 'lesson.block.do', config: 'lesson.block.config' } as const;
 const HEADS = { run: 'lesson.block.commands', do: 'lesson.block.actions', config: 'lesson.block.settings' } as const;
 
-/** A block that acts on the world: what it will do, and its button beside
- *  it (under it when the column is narrow). */
+/** A block that acts on the world: what it will do, and its button. */
 export const ActionBlockView = memo(function ActionBlockView({ block, state }: {
   block: RunBlock | DoBlock | ConfigBlock;
   state: BlockState;
@@ -29,16 +28,14 @@ export const ActionBlockView = memo(function ActionBlockView({ block, state }: {
         <span className="lesson-block-kind">{t(HEADS[block.type])}</span>
         <BlockStatus state={state} />
       </div>
-      <div className="lesson-block-main">
-        <BlockBody block={block} />
-        {state === 'next' || state === 'waiting' ? (
-          <button type="button" className="btn primary small" data-testid="lesson.block.run"
-            disabled={state !== 'next' || !ready || busy} onClick={onRun}
-            title={state === 'waiting' ? t('lesson.block.waiting') : undefined}>
-            {t(LABELS[block.type])}
-          </button>
-        ) : null}
-      </div>
+      <BlockBody block={block} />
+      {state === 'next' || state === 'waiting' ? (
+        <button type="button" className="btn primary small" data-testid="lesson.block.run"
+          disabled={state !== 'next' || !ready || busy} onClick={onRun}
+          title={state === 'waiting' ? t('lesson.block.waiting') : undefined}>
+          {t(LABELS[block.type])}
+        </button>
+      ) : null}
     </div>
   );
 });
