@@ -129,6 +129,20 @@ static void testMisbehaviour(void) {
     nodeClose(&n);
 }
 
+/* Starts a client program on srv that sends command alone every ms
+ * milliseconds, until stopped; returns its id. */
+static int _every(gkWorld *w, int srv, const char *command, uint64_t ms) {
+    gkWorkloadSpec sp;
+    gkWorkloadSpecInit(&sp);
+    sp.clients = 1;
+    sp.requests = 0;
+    strcpy(sp.command, command);
+    sp.interval_ns = ms * 1000000ULL;
+    int wl = -1;
+    CHECK_EQ_INT(gkWorkloadStart(w, srv, &sp, &wl), GK_OK);
+    return wl;
+}
+
 /* A script busy past busy-reply-threshold serves the other clients: a
  * client pinging every 100 ms gets -BUSY from then on, its pings before
  * that wait, and the reader's console, which cannot send while the world
@@ -136,13 +150,7 @@ static void testMisbehaviour(void) {
 static void testBusyScriptServesOthers(void) {
     node n;
     nodeOpen(&n, 13, NULL);
-    gkWorkloadSpec sp;
-    gkWorkloadSpecInit(&sp);
-    sp.clients = 1;
-    strcpy(sp.command, "PING");
-    sp.interval_ns = 100 * 1000000ULL;
-    int wl;
-    CHECK_EQ_INT(gkWorkloadStart(n.w, n.srv, &sp, &wl), GK_OK);
+    int wl = _every(n.w, n.srv, "PING", 100);
     nodeRun(&n, 50 * 1000000ULL);
     uint64_t from = gkTraceLastSeq(n.w);
     CHECK(strstr(nodeCmd(&n, "EVAL \"while true do end\" 0"),
@@ -187,14 +195,7 @@ static void testBusyScriptServesOthers(void) {
 static void testScriptKilledByAnotherClient(void) {
     node n;
     nodeOpen(&n, 17, NULL);
-    gkWorkloadSpec sp;
-    gkWorkloadSpecInit(&sp);
-    sp.clients = 1;
-    sp.requests = 0;
-    strcpy(sp.command, "SCRIPT KILL");
-    sp.interval_ns = 1000 * 1000000ULL;
-    int wl;
-    CHECK_EQ_INT(gkWorkloadStart(n.w, n.srv, &sp, &wl), GK_OK);
+    _every(n.w, n.srv, "SCRIPT KILL", 1000);
     nodeRun(&n, 100 * 1000000ULL);
     uint64_t t0 = gkWorldNow(n.w);
     CHECK(strstr(nodeCmd(&n, "EVAL \"while true do end\" 0"),
@@ -221,14 +222,7 @@ static void testTwoBusyServers(void) {
     CHECK_EQ_INT(gkConnOpen(w, b, &cb), GK_OK);
     /* A client pings the first server, so that its wakes are queued
      * while the second one is busy inside the first one's. */
-    gkWorkloadSpec sp;
-    gkWorkloadSpecInit(&sp);
-    sp.clients = 1;
-    sp.requests = 0;
-    strcpy(sp.command, "PING");
-    sp.interval_ns = 100 * 1000000ULL;
-    int wl;
-    CHECK_EQ_INT(gkWorkloadStart(w, a, &sp, &wl), GK_OK);
+    int wl = _every(w, a, "PING", 100);
     gkWorldRunUntil(w, gkWorldNow(w) + 50 * 1000000ULL);
     const char *eval = "EVAL \"while true do end\" 0\r\n";
     uint64_t from = gkTraceLastSeq(w);
