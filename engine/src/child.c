@@ -53,16 +53,21 @@ void childRelease(redisServer *s) {
     ch->step = CHILD_EXITED;
 }
 
-/* The child ends at t with code (0: success); its memory goes. */
-static void _childExit(redisServer *s, uint64_t t, int code) {
-    serverChild *ch = &s->child;
+/* The child's process ends: its file is closed, its memory goes. */
+static void _childEnd(serverChild *ch, redisServer *s) {
     if (ch->fd >= 0) s->child_fs.close(s->child_fs.ctx, ch->fd);
     ch->fd = -1;
     if (ch->data) sdsfree(&ch->mem, ch->data);
     ch->data = NULL;
-    ch->exitcode = code;
     ch->step = CHILD_EXITED;
     ch->next = AE_NEVER;
+}
+
+/* The child ends at t with code (0: success). */
+static void _childExit(redisServer *s, uint64_t t, int code) {
+    serverChild *ch = &s->child;
+    _childEnd(ch, s);
+    ch->exitcode = code;
     if (ch->type == CHILD_TYPE_AOF)
         TRACE_AT(s->denv.trace, t, GK_TR_REWRITE, (uint16_t)s->node,
                  code ? GK_RW_FAILED : GK_RW_CHILD_DONE, 0,
@@ -229,13 +234,8 @@ int redisFork(redisServer *s, int type, childSnapshotFn snap) {
 void childKill(redisServer *s, int sig) {
     serverChild *ch = &s->child;
     if (!hasActiveChildProcess(s) || ch->step == CHILD_EXITED) return;
-    if (ch->fd >= 0) s->child_fs.close(s->child_fs.ctx, ch->fd);
-    ch->fd = -1;
-    if (ch->data) sdsfree(&ch->mem, ch->data);
-    ch->data = NULL;
+    _childEnd(ch, s);
     ch->bysignal = sig;
-    ch->step = CHILD_EXITED;
-    ch->next = AE_NEVER;
 }
 
 /* checkChildrenDone, in serverCron: if the child has exited, the parent
