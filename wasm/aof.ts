@@ -62,26 +62,27 @@ export function aofInfo(world: World, node: number): AofInfo {
  *  (gkAofHistory): at most GK_AOF_HISTORY_MAX samples, the older ones
  *  further apart. */
 export function aofHistory(world: World, node: number): AofSample[] {
+  return readRows(world, AofLimit.HISTORY_MAX, AofSampleBytes, readAofSample,
+    (p, max, nAt) => world.engine.module._gkAofHistory(world.handle, node, p, max, nAt));
+}
+
+/** Rows of size bytes that call writes at p (at most max, their number at
+ *  nAt), read back with read. */
+function readRows<T>(world: World, max: number, size: number, read: (v: DataView, p: number) => T,
+  call: (p: number, max: number, nAt: number) => number): T[] {
   const gk = world.engine;
-  const max = AofLimit.HISTORY_MAX;
-  return withBlock(world, max * AofSampleBytes + 4, (p) => {
-    const nAt = p + max * AofSampleBytes;
-    world.checkStatus(gk.module._gkAofHistory(world.handle, node, p, max, nAt));
+  return withBlock(world, max * size + 4, (p) => {
+    const nAt = p + max * size;
+    world.checkStatus(call(p, max, nAt));
     const n = Math.min(gk.i32(nAt), max);
     const v = gk.view();
-    return Array.from({ length: n }, (_, i) => readAofSample(v, p + i * AofSampleBytes));
+    return Array.from({ length: n }, (_, i) => read(v, p + i * size));
   });
 }
 
 export function serverThreads(world: World, node: number): ThreadInfo[] {
-  const gk = world.engine;
-  return withBlock(world, THREADS_MAX * ThreadInfoBytes + 4, (p) => {
-    const nAt = p + THREADS_MAX * ThreadInfoBytes;
-    world.checkStatus(gk.module._gkServerThreads(world.handle, node, p, THREADS_MAX, nAt));
-    const n = Math.min(gk.i32(nAt), THREADS_MAX);
-    const v = gk.view();
-    return Array.from({ length: n }, (_, i) => readThreadInfo(v, p + i * ThreadInfoBytes));
-  });
+  return readRows(world, THREADS_MAX, ThreadInfoBytes, readThreadInfo,
+    (p, max, nAt) => world.engine.module._gkServerThreads(world.handle, node, p, max, nAt));
 }
 
 export function diskInfo(world: World, node: number): DiskInfo {
