@@ -17,13 +17,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, assert, beforeAll, describe, it } from 'vitest';
+import { glasskv } from './build';
 import { startServer as startGlasskv } from '../server/servers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const here = join(root, 'tests', 'diff', 'aof');
-// GLASSKV_BUILD: a build directory of one's own (make -C engine BUILD=...).
-const buildDir = process.env.GLASSKV_BUILD ?? join(root, 'build', 'native');
-const glasskv = join(buildDir, 'glasskv');
 const REDIS_SERVER = '/usr/bin/redis-server';
 const REDIS_CLI = '/usr/bin/redis-cli';
 const REDIS_CHECK_AOF = '/usr/bin/redis-check-aof';
@@ -128,11 +126,6 @@ describe('the engine\'s AOF files against redis-server 7.0 and redis-check-aof',
   let work = '';
 
   beforeAll(() => {
-    if (!existsSync(glasskv)) {
-      const make = spawnSync('make', ['-s', '-C', 'engine', `BUILD=${buildDir}`],
-        { cwd: root, stdio: 'inherit' });
-      if (make.status !== 0) throw new Error('make -C engine failed');
-    }
     work = mkdtempSync(join(tmpdir(), 'glasskv-aof-'));
   });
 

@@ -30,12 +30,10 @@ import { createConnection, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, assert, beforeAll, describe, it } from 'vitest';
+import { glasskv } from './build';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scriptsDir = join(root, 'tests', 'diff', 'memcached');
-// GLASSKV_BUILD: a build directory of one's own (make -C engine BUILD=...).
-const buildDir = process.env.GLASSKV_BUILD ?? join(root, 'build', 'native');
-const glasskv = join(buildDir, 'glasskv');
 const MEMCACHED = '/usr/bin/memcached';
 const PORTS = [11311, 11312, 11313, 11314, 11315, 11316, 11317, 11318, 11319];
 const STORAGE: Record<string, number> = { set: 5, add: 5, replace: 5, append: 5, prepend: 5, cas: 6 };
@@ -190,11 +188,6 @@ function firstDifference(expected: string, actual: string): string | null {
 const scripts = existsSync(scriptsDir) ? readdirSync(scriptsDir).filter((f) => f.endsWith('.txt')).sort() : [];
 
 beforeAll(() => {
-  if (!existsSync(glasskv)) {
-    const make = spawnSync('make', ['-s', '-C', 'engine', `BUILD=${buildDir}`],
-        { cwd: root, stdio: 'inherit' });
-    if (make.status !== 0) throw new Error('make -C engine failed');
-  }
 });
 
 afterAll(async () => {
