@@ -25,6 +25,17 @@ export const CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
 ].join('; ');
 
+/** Cross-origin isolation: a page sent with these headers may share
+ *  memory with its engine worker, which is how the console's second
+ *  connection reaches the worker while it runs a busy script
+ *  (wasm/inbox.ts). Everything the page loads is its own, so nothing else
+ *  changes. Sent by `vite preview` and the development server; a host that
+ *  cannot send headers serves a page without the second connection. */
+export const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 function cspPlugin(): Plugin {
   return {
     name: 'glasskv-csp',
@@ -72,6 +83,9 @@ export default defineConfig({
     target: 'es2022',
     chunkSizeWarningLimit: 1024,
   },
-  server: { host: '127.0.0.1', port: 5173 },
-  preview: { host: '127.0.0.1', port: 4173, headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY } },
+  server: { host: '127.0.0.1', port: 5173, headers: ISOLATION_HEADERS },
+  preview: {
+    host: '127.0.0.1', port: 4173,
+    headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, ...ISOLATION_HEADERS },
+  },
 });

@@ -3,6 +3,7 @@
 // the worker itself dies (an error escaping it, or it cannot start), every
 // pending call is rejected with WorkerDeadError and listeners hear 'dead';
 // restart() then starts a new worker.
+import { InboxWriter, newInboxBuffer } from './inbox';
 import {
   isResponse, type FromWorker, type Request, type ResultMap, type ToWorker,
   type WireError, type WorkerEvent,
@@ -40,10 +41,54 @@ export class Bridge {
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<(e: BridgeEvent) => void>();
   private deadReason: string | null = null;
+  /** Shared with each worker, where the page is cross-origin isolated. */
+  private readonly inbox: SharedArrayBuffer | null;
+  private readonly inboxWriter: InboxWriter | null;
+  /** Lines waiting for the worker to take the one before. */
+  private readonly outbox: string[] = [];
+  private outboxTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(makeWorker: () => Worker) {
+  constructor(makeWorker: () => Worker, inbox: SharedArrayBuffer | null = newInboxBuffer()) {
     this.makeWorker = makeWorker;
+    this.inbox = inbox;
+    this.inboxWriter = inbox ? new InboxWriter(inbox) : null;
     this.start();
+  }
+
+  /** Whether the reader can type on a second connection while the
+   *  console waits for a busy script (the worker reads an inbox then). */
+  get hasInbox(): boolean {
+    return this.inboxWriter !== null;
+  }
+
+  /** Puts a line typed on the second connection in the worker's inbox,
+   *  after the lines before it (one at a time, as the worker takes them).
+   *  False without an inbox. */
+  typeSecond(text: string): boolean {
+    if (!this.inboxWriter) return false;
+    this.outbox.push(text);
+    this.flushOutbox();
+    return true;
+  }
+
+  /** Takes back the lines typed on the second connection that the worker
+   *  has not taken (its command ended first), oldest first. */
+  reclaimSecond(): string[] {
+    if (this.outboxTimer !== null) clearTimeout(this.outboxTimer);
+    this.outboxTimer = null;
+    const inInbox = this.inboxWriter?.reclaim() ?? null;
+    const left = [...(inInbox === null ? [] : [inInbox]), ...this.outbox.splice(0)];
+    return left;
+  }
+
+  private flushOutbox(): void {
+    while (this.outbox.length && this.inboxWriter!.put(this.outbox[0])) this.outbox.shift();
+    if (this.outbox.length && this.outboxTimer === null) {
+      this.outboxTimer = setTimeout(() => {
+        this.outboxTimer = null;
+        this.flushOutbox();
+      }, 20);
+    }
   }
 
   get dead(): string | null {
@@ -60,6 +105,7 @@ export class Bridge {
     };
     w.onmessageerror = () => this.die('a message from the engine worker could not be read');
     this.worker = w;
+    if (this.inbox) w.postMessage({ type: 'inbox', buffer: this.inbox } satisfies ToWorker);
   }
 
   /** Terminates the worker (if any) and starts a fresh one. */

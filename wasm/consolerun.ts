@@ -61,6 +61,11 @@ class ReplyStream {
   take(p: { end: number }): void {
     this.at = p.end;
   }
+
+  /** Bytes taken so far. */
+  get taken(): number {
+    return this.at;
+  }
 }
 
 const INVALID = 'Invalid argument(s)';
@@ -160,8 +165,10 @@ export class ConsoleRunner {
     return promptFor(this.db);
   }
 
-  /** Runs one input of one or more lines; returns one entry per non-blank line. */
-  run(text: string): ConsoleEntry[] {
+  /** Runs one input of one or more lines; returns one entry per non-blank
+   *  line. `answered` is called once the replies are in, before the
+   *  entries are made (a second connection's entries come first). */
+  run(text: string, answered?: () => void): ConsoleEntry[] {
     const reconnected = this.reconnectIfClosed();
     const entries: ConsoleEntry[] = [];
     const early = this.unsolicited();
@@ -175,6 +182,7 @@ export class ConsoleRunner {
       want += l.repeat;
     }
     const buf = want ? exchange(this.world, this.conn, concat(requests), want) : new Uint8Array(0);
+    answered?.();
     const stream = new ReplyStream(buf);
     for (const line of lines) {
       const prompt = this.prompt;
@@ -217,7 +225,7 @@ export class ConsoleRunner {
    *  one confirmation per argument, and so are UNSUBSCRIBE and its kin --
    *  which, without arguments, are answered by one per subscription left,
    *  each saying one fewer (or one with a null name if there was none). */
-  private takeReplies(stream: ReplyStream, cmd: string, nargs: number):
+  takeReplies(stream: ReplyStream, cmd: string, nargs: number):
     { replies: Uint8Array[]; pushed: string } {
     let pushed = '';
     const next = () => {
@@ -261,7 +269,7 @@ export class ConsoleRunner {
     return this.entry('console', '', '', output, 'ok', omittedLines);
   }
 
-  private split(text: string): Line[] {
+  split(text: string): Line[] {
     const lines: Line[] = [];
     for (const raw of text.split(/\r?\n/)) {
       const l = this.gk.cliLine(raw);
@@ -298,7 +306,7 @@ export class ConsoleRunner {
   /** A reply as redis-cli prints it. RESP3 has types redis-cli 7.0 cannot
    *  print: its hiredis refuses an attribute or a blob error, and it has no
    *  rendering for a big number; the console prints redis-cli's message. */
-  private format(reply: Uint8Array, raw: boolean): string {
+  format(reply: Uint8Array, raw: boolean): string {
     const { consumed, text } = this.gk.cliFormatReply(reply, raw);
     if (consumed > 0) return text;
     return reply[0] === PIPE || reply[0] === BANG
@@ -311,7 +319,7 @@ export class ConsoleRunner {
     return { ...this.entry(source, '', input, '', 'ok', 0), ...extra };
   }
 
-  private entry(source: ConsoleEntry['source'], prompt: string, input: string, output: string,
+  entry(source: ConsoleEntry['source'], prompt: string, input: string, output: string,
     status: ConsoleStatus, omittedLines: number): ConsoleEntry {
     const seq = this.world.session().consoleSeq + 1;
     this.world.setSession({ consoleSeq: seq });
@@ -334,5 +342,94 @@ export class ConsoleRunner {
     const cmd = (argv[0] ?? '').toLowerCase();
     if (cmd === 'select' && argv.length === 2) this.db = Number.parseInt(argv[1], 10) || 0;
     else if (cmd === 'reset' && argv.length === 1) this.db = 0;
+  }
+}
+
+/** A second redis-cli, typed into while the console's own command waits
+ *  for a busy script: its first input opens a connection of its own, each
+ *  input's lines go out as one write, and each line becomes an entry
+ *  (source 'second') once all its replies have come. finish() reads what
+ *  is left and closes the connection. */
+export class SecondConsole {
+  private conn = -1;
+  private buf: Uint8Array = new Uint8Array(0);
+  private readonly waiting: { line: Line; got: number; out: string; status: ConsoleStatus; last: Uint8Array | null }[] = [];
+  /** The lines answered (or refused), in order. */
+  readonly entries: ConsoleEntry[] = [];
+
+  constructor(
+    private readonly runner: ConsoleRunner,
+    private readonly world: World,
+    private readonly node: number,
+    private readonly onEntry: (e: ConsoleEntry) => void = () => {},
+  ) {}
+
+  /** Sends one input (one or more lines) now. */
+  send(text: string): void {
+    // A connection the server closed is done with; the next line, as in
+    // redis-cli, goes on a new one.
+    if (this.conn >= 0 && !this.world.isOpen(this.conn)) this.finish();
+    const lines = this.runner.split(text);
+    const requests: Uint8Array[] = [];
+    for (const line of lines) {
+      if (!line.resp) {
+        this.done(this.runner.entry('second', '', line.text, line.refusal, 'invalid', 0));
+        continue;
+      }
+      for (let i = 0; i < line.repeat; i++) requests.push(line.resp);
+      this.waiting.push({ line, got: 0, out: '', status: 'ok', last: null });
+    }
+    if (!requests.length) return;
+    if (this.conn < 0) this.conn = this.world.openConn(this.node);
+    this.world.send(this.conn, concat(requests));
+  }
+
+  /** Takes the replies that have arrived. */
+  read(): void {
+    if (this.conn < 0) return;
+    const more = this.world.recv(this.conn);
+    if (more.length) this.buf = this.buf.length ? concat([this.buf, more]) : more;
+    const stream = new ReplyStream(this.buf);
+    while (this.waiting.length) {
+      const w = this.waiting[0];
+      const cmd = (w.line.argv[0] ?? '').toLowerCase();
+      const got = this.runner.takeReplies(stream, cmd, w.line.argv.length - 1);
+      w.out += got.pushed;
+      if (!got.replies.length) break;
+      for (const reply of got.replies) {
+        if (reply[0] === MINUS) w.status = 'error';
+        w.out += this.runner.format(reply, w.line.raw);
+        w.last = reply;
+      }
+      if (++w.got < w.line.repeat) continue;
+      this.waiting.shift();
+      this.done(this.lineEntry(w.line.text, w.out, w.status, w.last));
+    }
+    this.buf = this.buf.subarray(stream.taken);
+  }
+
+  /** Reads what is left; lines still unanswered get a no-reply entry;
+   *  closes the connection. */
+  finish(): void {
+    this.read();
+    for (const w of this.waiting.splice(0)) {
+      this.done(this.lineEntry(w.line.text, w.out, w.out ? w.status : 'noreply', w.last));
+    }
+    if (this.conn >= 0) this.world.closeConn(this.conn);
+    this.conn = -1;
+    this.buf = new Uint8Array(0);
+  }
+
+  private lineEntry(text: string, out: string, status: ConsoleStatus, last: Uint8Array | null): ConsoleEntry {
+    const { output, omittedLines } = clip(out);
+    const entry = this.runner.entry('second', '', text, output, status, omittedLines);
+    const value = last ? decodeSmallReply(last) : undefined;
+    if (value !== undefined) entry.reply = value;
+    return entry;
+  }
+
+  private done(e: ConsoleEntry): void {
+    this.entries.push(e);
+    this.onEntry(e);
   }
 }

@@ -132,16 +132,21 @@ export class Glasskv {
   private readonly scratch: number;
   private trapped: GkTrapError | null = null;
   private dv: DataView | null = null;
+  /** Each world's host poll (World.setHostPoll), by its address. */
+  readonly hostPolls: Map<number, (now: number) => void>;
 
-  private constructor(module: GlasskvModule) {
+  private constructor(module: GlasskvModule, hostPolls: Map<number, (now: number) => void>) {
     this.module = module;
+    this.hostPolls = hostPolls;
     this.scratch = module._malloc(SCRATCH_BYTES);
     if (!this.scratch) throw new GkError(Status.ENOMEM, 'cannot allocate scratch memory');
   }
 
   static async load(opts: LoadOptions): Promise<Glasskv> {
     const { wasmModule } = opts;
+    const hostPolls = new Map<number, (now: number) => void>();
     const module = await opts.factory({
+      onHostPoll: (world, now) => hostPolls.get(world)?.(now),
       wasmBinary: opts.wasmBinary,
       instantiateWasm: wasmModule
         ? (imports, done) => {
@@ -152,7 +157,7 @@ export class Glasskv {
       print: () => {},
       printErr: () => {},
     });
-    return new Glasskv(module);
+    return new Glasskv(module, hostPolls);
   }
 
   /** Set once a call trapped; every later call throws it again. */
@@ -433,6 +438,7 @@ export class World {
     if (!this.ptr) return;
     const p = this.ptr;
     this.ptr = 0;
+    this.gk.hostPolls.delete(p);
     if (!this.gk.trap) this.m._gkWorldRelease(p);
   }
 
@@ -486,6 +492,40 @@ export class World {
 
   runUntilIdle(): void {
     this.call(() => this.m._gkWorldRunUntilIdle(this.w));
+  }
+
+  /** Runs `during` with `poll` as the host's turn whenever a node is held
+   *  in a busy script, once the world has caught up with its clock: poll
+   *  may open connections, send and receive (a second redis-cli). An
+   *  error poll throws cannot cross the engine's frames: it is kept, the
+   *  polls stop, and it is thrown when `during` returns. */
+  withHostPoll<T>(poll: (now: number) => void, during: () => T): T {
+    const w = this.w;
+    let failed: { error: unknown } | null = null;
+    this.gk.hostPolls.set(w, (now) => {
+      if (failed) return;
+      try {
+        poll(now);
+      } catch (error) {
+        failed = { error };
+      }
+    });
+    this.gk.guard(() => this.m._gkwSetHostPoll(w, 1));
+    try {
+      const out = during();
+      if (failed) throw (failed as { error: unknown }).error;
+      return out;
+    } finally {
+      this.gk.hostPolls.delete(w);
+      if (!this.gk.trap && this.ptr) this.m._gkwSetHostPoll(w, 0);
+    }
+  }
+
+  /** How long a busy script may run before the world stops it, in ms
+   *  after busy-reply-threshold; consoleCanKill: the host polls while it
+   *  runs (withHostPoll), so a reader could have sent SCRIPT KILL. */
+  setScriptTimeBox(node: number, ms: number, consoleCanKill: boolean): void {
+    this.call(() => this.m._gkServerSetScriptTimeBox(this.w, node, ms, consoleCanKill ? 1 : 0));
   }
 
   /** Bytes the engine holds, as its allocator accounts them. */

@@ -13,6 +13,7 @@
 #include "glasskv.h"
 #include "cliformat.h"
 #include "exports.h"
+#include "world.h"
 
 /* ---- The module's memory, for snapshots. ---- */
 
@@ -85,4 +86,25 @@ long gkwCliFormatReply(const char *buf, size_t len, int raw,
 EMSCRIPTEN_KEEPALIVE
 void gkwDebugTrap(void) {
     __builtin_trap();
+}
+
+/* ---- The host's turn while a script is busy. ---- */
+
+/* Module.onHostPoll(world, now), if the page's side set one: the host's
+ * turn while a node of the world is held in a busy script (see
+ * worldSetHostPoll). `now` is in ns, exact below 2^53. */
+EM_JS(void, gkwHostPollJs, (gkWorld *w, double now), {
+    var poll = Module['onHostPoll'];
+    if (poll) poll(w, now);
+});
+
+static void _hostPoll(gkWorld *w, void *ctx, uint64_t now) {
+    (void)ctx;
+    gkwHostPollJs(w, (double)now);
+}
+
+/* Starts (on) or stops the world's calls to Module.onHostPoll. */
+EMSCRIPTEN_KEEPALIVE
+void gkwSetHostPoll(gkWorld *w, int on) {
+    worldSetHostPoll(w, on ? _hostPoll : NULL, NULL);
 }

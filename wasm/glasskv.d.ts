@@ -19,6 +19,9 @@ export interface GlasskvModuleOptions {
   print?: (text: string) => void;
   printErr?: (text: string) => void;
   onAbort?: (what: unknown) => void;
+  /** The host's turn while a node of `world` is held in a busy script
+   *  (wasm/exports.c gkwSetHostPoll), at virtual time `now` (ns). */
+  onHostPoll?: (world: number, now: number) => void;
 }
 
 /** The instantiated module: the C exports (prefixed `_`) and runtime helpers. */

@@ -5,6 +5,7 @@
 import { GkError, GkTrapError } from './engine';
 import { EngineDeadError, type Session } from './session';
 import { slabsTransfers } from './mcsession';
+import { InboxReader } from './inbox';
 import {
   snapshotTransfers, timelineTransfers, type FromWorker, type LaneItems, type Request, type ResultMap, type Snapshot,
   type ToWorker, type WireError,
@@ -85,6 +86,10 @@ export class WorkerHost {
   }
 
   onMessage(msg: ToWorker): void {
+    if (msg.type === 'inbox') {
+      this.session.setInbox(new InboxReader(msg.buffer));
+      return;
+    }
     if (msg.type === 'ack') {
       this.awaitingAck = false;
       if (this.dirty) this.enqueue(async () => this.pushSnapshot());

@@ -28,12 +28,31 @@ export interface SessionConfig {
  *  in engine/include/glasskv.h). */
 export const HEAP_LIMIT_MAX: number = Limits.HEAP_LIMIT_MAX_32;
 
+/** A line typed on a second connection while the console waited for a
+ *  busy script, sent at virtual time t (ns). */
+export interface SecondInput {
+  t: number;
+  text: string;
+}
+
+/** How long, after busy-reply-threshold, a busy script run from the
+ *  reader's console may go on while the reader can send SCRIPT KILL from a
+ *  second connection (virtual time, paced to real time meanwhile). */
+export const SECOND_CONSOLE_BOX_MS = 20_000;
+/** Lines a reader may send on the second connection during one command. */
+export const MAX_SECOND_INPUTS = 100;
+
 /** Every user action that changes the world. Applying the same actions at
  *  the same virtual times to a world with the same configuration rebuilds
  *  the same state, byte for byte. */
 export type Action =
-  /** One or more lines typed or pasted in the console: one pipelined write. */
-  | { kind: 'console'; text: string }
+  /** One or more lines typed or pasted in the console: one pipelined write.
+   *  With `second` (typed by the reader, where the page can reach the
+   *  worker while it runs), a busy script it runs goes on until SCRIPT KILL
+   *  or SECOND_CONSOLE_BOX_MS, and what the reader types meanwhile goes on
+   *  a second connection; the worker records it there, with the virtual
+   *  time it was sent (send it empty). */
+  | { kind: 'console'; text: string; second?: SecondInput[] }
   /** n keys prefix:0 ... prefix:n-1 on db (the worker picks a fresh prefix
    *  if none): DEBUG POPULATE n prefix, which sizes the table for n keys
    *  before it adds them; or, with mset, MSET commands of up to 1,000 keys
@@ -174,8 +193,10 @@ export type ConsoleStatus =
 export interface ConsoleEntry {
   /** Increasing number, stable across replays of the same log. */
   seq: number;
-  /** 'console' for typed lines; the action kind for lines a button sent. */
-  source: 'console' | 'populate' | 'delete' | 'activeRehash' | 'config' | 'persist';
+  /** 'console' for typed lines; 'second' for lines typed on a second
+   *  connection while the console waited for a busy script; the action
+   *  kind for lines a button sent. */
+  source: 'console' | 'second' | 'populate' | 'delete' | 'activeRehash' | 'config' | 'persist';
   /** The prompt shown before the input ("127.0.0.1:6379[2]>"). */
   prompt: string;
   /** The line as typed, or the command a button sent. */
@@ -589,8 +610,9 @@ export type WorkerEvent =
   /** The worker loaded and is ready for a boot. */
   | { type: 'ready' }
   /** A log entry was appended (index == length) or replaced (coalesced
-   *  time advance, index == length - 1). */
-  | { type: 'log'; index: number; entry: LogEntry }
+   *  time advance, index == length - 1; with `update`, the same console
+   *  action with the lines its second connection sent recorded in it). */
+  | { type: 'log'; index: number; entry: LogEntry; update?: true }
   | { type: 'console'; entries: ConsoleEntry[] }
   /** The futures set aside changed (a fork, a restore, a boot), oldest
    *  first: the page keeps them over a reload. */
@@ -601,14 +623,28 @@ export type WorkerEvent =
   /** Replay found a log entry stamped earlier than the world's clock. */
   | { type: 'diverged'; index: number; t: number; now: number }
   /** A stepped lab went on, or ended. */
-  | { type: 'labProgress'; progress: LabProgress };
+  | { type: 'labProgress'; progress: LabProgress }
+  /** The console's command holds the server in a busy script (virtual
+   *  time now, ns): lines the page writes to its inbox now go on a second
+   *  connection, until the command's answer comes. */
+  | { type: 'blocked'; now: number }
+  /** A line typed on the second connection got its replies. */
+  | { type: 'second'; entry: ConsoleEntry };
 
 /** Page -> worker, no reply: the page has drawn the last snapshot. */
 export interface AckMessage {
   type: 'ack';
 }
 
-export type ToWorker = Request | AckMessage;
+/** Page -> worker, no reply, once: the page's side of the inbox the
+ *  worker reads while the console waits for a busy script (wasm/inbox.ts).
+ *  Only a cross-origin isolated page can share memory with its worker. */
+export interface InboxMessage {
+  type: 'inbox';
+  buffer: SharedArrayBuffer;
+}
+
+export type ToWorker = Request | AckMessage | InboxMessage;
 export type FromWorker = Response | WorkerEvent;
 
 export function isResponse(m: FromWorker): m is Response {

@@ -52,7 +52,7 @@ const DTS_MARKER = '  // @exports';
 const CONSTANT_SETS = [
   ['Status', /^GK_(OK|ERR|E[A-Z]+)$/],
   ['CliStatus', /^(?:CLI|GKW_CLI)_(\w+)$/],
-  ['Limits', /^GK_(HEAP_LIMIT_MAX_32|MAX_NODES)$/],
+  ['Limits', /^GK_(HEAP_LIMIT_MAX_32|MAX_NODES|SCRIPT_TIME_BOX_MS)$/],
   ['TraceType', /^GK_TR_(\w+)$/],
   ['AckKind', /^GK_ACK_(\w+)$/],
   ['ClientEvent', /^GK_CL_(\w+)$/],

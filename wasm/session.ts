@@ -20,8 +20,8 @@
 // The timeline (wasm/timeline.ts) is fed from the trace as the world runs
 // and keeps the recorded future too; a fork cuts it back as well.
 import { DictKind, GkError, GkTrapError, LoopPhase, TraceType, type Glasskv, type World } from './engine';
-import { SessionLimit, packTraceRecords } from '../web/src/wasm-gen/seam';
-import { ConsoleRunner } from './consolerun';
+import { Limits, SessionLimit, packTraceRecords } from '../web/src/wasm-gen/seam';
+import { ConsoleRunner, SecondConsole } from './consolerun';
 import { roundTrip, writeKeys } from './driver';
 import { encodeRequest } from './resp';
 import {
@@ -43,14 +43,25 @@ import {
 } from './mcsession';
 import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } from './mcprotocol';
 import {
-  CONFIGS_SHOWN, LAB_NAMES, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
+  CONFIGS_SHOWN, LAB_NAMES, MAX_SECOND_INPUTS, SECOND_CONSOLE_BOX_MS, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
   type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type HistoryView,
   type HostView, type IterationResult, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
-  type RestoreResult, type SamplesResult, type SessionLog, type Snapshot, type SteppedLabName, type TableSnapshot,
+  type RestoreResult, type SamplesResult, type SecondInput, type SessionLog, type Snapshot, type SteppedLabName, type TableSnapshot,
   type TimelineResult, type TraceResult,
   type ViewOptions, type WorkerEvent, type WorkloadAction, type WorkloadPreset, type WorkloadSpec,
   type WorkloadView,
 } from './protocol';
+
+/** The longest wait, in real ms, for the reader's next line while a busy
+ *  script is paced to real time: the host poll comes back this often. */
+const MAX_PACE_WAIT_MS = 50;
+
+/** What the reader types on a second connection while the console waits
+ *  for a busy script (wasm/inbox.ts InboxReader). */
+export interface SecondInbox {
+  /** The text waiting, or null; waits up to waitMs for one. */
+  take(waitMs: number): string | null;
+}
 
 /** Transcript entries returned by a boot (older ones are dropped). */
 export const CONSOLE_KEEP = 500;
@@ -257,12 +268,21 @@ export class Session {
   /** The stepped lab running or last run, and labStart calls so far. */
   private liveLab: LiveLab | null = null;
   private labStarts = 0;
+  /** Where a second connection's lines come from, if the page can send
+   *  while the worker runs. */
+  private inbox: SecondInbox | null = null;
 
   constructor(host: SessionHost, options: SessionOptions = {}) {
     this.host = host;
     this.everyMs = options.checkpointEveryMs ?? 250;
     this.clock = options.clock ?? now;
     this.checkpoints = new Checkpoints(options.checkpointBudget ?? 512 * 1024 * 1024);
+  }
+
+  /** Lets console commands typed from now on take a second connection's
+   *  lines from inbox while they wait for a busy script. */
+  setInbox(inbox: SecondInbox | null): void {
+    this.inbox = inbox;
   }
 
   get crashed(): CrashInfo | null {
@@ -355,6 +375,8 @@ export class Session {
     const { index, entry } = this.append(live, complete);
     const console: ConsoleEntry[] = [];
     this.replayTo(Infinity, 'action', console);
+    // Lines typed on a second connection were recorded into the action.
+    if (complete.kind === 'console' && complete.second?.length) this.host.emit({ type: 'log', index, entry, update: true });
     this.endTime = live.world.now();
     this.said.push(...console);
     if (this.said.length > 2 * CONSOLE_KEEP) this.said.splice(0, this.said.length - CONSOLE_KEEP);
@@ -418,6 +440,12 @@ export class Session {
       if (!Number.isInteger(n) || n < lo || n > hi) throw new RangeError(`${what} must be an integer in [${lo}, ${hi}]`);
     };
     switch (a.kind) {
+      case 'console':
+        if (!a.second) return a;
+        if (a.second.length) throw new RangeError('console: second is recorded by the worker: send it empty');
+        // Without an inbox nothing could be typed meanwhile: the console
+        // works as it always did.
+        return this.inbox ? { ...a, second: [] } : { kind: 'console', text: a.text };
       case 'populate':
         whole(a.n, 1, MAX_KEYS_PER_ACTION, 'n');
         whole(a.db, 0, 15, 'db');
@@ -637,7 +665,7 @@ export class Session {
       if (missing) throw new RangeError(`action #${this.pos + 1} (${e.action.kind}) ${missing}`);
       this.guarded(during, this.pos, e.action, () => {
         const t0 = this.clock();
-        const out = this.apply(e.action);
+        const out = this.apply(e.action, during === 'action');
         this.work += this.clock() - t0;
         for (const c of out) c.entry = this.pos;
         if (transcript) {
@@ -763,6 +791,46 @@ export class Session {
     loadMcState(live, s.mc);
   }
 
+  /** The console's command, while the reader can type on a second
+   *  connection: a busy script it runs goes on until SCRIPT KILL or the
+   *  box (SECOND_CONSOLE_BOX_MS), paced to real time once busy. Fresh, the
+   *  lines come from the inbox and are recorded in `second` with the
+   *  virtual time they were sent; replayed, they are sent again at those
+   *  times. Returns the second connection's entries, then the console's. */
+  private consoleWithSecond(live: Live, text: string, second: SecondInput[], fresh: boolean): ConsoleEntry[] {
+    const { world, node } = live;
+    const inbox = fresh ? this.inbox : null;
+    // Whatever is still in the inbox was typed for a command that ended.
+    while (inbox && inbox.take(0) !== null);
+    const cli = new SecondConsole(live.console, world, node, inbox ? (entry) => this.host.emit({ type: 'second', entry }) : undefined);
+    let next = 0;
+    let paced: { wall: number; virt: number } | null = null;
+    const poll = (now: number) => {
+      if (inbox) {
+        if (!paced) {
+          paced = { wall: this.clock(), virt: now };
+          this.host.emit({ type: 'blocked', now });
+        }
+        const ahead = (now - paced.virt) / 1e6 - (this.clock() - paced.wall);
+        const typed = second.length < MAX_SECOND_INPUTS ? inbox.take(Math.min(ahead, MAX_PACE_WAIT_MS)) : null;
+        if (typed !== null && typed.trim()) {
+          second.push({ t: now, text: typed });
+          cli.send(typed);
+        }
+      } else {
+        for (; next < second.length && second[next].t <= now; next++) cli.send(second[next].text);
+      }
+      cli.read();
+    };
+    world.setScriptTimeBox(node, SECOND_CONSOLE_BOX_MS, true);
+    try {
+      const entries = world.withHostPoll(poll, () => live.console.run(text, () => cli.finish()));
+      return [...cli.entries, ...entries].sort((x, y) => x.seq - y.seq);
+    } finally {
+      world.setScriptTimeBox(node, Limits.SCRIPT_TIME_BOX_MS, false);
+    }
+  }
+
   private guarded(during: Phase, index: number, action: Action, fn: () => void): void {
     try {
       fn();
@@ -782,14 +850,16 @@ export class Session {
     }
   }
 
-  private apply(a: Action): ConsoleEntry[] {
+  /** Applies one action; `fresh`: it was just appended (not replayed). */
+  private apply(a: Action, fresh: boolean): ConsoleEntry[] {
     const live = this.live!;
     const { world, node } = live;
     switch (a.kind) {
       case 'console': {
         const refused = consoleWhileDown(live, a.text);
         if (refused) return refused;
-        return live.console.run(a.text);
+        if (!a.second) return live.console.run(a.text);
+        return this.consoleWithSecond(live, a.text, a.second, fresh);
       }
       case 'populate':
         world.setSession({ populated: world.session().populated + 1 });

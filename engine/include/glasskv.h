@@ -349,6 +349,15 @@ int gkServerDatasetDigest(gkWorld *w, int node, long long cutoff_ms,
 int gkServerAdd(gkWorld *w, int *node_id);
 int gkServerConfigSet(gkWorld *w, int node, const char *name,
                       const char *value);
+/* How long a busy script may run on node's simulated server before the
+ * world stops it, in ms after busy-reply-threshold (0: never). It starts
+ * at GK_SCRIPT_TIME_BOX_MS, for a host that cannot send while the world
+ * runs; a host that can (it polls the world while a node is held in a busy
+ * script, see worldSetHostPoll) may allow longer, with console_can_kill
+ * set, and the stopped script's error then says it was the box. */
+#define GK_SCRIPT_TIME_BOX_MS 2000
+int gkServerSetScriptTimeBox(gkWorld *w, int node, int32_t ms,
+                             gkBool console_can_kill);
 int gkServerConfigGet(gkWorld *w, int node, const char *name, char *buf,
                       size_t cap);
 

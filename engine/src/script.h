@@ -54,7 +54,7 @@ typedef struct scriptRunCtx {
  * (after this long from its start when busy-reply-threshold is 0) is
  * stopped as SCRIPT KILL stops one, where a real server would run it to
  * its end or until killed. */
-#define SCRIPT_SIM_TIME_BOX_MS 2000
+#define SCRIPT_SIM_TIME_BOX_MS GK_SCRIPT_TIME_BOX_MS
 
 /* What the server keeps for EVAL (redisServer.lua). */
 typedef struct luaScript {

@@ -1243,13 +1243,14 @@ static void _luaCountHook(lua_State *L, lua_Debug *ar) {
                                        ? s->cfg.busy_reply_threshold : 0);
     uint64_t now = s->el->backend.now(s->el->backend.ctx);
     if (box && (long long)((now - run->start_ns) / 1000000) >= box) {
-        serverLog(s, LL_WARNING, "Lua script stopped after %lld ms: the "
-                  "console cannot send SCRIPT KILL while the simulated "
-                  "world runs.", box);
+        const char *why = s->script_box_killable
+            ? "its time box for a busy script"
+            : "the console cannot send SCRIPT KILL while the world runs";
+        serverLog(s, LL_WARNING, "Lua script stopped after %lld ms: %s.",
+                  box, why);
         lua_sethook(L, _luaCountHook, LUA_MASKLINE, 0);
         lua_pushfstring(L, "-ERR Script stopped by the simulation after %d "
-                        "ms (the console cannot send SCRIPT KILL while the "
-                        "world runs)", (int)box);
+                        "ms (%s)", (int)box, why);
         _pushError(L, lua_tostring(L, -1));
         lua_error(L);
     }

@@ -731,6 +731,8 @@ typedef struct redisServer {
     int events_while_blocked;   /* in processEventsWhileBlocked */
     long long script_time_box_ms;   /* a script is stopped after this
                                        long (0: never), see script.h */
+    int script_box_killable;    /* ... by a host that could also have
+                                   sent SCRIPT KILL meanwhile */
     /* MIGRATE's connections kept for reuse (migrate.c): up to
      * MIGRATE_SOCKET_CACHE_ITEMS, in no order. */
     struct migrateSocket *migrate_sockets;

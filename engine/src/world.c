@@ -673,7 +673,8 @@ int gkWorldStep(gkWorld *w, uint64_t *next_time) {
  * one, and the one whose busy script ran this, if any). Such a node's
  * wake is spent (it is running, and looks for work when its iteration
  * ends); its disk, threads and a scheduled crash wait for the end of the
- * iteration, as they always do. */
+ * iteration, as they always do. Then the host has its turn, if it polls
+ * (worldSetHostPoll), with the world's clock at the node's. */
 static void _bePump(void *ctx) {
     gkNode *n = ctx;
     gkWorld *w = n->w;
@@ -703,6 +704,19 @@ static void _bePump(void *ctx) {
         w->running = self;
     }
     for (int i = 0; i < nheld; i++) _evPush(w, held[i]);
+    if (w->host_poll && !w->host_polling) {
+        uint64_t was = w->now;
+        w->now = until;
+        w->host_polling = 1;
+        w->host_poll(w, w->host_poll_ctx, until);
+        w->host_polling = 0;
+        w->now = was;
+    }
+}
+
+void worldSetHostPoll(gkWorld *w, gkHostPoll fn, void *ctx) {
+    w->host_poll = fn;
+    w->host_poll_ctx = ctx;
 }
 
 /* Runs every event due at or before time_ns, then sets the clock to it. */
@@ -803,6 +817,16 @@ int gkServerConfigSet(gkWorld *w, int node, const char *name,
         sdsfree(&w->mem, err);
         return GK_EINVAL;
     }
+    return GK_OK;
+}
+
+int gkServerSetScriptTimeBox(gkWorld *w, int node, int32_t ms,
+                             gkBool console_can_kill) {
+    redisServer *s = worldServer(w, node);
+    if (!s) return worldFail(w, GK_ENOTFOUND, "no such node");
+    if (ms < 0) return worldFail(w, GK_EINVAL, "negative time box");
+    s->script_time_box_ms = ms;
+    s->script_box_killable = console_can_kill ? 1 : 0;
     return GK_OK;
 }
 

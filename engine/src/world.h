@@ -160,6 +160,13 @@ typedef struct gkNode {
                                  (aofhist.h), NULL if none is kept */
 } gkNode;
 
+/* Called while a node is held inside one iteration (a busy script
+ * serving other clients), once the rest of the world has caught up with
+ * the node's clock `now`, which is also the world's clock during the
+ * call: the host may open connections, send and receive on them then, as
+ * a second redis-cli would while the first waits for its script. */
+typedef void (*gkHostPoll)(gkWorld *w, void *ctx, uint64_t now);
+
 struct gkWorld {
     gkMem mem;
     gkConfig cfg;
@@ -178,6 +185,9 @@ struct gkWorld {
     uint64_t link_bandwidth;
     size_t link_window;
     gkSession session;      /* the page's record (gkWorldSession) */
+    gkHostPoll host_poll;   /* see worldSetHostPoll */
+    void *host_poll_ctx;
+    int host_polling;       /* inside host_poll */
     char err[256];
 };
 
@@ -207,6 +217,7 @@ void worldSchedule(gkWorld *w, int kind, int target, uint64_t when);
 void worldEnterNode(gkWorld *w, int id);
 void worldLeaveNode(gkWorld *w, int id);
 int worldIsRedisNode(gkWorld *w, int id);
+void worldSetHostPoll(gkWorld *w, gkHostPoll fn, void *ctx);
 
 /* machine.c */
 fsBackend machineFsBackend(gkWorld *w, int id);

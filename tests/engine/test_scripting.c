@@ -7,6 +7,7 @@
  * tests/diff/scripts/scripting.redis and functions.redis. */
 #include "gktest.h"
 #include "aofkit.h"
+#include "world.h"
 
 #define INCR1 "appendonlydir/appendonly.aof.1.incr.aof"
 
@@ -258,6 +259,63 @@ static void testTwoBusyServers(void) {
     gkWorldRelease(w);
 }
 
+/* What a second redis-cli does while the first waits for its script: the
+ * host polls the world while the server is held in the busy script, and
+ * 1 s after the script turned busy opens a connection of its own and
+ * sends PING, then SCRIPT KILL. */
+typedef struct {
+    int srv, conn, polls, sent;
+    uint64_t start, clock_ok;
+    char got[256];
+    size_t ngot;
+} secondCli;
+
+static void _secondPoll(gkWorld *w, void *ctx, uint64_t now) {
+    secondCli *cli = ctx;
+    cli->polls++;
+    cli->clock_ok += gkWorldNow(w) == now;
+    if (!cli->sent && now >= cli->start + 6000 * 1000000ULL) {
+        CHECK_EQ_INT(gkConnOpen(w, cli->srv, &cli->conn), GK_OK);
+        const char *cmds = "PING\r\nSCRIPT KILL\r\n";
+        CHECK_EQ_INT(gkConnSend(w, cli->conn, cmds, strlen(cmds)), GK_OK);
+        cli->sent = 1;
+    }
+    if (cli->sent)
+        cli->ngot += gkConnRecv(w, cli->conn, cli->got + cli->ngot,
+                                sizeof(cli->got) - 1 - cli->ngot);
+}
+
+static void testSecondConnectionWhileBusy(void) {
+    node n;
+    nodeOpen(&n, 23, NULL);
+    /* The box is long enough for the second client, and says so. */
+    CHECK_EQ_INT(gkServerSetScriptTimeBox(n.w, n.srv, 20000, 1), GK_OK);
+    secondCli cli = { .srv = n.srv, .conn = -1, .start = gkWorldNow(n.w) };
+    worldSetHostPoll(n.w, _secondPoll, &cli);
+    CHECK(strstr(nodeCmd(&n, "EVAL \"while true do end\" 0"),
+                 "-ERR Script killed by user with SCRIPT KILL...") == n.out);
+    worldSetHostPoll(n.w, NULL, NULL);
+    uint64_t took = gkWorldNow(n.w) - cli.start;
+    printf("# polls %d, killed after %.3f s\n", cli.polls, took / 1e9);
+    CHECK(took > 6000 * 1000000ULL && took < 6200 * 1000000ULL);
+    CHECK(cli.polls > 10);
+    CHECK_EQ_INT(cli.clock_ok, cli.polls);
+    cli.ngot += gkConnRecv(n.w, cli.conn, cli.got + cli.ngot,
+                           sizeof(cli.got) - 1 - cli.ngot);
+    cli.got[cli.ngot] = '\0';
+    CHECK_EQ_STR(cli.got, "-BUSY Redis is busy running a script. You can "
+                 "only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n+OK\r\n");
+    /* Nobody kills it: the box stops it, and its error names the box. */
+    CHECK_EQ_INT(gkServerSetScriptTimeBox(n.w, n.srv, 500, 1), GK_OK);
+    CHECK(strstr(nodeCmd(&n, "EVAL \"while true do end\" 0"),
+                 "-ERR Script stopped by the simulation after 5500 ms "
+                 "(its time box for a busy script)") == n.out);
+    CHECK_EQ_INT(gkServerSetScriptTimeBox(n.w, n.srv + 7, 500, 1),
+                 GK_ENOTFOUND);
+    CHECK_EQ_INT(gkServerSetScriptTimeBox(n.w, n.srv, -1, 1), GK_EINVAL);
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("a script's writes reach the AOF as one transaction, and the "
         "script does not", testEffectsReachTheAof);
@@ -271,6 +329,9 @@ int main(void) {
         "stopped", testBusyScriptServesOthers);
     RUN("another client's SCRIPT KILL stops a busy script",
         testScriptKilledByAnotherClient);
+    RUN("a second connection the host opens while a script is busy is "
+        "answered -BUSY, and its SCRIPT KILL stops the script",
+        testSecondConnectionWhileBusy);
     RUN("two servers busy with scripts at once each end theirs",
         testTwoBusyServers);
     return gkTestReport();

@@ -102,6 +102,7 @@ function gen(name: string, f: Field, r: Rng): unknown {
     case 'enum': return r.pick(f[1]);
     case 'obj': return genObject(f[1], r);
     case 'nullOr': return r.next() < 0.3 ? null : gen(name, f[1], r);
+    case 'list': return Array.from({ length: r.below(Math.min(f[1], 3) + 1) }, () => gen(name, f[2], r));
   }
 }
 

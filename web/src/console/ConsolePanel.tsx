@@ -1,5 +1,5 @@
 import { memo, useCallback, useEffect, useRef } from 'react';
-import { useReady, useStoreApi, useT } from '../app/hooks';
+import { useAppState, useReady, useStoreApi, useT } from '../app/hooks';
 import { AsideNotice } from './AsideNotice';
 import { PromptInput } from './PromptInput';
 import { Transcript } from './Transcript';
@@ -10,6 +10,7 @@ export const ConsolePanel = memo(function ConsolePanel() {
   const store = useStoreApi();
   const input = useRef<HTMLTextAreaElement>(null);
   const ready = useReady();
+  const blocked = useAppState((s) => s.blocked !== null);
   const target = useLessonTarget('console');
   useEffect(() => {
     // Ready to type into, where a keyboard is at hand: on a touch screen the
@@ -33,6 +34,7 @@ export const ConsolePanel = memo(function ConsolePanel() {
       <AsideNotice />
       <div className="terminal" onClick={focusInput}>
         <Transcript />
+        {blocked ? <p className="console-blocked" role="status" data-testid="console.blocked">{t('console.blocked')}</p> : null}
         <PromptInput inputRef={input} />
       </div>
     </section>

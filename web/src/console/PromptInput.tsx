@@ -13,6 +13,7 @@ export const PromptInput = memo(function PromptInput({ inputRef }: { inputRef: R
   const ready = useReady();
   const prompt = useAppState((s) => s.snapshot?.prompt ?? promptFor(0));
   const history = useAppState((s) => s.history);
+  const blocked = useAppState((s) => s.blocked !== null);
   const [text, setText] = useState('');
   const cursor = useRef(new HistoryCursor());
   const target = useLessonTarget('console.input');
@@ -65,14 +66,15 @@ export const PromptInput = memo(function PromptInput({ inputRef }: { inputRef: R
 
   const rows = Math.min(8, text.split('\n').length);
   return (
-    <div className="prompt-line" {...target}>
+    <div className={`prompt-line${blocked ? ' second' : ''}`} {...target}>
+      {blocked ? <span className="entry-badge" data-testid="console.secondBadge">{t('console.source.second')}</span> : null}
       <label className="prompt" htmlFor="console-input" data-testid="console.prompt">{prompt}</label>
       <textarea
         id="console-input"
         ref={inputRef}
         className="prompt-input"
         data-testid="console.input"
-        aria-label={t('console.label')}
+        aria-label={t(blocked ? 'console.secondLabel' : 'console.label')}
         placeholder={t('console.placeholder')}
         spellCheck={false}
         autoCapitalize="off"

@@ -11,6 +11,7 @@ const SOURCE_KEYS = {
   activeRehash: 'console.source.activeRehash',
   config: 'console.source.config',
   persist: 'console.source.persist',
+  second: 'console.source.second',
 } as const satisfies Record<Exclude<ConsoleEntry['source'], 'console'>, MessageKey>;
 
 /** The log entries the world has applied: a rewound world's transcript
@@ -25,6 +26,8 @@ const isFuture = (e: ConsoleEntry, applied: number) => e.entry !== undefined && 
 export const Transcript = memo(function Transcript() {
   const t = useT();
   const entries = useAppState((s) => s.console);
+  const blocked = useAppState((s) => s.blocked);
+  const second = useAppState((s) => s.second);
   const applied = useAppState(appliedOf);
   const box = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
@@ -32,7 +35,7 @@ export const Transcript = memo(function Transcript() {
     // page stays where the reader has it (a phone's page opens at its top).
     const el = box.current;
     if (el) el.scrollTop = el.scrollHeight;
-  }, [entries]);
+  }, [entries, blocked, second]);
   const firstFuture = entries.findIndex((e) => isFuture(e, applied));
   return (
     <div className="transcript" ref={box} data-testid="console.transcript" aria-live="polite" role="log" tabIndex={0}
@@ -46,6 +49,16 @@ export const Transcript = memo(function Transcript() {
           <Entry entry={e} future={firstFuture >= 0 && i >= firstFuture} />
         </Fragment>
       ))}
+      {/* The command waiting for its busy script, and the second
+          connection's lines answered meanwhile (its answer brings them
+          into the transcript). */}
+      {blocked ? (
+        <div className="entry waiting" data-testid="console.waiting">
+          <div className="entry-in"><span className="prompt">{blocked.prompt}</span><span className="entry-cmd">{blocked.text}</span></div>
+          <pre className="entry-out dim">{t('console.waitingScript')}</pre>
+        </div>
+      ) : null}
+      {blocked ? second.map((e) => <Entry key={e.seq} entry={e} future={false} />) : null}
     </div>
   );
 });

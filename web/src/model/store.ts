@@ -9,6 +9,7 @@ import type {
 import type { AofLabName, AofView } from '../../../wasm/aofprotocol';
 import type { McLabName, SlabsQuery, SlabsResultMap } from '../../../wasm/mcprotocol';
 import type { Lang } from '../i18n';
+import { promptFor } from '../../../wasm/protocol';
 import { clearLog, freshLog, loadAsides, saveAsides, saveLog } from './persist';
 
 export type Phase = 'loading' | 'replaying' | 'ready' | 'crashed' | 'dead';
@@ -33,6 +34,13 @@ export interface AppState {
   db: number;
   /** Speed used by Play, in virtual ms per real ms. */
   speed: number;
+  /** While the console's command holds the server in a busy script: the
+   *  command and the virtual time the script turned busy. What the reader
+   *  types then goes on a second connection. */
+  blocked: { text: string; prompt: string; now: number } | null;
+  /** That second connection's lines answered so far (the console's answer
+   *  brings them all, and they leave this list). */
+  second: ConsoleEntry[];
 }
 
 export const CONSOLE_LIMIT = 500;
@@ -48,6 +56,7 @@ function historyOf(entries: readonly LogEntry[]): string[] {
   for (const e of entries) {
     if (e.action.kind !== 'console') continue;
     for (const line of e.action.text.split(/\r?\n/)) if (line.trim()) out.push(line);
+    for (const s of e.action.second ?? []) out.push(s.text);
   }
   return out;
 }
@@ -73,12 +82,16 @@ export class Store {
   private seekTarget: number | null = null;
   private seeking: Promise<void> | null = null;
   private lastSeek: number | null = null;
+  /** The console commands in flight that may hold the server in a busy
+   *  script, oldest first, with the prompt each was typed at. */
+  private readonly running: { text: string; prompt: string }[] = [];
 
   constructor(bridge: Bridge, log: SessionLog, lang: Lang) {
     this.bridge = bridge;
     this.state = {
       phase: 'loading', replay: null, snapshot: null, console: [], history: historyOf(log.entries),
       log, crash: null, dead: null, inflight: 0, error: null, diverged: null, lang, db: 0, speed: 1,
+      blocked: null, second: [],
     };
     bridge.subscribe((e) => this.onEvent(e));
   }
@@ -122,7 +135,16 @@ export class Store {
   private onEvent(e: BridgeEvent): void {
     switch (e.type) {
       case 'log':
-        if (this.stale === 0) this.mirrorLog(e.index, e.entry);
+        if (this.stale !== 0) break;
+        if (e.update) this.updateLog(e.index, e.entry);
+        else this.mirrorLog(e.index, e.entry);
+        break;
+      case 'blocked':
+        // The worker runs the commands in order: the oldest one in flight.
+        if (this.stale === 0 && this.running.length) this.set({ blocked: { ...this.running[0], now: e.now } });
+        break;
+      case 'second':
+        if (this.stale === 0 && this.state.blocked !== null) this.set({ second: [...this.state.second, e.entry] });
         break;
       case 'snapshot':
         this.set({ snapshot: e.snapshot });
@@ -169,6 +191,19 @@ export class Store {
     // other action is saved at once, so a reload right after it keeps it.
     if (entry.action.kind === 'advance') this.scheduleSave();
     else this.saveNow();
+  }
+
+  /** The same entry with more recorded in it: the lines typed on the
+   *  console's second connection join the history. */
+  private updateLog(index: number, entry: LogEntry): void {
+    const was = this.state.log.entries[index];
+    if (!was) return;
+    const entries = [...this.state.log.entries];
+    entries[index] = entry;
+    const before = was.action.kind === 'console' ? was.action.second?.length ?? 0 : 0;
+    const added = entry.action.kind === 'console' ? (entry.action.second ?? []).slice(before).map((s) => s.text) : [];
+    this.set({ log: { ...this.state.log, entries }, history: [...this.state.history, ...added] });
+    this.saveNow();
   }
 
   private scheduleSave(): void {
@@ -308,8 +343,23 @@ export class Store {
     this.scanStopped = true;
   }
 
-  runConsole(text: string): Promise<ConsoleEntry[]> {
-    return this.act({ kind: 'console', text });
+  /** Runs what the reader typed, or, while the console waits for a busy
+   *  script, sends it on the second connection. */
+  async runConsole(text: string): Promise<ConsoleEntry[]> {
+    if (this.state.blocked !== null && this.bridge.typeSecond(text)) return [];
+    if (!this.bridge.hasInbox) return this.act({ kind: 'console', text });
+    const mine = { text, prompt: this.state.snapshot?.prompt ?? promptFor(0) };
+    this.running.push(mine);
+    try {
+      return await this.act({ kind: 'console', text, second: [] });
+    } finally {
+      this.running.splice(this.running.indexOf(mine), 1);
+      // What the worker never took was typed as the script ended: it goes
+      // to the console, after.
+      const left = this.bridge.reclaimSecond();
+      this.set({ blocked: null, second: [] });
+      for (const line of left) void this.runConsole(line);
+    }
   }
 
   /** The keys in one bucket of the viewed db's table (read only, not logged). */

@@ -4,7 +4,7 @@
 // hostile or damaged log gets a ShareError naming what is wrong, never a
 // crash and never a world booted from half-checked input.
 import type { Action, ActionKind, LogEntry, SessionConfig, SessionLog } from '../../../wasm/protocol';
-import { HEAP_LIMIT_MAX, LAB_NAMES, WORKLOAD_COMMANDS } from '../../../wasm/protocol';
+import { HEAP_LIMIT_MAX, LAB_NAMES, MAX_SECOND_INPUTS, WORKLOAD_COMMANDS } from '../../../wasm/protocol';
 import { CRASH_POINTS, DISK_PRESETS } from '../../../wasm/aofprotocol';
 import { FILL_MAX_COUNT, FILL_MAX_VALUE, MC_MAX_MB, MC_SET_MAX } from '../../../wasm/mcprotocol';
 import { PANES, type Pane } from '../app/pane';
@@ -58,7 +58,9 @@ export type Field =
   /** A nested object of exactly these fields. */
   | ['obj', Spec]
   /** null, or a value of the field. */
-  | ['nullOr', Field];
+  | ['nullOr', Field]
+  /** A list of at most n values of the field. */
+  | ['list', number, Field];
 export interface Spec {
   required: Record<string, Field>;
   optional?: Record<string, Field>;
@@ -75,7 +77,10 @@ const ns: Field = ['int', 0, 1e18];
 // the worker's (wasm/session.ts complete()). The share fuzzer
 // (tests/fuzz/share.test.ts) draws its actions from the same table.
 export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
-  console: { required: { text: ['str', MAX_TEXT] } },
+  console: {
+    required: { text: ['str', MAX_TEXT] },
+    optional: { second: ['list', MAX_SECOND_INPUTS, ['obj', { required: { t: ns, text: ['str', MAX_STRING] } }]] },
+  },
   // The worker logs a populate with the prefix it picked, and replays it
   // as logged: a link without one cannot be replayed.
   populate: { required: { db, n: many, prefix: ['str', 64] }, optional: { mset: ['bool'] } },
@@ -156,6 +161,8 @@ function fits(v: unknown, f: Field): boolean {
       return isObject(v) && misfit(v, f[1]) === null;
     case 'nullOr':
       return v === null || fits(v, f[1]);
+    case 'list':
+      return Array.isArray(v) && v.length <= f[1] && v.every((x) => fits(x, f[2]));
   }
 }
 
