@@ -62,4 +62,20 @@ test.describe('the console while a script is busy', () => {
       expect(app.errors).toEqual([]);
     });
   }
+
+  test('a monitor sending SCRIPT KILL, started from the Run panel, is named by what it sends and stops the script', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 22, pane: 'loop' });
+    expect(await app.console.reply('CONFIG SET busy-reply-threshold 300')).toBe('OK');
+    await app.byId('run.tab.monitor').click();
+    await app.byId('wl.command').selectOption('SCRIPT KILL');
+    await app.byId('wl.start').click();
+    await app.idle();
+    await expect(app.byId('wl.row')).toHaveCount(1);
+    await expect(app.byId('wl.row')).toContainText('SCRIPT KILL monitor');
+    await expect(app.byId('wl.row')).not.toContainText('INFO monitor');
+    await app.console.run(EVAL);
+    expect(await app.console.lastOutput()).toMatch(/^\(error\) ERR Script killed by user with SCRIPT KILL\.\.\./);
+    expect(app.errors).toEqual([]);
+  });
 });

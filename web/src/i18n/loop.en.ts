@@ -121,6 +121,7 @@ export const loopEn = {
   'wl.preset.redis-py': 'redis-py pipeline',
   'wl.preset.lettuce': 'Lettuce (async API)',
   'wl.preset.monitor': 'INFO monitor',
+  'wl.monitorOf': '{command} monitor',
   'wl.hint.benchmark': 'N connections, each sending one batch and waiting for all its replies (-P = pipeline depth).',
   'wl.hint.redis-py': 'One connection sending batches of K commands, optionally inside MULTI … EXEC.',
   'wl.hint.lettuce': 'One connection: the application issues B commands, then awaits their replies. Auto-flush on (Lettuce’s default): each command is written and flushed as it is issued, one write(2) each, without waiting for earlier replies. Off: the B commands leave in one flushCommands().',

@@ -123,6 +123,7 @@ export const loopKo: Record<keyof typeof loopEn, string> = {
   'wl.preset.redis-py': 'redis-py 파이프라인',
   'wl.preset.lettuce': 'Lettuce (비동기 API)',
   'wl.preset.monitor': 'INFO 모니터',
+  'wl.monitorOf': '{command} 모니터',
   'wl.hint.benchmark': '연결 N개가 각각 배치 하나를 보내고 모든 응답을 기다립니다 (-P = 파이프라인 깊이).',
   'wl.hint.redis-py': '연결 하나가 명령 K개짜리 배치를 보냅니다. MULTI … EXEC로 감쌀 수도 있습니다.',
   'wl.hint.lettuce': '연결 하나: 애플리케이션이 명령 B개를 보낸 뒤 응답을 기다립니다. 자동 flush 켬(Lettuce 기본값): 명령마다 보내는 즉시 쓰고 flush하므로, 앞선 응답을 기다리지 않고 명령마다 write(2)를 한 번씩 합니다. 끔: 명령 B개가 flushCommands() 한 번으로 나갑니다.',

@@ -9,6 +9,7 @@ import { formatDuration } from '../../render/timeaxis';
 import { useLessonTarget } from '../lesson/hooks';
 import { UPlotChart, axisOf, type ChartSpec, type Mark, type Range } from '../UPlotChart';
 import { useLoop, useLoopApi } from './hooks';
+import { programName } from './programName';
 
 /** Plot height of each chart, CSS pixels at the normal type size. */
 const HEIGHT = 150;
@@ -85,7 +86,7 @@ function useSeries(): { series: LatencySeries[]; samples: Samples[] } {
     if (!sm || !sm.times.length) return [];
     return [{
       id: w.id, color: SERIES_COLORS[i % SERIES_COLORS.length],
-      label: t('loop.workload', { preset: t(`wl.preset.${w.preset}`), id: w.id }),
+      label: t('loop.workload', { preset: programName(t, w.preset, w.spec.command), id: w.id }),
       times: sm.times, latencies: sm.latencies, p50: w.stats.latP50Ns, p99: w.stats.latP99Ns,
     }];
   }), [workloads, all, t]);

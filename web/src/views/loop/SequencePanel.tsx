@@ -4,6 +4,8 @@ import { drawSequence, type SequenceModel } from '../../render/sequence';
 import { formatDuration } from '../../render/timeaxis';
 import { useLessonTarget } from '../lesson/hooks';
 import { useLoop, useLoopApi } from './hooks';
+import { programName } from './programName';
+import type { WorkloadPreset } from '../../../../wasm/protocol';
 import { useCanvas } from '../useCanvas';
 
 export const SequencePanel = memo(function SequencePanel() {
@@ -27,7 +29,7 @@ const ConnSelect = memo(function ConnSelect() {
   const loop = useLoopApi();
   const conn = useLoop((s) => s.conn);
   const options = useAppState((s) => (s.snapshot?.workloads ?? [])
-    .flatMap((w) => w.conns.map((fd) => `${w.id}:${w.preset}:${fd}`)).join(','));
+    .flatMap((w) => w.conns.map((fd) => `${w.id}:${w.preset}:${fd}:${w.spec.command}`)).join(','));
   const onChange = useCallback((v: string) => loop.selectConn(v === '' ? null : Number(v)), [loop]);
   const list = options ? options.split(',').map((o) => o.split(':')) : [];
   return (
@@ -35,8 +37,8 @@ const ConnSelect = memo(function ConnSelect() {
       <span>{t('seq.conn')}</span>
       <select data-testid="seq.conn" value={conn ?? ''} onChange={(e) => onChange(e.target.value)} disabled={!list.length}>
         {list.length ? null : <option value="">{t('seq.noConn')}</option>}
-        {list.map(([id, preset, fd]) => (
-          <option key={fd} value={fd}>{t('seq.option', { preset: t(`wl.preset.${preset}` as 'wl.preset.benchmark'), id, fd })}</option>
+        {list.map(([id, preset, fd, command]) => (
+          <option key={fd} value={fd}>{t('seq.option', { preset: programName(t, preset as WorkloadPreset, command), id, fd })}</option>
         ))}
       </select>
     </label>

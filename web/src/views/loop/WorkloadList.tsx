@@ -5,6 +5,7 @@ import { SERIES_COLORS, formatRate } from '../../render/charts';
 import { formatDuration } from '../../render/timeaxis';
 import { useLoop, useLoopApi } from './hooks';
 import { ConnectionIcon } from '../../shell/icons';
+import { programName } from './programName';
 
 /** The client programs started so far, with what the engine says of them. */
 export const WorkloadList = memo(function WorkloadList() {
@@ -36,7 +37,7 @@ const WorkloadRow = memo(function WorkloadRow({ w, color }: { w: WorkloadView; c
       data-completed={s.completed}>
       <div className="wl-line">
         <span className="swatch" style={{ background: color }} aria-hidden="true" />
-        <span className="wl-name">{t('loop.workload', { preset: t(`wl.preset.${w.preset}`), id: w.id })}</span>
+        <span className="wl-name">{t('loop.workload', { preset: programName(t, w.preset, w.spec.command), id: w.id })}</span>
         <span className={`chip ${state === 'done' ? 'chip-ok' : state === 'running' ? 'chip-warn' : ''}`}>{t(`wl.${state}`)}</span>
         <span className="wl-actions">
           <button type="button" className={`btn small ${followed ? 'on' : ''}`} onClick={follow} disabled={!w.conns.length}

@@ -6,6 +6,7 @@ import { useMemo } from 'react';
 import { useAppState, useStoreApi, useT } from '../../app/hooks';
 import type { LaneInfo } from '../../render/timeline';
 import { useLoop, useLoopApi } from './hooks';
+import { programName } from './programName';
 
 export function useLanes(): LaneInfo[] {
   const t = useT();
@@ -33,7 +34,7 @@ export function useLanes(): LaneInfo[] {
       server,
       ...list.map((w) => ({
         node: w.id,
-        label: t('loop.workload', { preset: t(`wl.preset.${w.preset}`), id: w.id }),
+        label: t('loop.workload', { preset: programName(t, w.preset, w.spec.command), id: w.id }),
         sub: t('loop.workloadSub', { clients: w.spec.clients ?? '—', pipeline: w.spec.pipeline ?? '—' }),
         role: 'workload' as const,
       })),
