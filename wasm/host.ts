@@ -137,6 +137,8 @@ export class WorkerHost {
         return s.trace(req.after, req.max);
       case 'bucketKeys':
         return s.bucketKeys(req.table, req.bucket);
+      case 'inspect':
+        return s.inspect(req.key);
       case 'timeline':
         return s.timeline(req.t0, req.t1, req.px, req.nodes, req.source);
       case 'connection':

@@ -9,7 +9,9 @@
 
 import type { AofLabName, AofView, PersistAction } from './aofprotocol';
 import type { McAction, McLabName, SlabsQuery, SlabsResultMap } from './mcprotocol';
-import { ErrorCode, Limits, type ScanAudit, type WorkloadSpec } from '../web/src/wasm-gen/seam';
+import {
+  ErrorCode, Limits, type KeyInfo, type KeyPart, type ScanAudit, type WorkloadSpec,
+} from '../web/src/wasm-gen/seam';
 
 // ---------------------------------------------------------------- input log
 
@@ -27,6 +29,15 @@ export interface SessionConfig {
 /** The largest heap limit the WebAssembly engine takes (GK_HEAP_LIMIT_MAX_32
  *  in engine/include/glasskv.h). */
 export const HEAP_LIMIT_MAX: number = Limits.HEAP_LIMIT_MAX_32;
+
+/** How one key is stored, as the key inspector draws it (wasm/inspect.ts):
+ *  parts with their parents first, and the encoded bytes they point into. */
+export interface KeyInspection {
+  key: string;
+  info: KeyInfo;
+  parts: KeyPart[];
+  bytes: Uint8Array;
+}
 
 /** A line typed on a second connection while the console waited for a
  *  busy script, sent at virtual time t (ns). */
@@ -421,6 +432,8 @@ export type Request =
   | { id: number; type: 'trace'; after: number; max: number }
   /** The keys in one bucket of the viewed dict. */
   | { id: number; type: 'bucketKeys'; table: number; bucket: number }
+  /** How one key of the viewed db is stored (null: no such key). */
+  | { id: number; type: 'inspect'; key: string }
   /** The timeline of [t0, t1] at px columns (hosts `nodes`, default all):
    *  the sandbox's, or with source 'lab' the one the last stepped lab
    *  recorded. */
@@ -563,6 +576,7 @@ export interface ResultMap {
   snapshot: Snapshot;
   trace: TraceResult;
   bucketKeys: string[];
+  inspect: KeyInspection | null;
   timeline: TimelineResult;
   connection: LaneItems[];
   samples: SamplesResult;

@@ -53,6 +53,8 @@ const CONSTANT_SETS = [
   ['Status', /^GK_(OK|ERR|E[A-Z]+)$/],
   ['CliStatus', /^(?:CLI|GKW_CLI)_(\w+)$/],
   ['Limits', /^GK_(HEAP_LIMIT_MAX_32|MAX_NODES|SCRIPT_TIME_BOX_MS)$/],
+  ['KeyPart', /^GK_PART_(\w+)$/],
+  ['LpEncoding', /^GK_LP_(\w+)$/],
   ['TraceType', /^GK_TR_(\w+)$/],
   ['AckKind', /^GK_ACK_(\w+)$/],
   ['ClientEvent', /^GK_CL_(\w+)$/],

@@ -32,6 +32,7 @@ import { Checkpoints, atOrBefore, type Checkpoint, type Position } from './check
 import { Timeline, type TimelineMark } from './timeline';
 import { LAB_SCENES, countsForCompletion } from './labscenes';
 import { LiveLab } from './livelab';
+import { inspectKey } from './inspect';
 import { learnCommandNames } from './commandnames';
 import {
   aofView, applyPersist, completePersist, consoleWhileDown, copyPersistState, isUp,
@@ -45,7 +46,7 @@ import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } fr
 import {
   CONFIGS_SHOWN, LAB_NAMES, MAX_SECOND_INPUTS, SECOND_CONSOLE_BOX_MS, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
   type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type HistoryView,
-  type HostView, type IterationResult, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
+  type HostView, type IterationResult, type KeyInspection, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
   type RestoreResult, type SamplesResult, type SecondInput, type SessionLog, type Snapshot, type SteppedLabName, type TableSnapshot,
   type TimelineResult, type TraceResult,
   type ViewOptions, type WorkerEvent, type WorkloadAction, type WorkloadPreset, type WorkloadSpec,
@@ -1125,6 +1126,12 @@ export class Session {
     const { world } = this.engine;
     const batch = world.traceRead(after, Math.max(1, Math.min(65536, max)));
     return { count: batch.count, data: packTraceRecords(batch.records), lastSeq: world.traceLastSeq() };
+  }
+
+  /** How `key` of the viewed db is stored; null if there is no such key. */
+  inspect(key: string): KeyInspection | null {
+    const { world, node } = this.engine;
+    return inspectKey(world, node, this.view.db, key);
   }
 
   bucketKeys(table: number, bucket: number): string[] {

@@ -230,6 +230,89 @@ typedef struct gkScanAudit {
     int32_t db;
 } gkScanAudit;
 
+/* ---- The key inspector: how one key's value is stored. ----
+ * gkKeyInspect describes it as parts, parents before their parts, and
+ * copies the encoded bytes of its blobs (a string's bytes, a listpack, an
+ * intset, a plain quicklist node, a skiplist node's member) into a byte
+ * area the parts point into. Kinds, with what their fields hold: */
+#define GK_PART_STRING 1    /* a = OBJ_ENCODING (1 int, 0 raw, 8 embstr);
+                               value = the integer, or the bytes; b, c =
+                               allocations of the object and its sds */
+#define GK_PART_LISTPACK 2  /* value = entries; a = the header's count */
+#define GK_PART_LP_ENTRY 3  /* a = GK_LP_*; b = bytes of its encoding (the
+                               7 and 13 bit integers' value included);
+                               c = bytes of data after it; the rest of
+                               size is the backlen; value = the integer,
+                               or the string's length */
+#define GK_PART_QUICKLIST 4 /* value = elements; a = nodes; b = fill;
+                               c = compress depth */
+#define GK_PART_QL_NODE 5   /* value = elements; a = 1 raw, 2 LZF; b = 1
+                               plain, 2 packed; c = bytes uncompressed;
+                               size = bytes stored; a raw packed node's
+                               listpack is its part */
+#define GK_PART_INTSET 6    /* a = bytes per element; value = elements */
+#define GK_PART_DICT 7      /* value = entries; a, b = log2 of each
+                               table's size (-1: none); extra = rehashidx */
+#define GK_PART_BUCKET 8    /* a bucket holding entries: a = table;
+                               b = chain length; value = its index */
+#define GK_PART_SKIPLIST 9  /* value = length; a = levels in use */
+#define GK_PART_SL_NODE 10  /* a = height; score; value = rank; its bytes:
+                               the member */
+#define GK_PART_SL_LEVEL 11 /* one level of a node: a = level; value =
+                               span; extra = rank it points to (0: none) */
+/* A listpack entry's encoding. */
+#define GK_LP_UINT7 0
+#define GK_LP_STR6 1
+#define GK_LP_INT13 2
+#define GK_LP_STR12 3
+#define GK_LP_INT16 4
+#define GK_LP_INT24 5
+#define GK_LP_INT32 6
+#define GK_LP_INT64 7
+#define GK_LP_STR32 8
+/* gkKeyPart.offset of a part whose bytes were not copied (no room). */
+#define GK_PART_NOT_COPIED 4294967295
+
+typedef struct gkKeyInfo {
+    int32_t type;           /* as TYPE: 0 string, 1 list, 2 set, 3 zset,
+                               4 hash, 6 stream */
+    int32_t encoding;       /* OBJ_ENCODING_* */
+    char encoding_name[16]; /* as OBJECT ENCODING prints it */
+    uint64_t length;        /* elements (a string: its bytes, 0 for int) */
+    uint64_t memory_usage;  /* MEMORY USAGE key SAMPLES 0 */
+    int64_t expire_ms;      /* Unix ms it expires at; -1: never */
+    int64_t limit_entries;  /* the threshold that converts it:
+                               list-max-listpack-size,
+                               set-max-intset-entries,
+                               hash- and zset-max-listpack-entries */
+    int64_t limit_value;    /* hash- and zset-max-listpack-value; for a
+                               list, list-compress-depth */
+    uint32_t nparts;        /* parts written */
+    uint32_t total_parts;   /* parts it has (more: cut at max_parts) */
+    uint32_t nbytes;        /* bytes written to the byte area */
+    uint32_t total_bytes;   /* bytes there were to copy */
+} gkKeyInfo;
+
+typedef struct gkKeyPart {
+    int32_t kind;           /* GK_PART_* */
+    int32_t parent;         /* index of the part it belongs to; -1: none */
+    uint32_t offset;        /* its bytes in the byte area, or
+                               GK_PART_NOT_COPIED */
+    uint32_t size;          /* its bytes in the engine's memory */
+    int32_t a, b, c;        /* by kind, see GK_PART_* */
+    int32_t pad;
+    int64_t value;          /* by kind */
+    int64_t extra;
+    double score;
+} gkKeyPart;
+
+/* Describes key (keylen bytes) of db on node into info, up to max_parts
+ * parts and max_bytes bytes. GK_ENOTFOUND for an unknown node, db or
+ * key. Reads only: the key's LRU clock is not touched, nor is it expired. */
+int gkKeyInspect(gkWorld *w, int node, int db, const char *key,
+                 size_t keylen, gkKeyInfo *info, gkKeyPart *parts,
+                 uint32_t max_parts, uint8_t *bytes, uint32_t max_bytes);
+
 /* ---- Workloads: client programs that load a server. ----
  * Fill a spec with gkWorkloadSpecInit, then override. A batch of
  * `pipeline` commands is written at once and the next one is written when

@@ -311,6 +311,12 @@ static int _dictExpandIfNeeded(dict *d) {
 dictEntry *dictFind(dict *d, const void *key) {
     if (dictSize(d) == 0) return NULL;
     if (dictIsRehashing(d)) _dictRehashStep(d);
+    return dictPeek(d, key);
+}
+
+/* dictFind for an observer: no rehash step, nothing changes. */
+dictEntry *dictPeek(dict *d, const void *key) {
+    if (dictSize(d) == 0) return NULL;
     uint64_t h = dictHashKey(d, key);
     for (int table = 0; table <= 1; table++) {
         uint64_t idx = h & DICTHT_SIZE_MASK(d->ht_size_exp[table]);

@@ -115,6 +115,7 @@ int dictRehashMilliseconds(dict *d, int ms);
 int dictAdd(dict *d, void *key, void *val);
 dictEntry *dictAddRaw(dict *d, void *key, dictEntry **existing);
 dictEntry *dictFind(dict *d, const void *key);
+dictEntry *dictPeek(dict *d, const void *key);
 void *dictFetchValue(dict *d, const void *key);
 int dictDelete(dict *d, const void *key);
 dictEntry *dictUnlink(dict *d, const void *key);

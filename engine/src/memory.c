@@ -128,9 +128,14 @@ void memoryUsageCommand(client *c) {
     }
     dictEntry *de = dictFind(c->db->dict, c->argv[2]->v.ptr);
     if (de == NULL) { addReplyNull(c); return; }
-    size_t usage = objectComputeSize(dictGetVal(de), (size_t)samples);
-    usage += _sdsBlockSize(dictGetKey(de)) + sizeof(dictEntry);
-    addReplyLongLong(c, (long long)usage);
+    addReplyLongLong(c, (long long)memoryUsageOf(de, (size_t)samples));
+}
+
+/* What MEMORY USAGE says of the keyspace entry de, sampling that many
+ * elements: the value's estimate, the key's string and the entry. */
+size_t memoryUsageOf(dictEntry *de, size_t samples) {
+    return objectComputeSize(dictGetVal(de), samples) +
+           _sdsBlockSize(dictGetKey(de)) + sizeof(dictEntry);
 }
 
 /* MEMORY MALLOC-STATS: what a Redis built without jemalloc answers, as

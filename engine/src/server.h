@@ -773,6 +773,7 @@ void decrRefCount(redisServer *s, robj *o);
 void freeObjectValue(redisServer *s, robj *o);
 size_t stringObjectLen(const robj *o);
 const char *strEncoding(int encoding);
+size_t memoryUsageOf(dictEntry *de, size_t samples);
 const char *typeName(const robj *o);
 int getLongLongFromObject(const robj *o, long long *target);
 int getLongLongFromObjectOrReply(client *c, robj *o, long long *target,
