@@ -234,9 +234,13 @@ void handleBlockedClientsTimeout(redisServer *s) {
 /* ---- Blocking and unblocking ---- */
 
 /* The timeout reply: a null array, for every kind of key blocking (RESP2
- * *-1, even for BLMOVE, whose served reply is a bulk string). */
+ * *-1, even for BLMOVE, whose served reply is a bulk string); for WAIT,
+ * the replicas that acknowledged its offset by then. */
 void replyToBlockedClientTimedOut(client *c) {
-    addReplyNullArray(c);
+    if (c->btype == BLOCKED_WAIT)
+        addReplyLongLong(c, replicationAcked(c->srv, c->bpop.reploffset));
+    else
+        addReplyNullArray(c);
 }
 
 /* Blocks c on keys[0..numkeys) (a key named twice counts once) until one

@@ -260,6 +260,69 @@ void replicationCron(redisServer *s) {
     s->repl_cron_loops++;
 }
 
+/* How many replicas have acknowledged the stream up to offset. */
+int replicationAcked(redisServer *s, long long offset) {
+    int n = 0;
+    for (int i = 0; i < s->nreplicas; i++)
+        n += s->replicas[i]->repl_ack_off >= offset;
+    return n;
+}
+
+/* WAIT numreplicas timeout: replies at once how many replicas have
+ * acknowledged the client's writes if that is enough (or if the client
+ * may not block: in MULTI), else blocks until enough have or the
+ * timeout (ms, 0: never) passes, and has the replicas asked for an
+ * acknowledgement before the loop sleeps. */
+void waitCommand(client *c) {
+    redisServer *s = c->srv;
+    if (s->masterhost) {
+        addReplyError(c, "WAIT cannot be used with replica instances. "
+                      "Please also note that since Redis 4.0 if a replica "
+                      "is configured to be writable (which is not the "
+                      "default) writes to replicas are just local and are "
+                      "not propagated.");
+        return;
+    }
+    long long numreplicas, timeout;
+    if (getLongLongFromObjectOrReply(c, c->argv[1], &numreplicas, NULL) !=
+            C_OK ||
+        getTimeoutMsFromObjectOrReply(c, c->argv[2], &timeout) != C_OK)
+        return;
+    int acked = replicationAcked(s, c->woff);
+    if (acked >= numreplicas || (c->flags & CLIENT_DENY_BLOCKING)) {
+        addReplyLongLong(c, acked);
+        return;
+    }
+    c->bpop.reploffset = c->woff;
+    blockForKeys(c, BLOCKED_WAIT, NULL, 0, numreplicas, timeout, NULL, 0, 0);
+    s->get_ack_from_replicas = 1;
+}
+
+/* beforeSleep: REPLCONF GETACK * to the replicas if a WAIT blocked, then
+ * every WAIT whose replicas have acknowledged enough is answered. */
+void replicationBeforeSleep(redisServer *s) {
+    if (s->get_ack_from_replicas) {
+        s->get_ack_from_replicas = 0;
+        robj *argv[3] = {
+            createStringObject(s, "REPLCONF", 8),
+            createStringObject(s, "GETACK", 6),
+            createStringObject(s, "*", 1),
+        };
+        replicationFeed(s, s->repl_seldb, argv, 3);
+        for (int i = 0; i < 3; i++) decrRefCount(s, argv[i]);
+    }
+    if (!s->blocked_clients_by_type[BLOCKED_WAIT]) return;
+    for (int fd = 0; fd < s->clients_cap; fd++) {
+        client *c = s->clients[fd];
+        if (!c || !(c->flags & CLIENT_BLOCKED) || c->btype != BLOCKED_WAIT)
+            continue;
+        int acked = replicationAcked(s, c->bpop.reploffset);
+        if (acked < c->bpop.count) continue;
+        addReplyLongLong(c, acked);
+        unblockClient(c);
+    }
+}
+
 /* REPLCONF <option> <value> ...: what a replica says of itself, and its
  * acknowledgements. */
 void replconfCommand(client *c) {

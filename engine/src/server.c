@@ -825,6 +825,7 @@ static void _callObserved(client *c, long long ns) {
 void call(client *c) {
     redisServer *s = c->srv;
     long long dirty = s->dirty;
+    long long repl_offset = s->master_repl_offset;
     size_t argbytes = 0;
     for (int j = 0; j < c->argc; j++)
         if (sdsEncodedObject(c->argv[j])) argbytes += sdslen(c->argv[j]->v.ptr);
@@ -863,6 +864,9 @@ void call(client *c) {
         propagatePendingCommands(s);
         if (s->recovery) recoveryUnitEnd(s, c);
     }
+    /* What WAIT waits for: the offset right after the client's last
+     * command that reached the replication stream. */
+    if (s->master_repl_offset != repl_offset) c->woff = s->master_repl_offset;
     cmdStats *st = &s->cmdstats[c->cmd->id];
     long long ns = (long long)(s->denv.cpu_ns - cpu0);
     st->calls++;
@@ -997,6 +1001,7 @@ void beforeSleep(aeEventLoop *el) {
     if (!s->masterhost) activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_FAST);
     if (s->unblocked_head) processUnblockedClients(s);
     handleClientsBlockedOnKeys(s);
+    replicationBeforeSleep(s);
     /* The AOF reaches the file before any reply reaches its client. */
     if (s->aof.state == AOF_ON || s->aof.state == AOF_WAIT_REWRITE)
         flushAppendOnlyFile(s, 0);

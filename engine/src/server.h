@@ -243,7 +243,8 @@ typedef struct multiState {
 #define BLOCKED_ZSET 2          /* the sorted-set pops */
 #define BLOCKED_STREAM 3        /* XREAD and XREADGROUP */
 #define BLOCKED_POSTPONE 4      /* held by CLIENT PAUSE (clientadmin.c) */
-#define BLOCKED_NUM 5
+#define BLOCKED_WAIT 5          /* WAIT, for the replicas' acks */
+#define BLOCKED_NUM 6
 
 struct bkEntry;
 
@@ -255,7 +256,9 @@ typedef struct blockingState {
     int nkeys;
     robj *target;               /* BLMOVE's destination, or NULL */
     int wherefrom, whereto;     /* LIST_HEAD / LIST_TAIL, ZSET_MIN/MAX */
-    long long count;            /* elements wanted, -1: the plain form */
+    long long count;            /* elements wanted, -1: the plain form;
+                                   WAIT: the replicas wanted */
+    long long reploffset;       /* WAIT: the offset they must ack */
     int in_timeout_table;
     /* XREAD and XREADGROUP: per key (in keys' order) the ID entries must
      * be past, and the group, consumer and NOACK of XREADGROUP. */
@@ -307,6 +310,8 @@ typedef struct client {
     /* A replica's last acknowledged offset and when (INFO replication),
      * and what it said of itself with REPLCONF. */
     long long repl_ack_off, repl_ack_time_ms;
+    long long woff;             /* master_repl_offset after the last of
+                                   its commands that propagated (WAIT) */
     int slave_listening_port;
     int slave_capa;             /* SLAVE_CAPA_* */
     /* The master's link on a replica: the stream offset read so far, and
@@ -642,6 +647,7 @@ typedef struct redisServer {
     long long repl_backlog_off, repl_backlog_histlen;
     int repl_seldb;             /* db of the last SELECT fed, -1 none */
     long long repl_cron_loops;
+    int get_ack_from_replicas;  /* a WAIT blocked: GETACK in beforeSleep */
     client **replicas;          /* in the order they came */
     int nreplicas, replicas_cap;
     int execution_nesting;      /* call() depth */
@@ -1449,10 +1455,13 @@ const char *replicationId(redisServer *s);
 void replicationChangeId(redisServer *s);
 sds replicationInfo(redisServer *s, sds info);
 int checkGoodReplicasStatus(redisServer *s);
+int replicationAcked(redisServer *s, long long offset);
+void replicationBeforeSleep(redisServer *s);
 void incrementErrorCount(redisServer *s, const char *code, size_t len);
 void replicationFeedRaw(redisServer *s, const char *p, size_t len);
 void replconfCommand(client *c);
 void roleCommand(client *c);
+void waitCommand(client *c);
 /* replica.c: the replica's side. */
 #define REPL_STATE_NONE 0           /* a master */
 #define REPL_STATE_CONNECT 1        /* to connect */

@@ -138,6 +138,28 @@ describe('replication between glasskv and redis-server', () => {
     assert.equal(replInfo(chained).slave_repl_offset, top.master_repl_offset);
   });
 
+  it('WAIT counts the replicas that acknowledged the connection\'s writes, on glasskv as on redis-server', async () => {
+    // Each kind of master with one replica of each kind; one connection
+    // writes, then waits for both replicas (they acknowledge at once when
+    // asked), then for three (it times out with the two it has).
+    const said = {};
+    for (const kind of ['glasskv', 'redis']) {
+      const m = await start(kind, kind === 'redis' ? FAST_SYNC : []);
+      const replicas = [await start('glasskv'), await start('redis')];
+      for (const r of replicas) assert.equal(run(r, 'replicaof', '127.0.0.1', String(m.port)), 'OK\n');
+      await caughtUp(m, replicas);
+      const t0 = Date.now();
+      said[kind] = cli(m.port, [], 'SET k v\nWAIT 2 5000\nWAIT 3 300\nWAIT 0 0\n').out;
+      const took = Date.now() - t0;
+      assert.ok(took >= 300 && took < 4000, `${kind}: ${took} ms`);
+      assert.match(run(replicas[0], 'info', 'replication'), /role:slave/);
+      assert.equal(run(replicas[0], 'wait', '0', '0').split('\n')[0],
+        'ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.');
+    }
+    assert.equal(said.glasskv, 'OK\n2\n2\n2\n');
+    assert.equal(said.glasskv, said.redis);
+  });
+
   it('a writable replica deletes an expired key it writes; CLIENT KILL TYPE master drops the link', async () => {
     const m = await start('redis', FAST_SYNC);
     const g = await start('glasskv', ['--replica-read-only', 'no']);
