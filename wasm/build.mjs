@@ -18,7 +18,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { outC, writeSeam } from './seam.mjs';
-import { depsDir, depsFlags, depsSources, ensureDeps, luaDir } from '../scripts/deps.mjs';
+import { WASM_FEATURES, depsDir, depsFlags, depsSources, ensureDeps, luaDir } from '../scripts/deps.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -69,16 +69,18 @@ function inputs() {
     ...headerFiles(join(root, 'engine', 'cli')),
     ...headerFiles(here),
     fileURLToPath(import.meta.url),
+    join(root, 'scripts', 'deps.mjs'),
   ];
   return { sources, deps };
 }
 
 // Lua 5.1.5 and lua-cjson (scripts/deps.mjs fetches them and names them):
-// compiled once into build/deps/wasm, since they never change.
+// compiled once into build/deps/wasm (per set of features), since they
+// never change.
 /** The third-party objects, compiled if missing. */
 async function depsObjects() {
   ensureDeps();
-  const dir = join(depsDir, 'wasm');
+  const dir = join(depsDir, `wasm${WASM_FEATURES.join('')}`);
   mkdirSync(dir, { recursive: true });
   const sources = depsSources();
   const objects = sources.map((f) => join(dir, `${basename(f, '.c')}.o`));
@@ -87,7 +89,7 @@ async function depsObjects() {
   const worker = async () => {
     while (next < missing.length) {
       const src = missing[next++];
-      await runEmcc(['-O2', '-w', ...depsFlags, '-c', src, '-o', join(dir, `${basename(src, '.c')}.o`)],
+      await runEmcc(['-O2', '-w', ...WASM_FEATURES, ...depsFlags, '-c', src, '-o', join(dir, `${basename(src, '.c')}.o`)],
         src);
     }
   };
@@ -105,7 +107,7 @@ function upToDate(deps) {
 // positional initializers that leave trailing fields zero (the command table
 // does that on purpose), so that one warning is turned off.
 const compileFlags = [
-  '-std=c11', '-D_DEFAULT_SOURCE',
+  '-std=c11', '-D_DEFAULT_SOURCE', ...WASM_FEATURES,
   '-Wall', '-Wextra', '-Wno-unused-parameter', '-Wno-missing-field-initializers',
   `-I${join(root, 'engine', 'include')}`,
   `-I${join(root, 'engine', 'src')}`,
@@ -117,7 +119,7 @@ const compileFlags = [
 
 function linkArgs(objects, jsOut, exported) {
   return [
-    '-O2',
+    '-O2', ...WASM_FEATURES,
     ...objects,
     '-o', jsOut,
     '-sMODULARIZE=1', '-sEXPORT_ES6=1', '-sEXPORT_NAME=createGlasskv',

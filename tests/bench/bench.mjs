@@ -12,7 +12,7 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
-import { depsFlags, depsSources, ensureDeps } from '../../scripts/deps.mjs';
+import { WASM_FEATURES, depsFlags, depsSources, ensureDeps } from '../../scripts/deps.mjs';
 import { realMemcachedFill } from './memcached.mjs';
 import { printRedisBenchmark, redisBenchmark } from './redis-benchmark.mjs';
 
@@ -35,7 +35,7 @@ function must(cmd, args, env) {
 
 console.log('bench: building native and WebAssembly drivers...');
 must('cc', [...common, '-o', join(out, 'bench-native'), '-lm']);
-must('emcc', [...common, '-o', join(out, 'bench-wasm.cjs'),
+must('emcc', [...common, ...WASM_FEATURES, '-o', join(out, 'bench-wasm.cjs'),
   '-sENVIRONMENT=node', '-sWASM_ASYNC_COMPILATION=0', '-sALLOW_MEMORY_GROWTH=1', '-sMAXIMUM_MEMORY=4GB'],
   { NODE_PATH: '/usr/share/nodejs', EMSDK_PYTHON: '/usr/bin/python3' });
 
