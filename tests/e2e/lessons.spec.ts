@@ -346,19 +346,19 @@ test.describe('the EVAL lesson', () => {
     };
     await shot('en', 1, '0.2');
 
-    await lesson.goTo(3);
+    await lesson.goTo(4);
     await expect(lesson.title).toHaveText('The price: the server waits for the script');
-    for (const key of ['3.0', '3.1', '3.2']) await lesson.run(key);
+    for (const key of ['4.0', '4.1', '4.2']) await lesson.run(key);
     expect(await app.console.lastOutput()).toBe('(integer) 10000000');
     await expect(app.page.locator('[data-testid="wl.row"][data-id="1"]')).toContainText(/max 1\d\d(\.\d+)? ms/);
-    await lesson.run('3.5');
+    await lesson.run('4.5');
     expect(await app.console.lastOutput()).toContain('4) 1) "EVAL"');
     await expect(page.locator('[data-lesson-target="loop.labs"]').first()).toHaveAttribute('data-lesson-focus', 'on');
-    await shot('en', 4, '3.5');
+    await shot('en', 5, '4.5');
 
     await app.byId('lang.ko').click();
     await expect(lesson.title).toHaveText('대가: 서버는 스크립트를 기다린다');
-    await shot('ko', 4, '3.5');
+    await shot('ko', 5, '4.5');
     await lesson.goTo(0);
     await lesson.run('0.0');
     await lesson.answer('0.2', '25');

@@ -1,6 +1,7 @@
 // The teacher's screen: fonts that render, the keyboard as in a video
 // player, presenter mode at projector sizes, the phone layout, the first
 // visit and the embed. Screenshots go to test-results/screen/.
+import { readdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { test, type Page } from '@playwright/test';
 import { SandboxPage, expect } from './pages/sandbox';
@@ -263,6 +264,57 @@ test.describe('a phone (390x844)', () => {
       await app.page.context().close();
     });
 
+    test(`once the page scrolls the time bar is one short row; the clock, the speed and the history wait at the top (${lang})`, async ({ browser }) => {
+      const app = await phone(browser, locale);
+      await app.open({ seed: 5, pane: 'keys' });
+      await settle(app.page);
+      const header = '.app > .header';
+      for (const id of ['time.clock', 'time.speed', 'history.scrub']) await expectWhollyVisible(app.page, `[data-testid="${id}"]`);
+      await app.table.add(1000);
+      await app.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await settle(app.page);
+      expect(await app.page.evaluate(() => window.scrollY)).toBeGreaterThan(400);
+      const stuck = (await app.page.locator(header).boundingBox())!;
+      const shown = Math.min(stuck.y + stuck.height, SCREENS.phone.height) - Math.max(stuck.y, 0);
+      expect(shown).toBeLessThanOrEqual(60);
+      const buttons = ['time.rewind', 'time.play', 'time.step', 'time.stepIteration', 'time.stepPhase'];
+      const tops = new Set<number>();
+      for (const id of buttons) {
+        await expectWhollyVisible(app.page, `[data-testid="${id}"]`);
+        tops.add(Math.round((await app.byId(id).boundingBox())!.y));
+      }
+      expect(tops.size).toBe(1);
+      await expect(app.byId('time.play')).toHaveAccessibleName(lang === 'en' ? 'Play' : '재생');
+      await shot(app.page, `phone-time-bar-${lang}`);
+      await app.page.context().close();
+    });
+
+    test(`an empty console between a lesson and its views is one prompt line, and grows once used (${lang})`, async ({ browser }) => {
+      const app = await phone(browser, locale);
+      await app.page.goto('./?fresh&seed=5&lesson=pipelining');
+      await app.waitReady();
+      await expect(app.lesson.panel).toHaveAttribute('data-lesson', 'pipelining');
+      await app.lesson.settled();
+      await settle(app.page);
+      await expect(app.console.entries).toHaveCount(0);
+      const panel = (await app.lesson.panel.boundingBox())!;
+      const empty = (await app.page.locator('.side > .console').boundingBox())!;
+      const line = (await app.page.locator('.prompt-line').boundingBox())!;
+      const views = (await app.page.locator('.views').boundingBox())!;
+      expect(empty.height).toBeLessThanOrEqual(line.height + 30);
+      expect(views.y - (panel.y + panel.height)).toBeLessThanOrEqual(line.height + 60);
+      await shot(app.page, `phone-lesson-console-empty-${lang}`, true);
+
+      await app.console.run('PING');
+      await expect(app.console.entries).toHaveCount(1);
+      await app.console.entries.last().scrollIntoViewIfNeeded();
+      await expectWhollyVisible(app.page, '[data-testid="console.entry"]');
+      const used = (await app.page.locator('.side > .console').boundingBox())!;
+      expect(used.height).toBeGreaterThan(empty.height);
+      expect(used.height).toBeLessThanOrEqual(SCREENS.phone.height * 0.6);
+      await app.page.context().close();
+    });
+
     test(`presenter mode cuts off no control (${lang})`, async ({ browser }) => {
       const app = await phone(browser, locale);
       await app.open({ seed: 5, pane: 'loop' });
@@ -303,7 +355,9 @@ test.describe('a phone (390x844)', () => {
         expect(b.x + b.width, sel).toBeLessThanOrEqual(panel.x + panel.width + 1);
       }
       // The step's text runs several words to a line.
-      const words = await app.page.locator('.lesson-step p').first().evaluate((p) => {
+      // (The first paragraph in sight: the lesson's introduction is folded
+      // where it would push the step's first action down.)
+      const words = await app.page.locator('.lesson-step > p').first().evaluate((p) => {
         const line = parseFloat(getComputedStyle(p).lineHeight);
         return p.textContent!.trim().split(/\s+/).length / (p.getBoundingClientRect().height / line);
       });
@@ -314,6 +368,10 @@ test.describe('a phone (390x844)', () => {
     });
   }
 });
+
+/** The lessons' ids, as tutorials/en names them. */
+const LESSONS = readdirSync(new URL('../../tutorials/en/', import.meta.url).pathname)
+  .filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
 
 /** The first element the open step points at (data-lesson-focus). */
 const FOCUSED = '[data-lesson-focus]';
@@ -415,7 +473,7 @@ test.describe('presenter mode', () => {
 test.describe('a lesson on a laptop and a projector', () => {
   for (const [size, viewport] of [['1440x900', SCREENS.laptop], ['1280x720', SCREENS.projector]] as const) {
     for (const lang of ['en', 'ko'] as const) {
-      test(`at ${size} (${lang}) the text and the console get room, and the panel a step points at below the fold comes into sight`, async ({ page }) => {
+      test(`at ${size} (${lang}) the text and the console, once used, get room, and the panel a step points at below the fold comes into sight`, async ({ page }) => {
         const app = new SandboxPage(page);
         await page.setViewportSize(viewport);
         await page.goto(`./?fresh&seed=7&lang=${lang}&lesson=pipelining`);
@@ -423,6 +481,10 @@ test.describe('a lesson on a laptop and a projector', () => {
         await app.lesson.settled();
         await app.lesson.goTo(3);
         await expectFocusInSight(page);
+        await expectLessonLayout(page);
+        // An empty console is its prompt line (the views have the room); a
+        // command gives it its height.
+        await app.console.run('PING');
         await expectLessonLayout(page);
         const text = await page.locator('.lesson-body').evaluate((e) => e.clientHeight);
         const transcript = await app.byId('console.transcript').evaluate((e) => e.clientHeight);
@@ -432,6 +494,179 @@ test.describe('a lesson on a laptop and a projector', () => {
         expect(app.errors).toEqual([]);
       });
     }
+  }
+});
+
+/** The block of the open step that acts next (a run, do or config block,
+ *  or a question) and its button. */
+const NEXT_BLOCK = '.lesson-step > [data-state="next"]';
+const NEXT_BUTTON = `${NEXT_BLOCK} :is([data-testid="lesson.block.run"], [data-testid="lesson.predict.check"])`;
+
+/** The open step as it opens: its text from the top down to the button of
+ *  the block that acts next, and Previous and Next (or Finish), all in
+ *  sight with the lesson's text unscrolled; nothing of the shell overlaps. */
+async function expectStepInSight(page: Page): Promise<void> {
+  expect(await page.locator('.lesson-body').evaluate((e) => e.scrollTop)).toBe(0);
+  for (const sel of ['[data-testid="lesson.step.title"]', NEXT_BLOCK, NEXT_BUTTON]) await expectWhollyVisible(page, sel);
+  const forward = ':is([data-testid="lesson.next"], [data-testid="lesson.finish"])';
+  // Not every lesson has a console (the slabs lesson has its own).
+  const console = (await page.locator('.side > .console').count()) ? ['.side > .console'] : [];
+  expect(await overlaps(page, ['.app > .header', '[data-testid="lesson.panel"]', ...console, '.views'])).toEqual([]);
+  expect(await overlaps(page, ['[data-testid="lesson.prev"]', forward, ...console, '.views'])).toEqual([]);
+  for (const sel of ['[data-testid="lesson.prev"]', forward, '[data-testid="lesson.stepOf"]']) await expectWhollyVisible(page, sel);
+}
+
+/** How long the open step is before its first click: the characters of its
+ *  text down to the end of the block that acts next (the lesson's
+ *  introduction aside), or null when no block waits for a click. */
+function leadOf(page: Page): Promise<number | null> {
+  return page.evaluate(() => {
+    const next = document.querySelector('.lesson-step > [data-state="next"]');
+    if (!next) return null;
+    let n = 0;
+    for (const el of document.querySelectorAll('.lesson-step > :not(.lesson-intro)')) {
+      n += el.textContent!.length;
+      if (el === next) break;
+    }
+    return n;
+  });
+}
+
+test.describe('a lesson step without scrolling', () => {
+  const screens = [
+    ['1280x720', SCREENS.projector, false, 16],
+    ['1280x720 in presenter mode', SCREENS.projector, true, 20],
+    ['1920x1080 in presenter mode', SCREENS.hd, true, 30],
+  ] as const;
+  for (const [size, viewport, presenter, minPx] of screens) {
+    for (const lang of ['en', 'ko'] as const) {
+      test(`at ${size} (${lang}) the SCAN lesson's first step shows its text, its Run button and Previous/Next, the console aside`, async ({ page }) => {
+        const app = new SandboxPage(page);
+        await page.setViewportSize(viewport);
+        await page.goto(`./?fresh&seed=7&lang=${lang}&lesson=scan-rehashing`);
+        await app.waitReady();
+        await app.lesson.settled();
+        if (presenter) {
+          await app.byId('present.toggle').click();
+          await expect(page.locator('html')).toHaveClass(/presenter/);
+        }
+        await settle(page);
+        await expect(page.locator(NEXT_BLOCK)).toHaveAttribute('data-block-key', '0.3');
+        await expectStepInSight(page);
+        expect(await page.locator('.lesson-step > p').first().evaluate((p) => parseFloat(getComputedStyle(p).fontSize)))
+          .toBeGreaterThanOrEqual(minPx);
+        // The console stays in reach of the keyboard: Tab from Next comes to
+        // its input before anything of the views.
+        await app.byId('lesson.next').focus();
+        for (let i = 0; i < 4 && !(await app.console.input.evaluate((e) => e === document.activeElement)); i++) {
+          await page.keyboard.press('Tab');
+          expect(await page.evaluate(() => document.activeElement?.closest('.views') ?? null)).toBeNull();
+        }
+        await expect(app.console.input).toBeFocused();
+        // Run puts the reply in the console: several lines of it in sight,
+        // the newest at the bottom.
+        await app.lesson.run('0.3');
+        await expect(app.console.entries.last()).toContainText('SCAN 0');
+        const transcript = await app.byId('console.transcript').evaluate((e) => ({
+          lines: e.clientHeight / parseFloat(getComputedStyle(e).lineHeight),
+          below: e.scrollHeight - e.scrollTop - e.clientHeight,
+        }));
+        expect(transcript.lines).toBeGreaterThanOrEqual(3);
+        expect(transcript.below).toBeLessThanOrEqual(1);
+        for (const id of ['console.transcript', 'console.input', 'lesson.prev', 'lesson.next']) {
+          await expectWhollyVisible(page, `[data-testid="${id}"]`);
+        }
+        expect(await overlaps(page, ['.app > .header', '[data-testid="lesson.panel"]', '.side > .console', '.views'])).toEqual([]);
+        await shot(page, `step-in-sight-${size.replace(/ .*/, presenter ? '-presenter' : '')}-${lang}`);
+        expect(app.errors).toEqual([]);
+      });
+    }
+  }
+
+  for (const [size, viewport, presenter] of screens.slice(0, 2)) {
+    test(`at ${size} every step of every lesson no longer than the SCAN lesson's first shows its text down to its first button, and Previous/Next`, async ({ page }) => {
+      test.setTimeout(600_000);
+      const app = new SandboxPage(page);
+      await page.setViewportSize(viewport);
+      const order = ['scan-rehashing', ...LESSONS.filter((id) => id !== 'scan-rehashing')];
+      const checked: string[] = [];
+      const longer: string[] = [];
+      for (const lang of ['en', 'ko'] as const) {
+        let benchmark = 0;
+        for (const id of order) {
+          await page.goto(`./?fresh&seed=7&lang=${lang}&lesson=${id}`);
+          await app.waitReady();
+          await expect(app.lesson.panel).toHaveAttribute('data-lesson', id);
+          await app.lesson.settled();
+          if (presenter) await app.byId('present.toggle').click();
+          const steps = await page.locator('[data-testid="lesson.steps.item"]').count();
+          for (let k = 0; k < steps; k++) {
+            // The lesson reopens where it was left (in the other language).
+            if (k > 0 || (await app.lesson.panel.getAttribute('data-step')) !== '0') await app.lesson.goTo(k);
+            await settle(page);
+            const name = `${lang}/${id} step ${k + 1}`;
+            const lead = await leadOf(page);
+            if (k === 0 && id === 'scan-rehashing') benchmark = lead!;
+            if (lead === null || lead > benchmark) {
+              longer.push(`${name} (${lead ?? 'no click'})`);
+              continue;
+            }
+            await test.step(name, () => expectStepInSight(page));
+            checked.push(name);
+          }
+        }
+        expect(benchmark).toBeGreaterThan(200);
+      }
+      test.info().annotations.push({ type: 'longer steps, not checked', description: longer.join('; ') });
+      // Most steps are of the normal kind: the check covers them.
+      expect(checked.length).toBeGreaterThan(2 * longer.filter((l) => !l.endsWith('(no click)')).length);
+      expect(app.errors).toEqual([]);
+    });
+  }
+});
+
+test.describe('lesson titles', () => {
+  /** Text of the elements that a box cuts short (an ellipsis, a clamp to
+   *  fewer lines, or a box narrower than the words). */
+  const cut = (page: Page, selector: string) => page.locator(selector).evaluateAll((els) => els
+    .filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
+    .map((e) => e.textContent!.trim()));
+  const screens = [
+    ['1280x720', SCREENS.projector, false],
+    ['1280x720 in presenter mode', SCREENS.projector, true],
+    ['390x844', SCREENS.phone, false],
+  ] as const;
+  for (const [size, viewport, presenter] of screens) {
+    test(`wrap at ${size}, never cut with an ellipsis, in the lesson's header, its steps and the list`, async ({ browser }) => {
+      const onPhone = viewport === SCREENS.phone;
+      const context = await browser.newContext({
+        viewport, reducedMotion: 'reduce', ...(onPhone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+      });
+      const app = new SandboxPage(await context.newPage());
+      const { page } = app;
+      const found: string[] = [];
+      for (const lang of ['en', 'ko'] as const) {
+        for (const id of LESSONS) {
+          await page.goto(`./?fresh&seed=7&lang=${lang}&lesson=${id}`);
+          await app.waitReady();
+          await expect(app.lesson.panel).toHaveAttribute('data-lesson', id);
+          await app.lesson.settled();
+          if (presenter && !(await page.locator('html.presenter').count())) await app.byId('present.toggle').click();
+          await settle(page);
+          found.push(...(await cut(page, '#lesson-title')).map((t) => `${lang}/${id} header: ${t}`));
+          await app.byId('lesson.steps').click();
+          found.push(...(await cut(page, '[data-testid="lesson.steps.item"]')).map((t) => `${lang}/${id} steps: ${t}`));
+          await app.byId('lesson.steps').click();
+        }
+        await app.byId('lessons.open').click();
+        await expect(app.byId('lessons.picker')).toBeVisible();
+        found.push(...(await cut(page, '[data-testid="lessons.item"] h3')).map((t) => `${lang} list: ${t}`));
+        await page.keyboard.press('Escape');
+      }
+      await shot(page, `titles-${size.replace(/ .*/, presenter ? '-presenter' : '')}`);
+      expect(found).toEqual([]);
+      await context.close();
+    });
   }
 });
 

@@ -397,6 +397,10 @@ describe('the lessons in tutorials/', () => {
     });
   }
 
+  // Every step is rebuilt twice from a clean world, so a heavy block costs
+  // twice again for each step after it: the EVAL lesson's two endless
+  // scripts take about 2.5 s each, and six steps follow the first, so its
+  // walk takes about 70 s, past Vitest's 60 s.
   for (const file of files) {
     it(`${file}: every step rebuilt from a clean state matches the walk, and every claim and answer holds`, async () => {
       const lesson = load(file);
@@ -451,6 +455,6 @@ describe('the lessons in tutorials/', () => {
         const again = await replayed.session.boot({ version: 1, config, entries: [...fresh.session.entries] });
         expect(essence(again.snapshot, replayed.session.aof(), mcView(replayed.session))).toEqual(atEntry[k]);
       }
-    });
+    }, 300_000);
   }
 });

@@ -29,15 +29,20 @@ export const App = memo(function App() {
   // The Slabs pane has its own memcached console: outside a lesson (whose
   // views say what shows) the Redis one would only confuse.
   const slabsAlone = !lesson && slabsPane;
+  const consoleShown = shows('console') && !slabsAlone;
+  // With a lesson open the side column is the lesson's alone: the console,
+  // still next in the page's order, goes under the views (styles.css).
+  const layout = ['layout', lesson ? 'with-lesson' : '', lesson && !consoleShown ? 'no-console' : '',
+    slabsAlone ? 'views-only' : ''].filter(Boolean).join(' ');
   return (
     <div className="app">
       <Header />
       <StatusBar />
       <ShareNotice />
-      <main className={`layout ${lesson ? 'with-lesson' : ''} ${slabsAlone ? 'views-only' : ''}`}>
+      <main className={layout}>
         <div className="side">
           {lesson ? <LessonPanel /> : <ViewTabs />}
-          {shows('console') && !slabsAlone ? <ConsolePanel /> : null}
+          {consoleShown ? <ConsolePanel /> : null}
         </div>
         <div className="views">
           {keys && shows('ht') ? <HashTablePanel /> : null}

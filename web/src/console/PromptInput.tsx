@@ -1,4 +1,4 @@
-import { memo, useCallback, useRef, useState, type KeyboardEvent, type RefObject, type ClipboardEvent } from 'react';
+import { memo, useCallback, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject, type ClipboardEvent } from 'react';
 import { promptFor } from '../../../wasm/protocol';
 import { useAppState, useReady, useStoreApi, useT } from '../app/hooks';
 import { HistoryCursor } from './history';
@@ -6,8 +6,11 @@ import { useLessonTarget } from '../views/lesson/hooks';
 
 /** The input line: Enter sends, Shift+Enter adds a line, Escape clears it,
  *  Up/Down walk the history, a paste of several lines is sent at once as
- *  one write. */
-export const PromptInput = memo(function PromptInput({ inputRef }: { inputRef: RefObject<HTMLTextAreaElement | null> }) {
+ *  one write. `children` go at the end of the line (a button). */
+export const PromptInput = memo(function PromptInput({ inputRef, children }: {
+  inputRef: RefObject<HTMLTextAreaElement | null>;
+  children?: ReactNode;
+}) {
   const t = useT();
   const store = useStoreApi();
   const ready = useReady();
@@ -87,6 +90,7 @@ export const PromptInput = memo(function PromptInput({ inputRef }: { inputRef: R
         onKeyDown={onKeyDown}
         onPaste={onPaste}
       />
+      {children}
     </div>
   );
 });

@@ -38,7 +38,8 @@ export const Transcript = memo(function Transcript() {
   }, [entries, blocked, second]);
   const firstFuture = entries.findIndex((e) => isFuture(e, applied));
   return (
-    <div className="transcript" ref={box} data-testid="console.transcript" aria-live="polite" role="log" tabIndex={0}
+    <div className="transcript" ref={box} data-testid="console.transcript" aria-live="polite" role="log"
+      tabIndex={entries.length ? 0 : undefined}
       aria-label={t('console.title')}>
       {entries.length === 0 ? <p className="transcript-empty">{t('console.empty')}</p> : null}
       {entries.map((e, i) => (

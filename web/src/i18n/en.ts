@@ -192,6 +192,7 @@ export const en = {
   'lesson.predict.retry': 'Try again',
   'lesson.predict.aNumber': 'a number',
   'lesson.predict.notNumber': 'This question asks for a number: type digits, such as 42.',
+  'lesson.intro': 'About this lesson',
   'lesson.gate': 'The rest of this step appears once you have answered the question above.',
 
   'action.console': 'console “{text}”',

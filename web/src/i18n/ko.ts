@@ -192,6 +192,7 @@ export const ko: Record<MessageKey, string> = {
   'lesson.predict.wrong': '아쉽습니다. 나의 답은 {given}, 엔진의 결과는 {actual}입니다.',
   'lesson.predict.aNumber': '숫자',
   'lesson.predict.notNumber': '이 질문의 답은 숫자입니다. 42처럼 숫자로 입력하세요.',
+  'lesson.intro': '이 레슨에 대해',
   'lesson.gate': '위 질문에 답하면 이 단계의 나머지가 나타납니다.',
   'lesson.predict.retry': '다시 풀기',
 

@@ -36,23 +36,23 @@ export const Header = memo(function Header() {
   );
 });
 
-/** How far the header scrolls before it sticks, as --header-stick: where
- *  the time controls begin (on a phone they come last, and only they stay
- *  in sight; styles.css). */
+/** How far the header scrolls before it sticks, as --header-stick: to the
+ *  row of the time buttons, less the header's own top padding (on a phone
+ *  that row comes last, and only it stays in sight; styles.css). */
 function useStickOffset() {
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
     const header = ref.current;
-    const time = header?.querySelector<HTMLElement>('.time');
-    if (!header || !time) return;
+    const row = header?.querySelector<HTMLElement>('.time > .rewind');
+    if (!header || !row) return;
     const measure = () => {
-      const gap = parseFloat(getComputedStyle(header).rowGap) || 0;
-      const offset = Math.max(0, time.offsetTop - header.clientTop - gap);
+      const pad = parseFloat(getComputedStyle(header).paddingTop) || 0;
+      const offset = Math.max(0, row.getBoundingClientRect().top - header.getBoundingClientRect().top - pad);
       header.style.setProperty('--header-stick', `${offset}px`);
     };
     const ro = new ResizeObserver(measure);
     ro.observe(header);
-    ro.observe(time);
+    ro.observe(row);
     return () => ro.disconnect();
   }, []);
   return ref;

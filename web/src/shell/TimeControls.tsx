@@ -32,7 +32,7 @@ export const TimeControls = memo(function TimeControls() {
         disabled={!ready}
         onClick={onToggle}
       >
-        {playing ? <PauseIcon /> : <PlayIcon />} {playing ? t('time.pause') : t('time.play')}
+        {playing ? <PauseIcon /> : <PlayIcon />} <span className="btn-label">{playing ? t('time.pause') : t('time.play')}</span>
       </button>
       <label className="speed" title={t('time.speed')}>
         <select

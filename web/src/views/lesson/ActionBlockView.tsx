@@ -12,7 +12,8 @@ export type BlockState = 'auto' | 'done' | 'next' | 'waiting';
 const LABELS = { run: 'lesson.block.run', do: 'lesson.block.do', config: 'lesson.block.config' } as const;
 const HEADS = { run: 'lesson.block.commands', do: 'lesson.block.actions', config: 'lesson.block.settings' } as const;
 
-/** A block that acts on the world: what it will do, and its button. */
+/** A block that acts on the world: what it will do, and its button beside
+ *  it (under it when the column is narrow). */
 export const ActionBlockView = memo(function ActionBlockView({ block, state }: {
   block: RunBlock | DoBlock | ConfigBlock;
   state: BlockState;
@@ -28,14 +29,16 @@ export const ActionBlockView = memo(function ActionBlockView({ block, state }: {
         <span className="lesson-block-kind">{t(HEADS[block.type])}</span>
         <BlockStatus state={state} />
       </div>
-      <BlockBody block={block} />
-      {state === 'next' || state === 'waiting' ? (
-        <button type="button" className="btn primary small" data-testid="lesson.block.run"
-          disabled={state !== 'next' || !ready || busy} onClick={onRun}
-          title={state === 'waiting' ? t('lesson.block.waiting') : undefined}>
-          {t(LABELS[block.type])}
-        </button>
-      ) : null}
+      <div className="lesson-block-main">
+        <BlockBody block={block} />
+        {state === 'next' || state === 'waiting' ? (
+          <button type="button" className="btn primary small" data-testid="lesson.block.run"
+            disabled={state !== 'next' || !ready || busy} onClick={onRun}
+            title={state === 'waiting' ? t('lesson.block.waiting') : undefined}>
+            {t(LABELS[block.type])}
+          </button>
+        ) : null}
+      </div>
     </div>
   );
 });

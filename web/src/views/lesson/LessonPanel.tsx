@@ -16,41 +16,36 @@ export const LessonPanel = memo(function LessonPanel() {
   return (
     <section className="panel lesson" aria-labelledby="lesson-title" data-testid="lesson.panel" data-lesson={lesson.id}
       data-step={step}>
-      <LessonHead lesson={lesson} step={step} />
+      <LessonHead lesson={lesson} />
       <LessonBody lesson={lesson} step={step} />
       <LessonNav lesson={lesson} step={step} />
     </section>
   );
 });
 
-/** Two short rows, so that the lesson's text has the room: the title and
- *  the way out, then where you are (the step counter opens the list of
- *  steps), the level and a restart of the step. */
-function LessonHead({ lesson, step }: { lesson: Lesson; step: number }) {
+/** As little height as the title allows, so that the lesson's text has the
+ *  room: the title (wrapped, never cut) flows around a restart of the step
+ *  and the way out at its top right. Where you are is in the footer,
+ *  between Previous and Next. */
+function LessonHead({ lesson }: { lesson: Lesson }) {
   const t = useT();
   const runner = useLessonApi();
   const busy = useLesson((s) => s.busy);
-  const n = lesson.steps.length;
   return (
     <header className="lesson-head">
-      <div className="lesson-head-top">
-        <h2 id="lesson-title" title={lesson.title}>
-          <span className="sr-only">{t('lesson.label')}: </span>{lesson.title}
-        </h2>
+      <div className="lesson-head-actions">
+        <button type="button" className="btn ghost small" data-testid="lesson.reset" disabled={busy}
+          title={t('lesson.reset')} onClick={() => void runner.resetStep()}>
+          <RestartIcon /> <span className="btn-label">{t('lesson.reset')}</span>
+        </button>
         <button type="button" className="btn ghost small" data-testid="lesson.leave" title={t('lesson.leaveHint')}
           disabled={busy} onClick={() => void runner.close()}>
           {t('lesson.leave')}
         </button>
       </div>
-      <div className="lesson-progress">
-        <StepList lesson={lesson} step={step} />
-        <span className="lesson-bar" aria-hidden="true"><span style={{ width: `${(100 * (step + 1)) / n}%` }} /></span>
-        <span className="chip lesson-level">{t(`lessons.level.${lesson.level}`)}</span>
-        <button type="button" className="btn ghost small" data-testid="lesson.reset" disabled={busy}
-          title={t('lesson.reset')} onClick={() => void runner.resetStep()}>
-          <RestartIcon /> <span className="btn-label">{t('lesson.reset')}</span>
-        </button>
-      </div>
+      <h2 id="lesson-title">
+        <span className="sr-only">{t('lesson.label')}: </span>{lesson.title}
+      </h2>
     </header>
   );
 }
@@ -111,13 +106,16 @@ function LessonNav({ lesson, step }: { lesson: Lesson; step: number }) {
   const onPrev = useCallback(() => void runner.previous(), [runner]);
   const onNext = useCallback(() => void runner.next(), [runner]);
   const onFinish = useCallback(() => runner.finish(), [runner]);
+  const n = lesson.steps.length;
   return (
     <footer className="lesson-nav">
+      <span className="lesson-bar" aria-hidden="true"><span style={{ width: `${(100 * (step + 1)) / n}%` }} /></span>
       {finished ? <p className="lesson-note ok" data-testid="lesson.finished" role="status">{t('lesson.finished')}</p> : null}
       <div className="lesson-nav-row">
         <button type="button" className="btn" data-testid="lesson.prev" disabled={busy || step === 0} onClick={onPrev}>
-          <ArrowLeftIcon /> {t('lesson.prev')}
+          <ArrowLeftIcon /> <span className="btn-label">{t('lesson.prev')}</span>
         </button>
+        <StepList lesson={lesson} step={step} />
         {last ? (
           <button type="button" className={`btn ${allRan && !finished ? 'primary' : ''}`} data-testid="lesson.finish"
             disabled={busy || finished} onClick={onFinish}>

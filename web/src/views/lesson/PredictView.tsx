@@ -51,6 +51,16 @@ function Ask({ block, state }: { block: PredictBlock; state: BlockState }) {
   }, [runner, block.key, given, fits]);
   return (
     <form className="predict-form" onSubmit={onSubmit}>
+      <div className="predict-run">
+        <span className="dim">{t('lesson.predict.willRun')}</span>
+        {block.commands.length ? (
+          <code className="predict-cmd">{block.commands.join(' · ')}</code>
+        ) : (
+          <ul className="lesson-actions inline">
+            {block.lines.map((l, i) => <ActionLine key={i} text={l.text} actions={l.actions} />)}
+          </ul>
+        )}
+      </div>
       {block.choices ? (
         <div className="predict-choices" role="radiogroup" aria-label={t('lesson.predict.your')}>
           {block.choices.map((c) => (
@@ -79,16 +89,6 @@ function Ask({ block, state }: { block: PredictBlock; state: BlockState }) {
           ) : null}
         </div>
       )}
-      <div className="predict-run">
-        <span className="dim">{t('lesson.predict.willRun')}</span>
-        {block.commands.length ? (
-          <code className="predict-cmd">{block.commands.join(' · ')}</code>
-        ) : (
-          <ul className="lesson-actions inline">
-            {block.lines.map((l, i) => <ActionLine key={i} text={l.text} actions={l.actions} />)}
-          </ul>
-        )}
-      </div>
       <button type="submit" className="btn primary small" data-testid="lesson.predict.check"
         disabled={!open || !fits} title={state === 'waiting' ? t('lesson.block.waiting') : undefined}>
         {t('lesson.predict.check')}

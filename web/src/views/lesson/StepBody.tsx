@@ -4,6 +4,7 @@ import { clickBlocks } from '../../lessons/plan';
 import { isActionBlock, type Block, type Lesson } from '../../lessons/types';
 import { ActionBlockView, type BlockState } from './ActionBlockView';
 import { useLesson } from './hooks';
+import { LessonIntro } from './LessonIntro';
 import { MdBlocks } from './Markdown';
 import { PredictView } from './PredictView';
 import { revealInside } from './reveal';
@@ -39,7 +40,7 @@ export const StepBody = memo(function StepBody({ lesson, step }: { lesson: Lesso
   const hidden = gate >= 0 && s.items.slice(gate + 1).some((item) => item.kind === 'prose' || isActionBlock(item.block));
   return (
     <div className="lesson-step" data-testid="lesson.step" data-step={step} ref={root}>
-      {step === 0 && lesson.intro.length ? <div className="lesson-intro"><MdBlocks nodes={lesson.intro} /></div> : null}
+      {step === 0 && lesson.intro.length ? <LessonIntro nodes={lesson.intro} /> : null}
       <h3 className="lesson-step-title" data-testid="lesson.step.title">{s.title}</h3>
       {shown.map((item, i) => {
         if (item.kind === 'prose') return <MdBlocks key={i} nodes={item.nodes} />;
