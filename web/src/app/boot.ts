@@ -101,6 +101,7 @@ export function createApp(): App {
     timeline: (t0, t1, px, nodes) => bridge.call({ type: 'timeline', t0, t1, px, nodes }),
     slabs: (query) => store.slabs(query),
     aofView: () => store.aofView(),
+    inspect: (key) => store.inspect(key),
     digest: () => bridge.call({ type: 'digest' }),
     shareLink: async () => (await share.link()).url,
     exportText: () => share.fileText(),

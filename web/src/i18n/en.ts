@@ -5,6 +5,7 @@ import { slabsEn } from './slabs.en';
 import { loopEn } from './loop.en';
 import { shareEn } from './share.en';
 import { guideEn } from './guide.en';
+import { inspectEn } from './inspect.en';
 export const en = {
   'app.subtitle': 'sandbox · a Redis 7.0 server you can see through',
   'lang.label': 'Language',
@@ -216,6 +217,7 @@ export const en = {
   ...slabsEn,
   ...shareEn,
   ...guideEn,
+  ...inspectEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -4,6 +4,7 @@ import { slabsKo } from './slabs.ko';
 import { loopKo } from './loop.ko';
 import { shareKo } from './share.ko';
 import { guideKo } from './guide.ko';
+import { inspectKo } from './inspect.ko';
 import type { MessageKey } from './en';
 
 export const ko: Record<MessageKey, string> = {
@@ -217,4 +218,5 @@ export const ko: Record<MessageKey, string> = {
   ...slabsKo,
   ...shareKo,
   ...guideKo,
+  ...inspectKo,
 };

@@ -613,12 +613,14 @@ export function follow(prev: Followed | null, key: string, db: number, reading: 
 /** One cell of the skiplist's picture: column 0 is the header, 1..n the
  *  nodes drawn (rank = column), n+1 where links leave the picture. */
 export type SlCell =
-  /** One level of a node (or of the header), its link's span and target,
-   *  `into`: a link from the left ends here. */
-  | { kind: 'box'; col: number; level: number; span: number; to: number; into: boolean }
+  /** One level of a node (or of the header), its link's span and target
+   *  (-1: unknown, past the reading), `into`: a link from the left ends
+   *  here. */
+  | { kind: 'box'; col: number; level: number; span: number | null; to: number; into: boolean }
   /** A link passing over a node too short to hold this level. */
   | { kind: 'pass'; col: number; level: number }
-  /** Links that end past the nodes drawn: NULL (to 0) or a later rank. */
+  /** Links that end past the nodes drawn: NULL (to 0), a later rank, or
+   *  one past the reading (-1). */
   | { kind: 'end'; col: number; level: number; to: number };
 
 export function skiplistGrid(v: SkiplistView): { cols: number; cells: SlCell[] } {
@@ -632,14 +634,19 @@ export function skiplistGrid(v: SkiplistView): { cols: number; cells: SlCell[] }
   ];
   for (const tower of towers) {
     tower.links.forEach((link, level) => {
-      const box = { kind: 'box' as const, col: tower.col, level, span: link?.span ?? 0, to: link?.to ?? -1, into: false };
+      const box = { kind: 'box' as const, col: tower.col, level, span: link?.span ?? null, to: link?.to ?? -1, into: false };
       boxes.set(`${tower.col}:${level}`, box);
       cells.push(box);
     });
   }
   for (const tower of towers) {
     tower.links.forEach((link, level) => {
-      if (!link) return;
+      if (!link) {
+        // The header's link to a node the reading did not reach.
+        for (let c = tower.col + 1; c < tail; c++) cells.push({ kind: 'pass', col: c, level });
+        cells.push({ kind: 'end', col: tail, level, to: -1 });
+        return;
+      }
       const target = link.to === 0 || link.to > n ? tail : link.to;
       for (let c = tower.col + 1; c < target; c++) {
         if (!boxes.has(`${c}:${level}`)) cells.push({ kind: 'pass', col: c, level });
