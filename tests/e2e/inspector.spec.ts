@@ -1,8 +1,8 @@
 // The key inspector in Chromium: a list growing a second quicklist node
 // past list-max-listpack-size, a zset turning into a skiplist at its 129th
 // member, the bytes drawn checked against the engine's reading, a missing
-// key, a key followed while time plays, and a shared link. Screenshots go
-// to test-results/inspect/.
+// key, a key opened from the hash table's buckets, a key followed while
+// time plays, and a shared link. Screenshots go to test-results/inspect/.
 import AxeBuilder from '@axe-core/playwright';
 import { test, type Locator, type Page } from '@playwright/test';
 import { KeyPart } from '../../web/src/wasm-gen/seam';
@@ -179,6 +179,41 @@ test.describe('the key inspector', () => {
       expect(app.errors).toEqual([]);
     });
   }
+
+  test('a key clicked in a pinned bucket of the hash table opens in the inspector', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const inspector = new InspectorPane(app);
+    await app.open({ seed: 5, pane: 'keys' });
+    await app.console.run('HSET user:1 name alice');
+    const strip = app.byId('ht.strip.0');
+    const box = (await strip.boundingBox())!;
+    const size = Number(await app.table.table(0).getAttribute('data-size'));
+    // The one non-empty bucket: hover each until the tip counts a key.
+    let found = -1;
+    for (let i = 0; i < size && found < 0; i++) {
+      await page.mouse.move(box.x + (box.width * (i + 0.5)) / size, box.y + box.height / 2);
+      if (await page.locator('.strip-tip').filter({ hasText: ': 1 key' }).count()) found = i;
+    }
+    expect(found).toBeGreaterThanOrEqual(0);
+    await expect(page.locator('.strip-tip')).toContainText('Click to pin this bucket');
+    const at = { x: box.x + (box.width * (found + 0.5)) / size, y: box.y + box.height / 2 };
+    await page.mouse.click(at.x, at.y);
+    await page.mouse.move(box.x, box.y - 80);
+    // Pinned, it stays when the pointer leaves; Close lets it go.
+    await expect(app.byId('ht.pinned')).toBeVisible();
+    await app.byId('ht.pinned.close').click();
+    await expect(app.byId('ht.pinned')).toHaveCount(0);
+    await page.mouse.click(at.x, at.y);
+    await page.mouse.move(box.x, box.y - 80);
+    await expect(app.byId('ht.pinned')).toBeVisible();
+    await expect(app.byId('ht.bucket.key')).toHaveText(['user:1']);
+    await app.byId('ht.bucket.key').click();
+    await expect(app.byId('views.tab.inspect')).toHaveAttribute('aria-selected', 'true');
+    await expect(app.byId('inspect.key')).toHaveValue('user:1');
+    await expect(inspector.header).toHaveAttribute('data-type', 'hash');
+    await expect(app.byId('inspect.lp.entry')).toHaveCount(2);
+    expect(app.errors).toEqual([]);
+  });
 
   test('while time plays the inspector follows the key, to its expiry', async ({ page }) => {
     const app = new SandboxPage(page);
