@@ -184,8 +184,10 @@ describe('the key inspector reads the other encodings', () => {
   it('a stream is not drawn yet: its type, encoding and length only', async () => {
     const { run, read } = await booted();
     run('XADD st 1-1 a 1');
+    run('XADD st 1-2 b 2');
     const ins = read('st');
     expect(ins.info.encodingName).toBe('stream');
+    expect(ins.info.length).toBe(2);
     expect(body(ins, 'none').kind).toBe('none');
   });
 });
