@@ -157,6 +157,42 @@ test.describe('the key inspector', () => {
     });
   }
 
+  test('a set past set-max-intset-entries and a hash past hash-max-listpack-entries become hashtables, drawn by bucket (1280x720, en)', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const inspector = new InspectorPane(app);
+    await page.setViewportSize(SCREENS.projector);
+    await app.open({ seed: 5, pane: 'inspect' });
+    await app.console.run(`SADD s ${Array.from({ length: 512 }, (_, i) => i * 3).join(' ')}`);
+    await inspector.open('s');
+    await expect(inspector.header).toHaveAttribute('data-encoding', 'intset');
+    await expect(app.byId('inspect.intset')).toHaveAttribute('data-width', '2');
+    await expect(app.byId('inspect.intset.elem').nth(2)).toHaveAttribute('data-value', '6');
+    await app.console.run('SADD s 5000');
+    await expect(inspector.header).toHaveAttribute('data-encoding', 'hashtable');
+    await expect(inspector.change).toContainText('intset → hashtable: the 513th member crossed set-max-intset-entries 512');
+    await expect(app.byId('inspect.dict')).toHaveAttribute('data-entries', '513');
+    await expect(app.byId('inspect.ht.hist.0')).toBeVisible();
+    await shot(page, 'set-hashtable-1280x720-en');
+
+    await app.console.run('CONFIG SET hash-max-listpack-entries 4');
+    await app.console.run('HSET h a 1 b 2 c 3 d 4');
+    await inspector.open('h');
+    await expect(inspector.header).toHaveAttribute('data-encoding', 'listpack');
+    await app.console.run('HSET h e 5');
+    await expect(inspector.change).toContainText('listpack → hashtable: the 5th field crossed hash-max-listpack-entries 4');
+    const r = await inspector.reading('h');
+    const chains = r.parts.filter((p) => p.kind === KeyPart.BUCKET);
+    const cells = app.byId('inspect.ht.cells.0').locator('li');
+    const size = 2 ** r.parts.find((p) => p.kind === KeyPart.DICT)!.a;
+    await expect(cells).toHaveCount(size);
+    for (const b of chains.filter((c) => c.a === 0)) await expect(cells.nth(b.value)).toHaveAttribute('data-chain', String(b.b));
+    expect(await cells.evaluateAll((els) => els.reduce((n, e) => n + Number((e as HTMLElement).dataset.chain), 0))).toBe(
+      chains.filter((c) => c.a === 0).reduce((n, c) => n + c.b, 0));
+    expect(await axe(page, 'hashtable')).toEqual([]);
+    await shot(page, 'hash-hashtable-1280x720-en');
+    expect(app.errors).toEqual([]);
+  });
+
   for (const lang of ['en', 'ko'] as const) {
     test(`an empty name and a missing key get a message, and the key shows once it is made (${lang})`, async ({ page }) => {
       const app = new SandboxPage(page);

@@ -56,7 +56,7 @@ export const inspectEn = {
   'inspect.rule.count': 'A node holds at most {n, plural, one {# entry} other {# entries}} (list-max-listpack-size {fill}, and at most 8 KB)',
   'inspect.rule.size': 'A node holds at most {kb} KB (list-max-listpack-size {fill})',
   'inspect.compress.off': 'list-compress-depth 0: no node is compressed',
-  'inspect.compress.on': 'list-compress-depth {d}: {d, plural, one {the node} other {the # nodes}} at each end stay raw; the nodes between are LZF-compressed',
+  'inspect.compress.on': 'list-compress-depth {d}: {d, plural, one {the node at each end stays raw} other {the # nodes at each end stay raw}}; the nodes between are LZF-compressed',
 
   'inspect.more': '… and {n, plural, one {# more} other {# more}}',
   'inspect.showMore': 'Show {n} more',

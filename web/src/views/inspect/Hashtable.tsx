@@ -35,15 +35,26 @@ const Table = memo(function Table({ view, table }: { view: DictView; table: 0 | 
     );
   }
   const hist = chainHistogram(view, table);
+  const most = Math.max(1, ...hist);
   return (
     <div className="ht-big" data-testid={`inspect.ht.hist.${table}`}>
       <h4 className="inspect-h4">{t('inspect.ht.hist', { i: table })}</h4>
       <ul className="ht-hist">
-        {hist.map((n, len) => (n > 0 ? <li key={len}>{t('inspect.ht.histRow', { len, n })}</li> : null))}
+        {hist.map((n, len) => (n > 0 ? (
+          <li key={len}>
+            <span className="ht-hist-label">{t('inspect.ht.histRow', { len, n })}</span>
+            <span className={`ht-hist-bar ${len === 0 ? 'empty' : len > 1 ? 'chain' : ''}`} style={{ width: `${(100 * n) / most}%` }} />
+          </li>
+        ) : null))}
       </ul>
       <h4 className="inspect-h4">{t('inspect.ht.first')}</h4>
       <ol className="ht-list">
-        {mine.slice(0, LISTED).map((b) => <li key={b.index}><code>{b.index}</code>: {b.chain}</li>)}
+        {mine.slice(0, LISTED).map((b) => (
+          <li key={b.index} className={`ht-chip ${b.chain > 1 ? 'chain' : ''}`} title={t('inspect.ht.cell', { b: b.index, n: b.chain })}>
+            <span className="ht-chip-idx">{b.index}</span>
+            <b>{b.chain}</b>
+          </li>
+        ))}
       </ol>
       {!view.complete ? <p className="dim">{t('inspect.ht.partial', { n: view.buckets.length })}</p> : null}
     </div>

@@ -5,7 +5,7 @@ import { MoreButton } from './Body';
 import { hex, lpKind, type ListpackView, type LpEntryView } from './model';
 
 /** Data bytes drawn per entry; the rest are counted. */
-const DATA_SHOWN = 12;
+const DATA_SHOWN = 6;
 /** Characters of a string's text drawn per entry. */
 const TEXT_SHOWN = 40;
 
@@ -54,8 +54,10 @@ const Entry = memo(function Entry({ e }: { e: LpEntryView }) {
         ) : null}
         <Seg cls="seg-back" bytes={e.back} label={t('inspect.lp.back')} testId="inspect.lp.back" />
       </span>
-      <span className={`lp-value ${e.int !== null ? 'int' : 'str'}`} data-testid="inspect.lp.value">{value}</span>
-      {e.backlen !== null ? <span className="lp-backlen dim">{t('inspect.lp.backlenIs', { n: e.backlen })}</span> : null}
+      <span className="lp-entry-bottom">
+        <span className={`lp-value ${e.int !== null ? 'int' : 'str'}`} data-testid="inspect.lp.value">{value}</span>
+        {e.backlen !== null ? <span className="lp-backlen">{t('inspect.lp.backlenIs', { n: e.backlen })}</span> : null}
+      </span>
     </li>
   );
 });
