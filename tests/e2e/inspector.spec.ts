@@ -281,6 +281,27 @@ test.describe('the key inspector', () => {
     await expect(other.byId('inspect.key')).toHaveValue('shared');
     await expect(other.byId('inspect.header')).toHaveAttribute('data-length', '3');
     await context.close();
+
+    // Embedded, the pane shows the key the link names, and without a
+    // link none: never the key the reader of the embedding page inspected
+    // last, which stays as it was.
+    const url = new URL(link);
+    url.search = '?embed=1&view=inspect&lang=ko';
+    const embedded = await browser.newContext();
+    const embed = new SandboxPage(await embedded.newPage());
+    await embed.page.goto('./');
+    await embed.waitReady();
+    await embed.page.evaluate(() => localStorage.setItem('glasskv.inspect', 'other'));
+    await embed.page.goto('./?embed=1&view=inspect&lang=ko');
+    await embed.waitReady();
+    await expect(embed.byId('embed')).toHaveAttribute('data-view', 'inspect');
+    await expect(embed.byId('inspect.message')).toHaveAttribute('data-state', 'none');
+    await embed.page.goto(url.toString());
+    await embed.waitReady();
+    await expect(embed.byId('inspect.key')).toHaveValue('shared');
+    await expect(embed.byId('inspect.header')).toHaveAttribute('data-type', 'list');
+    expect(await embed.page.evaluate(() => localStorage.getItem('glasskv.inspect'))).toBe('other');
+    await embedded.close();
   });
 
   for (const lang of ['en', 'ko'] as const) {
