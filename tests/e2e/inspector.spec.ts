@@ -56,54 +56,60 @@ async function checkEntries(inspector: InspectorPane, lp: Locator, r: KeyInspect
 }
 
 test.describe('the key inspector', () => {
-  test('a list past list-max-listpack-size 4 gets a second node, and every byte drawn is the engine\'s (1440x900, en)', async ({ page }) => {
-    const app = new SandboxPage(page);
-    const inspector = new InspectorPane(app);
-    await page.setViewportSize(SCREENS.laptop);
-    await app.open({ seed: 5, pane: 'inspect' });
-    await app.console.run('CONFIG SET list-max-listpack-size 4');
-    await app.console.run('RPUSH mylist hello 42 -7 1000');
-    await inspector.open('mylist');
-    await expect(inspector.header).toHaveAttribute('data-encoding', 'quicklist');
-    await expect(app.byId('inspect.ql')).toHaveAttribute('data-nodes', '1');
-    await expect(app.byId('inspect.ql')).toHaveAttribute('data-fill', '4');
-    await expect(inspector.header).toContainText('list-max-listpack-size 4');
-    let r = await inspector.reading('mylist');
-    const lps = app.byId('inspect.lp');
-    await expect(lps).toHaveCount(1);
-    await checkEntries(inspector, lps.first(), r, nodeListpacks(r)[0]);
-    expect((await inspector.entries(lps.first())).map((e) => e.value)).toEqual(['"hello"', '42', '-7', '1000']);
-    // The 6-byte header: total bytes and count, little-endian.
-    const lp = r.parts[nodeListpacks(r)[0]];
-    await expect(lps.first().getByTestId('inspect.lp.header.total')).toHaveText(hex(r.bytes.subarray(lp.offset, lp.offset + 4)));
-    await expect(lps.first().getByTestId('inspect.lp.header.count')).toHaveText('04 00');
-    await expect(lps.first().getByTestId('inspect.lp.end')).toContainText('FF');
-    await expect(inspector.change).toHaveCount(0);
-    await shot(page, 'list-one-node-1440x900-en');
+  for (const [lang, size, viewport, split] of [
+    ['en', '1440x900', SCREENS.laptop, 'quicklist: 1 → 2 nodes. A node holds at most 4 entries (list-max-listpack-size 4'],
+    ['ko', '1280x720', SCREENS.projector, 'quicklist: 노드 1개 → 2개. 노드 하나에는 항목이 최대 4개 들어갑니다(list-max-listpack-size 4'],
+  ] as const) {
+    test(`a list past list-max-listpack-size 4 gets a second node, and every byte drawn is the engine's (${size}, ${lang})`, async ({ page }) => {
+      const app = new SandboxPage(page);
+      const inspector = new InspectorPane(app);
+      await page.setViewportSize(viewport);
+      await app.open({ seed: 5, pane: 'inspect' });
+      await app.byId(`lang.${lang}`).click();
+      await app.console.run('CONFIG SET list-max-listpack-size 4');
+      await app.console.run('RPUSH mylist hello 42 -7 1000');
+      await inspector.open('mylist');
+      await expect(inspector.header).toHaveAttribute('data-encoding', 'quicklist');
+      await expect(app.byId('inspect.ql')).toHaveAttribute('data-nodes', '1');
+      await expect(app.byId('inspect.ql')).toHaveAttribute('data-fill', '4');
+      await expect(inspector.header).toContainText('list-max-listpack-size 4');
+      let r = await inspector.reading('mylist');
+      const lps = app.byId('inspect.lp');
+      await expect(lps).toHaveCount(1);
+      await checkEntries(inspector, lps.first(), r, nodeListpacks(r)[0]);
+      expect((await inspector.entries(lps.first())).map((e) => e.value)).toEqual(['"hello"', '42', '-7', '1000']);
+      // The 6-byte header: total bytes and count, little-endian.
+      const lp = r.parts[nodeListpacks(r)[0]];
+      await expect(lps.first().getByTestId('inspect.lp.header.total')).toHaveText(hex(r.bytes.subarray(lp.offset, lp.offset + 4)));
+      await expect(lps.first().getByTestId('inspect.lp.header.count')).toHaveText('04 00');
+      await expect(lps.first().getByTestId('inspect.lp.end')).toContainText('FF');
+      await expect(inspector.change).toHaveCount(0);
+      await shot(page, `list-one-node-${size}-${lang}`);
 
-    await app.console.run('RPUSH mylist world');
-    await expect(app.byId('inspect.ql')).toHaveAttribute('data-nodes', '2');
-    await expect(app.byId('inspect.ql.node')).toHaveCount(2);
-    await expect(app.byId('inspect.ql.node').nth(0)).toHaveAttribute('data-count', '4');
-    await expect(app.byId('inspect.ql.node').nth(1)).toHaveAttribute('data-count', '1');
-    await expect(inspector.change).toHaveAttribute('data-kind', 'nodes');
-    await expect(inspector.change).toContainText('quicklist: 1 → 2 nodes. A node holds at most 4 entries (list-max-listpack-size 4');
-    r = await inspector.reading('mylist');
-    await expect(lps).toHaveCount(2);
-    for (let i = 0; i < 2; i++) await checkEntries(inspector, lps.nth(i), r, nodeListpacks(r)[i]);
-    expect((await inspector.entries(lps.nth(1))).map((e) => e.value)).toEqual(['"world"']);
-    await expect(inspector.header).toHaveAttribute('data-memory', String(r.info.memoryUsage));
-    await app.console.run('MEMORY USAGE mylist SAMPLES 0');
-    await expect(app.console.entries.last()).toContainText(`(integer) ${r.info.memoryUsage}`);
-    // A node closes to its card and opens again.
-    await app.byId('inspect.ql.node').nth(0).getByRole('button').click();
-    await expect(lps).toHaveCount(1);
-    await app.byId('inspect.ql.node').nth(0).getByRole('button').click();
-    await expect(lps).toHaveCount(2);
-    expect(await axe(page, 'list')).toEqual([]);
-    await shot(page, 'list-two-nodes-1440x900-en');
-    expect(app.errors).toEqual([]);
-  });
+      await app.console.run('RPUSH mylist world');
+      await expect(app.byId('inspect.ql')).toHaveAttribute('data-nodes', '2');
+      await expect(app.byId('inspect.ql.node')).toHaveCount(2);
+      await expect(app.byId('inspect.ql.node').nth(0)).toHaveAttribute('data-count', '4');
+      await expect(app.byId('inspect.ql.node').nth(1)).toHaveAttribute('data-count', '1');
+      await expect(inspector.change).toHaveAttribute('data-kind', 'nodes');
+      await expect(inspector.change).toContainText(split);
+      r = await inspector.reading('mylist');
+      await expect(lps).toHaveCount(2);
+      for (let i = 0; i < 2; i++) await checkEntries(inspector, lps.nth(i), r, nodeListpacks(r)[i]);
+      expect((await inspector.entries(lps.nth(1))).map((e) => e.value)).toEqual(['"world"']);
+      await expect(inspector.header).toHaveAttribute('data-memory', String(r.info.memoryUsage));
+      await app.console.run('MEMORY USAGE mylist SAMPLES 0');
+      await expect(app.console.entries.last()).toContainText(`(integer) ${r.info.memoryUsage}`);
+      // A node closes to its card and opens again.
+      await app.byId('inspect.ql.node').nth(0).getByRole('button').click();
+      await expect(lps).toHaveCount(1);
+      await app.byId('inspect.ql.node').nth(0).getByRole('button').click();
+      await expect(lps).toHaveCount(2);
+      expect(await axe(page, `list ${lang}`)).toEqual([]);
+      await shot(page, `list-two-nodes-${size}-${lang}`);
+      expect(app.errors).toEqual([]);
+    });
+  }
 
   for (const [lang, size, viewport, nth] of [
     ['en', '1440x900', SCREENS.laptop, 'the 129th member crossed zset-max-listpack-entries 128'],
