@@ -11,6 +11,7 @@
 #include "intset.h"
 #include "listpack.h"
 #include "quicklist.h"
+#include "stream.h"
 
 typedef struct {
     gkKeyInfo *info;
@@ -304,8 +305,11 @@ int gkKeyInspect(gkWorld *w, int node, int db, const char *key,
             _skiplist(&o, zs->zsl);
         }
         break;
-    default:
+    case OBJ_STREAM:
         /* Streams are described by their type and length for now. */
+        info->length = ((stream *)v->v.ptr)->length;
+        break;
+    default:
         break;
     }
     return GK_OK;

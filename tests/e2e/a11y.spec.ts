@@ -41,6 +41,11 @@ test.describe('accessibility', () => {
     await app.showPane('slabs');
     await app.idle();
     found.push(...await violations(page, 'slabs pane'));
+    await app.showPane('inspect');
+    await app.byId('inspect.key').fill('a');
+    await app.byId('inspect.key').press('Enter');
+    await app.idle();
+    found.push(...await violations(page, 'key inspector'));
 
     await app.byId('share.open').click();
     await app.byId('share.link.copy').click();
@@ -59,7 +64,7 @@ test.describe('accessibility', () => {
     await page.keyboard.press('Escape');
     await app.byId('present.toggle').click();
 
-    for (const view of ['loop', 'keys', 'aof', 'slabs']) {
+    for (const view of ['loop', 'keys', 'inspect', 'aof', 'slabs']) {
       const context = await browser.newContext({ viewport: { width: 960, height: 640 } });
       const embed = new SandboxPage(await context.newPage());
       await embed.page.goto(`./?embed=1&view=${view}&lang=ko`);

@@ -56,9 +56,16 @@ test.describe('the content security policy', () => {
     await app.console.run('SET a 1\nGET a');
     await expect(app.console.entries).toHaveCount(2);
     await check('console');
-    for (const pane of ['loop', 'keys', 'aof', 'slabs'] as const) {
+    // A skiplist, which the key inspector draws on a grid placed by style.
+    await app.console.run('CONFIG SET zset-max-listpack-entries 1\nZADD z 1 a 2 b 3 c');
+    for (const pane of ['loop', 'keys', 'inspect', 'aof', 'slabs'] as const) {
       await app.showPane(pane);
       await expect(app.byId(`views.tab.${pane}`)).toHaveAttribute('aria-selected', 'true');
+      if (pane === 'inspect') {
+        await app.byId('inspect.key').fill('z');
+        await app.byId('inspect.key').press('Enter');
+        await expect(app.byId('inspect.sl')).toBeVisible();
+      }
       await app.byId('time.step').click();
       await check(`pane ${pane}`);
     }
@@ -73,7 +80,7 @@ test.describe('the content security policy', () => {
     await page.reload();
     await app.waitReady();
     await check('reload');
-    for (const view of ['loop', 'keys', 'aof', 'slabs']) {
+    for (const view of ['loop', 'keys', 'inspect', 'aof', 'slabs']) {
       const embed = await page.goto(`./?embed=1&view=${view}&lang=ko`);
       expect(embed!.headers()['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
       await app.waitReady();

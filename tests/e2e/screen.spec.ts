@@ -56,7 +56,7 @@ test.describe('fonts', () => {
     await app.open({ seed: 3, pane: 'loop' });
     for (const lang of ['en', 'ko'] as const) {
       await app.byId(`lang.${lang}`).click();
-      for (const pane of ['loop', 'keys', 'aof', 'slabs'] as const) {
+      for (const pane of ['loop', 'keys', 'inspect', 'aof', 'slabs'] as const) {
         await app.showPane(pane);
         await collect(`${lang} ${pane}`);
       }
@@ -809,22 +809,25 @@ test.describe('a first visit', () => {
     await context.close();
   });
 
-  for (const [size, viewport] of [['1440', SCREENS.laptop], ['1280', SCREENS.projector]] as const) {
+  for (const [size, viewport] of [['1440', SCREENS.laptop], ['1280', SCREENS.projector], ['390', SCREENS.phone]] as const) {
     for (const lang of ['en', 'ko'] as const) {
-      test(`the pane tabs fit on one row at ${size} px (${lang}), with their full names as titles`, async ({ page }) => {
-        const app = new SandboxPage(page);
-        await page.setViewportSize(viewport);
-        await page.goto(`./?fresh&seed=3&lang=${lang}`);
+      test(`the pane tabs fit on one row at ${size} px (${lang}), with their full names as titles`, async ({ page, browser }) => {
+        const onPhone = viewport === SCREENS.phone;
+        const app = onPhone ? await phone(browser) : new SandboxPage(page);
+        if (!onPhone) await page.setViewportSize(viewport);
+        await app.page.goto(`./?fresh&seed=3&lang=${lang}`);
         await app.waitReady();
-        const tabs = page.locator('.view-tabs [role="tab"]');
-        await expect(tabs).toHaveCount(4);
+        const tabs = app.page.locator('.view-tabs [role="tab"]');
+        await expect(tabs).toHaveCount(5);
         const tops = await tabs.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
         expect(new Set(tops).size).toBe(1);
-        for (const p of ['loop', 'keys', 'aof', 'slabs']) {
+        for (const p of ['loop', 'keys', 'inspect', 'aof', 'slabs']) {
           expect(await app.byId(`views.tab.${p}`).getAttribute('title')).toBeTruthy();
         }
         await expect(app.byId('views.tab.keys')).toHaveAttribute('title', lang === 'en' ? 'Hash table & SCAN' : '해시 테이블 & SCAN');
+        await expect(app.byId('views.tab.inspect')).toHaveAttribute('title', lang === 'en' ? 'Key inspector' : '키 인스펙터');
         await expect(app.byId('views.tab.aof')).toHaveAttribute('title', lang === 'en' ? 'AOF & crashes' : 'AOF & 크래시');
+        if (onPhone) await app.page.context().close();
       });
     }
   }

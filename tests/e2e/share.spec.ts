@@ -661,7 +661,7 @@ test.describe('presenter mode and the keyboard', () => {
     await app.byId('present.toggle').click();
     await expect(page.locator('html')).toHaveClass(/presenter/);
     let tried = 0;
-    for (const pane of ['loop', 'keys', 'aof', 'slabs'] as const) {
+    for (const pane of ['loop', 'keys', 'inspect', 'aof', 'slabs'] as const) {
       await app.showPane(pane);
       const controls = page.locator('select:enabled:visible, input[type=checkbox]:enabled:visible');
       const n = await controls.count();

@@ -237,6 +237,23 @@ static void testReadsOnly(void) {
     nodeClose(&n);
 }
 
+/* A stream is not drawn yet, but its length is the stream's: XLEN. */
+static void testStreamLength(void) {
+    node n;
+    nodeOpen(&n, 7, NULL);
+    nodeCmd(&n, "XADD st 1-1 a 1");
+    nodeCmd(&n, "XADD st 1-2 b 2");
+    nodeCmd(&n, "XADD st 1-3 c 3");
+    nodeCmd(&n, "XDEL st 1-2");
+    CHECK_EQ_INT(inspect(&n, "st", MAXP, sizeof(bytes)), GK_OK);
+    CHECK_EQ_STR(info.encoding_name, "stream");
+    CHECK_EQ_INT(info.type, 6);
+    CHECK_EQ_INT(info.length, 2);
+    CHECK_EQ_STR(nodeCmd(&n, "XLEN st"), ":2\r\n");
+    CHECK_EQ_INT(info.nparts, 0);
+    nodeClose(&n);
+}
+
 int main(void) {
     RUN("strings of each encoding, with what MEMORY USAGE says",
         testStrings);
@@ -248,5 +265,6 @@ int main(void) {
         testSetGrows);
     RUN("a reading cut short by its limits", testLimits);
     RUN("a reading moves nothing, not even a rehash step", testReadsOnly);
+    RUN("a stream's length is its XLEN", testStreamLength);
     return gkTestReport();
 }

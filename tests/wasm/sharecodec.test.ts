@@ -17,7 +17,8 @@ const state: SharedState = {
   },
   at: 3000,
   lesson: { id: 'scan-rehashing', step: 2, ran: 1, answers: { '2.1': { given: '16', actual: '16', correct: true } } },
-  pane: 'keys',
+  pane: 'inspect',
+  inspect: 'user:1',
 };
 
 async function refusal(text: string): Promise<string> {
@@ -37,10 +38,18 @@ async function packJson(value: unknown): Promise<string> {
 }
 
 describe('shared links', () => {
-  it('round-trip a session, its position, lesson and pane exactly', async () => {
+  it('round-trip a session, its position, lesson, pane and inspected key exactly', async () => {
     const text = await encodeState(state);
     expect(text).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(await decodeState(text)).toEqual(state);
+  });
+
+  it('leave out an inspected key that is not a name, as an unknown pane is left out', async () => {
+    for (const inspect of [42, '', 'k'.repeat(4097), { key: 'a' }]) {
+      const decoded = await decodeState(await packJson({ v: 1, log: state.log, pane: 'nowhere', inspect }));
+      expect(decoded.inspect).toBeUndefined();
+      expect(decoded.pane).toBeUndefined();
+    }
   });
 
   it('base64url round-trips every byte value', () => {

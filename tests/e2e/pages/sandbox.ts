@@ -4,6 +4,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import type { TestHandle } from '../../../web/src/app/testHandle';
 import { LessonPane } from './lesson';
 import type { AppState } from '../../../web/src/model/store';
+import type { Pane } from '../../../web/src/app/pane';
 
 declare global {
   interface Window {
@@ -33,7 +34,7 @@ export class SandboxPage {
   /** Opens a fresh session with a fixed seed (or the saved one with
    *  fresh=false), showing `pane` in the views column. */
   async open({ fresh = true, seed = 7, pane = 'keys' }: {
-    fresh?: boolean; seed?: number; pane?: 'loop' | 'keys' | 'aof' | 'slabs';
+    fresh?: boolean; seed?: number; pane?: Pane;
   } = {}): Promise<void> {
     await this.page.goto(fresh ? `./?fresh&seed=${seed}` : './');
     await this.waitReady();
@@ -41,7 +42,7 @@ export class SandboxPage {
   }
 
   /** Selects a tab of the views column (the choice survives reloads). */
-  async showPane(pane: 'loop' | 'keys' | 'aof' | 'slabs'): Promise<void> {
+  async showPane(pane: Pane): Promise<void> {
     const tab = this.byId(`views.tab.${pane}`);
     if (await tab.count() && (await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
   }

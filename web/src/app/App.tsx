@@ -10,6 +10,7 @@ import { Tour } from '../shell/Tour';
 import { WelcomeDialog } from '../shell/WelcomeDialog';
 import { LoopViews } from '../views/loop/LoopViews';
 import { HashTablePanel } from '../views/ht/HashTablePanel';
+import { InspectPanel } from '../views/inspect/InspectPanel';
 import { useCurrentLesson } from '../views/lesson/hooks';
 import { LessonPanel } from '../views/lesson/LessonPanel';
 import { LessonPicker } from '../views/lesson/LessonPicker';
@@ -26,6 +27,7 @@ export const App = memo(function App() {
   const keys = lesson !== null || pane === 'keys';
   const loopViews = lesson ? lesson.views.includes('loop') : pane === 'loop';
   const slabsPane = lesson ? lesson.views.includes('slabs') : pane === 'slabs';
+  const inspectPane = lesson ? lesson.views.includes('inspect') : pane === 'inspect';
   // The Slabs pane has its own memcached console: outside a lesson (whose
   // views say what shows) the Redis one would only confuse.
   const slabsAlone = !lesson && slabsPane;
@@ -47,6 +49,7 @@ export const App = memo(function App() {
         <div className="views">
           {keys && shows('ht') ? <HashTablePanel /> : null}
           {keys && shows('scan') ? <ScanPanel /> : null}
+          {inspectPane ? <InspectPanel /> : null}
           {aofPane ? <AofPanel /> : null}
           {slabsPane ? <SlabsPanel /> : null}
           {loopViews ? <LoopViews /> : null}

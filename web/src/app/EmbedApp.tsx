@@ -6,6 +6,7 @@ import { StatusBar } from '../shell/StatusBar';
 import { TimeControls } from '../shell/TimeControls';
 import { AofPanel } from '../views/aof/AofPanel';
 import { HashTablePanel } from '../views/ht/HashTablePanel';
+import { InspectPanel } from '../views/inspect/InspectPanel';
 import { LoopViews } from '../views/loop/LoopViews';
 import { ScanPanel } from '../views/scan/ScanPanel';
 import { SlabsPanel } from '../views/slabs/SlabsPanel';
@@ -40,7 +41,8 @@ export const EmbedApp = memo(function EmbedApp({ view }: { view: Pane }) {
             <HashTablePanel />
             <ScanPanel />
           </>
-        ) : view === 'aof' ? <AofPanel /> : view === 'slabs' ? <SlabsPanel /> : <LoopViews />}
+        ) : view === 'inspect' ? <InspectPanel /> : view === 'aof' ? <AofPanel />
+          : view === 'slabs' ? <SlabsPanel /> : <LoopViews />}
       </main>
       <CrashDialog />
       <ShortcutsDialog />

@@ -12,7 +12,7 @@ import { fragmentOf } from '../share/codec';
 import { ShareModel } from '../share/model';
 import { pageMode, type PageMode } from './mode';
 import { offerWelcome, rememberWelcomed, welcomed } from './guide';
-import { setPane } from './pane';
+import { setInspected, setPane } from './pane';
 import { Presenter } from './presenter';
 import { installShortcuts } from './shortcuts';
 import { Store } from '../model/store';
@@ -60,10 +60,12 @@ export interface App {
 
 export function createApp(): App {
   const mode = pageMode();
-  // An embed keeps nothing: not the session, not the language, not the pane.
+  // An embed keeps nothing: not the session, not the language, not the pane,
+  // and it inspects the key its link names, not the reader's last one.
   if (mode.embed) {
     setPersistence(false);
     setPane(mode.view, false);
+    setInspected(null, false);
   }
   const bridge = new Bridge(createWorker);
   const begin = start();
@@ -101,6 +103,7 @@ export function createApp(): App {
     timeline: (t0, t1, px, nodes) => bridge.call({ type: 'timeline', t0, t1, px, nodes }),
     slabs: (query) => store.slabs(query),
     aofView: () => store.aofView(),
+    inspect: (key) => store.inspect(key),
     digest: () => bridge.call({ type: 'digest' }),
     shareLink: async () => (await share.link()).url,
     exportText: () => share.fileText(),

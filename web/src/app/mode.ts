@@ -1,5 +1,5 @@
 // How the page was asked to appear, read once from its address:
-//   ?embed=1&view=loop|keys|aof|slabs&lang=en|ko&autoplay=1#s=...  one view and
+//   ?embed=1&view=loop|keys|inspect|aof|slabs&lang=en|ko&autoplay=1#s=...  one view and
 //     its controls, for an iframe; keeps nothing in storage
 //   ?present=1  presenter mode from the start (full screen needs a click)
 //   ?lang=ko    the interface language, for this visit

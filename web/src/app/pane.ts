@@ -1,9 +1,14 @@
-// Which pane the views column shows, outside React so that the header's
-// tabs and the layout can both follow it.
-export type Pane = 'loop' | 'keys' | 'aof' | 'slabs';
-export const PANES: readonly Pane[] = ['loop', 'keys', 'aof', 'slabs'];
+// Which pane the views column shows, and the key the inspector follows,
+// outside React so that the header's tabs, the layout, the hash table's
+// key lists and sharing can all follow them.
+export type Pane = 'loop' | 'keys' | 'inspect' | 'aof' | 'slabs';
+export const PANES: readonly Pane[] = ['loop', 'keys', 'inspect', 'aof', 'slabs'];
 
 const STORAGE_KEY = 'glasskv.pane';
+const KEY_STORAGE_KEY = 'glasskv.inspect';
+/** The longest key name the inspector is asked about (a longer one is
+ *  cut): the page's links and storage carry it. */
+export const INSPECT_KEY_MAX = 4096;
 
 /** The pane chosen last (kept across reloads), the event loop at first. */
 function initialPane(): Pane {
@@ -16,7 +21,19 @@ function initialPane(): Pane {
   return 'loop';
 }
 
+/** The key inspected last (kept across reloads), none at first. */
+function initialKey(): string | null {
+  try {
+    const saved = localStorage.getItem(KEY_STORAGE_KEY);
+    if (saved !== null && saved !== '' && saved.length <= INSPECT_KEY_MAX) return saved;
+  } catch {
+    // Storage may be unavailable: no key yet.
+  }
+  return null;
+}
+
 let current: Pane = initialPane();
+let inspected: string | null = initialKey();
 const listeners = new Set<() => void>();
 
 export function getPane(): Pane {
@@ -36,6 +53,34 @@ export function setPane(p: Pane, remember = true): void {
     }
   }
   for (const fn of listeners) fn();
+}
+
+/** The key the inspector follows, or null. */
+export function getInspected(): string | null {
+  return inspected;
+}
+
+/** Makes the inspector follow `key` (null: none); `remember` as for
+ *  setPane. */
+export function setInspected(key: string | null, remember = true): void {
+  const k = key === null || key === '' ? null : key.slice(0, INSPECT_KEY_MAX);
+  if (k === inspected) return;
+  inspected = k;
+  if (remember) {
+    try {
+      if (k === null) localStorage.removeItem(KEY_STORAGE_KEY);
+      else localStorage.setItem(KEY_STORAGE_KEY, k);
+    } catch {
+      // Not kept; the choice still holds for this page.
+    }
+  }
+  for (const fn of listeners) fn();
+}
+
+/** Opens `key` in the inspector: the pane shows it. */
+export function inspectKey(key: string, remember = true): void {
+  setInspected(key, remember);
+  setPane('inspect', remember);
 }
 
 export function subscribePane(fn: () => void): () => void {

@@ -1,6 +1,6 @@
 // The typed handle the page exposes as window.glasskv for end-to-end tests
 // (and for curious students in the devtools console).
-import type { Action, ConsoleEntry, TimelineResult, TraceResult } from '../../../wasm/protocol';
+import type { Action, ConsoleEntry, KeyInspection, TimelineResult, TraceResult } from '../../../wasm/protocol';
 import type { SlabsQuery, SlabsResultMap } from '../../../wasm/mcprotocol';
 import type { AofView } from '../../../wasm/aofprotocol';
 import type { LoopState } from '../model/loop';
@@ -27,6 +27,9 @@ export interface TestHandle {
   slabs<Q extends SlabsQuery>(query: Q): Promise<SlabsResultMap[Q['what']] | null>;
   /** What the AOF panel shows (null while the engine is not ready). */
   aofView(): Promise<AofView | null>;
+  /** How a key of the viewed db is stored, as the key inspector reads it
+   *  (null: no such key; undefined: the engine cannot say now). */
+  inspect(key: string): Promise<KeyInspection | null | undefined>;
   /** The engine's digest of the world's state (equal states, equal digests). */
   digest(): Promise<string>;
   /** A link to the current state, as the Share button makes it. */

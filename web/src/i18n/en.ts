@@ -5,6 +5,7 @@ import { slabsEn } from './slabs.en';
 import { loopEn } from './loop.en';
 import { shareEn } from './share.en';
 import { guideEn } from './guide.en';
+import { inspectEn } from './inspect.en';
 export const en = {
   'app.subtitle': 'sandbox · a Redis 7.0 server you can see through',
   'lang.label': 'Language',
@@ -87,6 +88,10 @@ export const en = {
   'ht.hover.bucket': 'ht[{i}] bucket {b}: {n, plural, one {# key} other {# keys}}',
   'ht.hover.range': 'ht[{i}] buckets {from}–{to}: {n, plural, one {# key} other {# keys}} in {f, plural, one {# non-empty bucket} other {# non-empty buckets}}',
   'ht.hover.moved': 'already moved to ht[1]',
+  'ht.pin.hint': 'Click to pin this bucket and open a key in the key inspector',
+  'ht.pin.pick': 'Open a key in the key inspector:',
+  'ht.pin.more': '… and {n} more',
+  'ht.pin.close': 'Close',
   'ht.stripLabel': 'ht[{i}]: {size, plural, one {# bucket} other {# buckets}}, {used, plural, one {# key} other {# keys}}',
 
   'scan.title': 'SCAN walker',
@@ -217,6 +222,7 @@ export const en = {
   ...slabsEn,
   ...shareEn,
   ...guideEn,
+  ...inspectEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -18,7 +18,7 @@ export const guideEn = {
   'tour.history.title': 'History',
   'tour.history.text': 'Everything you do is recorded. Drag the bar to go back to any moment; acting there starts a new branch, and the old future can be brought back.',
   'tour.tabs.title': 'Views',
-  'tour.tabs.text': 'Each tab shows one part of the engine: the event loop, the hash table and SCAN, the AOF and crashes, memcached\'s slabs.',
+  'tour.tabs.text': 'Each tab shows one part of the engine: the event loop, the hash table and SCAN, how one key is stored, the AOF and crashes, memcached\'s slabs.',
   'tour.console.title': 'Console',
   'tour.console.text': 'Type commands as in redis-cli. They run on the same engine that the views draw.',
   'tour.lessons.title': 'Lessons',

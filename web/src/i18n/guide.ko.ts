@@ -19,7 +19,7 @@ export const guideKo: Record<keyof typeof guideEn, string> = {
   'tour.history.title': '기록',
   'tour.history.text': '한 일은 모두 기록됩니다. 막대를 끌어 아무 순간으로나 돌아갈 수 있고, 거기서 무언가를 하면 새 갈래가 시작되며 원래의 미래도 되살릴 수 있습니다.',
   'tour.tabs.title': '뷰',
-  'tour.tabs.text': '탭마다 엔진의 한 부분을 보여 줍니다. 이벤트 루프, 해시 테이블과 SCAN, AOF와 크래시, memcached의 슬랩입니다.',
+  'tour.tabs.text': '탭마다 엔진의 한 부분을 보여 줍니다. 이벤트 루프, 해시 테이블과 SCAN, 키 하나가 저장된 모양, AOF와 크래시, memcached의 슬랩입니다.',
   'tour.console.title': '콘솔',
   'tour.console.text': 'redis-cli처럼 명령을 입력하세요. 뷰가 그리는 바로 그 엔진에서 실행됩니다.',
   'tour.lessons.title': '레슨',

@@ -4,6 +4,7 @@ import { slabsKo } from './slabs.ko';
 import { loopKo } from './loop.ko';
 import { shareKo } from './share.ko';
 import { guideKo } from './guide.ko';
+import { inspectKo } from './inspect.ko';
 import type { MessageKey } from './en';
 
 export const ko: Record<MessageKey, string> = {
@@ -88,6 +89,10 @@ export const ko: Record<MessageKey, string> = {
   'ht.hover.bucket': 'ht[{i}] 버킷 {b}: 키 {n}개',
   'ht.hover.range': 'ht[{i}] 버킷 {from}–{to}: 키 {n}개, 비어 있지 않은 버킷 {f}개',
   'ht.hover.moved': '이미 ht[1]로 옮겨짐',
+  'ht.pin.hint': '클릭하면 이 버킷을 고정하고 키를 키 인스펙터에서 열 수 있습니다',
+  'ht.pin.pick': '키 인스펙터에서 열 키:',
+  'ht.pin.more': '… 그리고 {n}개 더',
+  'ht.pin.close': '닫기',
   'ht.stripLabel': 'ht[{i}]: 버킷 {size}개, 키 {used}개',
 
   'scan.title': 'SCAN 워커',
@@ -218,4 +223,5 @@ export const ko: Record<MessageKey, string> = {
   ...slabsKo,
   ...shareKo,
   ...guideKo,
+  ...inspectKo,
 };

@@ -5,6 +5,7 @@ export const FOCUS_TARGETS = [
   'console', 'console.input',
   'ht', 'ht.table.0', 'ht.table.1', 'ht.actions',
   'scan', 'scan.controls', 'scan.cursor', 'scan.checker', 'scan.visited', 'scan.keys',
+  'inspect',
   'loop.run', 'loop.labs', 'loop.timeline', 'loop.sequence', 'loop.clients', 'loop.charts',
   'aof', 'aof.controls', 'aof.crash', 'aof.stages', 'aof.file', 'aof.threads', 'aof.report',
   'slabs', 'slabs.console', 'slabs.classes', 'slabs.pages', 'slabs.whatif', 'slabs.fill', 'slabs.notes', 'slabs.labs',

@@ -4,7 +4,7 @@
 // subscribe to slices of it; every change to the world goes through act().
 import { BridgeCallError, type Bridge, type BridgeEvent } from '../../../wasm/bridge';
 import type {
-  Action, ConsoleEntry, CrashInfo, LabRunResult, LogEntry, SessionLog, Snapshot,
+  Action, ConsoleEntry, CrashInfo, KeyInspection, LabRunResult, LogEntry, SessionLog, Snapshot,
 } from '../../../wasm/protocol';
 import type { AofLabName, AofView } from '../../../wasm/aofprotocol';
 import type { McLabName, SlabsQuery, SlabsResultMap } from '../../../wasm/mcprotocol';
@@ -369,6 +369,17 @@ export class Store {
       return await this.bridge.call({ type: 'bucketKeys', table, bucket });
     } catch {
       return [];
+    }
+  }
+
+  /** How `key` of the viewed db is stored (read only, not logged): null
+   *  if the db has no such key, undefined if the engine cannot say now. */
+  async inspect(key: string): Promise<KeyInspection | null | undefined> {
+    if (this.state.phase !== 'ready') return undefined;
+    try {
+      return await this.bridge.call({ type: 'inspect', key });
+    } catch {
+      return undefined;
     }
   }
 

@@ -3,7 +3,7 @@
 // aside in storage (persist.ts) and one click brings it back, which in
 // turn puts the opened one aside. An embedded page keeps nothing.
 import type { SessionLog } from '../../../wasm/protocol';
-import { getPane, setPane } from '../app/pane';
+import { getInspected, getPane, setInspected, setPane } from '../app/pane';
 import type { LessonRunner } from '../lessons/runner';
 import { loadKept, loadSaved, storeKept, type KeptProgress } from '../lessons/progress';
 import { clearPrevious, isOpenedUnchanged, loadPrevious, markOpened, savePrevious } from '../model/persist';
@@ -77,10 +77,13 @@ export class ShareModel {
     this.set({ notice: null });
   }
 
-  /** The state the page shows now: log, position, lesson step, pane. */
+  /** The state the page shows now: log, position, lesson step, pane and
+   *  the key inspected. */
   current(): SharedState {
     const s = this.store.getState();
     const out: SharedState = { log: s.log, pane: getPane() };
+    const key = getInspected();
+    if (key !== null) out.inspect = key;
     const h = s.snapshot?.history;
     if (h && !h.atEnd) out.at = this.store.seekedTo ?? s.snapshot!.now;
     const a = this.lessons.getState().active;
@@ -185,6 +188,7 @@ export class ShareModel {
     }
     if ((!state.lesson || lessonMissing) && !this.embedded && this.lessons.getState().active) this.lessons.forgetActive();
     if (state.pane && !this.embedded) setPane(state.pane);
+    if (state.inspect) setInspected(state.inspect, !this.embedded);
     this.set({ previous: putAside ?? this.state.previous, notice: null });
     if (!(await this.store.boot(state.log, [], true))) {
       // Well formed, but this engine refuses to replay it (an action that

@@ -7,7 +7,7 @@ import type { Action, ActionKind, LogEntry, SessionConfig, SessionLog } from '..
 import { HEAP_LIMIT_MAX, LAB_NAMES, MAX_SECOND_INPUTS, WORKLOAD_COMMANDS } from '../../../wasm/protocol';
 import { CRASH_POINTS, DISK_PRESETS } from '../../../wasm/aofprotocol';
 import { FILL_MAX_COUNT, FILL_MAX_VALUE, MC_MAX_MB, MC_SET_MAX } from '../../../wasm/mcprotocol';
-import { PANES, type Pane } from '../app/pane';
+import { INSPECT_KEY_MAX, PANES, type Pane } from '../app/pane';
 
 /** Why a shared session was refused: a message key and what it names. */
 export class ShareError extends Error {
@@ -30,6 +30,8 @@ export interface SharedState {
   at?: number;
   lesson?: { id: string; step: number; ran: number; answers?: Record<string, SharedAnswer> };
   pane?: Pane;
+  /** The key the inspector follows. */
+  inspect?: string;
 }
 
 /** A prediction given in the lesson and what the engine said. */
@@ -268,5 +270,6 @@ export function checkShared(v: unknown): SharedState {
     if (l.answers !== undefined) out.lesson.answers = checkAnswers(l.answers);
   }
   if (v.pane !== undefined && (PANES as readonly unknown[]).includes(v.pane)) out.pane = v.pane as Pane;
+  if (typeof v.inspect === 'string' && v.inspect !== '' && v.inspect.length <= INSPECT_KEY_MAX) out.inspect = v.inspect;
   return out;
 }
