@@ -10,8 +10,9 @@
 const FULL = 0;
 const LENGTH = 1;
 const HEADER_BYTES = 8;
-/** The longest text one put carries, in bytes. */
-export const INBOX_TEXT_BYTES = 16 * 1024;
+/** The longest text one put carries, in bytes: as long as a console
+ *  input may be (web/src/share/validate.ts checks the same of a log). */
+export const INBOX_TEXT_BYTES = 1 << 20;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -38,8 +39,7 @@ export class InboxWriter {
     if (Atomics.load(this.slots, FULL) !== 0) return false;
     // Encoded apart and copied in: not every browser encodes into shared
     // memory directly.
-    let bytes = encoder.encode(text);
-    if (bytes.length > this.bytes.length) bytes = encoder.encode(cut(text, this.bytes.length));
+    const bytes = whole(encoder.encode(text), this.bytes.length);
     this.bytes.set(bytes);
     Atomics.store(this.slots, LENGTH, bytes.length);
     Atomics.store(this.slots, FULL, 1);
@@ -53,11 +53,12 @@ export class InboxWriter {
   }
 }
 
-/** The longest start of text that fits max bytes of UTF-8. */
-function cut(text: string, max: number): string {
-  let s = text.slice(0, max);
-  while (encoder.encode(s).length > max) s = s.slice(0, -1);
-  return s;
+/** The UTF-8 bytes, cut to at most max at a character's start. */
+function whole(bytes: Uint8Array, max: number): Uint8Array {
+  if (bytes.length <= max) return bytes;
+  let end = max;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end);
 }
 
 /** The text waiting in the slots, taken out (null if none, or if the other

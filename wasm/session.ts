@@ -800,9 +800,10 @@ export class Session {
    *  times. Returns the second connection's entries, then the console's. */
   private consoleWithSecond(live: Live, text: string, second: SecondInput[], fresh: boolean): ConsoleEntry[] {
     const { world, node } = live;
+    // A line still in the inbox was typed while a command before this one
+    // was busy and came too late for it: it goes on this command's second
+    // connection if this one turns busy, else the page takes it back.
     const inbox = fresh ? this.inbox : null;
-    // Whatever is still in the inbox was typed for a command that ended.
-    while (inbox && inbox.take(0) !== null);
     const cli = new SecondConsole(live.console, world, node, inbox ? (entry) => this.host.emit({ type: 'second', entry }) : undefined);
     let next = 0;
     let paced: { wall: number; virt: number } | null = null;
@@ -828,7 +829,9 @@ export class Session {
       const entries = world.withHostPoll(poll, () => live.console.run(text, () => cli.finish()));
       return [...cli.entries, ...entries].sort((x, y) => x.seq - y.seq);
     } finally {
-      world.setScriptTimeBox(node, Limits.SCRIPT_TIME_BOX_MS, false);
+      // A server the command took down has no box to reset: a restarted
+      // one starts with the usual box.
+      if (isUp(live)) world.setScriptTimeBox(node, Limits.SCRIPT_TIME_BOX_MS, false);
     }
   }
 

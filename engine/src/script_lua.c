@@ -1235,6 +1235,13 @@ static void _luaCountHook(lua_State *L, lua_Debug *ar) {
                           s->lua_ns_per_instr;
     if (!run || (!stopping && ++s->lua_hook_calls % LUA_HOOKS_PER_CHECK))
         return;
+    /* The process died under the script (SHUTDOWN NOSAVE from another
+     * client, a kill): nothing of it runs on. */
+    if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) {
+        lua_sethook(L, _luaCountHook, LUA_MASKLINE, 0);
+        _pushError(L, "Script stopped: the server process is gone");
+        lua_error(L);
+    }
     /* In the simulated world a script is stopped once it has been busy
      * for the time box (see SCRIPT_SIM_TIME_BOX_MS). */
     long long box = 0;

@@ -999,9 +999,11 @@ void beforeSleep(aeEventLoop *el) {
     serverUpdateTime(s);
     handleBlockedClientsTimeout(s);
     if (!s->masterhost) activeExpireCycle(s, ACTIVE_EXPIRE_CYCLE_FAST);
+    /* As in 7.0, WAIT's clients are answered before the unblocked clients
+     * run what they have queued. */
+    replicationBeforeSleep(s);
     if (s->unblocked_head) processUnblockedClients(s);
     handleClientsBlockedOnKeys(s);
-    replicationBeforeSleep(s);
     /* The AOF reaches the file before any reply reaches its client. */
     if (s->aof.state == AOF_ON || s->aof.state == AOF_WAIT_REWRITE)
         flushAppendOnlyFile(s, 0);

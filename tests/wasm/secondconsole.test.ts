@@ -93,6 +93,31 @@ describe('the second connection', () => {
     expect(again[0].output).toMatch(/^\(error\) ERR Script stopped by the simulation after 2100 ms \(the console cannot send SCRIPT KILL while the world runs\)/);
   }, 120_000);
 
+  it('lets SHUTDOWN NOSAVE from the second connection end the script with the server, and logs the command whole', async () => {
+    const events: WorkerEvent[] = [];
+    const { inbox, state } = reader([{ at: 1, text: 'SHUTDOWN NOSAVE' }]);
+    const session = new Session({ loadEngine: loadGlasskv, emit: (e) => events.push(e) }, { clock: () => state.now });
+    session.setInbox(inbox);
+    const log = emptyLog(6);
+    await session.boot(log);
+    session.act({ kind: 'console', text: 'CONFIG SET busy-reply-threshold 100', second: [] });
+    const start = session.snapshot().now;
+    const out = session.act({ kind: 'console', text: EVAL, second: [] }).console;
+    // Neither connection gets a reply: the process is gone, at once, not
+    // at the script's box.
+    expect(out.map((e) => [e.source, e.input, e.status])).toEqual([
+      ['second', 'SHUTDOWN NOSAVE', 'noreply'], ['console', EVAL, 'noreply'],
+    ]);
+    expect(session.snapshot().now - start).toBeLessThan(1e9);
+    const next = session.act({ kind: 'console', text: 'PING', second: [] }).console;
+    expect(next.map((e) => e.output)).toEqual(['Could not connect to Redis at 127.0.0.1:6379: Connection refused']);
+    const entries = logOf(events);
+    const action = entries[entries.length - 2].action;
+    expect(action.kind === 'console' && action.second?.map((x) => x.text)).toEqual(['SHUTDOWN NOSAVE']);
+    const replayed = await new Session({ loadEngine: loadGlasskv, emit: () => {} }).boot({ ...log, entries });
+    expect(replayed.console.slice(-out.length - next.length).map((e) => e.output)).toEqual([...out, ...next].map((e) => e.output));
+  });
+
   it('is not offered without an inbox: the action is logged without it and the script stops at the usual box', async () => {
     const events: WorkerEvent[] = [];
     const session = new Session({ loadEngine: loadGlasskv, emit: (e) => events.push(e) });

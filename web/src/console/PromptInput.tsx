@@ -14,7 +14,8 @@ export const PromptInput = memo(function PromptInput({ inputRef, children }: {
   const t = useT();
   const store = useStoreApi();
   const ready = useReady();
-  const prompt = useAppState((s) => s.snapshot?.prompt ?? promptFor(0));
+  // A second connection starts in db 0, as a new redis-cli does.
+  const prompt = useAppState((s) => (s.blocked === null ? s.snapshot?.prompt : null) ?? promptFor(0));
   const history = useAppState((s) => s.history);
   const blocked = useAppState((s) => s.blocked !== null);
   const [text, setText] = useState('');

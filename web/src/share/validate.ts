@@ -81,7 +81,7 @@ const ns: Field = ['int', 0, 1e18];
 export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
   console: {
     required: { text: ['str', MAX_TEXT] },
-    optional: { second: ['list', MAX_SECOND_INPUTS, ['obj', { required: { t: ns, text: ['str', MAX_STRING] } }]] },
+    optional: { second: ['list', MAX_SECOND_INPUTS, ['obj', { required: { t: ns, text: ['str', MAX_TEXT] } }]] },
   },
   // The worker logs a populate with the prefix it picked, and replays it
   // as logged: a link without one cannot be replayed.
