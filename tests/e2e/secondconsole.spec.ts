@@ -68,6 +68,9 @@ test.describe('the console while a script is busy', () => {
     await app.open({ seed: 22, pane: 'loop' });
     expect(await app.console.reply('CONFIG SET busy-reply-threshold 300')).toBe('OK');
     await app.byId('run.tab.monitor').click();
+    // The chosen tab looks chosen.
+    const bg = (id: string) => app.byId(id).evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(await bg('run.tab.monitor')).not.toBe(await bg('run.tab.benchmark'));
     await app.byId('wl.command').selectOption('SCRIPT KILL');
     await app.byId('wl.start').click();
     await app.idle();

@@ -41,7 +41,7 @@ export const en = {
   'console.source.activeRehash': 'Active rehashing',
   'console.source.config': 'Config',
   'console.source.second': '2nd connection',
-  'console.blocked': 'The server is busy running your script. What you type now goes on a second connection, as from a second redis-cli: SCRIPT KILL stops a script (FUNCTION KILL a function) that has not written yet.',
+  'console.blocked': 'Your script is running: what you type goes on a second connection. SCRIPT KILL (FUNCTION KILL) stops it if it has not written.',
   'console.secondLabel': 'Command on a second connection',
   'console.waitingScript': '(running: the script has not returned)',
   'console.deleted': 'deleted {n, plural, one {# key} other {# keys}}',

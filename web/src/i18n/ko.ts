@@ -42,7 +42,7 @@ export const ko: Record<MessageKey, string> = {
   'console.source.activeRehash': '능동 리해시',
   'console.source.config': '설정',
   'console.source.second': '두 번째 연결',
-  'console.blocked': '서버가 스크립트를 실행하느라 바쁩니다. 지금 입력하는 명령은 두 번째 redis-cli처럼 두 번째 연결로 갑니다. 아직 쓰기를 하지 않은 스크립트는 SCRIPT KILL로(함수는 FUNCTION KILL로) 멈출 수 있습니다.',
+  'console.blocked': '스크립트 실행 중: 입력하는 명령은 두 번째 연결로 갑니다. 아직 쓰지 않은 스크립트는 SCRIPT KILL(함수는 FUNCTION KILL)로 멈춥니다.',
   'console.secondLabel': '두 번째 연결로 보낼 명령',
   'console.waitingScript': '(실행 중: 스크립트가 아직 끝나지 않았습니다)',
   'console.deleted': '키 {n}개 삭제됨',
