@@ -164,19 +164,26 @@ static double run(gkWorld *w, int conn, const stream *st, long total,
     return (double)total / (nowSeconds() - t0);
 }
 
+/* A fresh world with one server, a host connection to it and no trace. */
+static gkWorld *benchWorld(int *conn) {
+    gkConfig cfg;
+    gkConfigInit(&cfg);
+    gkWorld *w;
+    int srv;
+    gkWorldCreate(&w, &cfg, NULL, NULL);
+    gkServerAdd(w, &srv);
+    gkConnOpen(w, srv, conn);
+    gkTraceEnable(w, 0);
+    return w;
+}
+
 /* Runs the n commands' streams in turn on a fresh world, three times over,
  * and keeps each command's best rate in best[]. Best of three: the machine
  * is shared, and the fastest run is the one least disturbed by others. */
 static void bestOfThree(const benchCmd *cmds, const stream *st, int n,
                         long total, double *best, char *out) {
-    gkConfig cfg;
-    gkConfigInit(&cfg);
-    gkWorld *w;
-    int srv, conn;
-    gkWorldCreate(&w, &cfg, NULL, NULL);
-    gkServerAdd(w, &srv);
-    gkConnOpen(w, srv, &conn);
-    gkTraceEnable(w, 0);
+    int conn;
+    gkWorld *w = benchWorld(&conn);
     for (int c = 0; c < n; c++) best[c] = 0;
     for (int rep = 0; rep < 3; rep++)
         for (int c = 0; c < n; c++) {
@@ -307,14 +314,8 @@ int main(int argc, char **argv) {
     double rate[STRING_NCMDS];
     bestOfThree(STRING_CMDS, strings, STRING_NCMDS, total, rate, out);
 
-    gkConfig cfg;
-    gkConfigInit(&cfg);
-    gkWorld *w;
-    int srv, conn;
-    gkWorldCreate(&w, &cfg, NULL, NULL);
-    gkServerAdd(w, &srv);
-    gkConnOpen(w, srv, &conn);
-    gkTraceEnable(w, 0);
+    int conn;
+    gkWorld *w = benchWorld(&conn);
     double t0 = nowSeconds();
     run(w, conn, &load_sets, load, out);
     double loadSecs = nowSeconds() - t0;
