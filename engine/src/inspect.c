@@ -113,6 +113,13 @@ static void _listpack(inspectOut *o, int parent, unsigned char *lp) {
     }
 }
 
+/* A hash's or zset's listpack: field and value (member and score) in
+ * turn, so it holds half as many elements as entries. */
+static void _pairs(inspectOut *o, unsigned char *lp) {
+    o->info->length = lpLength(lp) / 2;
+    _listpack(o, -1, lp);
+}
+
 static void _string(inspectOut *o, robj *v) {
     gkKeyPart *p;
     _part(o, GK_PART_STRING, -1, &p);
@@ -285,8 +292,7 @@ int gkKeyInspect(gkWorld *w, int node, int db, const char *key,
         info->limit_entries = s->cfg.hash_max_listpack_entries;
         info->limit_value = s->cfg.hash_max_listpack_value;
         if (v->encoding == OBJ_ENCODING_LISTPACK) {
-            info->length = lpLength(v->v.ptr) / 2;
-            _listpack(&o, -1, v->v.ptr);
+            _pairs(&o, v->v.ptr);
         } else {
             info->length = dictSize((dict *)v->v.ptr);
             _dict(&o, v->v.ptr, 1);
@@ -296,8 +302,7 @@ int gkKeyInspect(gkWorld *w, int node, int db, const char *key,
         info->limit_entries = s->cfg.zset_max_listpack_entries;
         info->limit_value = s->cfg.zset_max_listpack_value;
         if (v->encoding == OBJ_ENCODING_LISTPACK) {
-            info->length = lpLength(v->v.ptr) / 2;
-            _listpack(&o, -1, v->v.ptr);
+            _pairs(&o, v->v.ptr);
         } else {
             zset *zs = v->v.ptr;
             info->length = zs->zsl->length;

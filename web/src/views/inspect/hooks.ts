@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { useAppState, useStoreApi } from '../../app/hooks';
 import { getInspected, subscribePane } from '../../app/pane';
 import { latestOnly } from '../slabs/latest';
+import { useMounted } from '../useMounted';
 import { follow, type Followed } from './model';
 
 /** A reading slower than this is followed by a pause as long. */
@@ -24,7 +25,7 @@ export function useFollowed(key: string | null): Followed | null {
   const want = useRef({ key, db });
   want.current = { key, db };
   const last = useRef<Followed | null>(null);
-  const alive = useRef(true);
+  const alive = useMounted();
   const fetchKey = useMemo(() => latestOnly(async () => {
     const w = want.current;
     if (w.key === null) {
@@ -47,12 +48,6 @@ export function useFollowed(key: string | null): Followed | null {
     // most half the time, so the world keeps its pace.
     if (took > SLOW_MS) await new Promise((r) => setTimeout(r, took));
   }), [store]);
-  useEffect(() => {
-    alive.current = true;
-    return () => {
-      alive.current = false;
-    };
-  }, []);
   useEffect(() => {
     fetchKey();
   }, [fetchKey, snapshot, key, db]);

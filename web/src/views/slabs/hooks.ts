@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import type { SlabsView } from '../../../../wasm/mcprotocol';
 import { useAppState, useStoreApi } from '../../app/hooks';
 import { latestOnly } from './latest';
+import { useMounted } from '../useMounted';
 import { getSelection, subscribeSelection, type SlabsSelection } from './selection';
 
 /** Pages of the selected class drawn at once. */
@@ -21,21 +22,12 @@ export function useSlabsView(): SlabsView | null {
   const [view, setView] = useState<SlabsView | null>(null);
   const want = useRef({ cls, from });
   want.current = { cls, from };
-  // Mount-scoped, not per effect run: a fetch that began before the
-  // snapshot moved must still hand over to the request made since, or the
-  // pane would keep the older view until the next change.
-  const alive = useRef(true);
+  const alive = useMounted();
   const fetchView = useMemo(() => latestOnly(async () => {
     const w = want.current;
     const v = await store.slabs({ what: 'view', cls: w.cls, from: w.from, pages: PAGES_SHOWN });
     if (alive.current && v) setView(v);
   }), [store]);
-  useEffect(() => {
-    alive.current = true;
-    return () => {
-      alive.current = false;
-    };
-  }, []);
   useEffect(() => {
     fetchView();
   }, [fetchView, snapshot, cls, from]);
