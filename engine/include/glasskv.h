@@ -236,8 +236,9 @@ typedef struct gkScanAudit {
  * intset, a plain quicklist node, a skiplist node's member) into a byte
  * area the parts point into. Kinds, with what their fields hold: */
 #define GK_PART_STRING 1    /* a = OBJ_ENCODING (1 int, 0 raw, 8 embstr);
-                               value = the integer, or the bytes; b, c =
-                               allocations of the object and its sds */
+                               value = the integer, or the bytes; b = the
+                               object's allocation (an embstr's holds its
+                               bytes too), c = a raw string's sds's */
 #define GK_PART_LISTPACK 2  /* value = entries; a = the header's count */
 #define GK_PART_LP_ENTRY 3  /* a = GK_LP_*; b = bytes of its encoding (the
                                7 and 13 bit integers' value included);

@@ -495,6 +495,8 @@ int serveMain(int argc, char **argv) {
              _attachBackends(h) == 0 && _adjustOpenFilesLimit(h) == 0 &&
              _listen(h) == 0;
     if (ok) {
+        serverSizeEventLoop(h->s, 0);
+        serverStartupDone(h->s);
         serverStartup(h->s);
         ok = !fsPosixExited(h->fs);
     }

@@ -116,6 +116,8 @@ typedef struct aeEventLoop {
     int maxfd;                 /* highest registered descriptor, or -1 */
     aeFileEvent *events;
     aeFiredEvent *fired;
+    void *apistate;            /* stands for epoll's aeApiState ... */
+    void *apievents;           /* ... and its epoll_event[setsize] */
     aeTimeEvent *timeEventHead;
     long long timeEventNextId;
     aeBeforeSleepProc *beforesleep;

@@ -51,6 +51,16 @@ static int _applyMaxmemory(redisServer *s, long long prev, const char **why) {
     return C_OK;
 }
 
+/* updateMaxclients: the event loop's tables grow to fit. */
+static int _applyMaxclients(redisServer *s, long long prev,
+                            const char **why) {
+    (void)prev;
+    if (serverSizeEventLoop(s, 1) == C_OK) return C_OK;
+    *why = "The event loop API used by Redis is not able to handle the "
+           "specified number of clients";
+    return C_ERR;
+}
+
 /* updateAppendonly: appendonly yes starts the AOF (with a rewrite),
  * appendonly no stops it. */
 static int _applyAppendonly(redisServer *s, long long prev,
@@ -119,7 +129,8 @@ static const configDef configs[] = {
       OFF(lazyfree_lazy_eviction), 0, 0, 1, 0 },
     { "lazyfree-lazy-expire", NULL, CFG_BOOL, OFF(lazyfree_lazy_expire), 0,
       0, 1, 0 },
-    { "maxclients", NULL, CFG_INT, OFF(maxclients), 1, 1, UINT_MAX, 0 },
+    { "maxclients", NULL, CFG_INT, OFF(maxclients), 1, 1, UINT_MAX, 0,
+      NULL, NULL, _applyMaxclients },
     { "timeout", NULL, CFG_INT, OFF(timeout), 1, 0, INT_MAX, 0 },
     { "databases", NULL, CFG_INT, OFF(databases), 0, 1, INT_MAX, 1 },
     { "loglevel", NULL, CFG_ENUM, OFF(loglevel), 0, 0, 3, 0, loglevelEnum },

@@ -450,8 +450,9 @@ typedef struct scanItems {
 static void _scanPush(scanItems *si, robj *item) {
     if (si->len == si->cap) {
         si->cap = si->cap ? si->cap * 2 : 16;
-        si->items = memRealloc(si->srv->mem, si->items,
-                               sizeof(robj *) * (size_t)si->cap);
+        si->items = memReallocAs(si->srv->mem, si->items,
+                                 sizeof(robj *) * (size_t)si->cap,
+                                 MEM64_PTR * (size_t)si->cap);
     }
     si->items[si->len++] = item;
 }

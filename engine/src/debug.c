@@ -117,18 +117,16 @@ static void _debugPopulate(client *c) {
             val = createStringObject(s, buf, strlen(buf));
         } else {
             size_t blen = strlen(buf);
-            sds v = (uint64_t)valsize > SIZE_MAX / 2 ? NULL
-                    : sdsTryNewlen(s->mem, NULL, (size_t)valsize);
-            if (!v) {
+            val = (uint64_t)valsize > SIZE_MAX / 2 ? NULL
+                  : tryCreateStringObject(s, NULL, (size_t)valsize);
+            if (!val) {
                 decrRefCount(s, key);
                 addReplyError(c, "-OOM command not allowed when used "
                               "memory > 'maxmemory'.");
                 return;
             }
-            memcpy(v, buf, (size_t)valsize <= blen ? (size_t)valsize : blen);
-            val = createObject(s, OBJ_STRING, v);
-            if (valsize <= OBJ_ENCODING_EMBSTR_SIZE_LIMIT)
-                val->encoding = OBJ_ENCODING_EMBSTR;
+            memcpy(val->v.ptr, buf,
+                   (size_t)valsize <= blen ? (size_t)valsize : blen);
         }
         dbAdd(s, c->db, key, val);
         signalModifiedKey(c, c->db, key);
@@ -507,29 +505,6 @@ static sds _infoClients(redisServer *s, sds info) {
         s->blocked_clients, s->timeouts_n);
 }
 
-/* INFO memory. Lazy freeing: every job of the BIO_LAZY_FREE thread frees
- * one value (UNLINK's), so its queue is the objects pending; FLUSHDB and
- * FLUSHALL ASYNC free at once here, and count in neither figure. */
-static sds _infoMemory(redisServer *s, sds info) {
-    unsigned long pending = bioPendingJobsOfType(&s->bio, BIO_LAZY_FREE);
-    return sdscatprintf(s->mem, info,
-        "# Memory\r\n"
-        "used_memory:%zu\r\n"
-        "used_memory_peak:%zu\r\n"
-        "used_memory_lua:%zu\r\n"
-        "used_memory_vm_eval:%zu\r\n"
-        "used_memory_scripts_eval:%zu\r\n"
-        "number_of_cached_scripts:%lu\r\n"
-        "maxmemory:%lld\r\n"
-        "maxmemory_policy:noeviction\r\n"
-        "lazyfree_pending_objects:%lu\r\n"
-        "lazyfreed_objects:%llu\r\n",
-        s->mem->used, s->mem->peak, evalMemory(s), evalMemory(s),
-        evalScriptsMemory(s), (unsigned long)dictSize(s->lua_scripts),
-        s->cfg.maxmemory, pending,
-        (unsigned long long)(s->stat_lazyfree_jobs - pending));
-}
-
 static sds _infoStats(redisServer *s, sds info) {
     return sdscatprintf(s->mem, info,
         "# Stats\r\n"
@@ -644,7 +619,7 @@ static const struct {
     int in_default;             /* shown by a bare INFO */
 } infoSections[] = {
     { "server", _infoServer, 1 }, { "clients", _infoClients, 1 },
-    { "memory", _infoMemory, 1 }, { "persistence", aofInfoPersistence, 1 },
+    { "memory", memoryInfoSection, 1 }, { "persistence", aofInfoPersistence, 1 },
     { "stats", _infoStats, 1 }, { "replication", replicationInfo, 1 },
     { "cpu", _infoCpu, 1 },
     { "commandstats", _infoCommandstats, 0 },
@@ -793,20 +768,13 @@ static void _clientFlags(const client *cl, char *out) {
  * socket's on a native host; in the simulated world, which has no real
  * sockets, they are made up from the connection id. */
 sds catClientInfoString(redisServer *s, client *cl, sds o) {
-    size_t argvmem = 0, multimem = 0;
-    for (int j = 0; j < cl->argc; j++)
-        if (sdsEncodedObject(cl->argv[j]))
-            argvmem += sdslen(cl->argv[j]->v.ptr);
+    size_t argvmem = clientArgvBytes(cl->argv, cl->argc), multimem = 0;
     for (int j = 0; j < cl->mstate.count; j++)
-        for (int i = 0; i < cl->mstate.commands[j].argc; i++) {
-            robj *a = cl->mstate.commands[j].argv[i];
-            if (sdsEncodedObject(a)) multimem += sdslen(a->v.ptr);
-        }
+        multimem += clientArgvBytes(cl->mstate.commands[j].argv,
+                                    cl->mstate.commands[j].argc);
     int mask = aeGetFileEvents(s->el, cl->fd);
     uint64_t now = (uint64_t)s->mstime;
-    size_t omem = getClientOutputBufferMemoryUsage(cl);
-    size_t totmem = sizeof(*cl) + sdsAllocSize(cl->querybuf) +
-                    cl->buf_usable_size + argvmem + multimem + omem;
+    size_t omem, totmem = getClientMemoryUsage(cl, &omem);
     char flags[16];
     _clientFlags(cl, flags);
     return sdscatprintf(s->mem, o,

@@ -43,7 +43,7 @@ static void _dictReset(dict *d, int htidx) {
 
 /* Creates an empty dict; no table is allocated until the first insert. */
 dict *dictCreate(const dictType *type, dictEnv *env) {
-    dict *d = memAlloc(env->mem, sizeof(*d));
+    dict *d = memAllocAs(env->mem, sizeof(*d), MEM64_DICT);
     memset(d, 0, sizeof(*d));
     d->type = type;
     d->env = env;
@@ -88,9 +88,11 @@ static int _dictExpand(dict *d, uint64_t size, int try) {
         memPanic("dict table too large");
     }
     size_t bytes = (size_t)newsize * sizeof(dictEntry *);
-    dictEntry **t = try ? memTryCalloc(d->env->mem, bytes)
-                        : memCalloc(d->env->mem, bytes);
+    size_t as = (size_t)newsize * MEM64_PTR;
+    dictEntry **t = try ? memTryAllocAs(d->env->mem, bytes, as)
+                        : memAllocAs(d->env->mem, bytes, as);
     if (!t) return C_ERR;
+    memset(t, 0, bytes);
     int htidx = d->ht_table[0] == NULL ? 0 : 1;
     d->ht_size_exp[htidx] = exp;
     d->ht_used[htidx] = 0;
@@ -245,7 +247,8 @@ dictEntry *dictAddRaw(dict *d, void *key, dictEntry **existing) {
     if (index == -1) return NULL;
     /* Insert at the chain head: recent entries are likelier to be used. */
     int htidx = dictIsRehashing(d) ? 1 : 0;
-    dictEntry *entry = memAlloc(d->env->mem, sizeof(*entry));
+    dictEntry *entry = memAllocAs(d->env->mem, sizeof(*entry),
+                                  MEM64_DICT_ENTRY);
     entry->next = d->ht_table[htidx][index];
     entry->v.u64 = 0;
     d->ht_table[htidx][index] = entry;

@@ -95,8 +95,8 @@ size_t evalMemory(redisServer *s) {
 size_t evalScriptsMemory(redisServer *s) {
     if (!s->lua_scripts) return 0;
     return s->lua_scripts_mem +
-           dictSize(s->lua_scripts) * (sizeof(dictEntry) + sizeof(luaScript)) +
-           dictSlots(s->lua_scripts) * sizeof(dictEntry *);
+           dictSize(s->lua_scripts) * (MEM64_DICT_ENTRY + MEM64_LUA_SCRIPT) +
+           dictSlots(s->lua_scripts) * MEM64_PTR;
 }
 
 /* The shebang's flags ("#!lua flags=no-writes,allow-oom"):
@@ -237,12 +237,13 @@ static luaScript *_createFunction(client *c, redisServer *s, robj *body_o,
     char name[43] = "f_";
     memcpy(name + 2, sha, 41);
     lua_setfield(L, LUA_REGISTRYINDEX, name);
-    l = memAlloc(s->mem, sizeof(*l));
+    l = memAllocAs(s->mem, sizeof(*l), MEM64_LUA_SCRIPT);
     l->body = sdsdup(s->mem, body);
     l->flags = flags;
     sds key = sdsnewlen(s->mem, sha, 40);
     dictAdd(s->lua_scripts, key, l);
-    s->lua_scripts_mem += memSize(key) + memSize(l->body);
+    s->lua_scripts_mem += memBlockSize(sdsAllocPtr(key)) +
+                          memBlockSize(sdsAllocPtr(l->body));
     return l;
 }
 

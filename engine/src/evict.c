@@ -37,7 +37,7 @@ typedef struct evictionPoolEntry {
 /* The memory that does not count against maxmemory: what the AOF buffer
  * and the replicas' output buffers hold, which would otherwise make the
  * evictions they cause (as DELs propagated) evict more. */
-static size_t _notCounted(redisServer *s) {
+size_t memoryNotCountedForEvict(redisServer *s) {
     size_t overhead = 0;
     for (int i = 0; i < s->nreplicas; i++)
         overhead += getClientOutputBufferMemoryUsage(s->replicas[i]);
@@ -48,7 +48,7 @@ static size_t _notCounted(redisServer *s) {
 /* C_OK when the memory counted is within maxmemory; otherwise C_ERR with
  * *tofree, the bytes over the limit. */
 static int _maxmemoryState(redisServer *s, size_t *used, size_t *tofree) {
-    size_t reported = s->mem->used, overhead = _notCounted(s);
+    size_t reported = s->mem->used, overhead = memoryNotCountedForEvict(s);
     size_t counted = reported > overhead ? reported - overhead : 0;
     if (used) *used = reported;
     if (!s->cfg.maxmemory || counted <= (size_t)s->cfg.maxmemory)
@@ -283,7 +283,7 @@ static long long _evictionTimer(aeEventLoop *el, long long id, void *data) {
  * evictions begin at once. */
 void evictionMaxmemoryChanged(redisServer *s) {
     if (!s->cfg.maxmemory) return;
-    size_t overhead = _notCounted(s);
+    size_t overhead = memoryNotCountedForEvict(s);
     size_t used = s->mem->used > overhead ? s->mem->used - overhead : 0;
     if ((size_t)s->cfg.maxmemory < used)
         serverLog(s, LL_WARNING, "WARNING: the new maxmemory value set via "

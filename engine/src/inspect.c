@@ -133,7 +133,8 @@ static void _string(inspectOut *o, robj *v) {
     sds s = v->v.ptr;
     p->value = (int64_t)sdslen(s);
     p->b = (int32_t)memBlockSize(v);
-    p->c = (int32_t)memBlockSize(SDS_HDR(s));
+    if (v->encoding == OBJ_ENCODING_RAW)
+        p->c = (int32_t)memBlockSize(sdsAllocPtr(s));
     _copy(o, p, s, sdslen(s));
 }
 

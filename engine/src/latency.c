@@ -115,7 +115,8 @@ void latencyRecordCommand(redisServer *s, int cmdid, long long duration_ns) {
     if (duration_ns < 1) duration_ns = 1;
     if (duration_ns > 1000000000LL) duration_ns = 1000000000LL;
     if (l->hist == NULL)
-        l->hist = memCalloc(s->mem, sizeof(*l->hist) * (size_t)s->ncommands);
+        l->hist = memCallocAs(s->mem, sizeof(*l->hist) * (size_t)s->ncommands,
+                              MEM64_PTR * (size_t)s->ncommands);
     if (l->hist[cmdid] == NULL)
         l->hist[cmdid] = memCalloc(s->mem, sizeof(latencyHistogram));
     int k = 0;

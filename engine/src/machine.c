@@ -424,6 +424,8 @@ static redisServer *_newProcess(gkWorld *w, int id, const char *conf,
         serverRelease(s);
         return NULL;
     }
+    serverSizeEventLoop(s, 0);
+    serverStartupDone(s);
     return s;
 }
 

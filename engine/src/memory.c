@@ -9,16 +9,19 @@
  * MEMORY USAGE is O(samples), not O(N), and a hash whose first fields are
  * unusually long is overestimated: SAMPLES 0 measures every element. */
 #include <strings.h>
+#include <stdio.h>
+#include <string.h>
 #include "server.h"
 #include "stream.h"
 #include "intset.h"
 #include "quicklist.h"
+#include "script.h"
 
 #define OBJ_COMPUTE_SIZE_DEF_SAMPLES 5
 
 /* The block an sds lives in, header included. */
 static size_t _sdsBlockSize(const sds s) {
-    return memBlockSize(SDS_HDR(s));
+    return memBlockSize(sdsAllocPtr(s));
 }
 
 /* Adds to base the average of elesize over samples elements, scaled to
@@ -30,18 +33,21 @@ static size_t _scaled(size_t base, size_t elesize, size_t samples,
                     (double)n);
 }
 
+/* An INT is a bare object, an embstr one block with its bytes, a raw
+ * string an object and an sds. */
 static size_t _stringSize(const robj *o) {
-    if (o->encoding == OBJ_ENCODING_INT) return sizeof(*o);
-    return memBlockSize(o) + _sdsBlockSize(o->v.ptr);
+    if (o->encoding == OBJ_ENCODING_INT) return MEM64_ROBJ;
+    if (o->encoding == OBJ_ENCODING_EMBSTR) return memBlockSize(o);
+    return MEM64_ROBJ + _sdsBlockSize(o->v.ptr);
 }
 
 /* Sums each quicklist node and its entry over the first samples nodes. */
 static size_t _listSize(const robj *o, size_t sample_size) {
     const quicklist *ql = o->v.ptr;
-    size_t asize = sizeof(*o) + sizeof(quicklist), elesize = 0, n = 0;
+    size_t asize = MEM64_ROBJ + MEM64_QUICKLIST, elesize = 0, n = 0;
     for (quicklistNode *node = ql->head; node && n < sample_size;
          node = node->next, n++)
-        elesize += sizeof(quicklistNode) + memBlockSize(node->entry);
+        elesize += MEM64_QUICKLIST_NODE + memBlockSize(node->entry);
     return _scaled(asize, elesize, n, ql->len);
 }
 
@@ -49,13 +55,12 @@ static size_t _listSize(const robj *o, size_t sample_size) {
  * its key, and its value too when with_values. */
 static size_t _dictSize(const robj *o, dict *d, size_t sample_size,
                         int with_values) {
-    size_t asize = sizeof(*o) + sizeof(dict) +
-                   sizeof(dictEntry *) * dictSlots(d);
+    size_t asize = MEM64_ROBJ + MEM64_DICT + MEM64_PTR * dictSlots(d);
     size_t elesize = 0, n = 0;
     dictIterator *di = dictGetIterator(d);
     dictEntry *de;
     while ((de = dictNext(di)) != NULL && n < sample_size) {
-        elesize += sizeof(dictEntry) + _sdsBlockSize(dictGetKey(de));
+        elesize += MEM64_DICT_ENTRY + _sdsBlockSize(dictGetKey(de));
         if (with_values) elesize += _sdsBlockSize(dictGetVal(de));
         n++;
     }
@@ -68,13 +73,12 @@ static size_t _dictSize(const robj *o, dict *d, size_t sample_size,
 static size_t _zsetSkiplistSize(const robj *o, size_t sample_size) {
     const zset *zs = o->v.ptr;
     dict *d = zs->dict;
-    size_t asize = sizeof(*o) + sizeof(zset) + sizeof(zskiplist) +
-                   sizeof(dict) + sizeof(dictEntry *) * dictSlots(d) +
-                   memBlockSize(zs->zsl->header);
+    size_t asize = MEM64_ROBJ + MEM64_ZSET + MEM64_ZSKIPLIST + MEM64_DICT +
+                   MEM64_PTR * dictSlots(d) + memBlockSize(zs->zsl->header);
     size_t elesize = 0, n = 0;
     zskiplistNode *x = zs->zsl->header->level[0].forward;
     for (; x != NULL && n < sample_size; x = x->level[0].forward, n++)
-        elesize += _sdsBlockSize(x->ele) + sizeof(dictEntry) +
+        elesize += _sdsBlockSize(x->ele) + MEM64_DICT_ENTRY +
                    memBlockSize(x);
     return _scaled(asize, elesize, n, dictSize(d));
 }
@@ -91,15 +95,15 @@ static size_t objectComputeSize(const robj *o, size_t sample_size) {
     case OBJ_SET:
         if (o->encoding == OBJ_ENCODING_HT)
             return _dictSize(o, o->v.ptr, sample_size, 0);
-        return sizeof(*o) + memBlockSize(o->v.ptr);
+        return MEM64_ROBJ + memBlockSize(o->v.ptr);
     case OBJ_ZSET:
         if (o->encoding == OBJ_ENCODING_SKIPLIST)
             return _zsetSkiplistSize(o, sample_size);
-        return sizeof(*o) + memBlockSize(o->v.ptr);
+        return MEM64_ROBJ + memBlockSize(o->v.ptr);
     case OBJ_HASH:
         if (o->encoding == OBJ_ENCODING_HT)
             return _dictSize(o, o->v.ptr, sample_size, 1);
-        return sizeof(*o) + memBlockSize(o->v.ptr);
+        return MEM64_ROBJ + memBlockSize(o->v.ptr);
     case OBJ_STREAM:
         return streamMemoryUsage((robj *)o, (long long)sample_size);
     default:
@@ -135,7 +139,127 @@ void memoryUsageCommand(client *c) {
  * elements: the value's estimate, the key's string and the entry. */
 size_t memoryUsageOf(dictEntry *de, size_t samples) {
     return objectComputeSize(dictGetVal(de), samples) +
-           _sdsBlockSize(dictGetKey(de)) + sizeof(dictEntry);
+           _sdsBlockSize(dictGetKey(de)) + MEM64_DICT_ENTRY;
+}
+
+/* ---- INFO memory ---- */
+
+/* Where used_memory goes, as Redis 7.0's getMemoryOverheadData splits it:
+ * what the server held at startup, the clients' buffers, the AOF buffer,
+ * the scripts' cache and the keyspace's tables are overhead; the rest is
+ * the dataset. */
+typedef struct memOverhead {
+    size_t total, startup, peak;
+    size_t clients_slaves, clients_normal, aof_buffer, lua_caches;
+    size_t keys_main, keys_expires;     /* the keyspace tables, all dbs */
+    size_t overhead, dataset;
+    unsigned long long keys;
+    double dataset_perc, peak_perc;
+} memOverhead;
+
+/* A keyspace table's overhead as Redis counts it: an entry and, for the
+ * main table, an object per key, and a bucket per slot. */
+static size_t _tableOverhead(dict *d, int objects) {
+    return dictSize(d) * (MEM64_DICT_ENTRY + (objects ? MEM64_ROBJ : 0)) +
+           dictSlots(d) * MEM64_PTR;
+}
+
+static void _overheadData(redisServer *s, memOverhead *mh) {
+    memset(mh, 0, sizeof(*mh));
+    mh->total = s->mem->used;
+    mh->startup = s->initial_memory_usage;
+    mh->peak = s->mem->peak;
+    for (int fd = 0; fd < s->clients_cap; fd++) {
+        client *c = s->clients[fd];
+        if (!c) continue;
+        size_t mem = getClientMemoryUsage(c, NULL);
+        if (c->flags & CLIENT_SLAVE) mh->clients_slaves += mem;
+        else mh->clients_normal += mem;
+    }
+    if (s->aof.state != AOF_OFF && s->aof.buf)
+        mh->aof_buffer = memBlockSize(sdsAllocPtr(s->aof.buf));
+    mh->lua_caches = evalScriptsMemory(s);
+    for (int j = 0; j < s->cfg.databases; j++) {
+        mh->keys_main += _tableOverhead(s->db[j].dict, 1);
+        mh->keys_expires += _tableOverhead(s->db[j].expires, 0);
+        mh->keys += dictSize(s->db[j].dict);
+    }
+    mh->overhead = mh->startup + mh->clients_slaves + mh->clients_normal +
+                   mh->aof_buffer + mh->lua_caches + mh->keys_main +
+                   mh->keys_expires;
+    mh->dataset = mh->total > mh->overhead ? mh->total - mh->overhead : 0;
+    size_t net = mh->total > mh->startup ? mh->total - mh->startup : 1;
+    mh->dataset_perc = (double)mh->dataset * 100 / (double)net;
+    mh->peak_perc = mh->peak ? (double)mh->total * 100 / (double)mh->peak : 0;
+}
+
+/* Redis's bytesToHuman: "1023B", "1.00K", "88.32M" ... */
+static const char *_human(char *buf, size_t cap, unsigned long long n) {
+    static const char units[] = "KMGTP";
+    double d = (double)n;
+    if (n < 1024) {
+        snprintf(buf, cap, "%lluB", n);
+        return buf;
+    }
+    for (int i = 0; i < 5; i++) {
+        d /= 1024;
+        if (d < 1024 || i == 4) {
+            snprintf(buf, cap, "%.2f%c", d, units[i]);
+            return buf;
+        }
+    }
+    return buf;
+}
+
+/* INFO memory, with Redis 7.0's fields save those of the process's
+ * resident memory and of jemalloc's own statistics, which a simulated
+ * server does not have. Lazy freeing: every job of the BIO_LAZY_FREE
+ * thread frees one value (UNLINK's), so its queue is the objects pending;
+ * FLUSHDB and FLUSHALL ASYNC free at once here, and count in neither. */
+sds memoryInfoSection(redisServer *s, sds info) {
+    memOverhead mh;
+    char h1[32], h2[32], h3[32], h4[32];
+    char policy[32] = "noeviction";
+    _overheadData(s, &mh);
+    serverConfigGet(s, "maxmemory-policy", policy, sizeof(policy));
+    unsigned long pending = bioPendingJobsOfType(&s->bio, BIO_LAZY_FREE);
+    size_t lua = evalMemory(s), not_counted = memoryNotCountedForEvict(s);
+    return sdscatprintf(s->mem, info,
+        "# Memory\r\n"
+        "used_memory:%zu\r\n"
+        "used_memory_human:%s\r\n"
+        "used_memory_peak:%zu\r\n"
+        "used_memory_peak_human:%s\r\n"
+        "used_memory_peak_perc:%.2f%%\r\n"
+        "used_memory_overhead:%zu\r\n"
+        "used_memory_startup:%zu\r\n"
+        "used_memory_dataset:%zu\r\n"
+        "used_memory_dataset_perc:%.2f%%\r\n"
+        "used_memory_lua:%zu\r\n"
+        "used_memory_vm_eval:%zu\r\n"
+        "used_memory_lua_human:%s\r\n"
+        "used_memory_scripts_eval:%zu\r\n"
+        "number_of_cached_scripts:%lu\r\n"
+        "maxmemory:%lld\r\n"
+        "maxmemory_human:%s\r\n"
+        "maxmemory_policy:%s\r\n"
+        "mem_not_counted_for_evict:%zu\r\n"
+        "mem_replication_backlog:0\r\n"
+        "mem_total_replication_buffers:0\r\n"
+        "mem_clients_slaves:%zu\r\n"
+        "mem_clients_normal:%zu\r\n"
+        "mem_cluster_links:0\r\n"
+        "mem_aof_buffer:%zu\r\n"
+        "lazyfree_pending_objects:%lu\r\n"
+        "lazyfreed_objects:%llu\r\n",
+        mh.total, _human(h1, sizeof(h1), mh.total), mh.peak,
+        _human(h2, sizeof(h2), mh.peak), mh.peak_perc, mh.overhead,
+        mh.startup, mh.dataset, mh.dataset_perc, lua, lua,
+        _human(h3, sizeof(h3), lua), evalScriptsMemory(s),
+        (unsigned long)dictSize(s->lua_scripts), s->cfg.maxmemory,
+        _human(h4, sizeof(h4), (unsigned long long)s->cfg.maxmemory), policy,
+        not_counted, mh.clients_slaves, mh.clients_normal, mh.aof_buffer,
+        pending, (unsigned long long)(s->stat_lazyfree_jobs - pending));
 }
 
 /* MEMORY MALLOC-STATS: what a Redis built without jemalloc answers, as

@@ -20,7 +20,7 @@ static void _setProtocolError(client *c);
 
 /* Creates the server side of a new connection and starts reading it. */
 client *createClient(redisServer *s, int fd) {
-    client *c = memCalloc(s->mem, sizeof(*c));
+    client *c = memCallocAs(s->mem, sizeof(*c), MEM64_CLIENT);
     c->srv = s;
     c->id = s->next_client_id++;
     c->fd = fd;
@@ -138,7 +138,7 @@ void freeClient(client *c) {
  * take_id it takes the next client id, as Redis's AOF and script clients
  * do (so a fresh server's first connection is client 3). */
 client *createDetachedClient(redisServer *s, uint64_t flags, int take_id) {
-    client *c = memCalloc(s->mem, sizeof(*c));
+    client *c = memCallocAs(s->mem, sizeof(*c), MEM64_CLIENT);
     c->srv = s;
     if (take_id) c->id = s->next_client_id++;
     c->fd = -1;
@@ -190,8 +190,9 @@ void freeClientAsync(client *c) {
 static void _retainOriginalArgv(client *c) {
     if (c->original_argv) return;
     c->original_argc = c->argc;
-    c->original_argv = memAlloc(c->srv->mem,
-                                sizeof(robj *) * (size_t)(c->argc + 1));
+    c->original_argv = memAllocAs(c->srv->mem,
+                                  sizeof(robj *) * (size_t)(c->argc + 1),
+                                  MEM64_PTR * (size_t)(c->argc + 1));
     for (int j = 0; j < c->argc; j++) {
         c->original_argv[j] = c->argv[j];
         incrRefCount(c->argv[j]);
@@ -229,7 +230,8 @@ void replaceClientCommandVector(client *c, int argc, robj **argv) {
 /* Replaces argv with argc objects given as arguments (new references). */
 void rewriteClientCommandVector(client *c, int argc, ...) {
     va_list ap;
-    robj **argv = memAlloc(c->srv->mem, sizeof(robj *) * (size_t)argc);
+    robj **argv = memAllocAs(c->srv->mem, sizeof(robj *) * (size_t)argc,
+                             MEM64_PTR * (size_t)argc);
     va_start(ap, argc);
     for (int j = 0; j < argc; j++) {
         argv[j] = va_arg(ap, robj *);
@@ -245,8 +247,9 @@ void rewriteClientCommandArgument(client *c, int i, robj *newval) {
     _retainOriginalArgv(c);
     if (i >= c->argc) {
         if (i >= c->argv_len) {
-            c->argv = memRealloc(c->srv->mem, c->argv,
-                                 sizeof(robj *) * (size_t)(i + 1));
+            c->argv = memReallocAs(c->srv->mem, c->argv,
+                                   sizeof(robj *) * (size_t)(i + 1),
+                                   MEM64_PTR * (size_t)(i + 1));
             c->argv_len = i + 1;
         }
         c->argc = i + 1;
@@ -376,7 +379,8 @@ void splitArgsRelease(redisServer *s, sds *argv, int argc) {
 
 static void _ensureArgv(client *c, int want) {
     if (want <= c->argv_len) return;
-    c->argv = memRealloc(c->srv->mem, c->argv, sizeof(robj *) * (size_t)want);
+    c->argv = memReallocAs(c->srv->mem, c->argv, sizeof(robj *) * (size_t)want,
+                           MEM64_PTR * (size_t)want);
     c->argv_len = want;
 }
 
@@ -409,11 +413,10 @@ static int _processInlineBuffer(client *c) {
     }
     c->qb_pos += querylen + lf;
     _ensureArgv(c, argc);
-    for (int j = 0; j < argc; j++) {
+    /* Inline arguments keep the strings splitArgs made (raw), as in
+     * Redis; a command that stores one re-encodes it. */
+    for (int j = 0; j < argc; j++)
         c->argv[j] = createObject(s, OBJ_STRING, argv[j]);
-        if (sdslen(argv[j]) <= OBJ_ENCODING_EMBSTR_SIZE_LIMIT)
-            c->argv[j]->encoding = OBJ_ENCODING_EMBSTR;
-    }
     c->argc = argc;
     memFree(s->mem, argv);
     return C_OK;
@@ -516,12 +519,9 @@ static int _processMultibulkBuffer(client *c) {
                 want = c->argc + c->multibulklen;
             _ensureArgv(c, (int)want);
         }
-        sds arg = sdsTryNewlen(s->mem, c->querybuf + c->qb_pos,
-                               (size_t)c->bulklen);
-        if (!arg) { freeClientAsync(c); return C_ERR; }
-        robj *o = createObject(s, OBJ_STRING, arg);
-        if (c->bulklen <= OBJ_ENCODING_EMBSTR_SIZE_LIMIT)
-            o->encoding = OBJ_ENCODING_EMBSTR;
+        robj *o = tryCreateStringObject(s, c->querybuf + c->qb_pos,
+                                        (size_t)c->bulklen);
+        if (!o) { freeClientAsync(c); return C_ERR; }
         c->argv[c->argc++] = o;
         c->qb_pos += (size_t)c->bulklen + 2;
         c->bulklen = -1;
@@ -1190,6 +1190,39 @@ int getClientType(client *c) {
 
 size_t getClientOutputBufferMemoryUsage(client *c) {
     return c->reply_bytes + REPLY_LIST_ITEM_BYTES * (size_t)c->reply_blocks;
+}
+
+/* The bytes of the strings among argv[0..argc) (argv-mem, multi-mem). */
+size_t clientArgvBytes(robj **argv, int argc) {
+    size_t n = 0;
+    for (int j = 0; j < argc; j++)
+        if (sdsEncodedObject(argv[j])) n += sdslen(argv[j]->v.ptr);
+    return n;
+}
+
+/* What a client holds, as Redis 7.0 estimates it for CLIENT LIST's
+ * tot-mem and for INFO memory: the output buffer (also put in *obuf),
+ * the query buffer's block, the client struct and its reply buffer, the
+ * arguments' bytes and their pointers, MULTI's queued commands, and the
+ * tables of its subscriptions (Redis counts patterns as list nodes). */
+size_t getClientMemoryUsage(client *c, size_t *obuf) {
+    size_t mem = getClientOutputBufferMemoryUsage(c);
+    if (obuf) *obuf = mem;
+    mem += memBlockSize(sdsAllocPtr(c->querybuf));
+    mem += MEM64_CLIENT + c->buf_usable_size;
+    mem += clientArgvBytes(c->argv, c->argc) + MEM64_PTR * (size_t)c->argc;
+    for (int j = 0; j < c->mstate.count; j++)
+        mem += clientArgvBytes(c->mstate.commands[j].argv,
+                               c->mstate.commands[j].argc);
+    mem += MEM64_MULTI_CMD * (size_t)c->mstate.cap;
+    mem += MEM64_LIST_NODE * (size_t)c->pubsub_npatterns;
+    if (c->pubsub_channels)
+        mem += MEM64_DICT_ENTRY * dictSize(c->pubsub_channels) +
+               MEM64_PTR * dictSlots(c->pubsub_channels);
+    if (c->pubsubshard_channels)
+        mem += MEM64_DICT_ENTRY * dictSize(c->pubsubshard_channels) +
+               MEM64_PTR * dictSlots(c->pubsubshard_channels);
+    return mem;
 }
 
 /* Whether c is past its class's hard limit, or past the soft limit for

@@ -106,12 +106,10 @@ void objectSetLRUOrLFU(redisServer *s, robj *o, long long lfu_freq,
     }
 }
 
-/* A new object of the given type wrapping ptr, with refcount 1 and encoding
- * RAW; the caller sets the real encoding. The object takes ownership of ptr,
- * which decrRefCount frees by encoding. Never returns NULL: memAlloc stops
- * the engine when the host refuses memory. */
-robj *createObject(redisServer *s, int type, void *ptr) {
-    robj *o = memAlloc(s->mem, sizeof(*o));
+/* Sets a new object's fields: refcount 1, encoding RAW (the caller sets
+ * the real one), and the access clock in the form the maxmemory policy
+ * reads (LFU counter or LRU time). */
+static robj *_objectInit(redisServer *s, robj *o, int type, void *ptr) {
     o->type = (uint8_t)type;
     o->encoding = OBJ_ENCODING_RAW;
     o->refcount = 1;
@@ -123,13 +121,46 @@ robj *createObject(redisServer *s, int type, void *ptr) {
     return o;
 }
 
-/* Strings of up to 44 bytes are "embstr": in Redis the object header and
- * the bytes share one allocation of at most 64 bytes. Longer strings are
- * "raw", with a separate sds. The encoding is what OBJECT ENCODING shows. */
-robj *createStringObject(redisServer *s, const char *ptr, size_t len) {
-    robj *o = createObject(s, OBJ_STRING, sdsnewlen(s->mem, ptr, len));
+/* A new object of the given type wrapping ptr, with refcount 1 and encoding
+ * RAW; the caller sets the real encoding. The object takes ownership of ptr,
+ * which decrRefCount frees by encoding. Never returns NULL: memAlloc stops
+ * the engine when the host refuses memory. */
+robj *createObject(redisServer *s, int type, void *ptr) {
+    return _objectInit(s, memAllocAs(s->mem, sizeof(robj), MEM64_ROBJ),
+                       type, ptr);
+}
+
+/* An "embstr": the object and its string in one allocation, as Redis
+ * keeps strings of up to 44 bytes: 16 bytes of robj, a 3-byte sds header
+ * and the bytes with their NUL fill a 64-byte jemalloc class at most, and
+ * one allocation instead of two saves a malloc, a free and a cache miss.
+ * The string is never changed in place (APPEND and SETRANGE copy it to a
+ * raw one first). The bytes are copied from ptr, or zeroed when ptr is
+ * NULL. NULL if the host refuses the memory. */
+robj *tryCreateEmbeddedStringObject(redisServer *s, const char *ptr,
+                                    size_t len) {
+    size_t embed = sdsEmbeddedSize(len);
+    robj *o = memTryAllocAs(s->mem, sizeof(robj) + embed, MEM64_ROBJ + embed);
+    if (!o) return NULL;
+    _objectInit(s, o, OBJ_STRING, sdsEmbed(o + 1, ptr, len));
+    o->encoding = OBJ_ENCODING_EMBSTR;
+    return o;
+}
+
+/* A string object holding a copy of len bytes from ptr: an embstr up to
+ * 44 bytes, raw beyond. NULL if the host refuses the memory. */
+robj *tryCreateStringObject(redisServer *s, const char *ptr, size_t len) {
     if (len <= OBJ_ENCODING_EMBSTR_SIZE_LIMIT)
-        o->encoding = OBJ_ENCODING_EMBSTR;
+        return tryCreateEmbeddedStringObject(s, ptr, len);
+    sds str = sdsTryNewlen(s->mem, ptr, len);
+    return str ? createObject(s, OBJ_STRING, str) : NULL;
+}
+
+/* As tryCreateStringObject, but never NULL: the engine stops if memory is
+ * refused. Refcount 1; the caller owns the reference. */
+robj *createStringObject(redisServer *s, const char *ptr, size_t len) {
+    robj *o = tryCreateStringObject(s, ptr, len);
+    if (!o) memPanic("out of memory allocating a string");
     return o;
 }
 
@@ -139,13 +170,66 @@ robj *createRawStringObject(redisServer *s, const char *ptr, size_t len) {
     return createObject(s, OBJ_STRING, sdsnewlen(s->mem, ptr, len));
 }
 
-/* An INT-encoded string object holding value, refcount 1. Unlike Redis I
- * never hand out a shared integer, so the caller may always modify it. */
-robj *createStringObjectFromLongLong(redisServer *s, long long value) {
+/* Redis keeps one object for each integer from 0 to 9999, made at
+ * startup and never freed, and a value in that range stored as a string
+ * points at it instead of taking a 16-byte object of its own: 100,000
+ * keys holding small counters save 1.6 MB. Their refcount is the special
+ * OBJ_SHARED_REFCOUNT, which incrRefCount and decrRefCount leave alone,
+ * so nothing changes them in place (INCR checks for a refcount of 1). The
+ * table of pointers is static data in Redis, outside used_memory. */
+void createSharedIntegers(redisServer *s) {
+    s->shared_integers = memAllocStatic(s->mem,
+        sizeof(robj *) * OBJ_SHARED_INTEGERS);
+    for (int i = 0; i < OBJ_SHARED_INTEGERS; i++) {
+        robj *o = createObject(s, OBJ_STRING, NULL);
+        o->encoding = OBJ_ENCODING_INT;
+        o->v.ll = i;
+        o->refcount = OBJ_SHARED_REFCOUNT;
+        s->shared_integers[i] = o;
+    }
+}
+
+/* Frees the shared integers (at the server's end only). */
+void releaseSharedIntegers(redisServer *s) {
+    if (!s->shared_integers) return;
+    for (int i = 0; i < OBJ_SHARED_INTEGERS; i++)
+        memFree(s->mem, s->shared_integers[i]);
+    memFree(s->mem, s->shared_integers);
+    s->shared_integers = NULL;
+}
+
+/* Whether a value stored in the keyspace may be a shared integer: not
+ * when maxmemory is set with an LRU or LFU policy, as each key then needs
+ * its own object to keep its own access clock. */
+static int _sharedValuesAllowed(const redisServer *s) {
+    return s->cfg.maxmemory == 0 ||
+           !(s->cfg.maxmemory_policy & MAXMEMORY_FLAG_NO_SHARED_INTEGERS);
+}
+
+static robj *_intObject(redisServer *s, long long value, int shared) {
+    if (shared && value >= 0 && value < OBJ_SHARED_INTEGERS) {
+        robj *o = s->shared_integers[value];
+        incrRefCount(o);
+        return o;
+    }
     robj *o = createObject(s, OBJ_STRING, NULL);
     o->encoding = OBJ_ENCODING_INT;
     o->v.ll = value;
     return o;
+}
+
+/* An INT-encoded string object holding value: the shared one for 0 to
+ * 9999, else a new one with refcount 1. The caller owns a reference and
+ * must not change the object unless its refcount is 1. */
+robj *createStringObjectFromLongLong(redisServer *s, long long value) {
+    return _intObject(s, value, 1);
+}
+
+/* As createStringObjectFromLongLong, for a value to be stored in the
+ * keyspace: shared only when the maxmemory policy allows it. */
+robj *createStringObjectFromLongLongForValue(redisServer *s,
+                                             long long value) {
+    return _intObject(s, value, _sharedValuesAllowed(s));
 }
 
 /* A string object holding value as Redis formats doubles in replies (see
@@ -167,14 +251,22 @@ robj *tryObjectEncoding(redisServer *s, robj *o) {
     size_t len = sdslen(str);
     long long value;
     if (len <= 20 && string2ll(str, len, &value)) {
+        if (o->encoding == OBJ_ENCODING_EMBSTR ||
+            (_sharedValuesAllowed(s) && value >= 0 &&
+             value < OBJ_SHARED_INTEGERS)) {
+            decrRefCount(s, o);
+            return createStringObjectFromLongLongForValue(s, value);
+        }
         sdsfree(s->mem, str);
         o->encoding = OBJ_ENCODING_INT;
         o->v.ll = value;
         return o;
     }
     if (len <= OBJ_ENCODING_EMBSTR_SIZE_LIMIT) {
-        o->encoding = OBJ_ENCODING_EMBSTR;
-        return o;
+        if (o->encoding == OBJ_ENCODING_EMBSTR) return o;
+        robj *emb = createStringObject(s, str, len);
+        decrRefCount(s, o);
+        return emb;
     }
     /* A raw string with much unused space is trimmed, as Redis does. */
     if (sdsavail(str) > len / 10)
@@ -182,13 +274,13 @@ robj *tryObjectEncoding(redisServer *s, robj *o) {
     return o;
 }
 
-/* A copy with refcount 1 that the caller may modify (APPEND). */
+/* A copy with refcount 1 that the caller may modify (APPEND); never a
+ * shared integer. */
 robj *dupStringObject(redisServer *s, const robj *o) {
-    if (o->encoding == OBJ_ENCODING_INT)
-        return createStringObjectFromLongLong(s, o->v.ll);
-    robj *d = createRawStringObject(s, o->v.ptr, sdslen(o->v.ptr));
-    d->encoding = o->encoding;
-    return d;
+    if (o->encoding == OBJ_ENCODING_INT) return _intObject(s, o->v.ll, 0);
+    if (o->encoding == OBJ_ENCODING_EMBSTR)
+        return createStringObject(s, o->v.ptr, sdslen(o->v.ptr));
+    return createRawStringObject(s, o->v.ptr, sdslen(o->v.ptr));
 }
 
 /* A string object holding bytes (never INT); a new reference. */
@@ -273,13 +365,15 @@ robj *createStreamObject(redisServer *s) {
 }
 
 /* Takes one more reference to o; each must be dropped with decrRefCount. */
-void incrRefCount(robj *o) { o->refcount++; }
+void incrRefCount(robj *o) {
+    if (o->refcount != OBJ_SHARED_REFCOUNT) o->refcount++;
+}
 
 /* Frees the value an object holds, according to its type and encoding. */
 void freeObjectValue(redisServer *s, robj *o) {
     switch (o->encoding) {
-    case OBJ_ENCODING_RAW:
-    case OBJ_ENCODING_EMBSTR: sdsfree(s->mem, o->v.ptr); break;
+    case OBJ_ENCODING_RAW: sdsfree(s->mem, o->v.ptr); break;
+    case OBJ_ENCODING_EMBSTR: /* the string is in the object's block */
     case OBJ_ENCODING_INT: break;
     case OBJ_ENCODING_HT: dictRelease(o->v.ptr); break;
     case OBJ_ENCODING_INTSET: intsetRelease(s->mem, o->v.ptr); break;
@@ -294,6 +388,7 @@ void freeObjectValue(redisServer *s, robj *o) {
 /* Drops one reference; the last one frees the value and the object. A
  * refcount already at 0 means a double free, and stops the engine. */
 void decrRefCount(redisServer *s, robj *o) {
+    if (o->refcount == OBJ_SHARED_REFCOUNT) return;
     if (o->refcount <= 0) memPanic("decrRefCount against refcount <= 0");
     if (--o->refcount == 0) {
         freeObjectValue(s, o);
@@ -460,23 +555,12 @@ void objectEncodingCommand(client *c) {
     addReplyBulkCString(c, strEncoding(o->encoding));
 }
 
-/* OBJECT REFCOUNT <key>. Redis stores the integers 0..9999 as shared
- * objects with a refcount of INT_MAX unless an LRU or LFU maxmemory policy
- * needs per-key access data; the engine's policy is noeviction, which
- * shares them with or without maxmemory. The engine does not share them
- * but reports the same number. */
+/* OBJECT REFCOUNT <key>: a shared integer's is INT_MAX (see
+ * createSharedIntegers). */
 void objectRefcountCommand(client *c) {
     robj *o = lookupKeyReadWithFlags(c->db, c, c->argv[2],
                                      LOOKUP_NOTOUCH | LOOKUP_NONOTIFY);
     if (!o) { addReplyNull(c); return; }
-    int shared = !(c->srv->cfg.maxmemory &&
-                   (c->srv->cfg.maxmemory_policy &
-                    MAXMEMORY_FLAG_NO_SHARED_INTEGERS));
-    if (shared && o->encoding == OBJ_ENCODING_INT && o->v.ll >= 0 &&
-        o->v.ll < 10000) {
-        addReplyLongLong(c, INT_MAX);
-        return;
-    }
     addReplyLongLong(c, o->refcount);
 }
 

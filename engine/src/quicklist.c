@@ -79,7 +79,7 @@ int quicklistSetPackedThreshold(quicklistEnv *env, unsigned long long sz) {
  * clamped to -5..32767, and whose inner nodes are compressed beyond
  * compress nodes from each end, clamped to 0..65535 (0: never). */
 quicklist *quicklistCreate(quicklistEnv *env, int fill, int compress) {
-    quicklist *ql = memCalloc(env->mem, sizeof(*ql));
+    quicklist *ql = memCallocAs(env->mem, sizeof(*ql), MEM64_QUICKLIST);
     if (fill > QUICKLIST_FILL_MAX) fill = QUICKLIST_FILL_MAX;
     if (fill < QUICKLIST_FILL_MIN) fill = QUICKLIST_FILL_MIN;
     if (compress > QUICKLIST_COMPRESS_MAX) compress = QUICKLIST_COMPRESS_MAX;
@@ -111,12 +111,16 @@ quicklist *quicklistDup(const quicklist *orig) {
     quicklist *copy = quicklistCreate(orig->env, orig->fill,
                                       (int)orig->compress);
     for (const quicklistNode *cur = orig->head; cur; cur = cur->next) {
-        quicklistNode *node = memAlloc(m, sizeof(*node));
-        size_t bytes = cur->sz;
+        quicklistNode *node = memAllocAs(m, sizeof(*node),
+                                         MEM64_QUICKLIST_NODE);
+        size_t bytes = cur->sz, as = cur->sz;
         *node = *cur;
-        if (quicklistNodeIsCompressed(cur))
-            bytes = sizeof(quicklistLZF) + ((quicklistLZF *)cur->entry)->sz;
-        node->entry = memAlloc(m, bytes ? bytes : 1);
+        if (quicklistNodeIsCompressed(cur)) {
+            size_t lzf = ((quicklistLZF *)cur->entry)->sz;
+            bytes = sizeof(quicklistLZF) + lzf;
+            as = MEM64_QUICKLIST_LZF + lzf;
+        }
+        node->entry = memAllocAs(m, bytes ? bytes : 1, as);
         memcpy(node->entry, cur->entry, bytes);
         node->prev = copy->tail;
         node->next = NULL;
@@ -142,7 +146,8 @@ size_t quicklistAllocSize(const quicklist *ql) {
 }
 
 static quicklistNode *_qlNodeCreate(quicklist *ql) {
-    quicklistNode *node = memCalloc(ql->env->mem, sizeof(*node));
+    quicklistNode *node = memCallocAs(ql->env->mem, sizeof(*node),
+                                      MEM64_QUICKLIST_NODE);
     node->encoding = QUICKLIST_NODE_ENCODING_RAW;
     node->container = QUICKLIST_NODE_CONTAINER_PACKED;
     return node;
@@ -173,7 +178,8 @@ static int _qlCompressNode(quicklist *ql, quicklistNode *node) {
     if (node->sz < MIN_COMPRESS_BYTES) return 0;
     memInit(&scratch, m->fn, m->ud);
     uint32_t *htab = memTryAlloc(&scratch, sizeof(*htab) * LZF_HTAB_SLOTS);
-    quicklistLZF *lzf = memTryAlloc(m, sizeof(*lzf) + node->sz);
+    quicklistLZF *lzf = memTryAllocAs(m, sizeof(*lzf) + node->sz,
+                                      MEM64_QUICKLIST_LZF + node->sz);
     if (htab && lzf)
         lzf->sz = lzfCompress(node->entry, node->sz, lzf->compressed,
                               node->sz, htab);
@@ -183,7 +189,8 @@ static int _qlCompressNode(quicklist *ql, quicklistNode *node) {
         memFree(m, lzf);
         return 0;
     }
-    lzf = memRealloc(m, lzf, sizeof(*lzf) + lzf->sz);
+    lzf = memReallocAs(m, lzf, sizeof(*lzf) + lzf->sz,
+                       MEM64_QUICKLIST_LZF + lzf->sz);
     memFree(m, node->entry);
     node->entry = (unsigned char *)lzf;
     node->encoding = QUICKLIST_NODE_ENCODING_LZF;

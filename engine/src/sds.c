@@ -5,22 +5,93 @@
 #include "sds.h"
 #include "util.h"
 
-/* Strings grow by doubling up to 1 MB, then by 1 MB at a time, so appending
- * byte by byte is amortized O(1) without wasting half of a huge buffer. */
 #define SDS_MAX_PREALLOC (1024 * 1024)
 
+/* The smallest header type whose len field holds len. */
+static int _sdsReqType(size_t len) {
+    if (len < (size_t)1 << 5) return SDS_TYPE_5;
+    if (len < (size_t)1 << 8) return SDS_TYPE_8;
+    if (len < (size_t)1 << 16) return SDS_TYPE_16;
+    if ((unsigned long long)len < 1ull << 32) return SDS_TYPE_32;
+    return SDS_TYPE_64;
+}
+
+static size_t _sdsHdrSize(int type) {
+    switch (type) {
+    case SDS_TYPE_5: return 1;
+    case SDS_TYPE_8: return sizeof(struct sdshdr8);
+    case SDS_TYPE_16: return sizeof(struct sdshdr16);
+    case SDS_TYPE_32: return sizeof(struct sdshdr32);
+    default: return sizeof(struct sdshdr64);
+    }
+}
+
+/* The largest length or capacity a header type can record. */
+static size_t _sdsTypeMax(int type) {
+    switch (type) {
+    case SDS_TYPE_5: return 31;
+    case SDS_TYPE_8: return 0xff;
+    case SDS_TYPE_16: return 0xffff;
+    case SDS_TYPE_32: return (size_t)0xffffffffull;
+    default: return (size_t)-1;
+    }
+}
+
+static int _sdsType(const sds s) { return s[-1] & SDS_TYPE_MASK; }
+
+static void _sdsSetLen(sds s, size_t len) {
+    switch (_sdsType(s)) {
+    case SDS_TYPE_5:
+        s[-1] = (char)(SDS_TYPE_5 | (len << SDS_TYPE_BITS)); break;
+    case SDS_TYPE_8: SDS_H(8, s)->len = (uint8_t)len; break;
+    case SDS_TYPE_16: SDS_H(16, s)->len = (uint16_t)len; break;
+    case SDS_TYPE_32: SDS_H(32, s)->len = (uint32_t)len; break;
+    default: SDS_H(64, s)->len = len; break;
+    }
+}
+
+/* Records the capacity, capped at what the type holds; a type-5 string
+ * has none to record. */
+static void _sdsSetAlloc(sds s, size_t alloc) {
+    int type = _sdsType(s);
+    if (alloc > _sdsTypeMax(type)) alloc = _sdsTypeMax(type);
+    switch (type) {
+    case SDS_TYPE_5: break;
+    case SDS_TYPE_8: SDS_H(8, s)->alloc = (uint8_t)alloc; break;
+    case SDS_TYPE_16: SDS_H(16, s)->alloc = (uint16_t)alloc; break;
+    case SDS_TYPE_32: SDS_H(32, s)->alloc = (uint32_t)alloc; break;
+    default: SDS_H(64, s)->alloc = alloc; break;
+    }
+}
+
+/* Starts a string of the given type in block: its flags, len and
+ * capacity. Returns the content pointer. */
+static sds _sdsInit(char *block, int type, size_t len, size_t alloc) {
+    sds s = block + _sdsHdrSize(type);
+    s[-1] = (char)type;
+    _sdsSetLen(s, len);
+    _sdsSetAlloc(s, alloc);
+    return s;
+}
+
 /* Allocates a string of len bytes copied from init (zeroed if init is NULL).
- * Returns NULL if the allocator refuses. */
+ * Like Redis, it takes the whole jemalloc size class the request falls in
+ * and records the spare bytes as capacity, so a 10-byte string has room
+ * for a few more; an empty string gets a type-8 header, as it is usually
+ * made to be appended to. Returns NULL if the allocator refuses. */
 sds sdsTryNewlen(gkMem *m, const void *init, size_t len) {
-    if (len > (size_t)-1 - sizeof(sdshdr) - 1) return NULL;
-    sdshdr *h = memTryAlloc(m, sizeof(sdshdr) + len + 1);
-    if (!h) return NULL;
-    h->len = len;
-    h->alloc = len;
-    if (init && len) memcpy(h->buf, init, len);
-    else if (len) memset(h->buf, 0, len);
-    h->buf[len] = '\0';
-    return h->buf;
+    int type = _sdsReqType(len);
+    if (type == SDS_TYPE_5 && len == 0) type = SDS_TYPE_8;
+    size_t hdr = _sdsHdrSize(type);
+    if (len > (size_t)-1 / 2 - hdr - 1) return NULL;
+    size_t usable = memClassSize(hdr + len + 1);
+    char *b = memTryAlloc(m, usable);
+    if (!b) return NULL;
+    sds s = _sdsInit(b, type, len, usable - hdr - 1);
+    if (init && len) memcpy(s, init, len);
+    else if (len) memset(s, 0, len);
+    s[len] = '\0';
+    return s;
 }
 
 /* As sdsTryNewlen, but never returns NULL: a refused allocation stops the
@@ -44,51 +115,109 @@ sds sdsempty(gkMem *m) { return sdsnewlen(m, "", 0); }
 /* A new copy of s (binary safe); see sdsempty. */
 sds sdsdup(gkMem *m, const sds s) { return sdsnewlen(m, s, sdslen(s)); }
 
-/* Frees s, which must come from the same allocator m; NULL is a no-op. */
-void sdsfree(gkMem *m, sds s) {
-    if (s) memFree(m, SDS_HDR(s));
+/* The start of the block s lives in (its header). */
+void *sdsAllocPtr(const sds s) {
+    return s - _sdsHdrSize(_sdsType(s));
 }
 
-/* Ensures addlen more bytes fit after the content, keeping it. Returns the
- * (possibly moved) string, or NULL with s untouched if memory is refused. */
+/* The bytes a string of len (at most 255) takes when it is written into
+ * another block with sdsEmbed: a type-8 header, the bytes, the NUL. */
+size_t sdsEmbeddedSize(size_t len) {
+    return sizeof(struct sdshdr8) + len + 1;
+}
+
+/* Writes a string of len bytes (at most 255) into buf, which has room for
+ * sdsEmbeddedSize(len): a type-8 header whose capacity is len, then the
+ * bytes copied from init (zeroed if init is NULL) and a NUL. Returns the
+ * string, which lives as long as buf and must never be freed or grown:
+ * this is how an embstr object keeps its bytes. */
+sds sdsEmbed(void *buf, const void *init, size_t len) {
+    sds s = _sdsInit(buf, SDS_TYPE_8, len, len);
+    if (init && len) memcpy(s, init, len);
+    else if (len) memset(s, 0, len);
+    s[len] = '\0';
+    return s;
+}
+
+/* Frees s, which must come from the same allocator m; NULL is a no-op. */
+void sdsfree(gkMem *m, sds s) {
+    if (s) memFree(m, sdsAllocPtr(s));
+}
+
+/* Makes room for addlen more bytes after the content, keeping it. Greedy
+ * growth doubles the new length below 1 MB and adds 1 MB above, so
+ * appending byte by byte is amortized O(1) without wasting half of a huge
+ * buffer. A string whose new length needs a bigger header moves to a new
+ * block; otherwise it is reallocated in place. Type 5 is never chosen: the
+ * string is being appended to. Returns the (possibly moved) string, or
+ * NULL with s untouched if memory is refused. */
+static sds _sdsTryGrow(gkMem *m, sds s, size_t addlen, int greedy) {
+    size_t len = sdslen(s);
+    if (sdsavail(s) >= addlen) return s;
+    if (addlen > (size_t)-1 / 2 - len - SDS_MAX_PREALLOC) return NULL;
+    size_t newlen = len + addlen;
+    if (greedy) {
+        if (newlen < SDS_MAX_PREALLOC) newlen *= 2;
+        else newlen += SDS_MAX_PREALLOC;
+    }
+    int oldtype = _sdsType(s), type = _sdsReqType(newlen);
+    if (type == SDS_TYPE_5) type = SDS_TYPE_8;
+    size_t hdr = _sdsHdrSize(type);
+    size_t usable = memClassSize(hdr + newlen + 1);
+    if (oldtype == type) {
+        char *b = memTryRealloc(m, sdsAllocPtr(s), usable);
+        if (!b) return NULL;
+        s = b + hdr;
+    } else {
+        char *b = memTryAlloc(m, usable);
+        if (!b) return NULL;
+        memcpy(b + hdr, s, len + 1);
+        memFree(m, sdsAllocPtr(s));
+        s = _sdsInit(b, type, len, 0);
+    }
+    _sdsSetAlloc(s, usable - hdr - 1);
+    return s;
+}
+
+/* Ensures addlen more bytes fit after the content, keeping it, with greedy
+ * growth (see _sdsTryGrow). NULL with s untouched if memory is refused. */
 sds sdsTryMakeRoomFor(gkMem *m, sds s, size_t addlen) {
-    sdshdr *h = SDS_HDR(s);
-    if (h->alloc - h->len >= addlen) return s;
-    if (addlen > (size_t)-1 - h->len - sizeof(sdshdr) - 1) return NULL;
-    size_t newlen = h->len + addlen;
-    if (newlen < SDS_MAX_PREALLOC) newlen *= 2;
-    else if (newlen < (size_t)-1 - SDS_MAX_PREALLOC - sizeof(sdshdr) - 1)
-        newlen += SDS_MAX_PREALLOC;
-    sdshdr *nh = memTryRealloc(m, h, sizeof(sdshdr) + newlen + 1);
-    if (!nh) return NULL;
-    nh->alloc = newlen;
-    return nh->buf;
+    return _sdsTryGrow(m, s, addlen, 1);
 }
 
 /* As sdsTryMakeRoomFor, but room for exactly addlen more bytes, nothing
  * preallocated (sdsMakeRoomForNonGreedy): for a buffer whose size should
  * be what it is asked for, such as a new client's query buffer. */
 sds sdsTryMakeRoomForNonGreedy(gkMem *m, sds s, size_t addlen) {
-    sdshdr *h = SDS_HDR(s);
-    if (h->alloc - h->len >= addlen) return s;
-    if (addlen > (size_t)-1 - h->len - sizeof(sdshdr) - 1) return NULL;
-    size_t newlen = h->len + addlen;
-    sdshdr *nh = memTryRealloc(m, h, sizeof(sdshdr) + newlen + 1);
-    if (!nh) return NULL;
-    nh->alloc = newlen;
-    return nh->buf;
+    return _sdsTryGrow(m, s, addlen, 0);
 }
 
-/* Reallocates s to hold exactly size bytes (at least its length). If the
- * allocator refuses, s is returned as it was. */
+/* Reallocates s to hold exactly size bytes (at least its length), its
+ * capacity then being size whatever the allocator's class leaves spare, as
+ * Redis 7.0's sdsResize does. Shrinking keeps a bigger header in place
+ * rather than copy, unless the new size fits type 8. If the allocator
+ * refuses, s is returned as it was. */
 sds sdsResize(gkMem *m, sds s, size_t size) {
-    sdshdr *h = SDS_HDR(s);
-    if (size < h->len) size = h->len;
-    if (size == h->alloc) return s;
-    sdshdr *nh = memTryRealloc(m, h, sizeof(sdshdr) + size + 1);
-    if (!nh) return s;
-    nh->alloc = size;
-    return nh->buf;
+    size_t len = sdslen(s);
+    if (size < len) size = len;
+    if (sdsalloc(s) == size) return s;
+    int oldtype = _sdsType(s), type = _sdsReqType(size);
+    if (type == SDS_TYPE_5) type = SDS_TYPE_8;
+    if (oldtype == type || (type < oldtype && type > SDS_TYPE_8)) {
+        size_t hdr = _sdsHdrSize(oldtype);
+        char *b = memTryRealloc(m, sdsAllocPtr(s), hdr + size + 1);
+        if (!b) return s;
+        s = b + hdr;
+    } else {
+        size_t hdr = _sdsHdrSize(type);
+        char *b = memTryAlloc(m, hdr + size + 1);
+        if (!b) return s;
+        memcpy(b + hdr, s, len + 1);
+        memFree(m, sdsAllocPtr(s));
+        s = _sdsInit(b, type, len, 0);
+    }
+    _sdsSetAlloc(s, size);
+    return s;
 }
 
 /* As sdsTryMakeRoomFor, but stops the engine instead of returning NULL. The
@@ -101,9 +230,9 @@ sds sdsMakeRoomFor(gkMem *m, sds s, size_t addlen) {
 
 /* Accounts for bytes written directly after the content. */
 void sdsIncrLen(sds s, size_t incr) {
-    sdshdr *h = SDS_HDR(s);
-    h->len += incr;
-    h->buf[h->len] = '\0';
+    size_t len = sdslen(s) + incr;
+    _sdsSetLen(s, len);
+    s[len] = '\0';
 }
 
 /* Appends len bytes from t. The sdscat* family shares one contract: it may
@@ -184,30 +313,25 @@ void sdsrange(sds s, long start, long end) {
     }
     if (start && newlen) memmove(s, s + start, (size_t)newlen);
     s[newlen] = 0;
-    SDS_HDR(s)->len = (size_t)newlen;
+    _sdsSetLen(s, (size_t)newlen);
 }
 
 /* Empties s in place; the allocation is kept for reuse. */
 void sdsclear(sds s) {
-    SDS_HDR(s)->len = 0;
+    _sdsSetLen(s, 0);
     s[0] = '\0';
 }
 
-/* Shrinks the allocation to fit the content. If the allocator refuses, s
- * comes back unchanged; otherwise the old pointer is dead. */
+/* Shrinks the allocation to fit the content (sdsResize to its length).
+ * If the allocator refuses, s comes back unchanged; otherwise the old
+ * pointer is dead. */
 sds sdsRemoveFreeSpace(gkMem *m, sds s) {
-    sdshdr *h = SDS_HDR(s);
-    if (h->alloc == h->len) return s;
-    sdshdr *nh = memTryRealloc(m, h, sizeof(sdshdr) + h->len + 1);
-    if (!nh) return s;
-    nh->alloc = nh->len;
-    return nh->buf;
+    return sdsResize(m, s, sdslen(s));
 }
 
-/* Bytes the string occupies: header, allocated capacity and the NUL (the
- * gkMem block prefix is not counted). */
+/* Bytes the string's block holds for it: header, capacity and the NUL. */
 size_t sdsAllocSize(const sds s) {
-    return sizeof(sdshdr) + SDS_HDR(s)->alloc + 1;
+    return _sdsHdrSize(_sdsType(s)) + sdsalloc(s) + 1;
 }
 
 /* Lowercases s in place, byte by byte in the C locale. */

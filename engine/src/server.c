@@ -172,13 +172,14 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
                           gkRng *rng, gkTrace *trace,
                           int64_t unix_ms_at_zero, size_t heap_limit) {
     redisServer *s = memCalloc(mem, sizeof(*s));
-    s->mem = mem;
+    memInitChild(&s->own, mem);
+    s->mem = &s->own;
     s->node = node;
     s->heap_limit = heap_limit;
     s->unix_ms_at_zero = unix_ms_at_zero;
     serverConfigDefaults(&s->cfg);
-    s->denv.mem = mem;
-    quicklistEnvInit(&s->qlenv, mem);
+    s->denv.mem = s->mem;
+    quicklistEnvInit(&s->qlenv, s->mem);
     for (int i = 0; i < 16; i += 8) {
         uint64_t r = rngNext(rng);
         for (int b = 0; b < 8; b++)
@@ -194,11 +195,12 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->cmd_cost_ns_per_kb = 60;
     for (int i = 0; i < 40; i++)
         s->runid[i] = "0123456789abcdef"[rngNext(rng) & 15];
-    s->el = aeCreateEventLoop(mem, 1024, backend);
+    s->el = aeCreateEventLoop(s->mem, (int)s->cfg.maxclients +
+                              CONFIG_FDSET_INCR, backend);
     s->el->privdata = s;
     serverUpdateTime(s);
     s->start_ns = backend.now(backend.ctx);
-    s->db = memCalloc(mem, sizeof(redisDb) * (size_t)s->cfg.databases);
+    s->db = memCalloc(s->mem, sizeof(redisDb) * (size_t)s->cfg.databases);
     for (int j = 0; j < s->cfg.databases; j++) {
         s->db[j].dict = dictCreate(&dbDictType, &s->denv);
         s->db[j].dict->privdata = s;
@@ -221,6 +223,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->evict_timer_id = -1;
     s->lruclock = getLRUClock(s);
     s->hz = s->cfg.hz;
+    createSharedIntegers(s);
     s->port = 6379;
     s->repl_seldb = -1;
     memset(s->replid2, '0', 40);
@@ -275,12 +278,31 @@ void serverRelease(redisServer *s) {
     aeDeleteEventLoop(s->el);
     memFree(s->mem, s->also_propagate);
     memFree(s->mem, s->replicas);
+    releaseSharedIntegers(s);
     clientAdminRelease(s);
     aclRelease(s);
-    memFree(s->mem, s);
+    memFree(s->own.parent, s);
 }
 
 /* ---- Startup, the log, background work. ---- */
+
+/* Sizes the event loop's tables for maxclients, as Redis's initServer
+ * does once the configuration is read: maxclients descriptors and
+ * CONFIG_FDSET_INCR more for listeners, files and pipes. They only grow
+ * at runtime (CONFIG SET maxclients). C_ERR if a descriptor in use would
+ * not fit. */
+int serverSizeEventLoop(redisServer *s, int grow_only) {
+    long long want = s->cfg.maxclients + CONFIG_FDSET_INCR;
+    if (want > INT_MAX) return C_ERR;
+    if (grow_only && want <= s->el->setsize) return C_OK;
+    return aeResizeSetSize(s->el, (int)want) == C_OK ? C_OK : C_ERR;
+}
+
+/* Marks the end of startup: what the server holds now, before any data,
+ * is its used_memory_startup. */
+void serverStartupDone(redisServer *s) {
+    s->initial_memory_usage = s->mem->used;
+}
 
 /* The process's current time in virtual ns (its main thread's clock). */
 uint64_t serverNow(redisServer *s) {
@@ -468,7 +490,7 @@ static void _rejectUnknown(client *c) {
  * refused beyond it, so running out of the WebAssembly heap becomes an
  * -OOM reply instead of a crash. */
 int serverHeapExceeded(redisServer *s) {
-    return s->heap_limit && s->mem->used > s->heap_limit;
+    return s->heap_limit && memTotalUsed(s->mem) > s->heap_limit;
 }
 
 /* Whether a command that may grow memory is refused now: maxmemory left
@@ -742,7 +764,8 @@ static void _alsoPropagateTo(redisServer *s, int dbid, robj **argv,
             sizeof(redisOp) * (size_t)s->also_propagate_cap);
     }
     redisOp *op = &s->also_propagate[s->also_propagate_n++];
-    op->argv = memAlloc(s->mem, sizeof(robj *) * (size_t)argc);
+    op->argv = memAllocAs(s->mem, sizeof(robj *) * (size_t)argc,
+                          MEM64_PTR * (size_t)argc);
     op->argc = argc;
     op->dbid = dbid;
     op->target = target;

@@ -67,8 +67,11 @@ typedef struct clientBufferLimits {
 #define CONFIG_DEFAULT_DBNUM 16
 #define CRON_DBS_PER_CALL 16
 #define CONFIG_MAX_SAVE_POINTS 16
+#define CONFIG_FDSET_INCR 128     /* 32 reserved descriptors and 96 more */
 #define OBJ_SHARED_BULKHDR_LEN 32
 #define OBJ_ENCODING_EMBSTR_SIZE_LIMIT 44
+#define OBJ_SHARED_INTEGERS 10000
+#define OBJ_SHARED_REFCOUNT INT_MAX     /* never counted up or down */
 /* Virtual CPU the keyspace work of a command costs, on top of its
  * dispatch (cmd_cost_ns): an O(N) command costs N times something, so
  * KEYS on a million keys stalls the server as it really does. */
@@ -514,7 +517,8 @@ typedef struct scanHook {
 /* ---- The server. ---- */
 typedef struct redisServer {
     int node;
-    gkMem *mem;
+    gkMem *mem;                 /* &own */
+    gkMem own;                  /* this server's memory: used_memory */
     dictEnv denv;               /* shared by every dict of this server */
     quicklistEnv qlenv;         /* shared by every list of this server */
     aeEventLoop *el;
@@ -614,6 +618,8 @@ typedef struct redisServer {
     /* Propagation: what the current execution unit (a command, an EXEC)
      * will feed to the AOF when it ends. */
     struct redisOp *also_propagate;
+    robj **shared_integers;     /* 0 .. OBJ_SHARED_INTEGERS - 1 */
+    size_t initial_memory_usage;/* used_memory_startup */
     int also_propagate_n, also_propagate_cap;
     /* Replication, the replica's side (replica.c): the master it
      * follows (NULL: this server is a master), the state of its link, the
@@ -761,8 +767,15 @@ typedef struct redisOp {
 /* ---- object.c ---- */
 robj *createObject(redisServer *s, int type, void *ptr);
 robj *createStringObject(redisServer *s, const char *ptr, size_t len);
+robj *tryCreateStringObject(redisServer *s, const char *ptr, size_t len);
+robj *tryCreateEmbeddedStringObject(redisServer *s, const char *ptr,
+                                    size_t len);
 robj *createRawStringObject(redisServer *s, const char *ptr, size_t len);
 robj *createStringObjectFromLongLong(redisServer *s, long long value);
+robj *createStringObjectFromLongLongForValue(redisServer *s,
+                                             long long value);
+void createSharedIntegers(redisServer *s);
+void releaseSharedIntegers(redisServer *s);
 robj *createStringObjectFromDouble(redisServer *s, double value);
 robj *tryObjectEncoding(redisServer *s, robj *o);
 robj *dupStringObject(redisServer *s, const robj *o);
@@ -780,6 +793,8 @@ void freeObjectValue(redisServer *s, robj *o);
 size_t stringObjectLen(const robj *o);
 const char *strEncoding(int encoding);
 size_t memoryUsageOf(dictEntry *de, size_t samples);
+sds memoryInfoSection(redisServer *s, sds info);
+size_t memoryNotCountedForEvict(redisServer *s);
 const char *typeName(const robj *o);
 int getLongLongFromObject(const robj *o, long long *target);
 int getLongLongFromObjectOrReply(client *c, robj *o, long long *target,
@@ -1153,6 +1168,8 @@ int prepareForShutdown(redisServer *s, int flags);
 uint64_t serverChildNext(redisServer *s);
 void serverChildRun(redisServer *s, uint64_t t);
 uint64_t serverNow(redisServer *s);
+int serverSizeEventLoop(redisServer *s, int grow_only);
+void serverStartupDone(redisServer *s);
 int serverRunWithPeriod(redisServer *s, int ms);
 redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
                           gkRng *rng, gkTrace *trace,
@@ -1433,6 +1450,8 @@ void helloCommand(client *c);
 sds catClientInfoString(redisServer *s, client *cl, sds o);
 int getClientType(client *c);
 size_t getClientOutputBufferMemoryUsage(client *c);
+size_t getClientMemoryUsage(client *c, size_t *obuf);
+size_t clientArgvBytes(robj **argv, int argc);
 int closeClientOnOutputBufferLimitReached(client *c, int async);
 void clientsCronOutputBufferLimits(redisServer *s);
 void clientsCron(redisServer *s);

@@ -36,7 +36,8 @@ static slowlogEntry *slowlogCreateEntry(client *c, robj **argv, int argc,
     slowlogEntry *se = memCalloc(s->mem, sizeof(*se));
     int kept = argc > SLOWLOG_ENTRY_MAX_ARGC ? SLOWLOG_ENTRY_MAX_ARGC : argc;
     se->argc = kept;
-    se->argv = memAlloc(s->mem, sizeof(robj *) * (size_t)kept);
+    se->argv = memAllocAs(s->mem, sizeof(robj *) * (size_t)kept,
+                          MEM64_PTR * (size_t)kept);
     for (int j = 0; j < kept; j++) {
         if (kept != argc && j == kept - 1) {
             sds t = sdscatprintf(s->mem, sdsempty(s->mem),

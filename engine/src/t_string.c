@@ -280,10 +280,11 @@ static void _incrDecr(client *c, long long incr) {
         return;
     }
     value += incr;
-    if (o && o->refcount == 1 && o->encoding == OBJ_ENCODING_INT) {
+    if (o && o->refcount == 1 && o->encoding == OBJ_ENCODING_INT &&
+        (value < 0 || value >= OBJ_SHARED_INTEGERS)) {
         o->v.ll = value;
     } else {
-        robj *n = createStringObjectFromLongLong(s, value);
+        robj *n = createStringObjectFromLongLongForValue(s, value);
         if (o) dbOverwrite(s, c->db, c->argv[1], n);
         else dbAdd(s, c->db, c->argv[1], n);
     }

@@ -71,7 +71,8 @@ static zskiplistNode *zslCreateNode(redisServer *s, int level, double score,
                                     sds ele) {
     size_t size = sizeof(zskiplistNode) +
                   (size_t)level * sizeof(struct zskiplistLevel);
-    zskiplistNode *zn = memAlloc(s->mem, size);
+    zskiplistNode *zn = memAllocAs(s->mem, size, MEM64_ZSL_NODE +
+                                   (size_t)level * MEM64_ZSL_LEVEL);
     zn->score = score;
     zn->ele = ele;
     zn->backward = NULL;
@@ -81,7 +82,7 @@ static zskiplistNode *zslCreateNode(redisServer *s, int level, double score,
 /* Returns a new empty skiplist: a header node with all 32 levels, linked
  * to nothing. Released with zslRelease. */
 zskiplist *zslCreate(redisServer *s) {
-    zskiplist *zsl = memAlloc(s->mem, sizeof(*zsl));
+    zskiplist *zsl = memAllocAs(s->mem, sizeof(*zsl), MEM64_ZSKIPLIST);
     zsl->level = 1;
     zsl->length = 0;
     zsl->header = zslCreateNode(s, ZSKIPLIST_MAXLEVEL, 0, NULL);
@@ -714,7 +715,7 @@ void freeZsetObject(redisServer *s, robj *o) {
 static void zsetConvert(redisServer *s, robj *zobj) {
     unsigned char *lp = zobj->v.ptr, *eptr = lpFirst(lp), *sptr;
     unsigned char buf[LP_INTBUF_SIZE];
-    zset *zs = memAlloc(s->mem, sizeof(*zs));
+    zset *zs = memAllocAs(s->mem, sizeof(*zs), MEM64_ZSET);
     zs->dict = dictCreate(&zsetDictType, &s->denv);
     zs->zsl = zslCreate(s);
     while (eptr != NULL) {

@@ -129,8 +129,8 @@ export const inspectEn = {
   'inspect.sl.rankN': 'rank {n}',
 
   'inspect.str.int': 'int: {v} is kept in the object itself, in place of a pointer; no bytes are allocated for it.',
-  'inspect.str.embstr': 'embstr: in Redis the object and its sds share one allocation of at most 64 bytes, for strings of up to 44 bytes. This engine keeps them in two blocks (object {o} B, string {s} B) and names the encoding as Redis does.',
-  'inspect.str.raw': 'raw: the object points to a separate sds allocation (in this engine: object {o} B, string {s} B).',
+  'inspect.str.embstr': 'embstr: the object and its sds share one allocation of at most 64 bytes, for strings of up to 44 bytes: 16 bytes of object, a 3-byte sds header, the bytes and a NUL, here {o} B in jemalloc\'s size class.',
+  'inspect.str.raw': 'raw: the object (16 B) points to a separate sds allocation of {s} B (its size class in jemalloc).',
   'inspect.str.offset': 'offset',
   'inspect.str.bytes': 'its bytes',
   'inspect.str.text': 'as text',

@@ -131,8 +131,8 @@ export const inspectKo: Record<keyof typeof inspectEn, string> = {
   'inspect.sl.rankN': '순위 {n}',
 
   'inspect.str.int': 'int: {v}는 포인터 자리에, 객체 안에 그대로 들어 있어 따로 할당한 바이트가 없습니다.',
-  'inspect.str.embstr': 'embstr: Redis에서는 객체와 sds가 최대 64바이트의 한 할당을 함께 씁니다(44바이트까지의 문자열). 이 엔진은 두 블록(객체 {o} B, 문자열 {s} B)에 두고, 인코딩 이름은 Redis처럼 붙입니다.',
-  'inspect.str.raw': 'raw: 객체가 따로 할당한 sds를 가리킵니다(이 엔진에서 객체 {o} B, 문자열 {s} B).',
+  'inspect.str.embstr': 'embstr: 객체와 sds가 최대 64바이트의 한 할당을 함께 씁니다(44바이트까지의 문자열). 객체 16바이트, 3바이트 sds 헤더, 바이트와 NUL이 들어가며, jemalloc 크기 등급으로 {o} B입니다.',
+  'inspect.str.raw': 'raw: 객체(16 B)가 따로 할당한 sds({s} B, jemalloc 크기 등급)를 가리킵니다.',
   'inspect.str.offset': '오프셋',
   'inspect.str.bytes': '바이트',
   'inspect.str.text': '텍스트로',

@@ -1,0 +1,66 @@
+// The page shows the memory figures a 64-bit Redis would: the WebAssembly
+// engine, whose pointers are 4 bytes, must report the same used_memory
+// growth and MEMORY USAGE as the native engine for the same commands (and
+// the native engine is held to redis-server's by tests/server/memory).
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { glasskv } from '../diff/build';
+import { oneServer, rawExchange } from './helpers';
+
+const SEED = 42;
+
+function script(): string[] {
+  const lines: string[] = ['DEBUG POPULATE 1000'];
+  for (let i = 0; i < 300; i++) lines.push(`SET s:${i} ${'x'.repeat(1 + (i % 120))}`, `SET n:${i} ${i * 97}`);
+  for (let i = 0; i < 50; i++) {
+    lines.push(`HSET hl:${i} ${Array.from({ length: 10 }, (_, f) => `f${f} v${f}`).join(' ')}`);
+    lines.push(`SADD si:${i} ${Array.from({ length: 10 }, (_, f) => f * 3).join(' ')}`);
+    lines.push(`ZADD zl:${i} ${Array.from({ length: 20 }, (_, f) => `${f} m${f}`).join(' ')}`);
+  }
+  for (let i = 0; i < 5; i++) {
+    lines.push(`HSET ht:${i} ${Array.from({ length: 600 }, (_, f) => `f${f} v${f}`).join(' ')}`);
+    lines.push(`SADD st:${i} ${Array.from({ length: 600 }, (_, f) => `m${f}`).join(' ')}`);
+    lines.push(`ZADD zs:${i} ${Array.from({ length: 300 }, (_, f) => `${f} member:${f}`).join(' ')}`);
+    lines.push(`RPUSH l:${i} ${Array.from({ length: 2000 }, (_, f) => `element:${f}`).join(' ')}`);
+  }
+  lines.push('CONFIG SET list-compress-depth 1');
+  lines.push(`RPUSH lz ${Array.from({ length: 5000 }, () => 'abcabcabcabcabcabc').join(' ')}`);
+  return lines;
+}
+
+const KEYS = ['key:7', 's:5', 's:50', 's:119', 'n:3', 'n:200', 'hl:3', 'si:3', 'zl:3',
+  'ht:3', 'st:3', 'zs:3', 'l:3', 'lz'];
+
+/** The integers a list of replies holds, in order: ":N" RESP or
+ *  "(integer) N" as redis-cli prints them. */
+function integers(text: string): number[] {
+  return [...text.matchAll(/(?:^:|\(integer\) )(\d+)/gm)].map((m) => Number(m[1]));
+}
+
+function usedMemory(text: string): number[] {
+  return [...text.matchAll(/used_memory:(\d+)/g)].map((m) => Number(m[1]));
+}
+
+describe('memory figures are the same in WebAssembly as natively', () => {
+  it('used_memory grows by the same bytes and MEMORY USAGE gives the same figures', async () => {
+    const lines = ['INFO memory', ...script(), 'INFO memory', ...KEYS.map((k) => `MEMORY USAGE ${k} SAMPLES 0`)];
+    const { world, conn } = await oneServer(SEED);
+    let wasm = '';
+    const usage: string[] = [];
+    for (const line of lines) {
+      const args = line.split(' ');
+      const out = rawExchange(world, conn, `*${args.length}\r\n${args.map((a) => `$${a.length}\r\n${a}\r\n`).join('')}`);
+      if (line.startsWith('INFO')) wasm += out;
+      if (line.startsWith('MEMORY')) usage.push(out);
+    }
+    const native = spawnSync(glasskv, ['cli', '--seed', String(SEED)],
+      { input: lines.join('\n') + '\n', encoding: 'utf8', maxBuffer: 1 << 26 });
+    expect(native.status).toBe(0);
+    const nativeUsed = usedMemory(native.stdout);
+    const wasmUsed = usedMemory(wasm);
+    expect(wasmUsed[1] - wasmUsed[0]).toBeGreaterThan(500_000);
+    expect(wasmUsed[1] - wasmUsed[0]).toBe(nativeUsed[1] - nativeUsed[0]);
+    const nativeUsage = integers(native.stdout).slice(-KEYS.length);
+    expect(integers(usage.join(''))).toEqual(nativeUsage);
+  });
+});
