@@ -334,3 +334,28 @@ test.describe('the key inspector', () => {
     });
   }
 });
+
+test.describe('the key inspector\'s facts', () => {
+  for (const lang of ['en', 'ko'] as const) {
+    test(`are labelled alike, in capitals where the script has them (${lang})`, async ({ page }) => {
+      const app = new SandboxPage(page);
+      const inspector = new InspectorPane(app);
+      await page.setViewportSize(SCREENS.projector);
+      await app.open({ seed: 5, pane: 'inspect' });
+      await app.byId(`lang.${lang}`).click();
+      await app.console.run('RPUSH mylist a b c');
+      await inspector.open('mylist');
+      await expect(inspector.header).toHaveAttribute('data-length', '3');
+      const labels = await inspector.header.locator('dt').evaluateAll((els) => els.map((e) => {
+        const s = getComputedStyle(e);
+        return { text: (e as HTMLElement).innerText.trim(), style: `${s.fontSize} ${s.fontWeight} ${s.letterSpacing} ${s.color}` };
+      }));
+      expect(labels.length).toBeGreaterThanOrEqual(6);
+      // As drawn (innerText follows text-transform): no label in lower case.
+      expect(labels.filter((l) => l.text !== l.text.toUpperCase()).map((l) => l.text)).toEqual([]);
+      expect(new Set(labels.map((l) => l.style)).size).toBe(1);
+      await shot(page, `facts-labels-${lang}`);
+      expect(app.errors).toEqual([]);
+    });
+  }
+});

@@ -420,4 +420,51 @@ test.describe('the Slabs pane', () => {
       await context.close();
     });
   }
+  for (const [size, viewport] of [['1280x720', { width: 1280, height: 720 }], ['390x844', { width: 390, height: 844 }]] as const) {
+    for (const lang of ['en', 'ko'] as const) {
+      test(`the chunk sizes are read from a projector, and the quick set lines up on one row (${size}, ${lang})`, async ({ browser }) => {
+        const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+        const app = new SandboxPage(await context.newPage());
+        const slabs = new SlabsPane(app);
+        await app.page.goto(`./?fresh&seed=5&lang=${lang}`);
+        await app.waitReady();
+        await slabs.show();
+        // The ladder of chunk sizes: body-like type, at least 13 px.
+        const chips = app.page.locator('.whatif-ladder span');
+        expect(await chips.count()).toBeGreaterThan(10);
+        for (const px of await chips.evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).fontSize)))) {
+          expect(px).toBeGreaterThanOrEqual(13);
+        }
+        // The quick set: its name above its fields or level with them, never
+        // between; the button on the fields' row, its word on one line.
+        const form = app.page.locator('form[aria-label]').filter({ has: app.byId('slabs.quick.send') });
+        const geo = await form.evaluate((f) => {
+          const box = (e: Element) => e.getBoundingClientRect();
+          const title = box(f.querySelector('.slabs-form-title, strong')!);
+          const labels = [...f.querySelectorAll('label')].map(box);
+          const inputs = [...f.querySelectorAll('input')].map(box);
+          const button = f.querySelector('[data-testid="slabs.quick.send"]')!;
+          // The lines its word is set on: one top per line box.
+          const range = document.createRange();
+          range.selectNodeContents(button);
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+          return { title, labels, inputs, button: box(button), lines };
+        });
+        const mid = (b: { top: number; bottom: number }) => (b.top + b.bottom) / 2;
+        const above = geo.title.bottom <= Math.min(...geo.labels.map((l) => l.top)) + 1;
+        const level = Math.abs(mid(geo.title) - mid(geo.inputs[0])) <= 2;
+        expect(above || level, `title ${geo.title.top}-${geo.title.bottom}, input ${geo.inputs[0].top}-${geo.inputs[0].bottom}`).toBe(true);
+        expect(geo.lines).toBe(1);
+        for (const input of geo.inputs) {
+          expect(Math.abs(input.top - geo.inputs[0].top)).toBeLessThanOrEqual(1);
+          expect(Math.abs(mid(geo.button) - mid(input))).toBeLessThanOrEqual(2);
+        }
+        await app.expectNoSideScroll();
+        await app.byId('slabs.quick.send').scrollIntoViewIfNeeded();
+        await app.screenshot(`slabs-quickset-${size}-${lang}`);
+        expect(app.errors).toEqual([]);
+        await context.close();
+      });
+    }
+  }
 });

@@ -16,10 +16,10 @@ export const inspectEn = {
 
   'inspect.h.type': 'TYPE',
   'inspect.h.encoding': 'OBJECT ENCODING',
-  'inspect.h.length': 'length',
+  'inspect.h.length': 'Length',
   'inspect.h.memory': 'MEMORY USAGE',
   'inspect.h.ttl': 'TTL',
-  'inspect.h.limits': 'converts at',
+  'inspect.h.limits': 'Converts at',
   'inspect.len.string': '{n, plural, one {# byte} other {# bytes}}',
   'inspect.len.int': 'an integer',
   'inspect.len.list': '{n, plural, one {# element} other {# elements}}',

@@ -75,6 +75,22 @@ export function focusOn(step: Step, ran: number): string[] {
   return out;
 }
 
+/** The targets to bring into sight once `ran` of the step's click blocks
+ *  have run: those of the last focus block the reader has reached (the
+ *  text has moved on to it), or, before any, those of the step's first. */
+export function followOf(step: Step, ran: number): string[] {
+  let clicks = 0;
+  let reached: string[] | null = null;
+  let first: string[] | null = null;
+  for (const b of blocksOf(step)) {
+    if (b.type === 'focus') {
+      first ??= b.targets;
+      if (clicks <= ran) reached = b.targets;
+    } else if (isActionBlock(b) && !b.auto) clicks++;
+  }
+  return reached ?? first ?? [];
+}
+
 /** Each acting block of a step with the expect blocks that follow it. */
 export function claimsOf(step: Step): { block: ActionBlock; expects: ExpectBlock[] }[] {
   const out: { block: ActionBlock; expects: ExpectBlock[] }[] = [];

@@ -38,7 +38,8 @@ export const Header = memo(function Header() {
 
 /** How far the header scrolls before it sticks, as --header-stick: to the
  *  row of the time buttons, less the header's own top padding (on a phone
- *  that row comes last, and only it stays in sight; styles.css). */
+ *  that row comes last, and only it stays in sight; styles.css); and its
+ *  height, as --header-h on the page. */
 function useStickOffset() {
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -49,6 +50,9 @@ function useStickOffset() {
       const pad = parseFloat(getComputedStyle(header).paddingTop) || 0;
       const offset = Math.max(0, row.getBoundingClientRect().top - header.getBoundingClientRect().top - pad);
       header.style.setProperty('--header-stick', `${offset}px`);
+      // The header's whole height, for a layout that fits the rest of the
+      // first screen (a lesson on a phone).
+      document.documentElement.style.setProperty('--header-h', `${Math.ceil(header.getBoundingClientRect().height)}px`);
     };
     const ro = new ResizeObserver(measure);
     ro.observe(header);

@@ -1,6 +1,6 @@
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import { useAppState, useT } from '../../app/hooks';
-import { actionsBefore, actionsBeforeClick, clickBlocks, focusOf, logFollows } from '../../lessons/plan';
+import { actionsBefore, actionsBeforeClick, clickBlocks, followOf, logFollows } from '../../lessons/plan';
 import type { Lesson } from '../../lessons/types';
 import { useCurrentLesson, useLesson, useLessonApi } from './hooks';
 import { StepBody } from './StepBody';
@@ -53,14 +53,16 @@ function LessonHead({ lesson }: { lesson: Lesson }) {
 function LessonBody({ lesson, step }: { lesson: Lesson; step: number }) {
   const body = useRef<HTMLDivElement>(null);
   const ran = useLesson((s) => s.active?.ran ?? 0);
-  const focus = focusOf(lesson.steps[step]).join(' ');
+  const focus = followOf(lesson.steps[step], ran).join(' ');
   useEffect(() => {
     body.current?.scrollTo({ top: 0 });
   }, [lesson.id, step]);
   useEffect(() => {
-    // Bring the first focus target into sight as the step opens and after
-    // each block (a target such as the walker's cursor may appear only
-    // then), and keep it there while the views it sits in settle.
+    // Bring the focus target the reader has reached into sight as the step
+    // opens and after each block (a target such as the walker's cursor may
+    // appear only then; a later focus block of the step takes over once
+    // the blocks before it have run), and keep it there while the views it
+    // sits in settle.
     const targets = focus ? focus.split(' ') : [];
     if (!targets.length) return;
     return followTarget(targets);

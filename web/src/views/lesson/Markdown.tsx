@@ -53,7 +53,12 @@ function Block({ node }: { node: MdBlock }): ReactNode {
       return node.ordered ? <ol start={node.start}>{items}</ol> : <ul>{items}</ul>;
     }
     case 'code':
-      return <pre className="md-pre"><code>{node.v}</code></pre>;
+      // Code in a language (Lua) keeps its lines and scrolls sideways in its
+      // box; a block with no language (bytes on the wire, a reply) wraps,
+      // preferably after each \r\n written out.
+      return node.lang ? <pre className="md-pre"><code>{node.v}</code></pre> : (
+        <pre className="md-pre wrap"><code>{breakAfterCrlf(node.v)}</code></pre>
+      );
     case 'quote':
       return <blockquote><MdBlocks nodes={node.c} /></blockquote>;
     case 'hr':
@@ -76,4 +81,9 @@ function Block({ node }: { node: MdBlock }): ReactNode {
         </div>
       );
   }
+}
+
+/** Text with a break opportunity after each written-out \r\n. */
+function breakAfterCrlf(text: string): ReactNode[] {
+  return text.split(/(?<=\\r\\n)/).flatMap((part, i) => (i ? [<wbr key={i} />, part] : [part]));
 }

@@ -18,10 +18,9 @@ export const PredictView = memo(function PredictView({ block, state }: { block: 
   return (
     <div className={`lesson-block predict ${verdict}`} data-testid="lesson.predict" data-block-key={block.key}
       data-state={state} data-verdict={verdict} role="group" aria-labelledby={labelId}>
-      <div className="lesson-block-head">
-        <span className="lesson-block-kind">{t('lesson.predict.label')}</span>
-      </div>
-      <p className="predict-question" id={labelId}><MdInlines nodes={block.question} /></p>
+      <p className="predict-question" id={labelId}>
+        <span className="lesson-block-kind">{t('lesson.predict.label')}</span> <MdInlines nodes={block.question} />
+      </p>
       {shown ? <Result block={block} given={shown.given} actual={shown.actual} correct={shown.correct} /> : (
         <Ask block={block} state={state} />
       )}

@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { WorkloadPreset } from '../../../../wasm/protocol';
 import { useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
@@ -13,6 +13,12 @@ export const RunPanel = memo(function RunPanel() {
   const t = useT();
   const target = useLessonTarget('loop.run');
   const [tab, setTab] = useState<Tab>('labs');
+  // A lesson step that points at the labs shows them, whatever tab was
+  // picked before.
+  const labs = useLessonTarget('loop.labs')['data-lesson-focus'];
+  useEffect(() => {
+    if (labs === 'on') setTab('labs');
+  }, [labs]);
   return (
     <section className="panel loop-run" aria-labelledby="run-title" {...target}>
       <header className="panel-head run-head">

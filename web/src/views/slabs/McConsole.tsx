@@ -85,8 +85,8 @@ const QuickSet = memo(function QuickSet() {
     void store.act({ kind: 'mcSet', key, flags: 0, bytes: n });
   };
   return (
-    <form className="slabs-form" onSubmit={submit} aria-label={t('slabs.quick.title')}>
-      <strong>{t('slabs.quick.title')}</strong>
+    <form className="slabs-form quick-set" onSubmit={submit} aria-label={t('slabs.quick.title')}>
+      <strong className="slabs-form-title">{t('slabs.quick.title')}</strong>
       <label>{t('slabs.quick.key')}
         <input value={key} onChange={(e) => setKey(e.target.value)} onFocus={mark}
           data-testid="slabs.quick.key" spellCheck={false} aria-invalid={!keyOk} />
