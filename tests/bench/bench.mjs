@@ -5,7 +5,8 @@
 // target of WebAssembly within 1.6x of native); then the
 // eval-vs-zcard lab run live in the app's module (livelab.ts), memcached's
 // fill, and redis-benchmark against `glasskv server` and redis-server
-// (redis-benchmark.mjs).
+// (redis-benchmark.mjs), and what each command costs in the real server
+// and in the engine (costs.mjs).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -134,3 +135,6 @@ console.log(`wasm (mc.ts) / native sets per second: ${(mc.ts.sets_per_sec / mc.n
 console.log('\nbench: redis-benchmark against glasskv server and redis-server...');
 printRedisBenchmark(await redisBenchmark());
 console.log(`(rates are wall-clock on a shared machine: 1-minute load average ${loadavg()[0].toFixed(1)} at the end of the run)`);
+
+console.log('\nbench: what each command costs, redis-server\'s measured time against the engine\'s virtual time (costs.mjs)...');
+spawnSync(process.execPath, [join(root, 'tests', 'bench', 'costs.mjs')], { stdio: 'inherit' });

@@ -1,0 +1,170 @@
+// What a command costs, Debian's redis-server 7.0 against the engine's
+// virtual CPU time, side by side in one run: for each row, the same data
+// is built in both (at 10k, 100k and 1M elements where the size matters),
+// the command is run, and INFO commandstats' usec_per_call is read from
+// each: the real server's measured time, the engine's simulated one (its
+// `glasskv cli` world). The table is what the engine's cost model is
+// calibrated against (engine/src/server.h's COST_* and what uses them).
+//
+//   node tests/bench/costs.mjs [--sizes 10000,100000] [--only KEYS,SCAN]
+//                              [--write]
+//
+// --write saves the table to tests/bench/costs.json.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const glasskv = join(root, 'build', 'native', 'glasskv');
+
+function flag(name, dflt) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : dflt;
+}
+const SIZES = flag('--sizes', '10000,100000,1000000').split(',').map(Number);
+const ONLY = flag('--only', '').split(',').filter(Boolean);
+
+/** Lines adding n members to a collection, 1000 to a command. */
+function fill(cmd, key, n, member) {
+  const lines = [];
+  for (let i = 0; i < n; i += 1000) {
+    const parts = [cmd, key];
+    for (let j = i; j < Math.min(n, i + 1000); j++) parts.push(...member(j));
+    lines.push(parts.join(' '));
+  }
+  return lines;
+}
+
+const populate = (n) => [`DEBUG POPULATE ${n}`];
+const set = (n, key = 's') => fill('SADD', key, n, (j) => [`member:${j}`]);
+const hash = (n) => fill('HSET', 'h', n, (j) => [`field:${j}`, `value:${j}`]);
+const zset = (n, key = 'z') => fill('ZADD', key, n, (j) => [j, `member:${j}`]);
+const list = (n) => fill('RPUSH', 'l', n, (j) => [`element:${j}`]);
+const numbers = (n) => fill('RPUSH', 'l', n, (j) => [(j * 7919) % n]);
+const calls = (n, line) => Array.from({ length: n }, (_, i) => line(i));
+
+// name, the cmdstat it is read from, whether it depends on the size, the
+// data, and the commands timed (usec_per_call is their average).
+const ROWS = [
+  ['KEYS *', 'keys', true, populate, () => ['KEYS *']],
+  ['SCAN 0 COUNT 1000', 'scan', true, populate, () => ['SCAN 0 COUNT 1000']],
+  ['FLUSHALL', 'flushall', true, populate, () => ['FLUSHALL']],
+  ['FLUSHALL ASYNC', 'flushall', true, populate, () => ['FLUSHALL ASYNC']],
+  ['DEBUG POPULATE', 'debug', true, () => [], (n) => [`DEBUG POPULATE ${n}`]],
+  ['DEL of a set', 'del', true, set, () => ['DEL s']],
+  ['UNLINK of a set', 'unlink', true, set, () => ['UNLINK s']],
+  ['DEL of a hash', 'del', true, hash, () => ['DEL h']],
+  ['DEL of a zset', 'del', true, zset, () => ['DEL z']],
+  ['DEL of a list', 'del', true, list, () => ['DEL l']],
+  ['SMEMBERS', 'smembers', true, set, () => ['SMEMBERS s']],
+  ['HGETALL', 'hgetall', true, hash, () => ['HGETALL h']],
+  ['LRANGE 0 -1', 'lrange', true, list, () => ['LRANGE l 0 -1']],
+  ['ZRANGE 0 -1', 'zrange', true, zset, () => ['ZRANGE z 0 -1']],
+  ['SUNIONSTORE', 'sunionstore', true,
+    (n) => [...set(n / 2, 's1'), ...fill('SADD', 's2', n / 2, (j) => [`other:${j}`])],
+    () => ['SUNIONSTORE d s1 s2']],
+  ['ZUNIONSTORE', 'zunionstore', true,
+    (n) => [...zset(n / 2, 'z1'), ...fill('ZADD', 'z2', n / 2, (j) => [j, `other:${j}`])],
+    () => ['ZUNIONSTORE d 2 z1 z2']],
+  ['SORT', 'sort', true, numbers, () => ['SORT l']],
+  ['MGET of 100 keys', 'mget', false, () => populate(100),
+    () => calls(100, () => `MGET ${calls(100, (i) => `key:${i}`).join(' ')}`)],
+  ['SET of 1 MB', 'set', false, () => [], () => calls(10, (i) => `SET big:${i} ${'x'.repeat(1 << 20)}`)],
+  ['GET', 'get', false, () => populate(1000), () => calls(10000, (i) => `GET key:${i % 1000}`)],
+  ['SET', 'set', false, () => [], () => calls(10000, (i) => `SET k:${i} v${i}`)],
+  ['INCR', 'incr', false, () => [], () => calls(10000, (i) => `INCR c:${i % 100}`)],
+  ['LPUSH', 'lpush', false, () => [], () => calls(10000, (i) => `LPUSH q e${i}`)],
+  ['ZADD', 'zadd', false, () => [], () => calls(10000, (i) => `ZADD zz ${i} m${i}`)],
+];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Inline command lines as RESP, split at spaces. */
+function resp(lines) {
+  return lines.map((l) => {
+    const a = l.split(' ');
+    return `*${a.length}\r\n${a.map((x) => `$${Buffer.byteLength(x)}\r\n${x}\r\n`).join('')}`;
+  }).join('');
+}
+
+function usecPerCall(info, stat) {
+  const m = new RegExp(`cmdstat_${stat.replace('|', '\\|')}:calls=(\\d+),usec=(\\d+)`).exec(info);
+  return m ? Number(m[2]) / Number(m[1]) : NaN;
+}
+
+async function startRedis() {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'glasskv-costs-'));
+  const proc = spawn('redis-server', ['--port', String(port), '--save', '',
+    '--appendonly', 'no', '--dir', dir, '--enable-debug-command', 'yes'], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    const r = spawnSync('redis-cli', ['-p', String(port), 'PING']);
+    if (r.stdout?.toString().trim() === 'PONG') return { port, proc, dir };
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  proc.kill();
+  throw new Error('redis-server did not start');
+}
+
+function redisPipe(port, lines) {
+  const r = spawnSync('redis-cli', ['-p', String(port), '--pipe'],
+    { input: resp(lines), encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (!/errors: 0,/.test(r.stdout)) throw new Error(`redis-cli --pipe: ${r.stdout}${r.stderr}`);
+}
+
+function redisRow(port, setup, timed, stat) {
+  redisPipe(port, ['FLUSHALL', ...setup]);
+  redisPipe(port, ['CONFIG RESETSTAT', ...timed]);
+  const info = spawnSync('redis-cli', ['-p', String(port), 'INFO', 'commandstats'], { encoding: 'utf8' }).stdout;
+  return usecPerCall(info, stat);
+}
+
+function engineRow(setup, timed, stat) {
+  const input = [...setup, 'CONFIG RESETSTAT', ...timed, 'INFO commandstats'].join('\n') + '\n';
+  const r = spawnSync(glasskv, ['cli'], { input, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`glasskv cli: ${r.stderr}`);
+  return usecPerCall(r.stdout.slice(r.stdout.lastIndexOf('# Commandstats')), stat);
+}
+
+spawnSync('make', ['-s', '-C', join(root, 'engine')], { stdio: 'inherit' });
+const { port, proc, dir } = await startRedis();
+const table = [];
+console.log(`${'command'.padEnd(20)} ${'elements'.padStart(10)} ${'redis usec'.padStart(12)}`
+  + ` ${'engine usec'.padStart(12)} ${'ratio'.padStart(8)}   (usec_per_call of INFO commandstats)`);
+try {
+  for (const [name, stat, sized, setup, timed] of ROWS) {
+    if (ONLY.length && !ONLY.some((o) => name.startsWith(o))) continue;
+    for (const n of sized ? SIZES : [null]) {
+      const s = setup(n ?? 0), t = timed(n ?? 0);
+      const redis = redisRow(port, s, t, stat);
+      const engine = engineRow(s, t, stat);
+      const row = { name, n, redis: Number(redis.toFixed(2)), engine: Number(engine.toFixed(2)),
+        ratio: Number((engine / redis).toFixed(3)) };
+      table.push(row);
+      console.log(`${name.padEnd(20)} ${(n === null ? '' : n.toLocaleString('en-US')).padStart(10)}`
+        + ` ${row.redis.toFixed(2).padStart(12)} ${row.engine.toFixed(2).padStart(12)} ${row.ratio.toFixed(2).padStart(8)}`);
+    }
+  }
+} finally {
+  proc.kill();
+  rmSync(dir, { recursive: true, force: true });
+}
+const off = table.filter((r) => !(r.ratio >= 0.75 && r.ratio <= 1.25));
+console.log(`\n${table.length - off.length} of ${table.length} rows within ±25% (engine usec per call against redis-server's)`);
+if (process.argv.includes('--write')) {
+  writeFileSync(join(root, 'tests', 'bench', 'costs.json'), JSON.stringify({
+    measured: new Date().toISOString().slice(0, 10), unit: 'usec_per_call', rows: table }, null, 2) + '\n');
+  console.log('wrote tests/bench/costs.json');
+}
