@@ -216,6 +216,22 @@ test.describe('the Slabs pane', () => {
     await expect(app.byId('slabs.status')).toHaveAttribute('data-evictions', String(evictions));
     expect(app.errors).toEqual([]);
   });
+  test('the slab labs\' Run buttons look like the page\'s other buttons', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const slabs = new SlabsPane(app);
+    await app.open({ seed: 5 });
+    await slabs.show();
+    const look = (id: string) => app.byId(id).evaluate((e) => {
+      const s = getComputedStyle(e);
+      return [s.backgroundColor, s.borderTopColor, s.borderTopLeftRadius, s.fontSize, s.fontWeight].join(' ');
+    });
+    const page_ = await look('slabs.quick.send');
+    for (const name of ['slab-classes', 'item-placement', 'slab-calcification']) {
+      expect(await look(`slabs.lab.${name}.run`), name).toBe(page_);
+    }
+    expect(app.errors).toEqual([]);
+  });
+
   test('the slab labs run headless in the worker and each run is told in words with its own figures', async ({ page }) => {
     const app = new SandboxPage(page);
     const slabs = new SlabsPane(app);

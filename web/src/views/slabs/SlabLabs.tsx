@@ -39,7 +39,7 @@ export const SlabLabs = memo(function SlabLabs() {
           return (
             <li key={name} className="slabs-lab-row" data-testid={`slabs.lab.${name}`}>
               <span className="slabs-lab-name">{t(`slabLab.name.${name}`)}</span>
-              <button type="button" data-testid={`slabs.lab.${name}.run`} disabled={running}
+              <button type="button" className="btn small" data-testid={`slabs.lab.${name}.run`} disabled={running}
                 aria-pressed={shown === name} onClick={() => void runLab(name)}>
                 {running ? t('slabLab.running') : t('slabLab.run')}
               </button>
