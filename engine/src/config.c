@@ -10,7 +10,7 @@
 #include "acl.h"
 
 enum { CFG_BOOL, CFG_INT, CFG_MEMORY, CFG_ENUM, CFG_STRING, CFG_SAVE,
-       CFG_OBUF, CFG_NOTIFY, CFG_PASS };
+       CFG_OBUF, CFG_NOTIFY, CFG_PASS, CFG_PERCENTILES };
 
 typedef struct configDef {
     const char *name, *alias;
@@ -187,6 +187,8 @@ static const configDef configs[] = {
       OFF(busy_reply_threshold), 1, 0, LONG_MAX, 0 },
     { "latency-monitor-threshold", NULL, CFG_INT,
       OFF(latency_monitor_threshold), 1, 0, LLONG_MAX, 0 },
+    { "latency-tracking-info-percentiles", NULL, CFG_PERCENTILES, 0, 0, 0, 0,
+      0 },
     { "latency-tracking", NULL, CFG_BOOL, OFF(latency_tracking), 0, 0, 1,
       0 },
     { "save", NULL, CFG_SAVE, 0, 0, 0, 0, 0 },
@@ -386,6 +388,58 @@ static const char *_setSaveFromValue(serverConfig *cfg, const char *value) {
     return _setSavePoints(cfg, n, words, 0);
 }
 
+/* latency-tracking-info-percentiles from words: each a number from 0 to
+ * 100. NULL, or the reason (and nothing changed). */
+static const char *_setPercentiles(serverConfig *cfg, int argc,
+                                   char **argv) {
+    double p[CONFIG_MAX_PERCENTILES];
+    if (argc > CONFIG_MAX_PERCENTILES)
+        return "Invalid latency-tracking-info-percentiles parameters";
+    for (int j = 0; j < argc; j++) {
+        if (!string2d(argv[j], strlen(argv[j]), &p[j]))
+            return "Invalid latency-tracking-info-percentiles parameters";
+        if (p[j] > 100.0 || p[j] < 0.0)
+            return "latency-tracking-info-percentiles parameters should sit "
+                   "between [0.0,100.0]";
+    }
+    memcpy(cfg->latency_percentiles, p, sizeof(double) * (size_t)argc);
+    cfg->latency_percentiles_n = argc;
+    return NULL;
+}
+
+/* CONFIG SET latency-tracking-info-percentiles "50 99 99.9". */
+static const char *_setPercentilesFromValue(redisServer *s,
+                                            const char *value) {
+    sds *words;
+    int n = splitArgs(s, value, &words);
+    if (n < 0) return "Invalid latency-tracking-info-percentiles parameters";
+    const char *why = _setPercentiles(&s->cfg, n, words);
+    splitArgsRelease(s, words, n);
+    return why;
+}
+
+/* A percentile as Redis prints it: %f without its trailing zeros or a
+ * trailing point (99.9, 50). */
+int configPercentileString(char *buf, size_t cap, double p) {
+    int n = snprintf(buf, cap, "%f", p);
+    if (n <= 0 || (size_t)n >= cap || !strchr(buf, '.')) return n;
+    while (n > 0 && buf[n - 1] == '0') buf[--n] = '\0';
+    if (n > 0 && buf[n - 1] == '.') buf[--n] = '\0';
+    return n;
+}
+
+/* The percentiles as CONFIG GET shows them, into buf. */
+static void _percentilesString(const serverConfig *cfg, char *buf,
+                               size_t cap) {
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int j = 0; j < cfg->latency_percentiles_n && n + 1 < cap; j++) {
+        if (j) buf[n++] = ' ';
+        n += (size_t)configPercentileString(buf + n, cap - n,
+                                            cfg->latency_percentiles[j]);
+    }
+}
+
 /* The save points as CONFIG GET shows them, into buf. */
 static void _saveString(const serverConfig *cfg, char *buf, size_t cap) {
     size_t n = 0;
@@ -433,6 +487,10 @@ int serverConfigSet(redisServer *s, const char *name, const char *value,
     }
     if (!why && d->kind == CFG_OBUF) {
         why = _setObufFromValue(s, value);
+        if (!why) return C_OK;
+    }
+    if (!why && d->kind == CFG_PERCENTILES) {
+        why = _setPercentilesFromValue(s, value);
         if (!why) return C_OK;
     }
     if (!why && d->kind == CFG_PASS) return aclSetRequirePass(s, value);
@@ -556,6 +614,12 @@ static void _addConfigValue(client *c, const configDef *d) {
         addReplyBulkCString(c, buf);
         return;
     }
+    if (d->kind == CFG_PERCENTILES) {
+        char buf[CONFIG_MAX_PERCENTILES * 24];
+        _percentilesString(&c->srv->cfg, buf, sizeof(buf));
+        addReplyBulkCString(c, buf);
+        return;
+    }
     if (d->kind == CFG_STRING) {
         addReplyBulkCString(c, (const char *)&c->srv->cfg + d->offset);
         return;
@@ -582,6 +646,10 @@ int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap) {
     }
     if (d->kind == CFG_SAVE) {
         _saveString(&s->cfg, buf, cap);
+        return C_OK;
+    }
+    if (d->kind == CFG_PERCENTILES) {
+        _percentilesString(&s->cfg, buf, cap);
         return C_OK;
     }
     if (d->kind == CFG_OBUF) {
@@ -741,6 +809,10 @@ const char *serverLoadConfigDirective(redisServer *s, int argc,
         splitArgsRelease(s, words, n);
         return why;
     }
+    if (argc >= 1 &&
+        !strcasecmp(argv[0], "latency-tracking-info-percentiles"))
+        return argc == 2 ? _setPercentilesFromValue(s, argv[1])
+                         : _setPercentiles(&s->cfg, argc - 1, argv + 1);
     if (argc >= 2 && !strcasecmp(argv[0], "client-output-buffer-limit"))
         return argc == 2 ? _setObufFromValue(s, argv[1])
                          : _setObufLimits(s, argc - 1, argv + 1);
@@ -898,6 +970,12 @@ void configRewriteEngineOptions(redisServer *s, rewriteState *st) {
             _rewriteSave(s, st);
         } else if (d->kind == CFG_OBUF) {
             _rewriteObuf(s, st, &dflt);
+        } else if (d->kind == CFG_PERCENTILES) {
+            char buf[CONFIG_MAX_PERCENTILES * 24], was[64];
+            _percentilesString(&s->cfg, buf, sizeof(buf));
+            _percentilesString(&dflt, was, sizeof(was));
+            rewriteLine(st, d->name, sdscatprintf(s->mem, sdsempty(s->mem),
+                        "%s %s", d->name, buf), strcmp(buf, was) != 0);
         } else if (d->kind == CFG_PASS) {
             if (!s->requirepass) {
                 rewriteMarkProcessed(st, d->name);

@@ -612,6 +612,20 @@ static sds _infoErrorstats(redisServer *s, sds info) {
     return info;
 }
 
+/* INFO latencystats: each command's percentiles, when latency-tracking
+ * is on. */
+static sds _infoLatencystats(redisServer *s, sds info) {
+    info = sdscat(s->mem, info, "# Latencystats\r\n");
+    if (!s->cfg.latency_tracking) return info;
+    for (const redisCommand *c = s->cmdtable; c->declared_name; c++) {
+        info = latencyInfoLine(s, info, c);
+        for (const redisCommand *sub = c->subcommands;
+             sub && sub->declared_name; sub++)
+            info = latencyInfoLine(s, info, sub);
+    }
+    return info;
+}
+
 typedef sds infoSectionFn(redisServer *s, sds info);
 static const struct {
     const char *name;
@@ -624,6 +638,7 @@ static const struct {
     { "cpu", _infoCpu, 1 },
     { "commandstats", _infoCommandstats, 0 },
     { "errorstats", _infoErrorstats, 1 },
+    { "latencystats", _infoLatencystats, 0 },
     { "keyspace", _infoKeyspace, 1 }, { NULL, NULL, 0 }
 };
 

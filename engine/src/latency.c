@@ -99,30 +99,22 @@ static int latencyResetEvent(redisServer *s, const char *event) {
 
 /* ==== Command histograms ==== */
 
-/* The highest latency, in ns, bucket k holds: the bucket's power of two
- * plus the resolution Redis's histogram (two significant digits) has
- * there, 1/128 of it. */
-static long long _bucketHigh(int k) {
-    long long level = 1024LL << k;
-    return level + level / 128 - 1;
-}
-
-/* Counts one call of command cmdid that took duration_ns (clamped to
- * 1 ns .. 1 s, as Redis clamps it). */
+/* Counts one call of command cmdid that took duration_ns (in whole
+ * microseconds, clamped to 1 ns .. 1 s, as Redis records it) in the
+ * command's HDR histogram, made at its first call. */
 void latencyRecordCommand(redisServer *s, int cmdid, long long duration_ns) {
     latencyState *l = &s->latency;
     if (!s->cfg.latency_tracking) return;
-    if (duration_ns < 1) duration_ns = 1;
-    if (duration_ns > 1000000000LL) duration_ns = 1000000000LL;
+    /* Redis times a call in whole microseconds (ustime), then records
+     * them as nanoseconds. */
+    duration_ns = duration_ns / 1000 * 1000;
+    if (duration_ns < HDR_LOWEST) duration_ns = HDR_LOWEST;
+    if (duration_ns > HDR_HIGHEST) duration_ns = HDR_HIGHEST;
     if (l->hist == NULL)
         l->hist = memCallocAs(s->mem, sizeof(*l->hist) * (size_t)s->ncommands,
                               MEM64_PTR * (size_t)s->ncommands);
-    if (l->hist[cmdid] == NULL)
-        l->hist[cmdid] = memCalloc(s->mem, sizeof(latencyHistogram));
-    int k = 0;
-    while (k < LATENCY_HIST_BUCKETS - 1 && duration_ns > _bucketHigh(k)) k++;
-    l->hist[cmdid]->counts[k]++;
-    l->hist[cmdid]->total++;
+    if (l->hist[cmdid] == NULL) l->hist[cmdid] = hdrCreate(s->mem);
+    hdrRecord(l->hist[cmdid], duration_ns);
 }
 
 /* Drops every command's histogram (CONFIG RESETSTAT). */
@@ -130,7 +122,7 @@ void latencyResetHistograms(redisServer *s) {
     latencyState *l = &s->latency;
     if (l->hist == NULL) return;
     for (int i = 0; i < s->ncommands; i++) {
-        memFree(s->mem, l->hist[i]);
+        hdrRelease(s->mem, l->hist[i]);
         l->hist[i] = NULL;
     }
 }
@@ -143,25 +135,63 @@ void latencyRelease(redisServer *s) {
     memFree(s->mem, s->latency.hist);
 }
 
+/* The reporting levels of LATENCY HISTOGRAM: 1024 ns, then each double
+ * of it, until every call is counted. At each, the calls counted in its
+ * slot and below; the level is labelled with its slot's highest value in
+ * microseconds (1, 2, 4, 8 ... 1,000,000). Fills labels and cums (room
+ * for 64) and returns how many levels show a count that grew. */
+static int _histogramLevels(const hdrHistogram *h, long long *labels,
+                            long long *cums) {
+    int n = 0;
+    int64_t prev = 0;
+    for (int64_t level = 1024; n < 64; level *= 2) {
+        int64_t cum = hdrCountUpTo(h, level);
+        if (cum > prev) {
+            labels[n] = hdrHighestEquivalent(level) / 1000;
+            cums[n++] = cum;
+        }
+        prev = cum;
+        if (cum >= h->total || level > HDR_HIGHEST) break;
+    }
+    return n;
+}
+
+/* One line of INFO latencystats for a command that has a histogram:
+ * latency_percentiles_usec_<name>:p50=2.007,p99=4.015,p99.9=4.015, the
+ * configured percentiles' values in microseconds. */
+sds latencyInfoLine(redisServer *s, sds info, const redisCommand *cmd) {
+    const hdrHistogram *h = s->latency.hist ? s->latency.hist[cmd->id] : NULL;
+    if (!h) return info;
+    info = sdscatprintf(s->mem, info, "latency_percentiles_usec_%s:",
+                        cmd->fullname);
+    for (int j = 0; j < s->cfg.latency_percentiles_n; j++) {
+        char p[64];
+        double pc = s->cfg.latency_percentiles[j];
+        configPercentileString(p, sizeof(p), pc);
+        info = sdscatprintf(s->mem, info, "%sp%s=%.3f", j ? "," : "", p,
+                            (double)hdrValueAtPercentile(h, pc) / 1000.0);
+    }
+    return sdscat(s->mem, info, "\r\n");
+}
+
 /* Replies with a command's histogram: {calls, histogram_usec: {label:
- * cumulative count}} over the buckets where the count grows. */
-static void _replyHistogram(client *c, const latencyHistogram *h) {
-    long long cum = 0, n = 0;
+ * cumulative count}} over the levels where the count grows, as Redis's
+ * logarithmic walk of its HDR histogram gives them. */
+static void _replyHistogram(client *c, const hdrHistogram *h) {
+    long long labels[64], cums[64];
+    int n = _histogramLevels(h, labels, cums);
     addReplyMapLen(c, 2);
     addReplyBulkCString(c, "calls");
     addReplyLongLong(c, h->total);
     addReplyBulkCString(c, "histogram_usec");
-    for (int k = 0; k < LATENCY_HIST_BUCKETS; k++) n += h->counts[k] != 0;
     addReplyMapLen(c, n);
-    for (int k = 0; k < LATENCY_HIST_BUCKETS; k++) {
-        if (!h->counts[k]) continue;
-        cum += h->counts[k];
-        addReplyLongLong(c, _bucketHigh(k) / 1000);
-        addReplyLongLong(c, cum);
+    for (int i = 0; i < n; i++) {
+        addReplyLongLong(c, labels[i]);
+        addReplyLongLong(c, cums[i]);
     }
 }
 
-static const latencyHistogram *_histOf(redisServer *s,
+static const hdrHistogram *_histOf(redisServer *s,
                                        const redisCommand *cmd) {
     return s->latency.hist ? s->latency.hist[cmd->id] : NULL;
 }
@@ -171,7 +201,7 @@ static const latencyHistogram *_histOf(redisServer *s,
 static int _replyCommandHistograms(client *c, const redisCommand *cmd,
                                    int subs) {
     int n = 0;
-    const latencyHistogram *h = _histOf(c->srv, cmd);
+    const hdrHistogram *h = _histOf(c->srv, cmd);
     if (h) {
         addReplyBulkCString(c, cmd->fullname);
         _replyHistogram(c, h);

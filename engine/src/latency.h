@@ -7,13 +7,10 @@
 #define GK_LATENCY_H
 
 #include <stdint.h>
+#include "hdr.h"
 
 #define LATENCY_TS_LEN 160          /* samples kept per event */
 #define LATENCY_EVENT_NAME_LEN 32   /* longest event name, NUL included */
-/* Histogram buckets: latencies up to 1024 ns << k, for k below
- * LATENCY_HIST_BUCKETS (the last reaches past a second, Redis's cap). */
-#define LATENCY_HIST_BUCKETS 21
-
 struct redisServer;
 
 /* The milliseconds of virtual CPU time server s spent since its clock
@@ -36,17 +33,11 @@ typedef struct latencyTimeSeries {
     latencySample samples[LATENCY_TS_LEN];
 } latencyTimeSeries;
 
-/* A command's latency histogram: calls per bucket. */
-typedef struct latencyHistogram {
-    long long total;
-    long long counts[LATENCY_HIST_BUCKETS];
-} latencyHistogram;
-
 /* The monitor's state. */
 typedef struct latencyState {
     latencyTimeSeries **events; /* in the order they first happened */
     int nevents, cap;
-    latencyHistogram **hist;    /* by command id, NULL until first call */
+    hdrHistogram **hist;        /* by command id, NULL until first call */
     double fork_rate;           /* GB/s of the last fork, for the doctor */
 } latencyState;
 

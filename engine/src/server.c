@@ -116,6 +116,10 @@ void serverConfigDefaults(serverConfig *cfg) {
     cfg->slowlog_max_len = 128;
     cfg->busy_reply_threshold = 5000;
     cfg->latency_tracking = 1;
+    cfg->latency_percentiles[0] = 50.0;
+    cfg->latency_percentiles[1] = 99.0;
+    cfg->latency_percentiles[2] = 99.9;
+    cfg->latency_percentiles_n = 3;
     cfg->appendfsync = AOF_FSYNC_EVERYSEC;
     cfg->aof_use_rdb_preamble = 1;
     cfg->stop_writes_on_bgsave_err = 1;

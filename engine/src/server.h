@@ -67,6 +67,7 @@ typedef struct clientBufferLimits {
 #define CONFIG_DEFAULT_DBNUM 16
 #define CRON_DBS_PER_CALL 16
 #define CONFIG_MAX_SAVE_POINTS 16
+#define CONFIG_MAX_PERCENTILES 128
 #define CONFIG_FDSET_INCR 128     /* 32 reserved descriptors and 96 more */
 #define OBJ_SHARED_BULKHDR_LEN 32
 #define OBJ_ENCODING_EMBSTR_SIZE_LIMIT 44
@@ -448,6 +449,8 @@ typedef struct serverConfig {
     long long busy_reply_threshold;     /* ms a script runs before -BUSY */
     long long latency_monitor_threshold; /* milliseconds, 0: off */
     int latency_tracking;               /* LATENCY HISTOGRAM's figures */
+    double latency_percentiles[CONFIG_MAX_PERCENTILES]; /* INFO's */
+    int latency_percentiles_n;
     int enable_debug_cmd;       /* PROTECTED_ACTION_ALLOWED_* */
     int enable_module_cmd;      /* PROTECTED_ACTION_ALLOWED_* */
     long long repl_ping_period; /* repl-ping-replica-period, seconds */
@@ -1528,6 +1531,8 @@ void latencyResetCommand(client *c);
 void latencyGraphCommand(client *c);
 void latencyDoctorCommand(client *c);
 void latencyHistogramCommand(client *c);
+sds latencyInfoLine(redisServer *s, sds info, const redisCommand *cmd);
+int configPercentileString(char *buf, size_t cap, double p);
 void latencyHelpCommand(client *c);
 void freeClientOriginalArgv(client *c);
 void redactClientCommandArgument(client *c, int i);

@@ -1,6 +1,7 @@
 /* Tests of the string and hash commands added for Redis 7.0's type/string
  * and type/hash units that a differential script cannot check: MEMORY
- * USAGE's figures (the engine's allocator differs from jemalloc), long
+ * USAGE's figures (jemalloc's size classes; tests/server/memory.test.mjs
+ * holds them to a running redis-server's), long
  * float results read back, writes that change nothing, and HRANDFIELD's
  * reproducibility from the world's seed. Replies and errors are compared
  * with redis-server in tests/diff/scripts/strings_more.redis. */

@@ -103,6 +103,21 @@ describe('used_memory and MEMORY USAGE are redis-server 7.0\'s', () => {
     await Promise.all([g?.stop(), r?.stop()]);
   });
 
+  it('a command\'s first call adds the same bytes on both: its latency histogram', () => {
+    const grows = (port) => {
+      redisCli(port, ['CONFIG', 'RESETSTAT']);
+      usedMemory(port);
+      const before = usedMemory(port);
+      redisCli(port, ['ECHO', 'a']);
+      const first = usedMemory(port);
+      redisCli(port, ['ECHO', 'a']);
+      return [first - before, usedMemory(port) - first];
+    };
+    const [mine, theirs] = [grows(g.port), grows(r.port)];
+    assert.ok(theirs[0] > 20000, `redis-server grew ${theirs[0]}`);
+    assert.deepEqual(mine, theirs);
+  });
+
   for (const [name, commands, key, exact] of CASES) {
     it(`${name}: the same growth within 5%, MEMORY USAGE ${exact ? 'equal' : 'within 5%'}`, () => {
       const mine = load(g.port, commands);
