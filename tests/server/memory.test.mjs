@@ -5,7 +5,9 @@
 // is deterministic (a skiplist's node heights are random, so a sorted set
 // of 10,000 members is held to 5% too). The sizes are the issue's, scaled
 // down where a real server would need gigabytes: 1,000 hashes of 600
-// fields stand for 100k (each key is built the same way).
+// fields stand for 100k (each key is built the same way). Then both fill
+// maxmemory under allkeys-lru and allkeys-lfu with the same commands and
+// must evict within 5% as many keys.
 //
 // Run: node --test tests/server/memory.test.mjs
 import assert from 'node:assert/strict';
@@ -117,6 +119,30 @@ describe('used_memory and MEMORY USAGE are redis-server 7.0\'s', () => {
     assert.ok(theirs[0] > 20000, `redis-server grew ${theirs[0]}`);
     assert.deepEqual(mine, theirs);
   });
+
+  for (const policy of ['allkeys-lru', 'allkeys-lfu']) {
+    it(`${policy} under maxmemory 20mb evicts within 5% as many keys for the same commands`, () => {
+      const commands = [
+        many(200000, (i) => ['SET', `k:${i}`, 'v'.repeat(100)]),
+        many(50000, (i) => ['GET', `k:${(i * 7) % 200000}`]),
+        many(100000, (i) => ['SET', `k:${200000 + i}`, 'v'.repeat(100)]),
+      ].join('');
+      const evicted = (port) => {
+        redisCli(port, ['FLUSHALL']);
+        redisCli(port, ['CONFIG', 'RESETSTAT']);
+        redisCli(port, ['CONFIG', 'SET', 'maxmemory-policy', policy]);
+        redisCli(port, ['CONFIG', 'SET', 'maxmemory', '20mb']);
+        assert.match(redisCli(port, ['--pipe'], commands), /errors: 0, replies: 350000/);
+        const n = Number(/evicted_keys:(\d+)/.exec(redisCli(port, ['INFO', 'stats']))[1]);
+        redisCli(port, ['CONFIG', 'SET', 'maxmemory', '0']);
+        redisCli(port, ['CONFIG', 'SET', 'maxmemory-policy', 'noeviction']);
+        return n;
+      };
+      const [mine, theirs] = [evicted(g.port), evicted(r.port)];
+      console.log(`${policy}: evicted ${mine} against ${theirs}`);
+      assert.ok(theirs > 100000 && Math.abs(mine / theirs - 1) <= 0.05, `${mine} against ${theirs}`);
+    });
+  }
 
   for (const [name, commands, key, exact] of CASES) {
     it(`${name}: the same growth within 5%, MEMORY USAGE ${exact ? 'equal' : 'within 5%'}`, () => {
