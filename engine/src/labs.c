@@ -13,8 +13,8 @@
  *                      commands (seed 002)
  *
  * It also holds the registry of every lab, these and those of labs_eval.c
- * (eval-vs-zcard, seed 004), labs_aof.c and labs_mc.c, which gkLabName and
- * gkLabTopic enumerate. */
+ * (eval-vs-zcard, seed 004), labs_aof.c, labs_mc.c and labs_mem.c
+ * (encodings-memory), which gkLabName and gkLabTopic enumerate. */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -231,7 +231,7 @@ static int _labCommandFlushing(labOut *o, uint64_t seed) {
 }
 
 /* Every lab, grouped by the part of the server it teaches: the event
- * loop, the AOF, memcached's slabs. */
+ * loop, the AOF, memcached's slabs, memory. */
 static const struct {
     const char *name;
     const char *topic;
@@ -249,6 +249,7 @@ static const struct {
     { "slab-classes", "memcached", labSlabClasses },
     { "item-placement", "memcached", labItemPlacement },
     { "slab-calcification", "memcached", labSlabCalcification },
+    { "encodings-memory", "memory", labEncodingsMemory },
     { NULL, NULL, NULL }
 };
 

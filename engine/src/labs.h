@@ -26,6 +26,9 @@ int labEvalVsZcard(labOut *o, uint64_t seed);
 /* workload.c */
 int workloadDone(struct gkWorld *w, int id);
 
+/* labs_mem.c */
+int labEncodingsMemory(labOut *o, uint64_t seed);
+
 /* labs_mc.c */
 int labSlabClasses(labOut *o, uint64_t seed);
 int labItemPlacement(labOut *o, uint64_t seed);
