@@ -929,13 +929,21 @@ int streamValidateListpackIntegrity(unsigned char *lp, size_t size,
 
 /* ---- MEMORY USAGE ---- */
 
+/* Redis 7.0's stream structs on a 64-bit machine, as MEMORY USAGE adds
+ * them up whatever the host's pointers. */
+#define MEM64_LONG 8
+#define MEM64_STREAM 80             /* stream */
+#define MEM64_STREAM_CG 40          /* streamCG */
+#define MEM64_STREAM_NACK 24        /* streamNACK */
+#define MEM64_STREAM_CONSUMER 24    /* streamConsumer */
+
 /* A radix tree's bytes as 7.0 estimates them: 16 bytes a key, and per
  * node (counted as Redis's tree would have them) its header and a fixed
  * overhead of 30 words. */
 static size_t _raxMemoryUsage(const rax *rt) {
     uint64_t nodes = raxNodesAsRedis(rt);
     return (size_t)rt->numele * sizeof(streamID) +
-           (size_t)nodes * (4 + sizeof(long) * 30);
+           (size_t)nodes * (4 + MEM64_LONG * 30);
 }
 
 /* The estimate of MEMORY USAGE for a stream, as 7.0 makes it: the
@@ -944,7 +952,7 @@ static size_t _raxMemoryUsage(const rax *rt) {
  * consumers. */
 size_t streamMemoryUsage(robj *o, long long samples) {
     stream *st = o->v.ptr;
-    size_t asize = sizeof(*o) + sizeof(*st) + _raxMemoryUsage(st->rax);
+    size_t asize = MEM64_ROBJ + MEM64_STREAM + _raxMemoryUsage(st->rax);
     raxIterator ri;
     size_t lpsize = 0, n = 0;
     raxStart(&ri, st->rax);
@@ -968,14 +976,14 @@ size_t streamMemoryUsage(robj *o, long long samples) {
     raxSeek(&ri, "^", NULL, 0);
     while (raxNext(&ri)) {
         streamCG *cg = ri.data;
-        asize += sizeof(*cg) + _raxMemoryUsage(cg->pel) +
-                 sizeof(streamNACK) * (size_t)raxSize(cg->pel);
+        asize += MEM64_STREAM_CG + _raxMemoryUsage(cg->pel) +
+                 MEM64_STREAM_NACK * (size_t)raxSize(cg->pel);
         raxIterator ci;
         raxStart(&ci, cg->consumers);
         raxSeek(&ci, "^", NULL, 0);
         while (raxNext(&ci)) {
             streamConsumer *sc = ci.data;
-            asize += sizeof(*sc) + sdslen(sc->name) +
+            asize += MEM64_STREAM_CONSUMER + sdslen(sc->name) +
                      _raxMemoryUsage(sc->pel);
         }
         raxStop(&ci);
