@@ -960,6 +960,10 @@ test.describe('presenter mode cuts nothing a reader needs', () => {
         await settle(page);
         expect.soft(await placeholderOverflow(page, '[data-testid="console.input"]')).toBeLessThanOrEqual(0);
         expect.soft(await selectShortfall(page, '[data-testid="time.speed"]')).toBeLessThanOrEqual(0);
+        // Nothing run yet: the console is its prompt line alone, with no
+        // sliver of the hidden transcript's hint above it.
+        await expect(page.locator('.console')).toHaveAttribute('data-empty', 'yes');
+        expect.soft(await page.locator('.console .transcript').evaluate((e) => e.getBoundingClientRect().height)).toBe(0);
         await shot(page, `presenter-lesson-${size}-${lang}`);
         expect(app.errors).toEqual([]);
       });
