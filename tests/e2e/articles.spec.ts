@@ -41,8 +41,8 @@ const PASSAGES: Passage[] = [
   },
   {
     id: 'rtt-and-flushing', step: 2, run: true,
-    says: { en: ['its commands are pipelined already', 'They win on system calls and packets'],
-      ko: ['명령은 이미 파이프라인으로', '묶음이 이기는 것은 시스템 콜과 패킷입니다'] },
+    says: { en: ['its commands are pipelined already', 'They win on system calls and packets', 'otherwise idle simulated loopback'],
+      ko: ['명령은 이미 파이프라인으로', '묶음이 이기는 것은 시스템 콜과 패킷입니다', '한가한 시뮬레이션 루프백'] },
   },
   {
     id: 'aof-fsync', step: 7, run: true,

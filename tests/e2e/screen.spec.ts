@@ -887,3 +887,105 @@ test.describe('the hash table on a fresh page', () => {
     });
   }
 });
+
+/** How much of the text field's placeholder is cut: its width in the
+ *  placeholder's own font (a canvas measures it) past the field's content
+ *  box, in px (0 or less: it fits). */
+async function placeholderOverflow(page: Page, selector: string): Promise<number> {
+  return page.locator(selector).first().evaluate((el: HTMLInputElement | HTMLTextAreaElement) => {
+    const s = getComputedStyle(el, '::placeholder');
+    const box = getComputedStyle(el);
+    const g = document.createElement('canvas').getContext('2d')!;
+    g.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const room = el.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
+    return g.measureText(el.placeholder).width - room;
+  });
+}
+
+/** The width a space takes between two words of the placeholder, over its
+ *  font size: about 0.25 to 0.35 in a sans font, 0.6 in a monospace one. */
+async function placeholderSpace(page: Page, selector: string): Promise<number> {
+  return page.locator(selector).first().evaluate((el: HTMLInputElement | HTMLTextAreaElement) => {
+    const s = getComputedStyle(el, '::placeholder');
+    const g = document.createElement('canvas').getContext('2d')!;
+    g.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+    const text = el.placeholder;
+    const spaces = (text.match(/ /g) ?? []).length;
+    return (g.measureText(text).width - g.measureText(text.replace(/ /g, '')).width) / spaces / parseFloat(s.fontSize);
+  });
+}
+
+/** How many px the select needs beyond its width to show its longest
+ *  option and its arrow (0 or less: all of it shows): the browser's own
+ *  width for it, sized to its content, against the one it has. */
+async function selectShortfall(page: Page, selector: string): Promise<number> {
+  return page.locator(selector).first().evaluate((el: HTMLSelectElement) => {
+    const probe = el.cloneNode(true) as HTMLSelectElement;
+    probe.style.width = 'auto';
+    probe.style.minWidth = '0';
+    probe.style.position = 'absolute';
+    probe.style.visibility = 'hidden';
+    el.parentElement!.append(probe);
+    const need = probe.getBoundingClientRect().width;
+    probe.remove();
+    return need - el.getBoundingClientRect().width;
+  });
+}
+
+test.describe('presenter mode cuts nothing a reader needs', () => {
+  for (const [size, viewport] of [['1280x720', SCREENS.projector], ['1920x1080', SCREENS.hd]] as const) {
+    for (const lang of ['en', 'ko'] as const) {
+      test(`at ${size} (${lang}): the pane tabs on one row, the console's placeholder and the speed's options whole`, async ({ page }) => {
+        const app = new SandboxPage(page);
+        await page.setViewportSize(viewport);
+        await page.goto(`./?fresh&seed=3&lang=${lang}`);
+        await app.waitReady();
+        await app.byId('present.toggle').click();
+        await expect(page.locator('html')).toHaveClass(/presenter/);
+        await settle(page);
+        const tabs = page.locator('.view-tabs [role="tab"]');
+        await expect(tabs).toHaveCount(5);
+        const tops = await tabs.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+        expect.soft(new Set(tops).size).toBe(1);
+        expect.soft(await placeholderOverflow(page, '[data-testid="console.input"]')).toBeLessThanOrEqual(0);
+        expect.soft(await selectShortfall(page, '[data-testid="time.speed"]')).toBeLessThanOrEqual(0);
+        await shot(page, `presenter-sandbox-${size}-${lang}`);
+
+        // Beside a lesson the console goes under the views.
+        await page.goto(`./?fresh&seed=3&lang=${lang}&lesson=pipelining`);
+        await app.waitReady();
+        await app.lesson.settled();
+        if (!(await page.locator('html.presenter').count())) await app.byId('present.toggle').click();
+        await expect(page.locator('html')).toHaveClass(/presenter/);
+        await settle(page);
+        expect.soft(await placeholderOverflow(page, '[data-testid="console.input"]')).toBeLessThanOrEqual(0);
+        expect.soft(await selectShortfall(page, '[data-testid="time.speed"]')).toBeLessThanOrEqual(0);
+        // Nothing run yet: the console is its prompt line alone, with no
+        // sliver of the hidden transcript's hint above it.
+        await expect(page.locator('.console')).toHaveAttribute('data-empty', 'yes');
+        expect.soft(await page.locator('.console .transcript').evaluate((e) => e.getBoundingClientRect().height)).toBe(0);
+        await shot(page, `presenter-lesson-${size}-${lang}`);
+        expect(app.errors).toEqual([]);
+      });
+    }
+  }
+
+  for (const [size, viewport, presenter] of [['1440x900', SCREENS.laptop, false], ['1280x720 in presenter mode', SCREENS.projector, true]] as const) {
+    test(`Korean placeholders keep a word space, not a monospace cell, at ${size}`, async ({ page }) => {
+      const app = new SandboxPage(page);
+      await page.setViewportSize(viewport);
+      await page.goto('./?fresh&seed=3&lang=ko');
+      await app.waitReady();
+      if (presenter) await app.byId('present.toggle').click();
+      await settle(page);
+      await expect(app.byId('console.input')).toHaveAttribute('placeholder', presenter ? '명령 입력' : '명령을 입력하세요');
+      expect.soft(await placeholderSpace(page, '[data-testid="console.input"]')).toBeLessThan(0.4);
+      await app.byId('views.tab.inspect').click();
+      await expect(app.byId('inspect.key')).toHaveAttribute('placeholder', '키 이름, 예: mylist');
+      expect.soft(await placeholderSpace(page, '[data-testid="inspect.key"]')).toBeLessThan(0.4);
+      expect(await placeholderOverflow(page, '[data-testid="inspect.key"]')).toBeLessThanOrEqual(0);
+      await shot(page, `ko-placeholders-${size.replace(/ .*/, presenter ? '-presenter' : '')}`);
+      expect(app.errors).toEqual([]);
+    });
+  }
+});

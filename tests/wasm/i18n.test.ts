@@ -2,6 +2,7 @@
 // runs with the other Vitest suites.
 import { describe, expect, it } from 'vitest';
 import { en } from '../../web/src/i18n/en';
+import { ko } from '../../web/src/i18n/ko';
 import { translate, type MessageKey } from '../../web/src/i18n/index';
 import { actionText } from '../../web/src/model/format';
 
@@ -51,4 +52,25 @@ describe('actions in words', () => {
     expect(actionText(ko, { kind: 'crash', mode: 'process' })).toBe(translate('ko', 'action.crash', { mode: 'kill -9' }));
     expect(actionText(ko, { kind: 'restart' })).toBe(translate('ko', 'action.restart'));
   });
+});
+
+describe('the interface speaks to its readers', () => {
+  // No word of how the project was made (an "issue" it came from) and no C
+  // function's name: a reader knows neither.
+  const INTERNAL: Record<'en' | 'ko', RegExp[]> = {
+    en: [/\bissue\b/i, /\btickets?\b/i],
+    ko: [/이슈/, /\bissue\b/i],
+  };
+  const C_NAME = /\bgk[A-Z]\w+\(?/;
+  for (const lang of ['en', 'ko'] as const) {
+    it(`in ${lang === 'en' ? 'English' : 'Korean'}, names neither an issue nor a C function`, () => {
+      const table = lang === 'en' ? en : ko;
+      const found: string[] = [];
+      for (const [k, text] of Object.entries(table)) {
+        for (const re of [...INTERNAL[lang], C_NAME]) if (re.test(text)) found.push(`${k}: ${text}`);
+      }
+      expect(found).toEqual([]);
+      expect(Object.keys(table).length).toBeGreaterThan(500);
+    });
+  }
 });

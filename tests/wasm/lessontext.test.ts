@@ -122,3 +122,24 @@ describe('the rendered text of a lesson', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('a figure the lesson cites from an article', () => {
+  // The command-flushing lab shows about 3.3 and 7.4 times the default's
+  // rate (batches of 50 and 1,000), where Lettuce's documentation says up
+  // to five times: the step that cites the article says why they differ.
+  const WHY: Record<'en' | 'ko', { cited: RegExp; says: RegExp[] }> = {
+    en: { cited: /up to five times/, says: [/about 3\.3 times/, /about 7\.4 times/, /otherwise idle simulated loopback/, /no work between two commands/] },
+    ko: { cited: /최대 5배/, says: [/약 3\.3배/, /약 7\.4배/, /한가한 시뮬레이션 루프백/, /명령과 명령 사이에 아무 일도 하지 않습니다/] },
+  };
+  for (const lang of ['en', 'ko'] as const) {
+    it(`is explained where the lab's figures differ (${lang}/rtt-and-flushing)`, () => {
+      const file = `${lang}/rtt-and-flushing.md`;
+      const lesson = parseLesson(readFileSync(join(root, file), 'utf8'), `tutorials/${file}`);
+      const steps = lesson.steps.map((s) => sentences({ ...lesson, steps: [s] })
+        .filter(([where]) => where.startsWith('step')).map(([, text]) => text).join(' ').replace(/\s+/g, ' '));
+      const at = steps.findIndex((text) => WHY[lang].cited.test(text));
+      expect(at).toBeGreaterThanOrEqual(0);
+      for (const re of WHY[lang].says) expect(steps[at], String(re)).toMatch(re);
+    });
+  }
+});

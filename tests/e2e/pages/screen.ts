@@ -73,10 +73,11 @@ export async function fontsDrawingHangul(page: Page): Promise<{ text: string; na
     const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: sel });
     const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
     // The fonts drawing the element's descendants count too: a <b> or a
-    // <code> inside it has its own stack.
+    // <code> inside it has its own stack; so does a field's placeholder.
     const { text, families } = await page.locator(sel).evaluate((el) => ({
       text: (el.textContent || el.getAttribute('placeholder') || '').slice(0, 40),
-      families: [el, ...el.querySelectorAll('*')].map((e) => getComputedStyle(e).fontFamily),
+      families: [el, ...el.querySelectorAll('*')].map((e) => getComputedStyle(e).fontFamily)
+        .concat(el.hasAttribute('placeholder') ? [getComputedStyle(el, '::placeholder').fontFamily] : []),
     }));
     const named = [...new Set(families.flatMap((f) => f.split(',')))]
       .map((f) => f.trim().replace(/^["']|["']$/g, '').toLowerCase());

@@ -1,5 +1,6 @@
 import { memo, useCallback, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject, type ClipboardEvent } from 'react';
 import { promptFor } from '../../../wasm/protocol';
+import { usePresenter } from '../app/contexts';
 import { useAppState, useReady, useStoreApi, useT } from '../app/hooks';
 import { HistoryCursor } from './history';
 import { useLessonTarget } from '../views/lesson/hooks';
@@ -21,6 +22,9 @@ export const PromptInput = memo(function PromptInput({ inputRef, children }: {
   const [text, setText] = useState('');
   const cursor = useRef(new HistoryCursor());
   const target = useLessonTarget('console.input');
+  // Presenter mode's type leaves the sandbox's prompt line room for a word
+  // after redis-cli's prompt, not for a sentence.
+  const presenting = usePresenter((s) => s.on);
 
   const submit = useCallback((value: string) => {
     cursor.current.reset();
@@ -79,7 +83,7 @@ export const PromptInput = memo(function PromptInput({ inputRef, children }: {
         className="prompt-input"
         data-testid="console.input"
         aria-label={t(blocked ? 'console.secondLabel' : 'console.label')}
-        placeholder={t('console.placeholder')}
+        placeholder={t(presenting ? 'console.placeholderShort' : 'console.placeholder')}
         spellCheck={false}
         autoCapitalize="off"
         autoComplete="off"

@@ -116,7 +116,7 @@ export const aofEn = {
   'views.tab.keys': 'Hash table & SCAN',
   'views.tab.aof': 'AOF & crashes',
   'aofLab.title': 'Labs',
-  'aofLab.sub': 'the AOF issue’s scenarios, run headless in fresh worlds (glasskv run <lab>), with what their figures say',
+  'aofLab.sub': 'the AOF lessons’ scenarios, run headless in fresh worlds (glasskv run <lab>), with what their figures say',
   'aofLab.name.aof-not-a-wal': 'AOF is not a WAL',
   'aofLab.name.fsync-policies': 'The three fsync policies',
   'aofLab.name.disk-full': 'Disk full',

@@ -118,7 +118,7 @@ export const aofKo: Record<keyof typeof aofEn, string> = {
   'views.tab.keys': '해시 테이블 & SCAN',
   'views.tab.aof': 'AOF & 크래시',
   'aofLab.title': '실험',
-  'aofLab.sub': 'AOF 이슈의 시나리오를 새 월드에서 헤드리스로 실행(glasskv run <lab>)하고, 수치가 말하는 바를 함께 보여 줍니다',
+  'aofLab.sub': 'AOF 레슨의 시나리오를 새 월드에서 헤드리스로 실행(glasskv run <lab>)하고, 수치가 말하는 바를 함께 보여 줍니다',
   'aofLab.name.aof-not-a-wal': 'AOF는 WAL이 아니다',
   'aofLab.name.fsync-policies': '세 가지 fsync 정책',
   'aofLab.name.disk-full': '디스크 가득 참',

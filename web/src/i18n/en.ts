@@ -34,6 +34,7 @@ export const en = {
   'console.hint': 'redis-cli syntax · Enter runs · Shift+Enter new line · Esc clears · ↑ ↓ history · a multi-line paste is sent as one pipelined write',
   'console.label': 'Command',
   'console.placeholder': 'Type a command',
+  'console.placeholderShort': 'Command',
   'console.clear': 'Clear',
   'console.empty': 'Try SET user:1 alice, GET user:1, DBSIZE, DEBUG HTSTATS 0 or SCAN 0.',
   'console.source.populate': 'Add keys',

@@ -35,6 +35,7 @@ export const ko: Record<MessageKey, string> = {
   'console.hint': 'redis-cli 문법 · Enter 실행 · Shift+Enter 줄바꿈 · Esc 지우기 · ↑ ↓ 기록 · 여러 줄을 붙여넣으면 한 번의 파이프라인 쓰기로 보냅니다',
   'console.label': '명령',
   'console.placeholder': '명령을 입력하세요',
+  'console.placeholderShort': '명령 입력',
   'console.clear': '지우기',
   'console.empty': 'SET user:1 alice, GET user:1, DBSIZE, DEBUG HTSTATS 0, SCAN 0 을 입력해 보세요.',
   'console.source.populate': '키 추가',

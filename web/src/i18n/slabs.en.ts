@@ -71,7 +71,7 @@ export const slabsEn = {
   'slabs.quick.tooBig': 'At most {max} value bytes here (memcached’s -I goes up to 1 GB, but this form stops at 16 MiB).',
 
   'slabs.whatif.title': 'What if',
-  'slabs.whatif.hint': 'Move a slider: the engine lays out the classes those options give (gkMemcachedLayout). Apply restarts the node with them; its items are lost, as with a restart.',
+  'slabs.whatif.hint': 'Move a slider: the engine lays out the classes those options give, as memcached would at start-up. Apply restarts the node with them; its items are lost, as with a restart.',
   'slabs.whatif.m': '-m memory for items (MB)',
   'slabs.whatif.n': '-n smallest item space (bytes)',
   'slabs.whatif.f': '-f growth factor',
@@ -113,7 +113,7 @@ export const slabsEn = {
   'slabs.notes.time': 'No background threads; time is the simulation\'s virtual clock.',
   'slabs.notes.engine': 'The engine\'s own note (English)',
   'slabLab.title': 'Labs',
-  'slabLab.sub': 'the slab issue’s scenarios, run headless in fresh worlds (glasskv run <lab>), with what their figures say',
+  'slabLab.sub': 'the slab lessons’ scenarios, run headless in fresh worlds (glasskv run <lab>), with what their figures say',
   'slabLab.name.slab-classes': 'The class table: chunk size, perslab, waste',
   'slabLab.name.item-placement': 'Where does my item go?',
   'slabLab.name.slab-calcification': 'Calcification: sizes that shift',

@@ -73,7 +73,7 @@ export const slabsKo: Record<keyof typeof slabsEn, string> = {
   'slabs.quick.tooBig': '여기서는 값이 최대 {max}바이트입니다 (memcached의 -I는 1 GB까지 가능하지만 이 폼은 16 MiB에서 멈춥니다).',
 
   'slabs.whatif.title': '옵션을 바꾸면?',
-  'slabs.whatif.hint': '슬라이더를 움직이면 엔진이 그 옵션의 클래스 배치를 계산합니다 (gkMemcachedLayout). 적용하면 노드가 그 옵션으로 재시작하고, 재시작처럼 아이템은 사라집니다.',
+  'slabs.whatif.hint': '슬라이더를 움직이면 엔진이 memcached가 시작할 때처럼 그 옵션의 클래스 배치를 계산합니다. 적용하면 노드가 그 옵션으로 재시작하고, 재시작처럼 아이템은 사라집니다.',
   'slabs.whatif.m': '-m 아이템 메모리 (MB)',
   'slabs.whatif.n': '-n 가장 작은 아이템 공간 (바이트)',
   'slabs.whatif.f': '-f 증가 계수',
@@ -115,7 +115,7 @@ export const slabsKo: Record<keyof typeof slabsEn, string> = {
   'slabs.notes.time': '백그라운드 스레드가 없고, 시간은 시뮬레이션의 가상 시계입니다.',
   'slabs.notes.engine': '엔진의 원문 설명 (영어)',
   'slabLab.title': '실험',
-  'slabLab.sub': '슬랩 이슈의 시나리오를 새 월드에서 헤드리스로 실행(glasskv run <lab>)하고, 수치가 말하는 바를 함께 보여 줍니다',
+  'slabLab.sub': '슬랩 레슨의 시나리오를 새 월드에서 헤드리스로 실행(glasskv run <lab>)하고, 수치가 말하는 바를 함께 보여 줍니다',
   'slabLab.name.slab-classes': '클래스 표: 청크 크기, perslab, 낭비',
   'slabLab.name.item-placement': '내 아이템은 어디로 가나?',
   'slabLab.name.slab-calcification': '석회화: 크기가 바뀌는 워크로드',
