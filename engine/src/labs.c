@@ -31,6 +31,16 @@ void labEmit(labOut *o, const char *fmt, ...) {
     if (n > 0) o->len += (size_t)n;
 }
 
+/* Sends one command (inline) on conn, runs the world until it is
+ * answered, and puts the reply, cut at cap - 1 bytes, into out. */
+void labAsk(gkWorld *w, int conn, const char *cmd, char *out, size_t cap) {
+    gkConnSend(w, conn, cmd, strlen(cmd));
+    gkConnSend(w, conn, "\r\n", 2);
+    gkWorldRunUntilIdle(w);
+    size_t n = gkConnRecv(w, conn, out, cap - 1);
+    out[n] = '\0';
+}
+
 /* A fresh world seeded with seed that keeps only the trace records in
  * trace_mask, in a ring of capacity records (16 when it keeps none).
  * NULL if the allocator refuses. */

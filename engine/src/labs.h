@@ -11,6 +11,8 @@ typedef struct labOut {
 } labOut;
 
 void labEmit(labOut *o, const char *fmt, ...);
+void labAsk(struct gkWorld *w, int conn, const char *cmd, char *out,
+            size_t cap);
 struct gkWorld *labWorld(uint64_t seed, uint32_t trace_mask,
                          uint32_t capacity);
 

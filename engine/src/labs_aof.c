@@ -117,23 +117,13 @@ static void _probeRun(probe *p, uint64_t until, int batch, uint64_t think) {
     }
 }
 
-/* One command, its first reply line into out. */
-static void _ask(gkWorld *w, int conn, const char *cmd, char *out,
-                 size_t cap) {
-    gkConnSend(w, conn, cmd, strlen(cmd));
-    gkConnSend(w, conn, "\r\n", 2);
-    gkWorldRunUntilIdle(w);
-    size_t n = gkConnRecv(w, conn, out, cap - 1);
-    out[n] = '\0';
-}
-
 /* Restarts a crashed server and returns how many keys it recovered. */
 static long long _recover(gkWorld *w, int node) {
     char reply[256];
     int conn;
     if (gkServerRestart(w, node, NULL) != GK_OK) return -1;
     gkConnOpen(w, node, &conn);
-    _ask(w, conn, "DBSIZE", reply, sizeof(reply));
+    labAsk(w, conn, "DBSIZE", reply, sizeof(reply));
     return reply[0] == ':' ? atoll(reply + 1) : -1;
 }
 
@@ -394,7 +384,7 @@ static int _getWorks(gkWorld *w, int node) {
     char reply[256];
     int conn;
     gkConnOpen(w, node, &conn);
-    _ask(w, conn, "GET k:0", reply, sizeof(reply));
+    labAsk(w, conn, "GET k:0", reply, sizeof(reply));
     gkConnClose(w, conn);
     return reply[0] == '$' && reply[1] != '-';
 }
@@ -416,7 +406,7 @@ int labDiskFull(labOut *o, uint64_t seed) {
         if (p.refused && !first_refused) first_refused = p.sent;
         gkWorldRunUntil(w, gkWorldNow(w) + 5 * MS);
     }
-    _ask(w, p.conn, "PING", reply, sizeof(reply));
+    labAsk(w, p.conn, "PING", reply, sizeof(reply));
     int ping_refused = reply[0] == '-';
     int get_ok = _getWorks(w, srv);
     uint64_t refused = p.refused, freed_at = gkWorldNow(w), back_at = 0;
@@ -456,11 +446,11 @@ static int _rewriteMillion(labOut *o, uint64_t seed) {
     if (!w) return GK_ENOMEM;
     gkServerAddConfig(w, "appendonly yes\n", &srv);
     gkConnOpen(w, srv, &conn);
-    _ask(w, conn, "DEBUG POPULATE 1000000", reply, sizeof(reply));
+    labAsk(w, conn, "DEBUG POPULATE 1000000", reply, sizeof(reply));
     uint64_t child_ns = 0;
-    _ask(w, conn, "BGREWRITEAOF", reply, sizeof(reply));
+    labAsk(w, conn, "BGREWRITEAOF", reply, sizeof(reply));
     char info[4096];
-    _ask(w, conn, "INFO stats", info, sizeof(info));
+    labAsk(w, conn, "INFO stats", info, sizeof(info));
     const char *f = strstr(info, "latest_fork_usec:");
     double fork_ms = f ? atof(f + 17) / 1000 : -1;
     gkServerThreads(w, srv, th, 8, &k);

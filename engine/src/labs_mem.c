@@ -38,20 +38,9 @@ static const memLabRun memLabRuns[] = {
     { "string-100", NULL, "k", 1, 100 },
 };
 
-/* Sends one command (inline) and runs the world until it is answered;
- * the reply goes into out. */
-static void _ask(gkWorld *w, int conn, const char *cmd, char *out,
-                 size_t cap) {
-    gkConnSend(w, conn, cmd, strlen(cmd));
-    gkConnSend(w, conn, "\r\n", 2);
-    gkWorldRunUntilIdle(w);
-    size_t n = gkConnRecv(w, conn, out, cap - 1);
-    out[n] = '\0';
-}
-
 static long long _usedMemory(gkWorld *w, int conn) {
     static char reply[8192];
-    _ask(w, conn, "INFO memory", reply, sizeof(reply));
+    labAsk(w, conn, "INFO memory", reply, sizeof(reply));
     const char *p = strstr(reply, "\r\nused_memory:");
     return p ? atoll(p + 14) : -1;
 }
@@ -85,13 +74,13 @@ static int _runOne(const memLabRun *r, uint64_t seed, labOut *o) {
     if (r->config) {
         char cmd[128];
         snprintf(cmd, sizeof(cmd), "CONFIG SET %s", r->config);
-        _ask(w, conn, cmd, reply, sizeof(reply));
+        labAsk(w, conn, cmd, reply, sizeof(reply));
     }
     /* The commands' first calls make their latency histograms: not the
      * keys' memory. */
-    _ask(w, conn, r->elements == 1 ? "SET warm 1" : r->key[0] == 'h'
+    labAsk(w, conn, r->elements == 1 ? "SET warm 1" : r->key[0] == 'h'
          ? "HSET warm f v" : "SADD warm 1", reply, sizeof(reply));
-    _ask(w, conn, "DEL warm", reply, sizeof(reply));
+    labAsk(w, conn, "DEL warm", reply, sizeof(reply));
     _usedMemory(w, conn);
     long long before = _usedMemory(w, conn);
     char cmd[256];
@@ -108,7 +97,7 @@ static int _runOne(const memLabRun *r, uint64_t seed, labOut *o) {
     long long grew = _usedMemory(w, conn) - before;
     char enc[64];
     snprintf(cmd, sizeof(cmd), "OBJECT ENCODING %s:0", r->key);
-    _ask(w, conn, cmd, enc, sizeof(enc));
+    labAsk(w, conn, cmd, enc, sizeof(enc));
     char *e = strchr(enc, '\n');
     labEmit(o, "{\"name\":\"%s\",\"encoding\":\"%.*s\",\"keys\":%d,"
             "\"elements\":%lld,\"used_memory_grew\":%lld,"
