@@ -10,15 +10,10 @@
 //                              [--write]
 //
 // --write saves the table to tests/bench/costs.json.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const glasskv = join(root, 'build', 'native', 'glasskv');
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { glasskvBin as glasskv, root, startServer } from '../server/servers.mjs';
 
 function flag(name, dflt) {
   const i = process.argv.indexOf(name);
@@ -80,17 +75,6 @@ const ROWS = [
   ['ZADD', 'zadd', false, () => [], () => calls(10000, (i) => `ZADD zz ${i} m${i}`)],
 ];
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** Inline command lines as RESP, split at spaces. */
 function resp(lines) {
   return lines.map((l) => {
@@ -102,20 +86,6 @@ function resp(lines) {
 function usecPerCall(info, stat) {
   const m = new RegExp(`cmdstat_${stat.replace('|', '\\|')}:calls=(\\d+),usec=(\\d+)`).exec(info);
   return m ? Number(m[2]) / Number(m[1]) : NaN;
-}
-
-async function startRedis() {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'glasskv-costs-'));
-  const proc = spawn('redis-server', ['--port', String(port), '--save', '',
-    '--appendonly', 'no', '--dir', dir, '--enable-debug-command', 'yes'], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    const r = spawnSync('redis-cli', ['-p', String(port), 'PING']);
-    if (r.stdout?.toString().trim() === 'PONG') return { port, proc, dir };
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  proc.kill();
-  throw new Error('redis-server did not start');
 }
 
 function redisPipe(port, lines) {
@@ -139,7 +109,8 @@ function engineRow(setup, timed, stat) {
 }
 
 spawnSync('make', ['-s', '-C', join(root, 'engine')], { stdio: 'inherit' });
-const { port, proc, dir } = await startRedis();
+const server = await startServer('redis', ['--enable-debug-command', 'yes', '--appendonly', 'no']);
+const { port } = server;
 const table = [];
 console.log(`${'command'.padEnd(20)} ${'elements'.padStart(10)} ${'redis usec'.padStart(12)}`
   + ` ${'engine usec'.padStart(12)} ${'ratio'.padStart(8)}   (usec_per_call of INFO commandstats)`);
@@ -158,8 +129,7 @@ try {
     }
   }
 } finally {
-  proc.kill();
-  rmSync(dir, { recursive: true, force: true });
+  await server.stop();
 }
 const off = table.filter((r) => !(r.ratio >= 0.75 && r.ratio <= 1.25));
 console.log(`\n${table.length - off.length} of ${table.length} rows within ±25% (engine usec per call against redis-server's)`);
