@@ -222,6 +222,26 @@ test.describe('the key inspector', () => {
     });
   }
 
+  test('a string says how many bytes its blocks take in jemalloc: one 32-byte block for a 5-byte embstr, a 64-byte sds beside the object for 45 raw bytes', async ({ page }) => {
+    const app = new SandboxPage(page);
+    const inspector = new InspectorPane(app);
+    await app.open({ seed: 5, pane: 'inspect' });
+    await app.console.run('SET short hello');
+    await inspector.open('short');
+    const note = app.byId('inspect.string').locator('.inspect-note').first();
+    await expect(app.byId('inspect.string')).toHaveAttribute('data-encoding', 'embstr');
+    await expect(note).toContainText('share one allocation');
+    await expect(note).toContainText('here 32 B in jemalloc');
+    await expect(note).not.toContainText('two blocks');
+    await shot(page, 'string-embstr-1440x900-en');
+    await app.console.run(`SET long ${'x'.repeat(45)}`);
+    await inspector.open('long');
+    await expect(app.byId('inspect.string')).toHaveAttribute('data-encoding', 'raw');
+    await expect(note).toContainText('separate sds allocation of 64 B');
+    await shot(page, 'string-raw-1440x900-en');
+    expect(app.errors).toEqual([]);
+  });
+
   test('a key clicked in a pinned bucket of the hash table opens in the inspector', async ({ page }) => {
     const app = new SandboxPage(page);
     const inspector = new InspectorPane(app);
