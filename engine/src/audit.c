@@ -27,7 +27,7 @@ static void _auditFreeKeys(redisServer *s) {
 }
 
 /* Starts an audit of db for the client on connection fd. */
-int auditBegin(redisServer *s, int dbid, int fd) {
+static int _auditBegin(redisServer *s, int dbid, int fd) {
     if (dbid < 0 || dbid >= s->cfg.databases) return GK_EINVAL;
     if (fd < 0 || fd >= s->clients_cap || !s->clients[fd])
         return GK_ENOTFOUND;
@@ -56,7 +56,7 @@ int auditBegin(redisServer *s, int dbid, int fd) {
 /* Stops the audit and frees the recorded keys. The counters stay, with
  * active = 0, for a last auditGet, which then reads missing as 0. Safe when
  * no audit is running. */
-void auditEnd(redisServer *s) {
+static void _auditEnd(redisServer *s) {
     _auditFreeKeys(s);
     s->audit.active = 0;
     s->audit.counts.active = 0;
@@ -66,7 +66,7 @@ void auditEnd(redisServer *s) {
 /* Called by every deletion from db while an audit is active: a recorded
  * key of the audited db stops counting as present throughout. key is
  * borrowed. */
-void auditKeyDeleted(redisServer *s, redisDb *db, const sds key) {
+static void _auditKeyDeleted(redisServer *s, redisDb *db, const sds key) {
     if (db->id != s->audit.dbid) return;
     dictEntry *de = dictFind(s->audit.keys, key);
     if (de && (de->v.u64 & AUDIT_PRESENT_THROUGHOUT)) {
@@ -78,7 +78,7 @@ void auditKeyDeleted(redisServer *s, redisDb *db, const sds key) {
 
 /* A FLUSHDB of the audited db, or a FLUSHALL, deletes every recorded key
  * at once. */
-void auditClear(redisServer *s) {
+static void _auditClear(redisServer *s) {
     dictIterator *di = dictGetIterator(s->audit.keys);
     dictEntry *de;
     while ((de = dictNext(di)) != NULL)
@@ -91,7 +91,7 @@ void auditClear(redisServer *s) {
 /* Called for each key a SCAN of the audited client returns: marks it
  * returned, or counts a duplicate, or a foreign key (one not present when
  * the audit began). key is borrowed; I copy it only for the lookup. */
-void auditKeyReturned(client *c, const char *key, size_t len) {
+static void _auditKeyReturned(client *c, const char *key, size_t len) {
     redisServer *s = c->srv;
     sds k = sdsnewlen(s->mem, key, len);
     dictEntry *de = dictFind(s->audit.keys, k);
@@ -116,7 +116,7 @@ void auditGet(redisServer *s, gkScanAudit *out) {
 
 /* Writes the missing keys, each as a 4-byte little-endian length then the
  * bytes, as many as fit in cap. */
-size_t auditMissing(redisServer *s, char *out, size_t cap) {
+static size_t _auditMissing(redisServer *s, char *out, size_t cap) {
     size_t w = 0;
     if (!s->audit.keys) return 0;
     dictIterator *di = dictGetIterator(s->audit.keys);
@@ -137,8 +137,8 @@ size_t auditMissing(redisServer *s, char *out, size_t cap) {
 /* Appends to out the first max missing keys, in the format auditMissing
  * writes, and returns the grown sds (allocated with m); *n gets how many
  * were appended. Nothing without an audit's records. */
-sds auditMissingAppend(redisServer *s, gkMem *m, sds out, size_t max,
-                       size_t *n) {
+static sds _auditMissingAppend(redisServer *s, gkMem *m, sds out,
+                               size_t max, size_t *n) {
     *n = 0;
     if (!s->audit.keys) return out;
     dictIterator *di = dictGetIterator(s->audit.keys);
@@ -155,4 +155,53 @@ sds auditMissingAppend(redisServer *s, gkMem *m, sds out, size_t max,
     }
     dictReleaseIterator(di);
     return out;
+}
+
+/* ---- The server's side: the audit is an observer, and what it does
+ * costs the server nothing (cost.h). ---- */
+
+int auditBegin(redisServer *s, int dbid, int fd) {
+    s->denv.quiet++;
+    int r = _auditBegin(s, dbid, fd);
+    s->denv.quiet--;
+    return r;
+}
+
+void auditEnd(redisServer *s) {
+    s->denv.quiet++;
+    _auditEnd(s);
+    s->denv.quiet--;
+}
+
+void auditKeyDeleted(redisServer *s, redisDb *db, const sds key) {
+    s->denv.quiet++;
+    _auditKeyDeleted(s, db, key);
+    s->denv.quiet--;
+}
+
+void auditClear(redisServer *s) {
+    s->denv.quiet++;
+    _auditClear(s);
+    s->denv.quiet--;
+}
+
+void auditKeyReturned(client *c, const char *key, size_t len) {
+    c->srv->denv.quiet++;
+    _auditKeyReturned(c, key, len);
+    c->srv->denv.quiet--;
+}
+
+size_t auditMissing(redisServer *s, char *out, size_t cap) {
+    s->denv.quiet++;
+    size_t r = _auditMissing(s, out, cap);
+    s->denv.quiet--;
+    return r;
+}
+
+sds auditMissingAppend(redisServer *s, gkMem *m, sds out, size_t max,
+                       size_t *n) {
+    s->denv.quiet++;
+    sds r = _auditMissingAppend(s, m, out, max, n);
+    s->denv.quiet--;
+    return r;
 }

@@ -219,7 +219,10 @@ int redisFork(redisServer *s, int type, childSnapshotFn snap) {
     ch->fd = -1;
     ch->pid = s->pid + (int)s->stat_total_forks;
     ch->fork_at = now;
+    /* the child's work, not the parent's (its time is cpu_ns below) */
+    s->denv.quiet++;
     ch->data = snap(s, &ch->mem, &ch->keys);
+    s->denv.quiet--;
     ch->cpu_ns = (uint64_t)ch->keys * CHILD_NS_PER_KEY +
                  sdslen(ch->data) / 1024 * CHILD_NS_PER_KB +
                  _keyDelayNs(s, ch->keys);

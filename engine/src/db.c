@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 #include "server.h"
+#include "cost.h"
 #include "stream.h"
 #include "intset.h"
 #include "listpack.h"
@@ -23,7 +24,6 @@ static void _willChange(redisServer *s, redisDb *db, robj *key) {
  * and misses are counted for INFO unless this is a write lookup. */
 robj *lookupKeyReadWithFlags(redisDb *db, client *c, robj *key, int flags) {
     redisServer *s = c->srv;
-    s->denv.cpu_ns += COST_LOOKUP_NS;
     if (flags & LOOKUP_WRITE) _willChange(s, db, key);
     dictEntry *de = dictFind(db->dict, key->v.ptr);
     robj *val = NULL;
@@ -79,7 +79,6 @@ robj *lookupKeyWriteOrReply(client *c, robj *key, const char *reply) {
 /* Adds a key that must not exist; the db takes the caller's reference to
  * val and copies the key name. */
 void dbAdd(redisServer *s, redisDb *db, robj *key, robj *val) {
-    s->denv.cpu_ns += COST_ADD_NS;
     _willChange(s, db, key);
     sds copy = sdsdup(s->mem, key->v.ptr);
     if (dictAdd(db->dict, copy, val) != C_OK)
@@ -122,22 +121,14 @@ void setKey(client *c, redisDb *db, robj *key, robj *val, int keepttl) {
     signalModifiedKey(c, db, key);
 }
 
-/* What freeing one allocation of a value costs, on whichever thread. */
-#define LAZYFREE_NS_PER_ELEMENT 40
-static size_t _freeEffort(const robj *o);
-
 /* Deletes key and its TTL. The expires dict shares the key's sds with the
  * main dict, so it must go first. Freeing a value of many allocations
  * costs the main thread what it costs the lazy-free thread (UNLINK).
  * Returns 1 if the key existed. */
 int dbDelete(redisServer *s, redisDb *db, robj *key) {
-    s->denv.cpu_ns += COST_ADD_NS;
     _willChange(s, db, key);
     dictEntry *de = dictUnlink(db->dict, key->v.ptr);
     if (!de) return 0;
-    robj *val = dictGetVal(de);
-    if (val && val->refcount == 1)
-        s->denv.cpu_ns += (_freeEffort(val) - 1) * LAZYFREE_NS_PER_ELEMENT;
     if (s->audit.active) auditKeyDeleted(s, db, dictGetKey(de));
     if (((robj *)dictGetVal(de))->type == OBJ_STREAM)
         signalKeyAsReady(s, db, key, OBJ_STREAM);
@@ -158,23 +149,85 @@ void signalModifiedKey(client *c, redisDb *db, robj *key) {
     touchWatchedKey(c->srv, db, key);
 }
 
-/* Empties one db (or all with dbnum -1); returns the keys removed. */
-long long emptyData(redisServer *s, int dbnum) {
+/* What freeing a db's keys costs (cost.h): per key its entry, its name
+ * and its value object, blocks anywhere in memory, and what the value
+ * holds. */
+static uint64_t _dbFreeCost(redisServer *s, dict *d) {
+    if (dictSize(d) == 0) return 0;
+    uint64_t miss = costMissNs(s->mem->used), ns = 0;
+    s->denv.quiet++;
+    dictIterator *di = dictGetIterator(d);
+    dictEntry *de;
+    while ((de = dictNext(di)) != NULL) {
+        robj *val = dictGetVal(de);
+        ns += 3 * (COST_FREE_NS + miss);
+        if (val->refcount == 1) ns += freeObjectCost(s, val);
+    }
+    dictReleaseIterator(di);
+    s->denv.quiet--;
+    return ns;
+}
+
+/* Hands a free of cost_ns to the lazy-free thread. Waking it when it
+ * sleeps is what UNLINK and FLUSHALL ASYNC spend most of their time on. */
+static void _lazyFreeJob(redisServer *s, bioFreeFn *fn, void *arg,
+                         uint64_t cost_ns) {
+    s->denv.cpu_ns += bioPendingJobsOfType(&s->bio, BIO_LAZY_FREE) ?
+                      COST_BIO_QUEUE_NS : COST_BIO_WAKE_NS;
+    bioCreateLazyFreeJob(&s->bio, fn, s, arg, cost_ns, serverNow(s));
+    s->stat_lazyfree_jobs++;
+}
+
+/* A db's old dicts, freed by the lazy-free thread (FLUSHALL ASYNC). */
+typedef struct { dict *keys, *expires; } oldDb;
+
+static void _lazyFreeDb(void *ctx, void *arg) {
+    redisServer *s = ctx;
+    oldDb *old = arg;
+    s->denv.quiet++;
+    dictRelease(old->expires);          /* it shares the keys' names */
+    dictRelease(old->keys);
+    memFree(s->mem, old);
+    s->denv.quiet--;
+}
+
+/* Empties one db (or all with dbnum -1); returns the keys removed. With
+ * async, a db's keys are handed to the lazy-free thread in their old
+ * dicts, and new empty ones take their place at once. */
+long long emptyDataFlags(redisServer *s, int dbnum, int async) {
     long long removed = 0;
     if (s->audit.active && (dbnum == -1 || dbnum == s->audit.dbid))
         auditClear(s);
     for (int j = 0; j < s->cfg.databases; j++) {
         if (dbnum != -1 && dbnum != j) continue;
-        if (s->keyhook) s->keyhook(s->keyhook_ctx, &s->db[j], NULL);
-        touchAllWatchedKeysInDb(s, &s->db[j], NULL);
-        scanDatabaseForDeletedStreams(s, &s->db[j], NULL);
-        removed += (long long)dictSize(s->db[j].dict);
-        dictEmpty(s->db[j].dict);
-        dictEmpty(s->db[j].expires);
-        s->db[j].avg_ttl = 0;
-        s->db[j].expires_cursor = 0;
+        redisDb *db = &s->db[j];
+        if (s->keyhook) s->keyhook(s->keyhook_ctx, db, NULL);
+        touchAllWatchedKeysInDb(s, db, NULL);
+        scanDatabaseForDeletedStreams(s, db, NULL);
+        removed += (long long)dictSize(db->dict);
+        uint64_t cost = _dbFreeCost(s, db->dict);
+        if (async) {             /* 7.0 hands over even an empty db */
+            oldDb *old = memAlloc(s->mem, sizeof(*old));
+            old->keys = db->dict;
+            old->expires = db->expires;
+            db->dict = dictCreate(old->keys->type, &s->denv);
+            db->expires = dictCreate(old->expires->type, &s->denv);
+            _lazyFreeJob(s, _lazyFreeDb, old, cost);
+        } else {
+            s->denv.cpu_ns += cost;
+            s->denv.quiet++;
+            dictEmpty(db->dict);
+            dictEmpty(db->expires);
+            s->denv.quiet--;
+        }
+        db->avg_ttl = 0;
+        db->expires_cursor = 0;
     }
     return removed;
+}
+
+long long emptyData(redisServer *s, int dbnum) {
+    return emptyDataFlags(s, dbnum, 0);
 }
 
 /* Points the client at db id; C_ERR (nothing changed, no reply) if id is
@@ -448,6 +501,8 @@ typedef struct scanItems {
 } scanItems;
 
 static void _scanPush(scanItems *si, robj *item) {
+    /* Redis keeps the items in a list: a node made and freed for each */
+    si->srv->denv.cpu_ns += COST_ALLOC_NS + COST_FREE_NS;
     if (si->len == si->cap) {
         si->cap = si->cap ? si->cap * 2 : 16;
         si->items = memReallocAs(si->srv->mem, si->items,
@@ -461,7 +516,6 @@ static void _scanCallback(void *privdata, const dictEntry *de) {
     scanItems *si = privdata;
     redisServer *s = si->srv;
     sds key = dictGetKey(de);
-    s->denv.cpu_ns += COST_VISIT_NS;
     _scanPush(si, createStringObject(s, key, sdslen(key)));
     if (si->o && si->o->type == OBJ_HASH) {
         sds val = dictGetVal(de);
@@ -667,25 +721,29 @@ void dbsizeCommand(client *c) {
     addReplyLongLong(c, (long long)dictSize(c->db->dict));
 }
 
-/* FLUSHDB / FLUSHALL take an optional ASYNC or SYNC. */
-static int _getFlushFlags(client *c) {
+/* FLUSHDB / FLUSHALL take an optional ASYNC or SYNC; without either,
+ * lazyfree-lazy-user-flush chooses. Sets *async; C_ERR after replying. */
+static int _getFlushFlags(client *c, int *async) {
     if (c->argc > 2) { addReplyError(c, "syntax error"); return C_ERR; }
+    *async = c->srv->cfg.lazyfree_lazy_user_flush;
     if (c->argc == 2) {
         const char *a = c->argv[1]->v.ptr;
         if (strcasecmp(a, "sync") && strcasecmp(a, "async")) {
             addReplyError(c, "syntax error");
             return C_ERR;
         }
+        *async = !strcasecmp(a, "async");
     }
     return C_OK;
 }
 
-/* FLUSHDB [ASYNC|SYNC]: empties the client's db (both flags free at once
- * here), dooms every transaction watching a key in it, replies +OK. It is
- * propagated even when the db was already empty. */
+/* FLUSHDB [ASYNC|SYNC]: empties the client's db, dooms every transaction
+ * watching a key in it, replies +OK. It is propagated even when the db
+ * was already empty. */
 void flushdbCommand(client *c) {
-    if (_getFlushFlags(c) != C_OK) return;
-    c->srv->dirty += emptyData(c->srv, c->db->id);
+    int async;
+    if (_getFlushFlags(c, &async) != C_OK) return;
+    c->srv->dirty += emptyDataFlags(c->srv, c->db->id, async);
     forceCommandPropagation(c);         /* even when the db was empty */
     addReplyOK(c);
 }
@@ -693,8 +751,9 @@ void flushdbCommand(client *c) {
 /* FLUSHALL [ASYNC|SYNC]: empties every db as FLUSHDB does; the dirty count
  * gets one more so that it always propagates. Replies +OK. */
 void flushallCommand(client *c) {
-    if (_getFlushFlags(c) != C_OK) return;
-    c->srv->dirty += emptyData(c->srv, -1) + 1;
+    int async;
+    if (_getFlushFlags(c, &async) != C_OK) return;
+    c->srv->dirty += emptyDataFlags(c->srv, -1, async) + 1;
     killRDBChild(c->srv);
     addReplyOK(c);
 }
@@ -746,36 +805,14 @@ void unlinkCommand(client *c) { _delGeneric(c, 1); }
  * in use until that thread gets to it. */
 #define LAZYFREE_THRESHOLD 64
 
-/* lazyfreeGetFreeEffort: allocations to free one by one (a list's are
- * its nodes). */
-/* A stream's allocations as 7.0 counts them: one per node of its tree,
- * and per group one plus the first group's PEL size. */
-static size_t _streamFreeEffort(stream *st) {
-    size_t effort = (size_t)raxNodesAsRedis(st->rax);
-    if (st->cgroups && raxSize(st->cgroups)) {
-        raxIterator ri;
-        raxStart(&ri, st->cgroups);
-        raxSeek(&ri, "^", NULL, 0);
-        raxNext(&ri);
-        streamCG *cg = ri.data;
-        effort += (size_t)raxSize(st->cgroups) * (1 + raxSize(cg->pel));
-        raxStop(&ri);
-    }
-    return effort;
+/* The lazy-free thread's work: its time was charged to it when the job
+ * was made, none of it to the main thread. */
+static void _lazyFree(void *ctx, void *arg) {
+    redisServer *s = ctx;
+    s->denv.quiet++;
+    decrRefCount(s, arg);
+    s->denv.quiet--;
 }
-
-static size_t _freeEffort(const robj *o) {
-    if (o->type == OBJ_LIST && o->encoding == OBJ_ENCODING_QUICKLIST)
-        return (size_t)((const quicklist *)o->v.ptr)->len;
-    if ((o->type == OBJ_SET || o->type == OBJ_HASH) &&
-        o->encoding == OBJ_ENCODING_HT) return dictSize((dict *)o->v.ptr);
-    if (o->type == OBJ_ZSET && o->encoding == OBJ_ENCODING_SKIPLIST)
-        return ((zset *)o->v.ptr)->zsl->length;
-    if (o->type == OBJ_STREAM) return _streamFreeEffort(o->v.ptr);
-    return 1;
-}
-
-static void _lazyFree(void *ctx, void *arg) { decrRefCount(ctx, arg); }
 
 /* dbAsyncDelete: as dbDelete, with a big value freed in the background.
  * Returns 1 if the key existed. */
@@ -786,12 +823,10 @@ int dbAsyncDelete(redisServer *s, redisDb *db, robj *key) {
     if (s->audit.active) auditKeyDeleted(s, db, dictGetKey(de));
     robj *val = dictGetVal(de);
     if (val->type == OBJ_STREAM) signalKeyAsReady(s, db, key, OBJ_STREAM);
-    size_t effort = _freeEffort(val);
+    size_t effort = freeObjectEffort(val);
     if (effort > LAZYFREE_THRESHOLD && val->refcount == 1) {
         dictSetVal(db->dict, de, NULL);
-        bioCreateLazyFreeJob(&s->bio, _lazyFree, s, val,
-                             effort * LAZYFREE_NS_PER_ELEMENT, serverNow(s));
-        s->stat_lazyfree_jobs++;
+        _lazyFreeJob(s, _lazyFree, val, freeObjectCost(s, val));
     }
     if (dictSize(db->expires) > 0) dictDelete(db->expires, key->v.ptr);
     dictFreeUnlinkedEntry(db->dict, de);
@@ -815,10 +850,14 @@ void keysCommand(client *c) {
     dictEntry *de;
     while ((de = dictNext(di)) != NULL) {
         sds key = dictGetKey(de);
-        c->srv->denv.cpu_ns += COST_VISIT_NS;
+        if (!all) c->srv->denv.cpu_ns += (plen + sdslen(key)) *
+                                         COST_MATCH_NS_PER_BYTE;
         if (!all && !stringmatchlen(pattern, plen, key, (int)sdslen(key), 0))
             continue;
+        /* Redis makes a string object of each key it returns, and frees
+         * it after the reply; this view costs what that does. */
         robj kobj = OBJ_VIEW(OBJ_STRING, OBJ_ENCODING_RAW, key);
+        c->srv->denv.cpu_ns += COST_ALLOC_NS + COST_FREE_NS;
         if (keyIsExpired(c->srv, c->db, &kobj)) continue;
         addReplyBulkCBuffer(c, key, sdslen(key));
         n++;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 #include <stdio.h>
+#include "cost.h"
 #include "server.h"
 #include "acl.h"
 #include "script.h"
@@ -109,9 +110,11 @@ static void _debugPopulate(client *c) {
             return;
         }
         snprintf(buf, sizeof(buf), "%s:%lu", prefix, (unsigned long)j);
+        s->denv.cpu_ns += COST_FORMAT_NS;
         robj *key = createStringObject(s, buf, strlen(buf));
         if (lookupKeyWrite(c, key)) { decrRefCount(s, key); continue; }
         snprintf(buf, sizeof(buf), "value:%lu", (unsigned long)j);
+        s->denv.cpu_ns += COST_FORMAT_NS;
         robj *val;
         if (valsize == 0) {
             val = createStringObject(s, buf, strlen(buf));

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "dict.h"
+#include "cost.h"
 #include "trace.h"
 #include "util.h"
 
@@ -177,6 +178,16 @@ static void _dictFinishRehash(dict *d) {
     d->rehashidx = -1;
 }
 
+/* Charges the server's CPU for dict work (cost.h), unless an observer
+ * that is not part of the server's work is reading. */
+static void _dictCharge(dict *d, uint64_t ns) {
+    if (!d->env->quiet) d->env->cpu_ns += ns;
+}
+
+static uint64_t _dictMiss(dict *d) {
+    return costMissNs(d->env->mem->used);
+}
+
 /* Performs n rehash steps: each moves one non-empty bucket of table 0, after
  * skipping at most n*10 empty ones in total. Returns 1 if buckets remain to
  * be moved, 0 if the rehash is complete (or not allowed now). The work done
@@ -198,8 +209,8 @@ int dictRehash(dict *d, int n) {
 done:;
     uint64_t visited = (uint64_t)(d->rehashidx - start);
     d->version++;
-    d->env->cpu_ns += visited * d->env->ns_per_bucket +
-                      moved * d->env->ns_per_entry;
+    _dictCharge(d, visited * d->env->ns_per_bucket +
+                   moved * (d->env->ns_per_entry + _dictMiss(d)));
     _dictTrace(d, GK_TR_REHASH_STEP, (uint32_t)start,
                (moved << 32) | (visited & 0xffffffffu));
     if (d->ht_used[0] == 0) {
@@ -243,6 +254,8 @@ int dictAdd(dict *d, void *key, void *val) {
  * success. */
 dictEntry *dictAddRaw(dict *d, void *key, dictEntry **existing) {
     if (dictIsRehashing(d)) _dictRehashStep(d);
+    /* the hash, the bucket and the chain's keys compared */
+    _dictCharge(d, COST_HASH_NS + 2 * _dictMiss(d));
     int64_t index = _dictKeyIndex(d, key, dictHashKey(d, key), existing);
     if (index == -1) return NULL;
     /* Insert at the chain head: recent entries are likelier to be used. */
@@ -314,6 +327,8 @@ static int _dictExpandIfNeeded(dict *d) {
 dictEntry *dictFind(dict *d, const void *key) {
     if (dictSize(d) == 0) return NULL;
     if (dictIsRehashing(d)) _dictRehashStep(d);
+    /* the hash, the bucket, the entry and its key compared */
+    _dictCharge(d, COST_HASH_NS + 3 * _dictMiss(d));
     return dictPeek(d, key);
 }
 
@@ -349,6 +364,7 @@ static void _dictFreeEntry(dict *d, dictEntry *he) {
 static dictEntry *_dictGenericUnlink(dict *d, const void *key) {
     if (dictSize(d) == 0) return NULL;
     if (dictIsRehashing(d)) _dictRehashStep(d);
+    _dictCharge(d, COST_HASH_NS + 3 * _dictMiss(d));
     uint64_t h = dictHashKey(d, key);
     for (int table = 0; table <= 1; table++) {
         uint64_t idx = h & DICTHT_SIZE_MASK(d->ht_size_exp[table]);
@@ -373,7 +389,7 @@ static dictEntry *_dictGenericUnlink(dict *d, const void *key) {
 int dictDelete(dict *d, const void *key) {
     dictEntry *he = _dictGenericUnlink(d, key);
     if (!he) return C_ERR;
-    _dictFreeEntry(d, he);
+    dictFreeUnlinkedEntry(d, he);
     return C_OK;
 }
 
@@ -387,7 +403,9 @@ dictEntry *dictUnlink(dict *d, const void *key) {
  * value destructors on it (set the value to NULL first to keep it alive).
  * NULL is a no-op. */
 void dictFreeUnlinkedEntry(dict *d, dictEntry *he) {
-    if (he) _dictFreeEntry(d, he);
+    if (!he) return;
+    _dictCharge(d, COST_FREE_NS * (d->type->keyDestructor ? 2 : 1));
+    _dictFreeEntry(d, he);
 }
 
 static void _dictClear(dict *d, int htidx) {
@@ -492,6 +510,8 @@ dictEntry *dictNext(dictIterator *iter) {
         }
         if (iter->entry) {
             iter->nextEntry = iter->entry->next;
+            /* an entry in hash order: its bucket, itself and its key */
+            _dictCharge(iter->d, 3 * _dictMiss(iter->d));
             return iter->entry;
         }
     }
@@ -647,6 +667,7 @@ static void _dictScanBucket(dict *d, int table, uint64_t idx,
     dictEntry *de = d->ht_table[table][idx];
     while (de) {
         dictEntry *next = de->next;
+        _dictCharge(d, 3 * _dictMiss(d));
         fn(pd, de);
         de = next;
     }

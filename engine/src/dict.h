@@ -47,7 +47,8 @@ typedef struct dictEnv {
     uint16_t node;              /* node id written in trace records */
     uint32_t ns_per_bucket;     /* virtual CPU cost of visiting a bucket */
     uint32_t ns_per_entry;      /* virtual CPU cost of moving an entry */
-    uint64_t cpu_ns;            /* virtual CPU time spent rehashing */
+    uint64_t cpu_ns;            /* the server's virtual CPU (cost.h) */
+    int quiet;                  /* >0: an observer is reading, charge nothing */
 } dictEnv;
 
 struct dict;

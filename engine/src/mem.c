@@ -23,6 +23,9 @@ void memInit(gkMem *m, gkAllocFn fn, void *ud) {
     m->ud = ud;
     m->used = m->peak = m->failures = 0;
     m->parent = NULL;
+    m->cpu_ns = NULL;
+    m->quiet = NULL;
+    m->alloc_ns = m->large_ns = 0;
 }
 
 /* Sets up m as an account within parent: the same allocator, its own
@@ -57,12 +60,24 @@ static void _memAccount(gkMem *m, size_t add, size_t sub) {
     }
 }
 
+/* The CPU an allocation of a block of class bytes costs the server that
+ * owns the account: more for one beyond jemalloc's small classes. */
+static void _memCharge(gkMem *m, size_t class) {
+    if (m->cpu_ns && !(m->quiet && *m->quiet))
+        *m->cpu_ns += m->alloc_ns + (class > MEM_SMALL_MAX ? m->large_ns : 0);
+}
+
 /* The usable size jemalloc 5 gives a request of size bytes on x86-64,
  * which is what Redis adds to used_memory. Its size classes: 8, then
  * steps of 16 up to 128, then four classes to each doubling, evenly
  * spaced (160 192 224 256, 320 384 448 512, ...). The small classes end at
  * 14336; the large ones go on by the same rule (16384 20480 24576 28672
  * 32768 40960 ...), so one rule serves every size. */
+/* Charges the owning server's CPU ns for work on a block (cost.h). */
+void memChargeNs(gkMem *m, uint64_t ns) {
+    if (m->cpu_ns && !(m->quiet && *m->quiet)) *m->cpu_ns += ns;
+}
+
 size_t memClassSize(size_t size) {
     if (size <= 8) return 8;
     if (size <= 128) return (size + 15) & ~(size_t)15;
@@ -84,6 +99,7 @@ void *memTryAllocAs(gkMem *m, size_t size, size_t as) {
     h->size = size;
     h->charged = memClassSize(as);
     _memAccount(m, h->charged, 0);
+    _memCharge(m, h->charged);
     return p + MEM_PREFIX;
 }
 
@@ -121,6 +137,7 @@ static void *_memTryReallocAs(gkMem *m, void *ptr, size_t size, size_t as) {
     h->size = size;
     h->charged = memClassSize(as);
     _memAccount(m, h->charged, old.charged);
+    if (h->charged != old.charged) _memCharge(m, h->charged);
     return p + MEM_PREFIX;
 }
 

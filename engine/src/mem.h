@@ -25,7 +25,13 @@ typedef struct gkMem {
     size_t peak;        /* highest value of used */
     size_t failures;    /* allocations the host refused */
     struct gkMem *parent;/* also counts this one's blocks (NULL: none) */
+    uint64_t *cpu_ns;   /* a server's CPU, charged alloc_ns an allocation */
+    const int *quiet;   /* while *quiet > 0, nothing (see cost.h) */
+    uint32_t alloc_ns;
+    uint32_t large_ns;  /* and more for a block above MEM_SMALL_MAX */
 } gkMem;
+
+#define MEM_SMALL_MAX 14336     /* jemalloc 5's largest small class */
 
 /* Redis 7.0's structs on a 64-bit machine, in bytes: what the blocks that
  * hold the engine's own versions of them are charged. */
@@ -65,6 +71,7 @@ void *memAlloc(gkMem *m, size_t size);
 void *memCalloc(gkMem *m, size_t size);
 void *memRealloc(gkMem *m, void *ptr, size_t size);
 void memFree(gkMem *m, void *ptr);
+void memChargeNs(gkMem *m, uint64_t ns);
 size_t memSize(const void *ptr);
 size_t memBlockSize(const void *ptr);
 void *memDefaultAlloc(void *ud, void *ptr, size_t osize, size_t nsize);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <ctype.h>
 #include "server.h"
+#include "cost.h"
 #include "recovery.h"
 
 static void _setProtocolError(client *c);
@@ -618,13 +619,20 @@ void readQueryFromClient(aeEventLoop *el, int fd, void *privdata, int mask) {
         if (readlen > PROTO_BIG_READ_MAX) readlen = PROTO_BIG_READ_MAX;
     }
     size_t alloc = sdslen(c->querybuf) + sdsavail(c->querybuf);
+    /* The buffer's growth is charged once the read returns, with the
+     * processing of what it brought: a loop iteration's phases then
+     * follow each other without a gap before the read. */
+    uint64_t cpu = s->denv.cpu_ns;
     sds qb = !big_arg && alloc < PROTO_IOBUF_LEN
              ? sdsTryMakeRoomForNonGreedy(s->mem, c->querybuf, readlen)
              : sdsTryMakeRoomFor(s->mem, c->querybuf, readlen);
+    uint64_t grow_ns = s->denv.cpu_ns - cpu;
+    s->denv.cpu_ns = cpu;
     if (!qb) { freeClientAsync(c); return; }
     c->querybuf = qb;
     size_t qblen = sdslen(qb);
     long nread = el->backend.read(el->backend.ctx, fd, qb + qblen, readlen);
+    s->denv.cpu_ns += grow_ns;
     if (nread < 0) return;
     if (nread == 0) { freeClientAsync(c); return; }
     sdsIncrLen(c->querybuf, (size_t)nread);
@@ -720,6 +728,7 @@ static void _addReplyProtoToList(client *c, const char *s, size_t len) {
  * engine). Arguments are borrowed: I copy the bytes and keep no reference,
  * except the *Sds variants, which free their sds. */
 void addReplyProto(client *c, const char *s, size_t len) {
+    c->srv->denv.cpu_ns += COST_REPLY_NS + len * COST_REPLY_NS_PER_KB / 1024;
     if (_prepareClientToWrite(c) != C_OK) return;
     c->reply_queued += len;
     size_t n = _addReplyToBuffer(c, s, len);

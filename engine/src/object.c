@@ -8,6 +8,8 @@
 #include "intset.h"
 #include "listpack.h"
 #include "quicklist.h"
+#include "rax.h"
+#include "cost.h"
 
 /* ---- The access clock ----
  *
@@ -391,10 +393,77 @@ void decrRefCount(redisServer *s, robj *o) {
     if (o->refcount == OBJ_SHARED_REFCOUNT) return;
     if (o->refcount <= 0) memPanic("decrRefCount against refcount <= 0");
     if (--o->refcount == 0) {
+        if (!s->denv.quiet) s->denv.cpu_ns += freeObjectCost(s, o);
         freeObjectValue(s, o);
         memFree(s->mem, o);
     }
 }
+
+/* ---- What freeing a value costs. ---- */
+
+/* A stream's allocations as 7.0 counts them: one per node of its tree,
+ * and per group one plus the first group's PEL size. */
+static size_t _streamFreeEffort(stream *st) {
+    size_t effort = (size_t)raxNodesAsRedis(st->rax);
+    if (st->cgroups && raxSize(st->cgroups)) {
+        raxIterator ri;
+        raxStart(&ri, st->cgroups);
+        raxSeek(&ri, "^", NULL, 0);
+        raxNext(&ri);
+        streamCG *cg = ri.data;
+        effort += (size_t)raxSize(st->cgroups) * (1 + raxSize(cg->pel));
+        raxStop(&ri);
+    }
+    return effort;
+}
+
+size_t freeObjectEffort(const robj *o) {
+    if (o->type == OBJ_LIST && o->encoding == OBJ_ENCODING_QUICKLIST)
+        return (size_t)((const quicklist *)o->v.ptr)->len;
+    if ((o->type == OBJ_SET || o->type == OBJ_HASH) &&
+        o->encoding == OBJ_ENCODING_HT) return dictSize((dict *)o->v.ptr);
+    if (o->type == OBJ_ZSET && o->encoding == OBJ_ENCODING_SKIPLIST)
+        return ((zset *)o->v.ptr)->zsl->length;
+    if (o->type == OBJ_STREAM) return _streamFreeEffort(o->v.ptr);
+    return 1;
+}
+
+/* What freeing o and its value costs the thread that frees it (cost.h),
+ * from its shape: a small value is a block or two freed next to each
+ * other; a hashtable's entries and their strings lie anywhere in memory,
+ * each free a random access; a skiplist's nodes are freed in the order
+ * they were most likely allocated. The same figure is charged to the main
+ * thread (DEL) or to the lazy-free thread (UNLINK). */
+uint64_t freeObjectCost(redisServer *s, const robj *o) {
+    uint64_t far = COST_FREE_NS + costMissNs(s->mem->used);
+    uint64_t near = COST_FREE_NEAR_NS;
+    switch (o->encoding) {
+    case OBJ_ENCODING_RAW:      /* its sds, beside the object */
+        return near;
+    case OBJ_ENCODING_EMBSTR:   /* one block, counted with the command's */
+    case OBJ_ENCODING_INT:      /* fixed costs or the entry that held it */
+        return 0;
+    case OBJ_ENCODING_QUICKLIST:
+        /* each node read, then it and its listpack freed */
+        return 2 * near + ((const quicklist *)o->v.ptr)->len *
+               (far + near + costMissNs(s->mem->used));
+    case OBJ_ENCODING_HT: {
+        uint64_t n = dictSize((const dict *)o->v.ptr);
+        /* entries and members; a hash's values too */
+        return 3 * near + n * far * (o->type == OBJ_HASH ? 3 : 2);
+    }
+    case OBJ_ENCODING_SKIPLIST: {
+        uint64_t n = ((const zset *)o->v.ptr)->zsl->length;
+        /* the dict's entries, then each node and its member in order */
+        return 4 * near + n * (far + 2 * near + COST_SEQ_NS);
+    }
+    case OBJ_ENCODING_STREAM:
+        return 2 * near + freeObjectEffort(o) * far;
+    default:                    /* a listpack, an intset, a module's */
+        return 2 * near;
+    }
+}
+
 
 /* Length in bytes of a string object's value; for an INT encoding, the
  * length of its decimal text (what STRLEN replies). */

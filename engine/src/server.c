@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include "server.h"
+#include "cost.h"
 #include "script.h"
 #include "acl.h"
 #include "siphash.h"
@@ -183,6 +184,10 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->unix_ms_at_zero = unix_ms_at_zero;
     serverConfigDefaults(&s->cfg);
     s->denv.mem = s->mem;
+    s->own.cpu_ns = &s->denv.cpu_ns;
+    s->own.quiet = &s->denv.quiet;
+    s->own.alloc_ns = COST_ALLOC_NS;
+    s->own.large_ns = COST_LARGE_NS;
     quicklistEnvInit(&s->qlenv, s->mem);
     for (int i = 0; i < 16; i += 8) {
         uint64_t r = rngNext(rng);
@@ -194,8 +199,8 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->denv.trace = trace;
     s->denv.node = (uint16_t)node;
     s->denv.ns_per_bucket = 4;
-    s->denv.ns_per_entry = 40;
-    s->cmd_cost_ns = 210;
+    s->denv.ns_per_entry = COST_HASH_NS;
+    s->cmd_cost_ns = 100;
     s->cmd_cost_ns_per_kb = 60;
     for (int i = 0; i < 40; i++)
         s->runid[i] = "0123456789abcdef"[rngNext(rng) & 15];
@@ -613,6 +618,20 @@ static int _rejectReplicaKeyspace(client *c, int is_exec) {
     return C_ERR;
 }
 
+/* What reading and dispatching a command costs before its call: a fixed
+ * part and the bytes of its arguments, copied from the query buffer, but
+ * for those of PROTO_MBULK_BIG_ARG bytes or more, which Redis keeps as the
+ * buffer they were read into. */
+static void _chargeDispatch(client *c) {
+    size_t argbytes = 0;
+    for (int j = 0; j < c->argc; j++)
+        if (sdsEncodedObject(c->argv[j]) &&
+            sdslen(c->argv[j]->v.ptr) < PROTO_MBULK_BIG_ARG)
+            argbytes += sdslen(c->argv[j]->v.ptr);
+    c->srv->denv.cpu_ns += c->srv->cmd_cost_ns +
+                           argbytes * c->srv->cmd_cost_ns_per_kb / 1024;
+}
+
 /* Checks a parsed command and runs it (processCommand in Redis): lookup,
  * arity, DEBUG's permission, authentication, memory, disk errors, a
  * replica's access to the keyspace, a client pause (which holds the
@@ -620,6 +639,7 @@ static int _rejectReplicaKeyspace(client *c, int is_exec) {
  * command made ready. Returns C_OK if the client is still valid. */
 int processCommand(client *c) {
     redisServer *s = c->srv;
+    _chargeDispatch(c);
     c->cmd = c->lastcmd = lookupCommand(s, c->argv, c->argc);
     if (!c->cmd) {
         flagTransaction(c);
@@ -853,11 +873,8 @@ void call(client *c) {
     redisServer *s = c->srv;
     long long dirty = s->dirty;
     long long repl_offset = s->master_repl_offset;
-    size_t argbytes = 0;
-    for (int j = 0; j < c->argc; j++)
-        if (sdsEncodedObject(c->argv[j])) argbytes += sdslen(c->argv[j]->v.ptr);
     uint64_t cpu0 = s->denv.cpu_ns;
-    s->denv.cpu_ns += s->cmd_cost_ns + argbytes * s->cmd_cost_ns_per_kb / 1024;
+    s->denv.cpu_ns += COST_CALL_NS;
     if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
     if (s->execution_nesting == 0) serverUpdateTime(s);
     s->stat_errors_seen = s->stat_total_error_replies;
@@ -900,6 +917,7 @@ void call(client *c) {
     st->ns += ns;
     if (ns > st->max_ns) st->max_ns = ns;
     _callObserved(c, ns);
+    s->denv.cpu_ns += COST_CALL_AFTER_NS;   /* after the command's timing */
     /* Failed only if an error reply was added since the last call, or
      * the last command a script had refused, ended (CONFIG RESETSTAT
      * zeroes the counter on its way, which is no failure). */

@@ -73,12 +73,6 @@ typedef struct clientBufferLimits {
 #define OBJ_ENCODING_EMBSTR_SIZE_LIMIT 44
 #define OBJ_SHARED_INTEGERS 10000
 #define OBJ_SHARED_REFCOUNT INT_MAX     /* never counted up or down */
-/* Virtual CPU the keyspace work of a command costs, on top of its
- * dispatch (cmd_cost_ns): an O(N) command costs N times something, so
- * KEYS on a million keys stalls the server as it really does. */
-#define COST_LOOKUP_NS 40       /* a dictFind of a key */
-#define COST_ADD_NS 80          /* adding or deleting a key */
-#define COST_VISIT_NS 25        /* one entry visited by KEYS or SCAN */
 
 #define LOOKUP_NONE 0
 #define LOOKUP_NOTOUCH (1 << 0)
@@ -793,6 +787,8 @@ robj *createStreamObject(redisServer *s);
 void incrRefCount(robj *o);
 void decrRefCount(redisServer *s, robj *o);
 void freeObjectValue(redisServer *s, robj *o);
+size_t freeObjectEffort(const robj *o);
+uint64_t freeObjectCost(redisServer *s, const robj *o);
 size_t stringObjectLen(const robj *o);
 const char *strEncoding(int encoding);
 size_t memoryUsageOf(dictEntry *de, size_t samples);
@@ -899,6 +895,7 @@ int dbDelete(redisServer *s, redisDb *db, robj *key);
 int dbAsyncDelete(redisServer *s, redisDb *db, robj *key);
 int dbExists(redisDb *db, robj *key);
 long long emptyData(redisServer *s, int dbnum);
+long long emptyDataFlags(redisServer *s, int dbnum, int async);
 int selectDb(client *c, int id);
 void setExpire(client *c, redisDb *db, robj *key, long long when);
 long long getExpire(redisDb *db, robj *key);

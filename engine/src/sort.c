@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <math.h>
+#include "cost.h"
 #include "server.h"
 #include "acl.h"
 #include "intset.h"
@@ -426,7 +427,10 @@ static void sortCommandGeneric(client *c, int readonly) {
         sortObject *tmp = memAlloc(s->mem, sizeof(*v) * (size_t)(n + 1));
         _mergeSort(v, tmp, n, &o);
         memFree(s->mem, tmp);
-        s->denv.cpu_ns += (uint64_t)n * SORT_NS_PER_ELEMENT;
+        /* about n log2 n comparisons */
+        uint64_t lg = 0;
+        while ((1ULL << lg) < (uint64_t)n) lg++;
+        s->denv.cpu_ns += (uint64_t)n * lg * COST_CMP_NS;
     }
     if (conversion_error)
         addReplyError(c, "One or more scores can't be converted into double");

@@ -23,6 +23,7 @@
 #include <strings.h>
 #include <stdlib.h>
 #include <math.h>
+#include "cost.h"
 #include "server.h"
 #include "listpack.h"
 
@@ -415,7 +416,10 @@ static void hashReplyDict(client *c, dict *d, int what) {
     while ((de = dictNext(di)) != NULL) {
         sds f = dictGetKey(de), v = dictGetVal(de);
         if (what & HASH_KEYS) addReplyBulkCBuffer(c, f, sdslen(f));
-        if (what & HASH_VALUES) addReplyBulkCBuffer(c, v, sdslen(v));
+        if (what & HASH_VALUES) {
+            c->srv->denv.cpu_ns += costMissNs(c->srv->mem->used);
+            addReplyBulkCBuffer(c, v, sdslen(v));
+        }
     }
     dictReleaseIterator(di);
 }

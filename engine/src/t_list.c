@@ -21,6 +21,7 @@
  * server as it would the real one. */
 #include <string.h>
 #include <strings.h>
+#include "cost.h"
 #include "server.h"
 #include "quicklist.h"
 
@@ -35,7 +36,7 @@
 #define LIST_REPLY_OK "+OK\r\n"
 
 /* Virtual CPU for each element a command walks over. */
-#define LIST_NS_PER_ELEMENT 20
+#define LIST_NS_PER_ELEMENT COST_SEQ_NS
 
 /* ---- The list type API ---- */
 

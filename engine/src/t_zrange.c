@@ -4,6 +4,7 @@
  * sorted set. The encodings and the range searches are t_zset.c's. */
 #include <string.h>
 #include <strings.h>
+#include "cost.h"
 #include "t_zset.h"
 
 /* ==== ZRANGE and its older forms ====
@@ -167,6 +168,7 @@ static void zrangeSinkBegin(zrangeSink *k, long length) {
 static void zrangeSinkEmit(zrangeSink *k, const unsigned char *ele,
                            size_t len, double score) {
     redisServer *s = k->c->srv;
+    s->denv.cpu_ns += COST_SEQ_NS;      /* one step of the walk */
     if (k->dstkey) {
         sds m = sdsnewlen(s->mem, ele, len);
         int out;

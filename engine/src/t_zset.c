@@ -33,6 +33,7 @@
 #include <string.h>
 #include <strings.h>
 #include "t_zset.h"
+#include "cost.h"
 
 /* Replies that need no formatting, as the RESP2 bytes Redis sends. */
 #define ZSET_REPLY_ZERO ":0\r\n"
@@ -132,19 +133,24 @@ static int zslBefore(const zskiplistNode *x, double score, const sds ele) {
  * on level i that sorts before it, and rank[i], when rank is not NULL,
  * the rank of update[i] (the header has rank 0). Returns the level-0
  * successor of update[0]: the first node not before (score, ele). */
-static zskiplistNode *zslSearch(zskiplist *zsl, double score, const sds ele,
+static zskiplistNode *zslSearch(redisServer *s, zskiplist *zsl,
+                                double score, const sds ele,
                                 zskiplistNode **update,
                                 unsigned long *rank) {
     zskiplistNode *x = zsl->header;
+    uint64_t looked = 0;
     for (int i = zsl->level - 1; i >= 0; i--) {
         if (rank) rank[i] = i == zsl->level - 1 ? 0 : rank[i + 1];
         while (x->level[i].forward &&
                zslBefore(x->level[i].forward, score, ele)) {
             if (rank) rank[i] += x->level[i].span;
             x = x->level[i].forward;
+            looked++;
         }
         update[i] = x;
     }
+    /* each node looked at is a random access (cost.h) */
+    s->denv.cpu_ns += looked * (costMissNs(s->mem->used) + COST_CMP_NS);
     return x->level[0].forward;
 }
 
@@ -162,7 +168,7 @@ zskiplistNode *zslInsert(redisServer *s, zskiplist *zsl, double score,
     zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x;
     unsigned long rank[ZSKIPLIST_MAXLEVEL];
     int level = zslRandomLevel(s);
-    zslSearch(zsl, score, ele, update, rank);
+    zslSearch(s, zsl, score, ele, update, rank);
     if (level > zsl->level) {
         for (int i = zsl->level; i < level; i++) {
             rank[i] = 0;
@@ -215,7 +221,7 @@ static void zslDeleteNode(zskiplist *zsl, zskiplistNode *x,
 static int zslDelete(redisServer *s, zskiplist *zsl, double score,
                      const sds ele) {
     zskiplistNode *update[ZSKIPLIST_MAXLEVEL];
-    zskiplistNode *x = zslSearch(zsl, score, ele, update, NULL);
+    zskiplistNode *x = zslSearch(s, zsl, score, ele, update, NULL);
     if (x == NULL || x->score != score || sdscmp(x->ele, ele) != 0)
         return 0;
     zslDeleteNode(zsl, x, update);
@@ -231,7 +237,7 @@ static zskiplistNode *zslUpdateScore(redisServer *s, zskiplist *zsl,
                                      double curscore, const sds ele,
                                      double newscore) {
     zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x, *moved;
-    x = zslSearch(zsl, curscore, ele, update, NULL);
+    x = zslSearch(s, zsl, curscore, ele, update, NULL);
     if ((x->backward == NULL || x->backward->score < newscore) &&
         (x->level[0].forward == NULL ||
          x->level[0].forward->score > newscore)) {

@@ -159,7 +159,10 @@ static void testEvalVsZcardLab(void) {
     CHECK_EQ_INT(gktLabNum(zc, "reads", RUN_MARK), 1000000);
     const char *srvZc = strstr(zc, "\"server\":");
     CHECK(gktLabNum(srvZc, "reads", RUN_MARK) >= 1000000);
-    CHECK(gktLabNum(ev, "writes", RUN_MARK) < 1000);
+    /* The EVAL's 14.9 MB go out in socket-sized writes, paced by the
+     * server's reads (and the million argument objects it makes): about a
+     * thousand writes, against ZCARD's million. */
+    CHECK(gktLabNum(ev, "writes", RUN_MARK) < 2000);
     double fz = gktLabNum(zc, "freeze_ms", RUN_MARK);
     double fe = gktLabNum(ev, "freeze_ms", RUN_MARK);
     double mz = gktLabNum(zc, "max_ms", RUN_MARK);
