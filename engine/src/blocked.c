@@ -475,6 +475,7 @@ static int _serveOne(redisServer *s, blockServeProc *serve, client *rc,
     unblockClient(rc);
     propagatePendingCommands(s);
     if (s->recovery) recoveryUnitEnd(s, rc);
+    trackingHandlePendingKeyInvalidations(s);
     s->current_client = old;
     return deleted;
 }
@@ -599,10 +600,7 @@ void clientUnblockCommand(client *c) {
     }
     if (getLongLongFromObjectOrReply(c, c->argv[2], &id, NULL) != C_OK)
         return;
-    client *target = NULL;
-    for (int fd = 0; fd < s->clients_cap && !target; fd++)
-        if (s->clients[fd] && s->clients[fd]->id == (uint64_t)id)
-            target = s->clients[fd];
+    client *target = lookupClientByID(s, (uint64_t)id);
     /* A client held by a pause is not waiting for data: there is no
      * timeout reply to give it (Redis 7.0 would stop on this). */
     if (!target || !(target->flags & CLIENT_BLOCKED) ||

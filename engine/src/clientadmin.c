@@ -1,7 +1,6 @@
 /* clientadmin.c -- administering connections, as Redis 7.0 does it:
  * CLIENT KILL, CLIENT PAUSE / UNPAUSE, CLIENT REPLY, CLIENT NO-EVICT,
- * CLIENT HELP, the tracking subcommands of a server without tracking, and
- * RESET.
+ * CLIENT HELP and RESET (the tracking subcommands are in tracking.c).
  *
  * CLIENT PAUSE <ms> [WRITE|ALL] stops the server from running commands
  * for a while without stopping it from reading them. A paused client's
@@ -274,7 +273,7 @@ void clientUnpauseCommand(client *c) {
     addReplyOK(c);
 }
 
-/* ---- CLIENT REPLY, NO-EVICT, HELP, tracking ---- */
+/* ---- CLIENT REPLY, NO-EVICT, HELP ---- */
 
 /* CLIENT REPLY ON|OFF|SKIP: ON replies +OK and turns replies back on;
  * OFF silences every reply from now on (its own too); SKIP silences the
@@ -307,22 +306,6 @@ void clientNoEvictCommand(client *c) {
     } else {
         addReplyError(c, "syntax error");
     }
-}
-
-/* CLIENT GETREDIR: the id tracking messages are redirected to; -1 for a
- * client without tracking, which every client of this server is. */
-void clientGetredirCommand(client *c) { addReplyLongLong(c, -1); }
-
-/* CLIENT TRACKINGINFO: as 7.0 answers for a client without tracking. */
-void clientTrackinginfoCommand(client *c) {
-    addReplyMapLen(c, 3);
-    addReplyBulkCString(c, "flags");
-    addReplySetLen(c, 1);
-    addReplyBulkCString(c, "off");
-    addReplyBulkCString(c, "redirect");
-    addReplyLongLong(c, -1);
-    addReplyBulkCString(c, "prefixes");
-    addReplyArrayLen(c, 0);
 }
 
 /* CLIENT HELP: 7.0's text. */
@@ -384,14 +367,15 @@ void clientHelpCommand(client *c) {
  * transaction and its WATCHes are discarded, db 0, RESP2, the default
  * user's authentication as a new connection gets it (so with a
  * requirepass the client must AUTH again), no name, replies back on,
- * no subscriptions. A replica's connection, or a master's, cannot be
- * reset. Replies +RESET. */
+ * no subscriptions, no tracking. A replica's connection, or a master's,
+ * cannot be reset. Replies +RESET. */
 void resetCommand(client *c) {
     if (c->flags & (CLIENT_SLAVE | CLIENT_MASTER)) {
         addReplyError(c, "can only reset normal client connections");
         return;
     }
     if (c->flags & CLIENT_MONITOR) monitorClientGone(c);
+    if (c->flags & CLIENT_TRACKING) disableTracking(c);
     selectDb(c, 0);
     c->resp = 2;
     clientSetDefaultAuth(c);

@@ -457,3 +457,29 @@ int getKeysFromCommand(gkMem *mem, const commandMeta *m, robj **argv,
     r->numkeys = 0;
     return 0;
 }
+
+/* The keys of argv as Redis 7.0's getKeysFromCommand finds them, which
+ * client-side caching uses (COMMAND GETKEYS uses getKeysFromCommand
+ * above): the command's key finder if it has one, else only the legacy
+ * (first, last, step) range COMMAND INFO shows. A line too short for the
+ * range has no keys: the command will reply an error to it. Returns the
+ * number of keys, in r. */
+int getKeysFromCommandLegacy(gkMem *mem, const commandMeta *m, robj **argv,
+                             int argc, getKeysResult *r) {
+    int first, last, step, movable;
+    r->numkeys = 0;
+    if (!m) return 0;
+    if (m->getkeys != GK_NONE)
+        return _keyFinder(mem, m->getkeys, argv, argc, r);
+    commandLegacyRange(m, &first, &last, &step, &movable);
+    if (first <= 0 || step <= 0) return 0;
+    if (last < 0) last = argc + last;
+    for (int j = first; j <= last; j += step) {
+        if (j >= argc || j < first) {
+            r->numkeys = 0;
+            return 0;
+        }
+        _add(mem, r, j, 0);
+    }
+    return r->numkeys;
+}

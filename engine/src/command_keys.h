@@ -169,5 +169,7 @@ int commandAclCategoryIndex(const char *name);
 uint32_t commandAclCategories(const commandMeta *m);
 int getKeysFromCommand(gkMem *mem, const commandMeta *m, robj **argv,
                        int argc, getKeysResult *r);
+int getKeysFromCommandLegacy(gkMem *mem, const commandMeta *m, robj **argv,
+                             int argc, getKeysResult *r);
 
 #endif

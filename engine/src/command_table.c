@@ -298,6 +298,15 @@ const commandMeta commandMetaTable[] = {
       "Subcommands about the connections of clients",
       "That of the subcommand run",
       NULL },
+    { "client|caching", "noscript loading stale",
+      "connection", NULL, GK_NONE,
+      NULL,
+      CG_CONNECTION, "6.0.0", NULL, NULL,
+      NULL,
+      "Says whether the keys the next command reads are tracked, in OPTIN "
+      "or OPTOUT mode",
+      "O(1)",
+      "o:mode(t:yes= t:no=)" },
     { "client|getname", "noscript loading stale",
       "connection", NULL, GK_NONE,
       NULL,
@@ -393,6 +402,17 @@ const commandMeta commandMetaTable[] = {
       "Names the connection",
       "O(1)",
       "s:connection-name" },
+    { "client|tracking", "noscript loading stale",
+      "connection", NULL, GK_NONE,
+      NULL,
+      CG_CONNECTION, "6.0.0", NULL, NULL,
+      NULL,
+      "Turns client-side caching on or off: the server tells the connection "
+      "when a key it read, or one with a prefix it names, changes",
+      "O(1), and O(N) for the N prefixes given, checked against those "
+      "followed already",
+      "o:status(t:on= t:off=) i?:client-id=REDIRECT s?*+:prefix=PREFIX "
+      "t?:bcast= t?:optin= t?:optout= t?:noloop=" },
     { "client|trackinginfo", "noscript loading stale",
       "connection", NULL, GK_NONE,
       NULL,

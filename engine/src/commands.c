@@ -336,7 +336,10 @@
     S(client, getredir, clientGetredirCommand, 2, \
       NS | CMD_LOADING | CMD_STALE) \
     S(client, trackinginfo, clientTrackinginfoCommand, 2, \
-      NS | CMD_LOADING | CMD_STALE)
+      NS | CMD_LOADING | CMD_STALE) \
+    S(client, tracking, clientTrackingCommand, -3, \
+      NS | CMD_LOADING | CMD_STALE) \
+    S(client, caching, clientCachingCommand, 3, NS | CMD_LOADING | CMD_STALE)
 
 /* CLIENT's subcommands whose name is no C identifier:
  * N(container, id, "name", handler, arity, flags). */

@@ -206,6 +206,8 @@ static const configDef configs[] = {
     { "acl-pubsub-default", NULL, CFG_ENUM, OFF(acl_pubsub_default), 0, 0,
       SELECTOR_FLAG_ALLCHANNELS, 0, aclPubsubEnum, aclPubsubValues },
     { "aclfile", NULL, CFG_STRING, OFF(aclfile), 0, 0, 0, 1 },
+    { "tracking-table-max-keys", NULL, CFG_INT,
+      OFF(tracking_table_max_keys), 1, 0, LLONG_MAX, 0 },
     { NULL, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL }
 };
 

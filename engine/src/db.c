@@ -144,9 +144,17 @@ int dbExists(redisDb *db, robj *key) {
 }
 
 /* Every write to a key calls this: it dooms the transactions watching
- * the key (and is where client-side caching would invalidate it). */
+ * the key and tells the clients that may hold it in their cache
+ * (tracking.c) that it changed, c being the client that changed it. */
 void signalModifiedKey(client *c, redisDb *db, robj *key) {
     touchWatchedKey(c->srv, db, key);
+    trackingInvalidateKey(c->srv, c, key, 1);
+}
+
+/* The same for a change no client made: an expiry or an eviction. */
+void signalModifiedKeyByServer(redisServer *s, redisDb *db, robj *key) {
+    touchWatchedKey(s, db, key);
+    trackingInvalidateKey(s, NULL, key, 1);
 }
 
 /* What freeing a db's keys costs (cost.h): per key its entry, its name
@@ -193,11 +201,13 @@ static void _lazyFreeDb(void *ctx, void *arg) {
 
 /* Empties one db (or all with dbnum -1); returns the keys removed. With
  * async, a db's keys are handed to the lazy-free thread in their old
- * dicts, and new empty ones take their place at once. */
+ * dicts, and new empty ones take their place at once. Every tracking
+ * client is told to forget all its keys, whichever db. */
 long long emptyDataFlags(redisServer *s, int dbnum, int async) {
     long long removed = 0;
     if (s->audit.active && (dbnum == -1 || dbnum == s->audit.dbid))
         auditClear(s);
+    trackingInvalidateKeysOnFlush(s);
     for (int j = 0; j < s->cfg.databases; j++) {
         if (dbnum != -1 && dbnum != j) continue;
         redisDb *db = &s->db[j];
@@ -283,7 +293,7 @@ void deleteExpiredKeyAndPropagate(redisServer *s, redisDb *db, robj *key) {
     uint64_t cpu0 = s->denv.cpu_ns;
     dbDelete(s, db, key);
     notifyKeyspaceEvent(s, NOTIFY_EXPIRED, "expired", key, db->id);
-    touchWatchedKey(s, db, key);
+    signalModifiedKeyByServer(s, db, key);
     s->stat_expiredkeys++;
     latencyAddSampleIfNeeded(s, "expire-del", latencyMsSince(s, cpu0));
     const char *verb = s->cfg.lazyfree_lazy_expire ? "UNLINK" : "DEL";

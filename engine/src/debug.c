@@ -502,10 +502,10 @@ static sds _infoClients(redisServer *s, sds info) {
         "client_recent_max_input_buffer:%zu\r\n"
         "client_recent_max_output_buffer:0\r\n"
         "blocked_clients:%d\r\n"
-        "tracking_clients:0\r\n"
+        "tracking_clients:%d\r\n"
         "clients_in_timeout_table:%d\r\n",
         s->numclients - s->nreplicas, s->cfg.maxclients, maxin,
-        s->blocked_clients, s->timeouts_n);
+        s->blocked_clients, s->tracking_clients, s->timeouts_n);
 }
 
 static sds _infoStats(redisServer *s, sds info) {
@@ -528,6 +528,9 @@ static sds _infoStats(redisServer *s, sds info) {
         "latest_fork_usec:%lld\r\n"
         "total_forks:%lld\r\n"
         "migrate_cached_sockets:%d\r\n"
+        "tracking_total_keys:%llu\r\n"
+        "tracking_total_items:%llu\r\n"
+        "tracking_total_prefixes:%llu\r\n"
         "unexpected_error_replies:%lld\r\n"
         "total_error_replies:%lld\r\n",
         s->stat_numconnections, s->stat_numcommands,
@@ -539,6 +542,9 @@ static sds _infoStats(redisServer *s, sds info) {
         (unsigned long long)dictSize(s->pubsub_patterns),
         (unsigned long long)dictSize(s->pubsubshard_channels),
         s->stat_fork_time_us, s->stat_total_forks, s->nmigrate_sockets,
+        (unsigned long long)trackingGetTotalKeys(s),
+        (unsigned long long)s->tracking_items,
+        (unsigned long long)trackingGetTotalPrefixes(s),
         s->stat_unexpected_error_replies,
         s->stat_total_error_replies);
 }
@@ -772,6 +778,9 @@ static void _clientFlags(const client *cl, char *out) {
     if (cl->flags & CLIENT_PUBSUB) *p++ = 'P';
     if (cl->flags & CLIENT_MULTI) *p++ = 'x';
     if (cl->flags & CLIENT_BLOCKED) *p++ = 'b';
+    if (cl->flags & CLIENT_TRACKING) *p++ = 't';
+    if (cl->flags & CLIENT_TRACKING_BROKEN_REDIR) *p++ = 'R';
+    if (cl->flags & CLIENT_TRACKING_BCAST) *p++ = 'B';
     if (cl->flags & CLIENT_DIRTY_CAS) *p++ = 'd';
     if (cl->flags & CLIENT_CLOSE_AFTER_REPLY) *p++ = 'c';
     if (cl->flags & CLIENT_UNBLOCKED) *p++ = 'u';
@@ -800,7 +809,7 @@ sds catClientInfoString(redisServer *s, client *cl, sds o) {
         "age=%llu idle=%llu flags=%s db=%d sub=%d psub=%d ssub=%d multi=%d "
         "qbuf=%zu qbuf-free=%zu argv-mem=%zu multi-mem=%zu rbs=%zu rbp=%zu "
         "obl=%zu oll=%zu omem=%zu tot-mem=%zu events=%s%s cmd=%s "
-        "user=%s redir=-1 resp=%d",
+        "user=%s redir=%lld resp=%d",
         (unsigned long long)cl->id, getClientPeerId(cl),
         getClientSockName(cl), cl->fd,
         cl->name ? cl->name : "",
@@ -815,7 +824,9 @@ sds catClientInfoString(redisServer *s, client *cl, sds o) {
         (size_t)cl->reply_blocks, omem, totmem, (mask & AE_READABLE) ? "r" : "",
         (mask & AE_WRITABLE) ? "w" : "",
         cl->lastcmd ? cl->lastcmd->fullname : "NULL",
-        cl->user ? cl->user->name : "(superuser)", cl->resp);
+        cl->user ? cl->user->name : "(superuser)",
+        (cl->flags & CLIENT_TRACKING) ? (long long)cl->tracking_redirect : -1,
+        cl->resp);
 }
 
 /* CLIENT INFO: one CLIENT LIST line about the calling client, as a bulk
@@ -825,14 +836,6 @@ void clientInfoCommand(client *c) {
     o = sdscatlen(c->srv->mem, o, "\n", 1);
     addReplyVerbatim(c, o, sdslen(o), "txt");
     sdsfree(c->srv->mem, o);
-}
-
-/* The connected client with this id, or NULL. O(clients): CLIENT LIST ID
- * is a debugging command, and the world has a handful of clients. */
-static client *_clientById(redisServer *s, uint64_t id) {
-    for (int fd = 0; fd < s->clients_cap; fd++)
-        if (s->clients[fd] && s->clients[fd]->id == id) return s->clients[fd];
-    return NULL;
 }
 
 /* CLIENT LIST [TYPE normal|replica|pubsub|master] [ID id ...]: TYPE
@@ -872,7 +875,7 @@ void clientListCommand(client *c) {
         for (int j = ids_from; j < c->argc; j++) {
             long long id;
             getLongLongFromObject(c->argv[j], &id);
-            client *cl = _clientById(s, (uint64_t)id);
+            client *cl = lookupClientByID(s, (uint64_t)id);
             if (cl) o = sdscatlen(s->mem, catClientInfoString(s, cl, o),
                                   "\n", 1);
         }

@@ -195,7 +195,7 @@ static long long _evictKey(redisServer *s, redisDb *db, sds key) {
     latencyAddSampleIfNeeded(s, "eviction-del", latencyMsSince(s, cpu0));
     long long freed = before - (long long)s->mem->used;
     s->stat_evictedkeys++;
-    touchWatchedKey(s, db, keyobj);
+    signalModifiedKeyByServer(s, db, keyobj);
     notifyKeyspaceEvent(s, NOTIFY_EVICTED, "evicted", keyobj, db->id);
     const char *verb = s->cfg.lazyfree_lazy_eviction ? "UNLINK" : "DEL";
     robj *argv[2] = { createStringObject(s, verb, strlen(verb)), keyobj };

@@ -16,6 +16,7 @@
 #include "server.h"
 #include "cost.h"
 #include "recovery.h"
+#include "rax.h"
 
 static void _setProtocolError(client *c);
 
@@ -119,6 +120,7 @@ void freeClient(client *c) {
     if (c->flags & CLIENT_SLAVE) replicationRemoveReplica(s, c);
     if (c->flags & CLIENT_MASTER) replicationHandleMasterDisconnection(s);
     if (c->flags & CLIENT_MONITOR) monitorClientGone(c);
+    if (c->flags & CLIENT_TRACKING) disableTracking(c);
     if (s->recovery) recoveryClientGone(s, c);
     if (s->audit.active && s->audit.client_id == c->id)
         s->audit.client_id = UINT64_MAX;
@@ -130,6 +132,14 @@ void freeClient(client *c) {
     s->clients[c->fd] = NULL;
     s->numclients--;
     _freeClientState(c);
+}
+
+/* The connected client with this id, or NULL. O(connections), where
+ * Redis keeps an index of its clients by id: the world has a handful. */
+client *lookupClientByID(redisServer *s, uint64_t id) {
+    for (int fd = 0; fd < s->clients_cap; fd++)
+        if (s->clients[fd] && s->clients[fd]->id == id) return s->clients[fd];
+    return NULL;
 }
 
 /* A client without a connection, with flags: the loaders' (CLIENT_FAKE:
@@ -267,6 +277,7 @@ void rewriteClientCommandArgument(client *c, int i, robj *newval) {
  * is armed once CLIENT REPLY SKIP itself is done, and disarmed after the
  * next. */
 void resetClient(client *c) {
+    trackingResetCaching(c);
     freeClientArgv(c);
     /* Redis frees the argv array after every command. I keep it for the
      * next one, unless a command of over 1024 arguments made it big: a
@@ -1231,6 +1242,10 @@ size_t getClientMemoryUsage(client *c, size_t *obuf) {
     if (c->pubsubshard_channels)
         mem += MEM64_DICT_ENTRY * dictSize(c->pubsubshard_channels) +
                MEM64_PTR * dictSlots(c->pubsubshard_channels);
+    /* BCAST prefixes, as Redis reckons them (an underestimate: four
+     * bytes of node header times a pointer's eight, per node). */
+    if (c->tracking_prefixes)
+        mem += 32 * (size_t)raxNodesAsRedis(c->tracking_prefixes);
     return mem;
 }
 

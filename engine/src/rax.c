@@ -16,6 +16,7 @@
  * a leaf, which is always a key), the key after a whole subtree (up until
  * a next sibling exists, then its first) and the key before it (up until
  * a previous sibling exists, then its last, or a parent that is a key). */
+#include <math.h>
 #include <string.h>
 #include "rax.h"
 
@@ -473,4 +474,31 @@ static uint64_t _raxRedisNodes(const raxNode *n) {
 
 uint64_t raxNodesAsRedis(const rax *rt) {
     return _raxRedisNodes(rt->head);
+}
+
+/* Moves a seeked iterator on a random walk through the tree, as Redis's
+ * raxRandomWalk: from the node it stands on, each step goes down to one
+ * of the children or up to the parent, all equally likely, and the walk
+ * ends on a key once steps keys have been passed (steps 0: between 1 and
+ * 2 * (1 + ln(keys)) of them, drawn). It picks a key at random in time
+ * proportional to the tree's depth rather than its size, but not
+ * uniformly: a key near the root is passed more often. The draws come
+ * from rng, where Redis calls rand(). Returns 1 with the iterator on the
+ * key reached, 0 (EOF) if the tree is empty. */
+int raxRandomWalk(raxIterator *it, size_t steps, gkRng *rng) {
+    if (it->rt->numele == 0 || !it->stack) return _raxItLand(it, 0);
+    if (steps == 0) {
+        uint64_t fle = 2 * (1 + (uint64_t)floor(log((double)it->rt->numele)));
+        steps = 1 + (size_t)rngBelow(rng, fle);
+    }
+    while (steps > 0 || !_raxItTop(it)->iskey) {
+        raxNode *n = _raxItTop(it);
+        uint32_t up = it->depth > 1;
+        uint32_t r = (uint32_t)rngBelow(rng, n->numchildren + up);
+        if (r == n->numchildren) _raxItPop(it);
+        else _raxItPush(it, r);
+        if (_raxItTop(it)->iskey && steps > 0) steps--;
+    }
+    it->flags &= ~RAX_ITER_JUST_SEEKED;
+    return _raxItLand(it, 1);
 }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mem.h"
+#include "rng.h"
 
 typedef struct raxNode {
     unsigned char *label;       /* the edge's bytes from the parent */
@@ -74,5 +75,6 @@ int raxNext(raxIterator *it);
 int raxPrev(raxIterator *it);
 int raxEOF(const raxIterator *it);
 void raxStop(raxIterator *it);
+int raxRandomWalk(raxIterator *it, size_t steps, gkRng *rng);
 
 #endif

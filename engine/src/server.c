@@ -141,6 +141,7 @@ void serverConfigDefaults(serverConfig *cfg) {
     strcpy(cfg->dbfilename, "dump.rdb");
     cfg->save_n = 3;
     cfg->acllog_max_len = 128;
+    cfg->tracking_table_max_keys = 1000000;
 }
 
 /* The server's lookup dict over the shared, const command table. */
@@ -278,6 +279,7 @@ void serverRelease(redisServer *s) {
     freeDetachedClient(s->fn_client);
     blockedRelease(s);
     pubsubRelease(s);
+    trackingRelease(s);
     memFree(s->mem, s->db);
     dictRelease(s->commands);
     memFree(s->mem, s->cmdstats);
@@ -711,13 +713,18 @@ int processCommand(client *c) {
     /* maxmemory: evict first; a busy script's nested commands leave it
      * alone, so that its propagation is not mixed with DELs. */
     if (s->cfg.maxmemory &&
-        !(s->script_run && (s->script_run->flags & SCRIPT_TIMEDOUT)))
+        !(s->script_run && (s->script_run->flags & SCRIPT_TIMEDOUT))) {
         s->pre_command_oom_state = performEvictions(s) == EVICT_FAIL;
+        /* An evicted key's message must come before this reply, which
+         * may be about the key's new value. */
+        trackingHandlePendingKeyInvalidations(s);
+    }
     if (!obey && denyoom && serverOutOfMemory(s)) {
         _rejectCommand(c, is_exec, "-OOM command not allowed when used "
                        "memory > 'maxmemory'.");
         return C_OK;
     }
+    if (s->tracking_clients) trackingLimitUsedSlots(s);
     if (!obey && _rejectDiskError(c, is_exec, is_write) != C_OK)
         return C_OK;
     if (is_write && !obey && !checkGoodReplicasStatus(s)) {
@@ -904,9 +911,12 @@ void call(client *c) {
         _alsoPropagateTo(s, c->db->id, c->argv, c->argc, target);
     c->flags &= ~(CLIENT_FORCE_PROP | CLIENT_PREVENT_PROP |
                   CLIENT_FORCE_REPL);
+    trackingCommandDone(c);
     if (s->execution_nesting == 0) {
         propagatePendingCommands(s);
         if (s->recovery) recoveryUnitEnd(s, c);
+        /* After the reply, never inside it (or inside EXEC's). */
+        trackingHandlePendingKeyInvalidations(s);
     }
     /* What WAIT waits for: the offset right after the client's last
      * command that reached the replication stream. */
@@ -1005,6 +1015,9 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
     if (_runWithPeriod(s, 1000)) replicationCron(s);
     rdbStartScheduledSave(s);
     if (_runWithPeriod(s, 1000)) migrateCloseTimedoutSockets(s);
+    /* Also before every command: here for a server left idle after
+     * CONFIG SET lowered tracking-table-max-keys. */
+    if (s->tracking_clients) trackingLimitUsedSlots(s);
     clientsCron(s);
     clientsCronOutputBufferLimits(s);
     TRACE(s->denv.trace, GK_TR_CRON, (uint16_t)s->node,
@@ -1048,6 +1061,7 @@ void beforeSleep(aeEventLoop *el) {
      * run what they have queued. */
     replicationBeforeSleep(s);
     if (s->unblocked_head) processUnblockedClients(s);
+    trackingBroadcastInvalidationMessages(s);
     handleClientsBlockedOnKeys(s);
     /* The AOF reaches the file before any reply reaches its client. */
     if (s->aof.state == AOF_ON || s->aof.state == AOF_WAIT_REWRITE)

@@ -209,6 +209,16 @@ typedef struct clientReplyBlock {
                                                    running is done and its
                                                    reply written (its user
                                                    was deleted) */
+/* Client-side caching (tracking.c). */
+#define CLIENT_TRACKING (1ULL << 48)    /* CLIENT TRACKING ON */
+#define CLIENT_TRACKING_BROKEN_REDIR (1ULL << 49) /* the client its messages
+                                                     go to has gone */
+#define CLIENT_TRACKING_BCAST (1ULL << 50)  /* told of prefixes' changes */
+#define CLIENT_TRACKING_OPTIN (1ULL << 51)  /* tracks after CACHING yes */
+#define CLIENT_TRACKING_OPTOUT (1ULL << 52) /* unless after CACHING no */
+#define CLIENT_TRACKING_CACHING (1ULL << 53) /* CACHING yes/no was given
+                                                for the next command */
+#define CLIENT_TRACKING_NOLOOP (1ULL << 54) /* not told of its own changes */
 
 /* Where a propagated command goes. */
 #define PROPAGATE_AOF 1
@@ -220,6 +230,7 @@ typedef struct clientReplyBlock {
 struct redisCommand;
 struct redisServer;
 struct user;
+struct rax;
 
 /* A command queued by MULTI, and the queue. */
 typedef struct multiCmd {
@@ -328,6 +339,11 @@ typedef struct client {
     /* "ip:port" of the peer and of this end, found when first asked for
      * (getClientPeerId, getClientSockName); "" until then. */
     char peerid[64], sockname[64];
+    /* Client-side caching (tracking.c): the id of the client that gets
+     * this one's invalidation messages (0: itself), and in BCAST mode
+     * its prefixes (prefix -> nothing, NULL until the first). */
+    uint64_t tracking_redirect;
+    struct rax *tracking_prefixes;
 } client;
 
 /* ---- Commands. ---- */
@@ -487,6 +503,7 @@ typedef struct serverConfig {
     int acl_pubsub_default;     /* a new user's channels: 0 (none) or
                                    SELECTOR_FLAG_ALLCHANNELS */
     char aclfile[128];          /* the ACL file, "" for none */
+    long long tracking_table_max_keys;  /* 0: no limit */
 } serverConfig;
 
 /* ---- SCAN audit (observation only; see glasskv.h). ---- */
@@ -746,6 +763,19 @@ typedef struct redisServer {
      * MIGRATE_SOCKET_CACHE_ITEMS, in no order. */
     struct migrateSocket *migrate_sockets;
     int nmigrate_sockets;
+    /* Client-side caching (tracking.c). NULL until a client first turns
+     * tracking on: the keys tracking clients read (key -> the ids of the
+     * clients, each 8 bytes little-endian -> nothing), and the prefixes
+     * of the BCAST clients (prefix -> trackingPrefix). */
+    struct rax *tracking_table, *tracking_prefixes;
+    uint64_t tracking_items;    /* ids in the table, all keys together */
+    int tracking_clients;       /* clients with tracking on */
+    unsigned tracking_limit_runs; /* runs in a row that found the table
+                                     still over tracking-table-max-keys */
+    /* Messages about keys the current client changed during its own
+     * command, sent once its reply is written (a NULL: a flush). */
+    robj **tracking_pending;
+    int tracking_pending_n, tracking_pending_cap;
 } redisServer;
 
 /* CLIENT PAUSE's kinds, least restrictive first. */
@@ -853,6 +883,7 @@ void addReplyError(client *c, const char *err);
 void addReplyErrorFormat(client *c, const char *fmt, ...);
 void addReplyErrorSds(client *c, sds err);
 void addReplyErrorSdsNoStats(client *c, sds err);
+client *lookupClientByID(redisServer *s, uint64_t id);
 client *createDetachedClient(redisServer *s, uint64_t flags, int take_id);
 void freeDetachedClient(client *c);
 sds clientReplyTake(client *c);
@@ -911,6 +942,7 @@ int incrementallyRehash(redisServer *s, int dbid);
 int parseScanCursorOrReply(client *c, robj *o, uint64_t *cursor);
 void scanGenericCommand(client *c, robj *o, uint64_t cursor);
 void signalModifiedKey(client *c, redisDb *db, robj *key);
+void signalModifiedKeyByServer(redisServer *s, redisDb *db, robj *key);
 /* Keyspace notifications (notify.c): the classes of
  * notify-keyspace-events, Redis 7.0's bits. */
 #define NOTIFY_KEYSPACE (1 << 0)    /* K */
@@ -983,8 +1015,6 @@ void clientUnpauseCommand(client *c);
 void clientReplyCommand(client *c);
 void clientNoEvictCommand(client *c);
 void clientHelpCommand(client *c);
-void clientGetredirCommand(client *c);
-void clientTrackinginfoCommand(client *c);
 void resetCommand(client *c);
 int clientPauseHolds(client *c);
 void postponeClient(client *c);
@@ -993,6 +1023,23 @@ int checkClientPauseTimeoutAndReturnIfPaused(redisServer *s);
 void clientAdminRelease(redisServer *s);
 const char *getClientPeerId(client *c);
 const char *getClientSockName(client *c);
+
+/* ---- tracking.c: client-side caching ---- */
+void clientTrackingCommand(client *c);
+void clientCachingCommand(client *c);
+void clientGetredirCommand(client *c);
+void clientTrackinginfoCommand(client *c);
+void disableTracking(client *c);
+void trackingCommandDone(client *c);
+void trackingInvalidateKey(redisServer *s, client *c, robj *key, int bcast);
+void trackingHandlePendingKeyInvalidations(redisServer *s);
+void trackingInvalidateKeysOnFlush(redisServer *s);
+void trackingLimitUsedSlots(redisServer *s);
+void trackingBroadcastInvalidationMessages(redisServer *s);
+void trackingResetCaching(client *c);
+uint64_t trackingGetTotalKeys(redisServer *s);
+uint64_t trackingGetTotalPrefixes(redisServer *s);
+void trackingRelease(redisServer *s);
 
 /* ---- cluster.c: a server without cluster support ---- */
 void clusterCommand(client *c);
