@@ -300,7 +300,8 @@
 #define MEMORY_SUBCOMMANDS(S) \
     S(memory, usage, memoryUsageCommand, -3, R) \
     S(memory, help, memoryHelpCommand, 2, CMD_LOADING | CMD_STALE) \
-    S(memory, purge, memoryPurgeCommand, 2, 0)
+    S(memory, purge, memoryPurgeCommand, 2, 0) \
+    S(memory, stats, memoryStatsCommand, 2, 0)
 
 /* MEMORY's subcommands whose name is no C identifier:
  * N(container, id, "name", handler, arity, flags). */

@@ -142,19 +142,32 @@ size_t memoryUsageOf(dictEntry *de, size_t samples) {
            _sdsBlockSize(dictGetKey(de)) + MEM64_DICT_ENTRY;
 }
 
-/* ---- INFO memory ---- */
+/* ---- INFO memory, MEMORY STATS ---- */
 
 /* Where used_memory goes, as Redis 7.0's getMemoryOverheadData splits it:
  * what the server held at startup, the clients' buffers, the AOF buffer,
- * the scripts' cache and the keyspace's tables are overhead; the rest is
- * the dataset. */
+ * the scripts' and functions' caches and the keyspace's tables are
+ * overhead; the rest is the dataset. INFO memory and MEMORY STATS print
+ * these same figures. */
 typedef struct memOverhead {
-    size_t total, startup, peak;
-    size_t clients_slaves, clients_normal, aof_buffer, lua_caches;
-    size_t keys_main, keys_expires;     /* the keyspace tables, all dbs */
-    size_t overhead, dataset;
-    unsigned long long keys;
-    double dataset_perc, peak_perc;
+    size_t total;               /* used_memory */
+    size_t startup;             /* used_memory once the server was up */
+    size_t peak;                /* used_memory's highest */
+    size_t repl_backlog;        /* 0: the backlog is a count, it holds no
+                                 * bytes here (replication.c) */
+    size_t clients_slaves, clients_normal;
+    size_t cluster_links;       /* 0: never a cluster node */
+    size_t aof_buffer;
+    size_t lua_caches;          /* EVAL's script cache */
+    size_t functions_caches;    /* the function libraries' structs */
+    size_t keys_main, keys_expires; /* the tables of the dbs with keys */
+    size_t overhead;            /* all of the above, startup included */
+    size_t dataset;             /* total less overhead */
+    unsigned long long keys;    /* in every db */
+    int dbs;                    /* dbs holding keys: MEMORY STATS's db.N */
+    size_t bytes_per_key;       /* what a key added on average */
+    float dataset_perc;         /* of what was added since startup */
+    float peak_perc;            /* total against peak */
 } memOverhead;
 
 /* A keyspace table's overhead as Redis counts it: an entry and, for the
@@ -164,11 +177,10 @@ static size_t _tableOverhead(dict *d, int objects) {
            dictSlots(d) * MEM64_PTR;
 }
 
-static void _overheadData(redisServer *s, memOverhead *mh) {
-    memset(mh, 0, sizeof(*mh));
-    mh->total = s->mem->used;
-    mh->startup = s->initial_memory_usage;
-    mh->peak = s->mem->peak;
+/* Sums the clients' buffers and structs, replicas apart. Redis 7.0 adds
+ * up figures each client refreshes from time to time (one that has just
+ * connected counts for nothing yet); I measure every client now. */
+static void _clientsOverhead(redisServer *s, memOverhead *mh) {
     for (int fd = 0; fd < s->clients_cap; fd++) {
         client *c = s->clients[fd];
         if (!c) continue;
@@ -176,21 +188,38 @@ static void _overheadData(redisServer *s, memOverhead *mh) {
         if (c->flags & CLIENT_SLAVE) mh->clients_slaves += mem;
         else mh->clients_normal += mem;
     }
+}
+
+/* Fills mh. A db without keys costs nothing, however large its emptied
+ * table still is, as in Redis, which skips it. The percentages are
+ * computed in single precision, as Redis does: MEMORY STATS prints their
+ * every digit. */
+static void _overheadData(redisServer *s, memOverhead *mh) {
+    memset(mh, 0, sizeof(*mh));
+    mh->total = s->mem->used;
+    mh->startup = s->initial_memory_usage;
+    mh->peak = s->mem->peak;
+    _clientsOverhead(s, mh);
     if (s->aof.state != AOF_OFF && s->aof.buf)
         mh->aof_buffer = memBlockSize(sdsAllocPtr(s->aof.buf));
     mh->lua_caches = evalScriptsMemory(s);
+    mh->functions_caches = functionsMemoryOverhead(s);
     for (int j = 0; j < s->cfg.databases; j++) {
+        if (dictSize(s->db[j].dict) == 0) continue;
         mh->keys_main += _tableOverhead(s->db[j].dict, 1);
         mh->keys_expires += _tableOverhead(s->db[j].expires, 0);
         mh->keys += dictSize(s->db[j].dict);
+        mh->dbs++;
     }
-    mh->overhead = mh->startup + mh->clients_slaves + mh->clients_normal +
-                   mh->aof_buffer + mh->lua_caches + mh->keys_main +
+    mh->overhead = mh->startup + mh->repl_backlog + mh->clients_slaves +
+                   mh->clients_normal + mh->cluster_links + mh->aof_buffer +
+                   mh->lua_caches + mh->functions_caches + mh->keys_main +
                    mh->keys_expires;
     mh->dataset = mh->total > mh->overhead ? mh->total - mh->overhead : 0;
     size_t net = mh->total > mh->startup ? mh->total - mh->startup : 1;
-    mh->dataset_perc = (double)mh->dataset * 100 / (double)net;
-    mh->peak_perc = mh->peak ? (double)mh->total * 100 / (double)mh->peak : 0;
+    mh->dataset_perc = (float)mh->dataset * 100 / (float)net;
+    mh->peak_perc = mh->peak ? (float)mh->total * 100 / (float)mh->peak : 0;
+    mh->bytes_per_key = mh->keys ? net / mh->keys : 0;
 }
 
 /* Redis's bytesToHuman: "1023B", "1.00K", "88.32M" ... */
@@ -260,6 +289,108 @@ sds memoryInfoSection(redisServer *s, sds info) {
         _human(h4, sizeof(h4), (unsigned long long)s->cfg.maxmemory), policy,
         not_counted, mh.clients_slaves, mh.clients_normal, mh.aof_buffer,
         pending, (unsigned long long)(s->stat_lazyfree_jobs - pending));
+}
+
+/* What a process and its allocator would add to used_memory. The engine
+ * has no process of its own, and its allocator keeps no pages, so it
+ * reports what Redis built with libc malloc reports, whose allocator gives
+ * no statistics either: there allocator.allocated is used_memory, and
+ * allocator.active and allocator.resident are the process's RSS less the
+ * Lua heap (which lives outside used_memory). For the RSS I take
+ * used_memory plus the Lua heap, a process that wastes no page: so the
+ * allocator ratios are 1, and the RSS overhead and the fragmentation are
+ * the Lua heap alone. */
+typedef struct memFrag {
+    size_t allocated, active, resident, rss;
+    float allocator_frag, allocator_rss, rss_extra, total_frag;
+    long long allocator_frag_bytes, allocator_rss_bytes;
+    long long rss_extra_bytes, total_frag_bytes;
+} memFrag;
+
+/* Redis's ratio: float over size_t, in single precision. */
+static float _ratio(size_t a, size_t b) {
+    return b ? (float)a / (float)b : 0;
+}
+
+static void _fragData(redisServer *s, const memOverhead *mh, memFrag *f) {
+    f->allocated = mh->total;
+    f->rss = mh->total + evalMemory(s);
+    f->resident = f->rss - evalMemory(s);
+    f->active = f->resident;
+    f->allocator_frag = _ratio(f->active, f->allocated);
+    f->allocator_frag_bytes = (long long)(f->active - f->allocated);
+    f->allocator_rss = _ratio(f->resident, f->active);
+    f->allocator_rss_bytes = (long long)(f->resident - f->active);
+    f->rss_extra = _ratio(f->rss, f->resident);
+    f->rss_extra_bytes = (long long)(f->rss - f->resident);
+    f->total_frag = _ratio(f->rss, mh->total);
+    f->total_frag_bytes = (long long)(f->rss - mh->total);
+}
+
+static void _statLong(client *c, const char *name, long long v) {
+    addReplyBulkCString(c, name);
+    addReplyLongLong(c, v);
+}
+
+static void _statDouble(client *c, const char *name, double v) {
+    addReplyBulkCString(c, name);
+    addReplyDouble(c, v);
+}
+
+/* db.N: what db j's tables cost; the slot-to-keys map of a cluster node
+ * is never there. */
+static void _statDb(client *c, int j) {
+    redisDb *db = &c->srv->db[j];
+    char name[32];
+    snprintf(name, sizeof(name), "db.%d", j);
+    addReplyBulkCString(c, name);
+    addReplyMapLen(c, 3);
+    _statLong(c, "overhead.hashtable.main",
+              (long long)_tableOverhead(db->dict, 1));
+    _statLong(c, "overhead.hashtable.expires",
+              (long long)_tableOverhead(db->expires, 0));
+    _statLong(c, "overhead.hashtable.slot-to-keys", 0);
+}
+
+/* MEMORY STATS: INFO memory's figures as a map of Redis 7.0's 27 fields
+ * in its order, and a db.N map for each db holding keys after
+ * functions.caches. Clients read it by name, but some by position. */
+void memoryStatsCommand(client *c) {
+    redisServer *s = c->srv;
+    memOverhead mh;
+    memFrag f;
+    _overheadData(s, &mh);
+    _fragData(s, &mh, &f);
+    addReplyMapLen(c, 27 + mh.dbs);
+    _statLong(c, "peak.allocated", (long long)mh.peak);
+    _statLong(c, "total.allocated", (long long)mh.total);
+    _statLong(c, "startup.allocated", (long long)mh.startup);
+    _statLong(c, "replication.backlog", (long long)mh.repl_backlog);
+    _statLong(c, "clients.slaves", (long long)mh.clients_slaves);
+    _statLong(c, "clients.normal", (long long)mh.clients_normal);
+    _statLong(c, "cluster.links", (long long)mh.cluster_links);
+    _statLong(c, "aof.buffer", (long long)mh.aof_buffer);
+    _statLong(c, "lua.caches", (long long)mh.lua_caches);
+    _statLong(c, "functions.caches", (long long)mh.functions_caches);
+    for (int j = 0; j < s->cfg.databases; j++)
+        if (dictSize(s->db[j].dict)) _statDb(c, j);
+    _statLong(c, "overhead.total", (long long)mh.overhead);
+    _statLong(c, "keys.count", (long long)mh.keys);
+    _statLong(c, "keys.bytes-per-key", (long long)mh.bytes_per_key);
+    _statLong(c, "dataset.bytes", (long long)mh.dataset);
+    _statDouble(c, "dataset.percentage", mh.dataset_perc);
+    _statDouble(c, "peak.percentage", mh.peak_perc);
+    _statLong(c, "allocator.allocated", (long long)f.allocated);
+    _statLong(c, "allocator.active", (long long)f.active);
+    _statLong(c, "allocator.resident", (long long)f.resident);
+    _statDouble(c, "allocator-fragmentation.ratio", f.allocator_frag);
+    _statLong(c, "allocator-fragmentation.bytes", f.allocator_frag_bytes);
+    _statDouble(c, "allocator-rss.ratio", f.allocator_rss);
+    _statLong(c, "allocator-rss.bytes", f.allocator_rss_bytes);
+    _statDouble(c, "rss-overhead.ratio", f.rss_extra);
+    _statLong(c, "rss-overhead.bytes", f.rss_extra_bytes);
+    _statDouble(c, "fragmentation", f.total_frag);
+    _statLong(c, "fragmentation.bytes", f.total_frag_bytes);
 }
 
 /* MEMORY MALLOC-STATS: what a Redis built without jemalloc answers, as

@@ -1323,6 +1323,7 @@ void hrandfieldCommand(client *c);
 void memoryUsageCommand(client *c);
 void memoryMallocStatsCommand(client *c);
 void memoryPurgeCommand(client *c);
+void memoryStatsCommand(client *c);
 void memoryHelpCommand(client *c);
 void zincrbyCommand(client *c);
 void zmscoreCommand(client *c);

@@ -7,13 +7,16 @@
 // down where a real server would need gigabytes: 1,000 hashes of 600
 // fields stand for 100k (each key is built the same way). Then both fill
 // maxmemory under allkeys-lru and allkeys-lfu with the same commands and
-// must evict within 5% as many keys.
+// must evict within 5% as many keys. Last, MEMORY STATS on a fresh
+// pair: the same fields in the same order, the same keyspace figures.
 //
 // Run: node --test tests/server/memory.test.mjs
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { REDIS_CLI, startServer } from './servers.mjs';
+import {
+  REDIS_CLI, openConnection, respEnd, sleep, startServer, until,
+} from './servers.mjs';
 
 /** One command in RESP. */
 function resp(args) {
@@ -158,4 +161,140 @@ describe('used_memory and MEMORY USAGE are redis-server 7.0\'s', () => {
       else assert.ok(Math.abs(um / ut - 1) <= 0.05, `MEMORY USAGE ${um} against ${ut}`);
     });
   }
+});
+
+/** A RESP2 reply read back: arrays as arrays, bulk strings as strings,
+ *  integers as numbers, errors as { error }. */
+function parseResp(text, i = 0) {
+  const eol = text.indexOf('\r\n', i);
+  const head = text.slice(i + 1, eol);
+  const next = eol + 2;
+  switch (text[i]) {
+    case '$': {
+      const n = Number(head);
+      if (n < 0) return [null, next];
+      return [text.slice(next, next + n), next + n + 2];
+    }
+    case ':': return [Number(head), next];
+    case '-': return [{ error: head }, next];
+    case '+': return [head, next];
+    case '*': {
+      const items = [];
+      let at = next;
+      for (let k = 0; k < Number(head); k++) {
+        let item;
+        [item, at] = parseResp(text, at);
+        items.push(item);
+      }
+      return [items, at];
+    }
+    default: throw new Error(`not RESP2: ${JSON.stringify(text.slice(i, i + 40))}`);
+  }
+}
+
+/** MEMORY STATS as an ordered list of [name, value] pairs, db.N's value
+ *  its own list of pairs. */
+function statsPairs(reply) {
+  const [flat] = parseResp(reply);
+  const pairs = [];
+  for (let k = 0; k < flat.length; k += 2) {
+    const v = flat[k + 1];
+    pairs.push([flat[k], Array.isArray(v) ? statsPairs(respOf(v)) : v]);
+  }
+  return pairs;
+}
+
+/** An array of bulk strings and integers back in RESP2, for statsPairs. */
+function respOf(items) {
+  return `*${items.length}\r\n` + items.map((x) => (typeof x === 'number'
+    ? `:${x}\r\n` : `$${Buffer.byteLength(x)}\r\n${x}\r\n`)).join('');
+}
+
+/** The shape of MEMORY STATS: each name with the kind of its value. */
+function statsShape(pairs) {
+  return pairs.map(([name, v]) => [name,
+    Array.isArray(v) ? statsShape(v) : typeof v === 'number' ? 'integer' : 'double']);
+}
+
+describe('MEMORY STATS answers as redis-server 7.0\'s', () => {
+  let g, r, gc, rc;
+  before(async () => {
+    [g, r] = await Promise.all([
+      startServer('glasskv', ['--enable-debug-command', 'yes']),
+      startServer('redis', ['--enable-debug-command', 'yes', '--appendonly', 'no'])]);
+    [gc, rc] = await Promise.all([openConnection(g.port), openConnection(r.port)]);
+  });
+  after(async () => {
+    gc?.close();
+    rc?.close();
+    await Promise.all([g?.stop(), r?.stop()]);
+  });
+
+  /** Sends lines (CRLF-ended) on c; resolves with the replies to all of
+   *  them, or fails after 60 s. */
+  const ask = async (c, lines) => {
+    const want = lines.split('\r\n').length - 1;
+    c.send(lines);
+    const complete = () => {
+      const s = c.bytes();
+      let at = 0;
+      for (let k = 0; k < want; k++) if ((at = respEnd(s, at)) < 0) return false;
+      return at === s.length;
+    };
+    assert.ok(await until(complete, 60000), `no whole reply to ${lines.slice(0, 60)}`);
+    return c.take();
+  };
+  const both = (text) => Promise.all([ask(gc, `${text}\r\n`), ask(rc, `${text}\r\n`)]);
+  const stats = async (c) => statsPairs(await ask(c, 'MEMORY STATS\r\n'));
+  const field = (pairs, name) => pairs.find(([n]) => n === name)?.[1];
+  it('MEMORY STATS has the same fields in the same order, a db.N map for each db with keys',
+    async () => {
+      for (const text of ['SET a 1', 'SELECT 5', 'SET b 2', 'SELECT 9', 'SET c 3', 'DEL c',
+        'SELECT 0']) await both(text);
+      const [mine, theirs] = await Promise.all([stats(gc), stats(rc)]);
+      assert.deepEqual(statsShape(mine), statsShape(theirs));
+      assert.deepEqual(theirs.map(([n]) => n).filter((n) => n.startsWith('db.')), ['db.0', 'db.5']);
+      assert.equal(theirs.length, 29);
+      await both('FLUSHALL');
+    });
+
+  it('MEMORY STATS counts the same keys and tables, its dataset and overhead growing within 5%',
+    async () => {
+      const commands = [
+        many(100000, (i) => ['SET', `k:${i}`, 'v'.repeat(100)]),
+        many(10000, (i) => ['EXPIRE', `k:${i * 7}`, 100000]),
+        many(1000, (i) => ['HSET', `h:${i}`, ...fields(20, (f) => [`f${f}`, `v${f}`])]),
+      ].join('');
+      const grow = async (c, port) => {
+        const before = await stats(c);
+        assert.match(redisCli(port, ['--pipe'], commands), /errors: 0, replies: 111000/);
+        // The tables' rehashing ends in the cron: until then a table
+        // counts the buckets of both its arrays.
+        let after;
+        for (let k = 0; k < 100; k++) {
+          after = await stats(c);
+          const db = field(after, 'db.0');
+          if (field(db, 'overhead.hashtable.main') === 101000 * 40 + 131072 * 8 &&
+              field(db, 'overhead.hashtable.expires') === 10000 * 24 + 16384 * 8) break;
+          await sleep(50);
+        }
+        return { before, after };
+      };
+      const mine = await grow(gc, g.port);
+      const theirs = await grow(rc, r.port);
+      assert.deepEqual(field(mine.after, 'db.0'), field(theirs.after, 'db.0'));
+      assert.equal(field(mine.after, 'keys.count'), 101000);
+      assert.equal(field(theirs.after, 'keys.count'), 101000);
+      for (const name of ['dataset.bytes', 'overhead.total']) {
+        const [m, t] = [mine, theirs].map((x) => field(x.after, name) - field(x.before, name));
+        console.log(`${name} grew ${m} against ${t} (x${(m / t).toFixed(4)})`);
+        assert.ok(t > 0 && Math.abs(m / t - 1) <= 0.05, `${name} grew ${m} against ${t}`);
+      }
+      for (const name of ['keys.bytes-per-key', 'dataset.percentage']) {
+        const [m, t] = [mine, theirs].map((x) => Number(field(x.after, name)));
+        console.log(`${name} ${m} against ${t}`);
+        assert.ok(t > 0 && Math.abs(m / t - 1) <= 0.05, `${name} ${m} against ${t}`);
+      }
+      await both('FLUSHALL');
+    });
 });
