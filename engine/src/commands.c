@@ -301,7 +301,8 @@
     S(memory, usage, memoryUsageCommand, -3, R) \
     S(memory, help, memoryHelpCommand, 2, CMD_LOADING | CMD_STALE) \
     S(memory, purge, memoryPurgeCommand, 2, 0) \
-    S(memory, stats, memoryStatsCommand, 2, 0)
+    S(memory, stats, memoryStatsCommand, 2, 0) \
+    S(memory, doctor, memoryDoctorCommand, 2, 0)
 
 /* MEMORY's subcommands whose name is no C identifier:
  * N(container, id, "name", handler, arity, flags). */

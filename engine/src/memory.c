@@ -299,7 +299,8 @@ sds memoryInfoSection(redisServer *s, sds info) {
  * Lua heap (which lives outside used_memory). For the RSS I take
  * used_memory plus the Lua heap, a process that wastes no page: so the
  * allocator ratios are 1, and the RSS overhead and the fragmentation are
- * the Lua heap alone. */
+ * the Lua heap alone, which MEMORY DOCTOR reports once it passes 10 MB
+ * and 10% (40% for the fragmentation) of used_memory. */
 typedef struct memFrag {
     size_t allocated, active, resident, rss;
     float allocator_frag, allocator_rss, rss_extra, total_frag;
@@ -391,6 +392,147 @@ void memoryStatsCommand(client *c) {
     _statLong(c, "rss-overhead.bytes", f.rss_extra_bytes);
     _statDouble(c, "fragmentation", f.total_frag);
     _statLong(c, "fragmentation.bytes", f.total_frag_bytes);
+}
+
+/* ---- MEMORY DOCTOR ---- */
+
+/* Redis 7.0.15's report texts, word for word (typos included). */
+static const char DOCTOR_EMPTY[] =
+    "Hi Sam, this instance is empty or is using very little memory, my "
+    "issues detector can't be used in these conditions. Please, leave for "
+    "your mission on Earth and fill it with some data. The new Sam and I "
+    "will be back to our programming as soon as I finished rebooting.\n";
+static const char DOCTOR_FINE[] =
+    "Hi Sam, I can't find any memory issue in your instance. I can only "
+    "account for what occurs on this base.\n";
+static const char DOCTOR_HEAD[] =
+    "Sam, I detected a few issues in this Redis instance memory "
+    "implants:\n\n";
+static const char DOCTOR_TAIL[] =
+    "I'm here to keep you safe, Sam. I want to help you.\n";
+static const char DOCTOR_PEAK[] =
+    " * Peak memory: In the past this instance used more than 150% the "
+    "memory that is currently using. The allocator is normally not able to "
+    "release memory after a peak, so you can expect to see a big "
+    "fragmentation ratio, however this is actually harmless and is only "
+    "due to the memory peak, and if the Redis instance Resident Set Size "
+    "(RSS) is currently bigger than expected, the memory will be used as "
+    "soon as you fill the Redis instance with more data. If the memory "
+    "peak was only occasional and you want to try to reclaim memory, "
+    "please try the MEMORY PURGE command, otherwise the only other option "
+    "is to shutdown and restart the instance.\n\n";
+/* Its %s is the allocator's name: libc's, as for MALLOC-STATS. */
+static const char DOCTOR_FRAG[] =
+    " * High total RSS: This instance has a memory fragmentation and RSS "
+    "overhead greater than 1.4 (this means that the Resident Set Size of "
+    "the Redis process is much larger than the sum of the logical "
+    "allocations Redis performed). This problem is usually due either to a "
+    "large peak memory (check if there is a peak memory entry above in the "
+    "report) or may result from a workload that causes the allocator to "
+    "fragment memory a lot. If the problem is a large peak memory, then "
+    "there is no issue. Otherwise, make sure you are using the Jemalloc "
+    "allocator and not the default libc malloc. Note: The currently used "
+    "allocator is \"libc\".\n\n";
+static const char DOCTOR_ALLOC_FRAG[] =
+    " * High allocator fragmentation: This instance has an allocator "
+    "external fragmentation greater than 1.1. This problem is usually due "
+    "either to a large peak memory (check if there is a peak memory entry "
+    "above in the report) or may result from a workload that causes the "
+    "allocator to fragment memory a lot. You can try enabling "
+    "'activedefrag' config option.\n\n";
+static const char DOCTOR_ALLOC_RSS[] =
+    " * High allocator RSS overhead: This instance has an RSS memory "
+    "overhead is greater than 1.1 (this means that the Resident Set Size of "
+    "the allocator is much larger than the sum what the allocator actually "
+    "holds). This problem is usually due to a large peak memory (check if "
+    "there is a peak memory entry above in the report), you can try the "
+    "MEMORY PURGE command to reclaim it.\n\n";
+static const char DOCTOR_PROC_RSS[] =
+    " * High process RSS overhead: This instance has non-allocator RSS "
+    "memory overhead is greater than 1.1 (this means that the Resident Set "
+    "Size of the Redis process is much larger than the RSS the allocator "
+    "holds). This problem may be due to Lua scripts or Modules.\n\n";
+static const char DOCTOR_SLAVES[] =
+    " * Big replica buffers: The replica output buffers in this instance "
+    "are greater than 10MB for each replica (on average). This likely "
+    "means that there is some replica instance that is struggling "
+    "receiving data, either because it is too slow or because of "
+    "networking issues. As a result, data piles on the master output "
+    "buffers. Please try to identify what replica is not receiving data "
+    "correctly and why. You can use the INFO output in order to check the "
+    "replicas delays and the CLIENT LIST command to check the output "
+    "buffers of each replica.\n\n";
+static const char DOCTOR_CLIENTS[] =
+    " * Big client buffers: The clients output buffers in this instance "
+    "are greater than 200K per client (on average). This may result from "
+    "different causes, like Pub/Sub clients subscribed to channels bot not "
+    "receiving data fast enough, so that data piles on the Redis instance "
+    "output buffer, or clients sending commands with large replies or very "
+    "large sequences of commands in the same pipeline. Please use the "
+    "CLIENT LIST command in order to investigate the issue if it causes "
+    "problems in your instance, or to understand better why certain "
+    "clients are using a big amount of memory.\n\n";
+static const char DOCTOR_SCRIPTS[] =
+    " * Many scripts: There seem to be many cached scripts in this "
+    "instance (more than 1000). This may be because scripts are generated "
+    "and `EVAL`ed, instead of being parameterized (with KEYS and ARGV), "
+    "`SCRIPT LOAD`ed and `EVALSHA`ed. Unless `SCRIPT FLUSH` is called "
+    "periodically, the scripts' caches may end up consuming most of your "
+    "memory.\n\n";
+
+#define MB (1024LL * 1024)
+
+/* The report's findings, in its order, each with its text. */
+typedef struct doctorFinding {
+    int found;
+    const char *text;
+} doctorFinding;
+
+/* MEMORY DOCTOR's report, as Redis 7.0's getMemoryDoctorReport judges:
+ * under 5 MB of used_memory the instance is called empty and nothing
+ * else is looked at; otherwise a peak over 1.5 times used_memory, each
+ * RSS ratio past its bound with over 10 MB behind it, an average of over
+ * 200 KB per client (replicas apart), over 10 MB of replica buffers in
+ * all (the text says "for each replica", the test is on the sum) and
+ * over 1,000 cached scripts are reported. Returns an sds of s->mem. */
+static sds _doctorReport(redisServer *s) {
+    memOverhead mh;
+    memFrag f;
+    _overheadData(s, &mh);
+    if (mh.total < 5 * MB) return sdsnew(s->mem, DOCTOR_EMPTY);
+    _fragData(s, &mh, &f);
+    long slaves = s->nreplicas, clients = s->numclients - s->nreplicas;
+    /* Redis divides by the clients unchecked, the one asking being
+     * among them; I check all the same. */
+    doctorFinding found[] = {
+        { _ratio(mh.peak, mh.total) > 1.5, DOCTOR_PEAK },
+        { f.total_frag > 1.4 && f.total_frag_bytes > 10 * MB, DOCTOR_FRAG },
+        { f.allocator_frag > 1.1 && f.allocator_frag_bytes > 10 * MB,
+          DOCTOR_ALLOC_FRAG },
+        { f.allocator_rss > 1.1 && f.allocator_rss_bytes > 10 * MB,
+          DOCTOR_ALLOC_RSS },
+        { f.rss_extra > 1.1 && f.rss_extra_bytes > 10 * MB, DOCTOR_PROC_RSS },
+        { slaves > 0 && mh.clients_slaves > (size_t)(10 * MB), DOCTOR_SLAVES },
+        { clients > 0 && mh.clients_normal / (size_t)clients > 200 * 1024,
+          DOCTOR_CLIENTS },
+        { dictSize(s->lua_scripts) > 1000, DOCTOR_SCRIPTS },
+    };
+    sds r = sdsnew(s->mem, DOCTOR_HEAD);
+    int n = 0;
+    for (size_t i = 0; i < sizeof(found) / sizeof(found[0]); i++)
+        if (found[i].found) r = sdscat(s->mem, r, found[i].text), n++;
+    if (n == 0) {
+        sdsfree(s->mem, r);
+        return sdsnew(s->mem, DOCTOR_FINE);
+    }
+    return sdscat(s->mem, r, DOCTOR_TAIL);
+}
+
+/* MEMORY DOCTOR: the report, as verbatim text in RESP3. */
+void memoryDoctorCommand(client *c) {
+    sds r = _doctorReport(c->srv);
+    addReplyVerbatim(c, r, sdslen(r), "txt");
+    sdsfree(c->srv->mem, r);
 }
 
 /* MEMORY MALLOC-STATS: what a Redis built without jemalloc answers, as

@@ -1324,6 +1324,7 @@ void memoryUsageCommand(client *c);
 void memoryMallocStatsCommand(client *c);
 void memoryPurgeCommand(client *c);
 void memoryStatsCommand(client *c);
+void memoryDoctorCommand(client *c);
 void memoryHelpCommand(client *c);
 void zincrbyCommand(client *c);
 void zmscoreCommand(client *c);

@@ -1,6 +1,7 @@
-/* Tests of MEMORY STATS: it answers Redis 7.0's fields in Redis's order
- * and its figures add up the way INFO memory's do.
- * tests/server/memory.test.mjs holds it to a running redis-server. */
+/* Tests of MEMORY STATS and MEMORY DOCTOR: STATS answers Redis 7.0's
+ * fields in Redis's order and its figures add up the way INFO memory's
+ * do; DOCTOR gives redis-server 7.0.15's texts from Redis's thresholds.
+ * tests/server/memory.test.mjs holds both to a running redis-server. */
 #include <stdlib.h>
 #include "gktest.h"
 #include "aofkit.h"
@@ -289,12 +290,114 @@ static void testStatsIsAMapInResp3(void) {
     nodeClose(&n);
 }
 
-/* The subcommand's arity is checked before it runs. */
-static void testStatsTakesNoArgument(void) {
+#define DOCTOR_EMPTY "Hi Sam, this instance is empty or is using very " \
+    "little memory, my issues detector can't be used in these conditions. " \
+    "Please, leave for your mission on Earth and fill it with some data. " \
+    "The new Sam and I will be back to our programming as soon as I " \
+    "finished rebooting.\n"
+#define DOCTOR_FINE "Hi Sam, I can't find any memory issue in your " \
+    "instance. I can only account for what occurs on this base.\n"
+#define DOCTOR_HEAD "Sam, I detected a few issues in this Redis instance " \
+    "memory implants:\n\n"
+#define DOCTOR_TAIL "I'm here to keep you safe, Sam. I want to help you.\n"
+#define DOCTOR_PEAK " * Peak memory: In the past this instance used more " \
+    "than 150% the memory that is currently using. The allocator is " \
+    "normally not able to release memory after a peak, so you can expect " \
+    "to see a big fragmentation ratio, however this is actually harmless " \
+    "and is only due to the memory peak, and if the Redis instance " \
+    "Resident Set Size (RSS) is currently bigger than expected, the memory " \
+    "will be used as soon as you fill the Redis instance with more data. " \
+    "If the memory peak was only occasional and you want to try to reclaim " \
+    "memory, please try the MEMORY PURGE command, otherwise the only other " \
+    "option is to shutdown and restart the instance.\n\n"
+#define DOCTOR_CLIENTS " * Big client buffers: The clients output buffers " \
+    "in this instance are greater than 200K per client (on average). This " \
+    "may result from different causes, like Pub/Sub clients subscribed to " \
+    "channels bot not receiving data fast enough, so that data piles on " \
+    "the Redis instance output buffer, or clients sending commands with " \
+    "large replies or very large sequences of commands in the same " \
+    "pipeline. Please use the CLIENT LIST command in order to investigate " \
+    "the issue if it causes problems in your instance, or to understand " \
+    "better why certain clients are using a big amount of memory.\n\n"
+#define DOCTOR_SCRIPTS " * Many scripts: There seem to be many cached " \
+    "scripts in this instance (more than 1000). This may be because " \
+    "scripts are generated and `EVAL`ed, instead of being parameterized " \
+    "(with KEYS and ARGV), `SCRIPT LOAD`ed and `EVALSHA`ed. Unless `SCRIPT " \
+    "FLUSH` is called periodically, the scripts' caches may end up " \
+    "consuming most of your memory.\n\n"
+
+/* The bulk string of a DOCTOR report. */
+static const char *_bulk(const char *text) {
+    static char buf[8192];
+    snprintf(buf, sizeof(buf), "$%zu\r\n%s\r\n", strlen(text), text);
+    return buf;
+}
+
+/* Under 5 MB the instance counts as empty; with data and nothing wrong
+ * the report says so. */
+static void testDoctorEmptyThenFine(void) {
+    node n;
+    nodeOpen(&n, 1, NULL);
+    CHECK_EQ_STR(nodeCmd(&n, "MEMORY DOCTOR"), _bulk(DOCTOR_EMPTY));
+    nodeCmd(&n, "DEBUG POPULATE 20000 key 64");
+    CHECK(_infoMemory(&n, "used_memory") < 5 << 20);
+    CHECK_EQ_STR(nodeCmd(&n, "MEMORY DOCTOR"), _bulk(DOCTOR_EMPTY));
+    nodeCmd(&n, "DEBUG POPULATE 60000 key 64");
+    CHECK(_infoMemory(&n, "used_memory") >= 5 << 20);
+    CHECK_EQ_STR(nodeCmd(&n, "MEMORY DOCTOR"), _bulk(DOCTOR_FINE));
+    nodeCmd(&n, "HELLO 3");
+    char want[1024];
+    snprintf(want, sizeof(want), "=%zu\r\ntxt:%s\r\n",
+             strlen(DOCTOR_FINE) + 4, DOCTOR_FINE);
+    CHECK_EQ_STR(nodeCmd(&n, "MEMORY DOCTOR"), want);
+    nodeClose(&n);
+}
+
+/* A peak over 150% of what is used now is reported. */
+static void testDoctorReportsABigPeak(void) {
+    node n;
+    nodeOpen(&n, 1, NULL);
+    nodeCmd(&n, "DEBUG POPULATE 200000 big 64");
+    nodeCmd(&n, "FLUSHALL");
+    nodeCmd(&n, "DEBUG POPULATE 60000 key 64");
+    CHECK_EQ_STR(nodeCmd(&n, "MEMORY DOCTOR"),
+                 _bulk(DOCTOR_HEAD DOCTOR_PEAK DOCTOR_TAIL));
+    nodeClose(&n);
+}
+
+/* More than 1,000 cached scripts are reported; so is an average of over
+ * 200 KB of buffers per client, here a 1 MB argument half received. */
+static void testDoctorReportsScriptsAndClientBuffers(void) {
+    node n;
+    nodeOpen(&n, 1, NULL);
+    nodeCmd(&n, "DEBUG POPULATE 60000 key 64");
+    for (int i = 0; i < 1000; i++) nodeCmdf(&n, "SCRIPT LOAD \"return %d\"", i);
+    CHECK_EQ_STR(nodeCmd(&n, "MEMORY DOCTOR"), _bulk(DOCTOR_FINE));
+    nodeCmd(&n, "SCRIPT LOAD \"return 1000\"");
+    CHECK_EQ_STR(nodeCmd(&n, "MEMORY DOCTOR"),
+                 _bulk(DOCTOR_HEAD DOCTOR_SCRIPTS DOCTOR_TAIL));
+    nodeCmd(&n, "SCRIPT FLUSH");
+    int other = connOpen(&n);
+    static char big[600000];
+    int len = snprintf(big, sizeof(big),
+                       "*3\r\n$3\r\nSET\r\n$1\r\nx\r\n$1000000\r\n");
+    memset(big + len, 'a', sizeof(big) - (size_t)len);
+    gkConnSend(n.w, other, big, sizeof(big));
+    gkWorldRunUntilIdle(n.w);
+    CHECK_EQ_STR(nodeCmd(&n, "MEMORY DOCTOR"),
+                 _bulk(DOCTOR_HEAD DOCTOR_CLIENTS DOCTOR_TAIL));
+    nodeClose(&n);
+}
+
+/* The subcommands' arity is checked before they run. */
+static void testStatsAndDoctorTakeNoArgument(void) {
     node n;
     nodeOpen(&n, 1, NULL);
     CHECK_EQ_STR(nodeCmd(&n, "MEMORY STATS x"),
                  "-ERR wrong number of arguments for 'memory|stats' "
+                 "command\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "MEMORY DOCTOR x"),
+                 "-ERR wrong number of arguments for 'memory|doctor' "
                  "command\r\n");
     nodeClose(&n);
 }
@@ -309,6 +412,13 @@ int main(void) {
     RUN("MEMORY STATS counts the function libraries as Redis does",
         testStatsCountsTheFunctionsAsRedisDoes);
     RUN("MEMORY STATS is a map in RESP3", testStatsIsAMapInResp3);
-    RUN("MEMORY STATS takes no argument", testStatsTakesNoArgument);
+    RUN("MEMORY DOCTOR calls an instance under 5 MB empty and one with "
+        "data fine", testDoctorEmptyThenFine);
+    RUN("MEMORY DOCTOR reports a peak over 150% of the memory used",
+        testDoctorReportsABigPeak);
+    RUN("MEMORY DOCTOR reports over 1,000 cached scripts and over 200 KB "
+        "of buffers per client", testDoctorReportsScriptsAndClientBuffers);
+    RUN("MEMORY STATS and DOCTOR take no argument",
+        testStatsAndDoctorTakeNoArgument);
     return gkTestReport();
 }
