@@ -228,6 +228,7 @@
       A | NS | CMD_LOADING | CMD_STALE | CMD_PROTECTED, NULL) \
     C(module, NULL, -2, 0, moduleSubcommands) \
     C(time, timeCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(lolwut, lolwutCommand, -1, R | F, NULL) \
     C(subscribe, subscribeCommand, -2, NS | CMD_LOADING | CMD_STALE, NULL) \
     C(unsubscribe, unsubscribeCommand, -1, NS | CMD_LOADING | CMD_STALE, NULL) \
     C(psubscribe, psubscribeCommand, -2, NS | CMD_LOADING | CMD_STALE, NULL) \

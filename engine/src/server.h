@@ -1438,6 +1438,7 @@ void commandHelpCommand(client *c);
 void commandInfoCommand(client *c);
 void commandListCommand(client *c);
 void timeCommand(client *c);
+void lolwutCommand(client *c);
 void lastsaveCommand(client *c);
 void saveCommand(client *c);
 int rdbSaveDataset(redisServer *s);
