@@ -228,6 +228,7 @@
       A | NS | CMD_LOADING | CMD_STALE | CMD_PROTECTED, NULL) \
     C(module, NULL, -2, 0, moduleSubcommands) \
     C(time, timeCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \
+    C(lolwut, lolwutCommand, -1, R | F, NULL) \
     C(subscribe, subscribeCommand, -2, NS | CMD_LOADING | CMD_STALE, NULL) \
     C(unsubscribe, unsubscribeCommand, -1, NS | CMD_LOADING | CMD_STALE, NULL) \
     C(psubscribe, psubscribeCommand, -2, NS | CMD_LOADING | CMD_STALE, NULL) \
@@ -300,7 +301,9 @@
 #define MEMORY_SUBCOMMANDS(S) \
     S(memory, usage, memoryUsageCommand, -3, R) \
     S(memory, help, memoryHelpCommand, 2, CMD_LOADING | CMD_STALE) \
-    S(memory, purge, memoryPurgeCommand, 2, 0)
+    S(memory, purge, memoryPurgeCommand, 2, 0) \
+    S(memory, stats, memoryStatsCommand, 2, 0) \
+    S(memory, doctor, memoryDoctorCommand, 2, 0)
 
 /* MEMORY's subcommands whose name is no C identifier:
  * N(container, id, "name", handler, arity, flags). */

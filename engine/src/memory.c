@@ -142,19 +142,32 @@ size_t memoryUsageOf(dictEntry *de, size_t samples) {
            _sdsBlockSize(dictGetKey(de)) + MEM64_DICT_ENTRY;
 }
 
-/* ---- INFO memory ---- */
+/* ---- INFO memory, MEMORY STATS ---- */
 
 /* Where used_memory goes, as Redis 7.0's getMemoryOverheadData splits it:
  * what the server held at startup, the clients' buffers, the AOF buffer,
- * the scripts' cache and the keyspace's tables are overhead; the rest is
- * the dataset. */
+ * the scripts' and functions' caches and the keyspace's tables are
+ * overhead; the rest is the dataset. INFO memory and MEMORY STATS print
+ * these same figures. */
 typedef struct memOverhead {
-    size_t total, startup, peak;
-    size_t clients_slaves, clients_normal, aof_buffer, lua_caches;
-    size_t keys_main, keys_expires;     /* the keyspace tables, all dbs */
-    size_t overhead, dataset;
-    unsigned long long keys;
-    double dataset_perc, peak_perc;
+    size_t total;               /* used_memory */
+    size_t startup;             /* used_memory once the server was up */
+    size_t peak;                /* used_memory's highest */
+    size_t repl_backlog;        /* 0: the backlog is a count, it holds no
+                                 * bytes here (replication.c) */
+    size_t clients_slaves, clients_normal;
+    size_t cluster_links;       /* 0: never a cluster node */
+    size_t aof_buffer;
+    size_t lua_caches;          /* EVAL's script cache */
+    size_t functions_caches;    /* the function libraries' structs */
+    size_t keys_main, keys_expires; /* the tables of the dbs with keys */
+    size_t overhead;            /* all of the above, startup included */
+    size_t dataset;             /* total less overhead */
+    unsigned long long keys;    /* in every db */
+    int dbs;                    /* dbs holding keys: MEMORY STATS's db.N */
+    size_t bytes_per_key;       /* what a key added on average */
+    float dataset_perc;         /* of what was added since startup */
+    float peak_perc;            /* total against peak */
 } memOverhead;
 
 /* A keyspace table's overhead as Redis counts it: an entry and, for the
@@ -164,11 +177,10 @@ static size_t _tableOverhead(dict *d, int objects) {
            dictSlots(d) * MEM64_PTR;
 }
 
-static void _overheadData(redisServer *s, memOverhead *mh) {
-    memset(mh, 0, sizeof(*mh));
-    mh->total = s->mem->used;
-    mh->startup = s->initial_memory_usage;
-    mh->peak = s->mem->peak;
+/* Sums the clients' buffers and structs, replicas apart. Redis 7.0 adds
+ * up figures each client refreshes from time to time (one that has just
+ * connected counts for nothing yet); I measure every client now. */
+static void _clientsOverhead(redisServer *s, memOverhead *mh) {
     for (int fd = 0; fd < s->clients_cap; fd++) {
         client *c = s->clients[fd];
         if (!c) continue;
@@ -176,21 +188,38 @@ static void _overheadData(redisServer *s, memOverhead *mh) {
         if (c->flags & CLIENT_SLAVE) mh->clients_slaves += mem;
         else mh->clients_normal += mem;
     }
+}
+
+/* Fills mh. A db without keys costs nothing, however large its emptied
+ * table still is, as in Redis, which skips it. The percentages are
+ * computed in single precision, as Redis does: MEMORY STATS prints their
+ * every digit. */
+static void _overheadData(redisServer *s, memOverhead *mh) {
+    memset(mh, 0, sizeof(*mh));
+    mh->total = s->mem->used;
+    mh->startup = s->initial_memory_usage;
+    mh->peak = s->mem->peak;
+    _clientsOverhead(s, mh);
     if (s->aof.state != AOF_OFF && s->aof.buf)
         mh->aof_buffer = memBlockSize(sdsAllocPtr(s->aof.buf));
     mh->lua_caches = evalScriptsMemory(s);
+    mh->functions_caches = functionsMemoryOverhead(s);
     for (int j = 0; j < s->cfg.databases; j++) {
+        if (dictSize(s->db[j].dict) == 0) continue;
         mh->keys_main += _tableOverhead(s->db[j].dict, 1);
         mh->keys_expires += _tableOverhead(s->db[j].expires, 0);
         mh->keys += dictSize(s->db[j].dict);
+        mh->dbs++;
     }
-    mh->overhead = mh->startup + mh->clients_slaves + mh->clients_normal +
-                   mh->aof_buffer + mh->lua_caches + mh->keys_main +
+    mh->overhead = mh->startup + mh->repl_backlog + mh->clients_slaves +
+                   mh->clients_normal + mh->cluster_links + mh->aof_buffer +
+                   mh->lua_caches + mh->functions_caches + mh->keys_main +
                    mh->keys_expires;
     mh->dataset = mh->total > mh->overhead ? mh->total - mh->overhead : 0;
     size_t net = mh->total > mh->startup ? mh->total - mh->startup : 1;
-    mh->dataset_perc = (double)mh->dataset * 100 / (double)net;
-    mh->peak_perc = mh->peak ? (double)mh->total * 100 / (double)mh->peak : 0;
+    mh->dataset_perc = (float)mh->dataset * 100 / (float)net;
+    mh->peak_perc = mh->peak ? (float)mh->total * 100 / (float)mh->peak : 0;
+    mh->bytes_per_key = mh->keys ? net / mh->keys : 0;
 }
 
 /* Redis's bytesToHuman: "1023B", "1.00K", "88.32M" ... */
@@ -260,6 +289,250 @@ sds memoryInfoSection(redisServer *s, sds info) {
         _human(h4, sizeof(h4), (unsigned long long)s->cfg.maxmemory), policy,
         not_counted, mh.clients_slaves, mh.clients_normal, mh.aof_buffer,
         pending, (unsigned long long)(s->stat_lazyfree_jobs - pending));
+}
+
+/* What a process and its allocator would add to used_memory. The engine
+ * has no process of its own, and its allocator keeps no pages, so it
+ * reports what Redis built with libc malloc reports, whose allocator gives
+ * no statistics either: there allocator.allocated is used_memory, and
+ * allocator.active and allocator.resident are the process's RSS less the
+ * Lua heap (which lives outside used_memory). For the RSS I take
+ * used_memory plus the Lua heap, a process that wastes no page: so the
+ * allocator ratios are 1, and the RSS overhead and the fragmentation are
+ * the Lua heap alone, which MEMORY DOCTOR reports once it passes 10 MB
+ * and 10% (40% for the fragmentation) of used_memory. */
+typedef struct memFrag {
+    size_t allocated, active, resident, rss;
+    float allocator_frag, allocator_rss, rss_extra, total_frag;
+    long long allocator_frag_bytes, allocator_rss_bytes;
+    long long rss_extra_bytes, total_frag_bytes;
+} memFrag;
+
+/* Redis's ratio: float over size_t, in single precision. */
+static float _ratio(size_t a, size_t b) {
+    return b ? (float)a / (float)b : 0;
+}
+
+static void _fragData(redisServer *s, const memOverhead *mh, memFrag *f) {
+    f->allocated = mh->total;
+    f->rss = mh->total + evalMemory(s);
+    f->resident = f->rss - evalMemory(s);
+    f->active = f->resident;
+    f->allocator_frag = _ratio(f->active, f->allocated);
+    f->allocator_frag_bytes = (long long)(f->active - f->allocated);
+    f->allocator_rss = _ratio(f->resident, f->active);
+    f->allocator_rss_bytes = (long long)(f->resident - f->active);
+    f->rss_extra = _ratio(f->rss, f->resident);
+    f->rss_extra_bytes = (long long)(f->rss - f->resident);
+    f->total_frag = _ratio(f->rss, mh->total);
+    f->total_frag_bytes = (long long)(f->rss - mh->total);
+}
+
+static void _statLong(client *c, const char *name, long long v) {
+    addReplyBulkCString(c, name);
+    addReplyLongLong(c, v);
+}
+
+static void _statDouble(client *c, const char *name, double v) {
+    addReplyBulkCString(c, name);
+    addReplyDouble(c, v);
+}
+
+/* db.N: what db j's tables cost; the slot-to-keys map of a cluster node
+ * is never there. */
+static void _statDb(client *c, int j) {
+    redisDb *db = &c->srv->db[j];
+    char name[32];
+    snprintf(name, sizeof(name), "db.%d", j);
+    addReplyBulkCString(c, name);
+    addReplyMapLen(c, 3);
+    _statLong(c, "overhead.hashtable.main",
+              (long long)_tableOverhead(db->dict, 1));
+    _statLong(c, "overhead.hashtable.expires",
+              (long long)_tableOverhead(db->expires, 0));
+    _statLong(c, "overhead.hashtable.slot-to-keys", 0);
+}
+
+/* MEMORY STATS: INFO memory's figures as a map of Redis 7.0's 27 fields
+ * in its order, and a db.N map for each db holding keys after
+ * functions.caches. Clients read it by name, but some by position. */
+void memoryStatsCommand(client *c) {
+    redisServer *s = c->srv;
+    memOverhead mh;
+    memFrag f;
+    _overheadData(s, &mh);
+    _fragData(s, &mh, &f);
+    addReplyMapLen(c, 27 + mh.dbs);
+    _statLong(c, "peak.allocated", (long long)mh.peak);
+    _statLong(c, "total.allocated", (long long)mh.total);
+    _statLong(c, "startup.allocated", (long long)mh.startup);
+    _statLong(c, "replication.backlog", (long long)mh.repl_backlog);
+    _statLong(c, "clients.slaves", (long long)mh.clients_slaves);
+    _statLong(c, "clients.normal", (long long)mh.clients_normal);
+    _statLong(c, "cluster.links", (long long)mh.cluster_links);
+    _statLong(c, "aof.buffer", (long long)mh.aof_buffer);
+    _statLong(c, "lua.caches", (long long)mh.lua_caches);
+    _statLong(c, "functions.caches", (long long)mh.functions_caches);
+    for (int j = 0; j < s->cfg.databases; j++)
+        if (dictSize(s->db[j].dict)) _statDb(c, j);
+    _statLong(c, "overhead.total", (long long)mh.overhead);
+    _statLong(c, "keys.count", (long long)mh.keys);
+    _statLong(c, "keys.bytes-per-key", (long long)mh.bytes_per_key);
+    _statLong(c, "dataset.bytes", (long long)mh.dataset);
+    _statDouble(c, "dataset.percentage", mh.dataset_perc);
+    _statDouble(c, "peak.percentage", mh.peak_perc);
+    _statLong(c, "allocator.allocated", (long long)f.allocated);
+    _statLong(c, "allocator.active", (long long)f.active);
+    _statLong(c, "allocator.resident", (long long)f.resident);
+    _statDouble(c, "allocator-fragmentation.ratio", f.allocator_frag);
+    _statLong(c, "allocator-fragmentation.bytes", f.allocator_frag_bytes);
+    _statDouble(c, "allocator-rss.ratio", f.allocator_rss);
+    _statLong(c, "allocator-rss.bytes", f.allocator_rss_bytes);
+    _statDouble(c, "rss-overhead.ratio", f.rss_extra);
+    _statLong(c, "rss-overhead.bytes", f.rss_extra_bytes);
+    _statDouble(c, "fragmentation", f.total_frag);
+    _statLong(c, "fragmentation.bytes", f.total_frag_bytes);
+}
+
+/* ---- MEMORY DOCTOR ---- */
+
+/* Redis 7.0.15's report texts, word for word (typos included). */
+static const char DOCTOR_EMPTY[] =
+    "Hi Sam, this instance is empty or is using very little memory, my "
+    "issues detector can't be used in these conditions. Please, leave for "
+    "your mission on Earth and fill it with some data. The new Sam and I "
+    "will be back to our programming as soon as I finished rebooting.\n";
+static const char DOCTOR_FINE[] =
+    "Hi Sam, I can't find any memory issue in your instance. I can only "
+    "account for what occurs on this base.\n";
+static const char DOCTOR_HEAD[] =
+    "Sam, I detected a few issues in this Redis instance memory "
+    "implants:\n\n";
+static const char DOCTOR_TAIL[] =
+    "I'm here to keep you safe, Sam. I want to help you.\n";
+static const char DOCTOR_PEAK[] =
+    " * Peak memory: In the past this instance used more than 150% the "
+    "memory that is currently using. The allocator is normally not able to "
+    "release memory after a peak, so you can expect to see a big "
+    "fragmentation ratio, however this is actually harmless and is only "
+    "due to the memory peak, and if the Redis instance Resident Set Size "
+    "(RSS) is currently bigger than expected, the memory will be used as "
+    "soon as you fill the Redis instance with more data. If the memory "
+    "peak was only occasional and you want to try to reclaim memory, "
+    "please try the MEMORY PURGE command, otherwise the only other option "
+    "is to shutdown and restart the instance.\n\n";
+/* Its %s is the allocator's name: libc's, as for MALLOC-STATS. */
+static const char DOCTOR_FRAG[] =
+    " * High total RSS: This instance has a memory fragmentation and RSS "
+    "overhead greater than 1.4 (this means that the Resident Set Size of "
+    "the Redis process is much larger than the sum of the logical "
+    "allocations Redis performed). This problem is usually due either to a "
+    "large peak memory (check if there is a peak memory entry above in the "
+    "report) or may result from a workload that causes the allocator to "
+    "fragment memory a lot. If the problem is a large peak memory, then "
+    "there is no issue. Otherwise, make sure you are using the Jemalloc "
+    "allocator and not the default libc malloc. Note: The currently used "
+    "allocator is \"libc\".\n\n";
+static const char DOCTOR_ALLOC_FRAG[] =
+    " * High allocator fragmentation: This instance has an allocator "
+    "external fragmentation greater than 1.1. This problem is usually due "
+    "either to a large peak memory (check if there is a peak memory entry "
+    "above in the report) or may result from a workload that causes the "
+    "allocator to fragment memory a lot. You can try enabling "
+    "'activedefrag' config option.\n\n";
+static const char DOCTOR_ALLOC_RSS[] =
+    " * High allocator RSS overhead: This instance has an RSS memory "
+    "overhead is greater than 1.1 (this means that the Resident Set Size of "
+    "the allocator is much larger than the sum what the allocator actually "
+    "holds). This problem is usually due to a large peak memory (check if "
+    "there is a peak memory entry above in the report), you can try the "
+    "MEMORY PURGE command to reclaim it.\n\n";
+static const char DOCTOR_PROC_RSS[] =
+    " * High process RSS overhead: This instance has non-allocator RSS "
+    "memory overhead is greater than 1.1 (this means that the Resident Set "
+    "Size of the Redis process is much larger than the RSS the allocator "
+    "holds). This problem may be due to Lua scripts or Modules.\n\n";
+static const char DOCTOR_SLAVES[] =
+    " * Big replica buffers: The replica output buffers in this instance "
+    "are greater than 10MB for each replica (on average). This likely "
+    "means that there is some replica instance that is struggling "
+    "receiving data, either because it is too slow or because of "
+    "networking issues. As a result, data piles on the master output "
+    "buffers. Please try to identify what replica is not receiving data "
+    "correctly and why. You can use the INFO output in order to check the "
+    "replicas delays and the CLIENT LIST command to check the output "
+    "buffers of each replica.\n\n";
+static const char DOCTOR_CLIENTS[] =
+    " * Big client buffers: The clients output buffers in this instance "
+    "are greater than 200K per client (on average). This may result from "
+    "different causes, like Pub/Sub clients subscribed to channels bot not "
+    "receiving data fast enough, so that data piles on the Redis instance "
+    "output buffer, or clients sending commands with large replies or very "
+    "large sequences of commands in the same pipeline. Please use the "
+    "CLIENT LIST command in order to investigate the issue if it causes "
+    "problems in your instance, or to understand better why certain "
+    "clients are using a big amount of memory.\n\n";
+static const char DOCTOR_SCRIPTS[] =
+    " * Many scripts: There seem to be many cached scripts in this "
+    "instance (more than 1000). This may be because scripts are generated "
+    "and `EVAL`ed, instead of being parameterized (with KEYS and ARGV), "
+    "`SCRIPT LOAD`ed and `EVALSHA`ed. Unless `SCRIPT FLUSH` is called "
+    "periodically, the scripts' caches may end up consuming most of your "
+    "memory.\n\n";
+
+#define MB (1024LL * 1024)
+
+/* The report's findings, in its order, each with its text. */
+typedef struct doctorFinding {
+    int found;
+    const char *text;
+} doctorFinding;
+
+/* MEMORY DOCTOR's report, as Redis 7.0's getMemoryDoctorReport judges:
+ * under 5 MB of used_memory the instance is called empty and nothing
+ * else is looked at; otherwise a peak over 1.5 times used_memory, each
+ * RSS ratio past its bound with over 10 MB behind it, an average of over
+ * 200 KB per client (replicas apart), over 10 MB of replica buffers in
+ * all (the text says "for each replica", the test is on the sum) and
+ * over 1,000 cached scripts are reported. Returns an sds of s->mem. */
+static sds _doctorReport(redisServer *s) {
+    memOverhead mh;
+    memFrag f;
+    _overheadData(s, &mh);
+    if (mh.total < 5 * MB) return sdsnew(s->mem, DOCTOR_EMPTY);
+    _fragData(s, &mh, &f);
+    long slaves = s->nreplicas, clients = s->numclients - s->nreplicas;
+    /* Redis divides by the clients unchecked, the one asking being
+     * among them; I check all the same. */
+    doctorFinding found[] = {
+        { _ratio(mh.peak, mh.total) > 1.5, DOCTOR_PEAK },
+        { f.total_frag > 1.4 && f.total_frag_bytes > 10 * MB, DOCTOR_FRAG },
+        { f.allocator_frag > 1.1 && f.allocator_frag_bytes > 10 * MB,
+          DOCTOR_ALLOC_FRAG },
+        { f.allocator_rss > 1.1 && f.allocator_rss_bytes > 10 * MB,
+          DOCTOR_ALLOC_RSS },
+        { f.rss_extra > 1.1 && f.rss_extra_bytes > 10 * MB, DOCTOR_PROC_RSS },
+        { slaves > 0 && mh.clients_slaves > (size_t)(10 * MB), DOCTOR_SLAVES },
+        { clients > 0 && mh.clients_normal / (size_t)clients > 200 * 1024,
+          DOCTOR_CLIENTS },
+        { dictSize(s->lua_scripts) > 1000, DOCTOR_SCRIPTS },
+    };
+    sds r = sdsnew(s->mem, DOCTOR_HEAD);
+    int n = 0;
+    for (size_t i = 0; i < sizeof(found) / sizeof(found[0]); i++)
+        if (found[i].found) r = sdscat(s->mem, r, found[i].text), n++;
+    if (n == 0) {
+        sdsfree(s->mem, r);
+        return sdsnew(s->mem, DOCTOR_FINE);
+    }
+    return sdscat(s->mem, r, DOCTOR_TAIL);
+}
+
+/* MEMORY DOCTOR: the report, as verbatim text in RESP3. */
+void memoryDoctorCommand(client *c) {
+    sds r = _doctorReport(c->srv);
+    addReplyVerbatim(c, r, sdslen(r), "txt");
+    sdsfree(c->srv->mem, r);
 }
 
 /* MEMORY MALLOC-STATS: what a Redis built without jemalloc answers, as

@@ -102,6 +102,7 @@ sds functionsCreateLibrary(redisServer *s, sds code, int replace,
 void functionsForEachLibrary(redisServer *s,
                              void (*fn)(void *ctx, functionLib *lib),
                              void *ctx);
+size_t functionsMemoryOverhead(redisServer *s);
 
 /* script.c */
 uint64_t scriptFlagByName(const char *name);

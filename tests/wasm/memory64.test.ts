@@ -76,3 +76,41 @@ describe('memory figures are the same in WebAssembly as natively', () => {
     expect(integers(usage.join(''))).toEqual(nativeUsage);
   });
 });
+
+describe('MEMORY STATS, MEMORY DOCTOR and LOLWUT are the same in WebAssembly as natively', () => {
+  it('gives the same keyspace and cache figures, the same report and the same drawings', async () => {
+    const lines = ['DEBUG POPULATE 70000 key 64', 'EXPIRE key:1 100', 'SELECT 4', 'SET k v',
+      'SCRIPT LOAD return', 'SELECT 0', 'MEMORY STATS', 'MEMORY DOCTOR',
+      'LOLWUT VERSION 5 30 4 6', 'LOLWUT VERSION 6 30 8', 'LOLWUT'];
+    const { world, conn } = await oneServer(SEED);
+    const replies = lines.map((line) => {
+      const args = line.split(' ');
+      return rawExchange(world, conn,
+        `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`);
+    });
+    const native = spawnSync(glasskv, ['cli', '--seed', String(SEED)],
+      { input: lines.join('\n') + '\n', encoding: 'utf8', maxBuffer: 1 << 26 });
+    expect(native.status).toBe(0);
+    // The keyspace tables, the key count and the scripts' and functions'
+    // caches do not depend on the pointer size.
+    const stats = replies[6];
+    for (const name of ['overhead.hashtable.main', 'overhead.hashtable.expires', 'keys.count',
+      'lua.caches', 'functions.caches']) {
+      const at = (text: string, re: string) => [...text.matchAll(new RegExp(re, 'g'))]
+        .map((m) => m[1]);
+      const quoted = name.replace(/\./g, '\\.');
+      // RESP from the WebAssembly engine, redis-cli's printing from the
+      // native one.
+      const mine = at(stats, `\\$${name.length}\\r\\n${quoted}\\r\\n:(\\d+)`);
+      const theirs = at(native.stdout, `"${quoted}"\\n\\s*\\d+\\) \\(integer\\) (\\d+)`);
+      expect(mine.length).toBeGreaterThan(0);
+      expect(mine).toEqual(theirs);
+    }
+    expect(native.stdout).toContain(replies[7].split('\r\n')[1]);
+    for (const k of [8, 9, 10]) {
+      const drawing = replies[k].slice(replies[k].indexOf('\r\n') + 2, -2);
+      expect(drawing.length).toBeGreaterThan(10);
+      expect(native.stdout).toContain(drawing);
+    }
+  });
+});
