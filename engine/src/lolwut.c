@@ -35,6 +35,22 @@ static int _rand(lwCanvas *cv) {
     return (int)(rngNext(cv->srv->denv.rng) >> 33);
 }
 
+/* Whether a drawing of width x height pixels, rendered at out_per_pixel
+ * bytes a pixel (twice over: the text and the reply), fits under the
+ * host's heap limit. Redis would draw the largest one (an 800 MB canvas
+ * for VERSION 5 1000 1 200); a browser tab cannot, and is told so. */
+static int _fits(client *c, size_t width, size_t height,
+                 double out_per_pixel) {
+    redisServer *s = c->srv;
+    double need = (double)width * (double)height * (1 + 2 * out_per_pixel);
+    if (!s->heap_limit ||
+        (double)memTotalUsed(s->mem) + need <= (double)s->heap_limit)
+        return 1;
+    addReplyError(c, "-OOM command not allowed when used memory > "
+                  "'maxmemory'.");
+    return 0;
+}
+
 static void _canvasInit(lwCanvas *cv, redisServer *s, int width, int height,
                         int bg) {
     cv->srv = s;
@@ -169,6 +185,10 @@ static void _lolwut5(client *c, robj **argv, int argc) {
         if (arg[j] < 1) arg[j] = 1;
         if (arg[j] > max[j]) arg[j] = max[j];
     }
+    int width = (int)arg[0] * 2, pad = width > 4 ? 2 : 0;
+    double side = (double)(width - pad * 2) / (double)arg[1];
+    if (!_fits(c, (size_t)width, (size_t)(side * (double)arg[2]) + 4, 0.375))
+        return;
     lwCanvas cv;
     _schotter(&cv, c->srv, (int)arg[0], (int)arg[1], (int)arg[2]);
     sds out = _renderBraille(&cv);
@@ -276,6 +296,7 @@ static void _lolwut6(client *c, robj **argv, int argc) {
         if (arg[j] < 1) arg[j] = 1;
         if (arg[j] > 1000) arg[j] = 1000;
     }
+    if (!_fits(c, (size_t)arg[0], (size_t)arg[1], 22)) return;
     lwCanvas cv;
     _canvasInit(&cv, c->srv, (int)arg[0], (int)arg[1], 3);
     _skyline(&cv);

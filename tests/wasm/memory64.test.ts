@@ -114,3 +114,21 @@ describe('MEMORY STATS, MEMORY DOCTOR and LOLWUT are the same in WebAssembly as 
     }
   });
 });
+
+describe('a drawing too big for the heap limit', () => {
+  it('is refused with an error, and the server goes on', async () => {
+    const { loadGlasskv } = await import('./helpers');
+    const gk = await loadGlasskv();
+    const world = gk.createWorld({ seed: SEED, unixMsAtZero: 1_767_225_600_000, heapLimit: 64 << 20 });
+    const conn = world.openConn(world.addServer());
+    const ask = (line: string) => {
+      const args = line.split(' ');
+      return rawExchange(world, conn,
+        `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`);
+    };
+    // Schotter 2,000 dots wide and about 400,000 high: an 800 MB canvas.
+    expect(ask('LOLWUT VERSION 5 1000 1 200')).toBe("-OOM command not allowed when used memory > 'maxmemory'.\r\n");
+    expect(ask('LOLWUT VERSION 5 30 4 6')).toMatch(/^\$\d+\r\n/);
+    expect(ask('PING')).toBe('+PONG\r\n');
+  });
+});
