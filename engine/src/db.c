@@ -220,8 +220,9 @@ long long emptyDataFlags(redisServer *s, int dbnum, int async) {
             oldDb *old = memAlloc(s->mem, sizeof(*old));
             old->keys = db->dict;
             old->expires = db->expires;
-            db->dict = dictCreate(old->keys->type, &s->denv);
-            db->expires = dictCreate(old->expires->type, &s->denv);
+            /* no longer the db's: their end is not the db's tables' */
+            old->keys->traced = old->expires->traced = 0;
+            serverCreateDbDicts(s, db);
             _lazyFreeJob(s, _lazyFreeDb, old, cost);
         } else {
             s->denv.cpu_ns += cost;

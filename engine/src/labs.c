@@ -13,8 +13,9 @@
  *                      commands (seed 002)
  *
  * It also holds the registry of every lab, these and those of labs_eval.c
- * (eval-vs-zcard, seed 004), labs_aof.c, labs_mc.c and labs_mem.c
- * (encodings-memory), which gkLabName and gkLabTopic enumerate. */
+ * (eval-vs-zcard, seed 004), labs_aof.c, labs_mc.c, labs_mem.c
+ * (encodings-memory) and labs_slow.c (slow-command), which gkLabName and
+ * gkLabTopic enumerate. */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -260,6 +261,7 @@ static const struct {
     { "item-placement", "memcached", labItemPlacement },
     { "slab-calcification", "memcached", labSlabCalcification },
     { "encodings-memory", "memory", labEncodingsMemory },
+    { "slow-command", "event-loop", labSlowCommand },
     { NULL, NULL, NULL }
 };
 

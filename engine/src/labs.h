@@ -27,6 +27,10 @@ int labEvalVsZcard(labOut *o, uint64_t seed);
 
 /* workload.c */
 int workloadDone(struct gkWorld *w, int id);
+long respLen(const char *p, size_t len);
+
+/* labs_slow.c */
+int labSlowCommand(labOut *o, uint64_t seed);
 
 /* labs_mem.c */
 int labEncodingsMemory(labOut *o, uint64_t seed);

@@ -71,6 +71,20 @@ const dictType keylistDictType = {
 const dictType commandTableDictType = {
     dictSdsCaseHash, dictSdsKeyCaseCompare, _dictSdsDestructor, NULL, NULL };
 
+/* Gives db a new empty keyspace and expires dict, traced as db->id's. */
+void serverCreateDbDicts(redisServer *s, redisDb *db) {
+    db->dict = dictCreate(&dbDictType, &s->denv);
+    db->dict->privdata = s;
+    db->dict->traced = 1;
+    db->dict->trace_db = (uint16_t)db->id;
+    db->dict->trace_kind = GK_DICT_KEYS;
+    db->expires = dictCreate(&keyptrDictType, &s->denv);
+    db->expires->privdata = s;
+    db->expires->traced = 1;
+    db->expires->trace_db = (uint16_t)db->id;
+    db->expires->trace_kind = GK_DICT_EXPIRES;
+}
+
 /* ---- Configuration defaults (Redis 7.0). ---- */
 
 /* Fills cfg with Redis 7.0's defaults (CONFIG REWRITE compares with
@@ -212,17 +226,8 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->start_ns = backend.now(backend.ctx);
     s->db = memCalloc(s->mem, sizeof(redisDb) * (size_t)s->cfg.databases);
     for (int j = 0; j < s->cfg.databases; j++) {
-        s->db[j].dict = dictCreate(&dbDictType, &s->denv);
-        s->db[j].dict->privdata = s;
-        s->db[j].dict->traced = 1;
-        s->db[j].dict->trace_db = (uint16_t)j;
-        s->db[j].dict->trace_kind = GK_DICT_KEYS;
-        s->db[j].expires = dictCreate(&keyptrDictType, &s->denv);
-        s->db[j].expires->privdata = s;
-        s->db[j].expires->traced = 1;
-        s->db[j].expires->trace_db = (uint16_t)j;
-        s->db[j].expires->trace_kind = GK_DICT_EXPIRES;
         s->db[j].id = j;
+        serverCreateDbDicts(s, &s->db[j]);
         s->db[j].watched_keys = dictCreate(&keylistDictType, &s->denv);
         s->db[j].blocking_keys = dictCreate(&keylistDictType, &s->denv);
         s->db[j].ready_keys = dictCreate(&keylistDictType, &s->denv);

@@ -927,6 +927,7 @@ int dbAsyncDelete(redisServer *s, redisDb *db, robj *key);
 int dbExists(redisDb *db, robj *key);
 long long emptyData(redisServer *s, int dbnum);
 long long emptyDataFlags(redisServer *s, int dbnum, int async);
+void serverCreateDbDicts(redisServer *s, redisDb *db);
 int selectDb(client *c, int id);
 void setExpire(client *c, redisDb *db, robj *key, long long when);
 long long getExpire(redisDb *db, robj *key);

@@ -96,7 +96,7 @@ void gkWorkloadSpecInit(gkWorkloadSpec *spec) {
 
 /* Length of the complete RESP2 reply at p, 0 if it is incomplete, -1 if it
  * is not RESP. */
-static long _respLen(const char *p, size_t len) {
+long respLen(const char *p, size_t len) {
     const char *nl = len ? memchr(p, '\n', len) : NULL;
     if (!nl) return 0;
     size_t hdr = (size_t)(nl - p) + 1;
@@ -112,7 +112,7 @@ static long _respLen(const char *p, size_t len) {
     case '*': {
         size_t off = hdr;
         for (long long i = 0; i < n; i++) {
-            long r = _respLen(p + off, len - off);
+            long r = respLen(p + off, len - off);
             if (r <= 0) return r;
             off += (size_t)r;
         }
@@ -410,7 +410,7 @@ static void _ackReply(workload *wl, wlConn *wc, const char *p, long len) {
     if (!string2ll(p + 1, (size_t)(nl - p) - 2, &n)) return;
     long off = nl - p + 1;
     for (long long j = 0; j < n && j < wc->batch_cmds; j++) {
-        long r = _respLen(p + off, (size_t)(len - off));
+        long r = respLen(p + off, (size_t)(len - off));
         if (r <= 0) return;
         _ackOne(wl, wc, wc->keys[j], p + off, r);
         off += r;
@@ -439,7 +439,7 @@ static void _readable(aeEventLoop *el, int fd, void *privdata, int mask) {
     wc->rbuf = sdscatlen(m, wc->rbuf, buf, (size_t)n);
     size_t off = 0;
     long r = 0;
-    while (wc->expect && (r = _respLen(wc->rbuf + off,
+    while (wc->expect && (r = respLen(wc->rbuf + off,
                                        sdslen(wc->rbuf) - off)) > 0) {
         _ackReply(wl, wc, wc->rbuf + off, r);
         _sumReply(wl, wc->rbuf + off, r);
