@@ -16,11 +16,17 @@ static const dictType auditDictType = {
     dictSdsHash, dictSdsKeyCompare, NULL, NULL, NULL
 };
 
+/* The audit's memory: the world's, not the server's, whose used_memory
+ * (and so the cost of its work, cost.h) it must not change. */
+static gkMem *_amem(redisServer *s) {
+    return s->own.parent ? s->own.parent : s->mem;
+}
+
 static void _auditFreeKeys(redisServer *s) {
     if (!s->audit.keys) return;
     dictIterator *di = dictGetIterator(s->audit.keys);
     dictEntry *de;
-    while ((de = dictNext(di)) != NULL) sdsfree(s->mem, dictGetKey(de));
+    while ((de = dictNext(di)) != NULL) sdsfree(_amem(s), dictGetKey(de));
     dictReleaseIterator(di);
     dictRelease(s->audit.keys);
     s->audit.keys = NULL;
@@ -33,13 +39,16 @@ static int _auditBegin(redisServer *s, int dbid, int fd) {
         return GK_ENOTFOUND;
     _auditFreeKeys(s);
     memset(&s->audit.counts, 0, sizeof(s->audit.counts));
-    s->audit.keys = dictCreate(&auditDictType, &s->denv);
+    s->audit.env = s->denv;
+    s->audit.env.mem = _amem(s);
+    s->audit.env.trace = NULL;
+    s->audit.keys = dictCreate(&auditDictType, &s->audit.env);
     s->audit.dbid = dbid;
     s->audit.client_id = s->clients[fd]->id;
     dictIterator *di = dictGetIterator(s->db[dbid].dict);
     dictEntry *de;
     while ((de = dictNext(di)) != NULL) {
-        sds k = sdsdup(s->mem, dictGetKey(de));
+        sds k = sdsdup(_amem(s), dictGetKey(de));
         dictEntry *ae = dictAddRaw(s->audit.keys, k, NULL);
         ae->v.u64 = AUDIT_PRESENT_THROUGHOUT;
     }
@@ -93,9 +102,9 @@ static void _auditClear(redisServer *s) {
  * the audit began). key is borrowed; I copy it only for the lookup. */
 static void _auditKeyReturned(client *c, const char *key, size_t len) {
     redisServer *s = c->srv;
-    sds k = sdsnewlen(s->mem, key, len);
+    sds k = sdsnewlen(_amem(s), key, len);
     dictEntry *de = dictFind(s->audit.keys, k);
-    sdsfree(s->mem, k);
+    sdsfree(_amem(s), k);
     if (!de) { s->audit.counts.foreign++; return; }
     if (de->v.u64 & AUDIT_RETURNED) {
         s->audit.counts.duplicates++;

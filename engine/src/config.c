@@ -744,7 +744,7 @@ void configResetStatCommand(client *c) {
     s->stat_total_forks = s->stat_fork_time_us = 0;
     s->aof.delayed_fsync = 0;
     /* lazyfreed_objects restarts from 0; what is pending stays so. */
-    s->stat_lazyfree_jobs = bioPendingJobsOfType(&s->bio, BIO_LAZY_FREE);
+    s->stat_lazyfreed_objects = 0;
     memset(s->cmdstats, 0, sizeof(cmdStats) * (size_t)s->ncommands);
     latencyResetHistograms(s);
     addReplyOK(c);

@@ -8,11 +8,13 @@
  *   - its call: COST_CALL_NS;
  *   - each dict operation (dict.c): hashing the key, then the bucket, the
  *     entry and the key compared, which are random accesses;
- *   - each entry an iterator or a scan visits: the entry and its key;
+ *   - each entry an iterator or a scan visits: its bucket, the entry and
+ *     its key;
  *   - each allocation (COST_ALLOC_NS) and each free (COST_FREE_NS), a free
  *     of a value counted from its shape when its last reference goes
  *     (freeObjectCost), on the thread that frees it;
- *   - each skiplist node a search passes;
+ *   - each skiplist node a search passes, a random access into the nodes
+ *     of its level (the top levels stay in the cache);
  *   - each reply item added to a client's buffer, and its bytes;
  *   - elements walked in memory order (listpacks, quicklist nodes, a
  *     skiplist's level 0): COST_SEQ_NS each.
@@ -25,16 +27,19 @@
  * That is why KEYS on a million keys costs more per key than on ten
  * thousand, and why ZUNIONSTORE's skiplist inserts grow faster than n log n
  * once the sets outgrow the cache. The constants were fitted to Debian's
- * redis-server 7.0 on an AMD EPYC with 1 MB of L2 per core and a shared 32
- * MB L3 (tests/bench/costs.mjs measures both side by side). */
+ * redis-server 7.0 on an AMD EPYC virtual machine with 1 MB of L2 per core
+ * and a 32 MB L3 shared with other machines, whose share behaves as about
+ * 8 MB, and a DRAM access (with its TLB miss) of about 140 ns
+ * (tests/bench/costs.mjs measures both side by side). */
 #ifndef GK_COST_H
 #define GK_COST_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "mem.h"
 
 #define COST_CALL_NS 40         /* call() around the command, timed */
-#define COST_CALL_AFTER_NS 100  /* and after its timing: stats, latency
+#define COST_CALL_AFTER_NS 125  /* and after its timing: stats, latency
                                    histogram, slow log, propagation */
 #define COST_HASH_NS 18         /* SipHash of a short key */
 #define COST_ALLOC_NS 18        /* one allocation (an allocator cache hit) */
@@ -47,7 +52,7 @@
 #define COST_FORMAT_NS 70       /* a number printed with snprintf */
 #define COST_LARGE_NS 500       /* a block above jemalloc's small classes
                                    (14 KB): whole pages, an extent to find */
-#define COST_BIO_WAKE_NS 10000  /* a job handed to a sleeping bio thread:
+#define COST_BIO_WAKE_NS 13000  /* a job handed to a sleeping bio thread:
                                    the futex wake-up */
 #define COST_BIO_QUEUE_NS 1000  /* one queued behind others: the lock
                                    the woken thread now contends for */
@@ -56,10 +61,21 @@
 
 /* The memory hierarchy a random access meets. */
 #define COST_L2_BYTES (1u << 20)
-#define COST_L3_BYTES (32u << 20)
+#define COST_L3_BYTES (8u << 20)
 #define COST_L2_NS 4
-#define COST_L3_NS 30
-#define COST_DRAM_NS 110
+#define COST_L3_NS 40
+#define COST_DRAM_NS 140
+
+/* A server's working set: what it added since startup, on top of what an
+ * idle Redis holds. Not used_memory itself: the startup tables of the
+ * engine built for WebAssembly (4-byte pointers) are not the same size,
+ * and virtual time must be the same in both builds. */
+#define COST_STARTUP_BYTES (876u << 10)
+static inline size_t costWorkingSet(const gkMem *m) {
+    if (!m->startup) return m->used;
+    return (m->used > m->startup ? m->used - m->startup : 0) +
+           COST_STARTUP_BYTES;
+}
 
 /* The average cost of one random access into a working set of w bytes. */
 static inline uint64_t costMissNs(size_t w) {
@@ -72,6 +88,12 @@ static inline uint64_t costMissNs(size_t w) {
     uint64_t in_dram = 1024 - in_l2 - in_l3;
     return (in_l2 * COST_L2_NS + in_l3 * COST_L3_NS +
             in_dram * COST_DRAM_NS + 512) / 1024;
+}
+
+/* A free of a block anywhere in a working set of w bytes: the block is
+ * read first (a pointer in it, an sds header, a refcount). */
+static inline uint64_t costFreeFarNs(size_t w) {
+    return COST_FREE_NS + costMissNs(w);
 }
 
 #endif

@@ -162,13 +162,13 @@ void signalModifiedKeyByServer(redisServer *s, redisDb *db, robj *key) {
  * holds. */
 static uint64_t _dbFreeCost(redisServer *s, dict *d) {
     if (dictSize(d) == 0) return 0;
-    uint64_t miss = costMissNs(s->mem->used), ns = 0;
+    uint64_t far = costFreeFarNs(costWorkingSet(s->mem)), ns = 0;
     s->denv.quiet++;
     dictIterator *di = dictGetIterator(d);
     dictEntry *de;
     while ((de = dictNext(di)) != NULL) {
         robj *val = dictGetVal(de);
-        ns += 3 * (COST_FREE_NS + miss);
+        ns += 3 * far;
         if (val->refcount == 1) ns += freeObjectCost(s, val);
     }
     dictReleaseIterator(di);
@@ -176,18 +176,27 @@ static uint64_t _dbFreeCost(redisServer *s, dict *d) {
     return ns;
 }
 
-/* Hands a free of cost_ns to the lazy-free thread. Waking it when it
- * sleeps is what UNLINK and FLUSHALL ASYNC spend most of their time on. */
+/* Hands a free of cost_ns, of objects objects as INFO counts them, to
+ * the lazy-free thread. Waking it when it sleeps is what UNLINK and
+ * FLUSHALL ASYNC spend most of their time on. */
 static void _lazyFreeJob(redisServer *s, bioFreeFn *fn, void *arg,
-                         uint64_t cost_ns) {
+                         uint64_t cost_ns, unsigned long objects) {
     s->denv.cpu_ns += bioPendingJobsOfType(&s->bio, BIO_LAZY_FREE) ?
                       COST_BIO_QUEUE_NS : COST_BIO_WAKE_NS;
     bioCreateLazyFreeJob(&s->bio, fn, s, arg, cost_ns, serverNow(s));
-    s->stat_lazyfree_jobs++;
+    s->lazyfree_objects += objects;
 }
 
-/* A db's old dicts, freed by the lazy-free thread (FLUSHALL ASYNC). */
-typedef struct { dict *keys, *expires; } oldDb;
+/* The thread has freed objects objects. */
+static void _lazyFreed(redisServer *s, unsigned long objects) {
+    s->lazyfree_objects -= objects < s->lazyfree_objects ?
+                           objects : s->lazyfree_objects;
+    s->stat_lazyfreed_objects += objects;
+}
+
+/* A db's old dicts, freed by the lazy-free thread (FLUSHALL ASYNC): as
+ * many objects as it had keys, as 7.0 counts them. */
+typedef struct { dict *keys, *expires; unsigned long objects; } oldDb;
 
 static void _lazyFreeDb(void *ctx, void *arg) {
     redisServer *s = ctx;
@@ -195,13 +204,15 @@ static void _lazyFreeDb(void *ctx, void *arg) {
     s->denv.quiet++;
     dictRelease(old->expires);          /* it shares the keys' names */
     dictRelease(old->keys);
+    _lazyFreed(s, old->objects);
     memFree(s->mem, old);
     s->denv.quiet--;
 }
 
 /* Empties one db (or all with dbnum -1); returns the keys removed. With
  * async, a db's keys are handed to the lazy-free thread in their old
- * dicts, and new empty ones take their place at once. Every tracking
+ * dicts, and new empty ones take their place at once (a server without
+ * threads, the recovery ledger's shadow, frees them at once). Every tracking
  * client is told to forget all its keys, whichever db. */
 long long emptyDataFlags(redisServer *s, int dbnum, int async) {
     long long removed = 0;
@@ -216,14 +227,15 @@ long long emptyDataFlags(redisServer *s, int dbnum, int async) {
         scanDatabaseForDeletedStreams(s, db, NULL);
         removed += (long long)dictSize(db->dict);
         uint64_t cost = _dbFreeCost(s, db->dict);
-        if (async) {             /* 7.0 hands over even an empty db */
-            oldDb *old = memAlloc(s->mem, sizeof(*old));
+        if (async && s->bio.jobs.submit) {  /* even an empty db, as 7.0 */
+            oldDb *old = memAllocAs(s->mem, sizeof(*old), 3 * MEM64_PTR);
             old->keys = db->dict;
             old->expires = db->expires;
+            old->objects = (unsigned long)dictSize(db->dict);
             /* no longer the db's: their end is not the db's tables' */
             old->keys->traced = old->expires->traced = 0;
             serverCreateDbDicts(s, db);
-            _lazyFreeJob(s, _lazyFreeDb, old, cost);
+            _lazyFreeJob(s, _lazyFreeDb, old, cost, old->objects);
         } else {
             s->denv.cpu_ns += cost;
             s->denv.quiet++;
@@ -822,6 +834,7 @@ static void _lazyFree(void *ctx, void *arg) {
     redisServer *s = ctx;
     s->denv.quiet++;
     decrRefCount(s, arg);
+    _lazyFreed(s, 1);
     s->denv.quiet--;
 }
 
@@ -837,7 +850,7 @@ int dbAsyncDelete(redisServer *s, redisDb *db, robj *key) {
     size_t effort = freeObjectEffort(val);
     if (effort > LAZYFREE_THRESHOLD && val->refcount == 1) {
         dictSetVal(db->dict, de, NULL);
-        _lazyFreeJob(s, _lazyFree, val, freeObjectCost(s, val));
+        _lazyFreeJob(s, _lazyFree, val, freeObjectCost(s, val), 1);
     }
     if (dictSize(db->expires) > 0) dictDelete(db->expires, key->v.ptr);
     dictFreeUnlinkedEntry(db->dict, de);

@@ -185,7 +185,7 @@ static void _dictCharge(dict *d, uint64_t ns) {
 }
 
 static uint64_t _dictMiss(dict *d) {
-    return costMissNs(d->env->mem->used);
+    return costMissNs(costWorkingSet(d->env->mem));
 }
 
 /* Performs n rehash steps: each moves one non-empty bucket of table 0, after

@@ -381,7 +381,11 @@ void gkWorldDigest(gkWorld *w, uint64_t *out) {
         if (!w->nodes[i].type) continue;
         crc = _mixNode(crc, &w->nodes[i]);
         redisServer *s = worldServer(w, i);
-        if (s) crc = _mixServer(w, crc, s);
+        if (s) {
+            s->denv.quiet++;        /* reading is not the server's work */
+            crc = _mixServer(w, crc, s);
+            s->denv.quiet--;
+        }
         crc = scanWalkDigest(&w->nodes[i], crc);
         mcServer *mc = mcServerOf(w, i);
         if (mc) crc = _mixMemcached(w, crc, mc);
@@ -457,6 +461,7 @@ int gkServerDatasetDigest(gkWorld *w, int node, long long cutoff_ms,
 uint64_t serverDatasetDigest(redisServer *s, long long cutoff_ms) {
     uint64_t sum = 0;
     size_t peak = s->mem->peak;
+    s->denv.quiet++;            /* an observer: no CPU charged (cost.h) */
     for (int j = 0; j < s->cfg.databases; j++) {
         redisDb *db = &s->db[j];
         db->expires->pauserehash++;
@@ -471,6 +476,7 @@ uint64_t serverDatasetDigest(redisServer *s, long long cutoff_ms) {
         dictReleaseIterator(di);
         db->expires->pauserehash--;
     }
+    s->denv.quiet--;
     s->mem->peak = peak;
     return sum;
 }

@@ -241,11 +241,10 @@ static void _skiplist(inspectOut *o, zskiplist *zsl) {
     }
 }
 
-int gkKeyInspect(gkWorld *w, int node, int db, const char *key,
-                 size_t keylen, gkKeyInfo *info, gkKeyPart *parts,
-                 uint32_t max_parts, uint8_t *bytes, uint32_t max_bytes) {
-    redisServer *s = worldServer(w, node);
-    if (!s) return worldFail(w, GK_ENOTFOUND, "no such server node");
+static int _keyInspect(gkWorld *w, redisServer *s, int db, const char *key,
+                       size_t keylen, gkKeyInfo *info, gkKeyPart *parts,
+                       uint32_t max_parts, uint8_t *bytes,
+                       uint32_t max_bytes) {
     if (db < 0 || db >= s->cfg.databases)
         return worldFail(w, GK_ENOTFOUND, "no such database");
     redisDb *d = &s->db[db];
@@ -319,4 +318,16 @@ int gkKeyInspect(gkWorld *w, int node, int db, const char *key,
         break;
     }
     return GK_OK;
+}
+
+int gkKeyInspect(gkWorld *w, int node, int db, const char *key,
+                 size_t keylen, gkKeyInfo *info, gkKeyPart *parts,
+                 uint32_t max_parts, uint8_t *bytes, uint32_t max_bytes) {
+    redisServer *s = worldServer(w, node);
+    if (!s) return worldFail(w, GK_ENOTFOUND, "no such server node");
+    s->denv.quiet++;            /* looking costs the server nothing */
+    int st = _keyInspect(w, s, db, key, keylen, info, parts, max_parts,
+                         bytes, max_bytes);
+    s->denv.quiet--;
+    return st;
 }

@@ -176,15 +176,15 @@ static int _labPipelining(labOut *o, uint64_t seed) {
 }
 
 /* One client sends batches of 20,000 GETs back to back; a monitor sends
- * INFO every 50 ms. Inside MULTI/EXEC the whole batch runs as one EXEC,
+ * INFO every 10 ms. Inside MULTI/EXEC the whole batch runs as one EXEC,
  * and the monitor waits for it; a plain pipeline is read 16 KB at a time
  * and the monitor slips in between. */
 static int _labPipelineVsMulti(labOut *o, uint64_t seed) {
     labRun runs[2] = {
         { "MULTI/EXEC batches", 1, _spec(1, 20000, 0, 100 * US, 100), 1,
-          50 * MS, 1 * SEC },
+          10 * MS, 1 * SEC },
         { "plain pipeline", 1, _spec(1, 20000, 0, 100 * US, 100), 1,
-          50 * MS, 1 * SEC },
+          10 * MS, 1 * SEC },
     };
     runs[0].spec.multi = 1;
     for (int i = 0; i < 2; i++) {

@@ -326,7 +326,8 @@ static unsigned char *_lpResizeGap(gkMem *m, unsigned char *lp, size_t off,
     if (newbytes > oldbytes && newbytes > memSize(lp))
         lp = memRealloc(m, lp, newbytes);
     memmove(lp + off + add, lp + off + gone, oldbytes - off - gone);
-    memChargeNs(m, (oldbytes - off - gone) * COST_MOVE_NS_PER_KB / 1024);
+    memChargeNs(m, (uint64_t)(oldbytes - off - gone) * COST_MOVE_NS_PER_KB /
+                   1024);
     if (newbytes < oldbytes) lp = memRealloc(m, lp, newbytes);
     _lpSetTotalBytes(lp, (uint32_t)newbytes);
     return lp;

@@ -26,6 +26,7 @@ void memInit(gkMem *m, gkAllocFn fn, void *ud) {
     m->cpu_ns = NULL;
     m->quiet = NULL;
     m->alloc_ns = m->large_ns = 0;
+    m->startup = 0;
 }
 
 /* Sets up m as an account within parent: the same allocator, its own
@@ -60,6 +61,11 @@ static void _memAccount(gkMem *m, size_t add, size_t sub) {
     }
 }
 
+/* Charges the owning server's CPU ns for work on a block (cost.h). */
+void memChargeNs(gkMem *m, uint64_t ns) {
+    if (m->cpu_ns && !(m->quiet && *m->quiet)) *m->cpu_ns += ns;
+}
+
 /* The CPU an allocation of a block of class bytes costs the server that
  * owns the account: more for one beyond jemalloc's small classes. */
 static void _memCharge(gkMem *m, size_t class) {
@@ -73,11 +79,6 @@ static void _memCharge(gkMem *m, size_t class) {
  * spaced (160 192 224 256, 320 384 448 512, ...). The small classes end at
  * 14336; the large ones go on by the same rule (16384 20480 24576 28672
  * 32768 40960 ...), so one rule serves every size. */
-/* Charges the owning server's CPU ns for work on a block (cost.h). */
-void memChargeNs(gkMem *m, uint64_t ns) {
-    if (m->cpu_ns && !(m->quiet && *m->quiet)) *m->cpu_ns += ns;
-}
-
 size_t memClassSize(size_t size) {
     if (size <= 8) return 8;
     if (size <= 128) return (size + 15) & ~(size_t)15;

@@ -29,6 +29,7 @@ typedef struct gkMem {
     const int *quiet;   /* while *quiet > 0, nothing (see cost.h) */
     uint32_t alloc_ns;
     uint32_t large_ns;  /* and more for a block above MEM_SMALL_MAX */
+    size_t startup;     /* used once its server was up (0: not yet) */
 } gkMem;
 
 #define MEM_SMALL_MAX 14336     /* jemalloc 5's largest small class */

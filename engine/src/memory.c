@@ -242,16 +242,16 @@ static const char *_human(char *buf, size_t cap, unsigned long long n) {
 
 /* INFO memory, with Redis 7.0's fields save those of the process's
  * resident memory and of jemalloc's own statistics, which a simulated
- * server does not have. Lazy freeing: every job of the BIO_LAZY_FREE
- * thread frees one value (UNLINK's), so its queue is the objects pending;
- * FLUSHDB and FLUSHALL ASYNC free at once here, and count in neither. */
+ * server does not have. Lazy freeing counts objects as 7.0 does: one for
+ * a value UNLINK hands over, a db's keys for FLUSHDB or FLUSHALL ASYNC. */
 sds memoryInfoSection(redisServer *s, sds info) {
     memOverhead mh;
     char h1[32], h2[32], h3[32], h4[32];
     char policy[32] = "noeviction";
     _overheadData(s, &mh);
     serverConfigGet(s, "maxmemory-policy", policy, sizeof(policy));
-    unsigned long pending = bioPendingJobsOfType(&s->bio, BIO_LAZY_FREE);
+    bioPendingJobsOfType(&s->bio, BIO_LAZY_FREE);   /* jobs done by now */
+    unsigned long pending = s->lazyfree_objects;
     size_t lua = evalMemory(s), not_counted = memoryNotCountedForEvict(s);
     return sdscatprintf(s->mem, info,
         "# Memory\r\n"
@@ -288,7 +288,7 @@ sds memoryInfoSection(redisServer *s, sds info) {
         (unsigned long)dictSize(s->lua_scripts), s->cfg.maxmemory,
         _human(h4, sizeof(h4), (unsigned long long)s->cfg.maxmemory), policy,
         not_counted, mh.clients_slaves, mh.clients_normal, mh.aof_buffer,
-        pending, (unsigned long long)(s->stat_lazyfree_jobs - pending));
+        pending, s->stat_lazyfreed_objects);
 }
 
 /* What a process and its allocator would add to used_memory. The engine

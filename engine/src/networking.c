@@ -739,8 +739,9 @@ static void _addReplyProtoToList(client *c, const char *s, size_t len) {
  * engine). Arguments are borrowed: I copy the bytes and keep no reference,
  * except the *Sds variants, which free their sds. */
 void addReplyProto(client *c, const char *s, size_t len) {
-    c->srv->denv.cpu_ns += COST_REPLY_NS + len * COST_REPLY_NS_PER_KB / 1024;
     if (_prepareClientToWrite(c) != C_OK) return;
+    c->srv->denv.cpu_ns += COST_REPLY_NS +
+                           (uint64_t)len * COST_REPLY_NS_PER_KB / 1024;
     c->reply_queued += len;
     size_t n = _addReplyToBuffer(c, s, len);
     if (n < len) _addReplyProtoToList(c, s + n, len - n);

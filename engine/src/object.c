@@ -435,7 +435,9 @@ size_t freeObjectEffort(const robj *o) {
  * they were most likely allocated. The same figure is charged to the main
  * thread (DEL) or to the lazy-free thread (UNLINK). */
 uint64_t freeObjectCost(redisServer *s, const robj *o) {
-    uint64_t far = COST_FREE_NS + costMissNs(s->mem->used);
+    /* a block anywhere: it is read, and so is the allocator's record of
+     * its page (costFreeFarNs) */
+    uint64_t far = costFreeFarNs(costWorkingSet(s->mem));
     uint64_t near = COST_FREE_NEAR_NS;
     switch (o->encoding) {
     case OBJ_ENCODING_RAW:      /* its sds, beside the object */
@@ -444,9 +446,8 @@ uint64_t freeObjectCost(redisServer *s, const robj *o) {
     case OBJ_ENCODING_INT:      /* fixed costs or the entry that held it */
         return 0;
     case OBJ_ENCODING_QUICKLIST:
-        /* each node read, then it and its listpack freed */
-        return 2 * near + ((const quicklist *)o->v.ptr)->len *
-               (far + near + costMissNs(s->mem->used));
+        /* each node read and freed, then its listpack */
+        return 2 * near + ((const quicklist *)o->v.ptr)->len * (far + near);
     case OBJ_ENCODING_HT: {
         uint64_t n = dictSize((const dict *)o->v.ptr);
         /* entries and members; a hash's values too */

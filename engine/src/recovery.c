@@ -87,14 +87,16 @@ static int _loadKey(void *ctx, int dbid, int argc, robj **argv) {
 
 /* Copies s's dataset into the shadow through an RDB image of it, as the
  * dataset digest takes one: without changing s (rehashing of the
- * expires dicts paused, the memory peak put back). */
+ * expires dicts paused, the memory peak put back, no CPU charged). */
 static int _copyDataset(recoveryLedger *l, redisServer *s) {
     gkMem scratch;
     memInit(&scratch, l->mem.fn, l->mem.ud);
     size_t peak = s->mem->peak;
     long long keys;
     for (int j = 0; j < s->cfg.databases; j++) s->db[j].expires->pauserehash++;
+    s->denv.quiet++;            /* nor its CPU */
     sds rdb = rdbSaveSnapshot(s, &scratch, &keys);
+    s->denv.quiet--;
     for (int j = 0; j < s->cfg.databases; j++) s->db[j].expires->pauserehash--;
     s->mem->peak = peak;
     rdbLoadInfo info;

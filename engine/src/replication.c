@@ -215,7 +215,10 @@ void syncCommand(client *c) {
     s->repl_seldb = -1;
     long long keys;
     serverLog(s, LL_NOTICE, "Starting BGSAVE for SYNC with target: disk");
+    /* a forked child's work in Redis: not the main thread's CPU */
+    s->denv.quiet++;
     sds rdb = rdbSaveForReplica(s, &keys);
+    s->denv.quiet--;
     char head[LONG_STR_SIZE + 3];
     int n = snprintf(head, sizeof(head), "$%zu\r\n", sdslen(rdb));
     addReplyProto(c, head, (size_t)n);

@@ -473,7 +473,8 @@ static robj **_argsToArgv(lua_State *L, redisServer *s, int *argc) {
                    "lib call");
         return NULL;
     }
-    robj **argv = memAlloc(s->mem, sizeof(robj *) * (size_t)n);
+    robj **argv = memAllocAs(s->mem, sizeof(robj *) * (size_t)n,
+                             MEM64_PTR * (size_t)n);
     int j;
     for (j = 0; j < n; j++) {
         char buf[64];

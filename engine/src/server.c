@@ -318,6 +318,7 @@ int serverSizeEventLoop(redisServer *s, int grow_only) {
  * is its used_memory_startup. */
 void serverStartupDone(redisServer *s) {
     s->initial_memory_usage = s->mem->used;
+    s->own.startup = s->mem->used;
 }
 
 /* The process's current time in virtual ns (its main thread's clock). */
@@ -636,7 +637,8 @@ static void _chargeDispatch(client *c) {
             sdslen(c->argv[j]->v.ptr) < PROTO_MBULK_BIG_ARG)
             argbytes += sdslen(c->argv[j]->v.ptr);
     c->srv->denv.cpu_ns += c->srv->cmd_cost_ns +
-                           argbytes * c->srv->cmd_cost_ns_per_kb / 1024;
+                           (uint64_t)argbytes * c->srv->cmd_cost_ns_per_kb /
+                           1024;
 }
 
 /* Checks a parsed command and runs it (processCommand in Redis): lookup,

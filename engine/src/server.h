@@ -512,6 +512,7 @@ typedef struct scanAudit {
     int dbid;
     uint64_t client_id;
     dict *keys;                 /* sds key -> flags (u64) */
+    dictEnv env;                /* the server's, on the world's memory */
     gkScanAudit counts;
 } scanAudit;
 
@@ -724,7 +725,8 @@ typedef struct redisServer {
     client **postponed;
     int npostponed, postponed_cap;
     int clients_cron_fd;        /* where clientsCron goes on from */
-    unsigned long long stat_lazyfree_jobs;  /* values given to lazy free */
+    unsigned long lazyfree_objects;         /* with the lazy-free thread */
+    unsigned long long stat_lazyfreed_objects;  /* it freed since RESETSTAT */
     /* requirepass: the default user's password, NULL for nopass (acl.c). */
     sds requirepass;
     struct aclState *acl;       /* users and the ACL log (acl.h) */

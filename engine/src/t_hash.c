@@ -417,7 +417,7 @@ static void hashReplyDict(client *c, dict *d, int what) {
         sds f = dictGetKey(de), v = dictGetVal(de);
         if (what & HASH_KEYS) addReplyBulkCBuffer(c, f, sdslen(f));
         if (what & HASH_VALUES) {
-            c->srv->denv.cpu_ns += costMissNs(c->srv->mem->used);
+            c->srv->denv.cpu_ns += costMissNs(costWorkingSet(c->srv->mem));
             addReplyBulkCBuffer(c, v, sdslen(v));
         }
     }

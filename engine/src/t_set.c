@@ -131,8 +131,9 @@ static int setTypeIsMember(const robj *set, const sds ele) {
     return setMemberToInt(ele, &v) && intsetFind(set->v.ptr, v);
 }
 
-/* Virtual CPU for each member a command walks over or draws: SINTER,
- * SUNION, SDIFF and SPOP with a count are O(N) and cost N times this. */
+/* Virtual CPU of the set iterator's own steps for each member a command
+ * walks over or draws (SINTER, SUNION, SDIFF and SPOP with a count are
+ * O(N) and cost N times this), beside the memory it reads (dict.c). */
 #define SET_NS_PER_MEMBER 20
 
 /* Walks a set member by member: an intset smallest first, a hashtable in

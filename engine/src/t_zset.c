@@ -129,6 +129,9 @@ static int zslBefore(const zskiplistNode *x, double score, const sds ele) {
            (x->score == score && sdscmp(x->ele, ele) < 0);
 }
 
+/* What a node and its member take, about, in the cache. */
+#define ZSL_NODE_BYTES 96
+
 /* Walks down to where (score, ele) belongs. update[i] gets the last node
  * on level i that sorts before it, and rank[i], when rank is not NULL,
  * the rank of update[i] (the header has rank 0). Returns the level-0
@@ -138,19 +141,23 @@ static zskiplistNode *zslSearch(redisServer *s, zskiplist *zsl,
                                 zskiplistNode **update,
                                 unsigned long *rank) {
     zskiplistNode *x = zsl->header;
-    uint64_t looked = 0;
+    uint64_t ns = 0;
     for (int i = zsl->level - 1; i >= 0; i--) {
         if (rank) rank[i] = i == zsl->level - 1 ? 0 : rank[i + 1];
+        /* Each node passed is a random access (cost.h) into the nodes
+         * that reach level i, about length / 4^i of them: the top levels
+         * stay in the cache, the bottom ones do not. */
+        uint64_t miss = costMissNs((size_t)(zsl->length >> (2 * i)) *
+                                   ZSL_NODE_BYTES) + COST_CMP_NS;
         while (x->level[i].forward &&
                zslBefore(x->level[i].forward, score, ele)) {
             if (rank) rank[i] += x->level[i].span;
             x = x->level[i].forward;
-            looked++;
+            ns += miss;
         }
         update[i] = x;
     }
-    /* each node looked at is a random access (cost.h) */
-    s->denv.cpu_ns += looked * (costMissNs(s->mem->used) + COST_CMP_NS);
+    s->denv.cpu_ns += ns;
     return x->level[0].forward;
 }
 

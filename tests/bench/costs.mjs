@@ -4,7 +4,7 @@
 // the command is run, and INFO commandstats' usec_per_call is read from
 // each: the real server's measured time, the engine's simulated one (its
 // `glasskv cli` world). The table is what the engine's cost model is
-// calibrated against (engine/src/server.h's COST_* and what uses them).
+// calibrated against (engine/src/cost.h and what uses it).
 //
 //   node tests/bench/costs.mjs [--sizes 10000,100000] [--only KEYS,SCAN]
 //                              [--reps 3] [--write]

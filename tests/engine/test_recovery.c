@@ -159,6 +159,23 @@ static void testFlushallInAnotherDbUnderAlwaysIsNotLost(void) {
     CHECK(rowOf(&r, 2, "two") == NULL);
 }
 
+/* The same with ASYNC: the ledger's shadow server, which has no lazy-free
+ * thread, frees the keys at once (it once crashed handing them over). */
+static void testAsyncFlushesAreFollowedToo(void) {
+    static const char *const script[] = {
+        "SET zero 0", "+OK\r\n", "SELECT 1", "+OK\r\n", "SET one 1", "+OK\r\n",
+        "SELECT 2", "+OK\r\n", "FLUSHALL ASYNC", "+OK\r\n", "SET two 2",
+        "+OK\r\n", "SELECT 3", "+OK\r\n", "SET three 3", "+OK\r\n", "SELECT 2",
+        "+OK\r\n", "FLUSHDB ASYNC", "+OK\r\n", "SET after 4", "+OK\r\n", NULL };
+    report r;
+    underAlways(script, &r);
+    CHECK_EQ_INT(r.info.keys, 2);
+    expectRow(&r, 3, "three", GK_RECOVERY_KEPT, "3", "3");
+    expectRow(&r, 2, "after", GK_RECOVERY_KEPT, "4", "4");
+    CHECK(rowOf(&r, 0, "zero") == NULL);
+    CHECK(rowOf(&r, 2, "two") == NULL);
+}
+
 /* ---- What is acknowledged, what is lost. ---- */
 
 /* always: a crash between the AOF's write and the replies. The write
@@ -540,6 +557,8 @@ int main(void) {
     RUN("FLUSHALL and FLUSHDB typed while another db is selected, under "
         "appendfsync always: nothing acknowledged is lost",
         testFlushallInAnotherDbUnderAlwaysIsNotLost);
+    RUN("FLUSHALL ASYNC and FLUSHDB ASYNC are followed as the plain ones are",
+        testAsyncFlushesAreFollowedToo);
     RUN("a write on file whose reply was never written is newer after a "
         "kill -9 and absent after a power loss, never lost",
         testAnUnacknowledgedWriteOnFileIsNewer);
