@@ -75,6 +75,22 @@ describe('the console', () => {
     expect(off.console[0]).toMatchObject({ input: 'CONFIG SET activerehashing no', output: 'OK' });
     expect(off.snapshot.activeRehashing).toBe(false);
   });
+
+  it('runs FLUSHALL ASYNC and FLUSHDB ASYNC: the keys go at once, the lazy-free thread frees them (the recovery ledger trapped on them)', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog());
+    const lazy = () => session.aof().threads.find((t) => t.name === 'bio_lazy_free')!;
+    console1(session, 'DEBUG POPULATE 20000');
+    expect(console1(session, 'FLUSHALL ASYNC\nDBSIZE').map((e) => e.output)).toEqual(['OK', '(integer) 0']);
+    // One job per db, empty or not, as Redis 7.0 hands them over.
+    expect(lazy().pending).toBe(16);
+    session.act({ kind: 'wait', ns: 100e6 });
+    expect(lazy()).toMatchObject({ pending: 0, jobsDone: 16 });
+    console1(session, 'SELECT 1\nDEBUG POPULATE 100');
+    expect(console1(session, 'FLUSHDB ASYNC\nDBSIZE').map((e) => e.output)).toEqual(['OK', '(integer) 0']);
+    session.act({ kind: 'wait', ns: 100e6 });
+    expect(lazy().jobsDone).toBe(17);
+  });
 });
 
 describe('adding keys', () => {
