@@ -513,6 +513,9 @@ typedef struct scanAudit {
     uint64_t client_id;
     dict *keys;                 /* sds key -> flags (u64) */
     gkScanAudit counts;
+    gkMem mem;                  /* the records' memory: the world's, not
+                                   the server's used_memory */
+    dictEnv env;                /* keys's: that memory, charging nothing */
 } scanAudit;
 
 #define AUDIT_PRESENT_THROUGHOUT 1
