@@ -44,8 +44,8 @@ import {
 } from './mcsession';
 import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } from './mcprotocol';
 import {
-  CONFIGS_SHOWN, LAB_NAMES, MAX_SECOND_INPUTS, SECOND_CONSOLE_BOX_MS, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
-  type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type HistoryView,
+  CONFIGS_SHOWN, FIGURES_LAB_NAMES, LAB_NAMES, MAX_SECOND_INPUTS, SECOND_CONSOLE_BOX_MS, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
+  type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type FiguresLabName, type HistoryView,
   type HostView, type IterationResult, type KeyInspection, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
   type RestoreResult, type SamplesResult, type SecondInput, type SessionLog, type Snapshot, type SteppedLabName, type TableSnapshot,
   type TimelineResult, type TraceResult,
@@ -1198,10 +1198,11 @@ export class Session {
 
   /** Runs a lab headless in a module instance of its own, so the
    *  session's memory (and its checkpoints) never see it. */
-  async labRun(name: LabName | SteppedLabName | AofLabName | McLabName, seed: number): Promise<LabRunResult> {
+  async labRun(name: LabName | SteppedLabName | AofLabName | McLabName | FiguresLabName, seed: number): Promise<LabRunResult> {
     if (!(name in LAB_SCENES) && !(AOF_LAB_NAMES as readonly string[]).includes(name)
       && !(MC_LAB_NAMES as readonly string[]).includes(name)
-      && !(STEPPED_LAB_NAMES as readonly string[]).includes(name)) {
+      && !(STEPPED_LAB_NAMES as readonly string[]).includes(name)
+      && !(FIGURES_LAB_NAMES as readonly string[]).includes(name)) {
       throw new RangeError(`no lab named ${name}`);
     }
     const gk = await this.labModule();
