@@ -16,7 +16,7 @@ import {
   AofEvent, BioType, CrashEvent, CrashKind, DiskEvent, FSYNC_NAMES, JobEvent, RecoveryLimit, RecoveryOutcome, aofInfo,
   aofHistory, CrashAt, diskFileInfo, diskInfo, diskReadFile, diskIsReadOnly, diskSetFree, diskSetPreset, diskSetReadOnly, serverCrash,
   serverCrashAtEvent, serverIsUp, serverLogRead, serverRecoveryFollow, serverRecoveryInfo, serverRecoveryRows,
-  serverRestart, serverThreads, type AofSample, type RecoveryRow as EngineRow,
+  serverRestart, serverThreads, type AofSample, type RecoveryRow as EngineRow, type ThreadInfo,
 } from './aof';
 import { TraceType, type TraceRecord } from './engine';
 import {
@@ -385,6 +385,22 @@ function jobsOf(recs: TraceRecord[], now: number): LaneJob[] {
   return jobs;
 }
 
+const LANE_OF_THREAD: Record<string, number> = { bio_close_file: 1, bio_aof_fsync: 2, bio_lazy_free: 3 };
+
+/** The bio jobs running whose start the ring no longer holds: client
+ *  programs fill it within milliseconds, and a lazy free can last a
+ *  quarter of a second. Each is drawn from its start as the thread
+ *  reports it (gkServerThreads). */
+function runningUnseen(threads: readonly ThreadInfo[], jobs: readonly LaneJob[], now: number): LaneJob[] {
+  const out: LaneJob[] = [];
+  for (const th of threads) {
+    const lane = LANE_OF_THREAD[th.name];
+    if (lane === undefined || !th.busy || jobs.some((j) => j.lane === lane && j.t1 >= now)) continue;
+    out.push({ lane, t0: th.busySince, t1: now });
+  }
+  return out;
+}
+
 /** The series over the process's whole life: the engine's history of
  *  the offsets (gkAofHistory, coarser the older it is) up to t0, where the
  *  trace records read back begin, then the series the records give, in
@@ -487,6 +503,7 @@ export function aofView(live: PersistLive): AofView {
   const threads = serverThreads(world, node);
   const recs = recsNow;
   const jobs = jobsOf(recs, now);
+  jobs.push(...runningUnseen(threads, jobs, now));
   const t0 = recs.length ? recs[0].time : now;
   const info = aofInfo(world, node);
   const i = info;

@@ -147,6 +147,13 @@ export const WORKLOAD_SPEC_FIELDS = [
 export const LAB_NAMES = ['pipelining', 'pipeline-vs-multi', 'rtt', 'command-flushing'] as const;
 export type LabName = (typeof LAB_NAMES)[number];
 
+/** The labs of the event-loop lessons that run headless only, for their
+ *  figures: what they send among the client programs (KEYS *, a DEL of a
+ *  million-member set) is no client program's command, so they have no
+ *  live scene in the sandbox. */
+export const FIGURES_LAB_NAMES = ['slow-command'] as const;
+export type FiguresLabName = (typeof FIGURES_LAB_NAMES)[number];
+
 /** The labs that run live in a world of their own, a step at a time,
  *  rather than in the sandbox (wasm/livelab.ts): their datasets and runs
  *  are too large for the sandbox's checkpoints and timeline. */
@@ -450,7 +457,7 @@ export type Request =
    *  again, and the branch made there is set aside in its place. */
   | { id: number; type: 'restoreFuture' }
   /** Runs a lab headless (gkLabRun) in a module of its own. */
-  | { id: number; type: 'labRun'; name: LabName | SteppedLabName | AofLabName | McLabName; seed: number }
+  | { id: number; type: 'labRun'; name: LabName | SteppedLabName | AofLabName | McLabName | FiguresLabName; seed: number }
   /** Starts a stepped lab in a module of its own; it runs a step at a
    *  time between the other requests, with labProgress events, until it
    *  ends or labCancel stops it (a lab already running is stopped). */
@@ -550,7 +557,7 @@ export interface SamplesResult {
 }
 
 export interface LabRunResult {
-  name: LabName | SteppedLabName | AofLabName | McLabName;
+  name: LabName | SteppedLabName | AofLabName | McLabName | FiguresLabName;
   /** gkLabRun's JSON. */
   json: string;
   /** Real time the run took, ms. */

@@ -25,7 +25,7 @@ import { ConsoleRunner, SecondConsole } from './consolerun';
 import { roundTrip, writeKeys } from './driver';
 import { encodeRequest } from './resp';
 import {
-  matchProblem, scanWalkBegin, scanWalkFinish, scanWalkInfo, scanWalkSnapshot, scanWalkStep, scanWalkVisited, splitKeys,
+  matchProblem, scanWalkBegin, scanWalkInfo, scanWalkSnapshot, scanWalkStep, scanWalkVisited, splitKeys,
 } from './scanwalk';
 import { StripCache } from './stripcache';
 import { Checkpoints, atOrBefore, type Checkpoint, type Position } from './checkpoints';
@@ -44,8 +44,8 @@ import {
 } from './mcsession';
 import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } from './mcprotocol';
 import {
-  CONFIGS_SHOWN, LAB_NAMES, MAX_SECOND_INPUTS, SECOND_CONSOLE_BOX_MS, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
-  type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type HistoryView,
+  CONFIGS_SHOWN, FIGURES_LAB_NAMES, LAB_NAMES, MAX_SECOND_INPUTS, SECOND_CONSOLE_BOX_MS, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
+  type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type FiguresLabName, type HistoryView,
   type HostView, type IterationResult, type KeyInspection, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
   type RestoreResult, type SamplesResult, type SecondInput, type SessionLog, type Snapshot, type SteppedLabName, type TableSnapshot,
   type TimelineResult, type TraceResult,
@@ -713,6 +713,20 @@ export class Session {
     else if (read < TRACE_CAPACITY / 32) this.chunkNs = Math.min(CHUNK_MAX_NS, this.chunkNs * 2);
   }
 
+  /** Sends up to n calls of the SCAN walk, fewer if its cursor comes back
+   *  to 0 first, reading the trace after each: client programs go on
+   *  meanwhile, and a walk of a million keys among fifty of them writes
+   *  twenty times what the engine's ring holds. */
+  private scanCalls(n: number): void {
+    const { world, node } = this.live!;
+    for (let i = 0; i < n; i++) {
+      const walk = scanWalkInfo(world, node);
+      if (!walk.active || walk.done || walk.failed) return;
+      scanWalkStep(world, node);
+      this.drain();
+    }
+  }
+
   /** Feeds the trace written since the last drain to the timeline. */
   private drain(): number {
     const { world, timeline } = this.live!;
@@ -885,11 +899,10 @@ export class Session {
         scanWalkBegin(world, node, a.db, a.count, a.match);
         return [];
       case 'scanStep':
-        if (a.calls && a.calls > 1) scanWalkFinish(world, node, a.calls);
-        else scanWalkStep(world, node);
+        this.scanCalls(a.calls ?? 1);
         return [];
       case 'scanFinish':
-        scanWalkFinish(world, node, MAX_SCAN_CALLS);
+        this.scanCalls(MAX_SCAN_CALLS);
         return [];
       case 'advance':
         world.runUntil(a.to);
@@ -1185,10 +1198,11 @@ export class Session {
 
   /** Runs a lab headless in a module instance of its own, so the
    *  session's memory (and its checkpoints) never see it. */
-  async labRun(name: LabName | SteppedLabName | AofLabName | McLabName, seed: number): Promise<LabRunResult> {
+  async labRun(name: LabName | SteppedLabName | AofLabName | McLabName | FiguresLabName, seed: number): Promise<LabRunResult> {
     if (!(name in LAB_SCENES) && !(AOF_LAB_NAMES as readonly string[]).includes(name)
       && !(MC_LAB_NAMES as readonly string[]).includes(name)
-      && !(STEPPED_LAB_NAMES as readonly string[]).includes(name)) {
+      && !(STEPPED_LAB_NAMES as readonly string[]).includes(name)
+      && !(FIGURES_LAB_NAMES as readonly string[]).includes(name)) {
       throw new RangeError(`no lab named ${name}`);
     }
     const gk = await this.labModule();

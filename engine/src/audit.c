@@ -16,20 +16,33 @@ static const dictType auditDictType = {
     dictSdsHash, dictSdsKeyCompare, NULL, NULL, NULL
 };
 
-/* The audit's memory: the world's, not the server's, whose used_memory
- * (and so the cost of its work, cost.h) it must not change. */
-static gkMem *_amem(redisServer *s) {
-    return s->own.parent ? s->own.parent : s->mem;
-}
-
 static void _auditFreeKeys(redisServer *s) {
     if (!s->audit.keys) return;
     dictIterator *di = dictGetIterator(s->audit.keys);
     dictEntry *de;
-    while ((de = dictNext(di)) != NULL) sdsfree(_amem(s), dictGetKey(de));
+    while ((de = dictNext(di)) != NULL)
+        sdsfree(&s->audit.mem, dictGetKey(de));
     dictReleaseIterator(di);
     dictRelease(s->audit.keys);
     s->audit.keys = NULL;
+}
+
+/* The audit's memory and its dict's environment. An audit of a million
+ * keys holds some 50 MB: counted in used_memory, it would make every
+ * random access of the server dearer (cost.h) and show in INFO memory,
+ * so its blocks are counted in the world's total only (the heap limit
+ * still sees them), and its dict, whose hashes must be the keyspace's,
+ * has the server's seed but charges the server nothing. */
+static void _auditEnv(redisServer *s) {
+    if (!s->audit.mem.fn) {
+        if (s->mem->parent) memInitChild(&s->audit.mem, s->mem->parent);
+        else memInit(&s->audit.mem, s->mem->fn, s->mem->ud);
+    }
+    s->audit.env = s->denv;
+    s->audit.env.mem = &s->audit.mem;
+    s->audit.env.trace = NULL;
+    s->audit.env.cpu_ns = 0;
+    s->audit.env.quiet = 1;
 }
 
 /* Starts an audit of db for the client on connection fd. */
@@ -39,16 +52,14 @@ static int _auditBegin(redisServer *s, int dbid, int fd) {
         return GK_ENOTFOUND;
     _auditFreeKeys(s);
     memset(&s->audit.counts, 0, sizeof(s->audit.counts));
-    s->audit.env = s->denv;
-    s->audit.env.mem = _amem(s);
-    s->audit.env.trace = NULL;
+    _auditEnv(s);
     s->audit.keys = dictCreate(&auditDictType, &s->audit.env);
     s->audit.dbid = dbid;
     s->audit.client_id = s->clients[fd]->id;
     dictIterator *di = dictGetIterator(s->db[dbid].dict);
     dictEntry *de;
     while ((de = dictNext(di)) != NULL) {
-        sds k = sdsdup(_amem(s), dictGetKey(de));
+        sds k = sdsdup(&s->audit.mem, dictGetKey(de));
         dictEntry *ae = dictAddRaw(s->audit.keys, k, NULL);
         ae->v.u64 = AUDIT_PRESENT_THROUGHOUT;
     }
@@ -102,9 +113,9 @@ static void _auditClear(redisServer *s) {
  * the audit began). key is borrowed; I copy it only for the lookup. */
 static void _auditKeyReturned(client *c, const char *key, size_t len) {
     redisServer *s = c->srv;
-    sds k = sdsnewlen(_amem(s), key, len);
+    sds k = sdsnewlen(&s->audit.mem, key, len);
     dictEntry *de = dictFind(s->audit.keys, k);
-    sdsfree(_amem(s), k);
+    sdsfree(&s->audit.mem, k);
     if (!de) { s->audit.counts.foreign++; return; }
     if (de->v.u64 & AUDIT_RETURNED) {
         s->audit.counts.duplicates++;

@@ -58,9 +58,14 @@ void bioCreateFsyncJob(bioState *b, int fd, uint64_t now) {
 }
 
 /* bioCreateLazyFreeJob: call fn(ctx, arg) in the background; it takes
- * cost_ns of the thread's time. */
+ * cost_ns of the thread's time. A server whose threads were never started
+ * (the recovery ledger's shadow) has no queue: it frees at once. */
 void bioCreateLazyFreeJob(bioState *b, bioFreeFn *fn, void *ctx, void *arg,
                           uint64_t cost_ns, uint64_t now) {
+    if (!b->jobs.submit) {
+        fn(ctx, arg);
+        return;
+    }
     job j = { 0 };
     j.ops = JOB_FREE;
     j.free_fn = fn;

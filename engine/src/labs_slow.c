@@ -73,9 +73,48 @@ static double _field(const char *buf, const char *name) {
     return p ? atof(p + strlen(name)) : -1;
 }
 
+/* How far _respMore has read one RESP2 reply: the bytes before at are
+ * whole elements, and left[d] elements remain in the array open at depth
+ * d. Reading on from there keeps a 17 MB reply from being parsed again
+ * from its start each time a few more bytes of it arrive. */
+typedef struct respCursor {
+    size_t at;
+    int depth;
+    long long left[8];
+} respCursor;
+
+/* Reads on from c over buf[0, len): 1 once the reply is whole (it ends at
+ * c->at), 0 while it needs more bytes, -1 if it nests too deep. */
+static int _respMore(respCursor *c, const char *buf, size_t len) {
+    for (;;) {
+        const char *nl = c->at < len ? memchr(buf + c->at, '\n', len - c->at)
+                                     : NULL;
+        if (!nl) return 0;
+        size_t end = (size_t)(nl - buf) + 1;
+        char type = buf[c->at];
+        long long n = 0;
+        if (type == '*' || type == '$') n = strtoll(buf + c->at + 1, NULL, 10);
+        if (type == '$' && n >= 0) {
+            if (len < end + (size_t)n + 2) return 0;
+            end += (size_t)n + 2;
+        }
+        c->at = end;
+        if (type == '*' && n > 0) {
+            if (c->depth == 8) return -1;
+            c->left[c->depth++] = n;
+            continue;
+        }
+        /* one element whole: so are the arrays it was the last of */
+        while (c->depth > 0 && --c->left[c->depth - 1] == 0) c->depth--;
+        if (c->depth == 0) return 1;
+    }
+}
+
 /* Runs the world until conn has one whole reply (KEYS's is 17 MB),
- * which replaces *buf. Returns its length, 0 if none came in max_ns. */
+ * which replaces *buf. Returns its length, 0 if none came in max_ns, -1
+ * if it cannot be read. */
 static long _await(gkWorld *w, int conn, sds *buf, uint64_t max_ns) {
+    respCursor rc = { 0 };
     sdsclear(*buf);
     uint64_t until = gkWorldNow(w) + max_ns;
     while (gkWorldNow(w) < until) {
@@ -84,8 +123,8 @@ static long _await(gkWorld *w, int conn, sds *buf, uint64_t max_ns) {
         if (n == 0) continue;
         *buf = sdsMakeRoomFor(&w->mem, *buf, n);
         sdsIncrLen(*buf, gkConnRecv(w, conn, *buf + sdslen(*buf), n));
-        long len = respLen(*buf, sdslen(*buf));
-        if (len != 0) return len;
+        int st = _respMore(&rc, *buf, sdslen(*buf));
+        if (st != 0) return st > 0 ? (long)rc.at : -1;
     }
     return 0;
 }

@@ -512,8 +512,10 @@ typedef struct scanAudit {
     int dbid;
     uint64_t client_id;
     dict *keys;                 /* sds key -> flags (u64) */
-    dictEnv env;                /* the server's, on the world's memory */
     gkScanAudit counts;
+    gkMem mem;                  /* the records' memory: the world's, not
+                                   the server's used_memory */
+    dictEnv env;                /* keys's: that memory, charging nothing */
 } scanAudit;
 
 #define AUDIT_PRESENT_THROUGHOUT 1

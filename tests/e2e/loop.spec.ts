@@ -173,6 +173,43 @@ test.describe('the event-loop pane', () => {
     expect(app.errors).toEqual([]);
   });
 
+  test('the slow-command lab runs headless only, and its figures show each command on the main thread, the lazy-free thread and the clients\' slowest GET', async ({ page }) => {
+    test.setTimeout(180_000);
+    const app = new SandboxPage(page);
+    await app.open({ seed: 1, pane: 'loop' });
+    await expect(app.byId('lab.slow-command')).toContainText('One slow command');
+    await expect(app.byId('lab.slow-command.live')).toHaveCount(0);
+    await app.byId('lab.slow-command.headless').click();
+    const table = app.byId('lab.slow-command.table');
+    await expect(table).toBeVisible({ timeout: 120_000 });
+    await expect(table.locator('tbody tr')).toHaveCount(6);
+    const cell = async (row: number, col: string) => Number(await app.byId(`lab.slow.${row}.${col}`).getAttribute('data-value'));
+    // KEYS: one call of 342 ms, in the slow log; every client waits it out.
+    await expect(table.locator('tbody tr').nth(0)).toContainText('KEYS *');
+    expect(await cell(0, 'main')).toBeGreaterThan(300_000);
+    expect(await cell(0, 'slowlog')).toBe(await cell(0, 'main'));
+    expect(await cell(0, 'max') * 1000).toBeGreaterThanOrEqual(await cell(0, 'main'));
+    // SCAN: a thousand short calls, none logged, nobody waits.
+    expect(await cell(1, 'calls')).toBe(1000);
+    expect(await cell(1, 'main')).toBeLessThan(1000);
+    expect(await cell(1, 'slowlog')).toBe(-1);
+    expect(await cell(1, 'max')).toBeLessThan(5);
+    // DEL against UNLINK, FLUSHALL against FLUSHALL ASYNC: the same work,
+    // on the main thread or on the lazy-free thread.
+    for (const [sync, lazy] of [[2, 3], [4, 5]]) {
+      expect(await cell(sync, 'main')).toBeGreaterThan(200_000);
+      expect(await cell(sync, 'lazy')).toBe(-1);
+      expect(await cell(lazy, 'main')).toBeLessThan(100);
+      expect(await cell(lazy, 'lazy') * 1000).toBe(await cell(sync, 'main'));
+      expect(await cell(lazy, 'max')).toBeLessThan(5);
+    }
+    await expect(app.byId('lab.slow.0.main')).toHaveText('342 ms');
+    await expect(app.byId('lab.slow.3.main')).toHaveText('10 µs');
+    await table.scrollIntoViewIfNeeded();
+    await app.screenshot('labs/loop-slow-command-figures');
+    expect(app.errors).toEqual([]);
+  });
+
   test('the pipelining lesson runs its clients and checks each prediction against the engine', async ({ page }) => {
     const app = new SandboxPage(page);
     await app.open({ seed: 2, pane: 'keys' });

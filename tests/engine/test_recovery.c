@@ -159,21 +159,23 @@ static void testFlushallInAnotherDbUnderAlwaysIsNotLost(void) {
     CHECK(rowOf(&r, 2, "two") == NULL);
 }
 
-/* The same with ASYNC: the ledger's shadow server, which has no lazy-free
- * thread, frees the keys at once (it once crashed handing them over). */
-static void testAsyncFlushesAreFollowedToo(void) {
+/* FLUSHALL ASYNC and FLUSHDB ASYNC reach the ledger's shadow server as
+ * they were sent. The shadow has no threads to hand the old dicts to, so
+ * it frees them at once (it called the lazy-free thread's missing job
+ * queue, a crash in WebAssembly). */
+static void testAsyncFlushesAreFollowed(void) {
     static const char *const script[] = {
-        "SET zero 0", "+OK\r\n", "SELECT 1", "+OK\r\n", "SET one 1", "+OK\r\n",
-        "SELECT 2", "+OK\r\n", "FLUSHALL ASYNC", "+OK\r\n", "SET two 2",
-        "+OK\r\n", "SELECT 3", "+OK\r\n", "SET three 3", "+OK\r\n", "SELECT 2",
-        "+OK\r\n", "FLUSHDB ASYNC", "+OK\r\n", "SET after 4", "+OK\r\n", NULL };
+        "SET a 1", "+OK\r\n", "SADD s x y z", ":3\r\n",
+        "FLUSHALL ASYNC", "+OK\r\n", "SET b 2", "+OK\r\n",
+        "SELECT 1", "+OK\r\n", "SET c 3", "+OK\r\n",
+        "FLUSHDB ASYNC", "+OK\r\n", "SET d 4", "+OK\r\n", NULL };
     report r;
     underAlways(script, &r);
     CHECK_EQ_INT(r.info.keys, 2);
-    expectRow(&r, 3, "three", GK_RECOVERY_KEPT, "3", "3");
-    expectRow(&r, 2, "after", GK_RECOVERY_KEPT, "4", "4");
-    CHECK(rowOf(&r, 0, "zero") == NULL);
-    CHECK(rowOf(&r, 2, "two") == NULL);
+    expectRow(&r, 0, "b", GK_RECOVERY_KEPT, "2", "2");
+    expectRow(&r, 1, "d", GK_RECOVERY_KEPT, "4", "4");
+    CHECK(rowOf(&r, 0, "a") == NULL);
+    CHECK(rowOf(&r, 1, "c") == NULL);
 }
 
 /* ---- What is acknowledged, what is lost. ---- */
@@ -557,8 +559,9 @@ int main(void) {
     RUN("FLUSHALL and FLUSHDB typed while another db is selected, under "
         "appendfsync always: nothing acknowledged is lost",
         testFlushallInAnotherDbUnderAlwaysIsNotLost);
-    RUN("FLUSHALL ASYNC and FLUSHDB ASYNC are followed as the plain ones are",
-        testAsyncFlushesAreFollowedToo);
+    RUN("FLUSHALL ASYNC and FLUSHDB ASYNC are followed: the ledger's shadow, "
+        "which has no threads, frees the old dicts at once",
+        testAsyncFlushesAreFollowed);
     RUN("a write on file whose reply was never written is newer after a "
         "kill -9 and absent after a power loss, never lost",
         testAnUnacknowledgedWriteOnFileIsNewer);

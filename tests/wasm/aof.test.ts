@@ -454,3 +454,23 @@ describe('replay of persistence actions', () => {
     expect(again.aof().writes).toBe(session.aof().writes);
   });
 });
+
+describe('the threads strip', () => {
+  test('draws a lazy-free job still running whose start busy client programs pushed out of the trace ring', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(3));
+    run(session, [
+      { kind: 'console', text: `EVAL "for i = 0, 799 do local m = {} for j = 1, 1000 do m[j] = 'm:' .. (i * 1000 + j) end redis.call('SADD', KEYS[1], unpack(m)) end return 1" 1 big` },
+      { kind: 'workload', preset: 'benchmark', clients: 50, requests: 0, rttNs: 100_000 },
+      { kind: 'wait', ns: 20e6 },
+      { kind: 'console', text: 'UNLINK big' },
+      { kind: 'wait', ns: 80e6 },
+    ]);
+    const v = session.aof();
+    const lazy = v.threads.find((t) => t.name === 'bio_lazy_free')!;
+    expect(lazy.busy).toBe(true);
+    // The ring holds the last few milliseconds only; the job began before.
+    expect(lazy.busySince).toBeLessThan(v.t0);
+    expect(v.jobs.filter((j) => j.lane === 3)).toEqual([{ lane: 3, t0: lazy.busySince, t1: v.now }]);
+  });
+});

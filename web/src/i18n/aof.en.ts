@@ -43,6 +43,7 @@ export const aofEn = {
   'aof.thread.done': '{n} done',
   'aof.thread.busy': 'busy',
   'aof.thread.idle': 'idle',
+  'aof.thread.worked': '{t} at work',
   'aof.crash': 'Crash',
   'aof.crash.process': 'Kill the process (kill -9)',
   'aof.crash.power': 'Pull the plug (power loss)',

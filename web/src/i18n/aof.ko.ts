@@ -45,6 +45,7 @@ export const aofKo: Record<keyof typeof aofEn, string> = {
   'aof.thread.done': '완료 {n}',
   'aof.thread.busy': '작업 중',
   'aof.thread.idle': '유휴',
+  'aof.thread.worked': '일한 시간 {t}',
   'aof.crash': '크래시',
   'aof.crash.process': '프로세스 종료 (kill -9)',
   'aof.crash.power': '전원 차단',

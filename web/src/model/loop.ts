@@ -10,7 +10,7 @@
 // parameters. Refreshes follow the store's snapshots (time moved).
 import type { Bridge } from '../../../wasm/bridge';
 import type {
-  IterationResult, LabName, LabProgress, LabRunResult, LaneItems, SamplesResult, Snapshot, SteppedLabName,
+  FiguresLabName, IterationResult, LabName, LabProgress, LabRunResult, LaneItems, SamplesResult, Snapshot, SteppedLabName,
   TimelineResult,
 } from '../../../wasm/protocol';
 import { TimelineItem } from '../../../wasm/protocol';
@@ -46,9 +46,9 @@ export interface LoopState {
   names: Record<number, string>;
   /** The iteration whose phases are being stepped through, and the phase. */
   phase: { iteration: IterationResult; index: number } | null;
-  labRuns: Partial<Record<LabName, LabRunState>>;
+  labRuns: Partial<Record<LabName | FiguresLabName, LabRunState>>;
   /** The lab whose headless figures are shown. */
-  labShown: LabName | null;
+  labShown: LabName | FiguresLabName | null;
   /** The stepped lab (eval-vs-zcard) running live in the worker, or its
    *  last run: its progress, and its figures once done. */
   liveLab: LabProgress | null;
@@ -361,7 +361,7 @@ export class LoopModel {
 
   // ---- Labs. ----
 
-  async runLab(name: LabName, seed: number): Promise<void> {
+  async runLab(name: LabName | FiguresLabName, seed: number): Promise<void> {
     this.set({ labRuns: { ...this.state.labRuns, [name]: { running: true } }, labShown: name });
     try {
       const r = await this.bridge.call({ type: 'labRun', name, seed });

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import type { AofView } from '../../../../wasm/aofprotocol';
 import { useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
+import { formatDuration } from '../../render/timeaxis';
 import { designRem } from '../scale';
 import { ViewCanvas } from './Canvas';
 import { drawThreads } from './draw';
@@ -9,7 +10,8 @@ import { THREAD_LANES } from './model';
 
 const LANE_PX = 22;
 
-/** The main thread and the three bio threads, with their jobs over time. */
+/** The main thread and the three bio threads, with their jobs over time
+ *  and the time each has worked (the main thread's is the server's CPU). */
 export const ThreadsStrip = memo(function ThreadsStrip({ view }: { view: AofView }) {
   const t = useT();
   const target = useLessonTarget('aof.threads');
@@ -25,7 +27,9 @@ export const ThreadsStrip = memo(function ThreadsStrip({ view }: { view: AofView
               <li key={name} style={{ height: designRem(LANE_PX) }} data-testid={`aof.thread.${name}`}>
                 <code>{name}</code>{' '}
                 <span className="dim">
-                  {th ? `${th.busy ? t('aof.thread.busy') : t('aof.thread.idle')} · ${t('aof.thread.pending', { n: th.pending })} · ${t('aof.thread.done', { n: th.jobsDone })}` : ''}
+                  {th ? [th.busy ? t('aof.thread.busy') : t('aof.thread.idle'), t('aof.thread.pending', { n: th.pending }),
+                    t('aof.thread.done', { n: th.jobsDone }),
+                    th.busyNs > 0 ? t('aof.thread.worked', { t: formatDuration(th.busyNs) }) : ''].filter(Boolean).join(' · ') : ''}
                 </span>
               </li>
             );
