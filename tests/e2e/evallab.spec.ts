@@ -64,9 +64,10 @@ test.describe('the eval-vs-zcard lab', () => {
     await expect(app.byId('lab.eval.bytesRead.eval')).toHaveText('10');
     expect(await cell('commands', 'zcard')).toBe(1_000_000);
     expect(await cell('sum', 'eval')).toBe(1_000_000);
-    // A round trip per key; the EVAL in a few hundred writes.
+    // A round trip per key; the EVAL's 14.9 MB in socket-sized writes,
+    // paced by the server's reads: about a thousand.
     expect(await cell('clientCalls', 'zcard')).toBe(1_000_000);
-    expect(await cell('clientCalls', 'eval')).toBeLessThan(1000);
+    expect(await cell('clientCalls', 'eval')).toBeLessThan(2000);
     // The freeze: seconds for the EVAL, a fraction of a millisecond for a
     // ZCARD; the monitor's worst wait is the freeze, give or take a PING.
     const freeze = await cell('freeze', 'eval');
