@@ -11,7 +11,10 @@
 //
 // The real server's figure is the median of --reps runs, each on freshly
 // built data (the engine's is the same every time). --write saves the
-// table to tests/bench/costs.json.
+// table to tests/bench/costs.json. A table whose engine column was
+// recomputed alone after a change to the cost model, against the real
+// server's column as measured, says so in its engine_rerun field (the
+// commit the engine's figures are from).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
