@@ -368,6 +368,70 @@ test.describe('the EVAL lesson', () => {
   });
 });
 
+test.describe('the slow-command lesson', () => {
+  test('KEYS * freezes one iteration for a third of a second, every client waits it out, and the slow log has it', async ({ page }) => {
+    test.setTimeout(180_000);
+    const app = new SandboxPage(page);
+    await app.open({ seed: 6 });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const { lesson } = app;
+    await lesson.open('slow-command');
+    await expect(lesson.title).toHaveText('A million keys, fifty clients');
+    for (const key of ['0.0', '0.2']) await lesson.run(key);
+    const row = app.page.locator('[data-testid="wl.row"][data-id="1"]');
+    await expect(row).toContainText(/max 1\.\d+ ms/);
+    await lesson.next();
+    await expect(lesson.title).toHaveText('KEYS * holds every client');
+    await lesson.run('1.0');
+    await lesson.run('1.1');
+    expect(await app.console.lastOutput()).toMatch(/^ +1\) "key:\d+"/);
+    await expect(row).toContainText(/max 34\d ms/);
+    // The iteration that ran KEYS spans the whole third of a second after
+    // the console sent it: one item on the server's lane.
+    const sent = await page.evaluate(() => window.glasskv.state().log.entries
+      .find((e) => e.action.kind === 'console' && e.action.text === 'KEYS *')!.t);
+    const frozen = await page.evaluate(async ([a, b]) => {
+      const r = await window.glasskv.timeline(a, b, 2048, [0]);
+      if (r.mode !== 'items') return null;
+      const l = r.items[0];
+      const out: number[] = [];
+      for (let i = 0; i < l.count; i++) if (l.kind[i] === 0 && l.t0[i] <= a && l.t1[i] >= b) out.push(l.t1[i] - l.t0[i]);
+      return out;
+    }, [sent + 50e6, sent + 300e6]);
+    expect(frozen).toHaveLength(1);
+    expect(frozen![0] / 1e6).toBeGreaterThan(340);
+    expect(frozen![0] / 1e6).toBeLessThan(360);
+    await app.byId('loop.fit').click();
+    await expect(page.locator('[data-lesson-target="loop.timeline"]').first()).toHaveAttribute('data-lesson-focus', 'on');
+    await lesson.run('1.4');
+    await lesson.answer('1.6', '1');
+    await expect(lesson.block('1.6')).toHaveAttribute('data-verdict', 'wrong');
+    await expect(lesson.block('1.6').getByTestId('lesson.predict.result')).toContainText('the engine says 2');
+    await lesson.run('1.7');
+    const entry = await app.console.lastOutput();
+    expect(entry).toContain('4) 1) "KEYS"');
+    expect(entry).toMatch(/3\) \(integer\) 342\d{3}\n/);
+    await app.screenshot('slow-command/e2e-keys-1440x900-en');
+    await page.locator('.loop-timeline').screenshot({ path: 'test-results/slow-command/e2e-keys-timeline-en.png' });
+
+    // The SCAN step links to the SCAN lesson, which opens in place; the
+    // slow-command lesson keeps its step.
+    await lesson.next();
+    await expect(lesson.title).toHaveText('SCAN: the same walk, a thousand keys at a time');
+    for (const key of ['2.0', '2.1']) await lesson.run(key);
+    await lesson.answer('2.2', '1000');
+    await expect(lesson.block('2.2')).toHaveAttribute('data-verdict', 'right');
+    await lesson.run('2.5');
+    expect(await app.console.lastOutput()).toBe('(integer) 2');
+    await page.locator('[data-lesson-link="scan-rehashing"]').click();
+    await expect(lesson.panel).toHaveAttribute('data-lesson', 'scan-rehashing');
+    await lesson.settled();
+    await app.byId('lessons.open').click();
+    await expect(page.locator('[data-testid="lessons.item"][data-lesson="slow-command"]')).toContainText('Continue at step 3');
+    expect(app.errors).toEqual([]);
+  });
+});
+
 const TUTORIALS = new URL('../../tutorials/', import.meta.url).pathname;
 
 function lessonsIn(lang: 'en' | 'ko'): Lesson[] {
@@ -405,7 +469,7 @@ test.describe('the AOF lesson', () => {
 });
 
 /** Lessons whose every step is kept as a screenshot for review. */
-const SHOWN = new Set(['aof-fsync', 'redis-threads', 'rtt-and-flushing', 'memcached-slabs']);
+const SHOWN = new Set(['aof-fsync', 'redis-threads', 'rtt-and-flushing', 'memcached-slabs', 'slow-command']);
 
 test.describe('every lesson, start to end', () => {
   for (const lang of ['en', 'ko'] as const) {

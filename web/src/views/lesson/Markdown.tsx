@@ -1,5 +1,6 @@
-import { memo, type ReactNode } from 'react';
+import { memo, useContext, type MouseEvent, type ReactNode } from 'react';
 import type { MdBlock, MdInline } from '../../lessons/markdown';
+import { LessonContext } from './hooks';
 
 /** Lesson prose: the node tree of lessons/markdown.ts as React elements.
  *  Text is always text; there is no way for a lesson to produce markup. */
@@ -30,6 +31,8 @@ function Inline({ node }: { node: MdInline }): ReactNode {
     case 'br':
       return <br />;
     case 'link': {
+      const lesson = LESSON_LINK.exec(node.href)?.[1];
+      if (lesson) return <LessonLink id={lesson} href={node.href}>{inlines(node.c)}</LessonLink>;
       const external = /^(https?:)?\/\//i.test(node.href);
       return (
         <a href={node.href} target={external ? '_blank' : undefined} rel={external ? 'noopener noreferrer' : undefined}>
@@ -38,6 +41,23 @@ function Inline({ node }: { node: MdInline }): ReactNode {
       );
     }
   }
+}
+
+/** A link to another lesson, written `[its title](?lesson=id)`. */
+const LESSON_LINK = /^\?lesson=([a-z0-9-]+)$/;
+
+/** Opens the lesson it names in place, as the lesson list does (the
+ *  lesson open now keeps its progress); a click with a modifier, or a
+ *  page without the lesson runner, follows the address instead, which
+ *  opens the lesson on a new load. */
+function LessonLink({ id, href, children }: { id: string; href: string; children: ReactNode }) {
+  const runner = useContext(LessonContext);
+  const open = (e: MouseEvent<HTMLAnchorElement>) => {
+    if (!runner || !runner.lesson(id) || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    void runner.open(id);
+  };
+  return <a href={href} data-lesson-link={id} onClick={open}>{children}</a>;
 }
 
 function Block({ node }: { node: MdBlock }): ReactNode {
