@@ -211,8 +211,8 @@ static void _lazyFreeDb(void *ctx, void *arg) {
 
 /* Empties one db (or all with dbnum -1); returns the keys removed. With
  * async, a db's keys are handed to the lazy-free thread in their old
- * dicts, and new empty ones take their place at once (a server without
- * threads, the recovery ledger's shadow, frees them at once). Every tracking
+ * dicts, and new empty ones take their place at once (on a server without
+ * threads, the recovery ledger's shadow, bio.c frees them at once). Every tracking
  * client is told to forget all its keys, whichever db. */
 long long emptyDataFlags(redisServer *s, int dbnum, int async) {
     long long removed = 0;
@@ -227,7 +227,7 @@ long long emptyDataFlags(redisServer *s, int dbnum, int async) {
         scanDatabaseForDeletedStreams(s, db, NULL);
         removed += (long long)dictSize(db->dict);
         uint64_t cost = _dbFreeCost(s, db->dict);
-        if (async && s->bio.jobs.submit) {  /* even an empty db, as 7.0 */
+        if (async) {            /* even an empty db, as 7.0 does */
             oldDb *old = memAllocAs(s->mem, sizeof(*old), 3 * MEM64_PTR);
             old->keys = db->dict;
             old->expires = db->expires;

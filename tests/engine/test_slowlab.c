@@ -8,20 +8,14 @@
 #include <string.h>
 #include <stdlib.h>
 #include "gktest.h"
+#include "labjson.h"
 #include "glasskv.h"
 #include "aofkit.h"
 
 static char out[1 << 16];
 
-/* The number after "name":"<run>" ... "<field>": in the lab's JSON. */
 static double field(const char *run, const char *name) {
-    char key[64];
-    snprintf(key, sizeof(key), "\"name\":\"%s\"", run);
-    const char *p = strstr(out, key);
-    if (!p) return -1;
-    snprintf(key, sizeof(key), "\"%s\":", name);
-    p = strstr(p, key);
-    return p ? atof(p + strlen(key)) : -1;
+    return labField(out, run, name);
 }
 
 static double keysUsec(node *n, int keys) {
