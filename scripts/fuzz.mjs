@@ -22,7 +22,7 @@
 // build/fuzz/crashes/. A crash fails the run and prints how to replay it;
 // once fixed, copy the input into the committed corpus as a regression.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -96,6 +96,20 @@ function campaign(t, seconds) {
   return ok;
 }
 
+/** Names the failed targets and prints what they left in
+ *  build/fuzz/crashes/ (crash, leak, timeout, out of memory), each input
+ *  in hex, so that the end of a run's log is enough to replay it. */
+function report(failed) {
+  const crashes = join(build, 'crashes');
+  console.error(`\nfuzz: failed: ${failed.join(', ')}`);
+  for (const f of existsSync(crashes) ? readdirSync(crashes).sort() : []) {
+    if (f.includes('-slow-unit-') || !failed.some((t) => f.startsWith(`${t}-`))) continue;
+    const bytes = readFileSync(join(crashes, f));
+    console.error(`fuzz: ${f} (${bytes.length} bytes): ` +
+      bytes.subarray(0, 512).toString('hex') + (bytes.length > 512 ? '...' : ''));
+  }
+}
+
 function coverage(work) {
   make('cov');
   const cov = join(root, 'build', 'fuzzcov');
@@ -144,7 +158,7 @@ if (args[0] === '--coverage') {
 } else {
   make('1');
   const seconds = Number(process.env.FUZZ_SECONDS ?? 30);
-  let ok = true;
-  for (const t of targets) ok = replay(t) && campaign(t, seconds) && ok;
-  process.exit(ok ? 0 : 1);
+  const failed = targets.filter((t) => !(replay(t) && campaign(t, seconds)));
+  if (failed.length) report(failed);
+  process.exit(failed.length ? 1 : 0);
 }

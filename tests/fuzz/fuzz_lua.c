@@ -3,8 +3,10 @@
  *
  * Property: nothing crashes, leaks or reads out of bounds; every script
  * gets a reply (a value or an error), an endless one included (the
- * simulation stops a script busy for busy-reply-threshold, 20 ms here);
- * the server still answers PING afterwards.
+ * simulation stops a script busy for busy-reply-threshold, 20 ms here,
+ * plus a time box of 1 ms: the default box, 2 s of virtual time, is some
+ * 300 million Lua instructions, 10 s or more under the sanitizers); the
+ * server still answers PING afterwards.
  *
  * Input: a settings byte (which command, the protocol, how many keys),
  * then the script's source up to a NUL, then its arguments separated by
@@ -97,6 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (gkWorldCreate(&w, &cfg, NULL, NULL) != GK_OK) return 0;
     FUZZ_CHECK(gkServerAddConfig(w, "busy-reply-threshold 20\n", &srv) ==
                GK_OK, "server did not start");
+    FUZZ_CHECK(gkServerSetScriptTimeBox(w, srv, 1, 1) == GK_OK,
+               "time box refused");
     gkConnOpen(w, srv, &conn);
     gkConnSetLink(w, conn, 20000, 0);
     if (resp3) _send(w, conn, "HELLO 3");

@@ -119,6 +119,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (gkWorldCreate(&r.w, &cfg, NULL, NULL) != GK_OK) return 0;
     FUZZ_CHECK(gkServerAddConfig(r.w, "appendonly yes\nappendfsync always\n",
                                  &r.srv) == GK_OK, "server did not start");
+    /* An endless script sent as EVAL is stopped after busy-reply-threshold
+     * and 1 ms, not the default box's 2 s (seconds of real time here). */
+    gkServerSetScriptTimeBox(r.w, r.srv, 1, 1);
     for (int i = 0; i < r.nconns; i++)
         gkConnOpen(r.w, r.srv, &r.conns[i]);
     while (fuzzMore(&in)) {
