@@ -873,6 +873,13 @@ int serverLoadConfig(redisServer *s, const char *conf, sds *err) {
                             : serverLoadConfigDirective(s, uargc, uargv,
                                   errbuf, sizeof(errbuf));
             if (uargc >= 0) splitArgsRelease(s, uargv, uargc);
+        } else if (n == 2 && s->host_config_set &&
+                   _isHostParam(s, words[0])) {
+            /* The host's own (a simulated process's port). */
+            why = NULL;
+            if (s->host_config_set(s->host_config_ctx, words[0], words[1],
+                                   &why) == C_OK)
+                why = NULL;
         } else {
             why = serverLoadConfigDirective(s, n, argv, errbuf,
                                             sizeof(errbuf));

@@ -14,8 +14,9 @@
  *
  * It also holds the registry of every lab, these and those of labs_eval.c
  * (eval-vs-zcard, seed 004), labs_aof.c, labs_mc.c, labs_mem.c
- * (encodings-memory) and labs_slow.c (slow-command), which gkLabName and
- * gkLabTopic enumerate. */
+ * (encodings-memory), labs_slow.c (slow-command) and labs_repl.c
+ * (replication-star, replication-chain), which gkLabName and gkLabTopic
+ * enumerate. */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -242,7 +243,7 @@ static int _labCommandFlushing(labOut *o, uint64_t seed) {
 }
 
 /* Every lab, grouped by the part of the server it teaches: the event
- * loop, the AOF, memcached's slabs, memory. */
+ * loop, the AOF, memcached's slabs, memory, replication. */
 static const struct {
     const char *name;
     const char *topic;
@@ -262,6 +263,8 @@ static const struct {
     { "slab-calcification", "memcached", labSlabCalcification },
     { "encodings-memory", "memory", labEncodingsMemory },
     { "slow-command", "event-loop", labSlowCommand },
+    { "replication-star", "replication", labReplicationStar },
+    { "replication-chain", "replication", labReplicationChain },
     { NULL, NULL, NULL }
 };
 

@@ -32,6 +32,10 @@ long respLen(const char *p, size_t len);
 /* labs_slow.c */
 int labSlowCommand(labOut *o, uint64_t seed);
 
+/* labs_repl.c */
+int labReplicationStar(labOut *o, uint64_t seed);
+int labReplicationChain(labOut *o, uint64_t seed);
+
 /* labs_mem.c */
 int labEncodingsMemory(labOut *o, uint64_t seed);
 

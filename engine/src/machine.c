@@ -17,7 +17,9 @@
  * sleeps), so the disk is never asked about a moment it has not reached
  * yet. */
 #include <string.h>
+#include <strings.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "world.h"
 #include "aofhist.h"
 #include "recovery.h"
@@ -400,6 +402,66 @@ static fsBackend _childFsBackend(gkWorld *w, int id) {
 
 /* ---- Processes: start, crash, restart. ---- */
 
+/* The node whose running process listens on port, -1 if none. Every node
+ * of the world is on one machine (see _beConnect in world.c), so a port
+ * is one process's at a time. */
+int worldListener(gkWorld *w, int port) {
+    for (int i = 0; i < w->nnodes; i++) {
+        gkNode *n = &w->nodes[i];
+        if (n->type != worldRedisNodeType() || n->down || !n->impl) continue;
+        if (((redisServer *)n->impl)->port == port) return i;
+    }
+    return -1;
+}
+
+/* Binds the process s to port on its machine: C_OK, or C_ERR when
+ * another process holds it, with redis-server's log line. */
+static int _bindPort(gkWorld *w, redisServer *s, int port) {
+    int holder = worldListener(w, port);
+    if (holder >= 0 && holder != s->node) {
+        serverLog(s, LL_WARNING, "Warning: Could not create server TCP "
+                  "listening socket *:%d: bind: Address already in use",
+                  port);
+        return C_ERR;
+    }
+    gkNode *n = &w->nodes[s->node];
+    s->port = port;
+    snprintf(n->port_str, sizeof(n->port_str), "%d", port);
+    return C_OK;
+}
+
+/* server.host_config_set of a simulated process (ctx: the server): its
+ * port, which listens anew, or refuses a port another process holds as
+ * CONFIG SET port does. */
+static int _hostConfigSet(void *ctx, const char *name, const char *value,
+                          const char **why) {
+    redisServer *s = ctx;
+    gkNode *n = s->el->backend.ctx;
+    *why = "can't set immutable config";
+    if (strcasecmp(name, "port")) return C_ERR;
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (!*value || *end || v < 0 || v > 65535) {
+        *why = "argument must be between 0 and 65535 inclusive";
+        return C_ERR;
+    }
+    if (n->impl != s) {
+        /* The configuration file: the process binds once it is read. */
+        s->port = (int)v;
+        n->port_given = 1;
+        return C_OK;
+    }
+    if (v == s->port) return C_OK;
+    if (_bindPort(n->w, s, (int)v) != C_OK) {
+        *why = "Unable to listen on this port. Check server logs.";
+        serverLog(s, LL_WARNING, "Failed applying new configuration. "
+                  "Possibly related to new port setting. Restoring "
+                  "previous settings.");
+        return C_ERR;
+    }
+    return C_OK;
+}
+
 /* A new server process on machine id (not yet a node of the world). */
 static redisServer *_newProcess(gkWorld *w, int id, const char *conf,
                                 sds *err) {
@@ -420,7 +482,31 @@ static redisServer *_newProcess(gkWorld *w, int id, const char *conf,
     /* Nothing reaches a simulated server while a script runs, not even
      * SCRIPT KILL: the world stops a script after this long. */
     s->script_time_box_ms = SCRIPT_SIM_TIME_BOX_MS;
+    snprintf(n->port_str, sizeof(n->port_str), "%d", s->port);
+    n->host_config[0] = "port";
+    n->host_config[1] = n->port_str;
+    n->host_config[2] = NULL;
+    s->host_config = n->host_config;
+    s->host_config_set = _hostConfigSet;
+    s->host_config_ctx = s;
+    n->port_given = 0;
     if (conf && serverLoadConfig(s, conf, err) != C_OK) {
+        serverRelease(s);
+        return NULL;
+    }
+    /* A process told no port takes the first free one from 6379 up, as
+     * a test harness starting several servers would: only a port that
+     * was asked for can be found taken. */
+    if (!n->port_given)
+        while (s->port < 65535 && worldListener(w, s->port) >= 0 &&
+               worldListener(w, s->port) != id)
+            s->port++;
+    if (_bindPort(w, s, s->port) != C_OK) {
+        serverLog(s, LL_WARNING, "Failed listening on port %d (TCP), "
+                  "aborting.", s->port);
+        *err = sdscatprintf(&w->mem, sdsempty(&w->mem), "Could not create "
+                            "server TCP listening socket *:%d: bind: "
+                            "Address already in use", s->port);
         serverRelease(s);
         return NULL;
     }

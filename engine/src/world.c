@@ -16,6 +16,7 @@
  * later in the receiver's kernel buffer, where the receiver's read finds
  * them. The sender can have only a window of bytes in flight or unread:
  * past it, its write would block (EAGAIN), as with full socket buffers. */
+#include <stdio.h>
 #include <string.h>
 #include "world.h"
 #include "scanwalk.h"
@@ -380,7 +381,7 @@ static int _bePoll(void *ctx, aeEventLoop *el, aeFiredEvent *fired, int max) {
         int mask = aeGetFileEvents(el, fd), ready = 0;
         gkConn *c = worldConn(n->w, fd);
         gkPipe *in = _inPipe(n, c);
-        if (!in) continue;
+        if (!in || c->unanswered) continue;
         if ((mask & AE_READABLE) && _pipeReadable(in)) ready |= AE_READABLE;
         if ((mask & AE_WRITABLE) && _pipeHasRoom(_outPipe(n, c)))
             ready |= AE_WRITABLE;
@@ -451,11 +452,85 @@ static void _beClose(void *ctx, int fd) {
     worldConnClose(n->w, c, c->client_node == n->id);
 }
 
+static gkConn *_connNew(gkWorld *w, int client_node, int server_node);
+
+/* Whether host is a name or address of the one machine every node of
+ * the world runs on (its clients are 127.0.0.1 too). */
+static int _isThisHost(const char *host) {
+    return !strncmp(host, "127.", 4) || !strcmp(host, "localhost") ||
+           !strcmp(host, "::1");
+}
+
+/* Whether host is an IPv4 address in dotted form. */
+static int _isIpv4(const char *host) {
+    int dots = 0, digits = 0;
+    for (const char *p = host; *p; p++) {
+        if (*p == '.') {
+            if (!digits) return 0;
+            dots++;
+            digits = 0;
+        } else if (*p >= '0' && *p <= '9' && digits < 3) {
+            digits++;
+        } else {
+            return 0;
+        }
+    }
+    return dots == 3 && digits;
+}
+
+/* aeBackend.connect: a node's own connection to host:port (a replica to
+ * its master). Every node is on one machine, 127.0.0.1: the node
+ * listening on port accepts at once, as on loopback, and with no node
+ * listening the connection is refused, which connectError tells once the
+ * descriptor turns writable (redis-server logs "Error condition on
+ * socket for SYNC: Connection refused"). An address of another machine
+ * is one nobody answers: the connection never completes, and the
+ * replica's repl-timeout ends it. A name that resolves to nothing fails
+ * at once, with the error redis-server 7.0.15 logs for it here. */
+static int _beConnect(void *ctx, const char *host, int port, char *err,
+                      size_t errlen) {
+    gkNode *n = ctx;
+    gkWorld *w = n->w;
+    _charge(n, n->cost.write_ns);
+    if (!_isThisHost(host) && !_isIpv4(host)) {
+        snprintf(err, errlen, "Resource temporarily unavailable");
+        return -1;
+    }
+    int target = _isThisHost(host) ? worldListener(w, port) : -1;
+    int id;
+    if (target >= 0 && worldConnect(w, n->id, target, &id) == GK_OK)
+        return id;
+    gkConn *c = _connNew(w, n->id, -1);
+    if (!c) {
+        snprintf(err, errlen, "Cannot allocate memory");
+        return -1;
+    }
+    c->server_closed = 1;
+    if (_isThisHost(host)) {
+        c->refused = 1;
+        c->down.eof = 1;
+    } else {
+        c->unanswered = 1;
+    }
+    return c->id;
+}
+
+/* aeBackend.connectError: 0 once a connection is made, -1 if refused. */
+static int _beConnectError(void *ctx, int fd, char *err, size_t errlen) {
+    gkNode *n = ctx;
+    gkConn *c = worldConn(n->w, fd);
+    if (c && !c->refused && !c->unanswered) return 0;
+    snprintf(err, errlen, "Connection refused");
+    return -1;
+}
+
 static void _bePump(void *ctx);
 
 static aeBackend _nodeBackend(gkNode *n) {
     aeBackend be = { n, _bePoll, _beNow, _beRead, _beWrite, _beClose };
     be.pump = _bePump;
+    be.connect = _beConnect;
+    be.connectError = _beConnectError;
     return be;
 }
 
@@ -856,12 +931,10 @@ static void _pipeInit(gkWorld *w, gkPipe *p) {
     p->buf = sdsempty(&w->mem);
 }
 
-/* Connects client_node (-1: the host) to server_node, which accepts at
- * once. The links get the world's default latency and bandwidth. */
-int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id) {
-    if (server_node < 0 || server_node >= w->nnodes ||
-        !w->nodes[server_node].type)
-        return worldFail(w, GK_ENOTFOUND, "no such node");
+/* A new connection from client_node (-1: the host) to server_node (-1:
+ * none, a refused connection), with the world's default links; NULL if
+ * memory ran out. */
+static gkConn *_connNew(gkWorld *w, int client_node, int server_node) {
     /* The lowest free id, as the kernel hands out the lowest free
      * descriptor: tables indexed by id stay as small as the number of
      * connections open at once. */
@@ -871,7 +944,7 @@ int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id) {
         int cap = w->capconns ? w->capconns * 2 : 8;
         gkConn **n = memTryRealloc(&w->mem, w->conns, sizeof(gkConn *) *
                                    (size_t)cap);
-        if (!n) return worldFail(w, GK_ENOMEM, "out of memory");
+        if (!n) return NULL;
         w->conns = n;
         w->capconns = cap;
     }
@@ -883,9 +956,21 @@ int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id) {
     _pipeInit(w, &c->up);
     _pipeInit(w, &c->down);
     w->conns[c->id] = c;
+    return c;
+}
+
+/* Connects client_node (-1: the host) to server_node, which accepts at
+ * once. The links get the world's default latency and bandwidth. */
+int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id) {
+    if (server_node < 0 || server_node >= w->nnodes ||
+        !w->nodes[server_node].type)
+        return worldFail(w, GK_ENOTFOUND, "no such node");
+    gkConn *c = _connNew(w, client_node, server_node);
+    if (!c) return worldFail(w, GK_ENOMEM, "out of memory");
     gkNode *n = &w->nodes[server_node];
     if (n->down || !n->impl || n->type->accept(n->impl, c->id) != C_OK) {
         c->server_closed = 1;
+        worldConnClose(w, c, 1);
         return worldFail(w, GK_ERR, "the node refused the connection");
     }
     if (conn_id) *conn_id = c->id;

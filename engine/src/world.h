@@ -49,6 +49,9 @@ typedef struct gkConn {
     gkPipe down;            /* server -> client */
     int client_closed;      /* the client end was closed */
     int server_closed;      /* the server end was closed */
+    int refused;            /* a node's connect found no listener */
+    int unanswered;         /* a node's connect to an address nobody
+                               answers: it never completes */
 } gkConn;
 
 #define EV_WAKE 0           /* run one iteration of a host's event loop */
@@ -129,6 +132,9 @@ typedef struct gkNode {
     uint64_t child_at;      /* its rewrite child's clock */
     gkLog log;              /* the server log, across restarts */
     sds conf;               /* the startup configuration (a restart's) */
+    char port_str[8];       /* the process's port, for CONFIG GET */
+    int port_given;         /* its configuration named the port */
+    const char *host_config[3]; /* its host parameters: port */
     int generation;         /* processes started on the machine */
     int down;               /* the process died and was not restarted */
     int dying;              /* the process hit its crash point */
@@ -217,6 +223,7 @@ void worldSchedule(gkWorld *w, int kind, int target, uint64_t when);
 void worldEnterNode(gkWorld *w, int id);
 void worldLeaveNode(gkWorld *w, int id);
 int worldIsRedisNode(gkWorld *w, int id);
+int worldListener(gkWorld *w, int port);
 void worldSetHostPoll(gkWorld *w, gkHostPoll fn, void *ctx);
 
 /* machine.c */

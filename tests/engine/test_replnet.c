@@ -1,0 +1,316 @@
+/* Replication between the simulated world's own nodes: every node is on
+ * one machine, 127.0.0.1, listening on its port (the `port` directive,
+ * 6379 by default); REPLICAOF connects one node to another through the
+ * world's network. A port is one process's at a time, a connection to a
+ * port nobody listens on is refused, an address of another machine never
+ * answers, and a name that resolves to nothing fails at once, each with
+ * redis-server 7.0.15's log line. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gktest.h"
+#include "gkworld.h"
+#include "labjson.h"
+
+#define MS 1000000ULL
+#define SEC 1000000000ULL
+#define MAXN 8
+
+typedef struct net {
+    gkWorld *w;
+    int n;
+    int node[MAXN], conn[MAXN];
+    char out[1 << 16];
+} net;
+
+static void netOpen(net *t, uint64_t seed) {
+    memset(t, 0, sizeof(*t));
+    gkConfig cfg = gktConfig(seed);
+    gkWorldCreate(&t->w, &cfg, NULL, NULL);
+}
+
+/* Adds a node started with conf; returns its index in t, -1 if refused. */
+static int netAdd(net *t, const char *conf) {
+    int id;
+    if (gkServerAddConfig(t->w, conf, &id) != GK_OK) return -1;
+    t->node[t->n] = id;
+    gkConnOpen(t->w, id, &t->conn[t->n]);
+    return t->n++;
+}
+
+static const char *cmd(net *t, int i, const char *fmt, ...) {
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    gkConnSend(t->w, t->conn[i], line, strlen(line));
+    return gktExchange(t->w, t->conn[i], "\r\n", 2, t->out, sizeof(t->out));
+}
+
+static void run(net *t, uint64_t ns) {
+    gkWorldRunUntil(t->w, gkWorldNow(t->w) + ns);
+}
+
+/* A field of INFO replication on node i, as a string in buf. */
+static const char *info(net *t, int i, const char *field, char *buf,
+                        size_t cap) {
+    char want[128];
+    cmd(t, i, "INFO replication");
+    snprintf(want, sizeof(want), "\r\n%s:", field);
+    const char *p = strstr(t->out, want);
+    buf[0] = '\0';
+    if (!p) return buf;
+    p += strlen(want);
+    size_t len = strcspn(p, "\r");
+    if (len >= cap) len = cap - 1;
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+    return buf;
+}
+
+static long long infoInt(net *t, int i, const char *field) {
+    char buf[128];
+    return atoll(info(t, i, field, buf, sizeof(buf)));
+}
+
+static int logCount(net *t, int i, const char *needle) {
+    static char buf[1 << 18];
+    uint64_t last;
+    size_t len = gkServerLogRead(t->w, t->node[i], 0, buf, sizeof(buf) - 1,
+                                 &last);
+    buf[len] = '\0';
+    int count = 0;
+    for (char *p = buf; (p = strstr(p, needle)) != NULL; p++) count++;
+    return count;
+}
+
+static void testPorts(void) {
+    net t;
+    netOpen(&t, 1);
+    int a = netAdd(&t, NULL);
+    CHECK_EQ_INT(a, 0);
+    CHECK_EQ_STR(cmd(&t, a, "CONFIG GET port"),
+                 "*2\r\n$4\r\nport\r\n$4\r\n6379\r\n");
+    /* a second process told the same port cannot bind it; one told no
+     * port takes the next free one */
+    int id;
+    CHECK_EQ_INT(gkServerAddConfig(t.w, "port 6379\n", &id), GK_EINVAL);
+    CHECK_EQ_STR(gkWorldLastError(t.w), "Could not create server TCP "
+                 "listening socket *:6379: bind: Address already in use");
+    int b = netAdd(&t, NULL);
+    CHECK_EQ_INT(b, 1);
+    CHECK(strstr(cmd(&t, b, "CONFIG GET port"), "6380") != NULL);
+    CHECK_EQ_STR(cmd(&t, b, "CONFIG SET port 6379"),
+                 "-ERR CONFIG SET failed (possibly related to argument "
+                 "'port') - Unable to listen on this port. Check server "
+                 "logs.\r\n");
+    CHECK_EQ_INT(logCount(&t, b, "# Warning: Could not create server TCP "
+                          "listening socket *:6379: bind: Address already "
+                          "in use"), 1);
+    CHECK_EQ_INT(logCount(&t, b, "Failed applying new configuration. "
+                          "Possibly related to new port setting. Restoring "
+                          "previous settings."), 1);
+    CHECK(strstr(cmd(&t, b, "CONFIG GET port"), "6380") != NULL);
+    /* a free port is taken, and the old one is free again */
+    CHECK_EQ_STR(cmd(&t, b, "CONFIG SET port 7000"), "+OK\r\n");
+    CHECK(netAdd(&t, "port 6380\n") == 2);
+    CHECK(strstr(cmd(&t, netAdd(&t, NULL), "CONFIG GET port"), "6381"));
+    CHECK_EQ_STR(cmd(&t, b, "CONFIG SET port 99999"),
+                 "-ERR CONFIG SET failed (possibly related to argument "
+                 "'port') - argument must be between 0 and 65535 "
+                 "inclusive\r\n");
+    gkWorldRelease(t.w);
+}
+
+/* A master, a replica of it and a replica of the replica. */
+static void testChain(void) {
+    net t;
+    netOpen(&t, 2);
+    int m = netAdd(&t, NULL), r1 = netAdd(&t, "port 6380\n"),
+        r2 = netAdd(&t, "port 6381\n");
+    cmd(&t, m, "SET before 1");
+    CHECK_EQ_STR(cmd(&t, r1, "REPLICAOF 127.0.0.1 6379"), "+OK\r\n");
+    CHECK_EQ_STR(cmd(&t, r2, "REPLICAOF localhost 6380"), "+OK\r\n");
+    run(&t, 3 * SEC);
+    cmd(&t, m, "SET after 2");
+    run(&t, 10 * MS);
+    CHECK_EQ_STR(cmd(&t, r1, "MGET before after"),
+                 "*2\r\n$1\r\n1\r\n$1\r\n2\r\n");
+    CHECK_EQ_STR(cmd(&t, r2, "MGET before after"),
+                 "*2\r\n$1\r\n1\r\n$1\r\n2\r\n");
+    char buf[128], top[128];
+    CHECK_EQ_STR(info(&t, r1, "master_link_status", buf, sizeof(buf)),
+                 "up");
+    CHECK_EQ_STR(info(&t, r2, "master_link_status", buf, sizeof(buf)),
+                 "up");
+    CHECK_EQ_STR(info(&t, r2, "master_port", buf, sizeof(buf)), "6380");
+    /* the sub-replica has the top master's history */
+    info(&t, m, "master_replid", top, sizeof(top));
+    CHECK_EQ_STR(info(&t, r2, "master_replid", buf, sizeof(buf)), top);
+    long long off = infoInt(&t, m, "master_repl_offset");
+    CHECK(off > 0);
+    CHECK_EQ_INT(infoInt(&t, r1, "master_repl_offset"), off);
+    CHECK_EQ_INT(infoInt(&t, r2, "master_repl_offset"), off);
+    CHECK_EQ_INT(infoInt(&t, m, "connected_slaves"), 1);
+    /* the replica's listening port, and its offset once it has acked */
+    run(&t, 1100 * MS);
+    char want[128];
+    snprintf(want, sizeof(want), "ip=127.0.0.1,port=6380,state=online,"
+             "offset=%lld,", off);
+    CHECK(strstr(info(&t, m, "slave0", buf, sizeof(buf)), want) != NULL);
+    CHECK_EQ_STR(cmd(&t, r1, "SET x 1"), "-READONLY You can't write "
+                 "against a read only replica.\r\n");
+    CHECK_EQ_INT(logCount(&t, r1, "Connecting to MASTER 127.0.0.1:6379"), 1);
+    CHECK_EQ_INT(logCount(&t, r1, "MASTER <-> REPLICA sync: Finished with "
+                          "success"), 1);
+    gkWorldRelease(t.w);
+}
+
+/* One master and four replicas: one write reaches every one. */
+static void testStar(void) {
+    net t;
+    netOpen(&t, 3);
+    int m = netAdd(&t, "port 5011\n");
+    for (int i = 0; i < 4; i++) {
+        char conf[32];
+        snprintf(conf, sizeof(conf), "port %d\n", 5012 + i);
+        int r = netAdd(&t, conf);
+        cmd(&t, r, "REPLICAOF 127.0.0.1 5011");
+    }
+    run(&t, 2 * SEC);
+    CHECK_EQ_INT(infoInt(&t, m, "connected_slaves"), 4);
+    cmd(&t, m, "SET key1 111111");
+    run(&t, 10 * MS);
+    for (int i = 1; i <= 4; i++)
+        CHECK_EQ_STR(cmd(&t, i, "GET key1"), "$6\r\n111111\r\n");
+    gkWorldRelease(t.w);
+}
+
+/* No one on the port: refused, and tried again every second until a
+ * server starts there. */
+static void testRefusedThenListening(void) {
+    net t;
+    netOpen(&t, 4);
+    int r = netAdd(&t, "port 6380\n");
+    cmd(&t, r, "REPLICAOF 127.0.0.1 7000");
+    run(&t, 2500 * MS);
+    CHECK(logCount(&t, r, "# Error condition on socket for SYNC: "
+                   "Connection refused") >= 2);
+    char buf[64];
+    CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)),
+                 "down");
+    int m = netAdd(&t, "port 7000\n");
+    cmd(&t, m, "SET k v");
+    run(&t, 1500 * MS);
+    CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)),
+                 "up");
+    CHECK_EQ_STR(cmd(&t, r, "GET k"), "$1\r\nv\r\n");
+    gkWorldRelease(t.w);
+}
+
+/* A name nobody knows, and an address of a machine that never answers. */
+static void testUnknownAndUnanswered(void) {
+    net t;
+    netOpen(&t, 5);
+    int a = netAdd(&t, NULL), b = netAdd(&t, "port 6380\n");
+    cmd(&t, a, "REPLICAOF no-such-host.invalid 6379");
+    cmd(&t, b, "CONFIG SET repl-timeout 5");
+    cmd(&t, b, "REPLICAOF 10.1.2.3 6379");
+    run(&t, 3 * SEC);
+    CHECK(logCount(&t, a, "# Unable to connect to MASTER: Resource "
+                   "temporarily unavailable") >= 2);
+    CHECK_EQ_INT(logCount(&t, b, "Timeout connecting to the MASTER"), 0);
+    run(&t, 4 * SEC);
+    CHECK_EQ_INT(logCount(&t, b, "Timeout connecting to the MASTER..."), 1);
+    char buf[64];
+    CHECK_EQ_STR(info(&t, b, "master_link_status", buf, sizeof(buf)),
+                 "down");
+    gkWorldRelease(t.w);
+}
+
+/* A master without persistence that restarts comes back empty, and its
+ * replica, resynchronized, is emptied too. */
+static void testMasterRestartsEmpty(void) {
+    net t;
+    netOpen(&t, 6);
+    int m = netAdd(&t, "save \"\"\n"), r = netAdd(&t, "port 6380\n");
+    cmd(&t, m, "SET k v");
+    cmd(&t, r, "REPLICAOF 127.0.0.1 6379");
+    run(&t, 2 * SEC);
+    CHECK_EQ_STR(cmd(&t, r, "GET k"), "$1\r\nv\r\n");
+    CHECK_EQ_INT(gkServerCrash(t.w, t.node[m], GK_CRASH_PROCESS), GK_OK);
+    run(&t, 100 * MS);
+    CHECK_EQ_INT(logCount(&t, r, "Connection with master lost."), 1);
+    CHECK_EQ_STR(cmd(&t, r, "GET k"), "$1\r\nv\r\n");
+    CHECK_EQ_INT(gkServerRestart(t.w, t.node[m], NULL), GK_OK);
+    gkConnOpen(t.w, t.node[m], &t.conn[m]);
+    run(&t, 3 * SEC);
+    char buf[64];
+    CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)),
+                 "up");
+    CHECK_EQ_STR(cmd(&t, r, "GET k"), "$-1\r\n");
+    CHECK_EQ_STR(cmd(&t, r, "DBSIZE"), ":0\r\n");
+    gkWorldRelease(t.w);
+}
+
+/* The n numbers of array `field` of run `run` of a lab's JSON. */
+static int labArray(const char *json, const char *run, const char *field,
+                    double *v, int n) {
+    char key[64];
+    snprintf(key, sizeof(key), "\"name\":\"%s\"", run);
+    const char *p = strstr(json, key);
+    snprintf(key, sizeof(key), "\"%s\":[", field);
+    p = p ? strstr(p, key) : NULL;
+    if (!p) return 0;
+    p += strlen(key);
+    int i = 0;
+    for (; i < n && *p != ']'; i++) {
+        char *end;
+        v[i] = strtod(p, &end);
+        p = *end == ',' ? end + 1 : end;
+    }
+    return i;
+}
+
+/* Seed 003's labs by shape: every replica gets the write; a replica of a
+ * replica gets it after the one before it, so the chain's deliveries grow
+ * hop by hop; a busy master delivers later than an idle one. */
+static void testReplicationLabs(void) {
+    static char out[1 << 14];
+    double d[10], hop[10];
+    CHECK(gkLabRun("replication-star", 1, out, sizeof(out)) > 0);
+    CHECK_EQ_INT(labField(out, "idle", "delivered"), 10);
+    CHECK_EQ_INT(labField(out, "loaded", "delivered"), 10);
+    CHECK_EQ_INT(labArray(out, "idle", "delivery_ms", d, 10), 10);
+    for (int i = 0; i < 10; i++) CHECK(d[i] > 0);
+    CHECK(labField(out, "idle", "min_ms") > 0);
+    CHECK(labField(out, "loaded", "avg_ms") > labField(out, "idle", "avg_ms"));
+    CHECK(gkLabRun("replication-chain", 1, out, sizeof(out)) > 0);
+    CHECK_EQ_INT(labField(out, "idle", "delivered"), 10);
+    CHECK_EQ_INT(labArray(out, "idle", "delivery_ms", d, 10), 10);
+    CHECK_EQ_INT(labArray(out, "idle", "hop_ms", hop, 10), 10);
+    for (int i = 0; i < 10; i++) {
+        CHECK(hop[i] > 0);
+        if (i) CHECK(d[i] > d[i - 1]);
+    }
+    CHECK(labField(out, "loaded", "max_ms") > labField(out, "idle", "max_ms"));
+}
+
+int main(void) {
+    RUN("a port is one process's: the second bind fails as Redis's does",
+        testPorts);
+    RUN("a chain: the sub-replica gets the top master's stream",
+        testChain);
+    RUN("a star of four replicas gets one write", testStar);
+    RUN("a refused connection is tried again until a master listens",
+        testRefusedThenListening);
+    RUN("an unknown name fails at once, an unanswered address times out",
+        testUnknownAndUnanswered);
+    RUN("a master restarted empty empties its replica",
+        testMasterRestartsEmpty);
+    RUN("the replication labs: a write reaches every replica, hop by hop "
+        "down a chain", testReplicationLabs);
+    return gkTestReport();
+}
