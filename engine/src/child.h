@@ -40,6 +40,11 @@ typedef struct serverChild {
     uint64_t cpu_ns;            /* its CPU time */
     char tmp[64];               /* the file it writes */
     char dst[160];              /* the name it renames it to */
+    /* An RDB for replicas' sockets (diskless sync): no file; the parent
+     * takes what the child made, framed by the EOF mark, once it is
+     * done (Redis's child writes it into a pipe the parent reads). */
+    int socket;
+    char eofmark[41];
 } serverChild;
 
 #endif

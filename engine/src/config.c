@@ -151,6 +151,12 @@ static const configDef configs[] = {
     { "min-replicas-max-lag", "min-slaves-max-lag", CFG_INT,
       OFF(repl_min_slaves_max_lag), 1, 0, INT_MAX, 0 },
     { "repl-timeout", NULL, CFG_INT, OFF(repl_timeout), 1, 1, INT_MAX, 0 },
+    { "repl-diskless-sync", NULL, CFG_BOOL, OFF(repl_diskless_sync), 0, 0, 1,
+      0 },
+    { "repl-diskless-sync-delay", NULL, CFG_INT,
+      OFF(repl_diskless_sync_delay), 1, 0, INT_MAX, 0 },
+    { "repl-diskless-sync-max-replicas", NULL, CFG_INT,
+      OFF(repl_diskless_sync_max_replicas), 1, 0, INT_MAX, 0 },
     { "replica-priority", "slave-priority", CFG_INT, OFF(replica_priority),
       1, 0, INT_MAX, 0 },
     { "replica-announced", NULL, CFG_BOOL, OFF(replica_announced), 0, 0, 1,
@@ -738,6 +744,7 @@ void configResetStatCommand(client *c) {
     s->stat_net_output_bytes = s->stat_total_error_replies = 0;
     s->nerrstats = 0;
     s->stat_unexpected_error_replies = s->stat_rejected_conn = 0;
+    s->stat_sync_full = s->stat_sync_partial_ok = s->stat_sync_partial_err = 0;
     s->stat_expired_stale_perc_x100 = 0;
     s->stat_inst_ops_per_sec = 0;
     s->stat_inst_last_cmds = 0;

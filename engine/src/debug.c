@@ -517,6 +517,9 @@ static sds _infoStats(redisServer *s, sds info) {
         "total_net_input_bytes:%lld\r\n"
         "total_net_output_bytes:%lld\r\n"
         "rejected_connections:%lld\r\n"
+        "sync_full:%lld\r\n"
+        "sync_partial_ok:%lld\r\n"
+        "sync_partial_err:%lld\r\n"
         "expired_keys:%lld\r\n"
         "expired_stale_perc:%.2f\r\n"
         "evicted_keys:%lld\r\n"
@@ -536,6 +539,7 @@ static sds _infoStats(redisServer *s, sds info) {
         s->stat_numconnections, s->stat_numcommands,
         s->stat_inst_ops_per_sec, s->stat_net_input_bytes,
         s->stat_net_output_bytes, s->stat_rejected_conn,
+        s->stat_sync_full, s->stat_sync_partial_ok, s->stat_sync_partial_err,
         s->stat_expiredkeys, (double)s->stat_expired_stale_perc_x100 / 100,
         s->stat_evictedkeys, s->stat_keyspace_hits, s->stat_keyspace_misses,
         (unsigned long long)dictSize(s->pubsub_channels),

@@ -19,7 +19,7 @@
 
 #define REPL_REPLICAS 10
 #define REPL_BASE_PORT 5011
-#define REPL_SYNC_NS 30000000000ULL     /* every replica synced by then */
+#define REPL_SYNC_NS 120000000000ULL    /* every replica synced by then */
 #define REPL_LOAD_NS 200000000ULL       /* the benchmark before the MSET */
 #define REPL_WAIT_NS 500000000ULL       /* time given to deliver */
 

@@ -153,8 +153,7 @@ typedef struct memOverhead {
     size_t total;               /* used_memory */
     size_t startup;             /* used_memory once the server was up */
     size_t peak;                /* used_memory's highest */
-    size_t repl_backlog;        /* 0: the backlog is a count, it holds no
-                                 * bytes here (replication.c) */
+    size_t repl_backlog;        /* the backlog's bytes (replication.c) */
     size_t clients_slaves, clients_normal;
     size_t cluster_links;       /* 0: never a cluster node */
     size_t aof_buffer;
@@ -199,6 +198,7 @@ static void _overheadData(redisServer *s, memOverhead *mh) {
     mh->total = s->mem->used;
     mh->startup = s->initial_memory_usage;
     mh->peak = s->mem->peak;
+    mh->repl_backlog = replicationBacklogMemory(s);
     _clientsOverhead(s, mh);
     if (s->aof.state != AOF_OFF && s->aof.buf)
         mh->aof_buffer = memBlockSize(sdsAllocPtr(s->aof.buf));
@@ -273,8 +273,8 @@ sds memoryInfoSection(redisServer *s, sds info) {
         "maxmemory_human:%s\r\n"
         "maxmemory_policy:%s\r\n"
         "mem_not_counted_for_evict:%zu\r\n"
-        "mem_replication_backlog:0\r\n"
-        "mem_total_replication_buffers:0\r\n"
+        "mem_replication_backlog:%zu\r\n"
+        "mem_total_replication_buffers:%zu\r\n"
         "mem_clients_slaves:%zu\r\n"
         "mem_clients_normal:%zu\r\n"
         "mem_cluster_links:0\r\n"
@@ -287,7 +287,8 @@ sds memoryInfoSection(redisServer *s, sds info) {
         _human(h3, sizeof(h3), lua), evalScriptsMemory(s),
         (unsigned long)dictSize(s->lua_scripts), s->cfg.maxmemory,
         _human(h4, sizeof(h4), (unsigned long long)s->cfg.maxmemory), policy,
-        not_counted, mh.clients_slaves, mh.clients_normal, mh.aof_buffer,
+        not_counted, mh.repl_backlog, mh.repl_backlog, mh.clients_slaves,
+        mh.clients_normal, mh.aof_buffer,
         pending, s->stat_lazyfreed_objects);
 }
 

@@ -683,13 +683,25 @@ static int _prepareClientToWrite(client *c) {
     if ((c->flags & (CLIENT_REPLY_OFF | CLIENT_REPLY_SKIP)) &&
         !(c->flags & CLIENT_PUSHING))
         return C_ERR;
+    /* A replica's stream waits in its buffers until it is online (its
+     * RDB first) and, when diskless, has acknowledged. */
+    if (c->replstate && (c->replstate != SLAVE_STATE_ONLINE ||
+                         c->repl_start_cmd_stream_on_ack))
+        return C_OK;
+    clientInstallWriteHandler(c);
+    return C_OK;
+}
+
+/* putClientInPendingWriteQueue: the client's buffers are written at the
+ * next beforeSleep (or when its socket turns writable, if it waits for
+ * that already). */
+void clientInstallWriteHandler(client *c) {
     if (!(c->flags & CLIENT_PENDING_WRITE) &&
         !(aeGetFileEvents(c->srv->el, c->fd) & AE_WRITABLE)) {
         c->flags |= CLIENT_PENDING_WRITE;
         c->next_pending = c->srv->pending_write;
         c->srv->pending_write = c;
     }
-    return C_OK;
 }
 
 static size_t _addReplyToBuffer(client *c, const char *s, size_t len) {
@@ -745,6 +757,14 @@ void addReplyProto(client *c, const char *s, size_t len) {
     c->reply_queued += len;
     size_t n = _addReplyToBuffer(c, s, len);
     if (n < len) _addReplyProtoToList(c, s + n, len - n);
+}
+
+/* copyReplicaOutputBuffer: dst, a replica joining a BGSAVE that src
+ * waits for, gets the stream src has buffered since the fork. */
+void copyReplicaOutputBuffer(client *dst, client *src) {
+    addReplyProto(dst, src->buf, src->bufpos);
+    for (clientReplyBlock *b = src->reply; b; b = b->next)
+        addReplyProto(dst, b->buf, b->used);
 }
 
 /* Appends the bytes of a string object as raw protocol (no framing). */

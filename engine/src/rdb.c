@@ -591,11 +591,6 @@ sds rdbSaveSnapshot(redisServer *s, gkMem *mem, long long *keys) {
     return _snapshot(s, mem, 1, keys);
 }
 
-/* The dataset as a plain RDB (aof-base 0), as a replica receives it. */
-sds rdbSaveForReplica(redisServer *s, long long *keys) {
-    return _snapshot(s, s->mem, 0, keys);
-}
-
 /* rdbSave, for DEBUG RELOAD: writes the dataset to a temp file
  * (temp-<pid>.rdb), fsyncs it and renames it to filename in the server's
  * directory, logging as Redis does. C_ERR, the temp file removed and the
@@ -687,6 +682,20 @@ int rdbSaveBackground(redisServer *s) {
     return C_OK;
 }
 
+/* rdbSaveToSlavesSockets: forks a child that makes the RDB for the
+ * replicas waiting for a diskless sync; the parent sends it to their
+ * sockets framed as "$EOF:<mark>\r\n" ... "<mark>" (replication.c). */
+int rdbSaveToReplicasSockets(redisServer *s, const char *eofmark) {
+    if (hasActiveChildProcess(s)) return C_ERR;
+    int pid = redisFork(s, CHILD_TYPE_RDB, _bgsaveSnapshot);
+    s->child.socket = 1;
+    memcpy(s->child.eofmark, eofmark, 41);
+    serverLog(s, LL_NOTICE, "Background RDB transfer started by pid %ld",
+              (long)pid);
+    s->rdb_save_time_start = s->mstime / 1000;
+    return C_OK;
+}
+
 /* rdbRemoveTempFile: the temp file of the child pid, unlinked with its
  * blocks freed by a bio thread. */
 void rdbRemoveTempFile(redisServer *s, int pid) {
@@ -705,6 +714,31 @@ void killRDBChild(redisServer *s) {
  * was killed by bysignal. On success the file holds the dataset as it
  * was at the fork: only the changes since then stay dirty. */
 void backgroundSaveDoneHandler(redisServer *s, int exitcode, int bysignal) {
+    if (s->child.socket) {
+        /* backgroundSaveDoneHandlerSocket: no file, no save. The
+         * parent read the child's pipe to its end first. */
+        if (!bysignal && exitcode == 0) {
+            int up = 0;
+            for (int i = 0; i < s->nreplicas; i++)
+                up += s->replicas[i]->replstate ==
+                      SLAVE_STATE_WAIT_BGSAVE_END;
+            serverLog(s, LL_NOTICE, "Diskless rdb transfer, done reading "
+                      "from pipe, %d replicas still up.", up);
+        }
+        if (!bysignal && exitcode == 0)
+            serverLog(s, LL_NOTICE, "Background RDB transfer terminated "
+                      "with success");
+        else if (!bysignal)
+            serverLog(s, LL_WARNING, "Background transfer error");
+        else
+            serverLog(s, LL_WARNING, "Background transfer terminated by "
+                      "signal %d", bysignal);
+        s->rdb_save_time_last = s->mstime / 1000 - s->rdb_save_time_start;
+        s->rdb_save_time_start = -1;
+        updateSlavesWaitingBgsave(s, !bysignal && exitcode == 0, 1,
+                                  s->child.data);
+        return;
+    }
     if (!bysignal && exitcode == 0) {
         serverLog(s, LL_NOTICE, "Background saving terminated with "
                   "success");
@@ -725,6 +759,7 @@ void backgroundSaveDoneHandler(redisServer *s, int exitcode, int bysignal) {
     }
     s->rdb_save_time_last = s->mstime / 1000 - s->rdb_save_time_start;
     s->rdb_save_time_start = -1;
+    updateSlavesWaitingBgsave(s, !bysignal && exitcode == 0, 0, NULL);
 }
 
 /* A failed BGSAVE is retried only after this many seconds. */

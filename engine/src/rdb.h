@@ -53,7 +53,6 @@ typedef int rdbExecFn(void *ctx, int dbid, int argc, robj **argv);
 
 uint64_t crc64(uint64_t crc, const unsigned char *s, uint64_t l);
 sds rdbSaveSnapshot(redisServer *s, gkMem *mem, long long *keys);
-sds rdbSaveForReplica(redisServer *s, long long *keys);
 size_t rdbSavedValueLen(gkMem *m, const robj *o);
 int rdbSaveFile(redisServer *s, const char *filename);
 int rdbLoadFile(redisServer *s, const char *filename, int replace);

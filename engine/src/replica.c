@@ -556,7 +556,7 @@ void replicationHandleMasterDisconnection(redisServer *s) {
     s->repl_state = REPL_STATE_CONNECT;
     s->repl_down_since = s->mstime / 1000;
     serverLog(s, LL_WARNING, "Connection with master lost.");
-    serverLog(s, LL_NOTICE, "* Caching the disconnected master state.");
+    serverLog(s, LL_NOTICE, "Caching the disconnected master state.");
     /* At once rather than at the next cron: the master's backlog may not
      * wait. */
     if (s->masterhost) {

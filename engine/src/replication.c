@@ -1,22 +1,23 @@
-/* replication.c -- the master's side of Redis 7.0's replication, as far as
- * a replica that asks with SYNC or PSYNC gets a full copy and then the
- * stream of writes.
+/* replication.c -- the master's side of Redis 7.0's replication: a replica
+ * that asks with PSYNC (or SYNC) continues from the backlog or gets a full
+ * copy, and then the stream of writes.
  *
- * A replica connects as a client and sends SYNC (or PSYNC replid offset).
- * It gets "+FULLRESYNC <replid> <offset>" (PSYNC only), then the dataset as
- * an RDB in one bulk ("$<len>\r\n" and the bytes, no CRLF after them),
- * then every write the server propagates, in the protocol, as the AOF gets
- * it: a SELECT whenever the db changes (and before the first command),
- * MULTI ... EXEC around an execution unit of more than one command, PING
- * every repl-ping-replica-period seconds. The stream also counts into
- * master_repl_offset and a backlog of repl-backlog-size bytes that exists
- * from the first replica on (INFO replication).
- *
- * Where Redis forks a child to write the RDB (to disk, or to the socket)
- * and sends the writes made meanwhile once it is done, the engine builds
- * the RDB in memory at once: the replica is online as soon as SYNC
- * returns, and the stream it gets after the RDB is the same. The backlog
- * is counted but not kept, so a PSYNC always gets a full resync. */
+ * A replica connects as a client and sends PSYNC replid offset (or SYNC).
+ * If this server's history is the one asked for and the backlog still
+ * holds the offset, it gets "+CONTINUE <replid>" and the backlog's bytes
+ * from there. Otherwise it joins the replicas waiting for a BGSAVE: with
+ * repl-diskless-sync (7.0's default) the fork waits repl-diskless-sync-
+ * delay seconds for more replicas to join, then a child makes the RDB
+ * for their sockets, sent as "$EOF:<40 chars>\r\n" ... "<40 chars>";
+ * without it, a child writes dump.rdb and the file is sent as "$<len>\r\n"
+ * and its bytes. Each gets "+FULLRESYNC <replid> <offset>" at the fork.
+ * The writes made meanwhile wait in its output buffer and follow the RDB:
+ * at once for a disk sync, from its first REPLCONF ACK for a diskless one.
+ * The stream is every write the server propagates, as the AOF gets it: a
+ * SELECT whenever the db changes, MULTI ... EXEC around an execution unit
+ * of more than one command, PING every repl-ping-replica-period seconds.
+ * It counts into master_repl_offset and a backlog of repl-backlog-size
+ * bytes that exists from the first replica on (INFO replication). */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -50,21 +51,139 @@ const char *replicationId(redisServer *s) {
     return s->replid;
 }
 
-/* How the log names a replica: its address, and "<unknown-replica-port>"
- * for a replica that did not say with REPLCONF which port it listens on,
- * as Redis names it. */
-#define REPLICA_NAME "127.0.0.1:<unknown-replica-port>"
+/* The RDB a full sync sends, shared by the replicas of one BGSAVE: the
+ * bulk's header, the file's bytes (and the EOF mark). It lives outside
+ * the server's memory, as Redis reads the file (or the child's pipe) a
+ * buffer at a time. */
+typedef struct replRdb {
+    gkMem mem;
+    sds data;
+    int refs;
+    int socket;                 /* diskless: online at the first ACK */
+} replRdb;
 
-/* Appends bytes to the stream: the backlog's count and every replica. */
+#define REPL_BULK_CHUNK (16 * 1024)     /* PROTO_IOBUF_LEN */
+
+/* The replica's IP address (INFO's ip=), from its connection's peer
+ * "ip:port" or "[ip]:port". */
+static const char *_replicaIp(client *c, char *buf, size_t cap) {
+    const char *peer = getClientPeerId(c);
+    const char *colon = strrchr(peer, ':');
+    size_t len = colon ? (size_t)(colon - peer) : strlen(peer);
+    if (len >= 2 && peer[0] == '[' && peer[len - 1] == ']') {
+        peer++;
+        len -= 2;
+    }
+    if (len >= cap) len = cap - 1;
+    memcpy(buf, peer, len);
+    buf[len] = '\0';
+    return buf;
+}
+
+/* The backlog's capacity: repl-backlog-size, at least 16 KB, as 7.0
+ * raises a smaller setting. */
+#define REPL_BACKLOG_MIN_SIZE (16 * 1024)
+static size_t _backlogSize(redisServer *s) {
+    long long size = s->cfg.repl_backlog_size;
+    return size < REPL_BACKLOG_MIN_SIZE ? REPL_BACKLOG_MIN_SIZE
+                                        : (size_t)size;
+}
+
+/* The backlog's newest bytes move to a buffer of cap bytes (linear, the
+ * next byte at the end). */
+static void _backlogMove(redisServer *s, size_t cap) {
+    size_t keep = (size_t)s->repl_backlog_histlen;
+    if (keep > cap) keep = cap;
+    char *buf = memAlloc(s->mem, cap);
+    size_t from = s->repl_backlog_cap
+        ? (s->repl_backlog_idx + s->repl_backlog_cap - keep) %
+          s->repl_backlog_cap : 0;
+    for (size_t done = 0; done < keep;) {
+        size_t n = keep - done;
+        if (n > s->repl_backlog_cap - from) n = s->repl_backlog_cap - from;
+        memcpy(buf + done, s->repl_backlog_buf + from, n);
+        done += n;
+        from = (from + n) % s->repl_backlog_cap;
+    }
+    memFree(s->mem, s->repl_backlog_buf);
+    s->repl_backlog_buf = buf;
+    s->repl_backlog_cap = cap;
+    s->repl_backlog_idx = keep;
+    s->repl_backlog_histlen = (long long)keep;
+}
+
+/* Keeps len more bytes of the stream in the backlog: the oldest go once
+ * it holds its size. It grows by doubling (16 KB at first) while it is
+ * smaller, so an idle master's backlog costs little memory. */
+static void _backlogAppend(redisServer *s, const char *p, size_t len) {
+    size_t size = _backlogSize(s);
+    if (s->repl_backlog_cap > size) _backlogMove(s, size);
+    if (len > size) {
+        p += len - size;
+        len = size;
+    }
+    if (s->repl_backlog_cap < size &&
+        s->repl_backlog_idx + len > s->repl_backlog_cap) {
+        size_t cap = s->repl_backlog_cap ? s->repl_backlog_cap * 2
+                                         : REPL_BACKLOG_MIN_SIZE;
+        while (cap < s->repl_backlog_idx + len) cap *= 2;
+        _backlogMove(s, cap < size ? cap : size);
+    }
+    while (len) {
+        if (s->repl_backlog_idx == s->repl_backlog_cap)
+            s->repl_backlog_idx = 0;        /* full size: a ring now */
+        size_t n = s->repl_backlog_cap - s->repl_backlog_idx;
+        if (n > len) n = len;
+        memcpy(s->repl_backlog_buf + s->repl_backlog_idx, p, n);
+        s->repl_backlog_idx += n;
+        p += n;
+        len -= n;
+        s->repl_backlog_histlen += (long long)n;
+    }
+    if (s->repl_backlog_histlen > (long long)s->repl_backlog_cap)
+        s->repl_backlog_histlen = (long long)s->repl_backlog_cap;
+}
+
+/* The bytes the backlog holds from offset on, to the client c. */
+static long long _backlogSend(redisServer *s, client *c, long long offset) {
+    long long skip = offset - s->repl_backlog_off;
+    long long left = s->repl_backlog_histlen - skip;
+    if (left <= 0) return 0;
+    size_t cap = s->repl_backlog_cap;
+    size_t at = (s->repl_backlog_idx + cap - (size_t)left) % cap;
+    for (long long done = 0; done < left;) {
+        size_t n = (size_t)(left - done);
+        if (n > cap - at) n = cap - at;
+        addReplyProto(c, s->repl_backlog_buf + at, n);
+        done += (long long)n;
+        at = (at + n) % cap;
+    }
+    return left;
+}
+
+/* The memory the backlog holds (INFO's mem_replication_backlog). */
+size_t replicationBacklogMemory(redisServer *s) {
+    return s->repl_backlog_buf ? memBlockSize(s->repl_backlog_buf) : 0;
+}
+
+/* freeReplicationBacklog. */
+void replicationReleaseBacklog(redisServer *s) {
+    memFree(s->mem, s->repl_backlog_buf);
+    s->repl_backlog_buf = NULL;
+    s->repl_backlog_cap = s->repl_backlog_idx = 0;
+    s->repl_backlog_histlen = 0;
+}
+
+/* Appends bytes to the stream: the backlog and every replica. */
 static void _feed(redisServer *s, const char *p, size_t len) {
     if (!s->repl_backlog_active) return;
     s->master_repl_offset += (long long)len;
-    s->repl_backlog_histlen += (long long)len;
-    if (s->repl_backlog_histlen > s->cfg.repl_backlog_size)
-        s->repl_backlog_histlen = s->cfg.repl_backlog_size;
+    _backlogAppend(s, p, len);
     s->repl_backlog_off = s->master_repl_offset - s->repl_backlog_histlen + 1;
+    /* Not to those waiting for a BGSAVE to start: theirs will hold it. */
     for (int i = 0; i < s->nreplicas; i++)
-        addReplyProto(s->replicas[i], p, len);
+        if (s->replicas[i]->replstate != SLAVE_STATE_WAIT_BGSAVE_START)
+            addReplyProto(s->replicas[i], p, len);
 }
 
 /* replicationFeedSlaves: a propagated command, preceded by a SELECT when
@@ -99,8 +218,8 @@ int replicationActive(redisServer *s) {
 /* The backlog, from the current offset on, if there is none yet. */
 static void _createBacklog(redisServer *s) {
     if (s->repl_backlog_active) return;
+    replicationReleaseBacklog(s);
     s->repl_backlog_active = 1;
-    s->repl_backlog_histlen = 0;
     s->repl_backlog_off = s->master_repl_offset + 1;
 }
 
@@ -157,7 +276,8 @@ void replicationDisconnectReplicas(redisServer *s) {
 static int _goodReplicas(redisServer *s) {
     int good = 0;
     for (int i = 0; i < s->nreplicas; i++)
-        if ((s->mstime - s->replicas[i]->repl_ack_time_ms) / 1000 <=
+        if (s->replicas[i]->replstate == SLAVE_STATE_ONLINE &&
+            (s->mstime - s->replicas[i]->repl_ack_time_ms) / 1000 <=
             s->cfg.repl_min_slaves_max_lag)
             good++;
     return good;
@@ -170,11 +290,307 @@ int checkGoodReplicasStatus(redisServer *s) {
            _goodReplicas(s) >= s->cfg.repl_min_slaves_to_write;
 }
 
-/* SYNC, and PSYNC replid offset: the caller becomes a replica, gets a full
- * copy of the dataset and from then on the stream. */
+/* replicationGetSlaveName: the replica's address and the port it listens
+ * on ("127.0.0.1:6380"), or "<unknown-replica-port>" before it said. */
+static const char *_replicaName(client *c, char *buf, size_t cap) {
+    char ip[64];
+    _replicaIp(c, ip, sizeof(ip));
+    const char *fmt = strchr(ip, ':') ? "[%s]:" : "%s:";
+    int n = snprintf(buf, cap, fmt, ip);
+    if (n < 0 || (size_t)n >= cap) return buf;
+    if (c->slave_listening_port)
+        snprintf(buf + n, cap - (size_t)n, "%d", c->slave_listening_port);
+    else
+        snprintf(buf + n, cap - (size_t)n, "<unknown-replica-port>");
+    return buf;
+}
+
+/* The caller joins the replicas in state st. */
+static void _addReplica(redisServer *s, client *c, int st) {
+    c->flags |= CLIENT_SLAVE;
+    c->replstate = st;
+    c->repl_ack_time_ms = s->mstime;
+    if (s->nreplicas == s->replicas_cap) {
+        s->replicas_cap = s->replicas_cap ? s->replicas_cap * 2 : 4;
+        s->replicas = memRealloc(s->mem, s->replicas,
+                                 sizeof(client *) * (size_t)s->replicas_cap);
+    }
+    s->replicas[s->nreplicas++] = c;
+}
+
+/* masterTryPartialResynchronization: PSYNC replid offset continues the
+ * stream from offset if this server's history is the one asked for (its
+ * replid, or its previous one up to where that ended) and the backlog
+ * still holds offset. C_OK once the replica got +CONTINUE and the
+ * backlog's bytes; C_ERR, logged as 7.0 logs why, for a full resync. */
+static int _tryPartialResync(client *c, const char *name) {
+    redisServer *s = c->srv;
+    const char *want = c->argv[1]->v.ptr;
+    long long offset;
+    if (getLongLongFromObject(c->argv[2], &offset) != C_OK) return C_ERR;
+    const char *replid = replicationId(s);
+    if (strcasecmp(want, replid) &&
+        (strcasecmp(want, s->replid2) || offset > s->second_replid_offset)) {
+        if (want[0] != '?') {
+            if (strcasecmp(want, replid) && strcasecmp(want, s->replid2))
+                serverLog(s, LL_NOTICE, "Partial resynchronization not "
+                          "accepted: Replication ID mismatch (Replica asked "
+                          "for '%s', my replication IDs are '%s' and '%s')",
+                          want, replid, s->replid2);
+            else
+                serverLog(s, LL_NOTICE, "Partial resynchronization not "
+                          "accepted: Requested offset for second ID was "
+                          "%lld, but I can reply up to %lld", offset,
+                          s->second_replid_offset);
+        } else {
+            serverLog(s, LL_NOTICE, "Full resync requested by replica %s",
+                      name);
+        }
+        return C_ERR;
+    }
+    if (!s->repl_backlog_active || offset < s->repl_backlog_off ||
+        offset > s->repl_backlog_off + s->repl_backlog_histlen) {
+        serverLog(s, LL_NOTICE, "Unable to partial resync with replica %s "
+                  "for lack of backlog (Replica request was: %lld).", name,
+                  offset);
+        if (offset > s->master_repl_offset)
+            serverLog(s, LL_WARNING, "Warning: replica %s tried to PSYNC "
+                      "with an offset that is greater than the master "
+                      "replication offset.", name);
+        return C_ERR;
+    }
+    _addReplica(s, c, SLAVE_STATE_ONLINE);
+    char line[64];
+    int n = (c->slave_capa & SLAVE_CAPA_PSYNC2)
+        ? snprintf(line, sizeof(line), "+CONTINUE %s\r\n", replid)
+        : snprintf(line, sizeof(line), "+CONTINUE\r\n");
+    addReplyProto(c, line, (size_t)n);
+    long long sent = _backlogSend(s, c, offset);
+    serverLog(s, LL_NOTICE, "Partial resynchronization request from %s "
+              "accepted. Sending %lld bytes of backlog starting from offset "
+              "%lld.", name, sent, offset);
+    return C_OK;
+}
+
+/* replicationSetupSlaveForFullResync: the replica's RDB will stand for
+ * offset; a PSYNC replica is told so at once, on its socket. */
+static void _setupFullResync(client *c, long long offset) {
+    redisServer *s = c->srv;
+    c->psync_initial_offset = offset;
+    c->replstate = SLAVE_STATE_WAIT_BGSAVE_END;
+    /* The stream after the RDB must say which db it is for. */
+    s->repl_seldb = -1;
+    if (c->flags & CLIENT_PRE_PSYNC) return;
+    char line[128];
+    int n = snprintf(line, sizeof(line), "+FULLRESYNC %s %lld\r\n",
+                     replicationId(s), offset);
+    aeBackend *be = &s->el->backend;
+    if (be->write(be->ctx, c->fd, line, (size_t)n) != n)
+        freeClientAsync(c);
+}
+
+/* 40 characters that end a diskless RDB, from the server's seed and its
+ * forks so far, as fixed by the world's seed as the replid. */
+static void _makeEofMark(redisServer *s, char *mark) {
+    static const char hex[] = "0123456789abcdef";
+    uint64_t h = 0;
+    for (int i = 0; i < 40; i++) {
+        if (i % 16 == 0) {
+            char in[48];
+            int n = snprintf(in, sizeof(in), "eofmark:%d:%lld:%d", s->pid,
+                             s->stat_total_forks, i);
+            h = siphash((const uint8_t *)in, (size_t)n, s->denv.seed);
+        }
+        mark[i] = hex[h & 15];
+        h >>= 4;
+    }
+    mark[40] = '\0';
+}
+
+/* startBgsaveForReplication: a BGSAVE for the replicas waiting for one,
+ * to their sockets (diskless, when every one of them can take an EOF-
+ * marked RDB) or to disk. If it cannot start, they are told and
+ * dropped. */
+static void _startBgsaveForReplication(redisServer *s, int mincapa) {
+    int socket = s->cfg.repl_diskless_sync && (mincapa & SLAVE_CAPA_EOF);
+    serverLog(s, LL_NOTICE, "Starting BGSAVE for SYNC with target: %s",
+              socket ? "replicas sockets" : "disk");
+    int st;
+    if (socket) {
+        char mark[41];
+        _makeEofMark(s, mark);
+        for (int i = 0; i < s->nreplicas; i++)
+            if (s->replicas[i]->replstate == SLAVE_STATE_WAIT_BGSAVE_START)
+                _setupFullResync(s->replicas[i], s->master_repl_offset);
+        st = rdbSaveToReplicasSockets(s, mark);
+    } else {
+        st = rdbSaveBackground(s);
+    }
+    if (st != C_OK) {
+        serverLog(s, LL_WARNING, "BGSAVE for replication failed");
+        for (int i = 0; i < s->nreplicas; i++) {
+            client *r = s->replicas[i];
+            if (r->replstate != SLAVE_STATE_WAIT_BGSAVE_START &&
+                r->replstate != SLAVE_STATE_WAIT_BGSAVE_END)
+                continue;
+            r->replstate = 0;
+            r->flags &= ~(uint64_t)CLIENT_SLAVE;
+            addReplyError(r, "BGSAVE failed, replication can't continue");
+            r->flags |= CLIENT_CLOSE_AFTER_REPLY;
+        }
+        return;
+    }
+    if (!socket)
+        for (int i = 0; i < s->nreplicas; i++)
+            if (s->replicas[i]->replstate == SLAVE_STATE_WAIT_BGSAVE_START)
+                _setupFullResync(s->replicas[i], s->master_repl_offset);
+}
+
+/* replicationStartPendingFork, once a second and when a child is done:
+ * the replicas waiting for a BGSAVE get one when no child runs and,
+ * diskless, once the longest waiting has waited repl-diskless-sync-delay
+ * seconds (or repl-diskless-sync-max-replicas are waiting). */
+void replicationStartPendingFork(redisServer *s) {
+    if (hasActiveChildProcess(s)) return;
+    long long max_idle = 0;
+    int waiting = 0, mincapa = -1;
+    for (int i = 0; i < s->nreplicas; i++) {
+        client *r = s->replicas[i];
+        if (r->replstate != SLAVE_STATE_WAIT_BGSAVE_START) continue;
+        long long idle = (long long)(s->mstime - r->lastinteraction_ms) /
+                         1000;
+        if (idle > max_idle) max_idle = idle;
+        waiting++;
+        mincapa = mincapa == -1 ? r->slave_capa : (mincapa & r->slave_capa);
+    }
+    if (!waiting) return;
+    if (!s->cfg.repl_diskless_sync ||
+        max_idle >= s->cfg.repl_diskless_sync_delay ||
+        (s->cfg.repl_diskless_sync_max_replicas &&
+         waiting >= s->cfg.repl_diskless_sync_max_replicas))
+        _startBgsaveForReplication(s, mincapa);
+}
+
+static void _rdbRelease(redisServer *s, client *c) {
+    replRdb *r = c->repl_rdb;
+    if (!r) return;
+    c->repl_rdb = NULL;
+    if (--r->refs) return;
+    sdsfree(&r->mem, r->data);
+    memFree(s->mem, r);
+}
+
+/* putSlaveOnline: the RDB went; the stream buffered since follows. */
+static void _putOnline(redisServer *s, client *c) {
+    char name[96];
+    c->replstate = SLAVE_STATE_ONLINE;
+    c->repl_ack_time_ms = s->mstime;
+    if (clientHasPendingReplies(c)) clientInstallWriteHandler(c);
+    serverLog(s, LL_NOTICE, "Synchronization with replica %s succeeded",
+              _replicaName(c, name, sizeof(name)));
+}
+
+/* sendBulkToSlave: the RDB, a buffer at a time as the socket takes it. */
+static void _sendBulk(aeEventLoop *el, int fd, void *data, int mask) {
+    (void)mask;
+    client *c = data;
+    redisServer *s = c->srv;
+    replRdb *r = c->repl_rdb;
+    aeBackend *be = &el->backend;
+    size_t left = sdslen(r->data) - c->repl_rdb_pos;
+    long n = be->write(be->ctx, fd, r->data + c->repl_rdb_pos,
+                       left < REPL_BULK_CHUNK ? left : REPL_BULK_CHUNK);
+    if (n == -1) return;                /* the socket is full: later */
+    if (n < 0) {
+        serverLog(s, LL_WARNING, "Write error sending DB to replica: %s",
+                  "Connection reset by peer");
+        freeClientAsync(c);
+        return;
+    }
+    c->repl_rdb_pos += (size_t)n;
+    s->stat_net_output_bytes += n;
+    if (c->repl_rdb_pos < sdslen(r->data)) return;
+    aeDeleteFileEvent(el, fd, AE_WRITABLE);
+    int socket = r->socket;
+    _rdbRelease(s, c);
+    if (!socket) {
+        _putOnline(s, c);
+        return;
+    }
+    char name[96];
+    c->replstate = SLAVE_STATE_ONLINE;
+    c->repl_start_cmd_stream_on_ack = 1;
+    c->repl_ack_time_ms = s->mstime;
+    serverLog(s, LL_NOTICE, "Streamed RDB transfer with replica %s "
+              "succeeded (socket). Waiting for REPLCONF ACK from slave to "
+              "enable streaming", _replicaName(c, name, sizeof(name)));
+}
+
+/* updateSlavesWaitingBgsave: a BGSAVE child ended (ok: with success). Its
+ * replicas get the RDB -- the file for a disk sync, the child's pipe
+ * (child_rdb) for a diskless one -- or, if it failed, are dropped; those
+ * that came meanwhile get the next BGSAVE. */
+void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket,
+                               sds child_rdb) {
+    int start = 0, mincapa = -1;
+    replRdb *rdb = NULL;
+    for (int i = 0; i < s->nreplicas; i++) {
+        client *c = s->replicas[i];
+        if (c->replstate == SLAVE_STATE_WAIT_BGSAVE_START) {
+            start = 1;
+            mincapa = mincapa == -1 ? c->slave_capa
+                                    : (mincapa & c->slave_capa);
+            continue;
+        }
+        if (c->replstate != SLAVE_STATE_WAIT_BGSAVE_END) continue;
+        if (!ok) {
+            serverLog(s, LL_WARNING, "SYNC failed. BGSAVE child returned "
+                      "an error");
+            freeClientAsync(c);
+            continue;
+        }
+        if (!rdb) {
+            rdb = memCalloc(s->mem, sizeof(*rdb));
+            memInit(&rdb->mem, s->mem->fn, s->mem->ud);
+            rdb->socket = socket;
+            sds body = NULL;
+            if (socket) {
+                rdb->data = sdscatprintf(&rdb->mem, sdsempty(&rdb->mem),
+                                         "$EOF:%s\r\n", s->child.eofmark);
+                rdb->data = sdscatsds(&rdb->mem, rdb->data, child_rdb);
+                rdb->data = sdscatlen(&rdb->mem, rdb->data,
+                                      s->child.eofmark, 40);
+            } else if (s->fs.readFile &&
+                       s->fs.readFile(s->fs.ctx, s->cfg.dbfilename,
+                                      &rdb->mem, &body) == 0) {
+                rdb->data = sdscatprintf(&rdb->mem, sdsempty(&rdb->mem),
+                                         "$%zu\r\n", sdslen(body));
+                rdb->data = sdscatsds(&rdb->mem, rdb->data, body);
+                sdsfree(&rdb->mem, body);
+            } else {
+                memFree(s->mem, rdb);
+                rdb = NULL;
+                serverLog(s, LL_WARNING, "SYNC failed. Can't open/stat DB "
+                          "after BGSAVE: %s", "No such file or directory");
+                freeClientAsync(c);
+                continue;
+            }
+        }
+        c->repl_rdb = rdb;
+        c->repl_rdb_pos = 0;
+        rdb->refs++;
+        c->replstate = SLAVE_STATE_SEND_BULK;
+        aeCreateFileEvent(s->el, c->fd, AE_WRITABLE, _sendBulk, c);
+    }
+    if (start) _startBgsaveForReplication(s, mincapa);
+}
+
+/* SYNC, and PSYNC replid offset: the caller becomes a replica; it
+ * continues from the backlog if it can (PSYNC), else gets a full copy of
+ * the dataset and from then on the stream. */
 void syncCommand(client *c) {
     redisServer *s = c->srv;
-    const char *name = REPLICA_NAME;
+    char name[96];
     if (c->flags & CLIENT_SLAVE) return;
     if (s->masterhost && s->repl_state != REPL_STATE_CONNECTED) {
         addReplyError(c, "-NOMASTERLINK Can't SYNC while not connected with "
@@ -185,55 +601,57 @@ void syncCommand(client *c) {
         addReplyError(c, "SYNC and PSYNC are invalid with pending output");
         return;
     }
+    _replicaName(c, name, sizeof(name));
     serverLog(s, LL_NOTICE, "Replica %s asks for synchronization", name);
     int psync = !strcasecmp(c->argv[0]->v.ptr, "psync");
     if (psync) {
-        const char *want = c->argv[1]->v.ptr;
-        if (strcasecmp(want, "?") != 0)
-            serverLog(s, LL_NOTICE, "Partial resynchronization not accepted: "
-                      "Replication ID mismatch (Replica asked for '%s', my "
-                      "replication IDs are '%s' and "
-                      "'0000000000000000000000000000000000000000')", want,
-                      replicationId(s));
-        else
-            serverLog(s, LL_NOTICE, "Full resync requested by replica %s",
-                      name);
+        if (_tryPartialResync(c, name) == C_OK) {
+            s->stat_sync_partial_ok++;
+            return;
+        }
+        if (((const char *)c->argv[1]->v.ptr)[0] != '?')
+            s->stat_sync_partial_err++;
+    } else {
+        c->flags |= CLIENT_PRE_PSYNC;
     }
+    s->stat_sync_full++;
+    _addReplica(s, c, SLAVE_STATE_WAIT_BGSAVE_START);
     if (!s->repl_backlog_active) {
         _createBacklog(s);
         serverLog(s, LL_NOTICE, "Replication backlog created, my new "
                   "replication IDs are '%s' and '%s'", replicationId(s),
                   s->replid2);
     }
-    if (psync) {
-        char line[128];
-        int n = snprintf(line, sizeof(line), "+FULLRESYNC %s %lld\r\n",
-                         replicationId(s), s->master_repl_offset);
-        addReplyProto(c, line, (size_t)n);
+    if (s->child.type == CHILD_TYPE_RDB && !s->child.socket) {
+        /* A disk BGSAVE runs: a replica waiting for its end has the
+         * stream since the fork in its buffer, which this one copies. */
+        client *other = NULL;
+        for (int i = 0; i < s->nreplicas && !other; i++)
+            if (s->replicas[i] != c &&
+                s->replicas[i]->replstate == SLAVE_STATE_WAIT_BGSAVE_END)
+                other = s->replicas[i];
+        if (other && (other->slave_capa & c->slave_capa) ==
+                     other->slave_capa) {
+            copyReplicaOutputBuffer(c, other);
+            _setupFullResync(c, other->psync_initial_offset);
+            serverLog(s, LL_NOTICE, "Waiting for end of BGSAVE for SYNC");
+        } else {
+            serverLog(s, LL_NOTICE, "Can't attach the replica to the "
+                      "current BGSAVE. Waiting for next BGSAVE for SYNC");
+        }
+    } else if (s->child.type == CHILD_TYPE_RDB) {
+        serverLog(s, LL_NOTICE, "Current BGSAVE has socket target. Waiting "
+                  "for next BGSAVE for SYNC");
+    } else if (s->cfg.repl_diskless_sync &&
+               (c->slave_capa & SLAVE_CAPA_EOF) &&
+               s->cfg.repl_diskless_sync_delay) {
+        serverLog(s, LL_NOTICE, "Delay next BGSAVE for diskless SYNC");
+    } else if (!hasActiveChildProcess(s)) {
+        _startBgsaveForReplication(s, c->slave_capa);
+    } else {
+        serverLog(s, LL_NOTICE, "No BGSAVE in progress, but another BG "
+                  "operation is active. BGSAVE for replication delayed");
     }
-    /* The next command fed must say which db it is for. */
-    s->repl_seldb = -1;
-    long long keys;
-    serverLog(s, LL_NOTICE, "Starting BGSAVE for SYNC with target: disk");
-    /* a forked child's work in Redis: not the main thread's CPU */
-    s->denv.quiet++;
-    sds rdb = rdbSaveForReplica(s, &keys);
-    s->denv.quiet--;
-    char head[LONG_STR_SIZE + 3];
-    int n = snprintf(head, sizeof(head), "$%zu\r\n", sdslen(rdb));
-    addReplyProto(c, head, (size_t)n);
-    addReplyProto(c, rdb, sdslen(rdb));
-    sdsfree(s->mem, rdb);
-    c->flags |= CLIENT_SLAVE;
-    c->repl_ack_time_ms = s->mstime;
-    if (s->nreplicas == s->replicas_cap) {
-        s->replicas_cap = s->replicas_cap ? s->replicas_cap * 2 : 4;
-        s->replicas = memRealloc(s->mem, s->replicas,
-                                 sizeof(client *) * (size_t)s->replicas_cap);
-    }
-    s->replicas[s->nreplicas++] = c;
-    serverLog(s, LL_NOTICE, "Synchronization with replica %s succeeded",
-              name);
 }
 
 /* A replica's client is going away: it leaves the list. */
@@ -243,8 +661,25 @@ void replicationRemoveReplica(redisServer *s, client *c) {
         memmove(&s->replicas[i], &s->replicas[i + 1],
                 sizeof(client *) * (size_t)(s->nreplicas - i - 1));
         s->nreplicas--;
+        char name[96];
+        int was_waiting = c->replstate == SLAVE_STATE_WAIT_BGSAVE_END;
+        _rdbRelease(s, c);
+        c->replstate = 0;
         serverLog(s, LL_NOTICE, "Connection with replica %s lost.",
-                  REPLICA_NAME);
+                  _replicaName(c, name, sizeof(name)));
+        /* A diskless transfer with no replica left to take it is over. */
+        if (was_waiting && s->child.type == CHILD_TYPE_RDB &&
+            s->child.socket && s->child.step != CHILD_EXITED) {
+            int left = 0;
+            for (int j = 0; j < s->nreplicas; j++)
+                left += s->replicas[j]->replstate ==
+                        SLAVE_STATE_WAIT_BGSAVE_END;
+            if (!left) {
+                serverLog(s, LL_WARNING, "Diskless rdb transfer, last "
+                          "replica dropped, killing fork child.");
+                killRDBChild(s);
+            }
+        }
         return;
     }
 }
@@ -260,6 +695,18 @@ void replicationCron(redisServer *s) {
         replicationFeed(s, s->repl_seldb, &ping, 1);
         decrRefCount(s, ping);
     }
+    /* A newline to the replicas waiting for a disk BGSAVE, so that their
+     * link does not time out before the RDB comes (a diskless one sends
+     * its own while the child works). */
+    aeBackend *be = &s->el->backend;
+    for (int i = 0; i < s->nreplicas; i++) {
+        client *r = s->replicas[i];
+        int presync = r->replstate == SLAVE_STATE_WAIT_BGSAVE_START ||
+                      (r->replstate == SLAVE_STATE_WAIT_BGSAVE_END &&
+                       !s->child.socket);
+        if (presync) be->write(be->ctx, r->fd, "\n", 1);
+    }
+    replicationStartPendingFork(s);
     s->repl_cron_loops++;
 }
 
@@ -267,7 +714,8 @@ void replicationCron(redisServer *s) {
 int replicationAcked(redisServer *s, long long offset) {
     int n = 0;
     for (int i = 0; i < s->nreplicas; i++)
-        n += s->replicas[i]->repl_ack_off >= offset;
+        n += s->replicas[i]->replstate == SLAVE_STATE_ONLINE &&
+             s->replicas[i]->repl_ack_off >= offset;
     return n;
 }
 
@@ -355,6 +803,13 @@ void replconfCommand(client *c) {
             if (getLongLongFromObject(c->argv[j + 1], &v) != C_OK) return;
             if (v > c->repl_ack_off) c->repl_ack_off = v;
             c->repl_ack_time_ms = s->mstime;
+            /* replicaStartCommandStream: a diskless replica loaded its
+             * RDB; the stream buffered since the fork follows. */
+            if (c->repl_start_cmd_stream_on_ack &&
+                c->replstate == SLAVE_STATE_ONLINE) {
+                c->repl_start_cmd_stream_on_ack = 0;
+                _putOnline(s, c);
+            }
             return;
         } else if (!strcasecmp(opt, "getack")) {
             if (s->masterhost && s->master) replicationSendAck(s);
@@ -381,11 +836,16 @@ void roleCommand(client *c) {
         addReplyArrayLen(c, 3);
         addReplyBulkCBuffer(c, "master", 6);
         addReplyLongLong(c, s->master_repl_offset);
-        addReplyArrayLen(c, s->nreplicas);
+        int online = 0;
+        for (int i = 0; i < s->nreplicas; i++)
+            online += s->replicas[i]->replstate == SLAVE_STATE_ONLINE;
+        addReplyArrayLen(c, online);
         for (int i = 0; i < s->nreplicas; i++) {
             client *r = s->replicas[i];
+            if (r->replstate != SLAVE_STATE_ONLINE) continue;
+            char ip[64];
             addReplyArrayLen(c, 3);
-            addReplyBulkCString(c, "127.0.0.1");
+            addReplyBulkCString(c, _replicaIp(r, ip, sizeof(ip)));
             addReplyBulkLongLong(c, r->slave_listening_port);
             addReplyBulkLongLong(c, r->repl_ack_off);
         }
@@ -420,9 +880,14 @@ sds replicationInfo(redisServer *s, sds info) {
                             _goodReplicas(s));
     for (int i = 0; i < s->nreplicas; i++) {
         client *r = s->replicas[i];
+        char ip[64];
+        _replicaIp(r, ip, sizeof(ip));
+        const char *state = r->replstate == SLAVE_STATE_SEND_BULK
+            ? "send_bulk" : r->replstate == SLAVE_STATE_ONLINE
+            ? "online" : "wait_bgsave";
         info = sdscatprintf(s->mem, info,
-            "slave%d:ip=127.0.0.1,port=%d,state=online,offset=%lld,lag=%lld"
-            "\r\n", i, r->slave_listening_port, r->repl_ack_off,
+            "slave%d:ip=%s,port=%d,state=%s,offset=%lld,lag=%lld"
+            "\r\n", i, ip, r->slave_listening_port, state, r->repl_ack_off,
             (s->mstime - r->repl_ack_time_ms) / 1000);
     }
     return sdscatprintf(s->mem, info,

@@ -120,6 +120,8 @@ void serverConfigDefaults(serverConfig *cfg) {
     cfg->repl_serve_stale_data = 1;
     cfg->repl_min_slaves_max_lag = 10;
     cfg->repl_timeout = 60;
+    cfg->repl_diskless_sync = 1;
+    cfg->repl_diskless_sync_delay = 5;
     cfg->replica_priority = 100;
     cfg->replica_announced = 1;
     cfg->obuf_limits[CLIENT_TYPE_SLAVE] =
@@ -269,6 +271,7 @@ void serverRelease(redisServer *s) {
     bioKill(&s->bio);
     aofRelease(s);
     replicaRelease(s);
+    replicationReleaseBacklog(s);
     migrateCloseAllSockets(s);
     for (int fd = 0; fd < s->clients_cap; fd++)
         if (s->clients[fd]) freeClient(s->clients[fd]);
@@ -347,7 +350,8 @@ void serverLogV(redisServer *s, int pid, char role, uint64_t t, int level,
 void serverLog(redisServer *s, int level, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    serverLogV(s, s->pid, 'M', serverNow(s), level, fmt, ap);
+    serverLogV(s, s->pid, s->masterhost ? 'S' : 'M', serverNow(s), level, fmt,
+               ap);
     va_end(ap);
 }
 

@@ -219,6 +219,8 @@ typedef struct clientReplyBlock {
 #define CLIENT_TRACKING_CACHING (1ULL << 53) /* CACHING yes/no was given
                                                 for the next command */
 #define CLIENT_TRACKING_NOLOOP (1ULL << 54) /* not told of its own changes */
+#define CLIENT_PRE_PSYNC (1ULL << 55)   /* a replica that sent SYNC: no
+                                           +FULLRESYNC, no +CONTINUE */
 
 /* Where a propagated command goes. */
 #define PROPAGATE_AOF 1
@@ -323,6 +325,14 @@ typedef struct client {
                                    its commands that propagated (WAIT) */
     int slave_listening_port;
     int slave_capa;             /* SLAVE_CAPA_* */
+    /* A replica's full sync (replication.c): where it is (SLAVE_STATE_*),
+     * the offset its RDB stands for, the RDB being sent and how much of
+     * it went; a diskless replica streams from its first ACK on. */
+    int replstate;
+    int repl_start_cmd_stream_on_ack;
+    long long psync_initial_offset;
+    struct replRdb *repl_rdb;
+    size_t repl_rdb_pos;
     /* The master's link on a replica: the stream offset read so far, and
      * applied (the commands executed) so far. */
     long long read_reploff, reploff;
@@ -470,6 +480,9 @@ typedef struct serverConfig {
     int repl_serve_stale_data;  /* replica-serve-stale-data */
     long long repl_min_slaves_to_write; /* min-replicas-to-write */
     long long repl_min_slaves_max_lag;  /* min-replicas-max-lag */
+    int repl_diskless_sync;     /* repl-diskless-sync */
+    long long repl_diskless_sync_delay;        /* seconds */
+    long long repl_diskless_sync_max_replicas; /* 0: no limit */
     long long repl_timeout;     /* seconds */
     long long replica_priority;
     int replica_announced;
@@ -598,6 +611,7 @@ typedef struct redisServer {
     long long evict_timer_id;
     long long stat_net_input_bytes, stat_net_output_bytes;
     long long stat_rejected_conn, stat_total_error_replies;
+    long long stat_sync_full, stat_sync_partial_ok, stat_sync_partial_err;
     /* stat_total_error_replies when the last call began or ended, or a
      * script's command was refused: a call failed if errors came since
      * (an error a script's redis.pcall caught is not its failure). */
@@ -668,6 +682,11 @@ typedef struct redisServer {
     long long master_repl_offset;
     int repl_backlog_active;    /* from the first replica on */
     long long repl_backlog_off, repl_backlog_histlen;
+    /* The backlog's bytes: a ring of up to repl-backlog-size (at least
+     * 16 KB) grown as the stream comes, as 7.0 allocates its blocks;
+     * the next byte goes at repl_backlog_idx. */
+    char *repl_backlog_buf;
+    size_t repl_backlog_cap, repl_backlog_idx;
     int repl_seldb;             /* db of the last SELECT fed, -1 none */
     long long repl_cron_loops;
     int get_ack_from_replicas;  /* a WAIT blocked: GETACK in beforeSleep */
@@ -1493,6 +1512,7 @@ void saveCommand(client *c);
 int rdbSaveDataset(redisServer *s);
 void bgsaveCommand(client *c);
 int rdbSaveBackground(redisServer *s);
+int rdbSaveToReplicasSockets(redisServer *s, const char *eofmark);
 void killRDBChild(redisServer *s);
 void rdbRemoveTempFile(redisServer *s, int pid);
 void backgroundSaveDoneHandler(redisServer *s, int exitcode, int bysignal);
@@ -1550,6 +1570,11 @@ void waitCommand(client *c);
 #define REPL_STATE_RECEIVE_PSYNC_REPLY 10
 #define REPL_STATE_TRANSFER 11      /* receiving the RDB */
 #define REPL_STATE_CONNECTED 12     /* following the stream */
+/* A replica's states on its master, as Redis numbers them. */
+#define SLAVE_STATE_WAIT_BGSAVE_START 6 /* waits for a BGSAVE to start */
+#define SLAVE_STATE_WAIT_BGSAVE_END 7   /* its BGSAVE runs */
+#define SLAVE_STATE_SEND_BULK 8         /* the RDB is being sent */
+#define SLAVE_STATE_ONLINE 9            /* gets the stream */
 #define SLAVE_CAPA_EOF (1 << 0)
 #define SLAVE_CAPA_PSYNC2 (1 << 1)
 void replicaofCommand(client *c);
@@ -1563,6 +1588,13 @@ void replicationSendAck(redisServer *s);
 void replicationAdoptHistory(redisServer *s, const char *replid,
                              long long offset);
 void replicationAdoptNewId(redisServer *s, const char *replid);
+void replicationReleaseBacklog(redisServer *s);
+void clientInstallWriteHandler(client *c);
+void copyReplicaOutputBuffer(client *dst, client *src);
+void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket,
+                               sds child_rdb);
+void replicationStartPendingFork(redisServer *s);
+size_t replicationBacklogMemory(redisServer *s);
 void replicationShiftId(redisServer *s);
 void replicationDisconnectReplicas(redisServer *s);
 sds replicaInfo(redisServer *s, sds info);

@@ -133,7 +133,7 @@ static void testChain(void) {
     cmd(&t, m, "SET before 1");
     CHECK_EQ_STR(cmd(&t, r1, "REPLICAOF 127.0.0.1 6379"), "+OK\r\n");
     CHECK_EQ_STR(cmd(&t, r2, "REPLICAOF localhost 6380"), "+OK\r\n");
-    run(&t, 3 * SEC);
+    run(&t, 15 * SEC);
     cmd(&t, m, "SET after 2");
     run(&t, 10 * MS);
     CHECK_EQ_STR(cmd(&t, r1, "MGET before after"),
@@ -179,7 +179,7 @@ static void testStar(void) {
         int r = netAdd(&t, conf);
         cmd(&t, r, "REPLICAOF 127.0.0.1 5011");
     }
-    run(&t, 2 * SEC);
+    run(&t, 7 * SEC);
     CHECK_EQ_INT(infoInt(&t, m, "connected_slaves"), 4);
     cmd(&t, m, "SET key1 111111");
     run(&t, 10 * MS);
@@ -203,7 +203,7 @@ static void testRefusedThenListening(void) {
                  "down");
     int m = netAdd(&t, "port 7000\n");
     cmd(&t, m, "SET k v");
-    run(&t, 1500 * MS);
+    run(&t, 7 * SEC);
     CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)),
                  "up");
     CHECK_EQ_STR(cmd(&t, r, "GET k"), "$1\r\nv\r\n");
@@ -238,7 +238,7 @@ static void testMasterRestartsEmpty(void) {
     int m = netAdd(&t, "save \"\"\n"), r = netAdd(&t, "port 6380\n");
     cmd(&t, m, "SET k v");
     cmd(&t, r, "REPLICAOF 127.0.0.1 6379");
-    run(&t, 2 * SEC);
+    run(&t, 7 * SEC);
     CHECK_EQ_STR(cmd(&t, r, "GET k"), "$1\r\nv\r\n");
     CHECK_EQ_INT(gkServerCrash(t.w, t.node[m], GK_CRASH_PROCESS), GK_OK);
     run(&t, 100 * MS);
@@ -246,12 +246,118 @@ static void testMasterRestartsEmpty(void) {
     CHECK_EQ_STR(cmd(&t, r, "GET k"), "$1\r\nv\r\n");
     CHECK_EQ_INT(gkServerRestart(t.w, t.node[m], NULL), GK_OK);
     gkConnOpen(t.w, t.node[m], &t.conn[m]);
-    run(&t, 3 * SEC);
+    run(&t, 7 * SEC);
     char buf[64];
     CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)),
                  "up");
     CHECK_EQ_STR(cmd(&t, r, "GET k"), "$-1\r\n");
     CHECK_EQ_STR(cmd(&t, r, "DBSIZE"), ":0\r\n");
+    gkWorldRelease(t.w);
+}
+
+/* A full sync as 7.0 makes it: diskless by default, the fork delayed
+ * repl-diskless-sync-delay seconds for more replicas to join, the replica
+ * online once it acknowledged the RDB; and to disk without
+ * repl-diskless-sync, the file sent once the child wrote it. The writes
+ * made while it waited follow the RDB. */
+static void testFullSync(void) {
+    net t;
+    netOpen(&t, 8);
+    int m = netAdd(&t, NULL), r = netAdd(&t, NULL), d = netAdd(&t, NULL);
+    cmd(&t, m, "SET k1 v1");
+    cmd(&t, r, "REPLICAOF 127.0.0.1 6379");
+    run(&t, 2 * SEC);
+    char buf[256];
+    CHECK(strstr(info(&t, m, "slave0", buf, sizeof(buf)),
+                 "state=wait_bgsave") != NULL);
+    CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)),
+                 "down");
+    CHECK_EQ_STR(cmd(&t, m, "ROLE"), "*3\r\n$6\r\nmaster\r\n:14\r\n"
+                 "*0\r\n");
+    cmd(&t, m, "SET k2 v2");                 /* while it waits */
+    run(&t, 5 * SEC);
+    CHECK_EQ_STR(cmd(&t, r, "MGET k1 k2"),
+                 "*2\r\n$2\r\nv1\r\n$2\r\nv2\r\n");
+    CHECK(strstr(info(&t, m, "slave0", buf, sizeof(buf)), "state=online"));
+    CHECK_EQ_INT(logCount(&t, m, "Delay next BGSAVE for diskless SYNC"), 1);
+    CHECK_EQ_INT(logCount(&t, m, "Starting BGSAVE for SYNC with target: "
+                          "replicas sockets"), 1);
+    CHECK_EQ_INT(logCount(&t, m, "Streamed RDB transfer with replica "
+                          "127.0.0.1:6380 succeeded (socket). Waiting for "
+                          "REPLCONF ACK from slave to enable streaming"), 1);
+    CHECK_EQ_INT(logCount(&t, m, "Synchronization with replica "
+                          "127.0.0.1:6380 succeeded"), 1);
+    CHECK_EQ_INT(logCount(&t, r, "MASTER <-> REPLICA sync: receiving "
+                          "streamed RDB from master with EOF to disk"), 1);
+    /* to disk: the file is written, then sent; no waiting */
+    cmd(&t, m, "CONFIG SET repl-diskless-sync no");
+    cmd(&t, d, "REPLICAOF 127.0.0.1 6379");
+    run(&t, 500 * MS);
+    CHECK_EQ_STR(cmd(&t, d, "MGET k1 k2"),
+                 "*2\r\n$2\r\nv1\r\n$2\r\nv2\r\n");
+    CHECK_EQ_INT(logCount(&t, m, "Starting BGSAVE for SYNC with target: "
+                          "disk"), 1);
+    CHECK_EQ_INT(logCount(&t, m, "Background saving started by pid"), 1);
+    CHECK_EQ_INT(logCount(&t, m, "Synchronization with replica "
+                          "127.0.0.1:6381 succeeded"), 1);
+    CHECK_EQ_INT(logCount(&t, d, "MASTER <-> REPLICA sync: receiving "), 1);
+    cmd(&t, m, "INFO stats");
+    CHECK(strstr(t.out, "\r\nsync_full:2\r\n") != NULL);
+    CHECK(strstr(t.out, "\r\nsync_partial_err:2\r\n") != NULL);
+    gkWorldRelease(t.w);
+}
+
+/* The link breaks (the master drops its replica) while writes go on:
+ * the replica asks to continue from where it was, and the master sends
+ * what its backlog kept since; with writes past the backlog's size it
+ * cannot, and the replica gets a full copy. */
+static void testPartialResync(void) {
+    net t;
+    netOpen(&t, 7);
+    int m = netAdd(&t, "repl-backlog-size 16kb\n"),
+        r = netAdd(&t, "port 6380\n");
+    cmd(&t, r, "REPLICAOF 127.0.0.1 6379");
+    run(&t, 7 * SEC);
+    cmd(&t, m, "SET a 1");
+    run(&t, 10 * MS);
+    long long before = infoInt(&t, m, "master_repl_offset");
+    /* the kill and two writes reach the master together, before the
+     * replica can connect again */
+    const char *batch = "CLIENT KILL TYPE replica\r\nSET b 2\r\n"
+                        "SET c 3\r\n";
+    gktExchange(t.w, t.conn[m], batch, strlen(batch), t.out,
+                sizeof(t.out));
+    CHECK_EQ_STR(t.out, ":1\r\n+OK\r\n+OK\r\n");
+    long long after = infoInt(&t, m, "master_repl_offset");
+    run(&t, 2 * SEC);
+    CHECK_EQ_STR(cmd(&t, r, "MGET a b c"),
+                 "*3\r\n$1\r\n1\r\n$1\r\n2\r\n$1\r\n3\r\n");
+    char want[160];
+    snprintf(want, sizeof(want), "Partial resynchronization request from "
+             "127.0.0.1:6380 accepted. Sending %lld bytes of backlog "
+             "starting from offset %lld.", after - before, before + 1);
+    CHECK_EQ_INT(logCount(&t, m, want), 1);
+    CHECK_EQ_INT(logCount(&t, r, "Successful partial resynchronization "
+                          "with master."), 1);
+    CHECK_EQ_INT(logCount(&t, m, "Starting BGSAVE for SYNC"), 1);
+    CHECK_EQ_INT(infoInt(&t, r, "master_repl_offset"), after);
+    CHECK_EQ_INT(infoInt(&t, m, "repl_backlog_histlen"), after);
+    /* 40 KB of writes while the link is down: past the 16 KB backlog */
+    static char big[64 * 1024];
+    int n = snprintf(big, sizeof(big), "CLIENT KILL TYPE replica\r\n");
+    for (int i = 0; i < 40; i++)
+        n += snprintf(big + n, sizeof(big) - (size_t)n, "SET big:%d %01000d"
+                      "\r\n", i, i);
+    gktExchange(t.w, t.conn[m], big, (size_t)n, t.out, sizeof(t.out));
+    run(&t, 7 * SEC);
+    CHECK_EQ_INT(logCount(&t, m, "Unable to partial resync with replica "
+                          "127.0.0.1:6380 for lack of backlog (Replica "
+                          "request was: "), 1);
+    CHECK_EQ_INT(logCount(&t, m, "Starting BGSAVE for SYNC"), 2);
+    CHECK_EQ_INT(infoInt(&t, m, "repl_backlog_histlen"), 16384);
+    CHECK_EQ_STR(cmd(&t, r, "DBSIZE"), ":43\r\n");
+    CHECK_EQ_INT(infoInt(&t, r, "master_repl_offset"),
+                 infoInt(&t, m, "master_repl_offset"));
     gkWorldRelease(t.w);
 }
 
@@ -310,6 +416,10 @@ int main(void) {
         testUnknownAndUnanswered);
     RUN("a master restarted empty empties its replica",
         testMasterRestartsEmpty);
+    RUN("a full sync waits for diskless sync's delay, or goes through "
+        "the disk", testFullSync);
+    RUN("a broken link continues from the backlog, or resyncs in full "
+        "once the backlog lost its offset", testPartialResync);
     RUN("the replication labs: a write reaches every replica, hop by hop "
         "down a chain", testReplicationLabs);
     return gkTestReport();

@@ -11,18 +11,27 @@
 // Run: node --test tests/server/migrate.test.mjs
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, freePort, raw, sleep, startServer } from './servers.mjs';
 
+// Each server in a directory of its own: a replica's SYNC makes the RDB
+// there.
 const servers = [];
+const dirs = [];
 async function start(kind, args = []) {
-  const s = await startServer(kind, ['--enable-debug-command', 'yes', ...args]);
+  const dir = mkdtempSync(join(tmpdir(), `glasskv-migrate-${kind}-`));
+  dirs.push(dir);
+  const s = await startServer(kind, ['--enable-debug-command', 'yes', '--dir', dir, ...args]);
   servers.push(s);
   return s;
 }
 after(async () => {
   await Promise.all(servers.map((s) => s.stop('SIGKILL')));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 const run = (s, ...args) => cli(s.port, args).out;

@@ -1,7 +1,8 @@
 // Replication on real sockets: `glasskv server` as a replica of Debian's
 // redis-server 7.0, next to a redis-server replica of the same master;
 // redis-server as a replica of glasskv, directly and through a glasskv
-// replica in between; REPLICAOF NO ONE; a master that cannot be reached.
+// replica in between; a broken link continued from the backlog; REPLICAOF
+// NO ONE; a master that cannot be reached.
 // What the two replicas hold (DEBUG DIGEST), say (ROLE, INFO replication)
 // and refuse (READONLY, MASTERDOWN) must be the same.
 //
@@ -197,6 +198,33 @@ describe('replication between glasskv and redis-server', () => {
       assert.equal(run(s, 'set', 'now', 'writable'), 'OK\n');
     }
     assert.equal(run(g, 'role'), run(r, 'role').replace(/\d+\n\n$/, `${replInfo(g).master_repl_offset}\n\n`));
+  });
+
+  it('a broken link continues from the master\'s backlog, on glasskv as on redis-server', async () => {
+    const sent = [];
+    for (const kind of ['glasskv', 'redis']) {
+      const m = await start(kind, FAST_SYNC);
+      const r = await start('redis');
+      run(m, 'set', 'a', '1');
+      assert.equal(run(r, 'replicaof', '127.0.0.1', String(m.port)), 'OK\n');
+      await caughtUp(m, [r]);
+      // The master drops its replica and takes two writes before the
+      // replica is back.
+      const out = cli(m.port, [], 'CLIENT KILL TYPE replica\nSET b 2\nSET c 3\n').out;
+      assert.equal(out, '1\nOK\nOK\n');
+      await caughtUp(m, [r]);
+      assert.equal(run(r, 'mget', 'a', 'b', 'c'), '1\n2\n3\n');
+      const re = /Partial resynchronization request from 127\.0\.0\.1:(\d+) accepted\. Sending (\d+) bytes of backlog starting from offset (\d+)\./;
+      assert.ok(await logged(m, re), `${kind}: ${m.log}`);
+      const [, port, bytes] = re.exec(m.log);
+      assert.equal(port, String(r.port));
+      sent.push(Number(bytes));
+      assert.ok(await logged(r, /Successful partial resynchronization with master\./), r.log);
+      assert.equal(replInfo(m).repl_backlog_active, '1');
+    }
+    // the same two writes, in the protocol, from either backlog
+    assert.equal(sent[0], sent[1]);
+    assert.ok(sent[0] > 0);
   });
 
   it('a master that cannot be reached: connect state, and MASTERDOWN without stale data', async () => {
