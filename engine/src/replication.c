@@ -25,24 +25,29 @@
 #include "rdb.h"
 #include "siphash.h"
 
-/* The 40 hex digits of the replication id, from the server's hash seed and
- * its pid: fixed by the world's seed like everything random here, and new
- * for every process, as Redis draws a new one at each start. */
-static void _makeReplid(redisServer *s) {
+/* 40 hex digits drawn for `what` (its n-th), from the server's hash seed
+ * and its pid: fixed by the world's seed like everything random here, and
+ * new for every process, as Redis draws them at random. */
+static void _hexId(redisServer *s, const char *what, long long n,
+                   char *out) {
     static const char hex[] = "0123456789abcdef";
     uint64_t h = 0;
     for (int i = 0; i < 40; i++) {
         if (i % 16 == 0) {
-            char in[48];
-            int n = snprintf(in, sizeof(in), "replid:%d:%lld:%d", s->pid,
-                             s->replid_gen, i);
-            h = siphash((const uint8_t *)in, (size_t)n, s->denv.seed);
+            char in[64];
+            int len = snprintf(in, sizeof(in), "%s:%d:%lld:%d", what, s->pid,
+                               n, i);
+            h = siphash((const uint8_t *)in, (size_t)len, s->denv.seed);
         }
-        s->replid[i] = hex[h & 15];
+        out[i] = hex[h & 15];
         h >>= 4;
     }
-    s->replid[40] = '\0';
-    s->replid_gen++;
+    out[40] = '\0';
+}
+
+/* A new replication id, as Redis draws one at each start. */
+static void _makeReplid(redisServer *s) {
+    _hexId(s, "replid", s->replid_gen++, s->replid);
 }
 
 /* The replication id, made the first time it is asked for. */
@@ -389,22 +394,9 @@ static void _setupFullResync(client *c, long long offset) {
         freeClientAsync(c);
 }
 
-/* 40 characters that end a diskless RDB, from the server's seed and its
- * forks so far, as fixed by the world's seed as the replid. */
+/* 40 characters that end a diskless RDB. */
 static void _makeEofMark(redisServer *s, char *mark) {
-    static const char hex[] = "0123456789abcdef";
-    uint64_t h = 0;
-    for (int i = 0; i < 40; i++) {
-        if (i % 16 == 0) {
-            char in[48];
-            int n = snprintf(in, sizeof(in), "eofmark:%d:%lld:%d", s->pid,
-                             s->stat_total_forks, i);
-            h = siphash((const uint8_t *)in, (size_t)n, s->denv.seed);
-        }
-        mark[i] = hex[h & 15];
-        h >>= 4;
-    }
-    mark[40] = '\0';
+    _hexId(s, "eofmark", s->stat_total_forks, mark);
 }
 
 /* startBgsaveForReplication: a BGSAVE for the replicas waiting for one,
