@@ -264,6 +264,8 @@ void checkChildrenDone(redisServer *s) {
     else
         backgroundRewriteDoneHandler(s, ch->exitcode, ch->bysignal);
     childRelease(s);
+    /* Replicas waiting for a BGSAVE may have one now. */
+    replicationStartPendingFork(s);
 }
 
 /* The forking part of serverCron, in Redis 7.0's order: a rewrite asked

@@ -61,11 +61,27 @@ static void _cancelHandshake(redisServer *s) {
     }
     sdsfree(s->mem, s->repl_transfer_in);
     s->repl_transfer_in = NULL;
-    sdsfree(s->mem, s->repl_transfer_rdb);
-    s->repl_transfer_rdb = NULL;
+    /* replicationAbortSyncTransfer: the temp file goes. */
+    if (s->repl_transfer_tmpfd >= 0) {
+        s->fs.close(s->fs.ctx, s->repl_transfer_tmpfd);
+        s->fs.unlink(s->fs.ctx, s->repl_transfer_tmpfile);
+        s->repl_transfer_tmpfd = -1;
+    }
     if (s->repl_state == REPL_STATE_CONNECTING || _inHandshake(s) ||
         s->repl_state == REPL_STATE_TRANSFER)
         s->repl_state = REPL_STATE_CONNECT;
+}
+
+static int _connectWithMaster(redisServer *s);
+
+/* cancelReplicationHandshake(1): the transfer failed; the replica tries
+ * again at once (a master whose every BGSAVE fails sees it back as soon
+ * as it dropped it). */
+static void _retryTransfer(redisServer *s) {
+    _cancelHandshake(s);
+    serverLog(s, LL_NOTICE, "Reconnecting to MASTER %s:%d after failure",
+              s->masterhost, s->masterport);
+    _connectWithMaster(s);
 }
 
 /* connectWithMaster: starts the connection. C_ERR, logged, if it cannot
@@ -145,37 +161,26 @@ static int _receiveLine(redisServer *s, char *line, size_t cap) {
 
 /* ---- The full copy. ---- */
 
-/* The RDB arrived whole: write it to the temp file, rename it to
+/* The RDB arrived whole in the temp file: fsync it, rename it to
  * dump.rdb, flush the dataset and load it. */
 static int _loadTransfer(redisServer *s) {
-    char tmp[96];
-    snprintf(tmp, sizeof(tmp), "temp-%lld.%d.rdb", s->mstime / 1000,
-             s->pid);
-    int fd = s->fs.open(s->fs.ctx, tmp, FS_O_WRONLY | FS_O_TRUNC |
-                                        FS_O_CREAT);
-    if (fd < 0) {
-        serverLog(s, LL_WARNING, "Opening the temp file needed for MASTER "
-                  "<-> REPLICA synchronization: %s", aofStrerror(-fd));
-        return C_ERR;
-    }
-    sds rdb = s->repl_transfer_rdb;
-    long n = s->fs.write(s->fs.ctx, fd, rdb, sdslen(rdb));
-    int r = n == (long)sdslen(rdb) ? s->fs.fsync(s->fs.ctx, fd) : -1;
+    int fd = s->repl_transfer_tmpfd;
+    int r = s->fs.fsync(s->fs.ctx, fd);
     s->fs.close(s->fs.ctx, fd);
+    s->repl_transfer_tmpfd = -1;
     if (r < 0) {
         serverLog(s, LL_WARNING, "Write error or short write writing to the "
                   "DB dump file needed for MASTER <-> REPLICA "
-                  "synchronization: %s", n < 0 ? aofStrerror((int)-n)
-                                                : "short write");
-        s->fs.unlink(s->fs.ctx, tmp);
+                  "synchronization: %s", aofStrerror(-r));
+        s->fs.unlink(s->fs.ctx, s->repl_transfer_tmpfile);
         return C_ERR;
     }
-    r = s->fs.rename(s->fs.ctx, tmp, s->cfg.dbfilename);
+    r = s->fs.rename(s->fs.ctx, s->repl_transfer_tmpfile, s->cfg.dbfilename);
     if (r < 0) {
         serverLog(s, LL_WARNING, "Failed trying to rename the temp DB into "
                   "%s in MASTER <-> REPLICA synchronization: %s",
                   s->cfg.dbfilename, aofStrerror(-r));
-        s->fs.unlink(s->fs.ctx, tmp);
+        s->fs.unlink(s->fs.ctx, s->repl_transfer_tmpfile);
         return C_ERR;
     }
     int aof_was_on = s->aof.state != AOF_OFF;
@@ -229,11 +234,9 @@ static void _createMasterClient(redisServer *s, const char *replid,
 /* The RDB is whole: load it and follow the stream. */
 static void _finishTransfer(redisServer *s) {
     if (_loadTransfer(s) != C_OK) {
-        _cancelHandshake(s);
+        _retryTransfer(s);
         return;
     }
-    sdsfree(s->mem, s->repl_transfer_rdb);
-    s->repl_transfer_rdb = NULL;
     /* Our replicas must sync again: the dataset changed under them. */
     replicationDisconnectReplicas(s);
     replicationAdoptHistory(s, s->master_replid, s->master_initial_offset);
@@ -245,28 +248,58 @@ static void _finishTransfer(redisServer *s) {
     if (eof && s->master) replicationSendAck(s);
 }
 
-/* readSyncBulkPayload: the transfer's bytes. */
+/* Writes len bytes of the RDB to the temp file, and keeps the last 40
+ * bytes read. C_ERR, logged, if the disk did not take them all. */
+static int _writeTransfer(redisServer *s, const char *p, size_t len) {
+    long n = s->fs.write(s->fs.ctx, s->repl_transfer_tmpfd, p, len);
+    if (n != (long)len) {
+        serverLog(s, LL_WARNING, "Write error or short write writing to the "
+                  "DB dump file needed for MASTER <-> REPLICA "
+                  "synchronization: %s", n < 0 ? aofStrerror((int)-n)
+                                               : "short write");
+        return C_ERR;
+    }
+    if (len >= EOFMARK_LEN) {
+        memcpy(s->repl_transfer_tail, p + len - EOFMARK_LEN, EOFMARK_LEN);
+    } else {
+        memmove(s->repl_transfer_tail, s->repl_transfer_tail + len,
+                EOFMARK_LEN - len);
+        memcpy(s->repl_transfer_tail + EOFMARK_LEN - len, p, len);
+    }
+    s->repl_transfer_read += (long long)len;
+    return C_OK;
+}
+
+/* readSyncBulkPayload: the transfer's bytes, into the temp file as they
+ * come. */
 static void _readTransfer(redisServer *s) {
     char line[256];
-    if (s->repl_transfer_rdb == NULL) {
+    if (!s->repl_transfer_header) {
         /* The header: "$<len>" or "$EOF:<mark>"; lone newlines before it
          * keep the link alive while the master prepares the RDB. */
         for (;;) {
             int got = _receiveLine(s, line, sizeof(line));
-            if (got < 0) goto lost;
+            if (got < 0) {
+                /* Redis reads the count with a blocking read whose end of
+                 * stream sets no errno: it says "Success". */
+                serverLog(s, LL_WARNING, "I/O error reading bulk count from "
+                          "MASTER: Success");
+                _retryTransfer(s);
+                return;
+            }
             if (got == 0) return;
             if (line[0] == '\0') continue;
             if (line[0] == '-') {
                 serverLog(s, LL_WARNING, "MASTER aborted replication with an "
                           "error: %s", line + 1);
-                _cancelHandshake(s);
+                _retryTransfer(s);
                 return;
             }
             if (line[0] != '$') {
                 serverLog(s, LL_WARNING, "Bad protocol from MASTER, the "
                           "first byte is not '$' (we received '%s'), are you "
                           "sure the host and port are right?", line);
-                _cancelHandshake(s);
+                _retryTransfer(s);
                 return;
             }
             break;
@@ -284,11 +317,12 @@ static void _readTransfer(redisServer *s) {
                       "bytes from master to disk", s->repl_transfer_size);
         }
         s->repl_transfer_read = 0;
-        s->repl_transfer_rdb = sdsempty(s->mem);
+        memset(s->repl_transfer_tail, 0, EOFMARK_LEN);
+        s->repl_transfer_header = 1;
     } else if (_readLink(s) < 0) {
         goto lost;
     }
-    /* Move what was read into the RDB; with a length, no further than
+    /* What was read goes to the file; with a length, no further than
      * its end (the stream may follow in the same read). */
     sds in = s->repl_transfer_in;
     size_t take = sdslen(in);
@@ -296,25 +330,35 @@ static void _readTransfer(redisServer *s) {
         long long left = s->repl_transfer_size - s->repl_transfer_read;
         if ((long long)take > left) take = (size_t)left;
     }
-    s->repl_transfer_rdb = sdscatlen(s->mem, s->repl_transfer_rdb, in, take);
+    if (take && _writeTransfer(s, in, take) != C_OK) {
+        _retryTransfer(s);
+        return;
+    }
     sdsrange(in, (long)take, -1);
-    s->repl_transfer_read += (long long)take;
-    sds rdb = s->repl_transfer_rdb;
     if (s->repl_transfer_size >= 0) {
         if (s->repl_transfer_read < s->repl_transfer_size) return;
     } else {
-        if (sdslen(rdb) < EOFMARK_LEN ||
-            memcmp(rdb + sdslen(rdb) - EOFMARK_LEN, s->repl_eofmark,
-                   EOFMARK_LEN) != 0)
+        if (s->repl_transfer_read < EOFMARK_LEN ||
+            memcmp(s->repl_transfer_tail, s->repl_eofmark, EOFMARK_LEN))
             return;
-        sdsrange(rdb, 0, (long)(sdslen(rdb) - EOFMARK_LEN) - 1);
+        /* The mark went to the file with the rest: cut it off. */
+        int r = s->fs.ftruncate(s->fs.ctx, s->repl_transfer_tmpfd,
+                                (uint64_t)(s->repl_transfer_read -
+                                           EOFMARK_LEN));
+        if (r < 0) {
+            serverLog(s, LL_WARNING, "Error truncating the RDB file "
+                      "received from the master for SYNC: %s",
+                      aofStrerror(-r));
+            _retryTransfer(s);
+            return;
+        }
     }
     _finishTransfer(s);
     return;
 lost:
     serverLog(s, LL_WARNING, "I/O error trying to sync with MASTER: "
               "connection lost");
-    _cancelHandshake(s);
+    _retryTransfer(s);
 }
 
 /* ---- The handshake. ---- */
@@ -353,8 +397,21 @@ static void _psyncReply(redisServer *s, const char *reply) {
                       s->master_replid, s->master_initial_offset);
         }
         s->cached_offset = -1;
+        /* Prepare a suitable temp file for bulk transfer. */
+        snprintf(s->repl_transfer_tmpfile, sizeof(s->repl_transfer_tmpfile),
+                 "temp-%lld.%d.rdb", s->mstime / 1000, s->pid);
+        int fd = s->fs.open(s->fs.ctx, s->repl_transfer_tmpfile,
+                            FS_O_WRONLY | FS_O_TRUNC | FS_O_CREAT);
+        if (fd < 0) {
+            serverLog(s, LL_WARNING, "Opening the temp file needed for "
+                      "MASTER <-> REPLICA synchronization: %s",
+                      aofStrerror(-fd));
+            _cancelHandshake(s);
+            return;
+        }
+        s->repl_transfer_tmpfd = fd;
         s->repl_state = REPL_STATE_TRANSFER;
-        s->repl_transfer_rdb = NULL;
+        s->repl_transfer_header = 0;
         s->repl_transfer_size = -1;
         s->repl_transfer_read = 0;
         return;
@@ -402,7 +459,7 @@ static void _syncWithMaster(aeEventLoop *el, int fd, void *data, int mask) {
     (void)el; (void)fd; (void)mask;
     redisServer *s = data;
     aeBackend *be = &s->el->backend;
-    char line[512];
+    char line[256];             /* receiveSynchronousResponse's buf */
     int got;
     if (s->repl_state == REPL_STATE_TRANSFER) {
         _readTransfer(s);
@@ -619,6 +676,10 @@ void replicationUnsetMaster(redisServer *s) {
 
 /* The server goes away: the link and the master's address with it. */
 void replicaRelease(redisServer *s) {
+    /* A process that ends leaves its temp file where it is. */
+    if (s->repl_transfer_tmpfd >= 0)
+        s->fs.close(s->fs.ctx, s->repl_transfer_tmpfd);
+    s->repl_transfer_tmpfd = -1;
     _cancelHandshake(s);
     sdsfree(s->mem, s->masterhost);
     s->masterhost = NULL;

@@ -65,9 +65,18 @@ typedef struct replRdb {
     sds data;
     int refs;
     int socket;                 /* diskless: online at the first ACK */
+    /* Diskless: the child writes the RDB into its pipe while it works,
+     * from start_ns for span_ns, so its bytes can be sent only as they
+     * come; the header at once, the EOF mark once the child is done. */
+    uint64_t start_ns, span_ns;
+    size_t head_len;
+    int done;
 } replRdb;
 
 #define REPL_BULK_CHUNK (16 * 1024)     /* PROTO_IOBUF_LEN */
+
+static replRdb *_rdbNew(redisServer *s, int socket);
+static void _sendBulk(aeEventLoop *el, int fd, void *data, int mask);
 
 /* The replica's IP address (INFO's ip=), from its connection's peer
  * "ip:port" or "[ip]:port". */
@@ -432,10 +441,33 @@ static void _startBgsaveForReplication(redisServer *s, int mincapa) {
         }
         return;
     }
-    if (!socket)
+    if (!socket) {
         for (int i = 0; i < s->nreplicas; i++)
             if (s->replicas[i]->replstate == SLAVE_STATE_WAIT_BGSAVE_START)
                 _setupFullResync(s->replicas[i], s->master_repl_offset);
+        return;
+    }
+    /* The child's RDB, framed, sent to each as the child makes it. */
+    serverChild *ch = &s->child;
+    replRdb *r = _rdbNew(s, 1);
+    r->data = sdscatprintf(&r->mem, sdsempty(&r->mem), "$EOF:%s\r\n",
+                           ch->eofmark);
+    r->head_len = sdslen(r->data);
+    r->data = sdscatsds(&r->mem, r->data, ch->data);
+    r->data = sdscatlen(&r->mem, r->data, ch->eofmark, 40);
+    r->span_ns = ch->cpu_ns ? ch->cpu_ns : 1;
+    r->start_ns = ch->next - r->span_ns;
+    r->refs = 1;                        /* the transfer's own */
+    s->repl_socket_rdb = r;
+    for (int i = 0; i < s->nreplicas; i++) {
+        client *c = s->replicas[i];
+        if (c->replstate != SLAVE_STATE_WAIT_BGSAVE_END || c->repl_rdb)
+            continue;
+        c->repl_rdb = r;
+        c->repl_rdb_pos = 0;
+        r->refs++;
+        aeCreateFileEvent(s->el, c->fd, AE_WRITABLE, _sendBulk, c);
+    }
 }
 
 /* replicationStartPendingFork, once a second and when a child is done:
@@ -463,13 +495,38 @@ void replicationStartPendingFork(redisServer *s) {
         _startBgsaveForReplication(s, mincapa);
 }
 
-static void _rdbRelease(redisServer *s, client *c) {
-    replRdb *r = c->repl_rdb;
-    if (!r) return;
-    c->repl_rdb = NULL;
-    if (--r->refs) return;
+static void _rdbUnref(redisServer *s, replRdb *r) {
+    if (!r || --r->refs) return;
     sdsfree(&r->mem, r->data);
     memFree(s->mem, r);
+}
+
+static void _rdbRelease(redisServer *s, client *c) {
+    replRdb *r = c->repl_rdb;
+    c->repl_rdb = NULL;
+    _rdbUnref(s, r);
+}
+
+/* How much of the RDB can be sent now: all of a file; of a diskless
+ * one, what the child has written into its pipe so far. */
+static size_t _rdbAvailable(redisServer *s, replRdb *r) {
+    size_t len = sdslen(r->data);
+    if (!r->socket || r->done) return len;
+    uint64_t now = serverNow(s);
+    size_t body = len - r->head_len - 40;
+    if (now <= r->start_ns) return r->head_len;
+    uint64_t el = now - r->start_ns;
+    if (el >= r->span_ns) return len - 40;
+    return r->head_len + (size_t)((double)body * (double)el /
+                                  (double)r->span_ns);
+}
+
+/* A new RDB to send, data taken over. */
+static replRdb *_rdbNew(redisServer *s, int socket) {
+    replRdb *r = memCalloc(s->mem, sizeof(*r));
+    memInit(&r->mem, s->mem->fn, s->mem->ud);
+    r->socket = socket;
+    return r;
 }
 
 /* putSlaveOnline: the RDB went; the stream buffered since follows. */
@@ -482,14 +539,56 @@ static void _putOnline(redisServer *s, client *c) {
               _replicaName(c, name, sizeof(name)));
 }
 
-/* sendBulkToSlave: the RDB, a buffer at a time as the socket takes it. */
+/* A diskless replica has its whole RDB, the child is done: it is online
+ * from its first ACK. */
+static void _streamedOk(redisServer *s, client *c) {
+    char name[96];
+    _rdbRelease(s, c);
+    c->replstate = SLAVE_STATE_ONLINE;
+    c->repl_start_cmd_stream_on_ack = 1;
+    c->repl_ack_time_ms = s->mstime;
+    serverLog(s, LL_NOTICE, "Streamed RDB transfer with replica %s "
+              "succeeded (socket). Waiting for REPLCONF ACK from slave to "
+              "enable streaming", _replicaName(c, name, sizeof(name)));
+}
+
+/* Every millisecond while a diskless transfer runs: the replicas that
+ * sent all the child had written so far get what it wrote since. */
+static long long _streamTimer(aeEventLoop *el, long long id, void *data) {
+    (void)id;
+    redisServer *s = data;
+    int pending = 0;
+    for (int i = 0; i < s->nreplicas; i++) {
+        client *c = s->replicas[i];
+        replRdb *r = c->repl_rdb;
+        if (!r || !r->socket || c->repl_rdb_pos == sdslen(r->data)) continue;
+        pending++;
+        if (!(aeGetFileEvents(el, c->fd) & AE_WRITABLE) &&
+            c->repl_rdb_pos < _rdbAvailable(s, r))
+            aeCreateFileEvent(el, c->fd, AE_WRITABLE, _sendBulk, c);
+    }
+    if (pending) return 1;
+    s->repl_stream_timer = -1;
+    return AE_NOMORE;
+}
+
+/* sendBulkToSlave (and, diskless, rdbPipeWriteHandler): the RDB, a
+ * buffer at a time as the socket takes it and the child makes it. */
 static void _sendBulk(aeEventLoop *el, int fd, void *data, int mask) {
     (void)mask;
     client *c = data;
     redisServer *s = c->srv;
     replRdb *r = c->repl_rdb;
     aeBackend *be = &el->backend;
-    size_t left = sdslen(r->data) - c->repl_rdb_pos;
+    size_t avail = _rdbAvailable(s, r);
+    if (c->repl_rdb_pos >= avail) {
+        /* all the child wrote so far went: wait for more */
+        aeDeleteFileEvent(el, fd, AE_WRITABLE);
+        if (c->repl_rdb_pos < sdslen(r->data) && s->repl_stream_timer < 0)
+            s->repl_stream_timer = aeCreateTimeEvent(el, 1, _streamTimer, s);
+        return;
+    }
+    size_t left = avail - c->repl_rdb_pos;
     long n = be->write(be->ctx, fd, r->data + c->repl_rdb_pos,
                        left < REPL_BULK_CHUNK ? left : REPL_BULK_CHUNK);
     if (n == -1) return;                /* the socket is full: later */
@@ -503,37 +602,30 @@ static void _sendBulk(aeEventLoop *el, int fd, void *data, int mask) {
     s->stat_net_output_bytes += n;
     if (c->repl_rdb_pos < sdslen(r->data)) return;
     aeDeleteFileEvent(el, fd, AE_WRITABLE);
-    int socket = r->socket;
-    _rdbRelease(s, c);
-    if (!socket) {
+    if (!r->socket) {
+        _rdbRelease(s, c);
         _putOnline(s, c);
-        return;
+    } else if (r->done) {
+        _streamedOk(s, c);
     }
-    char name[96];
-    c->replstate = SLAVE_STATE_ONLINE;
-    c->repl_start_cmd_stream_on_ack = 1;
-    c->repl_ack_time_ms = s->mstime;
-    serverLog(s, LL_NOTICE, "Streamed RDB transfer with replica %s "
-              "succeeded (socket). Waiting for REPLCONF ACK from slave to "
-              "enable streaming", _replicaName(c, name, sizeof(name)));
+    /* else the child has yet to be reaped: updateSlavesWaitingBgsave */
 }
 
-/* updateSlavesWaitingBgsave: a BGSAVE child ended (ok: with success). Its
- * replicas get the RDB -- the file for a disk sync, the child's pipe
- * (child_rdb) for a diskless one -- or, if it failed, are dropped; those
- * that came meanwhile get the next BGSAVE. */
+/* updateSlavesWaitingBgsave: a BGSAVE child ended (ok: with success).
+ * Those of a disk BGSAVE get the file; those of a diskless one, which
+ * had its bytes as the child made them, are done (or get the rest); if
+ * it failed, they are dropped. Those that came meanwhile wait for the
+ * next BGSAVE (replicationStartPendingFork, once the child is gone). */
 void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket,
                                sds child_rdb) {
-    int start = 0, mincapa = -1;
-    replRdb *rdb = NULL;
+    (void)child_rdb;
+    replRdb *rdb = NULL, *streamed = socket ? s->repl_socket_rdb : NULL;
+    if (streamed) {
+        streamed->done = 1;
+        s->repl_socket_rdb = NULL;
+    }
     for (int i = 0; i < s->nreplicas; i++) {
         client *c = s->replicas[i];
-        if (c->replstate == SLAVE_STATE_WAIT_BGSAVE_START) {
-            start = 1;
-            mincapa = mincapa == -1 ? c->slave_capa
-                                    : (mincapa & c->slave_capa);
-            continue;
-        }
         if (c->replstate != SLAVE_STATE_WAIT_BGSAVE_END) continue;
         if (!ok) {
             serverLog(s, LL_WARNING, "SYNC failed. BGSAVE child returned "
@@ -541,32 +633,31 @@ void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket,
             freeClientAsync(c);
             continue;
         }
+        if (socket) {
+            if (c->repl_rdb && c->repl_rdb_pos == sdslen(c->repl_rdb->data))
+                _streamedOk(s, c);
+            else if (c->repl_rdb)
+                aeCreateFileEvent(s->el, c->fd, AE_WRITABLE, _sendBulk, c);
+            continue;
+        }
         if (!rdb) {
-            rdb = memCalloc(s->mem, sizeof(*rdb));
-            memInit(&rdb->mem, s->mem->fn, s->mem->ud);
-            rdb->socket = socket;
             sds body = NULL;
-            if (socket) {
-                rdb->data = sdscatprintf(&rdb->mem, sdsempty(&rdb->mem),
-                                         "$EOF:%s\r\n", s->child.eofmark);
-                rdb->data = sdscatsds(&rdb->mem, rdb->data, child_rdb);
-                rdb->data = sdscatlen(&rdb->mem, rdb->data,
-                                      s->child.eofmark, 40);
-            } else if (s->fs.readFile &&
-                       s->fs.readFile(s->fs.ctx, s->cfg.dbfilename,
-                                      &rdb->mem, &body) == 0) {
-                rdb->data = sdscatprintf(&rdb->mem, sdsempty(&rdb->mem),
-                                         "$%zu\r\n", sdslen(body));
-                rdb->data = sdscatsds(&rdb->mem, rdb->data, body);
-                sdsfree(&rdb->mem, body);
-            } else {
-                memFree(s->mem, rdb);
+            rdb = _rdbNew(s, 0);
+            if (!s->fs.readFile ||
+                s->fs.readFile(s->fs.ctx, s->cfg.dbfilename, &rdb->mem,
+                               &body) != 0) {
+                _rdbUnref(s, rdb);
                 rdb = NULL;
                 serverLog(s, LL_WARNING, "SYNC failed. Can't open/stat DB "
                           "after BGSAVE: %s", "No such file or directory");
                 freeClientAsync(c);
                 continue;
             }
+            rdb->data = sdscatprintf(&rdb->mem, sdsempty(&rdb->mem),
+                                     "$%zu\r\n", sdslen(body));
+            rdb->data = sdscatsds(&rdb->mem, rdb->data, body);
+            sdsfree(&rdb->mem, body);
+            rdb->refs = 1;              /* this loop's, dropped below */
         }
         c->repl_rdb = rdb;
         c->repl_rdb_pos = 0;
@@ -574,7 +665,15 @@ void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket,
         c->replstate = SLAVE_STATE_SEND_BULK;
         aeCreateFileEvent(s->el, c->fd, AE_WRITABLE, _sendBulk, c);
     }
-    if (start) _startBgsaveForReplication(s, mincapa);
+    _rdbUnref(s, rdb);
+    _rdbUnref(s, streamed);
+}
+
+/* What the replication side of a process holds, freed with it. */
+void replicationRelease(redisServer *s) {
+    replicationReleaseBacklog(s);
+    _rdbUnref(s, s->repl_socket_rdb);
+    s->repl_socket_rdb = NULL;
 }
 
 /* SYNC, and PSYNC replid offset: the caller becomes a replica; it
@@ -609,6 +708,9 @@ void syncCommand(client *c) {
     s->stat_sync_full++;
     _addReplica(s, c, SLAVE_STATE_WAIT_BGSAVE_START);
     if (!s->repl_backlog_active) {
+        /* The first replica starts a new history: a new replid, none
+         * before it. */
+        replicationChangeId(s);
         _createBacklog(s);
         serverLog(s, LL_NOTICE, "Replication backlog created, my new "
                   "replication IDs are '%s' and '%s'", replicationId(s),
@@ -657,7 +759,7 @@ void replicationRemoveReplica(redisServer *s, client *c) {
         int was_waiting = c->replstate == SLAVE_STATE_WAIT_BGSAVE_END;
         _rdbRelease(s, c);
         c->replstate = 0;
-        serverLog(s, LL_NOTICE, "Connection with replica %s lost.",
+        serverLog(s, LL_WARNING, "Connection with replica %s lost.",
                   _replicaName(c, name, sizeof(name)));
         /* A diskless transfer with no replica left to take it is over. */
         if (was_waiting && s->child.type == CHILD_TYPE_RDB &&

@@ -248,6 +248,8 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->cached_offset = -1;
     s->cached_dbid = -1;
     s->repl_transfer_fd = -1;
+    s->repl_transfer_tmpfd = -1;
+    s->repl_stream_timer = -1;
     aclInit(s);
     aofInit(s);
     s->child.fd = -1;
@@ -271,7 +273,7 @@ void serverRelease(redisServer *s) {
     bioKill(&s->bio);
     aofRelease(s);
     replicaRelease(s);
-    replicationReleaseBacklog(s);
+    replicationRelease(s);
     migrateCloseAllSockets(s);
     for (int fd = 0; fd < s->clients_cap; fd++)
         if (s->clients[fd]) freeClient(s->clients[fd]);

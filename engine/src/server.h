@@ -664,7 +664,13 @@ typedef struct redisServer {
     long long repl_transfer_size;   /* RDB bytes announced, -1 EOF-marked */
     long long repl_transfer_read;   /* RDB bytes received */
     char repl_eofmark[41];      /* the diskless RDB's end mark */
-    sds repl_transfer_rdb;      /* the RDB being received */
+    /* The RDB being received goes to a temp file as it comes (tmpfd,
+     * -1 none); the last bytes read are kept to find a diskless RDB's
+     * EOF mark. */
+    int repl_transfer_tmpfd;
+    char repl_transfer_tmpfile[96];
+    char repl_transfer_tail[40];
+    int repl_transfer_header;   /* its "$<len>" line was read */
     long long repl_transfer_lastio; /* unix seconds */
     long long repl_down_since;  /* unix seconds, 0 never connected */
     char master_replid[41];     /* the master's, from +FULLRESYNC */
@@ -690,6 +696,8 @@ typedef struct redisServer {
     int repl_seldb;             /* db of the last SELECT fed, -1 none */
     long long repl_cron_loops;
     int get_ack_from_replicas;  /* a WAIT blocked: GETACK in beforeSleep */
+    struct replRdb *repl_socket_rdb; /* the diskless transfer under way */
+    long long repl_stream_timer;    /* its time event, -1 none */
     client **replicas;          /* in the order they came */
     int nreplicas, replicas_cap;
     int execution_nesting;      /* call() depth */
@@ -1589,6 +1597,7 @@ void replicationAdoptHistory(redisServer *s, const char *replid,
                              long long offset);
 void replicationAdoptNewId(redisServer *s, const char *replid);
 void replicationReleaseBacklog(redisServer *s);
+void replicationRelease(redisServer *s);
 void clientInstallWriteHandler(client *c);
 void copyReplicaOutputBuffer(client *dst, client *src);
 void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket,

@@ -307,6 +307,77 @@ static void testFullSync(void) {
     gkWorldRelease(t.w);
 }
 
+/* Seed 000's failures. A master whose disk is full cannot write the RDB
+ * of a disk sync: every try fails and the replica, dropped, asks again at
+ * once -- the loop stops when diskless sync makes no file. A replica
+ * whose disk is full drops a diskless transfer, and the master kills the
+ * child that had no one left to send to. A directory the master cannot
+ * write fails the same way as a full disk. */
+static void testSyncFailures(void) {
+    net t;
+    netOpen(&t, 9);
+    int m = netAdd(&t, "save \"\"\nrepl-diskless-sync no\n"),
+        r = netAdd(&t, NULL);
+    cmd(&t, m, "DEBUG POPULATE 1000");
+    CHECK_EQ_INT(gkDiskSetFree(t.w, t.node[m], 0), GK_OK);
+    cmd(&t, r, "REPLICAOF 127.0.0.1 6379");
+    run(&t, 1 * SEC);
+    int fails = logCount(&t, m, "# SYNC failed. BGSAVE child returned an "
+                         "error");
+    CHECK(fails >= 5);
+    CHECK(logCount(&t, m, "# Write error saving DB on disk(rdbSaveRio): "
+                   "No space left on device") >= fails);
+    CHECK(logCount(&t, m, "# Background saving error") >= fails);
+    CHECK(logCount(&t, r, "# I/O error reading bulk count from MASTER: "
+                   "Success") >= fails);
+    CHECK(logCount(&t, r, "* Reconnecting to MASTER 127.0.0.1:6379 after "
+                   "failure") >= fails);
+    char buf[64];
+    cmd(&t, m, "INFO persistence");
+    CHECK(strstr(t.out, "rdb_last_bgsave_status:err") != NULL);
+    CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)),
+                 "down");
+    /* the fix: no file to write */
+    cmd(&t, m, "CONFIG SET repl-diskless-sync yes");
+    run(&t, 7 * SEC);
+    CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)), "up");
+    CHECK_EQ_STR(cmd(&t, r, "DBSIZE"), ":1000\r\n");
+    gkWorldRelease(t.w);
+
+    /* the replica's disk is full */
+    netOpen(&t, 10);
+    m = netAdd(&t, NULL);
+    r = netAdd(&t, NULL);
+    cmd(&t, m, "DEBUG POPULATE 1000");
+    CHECK_EQ_INT(gkDiskSetFree(t.w, t.node[r], 1000), GK_OK);
+    cmd(&t, r, "REPLICAOF 127.0.0.1 6379");
+    run(&t, 6 * SEC);
+    CHECK(logCount(&t, r, "# Write error or short write writing to the DB "
+                   "dump file needed for MASTER <-> REPLICA "
+                   "synchronization: short write") >= 1);
+    CHECK(logCount(&t, m, "# Diskless rdb transfer, last replica dropped, "
+                   "killing fork child.") >= 1);
+    CHECK(logCount(&t, m, "# Background transfer terminated by signal 10")
+          >= 1);
+    CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)),
+                 "down");
+    gkWorldRelease(t.w);
+
+    /* a directory the master cannot write */
+    netOpen(&t, 11);
+    m = netAdd(&t, "repl-diskless-sync no\n");
+    r = netAdd(&t, NULL);
+    CHECK_EQ_INT(gkDiskSetReadOnly(t.w, t.node[m], "", 1), GK_OK);
+    cmd(&t, r, "REPLICAOF 127.0.0.1 6379");
+    run(&t, 50 * MS);
+    CHECK(logCount(&t, m, "# Failed opening the temp RDB file temp-") >= 1);
+    CHECK(logCount(&t, m, ".rdb (in server root dir .) for saving: "
+                   "Permission denied") >= 1);
+    CHECK(logCount(&t, m, "# SYNC failed. BGSAVE child returned an error")
+          >= 1);
+    gkWorldRelease(t.w);
+}
+
 /* The link breaks (the master drops its replica) while writes go on:
  * the replica asks to continue from where it was, and the master sends
  * what its backlog kept since; with writes past the backlog's size it
@@ -418,6 +489,8 @@ int main(void) {
         testMasterRestartsEmpty);
     RUN("a full sync waits for diskless sync's delay, or goes through "
         "the disk", testFullSync);
+    RUN("a master that cannot write its RDB, a replica that cannot write "
+        "it: 7.0's log lines, and the fix", testSyncFailures);
     RUN("a broken link continues from the backlog, or resyncs in full "
         "once the backlog lost its offset", testPartialResync);
     RUN("the replication labs: a write reaches every replica, hop by hop "
