@@ -78,7 +78,7 @@ static void _usage(void) {
         "        eval-vs-zcard, slow-command, aof-not-a-wal, fsync-policies,\n"
         "        disk-full, aof-benchmark, slab-classes, item-placement,\n"
         "        slab-calcification, encodings-memory, replication-star,\n"
-        "        replication-chain)\n"
+        "        replication-chain, replication-failures)\n"
         "  cli --memcached [--seed N] [--unix-ms MS] [memcached options]\n"
         "        send stdin's protocol lines to one memcached-style node,\n"
         "        print its raw replies\n"

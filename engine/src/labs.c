@@ -15,8 +15,8 @@
  * It also holds the registry of every lab, these and those of labs_eval.c
  * (eval-vs-zcard, seed 004), labs_aof.c, labs_mc.c, labs_mem.c
  * (encodings-memory), labs_slow.c (slow-command) and labs_repl.c
- * (replication-star, replication-chain), which gkLabName and gkLabTopic
- * enumerate. */
+ * (replication-star, replication-chain, replication-failures), which
+ * gkLabName and gkLabTopic enumerate. */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -41,6 +41,20 @@ void labAsk(gkWorld *w, int conn, const char *cmd, char *out, size_t cap) {
     gkWorldRunUntilIdle(w);
     size_t n = gkConnRecv(w, conn, out, cap - 1);
     out[n] = '\0';
+}
+
+/* Lines of the node's log that contain needle. */
+uint64_t labLogCount(gkWorld *w, int node, const char *needle) {
+    static char buf[256 * 1024];
+    uint64_t seq = 0, count = 0, last;
+    for (;;) {
+        size_t n = gkServerLogRead(w, node, seq, buf, sizeof(buf) - 1, &last);
+        if (n == 0) break;
+        buf[n] = '\0';
+        for (char *q = buf; (q = strstr(q, needle)) != NULL; q++) count++;
+        seq = last;
+    }
+    return count;
 }
 
 /* A fresh world seeded with seed that keeps only the trace records in
@@ -265,6 +279,7 @@ static const struct {
     { "slow-command", "event-loop", labSlowCommand },
     { "replication-star", "replication", labReplicationStar },
     { "replication-chain", "replication", labReplicationChain },
+    { "replication-failures", "replication", labReplicationFailures },
     { NULL, NULL, NULL }
 };
 

@@ -15,6 +15,7 @@ void labAsk(struct gkWorld *w, int conn, const char *cmd, char *out,
             size_t cap);
 struct gkWorld *labWorld(uint64_t seed, uint32_t trace_mask,
                          uint32_t capacity);
+uint64_t labLogCount(struct gkWorld *w, int node, const char *needle);
 
 /* labs_aof.c */
 int labAofNotAWal(labOut *o, uint64_t seed);
@@ -35,6 +36,7 @@ int labSlowCommand(labOut *o, uint64_t seed);
 /* labs_repl.c */
 int labReplicationStar(labOut *o, uint64_t seed);
 int labReplicationChain(labOut *o, uint64_t seed);
+int labReplicationFailures(labOut *o, uint64_t seed);
 
 /* labs_mem.c */
 int labEncodingsMemory(labOut *o, uint64_t seed);

@@ -141,20 +141,6 @@ static void _loss(const probe *p, long long recovered, uint64_t crash_at,
     }
 }
 
-/* Lines of the node's log that contain needle. */
-static uint64_t _countLog(gkWorld *w, int node, const char *needle) {
-    char buf[256 * 1024];
-    uint64_t seq = 0, count = 0, last;
-    for (;;) {
-        size_t n = gkServerLogRead(w, node, seq, buf, sizeof(buf) - 1, &last);
-        if (n == 0) break;
-        buf[n] = '\0';
-        for (char *q = buf; (q = strstr(q, needle)) != NULL; q++) count++;
-        seq = last;
-    }
-    return count;
-}
-
 /* ---- aof-not-a-wal ---- */
 
 /* Counts what the trace says happened on node after seq `from`: commands
@@ -231,7 +217,7 @@ static void _slowOnce(uint64_t seed, const char *disk, uint64_t at,
     _probeRun(&p, at - SEC, 1, 10 * MS);
     gkAofGetInfo(w, srv, &ai);
     r->delayed = ai.delayed_fsync;
-    r->log_lines = _countLog(w, srv, "Asynchronous AOF fsync is taking too "
+    r->log_lines = labLogCount(w, srv, "Asynchronous AOF fsync is taking too "
                              "long");
     gkServerCrashAt(w, srv, at, GK_CRASH_POWER, 0);
     _probeRun(&p, at + SEC, 1, 10 * MS);
@@ -425,8 +411,8 @@ int labDiskFull(labOut *o, uint64_t seed) {
             "\"writes_accepted_again_after_ms\":%.1f}",
             (unsigned long long)first_refused, (unsigned long long)refused,
             ping_refused ? "true" : "false", get_ok ? "true" : "false",
-            (unsigned long long)_countLog(w, srv, "Short write while writing"),
-            (unsigned long long)_countLog(w, srv, "AOF write error looks "
+            (unsigned long long)labLogCount(w, srv, "Short write while writing"),
+            (unsigned long long)labLogCount(w, srv, "AOF write error looks "
                                           "solved"),
             back_at ? (double)(back_at - freed_at) / 1e6 : -1.0);
     _probeFree(&p);

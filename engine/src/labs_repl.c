@@ -1,5 +1,8 @@
-/* labs_repl.c -- how long one write takes to reach the replicas (seed
- * 003): a master and ten replicas on one machine, ports 5011 to 5021.
+/* labs_repl.c -- replication's labs: how long one write takes to reach
+ * the replicas (seed 003), and why adding a replica fails (seed 000).
+ *
+ * Seed 003's: a master and ten replicas on one machine, ports 5011 to
+ * 5021.
  *
  *   replication-star   every replica replicates the master (5011)
  *   replication-chain  each replicates the one before it: 5012 the
@@ -13,6 +16,7 @@
  * records: the master's call() and the replica's applying it from its
  * master client); in the chain, also from the replica before it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "world.h"
 #include "labs.h"
@@ -161,6 +165,111 @@ static int _lab(labOut *o, uint64_t seed, int chain) {
 }
 
 int labReplicationStar(labOut *o, uint64_t seed) { return _lab(o, seed, 0); }
+
+/* ---- replication-failures (seed 000) ----
+ *
+ * Why adding a replica to a busy master fails, each cause, then its fix:
+ *
+ *   master-disk-full       disk-based sync (repl-diskless-sync no) on a
+ *                          master whose disk is full: every BGSAVE fails
+ *                          and the replica, dropped, asks again at once;
+ *                          fixed by diskless sync, which writes no file
+ *   master-dir-unwritable  the same with a directory the master cannot
+ *                          write; the same fix
+ *   replica-disk-full      the replica cannot write the RDB it receives;
+ *                          fixed by freeing its disk
+ *   diskless-default       7.0's default (diskless) on the full master
+ *                          disk: the first cause never happens
+ *
+ * For each: the failed syncs in the first 8 s (diskless sync waits 5 s
+ * for more replicas before it starts), whether the replica was in sync
+ * then, how long after the fix it was, and its keys. */
+
+#define FAIL_KEYS 1000
+#define FAIL_WATCH_NS 8000000000ULL     /* diskless sync's 5 s, and more */
+#define FAIL_FIX_NS 20000000000ULL
+
+/* Runs until node's link to its master is up (or max_ns); the time it
+ * took, -1 if it never was. */
+static double _untilLinked(gkWorld *w, int conn, uint64_t max_ns) {
+    char reply[4096];
+    uint64_t t0 = gkWorldNow(w);
+    while (gkWorldNow(w) - t0 < max_ns) {
+        labAsk(w, conn, "INFO replication", reply, sizeof(reply));
+        if (strstr(reply, "master_link_status:up"))
+            return (double)(gkWorldNow(w) - t0) / 1e6;
+        gkWorldRunUntil(w, gkWorldNow(w) + 10000000);
+    }
+    return -1;
+}
+
+static int _failureRun(labOut *o, uint64_t seed, const char *name,
+                       int first) {
+    int disk_sync = strcmp(name, "diskless-default") != 0 &&
+                    strcmp(name, "replica-disk-full") != 0;
+    gkWorld *w = labWorld(seed, 0, 0);
+    if (!w) return GK_ENOMEM;
+    int m, r, cm, cr;
+    char reply[4096];
+    int st = gkServerAddConfig(w, disk_sync ? "save \"\"\nrepl-diskless-"
+                                              "sync no\n" : "save \"\"\n",
+                               &m);
+    if (st == GK_OK) st = gkServerAddConfig(w, "save \"\"\n", &r);
+    if (st == GK_OK) st = gkConnOpen(w, m, &cm);
+    if (st == GK_OK) st = gkConnOpen(w, r, &cr);
+    if (st != GK_OK) {
+        gkWorldRelease(w);
+        return st;
+    }
+    labAsk(w, cm, "DEBUG POPULATE 1000", reply, sizeof(reply));
+    if (!strcmp(name, "master-dir-unwritable"))
+        gkDiskSetReadOnly(w, m, "", 1);
+    else if (!strcmp(name, "replica-disk-full"))
+        gkDiskSetFree(w, r, 1000);
+    else
+        gkDiskSetFree(w, m, 0);
+    labAsk(w, cr, "REPLICAOF 127.0.0.1 6379", reply, sizeof(reply));
+    gkWorldRunUntil(w, gkWorldNow(w) + FAIL_WATCH_NS);
+    uint64_t master_fails =
+        labLogCount(w, m, "SYNC failed. BGSAVE child returned an error");
+    uint64_t killed = labLogCount(w, m, "Diskless rdb transfer, last "
+                                        "replica dropped, killing fork child.");
+    uint64_t replica_fails =
+        labLogCount(w, r, "Reconnecting to MASTER 127.0.0.1:6379 after "
+                          "failure");
+    labAsk(w, cr, "INFO replication", reply, sizeof(reply));
+    int synced = strstr(reply, "master_link_status:up") != NULL;
+    const char *fix = "none";
+    if (!synced && disk_sync) {
+        fix = "CONFIG SET repl-diskless-sync yes";
+        labAsk(w, cm, fix, reply, sizeof(reply));
+    } else if (!synced) {
+        fix = "free the replica's disk";
+        gkDiskSetFree(w, r, 1ULL << 30);
+    }
+    double after_fix = synced ? 0 : _untilLinked(w, cr, FAIL_FIX_NS);
+    labAsk(w, cr, "DBSIZE", reply, sizeof(reply));
+    long keys = reply[0] == ':' ? strtol(reply + 1, NULL, 10) : -1;
+    labEmit(o, "%s{\"name\":\"%s\",\"failed_syncs\":%llu,"
+            "\"replica_retries\":%llu,\"children_killed\":%llu,"
+            "\"synced_before_fix\":%s,\"fix\":\"%s\",\"synced_ms_after_fix\":"
+            "%.0f,\"replica_keys\":%ld}", first ? "" : ",", name,
+            (unsigned long long)master_fails,
+            (unsigned long long)replica_fails, (unsigned long long)killed,
+            synced ? "true" : "false", fix, after_fix, keys);
+    gkWorldRelease(w);
+    return GK_OK;
+}
+
+int labReplicationFailures(labOut *o, uint64_t seed) {
+    static const char *runs[] = { "master-disk-full", "master-dir-unwritable",
+                                  "replica-disk-full", "diskless-default" };
+    for (int i = 0; i < 4; i++) {
+        int st = _failureRun(o, seed, runs[i], i == 0);
+        if (st != GK_OK) return st;
+    }
+    return GK_OK;
+}
 
 int labReplicationChain(labOut *o, uint64_t seed) {
     return _lab(o, seed, 1);

@@ -473,6 +473,21 @@ static void testReplicationLabs(void) {
         if (i) CHECK(d[i] > d[i - 1]);
     }
     CHECK(labField(out, "loaded", "max_ms") > labField(out, "idle", "max_ms"));
+    /* seed 000: each cause fails every try until its fix; 7.0's default
+     * (diskless) never meets the first */
+    CHECK(gkLabRun("replication-failures", 1, out, sizeof(out)) > 0);
+    CHECK(labField(out, "master-disk-full", "failed_syncs") >= 10);
+    CHECK(labField(out, "master-dir-unwritable", "failed_syncs") >= 10);
+    CHECK(labField(out, "replica-disk-full", "children_killed") >= 1);
+    CHECK_EQ_INT(labField(out, "diskless-default", "failed_syncs"), 0);
+    CHECK(strstr(out, "\"name\":\"diskless-default\",\"failed_syncs\":0,"
+                 "\"replica_retries\":0,\"children_killed\":0,"
+                 "\"synced_before_fix\":true") != NULL);
+    const char *runs[] = { "master-disk-full", "master-dir-unwritable",
+                           "replica-disk-full", "diskless-default" };
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ_INT(labField(out, runs[i], "replica_keys"), 1000);
+    CHECK(labField(out, "master-disk-full", "synced_ms_after_fix") > 0);
 }
 
 int main(void) {
@@ -494,6 +509,7 @@ int main(void) {
     RUN("a broken link continues from the backlog, or resyncs in full "
         "once the backlog lost its offset", testPartialResync);
     RUN("the replication labs: a write reaches every replica, hop by hop "
-        "down a chain", testReplicationLabs);
+        "down a chain; each of seed 000's failures until its fix",
+        testReplicationLabs);
     return gkTestReport();
 }
