@@ -310,6 +310,9 @@ int rdbLoadFile(redisServer *s, const char *filename, int replace) {
     if (st == C_OK) {
         info.keys -= fl.expired;
         _logRdb(s, &info);
+        memcpy(s->rdb_repl_id, info.repl_id, sizeof(s->rdb_repl_id));
+        s->rdb_repl_offset = info.repl_offset;
+        s->rdb_repl_stream_db = info.repl_stream_db;
     } else if (fl.duplicate) {
         serverLog(s, LL_WARNING, "RDB has duplicated key in DB");
     } else {

@@ -818,6 +818,22 @@ const char *serverLoadConfigDirective(redisServer *s, int argc,
         splitArgsRelease(s, words, n);
         return why;
     }
+    if (argc == 3 && (!strcasecmp(argv[0], "replicaof") ||
+                      !strcasecmp(argv[0], "slaveof"))) {
+        /* A replica from the start: it connects once it is up. */
+        char *end;
+        long port = strtol(argv[2], &end, 10);
+        sdsfree(s->mem, s->masterhost);
+        s->masterhost = NULL;
+        if (!strcasecmp(argv[1], "no") && !strcasecmp(argv[2], "one"))
+            return NULL;
+        if (!*argv[2] || *end || port < 0 || port > 65535)
+            return "Invalid master port";
+        s->masterhost = sdsnew(s->mem, argv[1]);
+        s->masterport = (int)port;
+        s->repl_state = REPL_STATE_CONNECT;
+        return NULL;
+    }
     if (argc >= 1 &&
         !strcasecmp(argv[0], "latency-tracking-info-percentiles"))
         return argc == 2 ? _setPercentilesFromValue(s, argv[1])

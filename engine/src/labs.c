@@ -15,8 +15,8 @@
  * It also holds the registry of every lab, these and those of labs_eval.c
  * (eval-vs-zcard, seed 004), labs_aof.c, labs_mc.c, labs_mem.c
  * (encodings-memory), labs_slow.c (slow-command) and labs_repl.c
- * (replication-star, replication-chain, replication-failures), which
- * gkLabName and gkLabTopic enumerate. */
+ * (replication-star, replication-chain, replication-failures,
+ * partial-vs-full-resync), which gkLabName and gkLabTopic enumerate. */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -280,6 +280,7 @@ static const struct {
     { "replication-star", "replication", labReplicationStar },
     { "replication-chain", "replication", labReplicationChain },
     { "replication-failures", "replication", labReplicationFailures },
+    { "partial-vs-full-resync", "replication", labPartialVsFullResync },
     { NULL, NULL, NULL }
 };
 

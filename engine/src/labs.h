@@ -37,6 +37,7 @@ int labSlowCommand(labOut *o, uint64_t seed);
 int labReplicationStar(labOut *o, uint64_t seed);
 int labReplicationChain(labOut *o, uint64_t seed);
 int labReplicationFailures(labOut *o, uint64_t seed);
+int labPartialVsFullResync(labOut *o, uint64_t seed);
 
 /* labs_mem.c */
 int labEncodingsMemory(labOut *o, uint64_t seed);

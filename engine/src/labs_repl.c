@@ -1,5 +1,7 @@
 /* labs_repl.c -- replication's labs: how long one write takes to reach
- * the replicas (seed 003), and why adding a replica fails (seed 000).
+ * the replicas (seed 003), why adding a replica fails (seed 000), and a
+ * replica back after a while continued from the backlog or synced again
+ * in full.
  *
  * Seed 003's: a master and ten replicas on one machine, ports 5011 to
  * 5021.
@@ -273,4 +275,105 @@ int labReplicationFailures(labOut *o, uint64_t seed) {
 
 int labReplicationChain(labOut *o, uint64_t seed) {
     return _lab(o, seed, 1);
+}
+
+/* ---- partial-vs-full-resync ----
+ *
+ * A replica of a master holding 100,000 keys goes down (kill -9) while
+ * the master takes N bytes of writes, then starts again. Its dump.rdb,
+ * from its full sync, says where the master's stream stood: if the
+ * master's backlog (repl-backlog-size, 1 MB) still holds that offset,
+ * the replica continues with PSYNC and gets those bytes; past it, it gets
+ * the whole dataset again. For 64 KB, 512 KB and 2 MB of writes: which it
+ * was, the bytes the master sent the replica, and how long until it was
+ * in sync. */
+
+/* A field of INFO on conn, as a number (-1 if absent). */
+static long long _infoField(gkWorld *w, int conn, const char *section,
+                            const char *field) {
+    char reply[8192], cmd[64], want[64];
+    snprintf(cmd, sizeof(cmd), "INFO %s", section);
+    labAsk(w, conn, cmd, reply, sizeof(reply));
+    snprintf(want, sizeof(want), "\r\n%s:", field);
+    const char *p = strstr(reply, want);
+    return p ? atoll(p + strlen(want)) : -1;
+}
+
+static int _resyncRun(labOut *o, uint64_t seed, size_t bytes, int first) {
+    gkWorld *w = labWorld(seed, 0, 0);
+    if (!w) return GK_ENOMEM;
+    int m, r, cm, cr;
+    char reply[4096];
+    int st = gkServerAddConfig(w, "save \"\"\n", &m);
+    if (st == GK_OK)
+        st = gkServerAddConfig(w, "replicaof 127.0.0.1 6379\n", &r);
+    if (st == GK_OK) st = gkConnOpen(w, m, &cm);
+    if (st == GK_OK) st = gkConnOpen(w, r, &cr);
+    if (st == GK_OK) {
+        labAsk(w, cm, "DEBUG POPULATE 100000 key 100", reply, sizeof(reply));
+        if (_untilLinked(w, cr, 60000000000ULL) < 0) st = GK_ERR;
+    }
+    if (st == GK_OK) st = gkServerCrash(w, r, GK_CRASH_PROCESS);
+    if (st != GK_OK) {
+        gkWorldRelease(w);
+        return st;
+    }
+    /* Writes of 1,000-byte values, about 1,040 bytes each in the stream,
+     * while the replica is down. */
+    size_t n = bytes / 1040;
+    long long off0 = _infoField(w, cm, "replication", "master_repl_offset");
+    static char value[1001];
+    memset(value, 'v', 1000);
+    for (size_t i = 0; i < n; i += 100) {
+        sds batch = sdsempty(&w->mem);
+        for (size_t j = i; j < n && j < i + 100; j++)
+            batch = sdscatprintf(&w->mem, batch, "SET w:%zu %s\r\n", j,
+                                 value);
+        gkConnSend(w, cm, batch, sdslen(batch));
+        sdsfree(&w->mem, batch);
+        gkWorldRunUntilIdle(w);
+        while (gkConnRecv(w, cm, reply, sizeof(reply)) > 0) {}
+    }
+    long long written =
+        _infoField(w, cm, "replication", "master_repl_offset") - off0;
+    long long out0 = _infoField(w, cm, "stats", "total_net_output_bytes");
+    uint64_t t0 = gkWorldNow(w);
+    st = gkServerRestart(w, r, NULL);
+    if (st == GK_OK) st = gkConnOpen(w, r, &cr);
+    if (st != GK_OK) {
+        gkWorldRelease(w);
+        return st;
+    }
+    /* in sync: the replica's offset is the master's */
+    double ms = -1;
+    for (int i = 0; i < 6000 && ms < 0; i++) {
+        long long want = _infoField(w, cm, "replication", "master_repl_offset");
+        labAsk(w, cr, "INFO replication", reply, sizeof(reply));
+        const char *p = strstr(reply, "\r\nmaster_repl_offset:");
+        if (strstr(reply, "master_link_status:up") && p &&
+            atoll(p + 21) == want)
+            ms = (double)(gkWorldNow(w) - t0) / 1e6;
+        if (ms < 0) gkWorldRunUntil(w, gkWorldNow(w) + 10000000);
+    }
+    /* what the master sent, less the replies to these INFO calls */
+    long long out1 = _infoField(w, cm, "stats", "total_net_output_bytes");
+    int partial = labLogCount(w, m, "Partial resynchronization request "
+                                    "from") > 0;
+    labAsk(w, cr, "DBSIZE", reply, sizeof(reply));
+    labEmit(o, "%s{\"name\":\"%zu KB\",\"written_bytes\":%lld,"
+            "\"resync\":\"%s\",\"sent_bytes\":%lld,\"in_sync_ms\":%.0f,"
+            "\"replica_keys\":%ld}", first ? "" : ",", bytes / 1024,
+            written, partial ? "partial" : "full", out1 - out0, ms,
+            reply[0] == ':' ? strtol(reply + 1, NULL, 10) : -1);
+    gkWorldRelease(w);
+    return GK_OK;
+}
+
+int labPartialVsFullResync(labOut *o, uint64_t seed) {
+    static const size_t sizes[] = { 64 * 1024, 512 * 1024, 2048 * 1024 };
+    for (int i = 0; i < 3; i++) {
+        int st = _resyncRun(o, seed, sizes[i], i == 0);
+        if (st != GK_OK) return st;
+    }
+    return GK_OK;
 }

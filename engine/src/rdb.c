@@ -560,8 +560,22 @@ static void _wDb(redisServer *s, rdbWriter *w, redisDb *db,
     dictReleaseIterator(di);
 }
 
+/* rdbPopulateSaveInfo: the db the replication stream is in, if the
+ * server has a history a replica could continue (a master with a
+ * backlog, a replica with its master or the state it cached); -1 if not,
+ * and the file says nothing of replication. */
+static int _replStreamDb(redisServer *s) {
+    if (!s->masterhost && s->repl_backlog_active)
+        return s->repl_seldb == -1 ? 0 : s->repl_seldb;
+    if (s->master) return s->master->db->id;
+    if (s->masterhost && s->cached_offset >= 0)
+        return s->cached_dbid < 0 ? 0 : s->cached_dbid;
+    return -1;
+}
+
 /* rdbSaveRio: the whole dataset as an RDB file, built in memory allocated
- * from mem, with the aof-base field saying whether it is an AOF base.
+ * from mem, with the aof-base field saying whether it is an AOF base,
+ * and, but in an AOF base, where the replication stream stood.
  * *keys gets the number of keys written. */
 static sds _snapshot(redisServer *s, gkMem *mem, int aof_base,
                      long long *keys) {
@@ -574,6 +588,12 @@ static sds _snapshot(redisServer *s, gkMem *mem, int aof_base,
     _wAuxInt(&w, "redis-bits", 64);
     _wAuxInt(&w, "ctime", s->mstime / 1000);
     _wAuxInt(&w, "used-mem", (long long)s->mem->used);
+    int db = aof_base ? -1 : _replStreamDb(s);
+    if (db >= 0) {
+        _wAuxInt(&w, "repl-stream-db", db);
+        _wAux(&w, "repl-id", replicationId(s));
+        _wAuxInt(&w, "repl-offset", s->master_repl_offset);
+    }
     _wAuxInt(&w, "aof-base", aof_base);
     functionsForEachLibrary(s, _wLibrary, &w);
     *keys = 0;
@@ -1776,6 +1796,12 @@ static int _rAux(rdbReader *r) {
     else if (kl == 8 && !memcmp(ks, "used-mem", 8) && isnum)
         r->info->used_mem = ll;
     else if (kl == 8 && !memcmp(ks, "aof-base", 8)) r->info->aof_base = ll;
+    else if (kl == 7 && !memcmp(ks, "repl-id", 7) && vl == 40)
+        snprintf(r->info->repl_id, sizeof(r->info->repl_id), "%.*s", 40, vs);
+    else if (kl == 11 && !memcmp(ks, "repl-offset", 11) && isnum)
+        r->info->repl_offset = ll;
+    else if (kl == 14 && !memcmp(ks, "repl-stream-db", 14) && isnum)
+        r->info->repl_stream_db = (int)ll;
     decrRefCount(r->s, k);
     decrRefCount(r->s, v);
     return C_OK;
@@ -1863,6 +1889,8 @@ int rdbLoadCommands(redisServer *s, const char *buf, size_t len,
                     LRU_CLOCK(s) };
     memset(info, 0, sizeof(*info));
     info->ctime = info->used_mem = -1;
+    info->repl_offset = -1;
+    info->repl_stream_db = -1;
     if (len < 9 || memcmp(buf, "REDIS", 5))
         return _fail(&r, "Wrong signature trying to load DB from file");
     char vtext[5];                  /* the 4 digits after "REDIS" only */

@@ -41,6 +41,11 @@ typedef struct rdbLoadInfo {
     long long ctime;            /* aux ctime, unix seconds (-1 none) */
     long long used_mem;         /* aux used-mem (-1 none) */
     int aof_base;               /* aux aof-base 1 */
+    /* The replication history the file stands for (aux repl-id,
+     * repl-offset, repl-stream-db), if its writer had one. */
+    char repl_id[41];
+    long long repl_offset;
+    int repl_stream_db;
     long long keys;             /* keys loaded */
     size_t bytes;               /* bytes the RDB took, checksum included */
     int err_kind;               /* RDB_ERR_* */

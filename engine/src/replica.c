@@ -623,6 +623,20 @@ void replicationHandleMasterDisconnection(redisServer *s) {
     }
 }
 
+/* loadDataFromDisk: a replica (replicaof in its configuration) whose RDB
+ * file says where its master's stream stood takes that history as its
+ * own and as the cached master, so its first PSYNC may continue from
+ * there (a replica restarted after a full sync resyncs partially). */
+void replicationRestoreFromRdb(redisServer *s) {
+    if (!s->masterhost || !s->rdb_repl_id[0] || s->rdb_repl_offset < 0)
+        return;
+    memcpy(s->replid, s->rdb_repl_id, 41);
+    s->master_repl_offset = s->rdb_repl_offset;
+    memcpy(s->cached_replid, s->rdb_repl_id, 41);
+    s->cached_offset = s->rdb_repl_offset;
+    s->cached_dbid = s->rdb_repl_stream_db;
+}
+
 /* ---- Becoming a replica, and a master again. ---- */
 
 /* Clients blocked on keys while this server was a master are told it

@@ -267,6 +267,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
  * values, the AOF state, the event loop. Pending BIO jobs never run, but
  * values queued for lazy freeing are freed. s is dead afterwards. */
 void serverRelease(redisServer *s) {
+    s->releasing = 1;
     evictionRelease(s);
     recoveryRelease(s->recovery);
     s->recovery = NULL;
@@ -350,6 +351,7 @@ void serverLogV(redisServer *s, int pid, char role, uint64_t t, int level,
 
 /* serverLog: one line in the machine's log, unless below loglevel. */
 void serverLog(redisServer *s, int level, const char *fmt, ...) {
+    if (s->releasing) return;
     va_list ap;
     va_start(ap, fmt);
     serverLogV(s, s->pid, s->masterhost ? 'S' : 'M', serverNow(s), level, fmt,
@@ -399,6 +401,7 @@ void serverStartup(redisServer *s) {
         s->dirty = 0;
         serverLog(s, LL_NOTICE, "DB loaded from disk: %.3f seconds",
                   (double)(serverNow(s) - start) / 1e9);
+        replicationRestoreFromRdb(s);
     }
     serverLog(s, LL_NOTICE, "Ready to accept connections");
 }

@@ -679,6 +679,11 @@ typedef struct redisServer {
      * lost, or of this server's own history when it turned replica. */
     char cached_replid[41];
     long long cached_offset;    /* -1 none */
+    /* The replication history of the last RDB file loaded (its aux
+     * fields; an empty id if it had none). */
+    char rdb_repl_id[41];
+    long long rdb_repl_offset;
+    int rdb_repl_stream_db;
     int cached_dbid;            /* the link's db then, -1 unknown */
     char replid2[41];           /* the history before the last switch */
     long long second_replid_offset;
@@ -720,6 +725,8 @@ typedef struct redisServer {
      * the iteration and stays down until it is restarted. */
     int port;
     int shutdown_asap;
+    int releasing;              /* serverRelease runs: the process is gone
+                                   and logs nothing more */
     void (*exit_proc)(void *ctx, int status);
     void *exit_ctx;
     /* The host's own parameters (port, bind, dir, save ...) as name,
@@ -1603,6 +1610,7 @@ void copyReplicaOutputBuffer(client *dst, client *src);
 void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket,
                                sds child_rdb);
 void replicationStartPendingFork(redisServer *s);
+void replicationRestoreFromRdb(redisServer *s);
 size_t replicationBacklogMemory(redisServer *s);
 void replicationShiftId(redisServer *s);
 void replicationDisconnectReplicas(redisServer *s);

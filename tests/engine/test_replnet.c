@@ -432,6 +432,44 @@ static void testPartialResync(void) {
     gkWorldRelease(t.w);
 }
 
+/* A replica restarted after a full sync finds in its dump.rdb where the
+ * master's stream stood (repl-id, repl-offset) and continues from there
+ * with PSYNC; once the master's backlog no longer holds that offset, it
+ * gets the whole dataset again. */
+static void testRestartedReplica(void) {
+    net t;
+    netOpen(&t, 12);
+    int m = netAdd(&t, "save \"\"\nrepl-backlog-size 16kb\n"),
+        r = netAdd(&t, "port 6380\nreplicaof 127.0.0.1 6379\n");
+    cmd(&t, m, "SET a 1");
+    run(&t, 7 * SEC);
+    CHECK_EQ_STR(cmd(&t, r, "GET a"), "$1\r\n1\r\n");
+    CHECK_EQ_INT(logCount(&t, r, "Partial resynchronization not possible "
+                          "(no cached master)"), 1);
+    /* the replica dies; the master takes writes meanwhile */
+    CHECK_EQ_INT(gkServerCrash(t.w, t.node[r], GK_CRASH_PROCESS), GK_OK);
+    cmd(&t, m, "SET b 2");
+    run(&t, 100 * MS);
+    CHECK_EQ_INT(gkServerRestart(t.w, t.node[r], NULL), GK_OK);
+    gkConnOpen(t.w, t.node[r], &t.conn[r]);
+    run(&t, 1 * SEC);
+    CHECK_EQ_STR(cmd(&t, r, "MGET a b"),
+                 "*2\r\n$1\r\n1\r\n$1\r\n2\r\n");
+    CHECK_EQ_INT(logCount(&t, m, "Partial resynchronization request from "
+                          "127.0.0.1:6380 accepted."), 1);
+    CHECK_EQ_INT(infoInt(&t, r, "master_repl_offset"),
+                 infoInt(&t, m, "master_repl_offset"));
+    /* again, with more written while it is down than the backlog holds */
+    CHECK_EQ_INT(gkServerCrash(t.w, t.node[r], GK_CRASH_PROCESS), GK_OK);
+    for (int i = 0; i < 40; i++) cmd(&t, m, "SET big:%d %01000d", i, i);
+    CHECK_EQ_INT(gkServerRestart(t.w, t.node[r], NULL), GK_OK);
+    gkConnOpen(t.w, t.node[r], &t.conn[r]);
+    run(&t, 7 * SEC);
+    CHECK_EQ_INT(logCount(&t, m, "for lack of backlog"), 1);
+    CHECK_EQ_STR(cmd(&t, r, "DBSIZE"), ":42\r\n");
+    gkWorldRelease(t.w);
+}
+
 /* The n numbers of array `field` of run `run` of a lab's JSON. */
 static int labArray(const char *json, const char *run, const char *field,
                     double *v, int n) {
@@ -488,6 +526,27 @@ static void testReplicationLabs(void) {
     for (int i = 0; i < 4; i++)
         CHECK_EQ_INT(labField(out, runs[i], "replica_keys"), 1000);
     CHECK(labField(out, "master-disk-full", "synced_ms_after_fix") > 0);
+    /* a replica back after a while: what the 1 MB backlog still holds is
+     * all it gets; past it, the whole dataset */
+    CHECK(gkLabRun("partial-vs-full-resync", 1, out, sizeof(out)) > 0);
+    CHECK(strstr(out, "\"name\":\"64 KB\",\"written_bytes\"") != NULL);
+    const char *kinds[][2] = { { "64 KB", "partial" }, { "512 KB", "partial" },
+                               { "2048 KB", "full" } };
+    for (int i = 0; i < 3; i++) {
+        char key[32];
+        snprintf(key, sizeof(key), "\"name\":\"%s\"", kinds[i][0]);
+        const char *run = strstr(out, key);
+        const char *resync = run ? strstr(run, "\"resync\":\"") : NULL;
+        CHECK(resync && !strncmp(resync + 10, kinds[i][1],
+                                 strlen(kinds[i][1])));
+        double written = labField(out, kinds[i][0], "written_bytes");
+        double sent = labField(out, kinds[i][0], "sent_bytes");
+        if (i < 2) CHECK(sent >= written && sent < written + 4096);
+        else CHECK(sent > written + 1000000);       /* 100,000 keys too */
+        CHECK(labField(out, kinds[i][0], "replica_keys") > 100000);
+    }
+    CHECK(labField(out, "2048 KB", "in_sync_ms") >
+          labField(out, "512 KB", "in_sync_ms"));
 }
 
 int main(void) {
@@ -508,8 +567,11 @@ int main(void) {
         "it: 7.0's log lines, and the fix", testSyncFailures);
     RUN("a broken link continues from the backlog, or resyncs in full "
         "once the backlog lost its offset", testPartialResync);
+    RUN("a restarted replica continues from its RDB's offset while the "
+        "backlog holds it", testRestartedReplica);
     RUN("the replication labs: a write reaches every replica, hop by hop "
-        "down a chain; each of seed 000's failures until its fix",
+        "down a chain; each of seed 000's failures until its fix; a "
+        "replica back in time for the backlog, and too late",
         testReplicationLabs);
     return gkTestReport();
 }
