@@ -433,6 +433,7 @@ static void _psyncReply(redisServer *s, const char *reply) {
         }
         int dbid = s->cached_dbid;
         _createMasterClient(s, replid, s->cached_offset);
+        replicationCreateBacklog(s);
         /* The stream goes on in the db the link was in: no SELECT comes
          * again after a partial resynchronization. */
         if (s->master && dbid > 0) s->master->db = &s->db[dbid];

@@ -237,6 +237,11 @@ static void _createBacklog(redisServer *s) {
     s->repl_backlog_off = s->master_repl_offset + 1;
 }
 
+/* A replica that continued its master's stream (+CONTINUE) without a
+ * backlog yet (restarted from its RDB) makes one now, for its own
+ * replicas to continue from. */
+void replicationCreateBacklog(redisServer *s) { _createBacklog(s); }
+
 /* After a full sync from a master: its replid and offset are this
  * server's, with no second history, and a backlog from there on. */
 void replicationAdoptHistory(redisServer *s, const char *replid,
@@ -428,17 +433,23 @@ static void _startBgsaveForReplication(redisServer *s, int mincapa) {
         st = rdbSaveBackground(s);
     }
     if (st != C_OK) {
+        /* Those waiting for it leave the replicas, told why (those set up
+         * for a diskless one waited for it too). */
         serverLog(s, LL_WARNING, "BGSAVE for replication failed");
+        int kept = 0;
         for (int i = 0; i < s->nreplicas; i++) {
             client *r = s->replicas[i];
             if (r->replstate != SLAVE_STATE_WAIT_BGSAVE_START &&
-                r->replstate != SLAVE_STATE_WAIT_BGSAVE_END)
+                (r->replstate != SLAVE_STATE_WAIT_BGSAVE_END || r->repl_rdb)) {
+                s->replicas[kept++] = r;
                 continue;
+            }
             r->replstate = 0;
             r->flags &= ~(uint64_t)CLIENT_SLAVE;
             addReplyError(r, "BGSAVE failed, replication can't continue");
             r->flags |= CLIENT_CLOSE_AFTER_REPLY;
         }
+        s->nreplicas = kept;
         return;
     }
     if (!socket) {
@@ -550,10 +561,14 @@ static void _streamedOk(redisServer *s, client *c) {
     serverLog(s, LL_NOTICE, "Streamed RDB transfer with replica %s "
               "succeeded (socket). Waiting for REPLCONF ACK from slave to "
               "enable streaming", _replicaName(c, name, sizeof(name)));
+    /* replicaPutOnline: online now, its stream held until the ACK */
+    serverLog(s, LL_NOTICE, "Synchronization with replica %s succeeded",
+              name);
 }
 
 /* Every millisecond while a diskless transfer runs: the replicas that
- * sent all the child had written so far get what it wrote since. */
+ * sent all the child had written so far get what it wrote since; it
+ * stops when none is waiting for the child. */
 static long long _streamTimer(aeEventLoop *el, long long id, void *data) {
     (void)id;
     redisServer *s = data;
@@ -562,10 +577,12 @@ static long long _streamTimer(aeEventLoop *el, long long id, void *data) {
         client *c = s->replicas[i];
         replRdb *r = c->repl_rdb;
         if (!r || !r->socket || c->repl_rdb_pos == sdslen(r->data)) continue;
-        pending++;
-        if (!(aeGetFileEvents(el, c->fd) & AE_WRITABLE) &&
-            c->repl_rdb_pos < _rdbAvailable(s, r))
+        /* one whose socket is full is woken by the socket instead */
+        if (aeGetFileEvents(el, c->fd) & AE_WRITABLE) continue;
+        if (c->repl_rdb_pos < _rdbAvailable(s, r))
             aeCreateFileEvent(el, c->fd, AE_WRITABLE, _sendBulk, c);
+        else
+            pending++;
     }
     if (pending) return 1;
     s->repl_stream_timer = -1;
@@ -643,6 +660,7 @@ void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket,
         if (!rdb) {
             sds body = NULL;
             rdb = _rdbNew(s, 0);
+            rdb->refs = 1;              /* this loop's, dropped below */
             if (!s->fs.readFile ||
                 s->fs.readFile(s->fs.ctx, s->cfg.dbfilename, &rdb->mem,
                                &body) != 0) {
@@ -657,7 +675,6 @@ void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket,
                                      "$%zu\r\n", sdslen(body));
             rdb->data = sdscatsds(&rdb->mem, rdb->data, body);
             sdsfree(&rdb->mem, body);
-            rdb->refs = 1;              /* this loop's, dropped below */
         }
         c->repl_rdb = rdb;
         c->repl_rdb_pos = 0;
@@ -696,6 +713,13 @@ void syncCommand(client *c) {
     serverLog(s, LL_NOTICE, "Replica %s asks for synchronization", name);
     int psync = !strcasecmp(c->argv[0]->v.ptr, "psync");
     if (psync) {
+        long long offset;
+        if (getLongLongFromObjectOrReply(c, c->argv[2], &offset, NULL) !=
+            C_OK) {
+            serverLog(s, LL_WARNING, "Replica %s asks for synchronization "
+                      "but with a wrong offset", name);
+            return;
+        }
         if (_tryPartialResync(c, name) == C_OK) {
             s->stat_sync_partial_ok++;
             return;
@@ -902,7 +926,7 @@ void replconfCommand(client *c) {
             if (c->repl_start_cmd_stream_on_ack &&
                 c->replstate == SLAVE_STATE_ONLINE) {
                 c->repl_start_cmd_stream_on_ack = 0;
-                _putOnline(s, c);
+                if (clientHasPendingReplies(c)) clientInstallWriteHandler(c);
             }
             return;
         } else if (!strcasecmp(opt, "getack")) {

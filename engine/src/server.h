@@ -1611,6 +1611,7 @@ void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket,
                                sds child_rdb);
 void replicationStartPendingFork(redisServer *s);
 void replicationRestoreFromRdb(redisServer *s);
+void replicationCreateBacklog(redisServer *s);
 size_t replicationBacklogMemory(redisServer *s);
 void replicationShiftId(redisServer *s);
 void replicationDisconnectReplicas(redisServer *s);

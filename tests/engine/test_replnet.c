@@ -301,6 +301,11 @@ static void testFullSync(void) {
     CHECK_EQ_INT(logCount(&t, m, "Synchronization with replica "
                           "127.0.0.1:6381 succeeded"), 1);
     CHECK_EQ_INT(logCount(&t, d, "MASTER <-> REPLICA sync: receiving "), 1);
+    /* an offset that is no number */
+    CHECK_EQ_STR(cmd(&t, m, "PSYNC ? abc"), "-ERR value is not an integer "
+                 "or out of range\r\n");
+    CHECK_EQ_INT(logCount(&t, m, "asks for synchronization but with a "
+                          "wrong offset"), 1);
     cmd(&t, m, "INFO stats");
     CHECK(strstr(t.out, "\r\nsync_full:2\r\n") != NULL);
     CHECK(strstr(t.out, "\r\nsync_partial_err:2\r\n") != NULL);
@@ -459,6 +464,8 @@ static void testRestartedReplica(void) {
                           "127.0.0.1:6380 accepted."), 1);
     CHECK_EQ_INT(infoInt(&t, r, "master_repl_offset"),
                  infoInt(&t, m, "master_repl_offset"));
+    /* and keeps a backlog again, for replicas of its own */
+    CHECK_EQ_INT(infoInt(&t, r, "repl_backlog_active"), 1);
     /* again, with more written while it is down than the backlog holds */
     CHECK_EQ_INT(gkServerCrash(t.w, t.node[r], GK_CRASH_PROCESS), GK_OK);
     for (int i = 0; i < 40; i++) cmd(&t, m, "SET big:%d %01000d", i, i);
