@@ -180,8 +180,8 @@ uint64_t childNext(redisServer *s) {
     return ch->next;
 }
 
-/* A diskless sync's child is done at t: what it made is in its pipe,
- * which the parent takes when it reaps it (ch->data stays for that). */
+/* A diskless sync's child is done at t: the parent has sent what it
+ * made as it made it (replication.c took its bytes at the fork). */
 static void _streamed(redisServer *s, uint64_t t) {
     serverChild *ch = &s->child;
     _log(s, t, LL_NOTICE, "Fork CoW for RDB: current 0 MB, peak 0 MB, "

@@ -755,8 +755,7 @@ void backgroundSaveDoneHandler(redisServer *s, int exitcode, int bysignal) {
                       "signal %d", bysignal);
         s->rdb_save_time_last = s->mstime / 1000 - s->rdb_save_time_start;
         s->rdb_save_time_start = -1;
-        updateSlavesWaitingBgsave(s, !bysignal && exitcode == 0, 1,
-                                  s->child.data);
+        updateSlavesWaitingBgsave(s, !bysignal && exitcode == 0, 1);
         return;
     }
     if (!bysignal && exitcode == 0) {
@@ -779,7 +778,7 @@ void backgroundSaveDoneHandler(redisServer *s, int exitcode, int bysignal) {
     }
     s->rdb_save_time_last = s->mstime / 1000 - s->rdb_save_time_start;
     s->rdb_save_time_start = -1;
-    updateSlavesWaitingBgsave(s, !bysignal && exitcode == 0, 0, NULL);
+    updateSlavesWaitingBgsave(s, !bysignal && exitcode == 0, 0);
 }
 
 /* A failed BGSAVE is retried only after this many seconds. */

@@ -633,9 +633,7 @@ static void _sendBulk(aeEventLoop *el, int fd, void *data, int mask) {
  * had its bytes as the child made them, are done (or get the rest); if
  * it failed, they are dropped. Those that came meanwhile wait for the
  * next BGSAVE (replicationStartPendingFork, once the child is gone). */
-void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket,
-                               sds child_rdb) {
-    (void)child_rdb;
+void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket) {
     replRdb *rdb = NULL, *streamed = socket ? s->repl_socket_rdb : NULL;
     if (streamed) {
         streamed->done = 1;

@@ -1607,8 +1607,7 @@ void replicationReleaseBacklog(redisServer *s);
 void replicationRelease(redisServer *s);
 void clientInstallWriteHandler(client *c);
 void copyReplicaOutputBuffer(client *dst, client *src);
-void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket,
-                               sds child_rdb);
+void updateSlavesWaitingBgsave(redisServer *s, int ok, int socket);
 void replicationStartPendingFork(redisServer *s);
 void replicationRestoreFromRdb(redisServer *s);
 void replicationCreateBacklog(redisServer *s);
