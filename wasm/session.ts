@@ -971,8 +971,8 @@ export class Session {
   }
 
   private startWorkload(live: Live, a: WorkloadAction, lab: LabPart | null): void {
-    // The world has fewer hosts than the record has places (GK_MAX_NODES),
-    // so the engine refuses a program before the record would.
+    // The record has fewer places for programs (GK_SESSION_PROGRAMS_MAX)
+    // than the world has hosts (GK_MAX_NODES): its limit comes first.
     if (live.world.session().programs >= SessionLimit.PROGRAMS_MAX) throw new RangeError('too many client programs');
     const id = live.world.workloadStart(live.node, specOf(a));
     addProgram(live.world, id, a.preset, lab);

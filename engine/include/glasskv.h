@@ -63,7 +63,7 @@ typedef int32_t gkBool;
 #define GK_HEAP_LIMIT_MAX_32 ((size_t)1024 * 1024 * 1024)
 
 /* Hosts a world holds (servers and client programs): ids 0 .. 15. */
-#define GK_MAX_NODES 16
+#define GK_MAX_NODES 32
 
 /* ---- Trace records: fixed 40-byte binary records in a bounded ring. ---- */
 #define GK_TR_CMD 1          /* a command ran: a=db b=conn c=argc, d=cmd id */
@@ -337,8 +337,8 @@ typedef struct gkWorkloadSpec {
     uint32_t keyspace;      /* keys key:0 .. key:N-1, picked at random */
     uint32_t value_size;    /* bytes of SET values (default 3) */
     uint32_t client_cmd_ns; /* client CPU per command (default 400) */
-    char command[16];       /* GET, SET, INCR, PING, INFO or SCRIPT KILL
-                               (default GET) */
+    char command[16];       /* GET, SET, INCR, PING, INFO, SCRIPT KILL or
+                               MONITOR (default GET) */
     uint64_t interval_ns;   /* 0: back to back; else one batch each */
     uint64_t rtt_ns;        /* round trip of each connection */
     uint64_t bandwidth;     /* bytes per second each way, 0 = unlimited */
@@ -421,6 +421,13 @@ const char *gkWorldLastError(gkWorld *w);
 
 uint64_t gkWorldNow(gkWorld *w);
 size_t gkWorldMemory(gkWorld *w);
+/* The machine's CPUs, shared by every host of the world; 0 (the default):
+ * each host runs on a CPU of its own. wake_ns: a sleeping process woken on
+ * an idle CPU runs that much later; switch_ns: a CPU passed to the next
+ * process in the run queue. GK_EINVAL past 64 CPUs or while hosts hold
+ * or wait for CPUs. */
+int gkWorldSetCpus(gkWorld *w, int cpus, uint64_t wake_ns,
+                   uint64_t switch_ns);
 int gkWorldStep(gkWorld *w, uint64_t *next_time);
 int gkWorldRunUntil(gkWorld *w, uint64_t time_ns);
 int gkWorldRunUntilIdle(gkWorld *w);

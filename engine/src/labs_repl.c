@@ -16,7 +16,20 @@
  * replica's delivery time is from the end of the command on the master
  * to the end of the same command on the replica (the trace's GK_TR_CMD
  * records: the master's call() and the replica's applying it from its
- * master client); in the chain, also from the replica before it. */
+ * master client); in the chain, also from the replica before it.
+ *
+ * The machine is one like this one: 2 CPUs shared by every process on it
+ * (gkWorldSetCpus), a process woken on an idle CPU running 20 us later and
+ * a CPU passed between two processes in 2.5 us (a pipe's ping-pong
+ * between two processes measured here: 20-23 us one way across CPUs, 2.5
+ * us on one). As in the seed, a redis-cli MONITOR reads every server
+ * (its line costs the server the formatting and the write, and the
+ * redis-cli 3.4 us of CPU to print it, measured here as its CPU time over
+ * 200,000 lines); each run is made with them and without. What spreads
+ * the delivery times: the master writes to its replicas one after the
+ * other (each write a system call), eleven servers, eleven redis-cli and
+ * the benchmark then share two CPUs, and a replica's turn comes when a
+ * CPU is free. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,12 +41,17 @@
 #define REPL_SYNC_NS 120000000000ULL    /* every replica synced by then */
 #define REPL_LOAD_NS 200000000ULL       /* the benchmark before the MSET */
 #define REPL_WAIT_NS 500000000ULL       /* time given to deliver */
+#define REPL_CPUS 2
+#define REPL_WAKE_NS 20000              /* waking on an idle CPU */
+#define REPL_SWITCH_NS 2500             /* a context switch */
+#define REPL_PRINT_NS 3400
 
 typedef struct replLab {
     gkWorld *w;
     int master;
     int node[REPL_REPLICAS];
     int conn;                           /* the host's, to the master */
+    int monitor[REPL_REPLICAS + 1];     /* redis-cli MONITOR on each */
 } replLab;
 
 /* The world: the master and its replicas, star or chain, synced. */
@@ -57,6 +75,8 @@ static int _build(replLab *l, uint64_t seed, int chain) {
         gkConnClose(l->w, conn);
     }
     if (st == GK_OK) st = gkConnOpen(l->w, l->master, &l->conn);
+    if (st == GK_OK)
+        st = gkWorldSetCpus(l->w, REPL_CPUS, REPL_WAKE_NS, REPL_SWITCH_NS);
     if (st != GK_OK) return st;
     /* A replica of a replica is refused until its master is synced
      * (-NOMASTERLINK) and tries again a second later: a chain syncs
@@ -99,9 +119,19 @@ static uint64_t _ranAt(gkWorld *w, uint64_t after, int node, uint32_t argc) {
 
 /* One run: the load (if any), the command, the delivery times. */
 static int _runOne(labOut *o, uint64_t seed, int chain, int loaded,
-                   int first) {
+                   int monitor, int first) {
     replLab l;
     int st = _build(&l, seed, chain);
+    for (int i = 0; st == GK_OK && monitor && i <= REPL_REPLICAS; i++) {
+        gkWorkloadSpec spec;
+        gkWorkloadSpecInit(&spec);
+        spec.clients = 1;
+        spec.requests = 1;
+        strcpy(spec.command, "MONITOR");
+        spec.client_cmd_ns = REPL_PRINT_NS;
+        st = gkWorkloadStart(l.w, i ? l.node[i - 1] : l.master, &spec,
+                             &l.monitor[i]);
+    }
     if (st != GK_OK) {
         gkWorldRelease(l.w);
         return st;
@@ -127,8 +157,10 @@ static int _runOne(labOut *o, uint64_t seed, int chain, int loaded,
     gkWorldRunUntil(l.w, gkWorldNow(l.w) + REPL_WAIT_NS);
     if (load >= 0) gkWorkloadStop(l.w, load);
     uint64_t t0 = _ranAt(l.w, mark, l.master, argc);
-    labEmit(o, "%s{\"name\":\"%s\",\"replicas\":%d,\"delivery_ms\":[",
-            first ? "" : ",", loaded ? "loaded" : "idle", REPL_REPLICAS);
+    labEmit(o, "%s{\"name\":\"%s%s\",\"replicas\":%d,\"cpus\":%d,"
+            "\"monitor\":%s,\"delivery_ms\":[", first ? "" : ",",
+            loaded ? "loaded" : "idle", monitor ? "" : "-no-monitor",
+            REPL_REPLICAS, REPL_CPUS, monitor ? "true" : "false");
     double min = 0, max = 0, sum = 0;
     int got = 0;
     for (int i = 0; i < REPL_REPLICAS; i++) {
@@ -161,8 +193,9 @@ static int _runOne(labOut *o, uint64_t seed, int chain, int loaded,
 }
 
 static int _lab(labOut *o, uint64_t seed, int chain) {
-    int st = _runOne(o, seed, chain, 0, 1);
-    if (st == GK_OK) st = _runOne(o, seed, chain, 1, 0);
+    int st = GK_OK;
+    for (int run = 0; run < 4 && st == GK_OK; run++)
+        st = _runOne(o, seed, chain, run & 1, run < 2, run == 0);
     return st;
 }
 

@@ -654,6 +654,7 @@ void machineCrash(gkWorld *w, int id) {
     n->impl = NULL;
     n->el = NULL;
     n->down = 1;
+    worldCpuDrop(w, id, at);
     n->dying = 0;
     n->crash_at = 0;
     n->crash_on_trace = 0;

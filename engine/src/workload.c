@@ -64,6 +64,9 @@ typedef struct workload {
 #define WL_NOARG 2              /* PING, INFO, SCRIPT KILL: its words */
 #define WL_ZADD 3               /* ZADD key 0 DATA */
 #define WL_EVAL 4               /* EVAL <sum of ZCARD> N key0 .. keyN-1 */
+#define WL_MONITOR 5            /* MONITOR, then every line it is sent,
+                                   each printed as redis-cli does (its
+                                   client_cmd_ns) */
 
 /* The script of seed 004's EVAL, as its Ruby source wrote it (102 bytes):
  * the sum of ZCARD of every key it is given, one redis.call per key. */
@@ -78,6 +81,7 @@ static int _wlKind(const char *cmd) {
         return WL_NOARG;
     if (!strcasecmp(cmd, "ZADD")) return WL_ZADD;
     if (!strcasecmp(cmd, "EVAL")) return WL_EVAL;
+    if (!strcmp(cmd, "MONITOR")) return WL_MONITOR;
     return WL_KEY;
 }
 
@@ -227,7 +231,7 @@ static uint64_t _appendCommand(workload *wl, sds *b, uint32_t *keynum) {
         *keynum = 0;
         return _appendEval(wl, *b, b);
     }
-    if (wl->kind == WL_NOARG) {
+    if (wl->kind == WL_NOARG || wl->kind == WL_MONITOR) {
         *keynum = 0;
         int argc = 1;
         for (const char *p = cmd; *p; p++) argc += *p == ' ';
@@ -451,6 +455,13 @@ static void _readable(aeEventLoop *el, int fd, void *privdata, int mask) {
         off += (size_t)r;
         wl->cpu += wl->spec.client_cmd_ns / 2;
         if (--wc->expect == 0) _batchDone(wl, wc);
+    }
+    /* A monitor's connection, once MONITOR was answered: a line for each
+     * command the server runs, read and printed. */
+    while (wl->kind == WL_MONITOR && !wc->expect &&
+           (r = respLen(wc->rbuf + off, sdslen(wc->rbuf) - off)) > 0) {
+        off += (size_t)r;
+        wl->cpu += wl->spec.client_cmd_ns;
     }
     sdsrange(wc->rbuf, (long)off, -1);
     if (off == 0 && r < 0) sdsclear(wc->rbuf);

@@ -215,7 +215,7 @@ void worldSchedule(gkWorld *w, int kind, int target, uint64_t when) {
  * earlier request replaces it (the old one goes stale). */
 void worldWake(gkWorld *w, int node, uint64_t when) {
     gkNode *n = &w->nodes[node];
-    if (n->down || !n->el) return;
+    if (n->down || !n->el || n->runnable) return;
     if (when < n->busy_until) when = n->busy_until;
     if (n->wake_seq && n->wake_at <= when) return;
     _evSchedule(w, EV_WAKE, node, when);
@@ -637,6 +637,7 @@ void *worldNodeImpl(gkWorld *w, int id, const gkNodeType *type) {
  * process that worldNodeResume puts in its place. */
 void worldNodeStop(gkWorld *w, int id) {
     gkNode *n = &w->nodes[id];
+    worldCpuDrop(w, id, n->busy_until > w->now ? n->busy_until : w->now);
     if (n->impl) n->type->release(n->impl);
     n->impl = NULL;
     n->el = NULL;
@@ -688,10 +689,143 @@ static int _nodeHasWork(gkNode *n) {
     return 0;
 }
 
+/* ---- Sharing the CPUs. ----
+ *
+ * By default every host runs on a CPU of its own: hosts go on in parallel
+ * however many there are. gkWorldSetCpus gives the machine a number of
+ * CPUs instead, shared by every host of the world (they are all on one
+ * machine, 127.0.0.1: servers, client programs, redis-cli), scheduled as
+ * Linux's scheduler does it in the large:
+ *   - a host that wakes (its timer, bytes arriving) takes an idle CPU and
+ *     runs after sched_wake, the time a sleeping process takes to be
+ *     running again (the wake-up, the CPU leaving its idle state);
+ *   - with no CPU idle it waits in the run queue, oldest first;
+ *   - a host keeps its CPU while it has work; once others wait and its
+ *     slice is over (CFS's minimum granularity, 0.75 ms times 1 + log2 of
+ *     the CPUs), it goes to the back of the queue; a host with nothing
+ *     left to do gives its CPU up at once; the next in the queue has it
+ *     after sched_switch, a context switch.
+ * Simplified: a host is never preempted inside an event-loop iteration
+ * (an iteration is one step of the simulation), the queue is one queue
+ * for all CPUs, every process has the same weight, and the processes'
+ * threads (bio, a forked child) run on CPUs of their own. */
+
+static uint64_t _schedSlice(int cpus) {
+    int log2 = 0;
+    while ((cpus >> (log2 + 1)) > 0) log2++;
+    return 750000ULL * (uint64_t)(1 + log2);
+}
+
+int gkWorldSetCpus(gkWorld *w, int cpus, uint64_t wake_ns,
+                   uint64_t switch_ns) {
+    if (cpus < 0 || cpus > GK_MAX_CPUS)
+        return worldFail(w, GK_EINVAL, "cpus must be 0 to 64");
+    for (int i = 0; i < w->nnodes; i++)
+        if (w->nodes[i].on_cpu || w->nodes[i].runnable)
+            return worldFail(w, GK_EINVAL,
+                             "the CPUs cannot change while hosts use them");
+    w->cpus = cpus;
+    w->sched_slice = cpus ? _schedSlice(cpus) : 0;
+    w->sched_wake = wake_ns;
+    w->sched_switch = switch_ns;
+    for (int c = 0; c < GK_MAX_CPUS; c++) {
+        w->cpu_node[c] = -1;
+        w->cpu_free[c] = 0;
+    }
+    return GK_OK;
+}
+
+/* Host id has CPU c from `at` (its slice starts then), and is woken then
+ * unless it runs now. */
+static void _cpuGive(gkWorld *w, int c, int id, uint64_t at) {
+    gkNode *n = &w->nodes[id];
+    w->cpu_node[c] = id;
+    n->on_cpu = c + 1;
+    n->slice_end = at + w->sched_slice;
+    if (at <= w->now) return;
+    if (n->busy_until < at) n->busy_until = at;
+    n->wake_seq = 0;
+    worldWake(w, id, at);
+}
+
+static void _runqPush(gkWorld *w, gkNode *n, uint64_t at) {
+    n->runnable = 1;
+    n->queued_at = at;
+    w->runq[w->runq_len++] = n->id;
+    n->wake_seq = 0;
+}
+
+/* Host n leaves its CPU at `at`: the oldest host waiting has it next. */
+static void _cpuLeave(gkWorld *w, gkNode *n, uint64_t at) {
+    if (!n->on_cpu) return;
+    int c = n->on_cpu - 1;
+    n->on_cpu = 0;
+    w->cpu_node[c] = -1;
+    w->cpu_free[c] = at;
+    if (!w->runq_len) return;
+    int next = w->runq[0];
+    memmove(w->runq, w->runq + 1, sizeof(int) * (size_t)--w->runq_len);
+    gkNode *m = &w->nodes[next];
+    m->runnable = 0;
+    uint64_t start = at + w->sched_switch;
+    m->cpu_wait_ns += start - m->queued_at;
+    _cpuGive(w, c, next, start);
+}
+
+/* Host id's process is gone (a crash, a restart): off its CPU and out of
+ * the queue. */
+void worldCpuDrop(gkWorld *w, int id, uint64_t at) {
+    gkNode *n = &w->nodes[id];
+    if (n->runnable) {
+        int j = 0;
+        for (int i = 0; i < w->runq_len; i++)
+            if (w->runq[i] != id) w->runq[j++] = w->runq[i];
+        w->runq_len = j;
+        n->runnable = 0;
+    }
+    _cpuLeave(w, n, at);
+}
+
+/* A host woken now without a CPU: it takes an idle one (and runs after
+ * the wake-up), or waits in the queue. 1 if it may run now. */
+static int _cpuTake(gkWorld *w, gkNode *n) {
+    if (n->on_cpu) return 1;
+    if (n->runnable) return 0;
+    /* The CPU left first (an iteration that ran ahead of the world's
+     * clock leaves its CPU at its end). */
+    int best = -1;
+    for (int c = 0; c < w->cpus; c++)
+        if (w->cpu_node[c] < 0 &&
+            (best < 0 || w->cpu_free[c] < w->cpu_free[best]))
+            best = c;
+    if (best < 0) {
+        _runqPush(w, n, w->now);
+        return 0;
+    }
+    uint64_t start = w->now + w->sched_wake;
+    if (w->cpu_free[best] + w->sched_switch > start)
+        start = w->cpu_free[best] + w->sched_switch;
+    _cpuGive(w, best, n->id, start);
+    return start <= w->now;
+}
+
+/* After an iteration that ended at busy_until: a host with nothing to do
+ * gives its CPU up; one with work keeps it, unless others wait and its
+ * slice is over. 1 if it was put back in the queue. */
+static int _cpuAfter(gkWorld *w, gkNode *n, int has_work) {
+    if (has_work && (!w->runq_len || n->busy_until < n->slice_end))
+        return 0;
+    _cpuLeave(w, n, n->busy_until);
+    if (!has_work) return 0;
+    _runqPush(w, n, n->busy_until);
+    return 1;
+}
+
 static void _runNode(gkWorld *w, int id) {
     gkNode *n = &w->nodes[id];
     n->wake_seq = 0;
     if (n->down) return;
+    if (w->cpus && !_cpuTake(w, n)) return;
     n->iter_start = w->now;
     n->cpu_at_start = *n->cpu;
     w->running = id;
@@ -709,7 +843,13 @@ static void _runNode(gkWorld *w, int id) {
         machineCrash(w, id);
         return;
     }
-    uint64_t next = _nodeHasWork(n) ? n->busy_until : aeNextWake(n->el);
+    int work = _nodeHasWork(n);
+    if (w->cpus && _cpuAfter(w, n, work)) {
+        machineObserve(w, id, n->busy_until);
+        machineSchedule(w, id);
+        return;
+    }
+    uint64_t next = work ? n->busy_until : aeNextWake(n->el);
     if (next != AE_NEVER) worldWake(w, id, next);
     machineObserve(w, id, n->busy_until);
     machineSchedule(w, id);

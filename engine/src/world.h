@@ -54,6 +54,8 @@ typedef struct gkConn {
                                answers: it never completes */
 } gkConn;
 
+#define GK_MAX_CPUS 64
+
 #define EV_WAKE 0           /* run one iteration of a host's event loop */
 #define EV_DELIVER 1        /* segments arrive at a receiver */
 #define EV_MACHINE 2        /* a node's disk or background threads act */
@@ -164,6 +166,13 @@ typedef struct gkNode {
     uint64_t crash_seq;     /* seq of the live EV_CRASH event, 0 none */
     struct aofHist *aof_hist; /* the process's AOF offsets over its life
                                  (aofhist.h), NULL if none is kept */
+    /* Its place on the machine's CPUs, when the world has a number of
+     * them (gkWorldSetCpus). */
+    int on_cpu;             /* the CPU it holds, plus 1; 0 none */
+    int runnable;           /* waiting in the run queue for a CPU */
+    uint64_t slice_end;     /* its time slice ends then */
+    uint64_t queued_at;     /* it joined the run queue then */
+    uint64_t cpu_wait_ns;   /* time spent runnable without a CPU */
 } gkNode;
 
 /* Called while a node is held inside one iteration (a busy script
@@ -191,6 +200,17 @@ struct gkWorld {
     uint64_t link_bandwidth;
     size_t link_window;
     gkSession session;      /* the page's record (gkWorldSession) */
+    /* The machine's CPUs, which every host shares (world.c: "Sharing the
+     * CPUs"); cpus 0: each host runs on a CPU of its own. */
+    int cpus;
+    uint64_t sched_slice;   /* a process keeps its CPU this long while
+                               others wait */
+    uint64_t sched_wake;    /* a process woken on an idle CPU runs after */
+    uint64_t sched_switch;  /* a CPU passed from one process to the next */
+    int cpu_node[GK_MAX_CPUS]; /* the host on each CPU, -1 none */
+    uint64_t cpu_free[GK_MAX_CPUS]; /* when each was last left */
+    int runq[GK_MAX_NODES]; /* runnable hosts waiting, oldest first */
+    int runq_len;
     gkHostPoll host_poll;   /* see worldSetHostPoll */
     void *host_poll_ctx;
     int host_polling;       /* inside host_poll */
@@ -198,6 +218,7 @@ struct gkWorld {
 };
 
 gkConn *worldConn(gkWorld *w, int id);
+void worldCpuDrop(gkWorld *w, int id, uint64_t at);
 aeBackend worldBackend(gkWorld *w);
 int worldAddNode(gkWorld *w, const gkNodeType *type, void *impl,
                  aeEventLoop *el, int *node_id);

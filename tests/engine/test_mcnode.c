@@ -6,7 +6,7 @@
 #include "gktest.h"
 #include "gkworld.h"
 
-#define MC 15
+#define MC (GK_MAX_NODES - 1)
 
 typedef struct shared {
     gkWorld *w;
@@ -53,7 +53,7 @@ static void testIdsBelowStayFree(void) {
     int conn;
     CHECK_EQ_INT(gkConnOpen(s.w, 7, &conn), GK_ENOTFOUND);
     CHECK_EQ_INT(gkMemcachedStart(s.w, s.srv, ""), GK_EINVAL);
-    CHECK_EQ_INT(gkMemcachedStart(s.w, 16, ""), GK_EINVAL);
+    CHECK_EQ_INT(gkMemcachedStart(s.w, GK_MAX_NODES, ""), GK_EINVAL);
     CHECK_EQ_INT(gkMemcachedStart(s.w, -1, ""), GK_EINVAL);
     /* The ids left fill up, then the world is full. */
     for (int i = 3; i < MC; i++) {
@@ -143,7 +143,7 @@ static void testItemsAreTheNodesMemory(void) {
 }
 
 int main(void) {
-    RUN("a memcached node at host 15 leaves the ids below it to client "
+    RUN("a memcached node at the last host id leaves the ids below it to client "
         "programs", testIdsBelowStayFree);
     RUN("starting the node again replaces its process in place; refused "
         "options leave it running", testStartedAnewInPlace);

@@ -10,7 +10,7 @@ const MONITOR_COMMANDS = ['INFO', 'PING', 'SCRIPT KILL'];
 const RTTS = [0, 20e3, 100e3, 200e3, 1e6, 10e6, 250e6];
 const BANDWIDTHS = [0, 125e6, 12.5e6, 1.25e6];
 const INTERVALS = [10e6, 50e6, 500e6, 2e9];
-/** A world holds 16 hosts: the server and 15 client programs. */
+/** At most 15 client programs beside the server (the session record has 16 places). */
 const MAX_PROGRAMS = 15;
 
 interface Fields {
