@@ -36,7 +36,7 @@ const runtime = ['UTF8ToString', 'stringToUTF8', 'lengthBytesUTF8', 'HEAPU8'];
 const forSize = new Set([
   'cliformat.c', 'command_info.c', 'command_keys.c', 'command_table.c',
   'config.c', 'debug.c', 'digest.c', 'labs.c', 'labs_aof.c',
-  'labs_mc.c', 'labs_mem.c', 'labs_repl.c', 'labs_slow.c', 'mc_options.c', 'mc_stats.c', 'rdb.c', 'recovery.c',
+  'labs_mc.c', 'labs_mem.c', 'labs_net.c', 'labs_repl.c', 'labs_slow.c', 'mc_options.c', 'mc_stats.c', 'rdb.c', 'recovery.c',
   'recovery_report.c', 'scanwalk.c',
 ]);
 

@@ -79,7 +79,7 @@ static void _usage(void) {
         "        disk-full, aof-benchmark, slab-classes, item-placement,\n"
         "        slab-calcification, encodings-memory, replication-star,\n"
         "        replication-chain, replication-failures,\n"
-        "        partial-vs-full-resync)\n"
+        "        partial-vs-full-resync, ephemeral-port-clash)\n"
         "  cli --memcached [--seed N] [--unix-ms MS] [memcached options]\n"
         "        send stdin's protocol lines to one memcached-style node,\n"
         "        print its raw replies\n"

@@ -460,6 +460,15 @@ size_t gkConnRecv(gkWorld *w, int conn, void *buf, size_t cap);
 int gkConnIsOpen(gkWorld *w, int conn);
 int gkConnSetLink(gkWorld *w, int conn, uint64_t rtt_ns,
                   uint64_t bytes_per_sec);
+int gkConnLocalPort(gkWorld *w, int conn);
+
+/* The machine's sysctls (every node of a world is on one machine), named
+ * as sysctl names them: net.ipv4.ip_local_port_range ("32768 60999", the
+ * ephemeral ports connections take) and net.ipv4.ip_local_reserved_ports
+ * ("" or a list such as "8080,30000-30100", ports connections never
+ * take). */
+int gkWorldSysctlSet(gkWorld *w, const char *name, const char *value);
+int gkWorldSysctlGet(gkWorld *w, const char *name, char *buf, size_t cap);
 
 uint64_t gkTraceLastSeq(gkWorld *w);
 size_t gkTraceRead(gkWorld *w, uint64_t after_seq, gkTraceRecord *out,

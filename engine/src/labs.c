@@ -16,7 +16,8 @@
  * (eval-vs-zcard, seed 004), labs_aof.c, labs_mc.c, labs_mem.c
  * (encodings-memory), labs_slow.c (slow-command) and labs_repl.c
  * (replication-star, replication-chain, replication-failures,
- * partial-vs-full-resync), which gkLabName and gkLabTopic enumerate. */
+ * partial-vs-full-resync) and labs_net.c (ephemeral-port-clash), which
+ * gkLabName and gkLabTopic enumerate. */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -257,7 +258,7 @@ static int _labCommandFlushing(labOut *o, uint64_t seed) {
 }
 
 /* Every lab, grouped by the part of the server it teaches: the event
- * loop, the AOF, memcached's slabs, memory, replication. */
+ * loop, the AOF, memcached's slabs, memory, replication, the network. */
 static const struct {
     const char *name;
     const char *topic;
@@ -281,6 +282,7 @@ static const struct {
     { "replication-chain", "replication", labReplicationChain },
     { "replication-failures", "replication", labReplicationFailures },
     { "partial-vs-full-resync", "replication", labPartialVsFullResync },
+    { "ephemeral-port-clash", "network", labEphemeralPortClash },
     { NULL, NULL, NULL }
 };
 

@@ -39,6 +39,9 @@ int labReplicationChain(labOut *o, uint64_t seed);
 int labReplicationFailures(labOut *o, uint64_t seed);
 int labPartialVsFullResync(labOut *o, uint64_t seed);
 
+/* labs_net.c */
+int labEphemeralPortClash(labOut *o, uint64_t seed);
+
 /* labs_mem.c */
 int labEncodingsMemory(labOut *o, uint64_t seed);
 

@@ -414,11 +414,19 @@ int worldListener(gkWorld *w, int port) {
     return -1;
 }
 
-/* Binds the process s to port on its machine: C_OK, or C_ERR when
- * another process holds it, with redis-server's log line. */
-static int _bindPort(gkWorld *w, redisServer *s, int port) {
+/* Whether port is taken for a listener of node id: another process
+ * listens on it, or a connection holds it as its local port without
+ * SO_REUSEADDR (ports.c says when Linux refuses the bind). */
+static int _portTaken(gkWorld *w, int id, int port) {
     int holder = worldListener(w, port);
-    if (holder >= 0 && holder != s->node) {
+    return (holder >= 0 && holder != id) || portsBindConflict(w, port);
+}
+
+/* Binds the process s to port on its machine: C_OK, or C_ERR when
+ * another process or a client's connection holds it, with
+ * redis-server's log line. */
+static int _bindPort(gkWorld *w, redisServer *s, int port) {
+    if (_portTaken(w, s->node, port)) {
         serverLog(s, LL_WARNING, "Warning: Could not create server TCP "
                   "listening socket *:%d: bind: Address already in use",
                   port);
@@ -498,9 +506,7 @@ static redisServer *_newProcess(gkWorld *w, int id, const char *conf,
      * a test harness starting several servers would: only a port that
      * was asked for can be found taken. */
     if (!n->port_given)
-        while (s->port < 65535 && worldListener(w, s->port) >= 0 &&
-               worldListener(w, s->port) != id)
-            s->port++;
+        while (s->port < 65535 && _portTaken(w, id, s->port)) s->port++;
     if (_bindPort(w, s, s->port) != C_OK) {
         serverLog(s, LL_WARNING, "Failed listening on port %d (TCP), "
                   "aborting.", s->port);

@@ -387,8 +387,13 @@ static void _serverRelease(void *impl) {
     memFree(&mem, s);
 }
 
+static int _serverPort(void *impl) {
+    return ((mcServer *)impl)->settings.port;
+}
+
 static const gkNodeType mcNodeType = { "memcached", _connAccept,
-                                       _serverRelease, NULL };
+                                       _serverRelease, NULL, NULL, NULL,
+                                       _serverPort };
 
 /* The memcached node of node, or NULL if node is not one. */
 mcServer *mcServerOf(gkWorld *w, int node) {

@@ -97,6 +97,7 @@ int gkWorldCreate(gkWorld **out, const gkConfig *cfg, gkAllocFn alloc,
     /* A loopback socket's buffers after Linux's autotuning: a few MB. */
     w->link_window = 4 * 1024 * 1024;
     rngSeed(&w->rng, cfg->seed);
+    portsInit(&w->ports, cfg->seed);
     w->session.console_conn = w->session.control_conn = -1;
     w->session.lab = -1;
     w->session.mc_node = w->session.mc_conn = -1;
@@ -142,6 +143,7 @@ void gkWorldRelease(gkWorld *w) {
     for (int i = 0; i < w->nconns; i++)
         if (w->conns[i]) _connFree(w, w->conns[i]);
     memFree(&w->mem, w->conns);
+    portsFree(&w->ports, &w->mem);
     memFree(&w->mem, w->events);
     traceRelease(&w->trace, &w->mem);
     w->mem.fn(w->mem.ud, w, sizeof(*w), 0);
@@ -478,6 +480,23 @@ static int _isIpv4(const char *host) {
     return dots == 3 && digits;
 }
 
+/* The dotted IPv4 address host (checked by _isIpv4) as a number. */
+static uint32_t _ipv4(const char *host) {
+    uint32_t a = 0, part = 0;
+    for (const char *p = host;; p++) {
+        if (*p >= '0' && *p <= '9') {
+            part = part * 10 + (uint32_t)(*p - '0');
+        } else {
+            a = (a << 8) | (part & 0xff);
+            part = 0;
+            if (!*p) break;
+        }
+    }
+    return a;
+}
+
+static void _connDrop(gkWorld *w, gkConn *c);
+
 /* aeBackend.connect: a node's own connection to host:port (a replica to
  * its master). Every node is on one machine, 127.0.0.1: the node
  * listening on port accepts at once, as on loopback, and with no node
@@ -498,6 +517,8 @@ static int _beConnect(void *ctx, const char *host, int port, char *err,
     }
     int target = _isThisHost(host) ? worldListener(w, port) : -1;
     int id;
+    /* A listener that refuses, or no port left: the same port search
+     * below fails again, or the connection is refused. */
     if (target >= 0 && worldConnect(w, n->id, target, &id) == GK_OK)
         return id;
     gkConn *c = _connNew(w, n->id, -1);
@@ -505,8 +526,16 @@ static int _beConnect(void *ctx, const char *host, int port, char *err,
         snprintf(err, errlen, "Cannot allocate memory");
         return -1;
     }
+    uint32_t daddr = _isThisHost(host) ? PORTS_LOOPBACK : _ipv4(host);
+    if (portsConnect(w, c, daddr, port, 1) != GK_OK) {
+        _connDrop(w, c);
+        snprintf(err, errlen, "Cannot assign requested address");
+        return -1;
+    }
     c->server_closed = 1;
     if (_isThisHost(host)) {
+        /* The RST frees the port at once. */
+        portsRelease(w, c);
         c->refused = 1;
         c->down.eof = 1;
     } else {
@@ -991,9 +1020,12 @@ static uint64_t _redisChildNext(void *impl) { return serverChildNext(impl); }
 
 static void _redisChildRun(void *impl, uint64_t t) { serverChildRun(impl, t); }
 
+static int _redisPort(void *impl) { return ((redisServer *)impl)->port; }
+
 static const gkNodeType redisNodeType = { "redis", _redisAccept,
                                           _redisRelease, _redisCpu,
-                                          _redisChildNext, _redisChildRun };
+                                          _redisChildNext, _redisChildRun,
+                                          _redisPort };
 
 /* Redis-style nodes are created in machine.c (gkServerAdd): their hash
  * seed comes from the world's PRNG, so the seed decides every bucket. */
@@ -1078,7 +1110,7 @@ static gkConn *_connNew(gkWorld *w, int client_node, int server_node) {
     /* The lowest free id, as the kernel hands out the lowest free
      * descriptor: tables indexed by id stay as small as the number of
      * connections open at once. */
-    int id = 0;
+    int id = w->conn_free;
     while (id < w->nconns && w->conns[id]) id++;
     if (id == w->nconns && w->nconns == w->capconns) {
         int cap = w->capconns ? w->capconns * 2 : 8;
@@ -1090,23 +1122,57 @@ static gkConn *_connNew(gkWorld *w, int client_node, int server_node) {
     }
     gkConn *c = memCalloc(&w->mem, sizeof(*c));
     c->id = id;
+    w->conn_free = id + 1;
     if (id == w->nconns) w->nconns++;
     c->node = server_node;
     c->client_node = client_node;
+    c->lport_next = -1;
     _pipeInit(w, &c->up);
     _pipeInit(w, &c->down);
     w->conns[c->id] = c;
     return c;
 }
 
+/* Takes a connection that never got going out of the table. */
+static void _connDrop(gkWorld *w, gkConn *c) {
+    portsRelease(w, c);
+    w->conns[c->id] = NULL;
+    if (c->id < w->conn_free) w->conn_free = c->id;
+    _connFree(w, c);
+}
+
+/* The port the process of host id listens on, 0 if it listens on none
+ * (a client program, a process that is down). */
+int worldNodePort(gkWorld *w, int id) {
+    if (id < 0 || id >= w->nnodes) return 0;
+    gkNode *n = &w->nodes[id];
+    if (!n->type || !n->type->port || n->down || !n->impl) return 0;
+    return n->type->port(n->impl);
+}
+
+/* Whether the client end of a connection from client_node sets
+ * SO_REUSEADDR: a Redis-style node's own connections do (Redis's anet
+ * sets it on every socket it connects), a client program's and the
+ * host's do not (hiredis 1.x, redis-cli and redis-benchmark do not). */
+static int _reuseAddr(gkWorld *w, int client_node) {
+    return client_node >= 0 && worldIsRedisNode(w, client_node);
+}
+
 /* Connects client_node (-1: the host) to server_node, which accepts at
- * once. The links get the world's default latency and bandwidth. */
+ * once. The client end takes a local port first, as connect() does
+ * (ports.c); GK_ERR "Cannot assign requested address" if none is left.
+ * The links get the world's default latency and bandwidth. */
 int worldConnect(gkWorld *w, int client_node, int server_node, int *conn_id) {
     if (server_node < 0 || server_node >= w->nnodes ||
         !w->nodes[server_node].type)
         return worldFail(w, GK_ENOTFOUND, "no such node");
     gkConn *c = _connNew(w, client_node, server_node);
     if (!c) return worldFail(w, GK_ENOMEM, "out of memory");
+    if (portsConnect(w, c, PORTS_LOOPBACK, worldNodePort(w, server_node),
+                     _reuseAddr(w, client_node)) != GK_OK) {
+        _connDrop(w, c);
+        return worldFail(w, GK_ERR, "Cannot assign requested address");
+    }
     gkNode *n = &w->nodes[server_node];
     if (n->down || !n->impl || n->type->accept(n->impl, c->id) != C_OK) {
         c->server_closed = 1;
@@ -1144,10 +1210,7 @@ void worldConnClose(gkWorld *w, gkConn *c, int client_side) {
         if (!c->client_closed && c->client_node >= 0)
             worldWake(w, c->client_node, worldLocalNow(w));
     }
-    if (c->client_closed && c->server_closed) {
-        w->conns[c->id] = NULL;
-        _connFree(w, c);
-    }
+    if (c->client_closed && c->server_closed) _connDrop(w, c);
 }
 
 static gkConn *_hostConn(gkWorld *w, int conn) {
@@ -1210,5 +1273,59 @@ int gkConnSetLink(gkWorld *w, int conn, uint64_t rtt_ns,
     if (!c) return worldFail(w, GK_ENOTFOUND, "no such connection");
     c->up.latency = c->down.latency = rtt_ns / 2;
     c->up.bandwidth = c->down.bandwidth = bytes_per_sec;
+    return GK_OK;
+}
+
+/* The local port of the client end of conn (the ephemeral port connect()
+ * gave it, ports.c), 0 if it holds none (a refused connection), or
+ * GK_ENOTFOUND for an unknown connection. */
+int gkConnLocalPort(gkWorld *w, int conn) {
+    gkConn *c = worldConn(w, conn);
+    if (!c) return worldFail(w, GK_ENOTFOUND, "no such connection");
+    return c->lport;
+}
+
+/* The sysctl's short name if name is one of the machine's (with or
+ * without "net.ipv4."), else NULL. */
+static const char *_sysctlName(const char *name) {
+    if (!strncmp(name, "net.ipv4.", 9)) name += 9;
+    if (!strcmp(name, "ip_local_port_range") ||
+        !strcmp(name, "ip_local_reserved_ports"))
+        return name;
+    return NULL;
+}
+
+/* Sets one of the machine's sysctls (glasskv.h). Connections open keep
+ * their ports; the next ones follow the new setting. GK_ENOTFOUND for an
+ * unknown name; GK_EINVAL for a value the kernel refuses, with sysctl's
+ * message ("sysctl: setting key "net.ipv4.ip_local_port_range": Invalid
+ * argument") as the last error, the setting unchanged. */
+int gkWorldSysctlSet(gkWorld *w, const char *name, const char *value) {
+    const char *leaf = _sysctlName(name);
+    char msg[160];
+    if (!leaf) {
+        snprintf(msg, sizeof(msg), "sysctl: cannot stat /proc/sys/%s: No "
+                 "such file or directory", name);
+        return worldFail(w, GK_ENOTFOUND, msg);
+    }
+    int st = !strcmp(leaf, "ip_local_port_range")
+                 ? portsSetRange(&w->ports, value)
+                 : portsSetReserved(&w->ports, value);
+    if (st == GK_OK) return GK_OK;
+    snprintf(msg, sizeof(msg), "sysctl: setting key \"net.ipv4.%s\": "
+             "Invalid argument", leaf);
+    return worldFail(w, GK_EINVAL, msg);
+}
+
+/* Writes a sysctl's value as /proc/sys shows it into buf (cut at cap - 1):
+ * the range as "32768\t60999", the reserved ports as "8080,30000-30100".
+ * GK_ENOTFOUND for an unknown name. */
+int gkWorldSysctlGet(gkWorld *w, const char *name, char *buf, size_t cap) {
+    const char *leaf = _sysctlName(name);
+    if (!leaf) return worldFail(w, GK_ENOTFOUND, "no such sysctl");
+    if (!strcmp(leaf, "ip_local_port_range"))
+        snprintf(buf, cap, "%d\t%d", w->ports.lo, w->ports.hi);
+    else
+        portsFormatReserved(&w->ports, buf, cap);
     return GK_OK;
 }

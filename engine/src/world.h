@@ -13,6 +13,7 @@
 #include "jobs_sim.h"
 #include "slog.h"
 #include "fs.h"
+#include "ports.h"
 
 /* Bytes in flight on a link, arriving together at `arrive`. */
 typedef struct gkSegment {
@@ -52,6 +53,12 @@ typedef struct gkConn {
     int refused;            /* a node's connect found no listener */
     int unanswered;         /* a node's connect to an address nobody
                                answers: it never completes */
+    int lport;              /* the client end's local port (ports.c), 0
+                               if it holds none */
+    int lport_next;         /* the next connection holding lport, -1 */
+    uint32_t daddr;         /* the address and port it connected to */
+    int dport;
+    int reuseaddr;          /* its client socket set SO_REUSEADDR */
 } gkConn;
 
 #define GK_MAX_CPUS 64
@@ -79,6 +86,8 @@ typedef struct gkNodeType {
      * acting at that time. */
     uint64_t (*childNext)(void *impl);
     void (*childRun)(void *impl, uint64_t t);
+    int (*port)(void *impl);                /* the TCP port it listens
+                                               on (NULL: none) */
 } gkNodeType;
 
 /* What the world gives a host it builds at an id: the host's event-loop
@@ -196,6 +205,7 @@ struct gkWorld {
     int nnodes;
     gkConn **conns;         /* indexed by id; NULL once fully closed */
     int nconns, capconns;
+    int conn_free;          /* no id below it is free */
     uint64_t link_latency;  /* defaults for new connections */
     uint64_t link_bandwidth;
     size_t link_window;
@@ -214,6 +224,7 @@ struct gkWorld {
     gkHostPoll host_poll;   /* see worldSetHostPoll */
     void *host_poll_ctx;
     int host_polling;       /* inside host_poll */
+    gkPorts ports;          /* the machine's TCP ports (ports.c) */
     char err[256];
 };
 
@@ -245,6 +256,7 @@ void worldEnterNode(gkWorld *w, int id);
 void worldLeaveNode(gkWorld *w, int id);
 int worldIsRedisNode(gkWorld *w, int id);
 int worldListener(gkWorld *w, int port);
+int worldNodePort(gkWorld *w, int id);
 void worldSetHostPoll(gkWorld *w, gkHostPoll fn, void *ctx);
 
 /* machine.c */
