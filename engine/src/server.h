@@ -333,6 +333,10 @@ typedef struct client {
     long long psync_initial_offset;
     struct replRdb *repl_rdb;
     size_t repl_rdb_pos;
+    /* unix seconds of the last write of a diskless RDB its socket did not
+     * take in full, 0 once it took all there was: the full sync's
+     * timeout counts from it */
+    long long repl_last_partial_write;
     /* The master's link on a replica: the stream offset read so far, and
      * applied (the commands executed) so far. */
     long long read_reploff, reploff;

@@ -579,6 +579,87 @@ static void testForkFailsReplica(void) {
     gkWorldRelease(t.w);
 }
 
+/* A replica of the host's own making: a connection that does the
+ * handshake with listening port `port` and `sync` ("PSYNC ? -1" or the
+ * old "SYNC"), then reads what comes and never acknowledges -- as a
+ * replica stopped by SIGSTOP, or one too old to send REPLCONF ACK. */
+static int silentReplica(net *t, int m, int port, const char *sync) {
+    int conn;
+    char line[128], reply[64];
+    gkConnOpen(t->w, t->node[m], &conn);
+    /* (P)SYNC is refused while a reply is pending: one at a time */
+    int n = snprintf(line, sizeof(line), "REPLCONF listening-port %d\r\n",
+                     port);
+    CHECK_EQ_STR(gktExchange(t->w, conn, line, (size_t)n, reply,
+                             sizeof(reply)), "+OK\r\n");
+    n = snprintf(line, sizeof(line), "%s\r\n", sync);
+    gkConnSend(t->w, conn, line, (size_t)n);
+    return conn;
+}
+
+/* Runs for ns, the silent replicas' bytes read and dropped. */
+static void runDraining(net *t, uint64_t ns, const int *conns, int n) {
+    static char sink[1 << 16];
+    uint64_t end = gkWorldNow(t->w) + ns;
+    while (gkWorldNow(t->w) < end) {
+        uint64_t step = end - gkWorldNow(t->w);
+        gkWorldRunUntil(t->w, gkWorldNow(t->w) +
+                              (step < 100 * MS ? step : 100 * MS));
+        for (int i = 0; i < n; i++)
+            while (gkConnRecv(t->w, conns[i], sink, sizeof(sink)) > 0) {}
+    }
+}
+
+/* 7.0's replicationCron lets go of an online replica that has not sent
+ * REPLCONF ACK for more than repl-timeout seconds (whole seconds: between
+ * 6 and 7 after its last with repl-timeout 5), logging it as the real
+ * server did with its replica stopped by SIGSTOP. A replica that ACKs
+ * every second stays, and so does one that came with the old SYNC,
+ * which never ACKs. */
+static void testReplicaTimeout(void) {
+    net t;
+    netOpen(&t, 15);
+    int m = netAdd(&t, "save \"\"\nrepl-timeout 5\n"
+                       "repl-diskless-sync no\n"),
+        r = netAdd(&t, NULL);
+    cmd(&t, m, "SET k v");
+    cmd(&t, r, "REPLICAOF 127.0.0.1 6379");
+    int quiet[2];
+    quiet[0] = silentReplica(&t, m, 7777, "PSYNC ? -1");
+    quiet[1] = silentReplica(&t, m, 7778, "SYNC");
+    /* until all three are online */
+    char buf[512];
+    uint64_t online = 0;
+    for (int i = 0; i < 500 && !online; i++) {
+        runDraining(&t, 10 * MS, quiet, 2);
+        cmd(&t, m, "INFO replication");
+        if (strstr(t.out, "port=7777,state=online") &&
+            strstr(t.out, "port=7778,state=online") &&
+            strstr(t.out, "port=6380,state=online"))
+            online = gkWorldNow(t.w);
+    }
+    CHECK(online > 0);
+    CHECK_EQ_INT(infoField(&t, m, "replication", "connected_slaves"), 3);
+    runDraining(&t, 4900 * MS, quiet, 2);
+    CHECK_EQ_INT(logCount(&t, m, "Disconnecting timedout replica"), 0);
+    CHECK_EQ_INT(infoField(&t, m, "replication", "connected_slaves"), 3);
+    runDraining(&t, 2100 * MS, quiet, 2);
+    CHECK_EQ_INT(logCount(&t, m, "# Disconnecting timedout replica "
+                          "(streaming sync): 127.0.0.1:7777"), 1);
+    CHECK_EQ_INT(logCount(&t, m, "# Connection with replica 127.0.0.1:7777 "
+                          "lost."), 1);
+    CHECK_EQ_INT(gkConnIsOpen(t.w, quiet[0]), 0);
+    /* the others stay, however long */
+    runDraining(&t, 20 * SEC, quiet, 2);
+    CHECK_EQ_INT(logCount(&t, m, "Disconnecting timedout replica"), 1);
+    CHECK_EQ_INT(infoField(&t, m, "replication", "connected_slaves"), 2);
+    CHECK(strstr(info(&t, m, "slave0", buf, sizeof(buf)), "port=6380") ||
+          strstr(info(&t, m, "slave1", buf, sizeof(buf)), "port=6380"));
+    CHECK_EQ_INT(gkConnIsOpen(t.w, quiet[1]), 1);
+    CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)), "up");
+    gkWorldRelease(t.w);
+}
+
 /* The link breaks (the master drops its replica) while writes go on:
  * the replica asks to continue from where it was, and the master sends
  * what its backlog kept since; with writes past the backlog's size it
@@ -774,6 +855,9 @@ int main(void) {
     RUN("a master that cannot fork drops each replica that asks, which "
         "asks again, disk or diskless, until vm.overcommit_memory=1",
         testForkFailsReplica);
+    RUN("a master lets go of a replica silent for repl-timeout seconds; "
+        "one that acknowledges, or came with SYNC, stays",
+        testReplicaTimeout);
     RUN("a broken link continues from the backlog, or resyncs in full "
         "once the backlog lost its offset", testPartialResync);
     RUN("a restarted replica continues from its RDB's offset while the "
