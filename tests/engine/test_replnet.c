@@ -810,6 +810,28 @@ static void testReplicationLabs(void) {
     for (int i = 0; i < 4; i++)
         CHECK_EQ_INT(labField(out, runs[i], "replica_keys"), 1000);
     CHECK(labField(out, "master-disk-full", "synced_ms_after_fix") > 0);
+    /* the third cause: a master that cannot fork fails every sync, disk
+     * or diskless, until vm.overcommit_memory=1 */
+    const char *forks[] = { "fork-fails", "fork-fails-diskless" };
+    for (int i = 0; i < 2; i++) {
+        char key[64];
+        snprintf(key, sizeof(key), "\"name\":\"%s\"", forks[i]);
+        const char *at = strstr(out, key);
+        CHECK(at && strstr(at, "\"synced_before_fix\":false,\"fix\":"
+                           "\"sysctl vm.overcommit_memory=1\""));
+        CHECK(at && strstr(at, "\"master_log\":\"Can't save in "
+                           "background: fork: Cannot allocate memory\""));
+        CHECK(labField(out, forks[i], "fork_failures") >= 1);
+        CHECK_EQ_INT(labField(out, forks[i], "fork_failures"),
+                     labField(out, forks[i], "failed_syncs"));
+        CHECK_EQ_INT(labField(out, forks[i], "replica_keys"), 80000);
+        CHECK(labField(out, forks[i], "synced_ms_after_fix") > 0);
+        CHECK(labField(out, forks[i], "master_used_memory") > 20 << 20);
+    }
+    CHECK(labField(out, "fork-fails", "failed_syncs") > 1000);
+    CHECK(labField(out, "fork-fails", "replica_retries") > 1000);
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ_INT(labField(out, runs[i], "fork_failures"), 0);
     /* a replica back after a while: what the 1 MB backlog still holds is
      * all it gets; past it, the whole dataset */
     CHECK(gkLabRun("partial-vs-full-resync", 1, out, sizeof(out)) > 0);
@@ -863,8 +885,9 @@ int main(void) {
     RUN("a restarted replica continues from its RDB's offset while the "
         "backlog holds it", testRestartedReplica);
     RUN("the replication labs: a write reaches every replica, hop by hop "
-        "down a chain; each of seed 000's failures until its fix; a "
-        "replica back in time for the backlog, and too late",
+        "down a chain; each of seed 000's failures until its fix (a full "
+        "disk, an unwritable directory, a fork refused); a replica back in "
+        "time for the backlog, and too late",
         testReplicationLabs);
     return gkTestReport();
 }
