@@ -682,6 +682,17 @@ int gkServerDeathDigest(gkWorld *w, int node, uint64_t *digest,
 size_t gkServerLogRead(gkWorld *w, int node, uint64_t after_seq, char *out,
                        size_t cap, uint64_t *last_seq);
 
+/* The memory of node's machine, as its kernel weighs a fork: "mem-total"
+ * and "swap-total" (bytes, or with Redis's units: 512mb, 4gb),
+ * "vm.overcommit_memory" (0 heuristic, the default; 1 always; 2 never)
+ * and "vm.overcommit_ratio" (percent, 50 by default). A machine starts
+ * with 16 GB of RAM and no swap. GK_EINVAL, with a message, for an
+ * unknown name or a bad value. A process reads vm.overcommit_memory for
+ * its startup warning when it starts; every fork is weighed anew. */
+int gkMachineSet(gkWorld *w, int node, const char *name, const char *value);
+int gkMachineGet(gkWorld *w, int node, const char *name, char *buf,
+                 size_t cap);
+
 int gkDiskSetPreset(gkWorld *w, int node, const char *name);
 const char *gkDiskPresetName(int i);
 int gkDiskSetFree(gkWorld *w, int node, uint64_t bytes);

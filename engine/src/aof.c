@@ -13,6 +13,7 @@ const char *aofStrerror(int err) {
     case FS_ENOENT: return "No such file or directory";
     case FS_EIO: return "Input/output error";
     case FS_EBADF: return "Bad file descriptor";
+    case FS_ENOMEM: return "Cannot allocate memory";
     case FS_EACCES: return "Permission denied";
     case FS_EEXIST: return "File exists";
     case FS_EINVAL: return "Invalid argument";

@@ -89,6 +89,12 @@ int rewriteAppendOnlyFileBackground(redisServer *s) {
     }
     a->stat_rewrites++;
     int pid = redisFork(s, CHILD_TYPE_AOF, aofRewriteToSds);
+    if (pid < 0) {
+        a->lastbgrewrite_status = C_ERR;
+        serverLog(s, LL_WARNING, "Can't rewrite append only file in "
+                  "background: fork: %s", aofStrerror(-pid));
+        return C_ERR;
+    }
     _tmpName(s->child.tmp, sizeof(s->child.tmp), pid, 0);
     _tmpName(s->child.dst, sizeof(s->child.dst), pid, 1);
     TRACE(s->denv.trace, GK_TR_REWRITE, (uint16_t)s->node, GK_RW_START, 0,

@@ -213,10 +213,17 @@ static uint64_t _keyDelayNs(redisServer *s, long long keys) {
  * in the child's own memory, is the file it will write; its work is
  * scheduled on its lane, and the parent pays only the fork itself. The
  * caller names the child's files (child.tmp, child.dst) before the child
- * first acts. Returns the child's pid; there must be no child yet. */
+ * first acts. Returns the child's pid; there must be no child yet. If the
+ * machine's kernel refuses the child its memory (machine_mem.c), returns
+ * the negated errno (-FS_ENOMEM) and nothing changed: as in Redis, a
+ * failed fork counts in neither total_forks nor latest_fork_usec. */
 int redisFork(redisServer *s, int type, childSnapshotFn snap) {
     serverChild *ch = &s->child;
     uint64_t now = serverNow(s);
+    if (s->fork_check) {
+        int err = s->fork_check(s->fork_ctx, memoryRss(s));
+        if (err < 0) return err;
+    }
     uint64_t fork_ns = 50000 + (uint64_t)s->mem->used / (1024 * 1024) *
                                FORK_NS_PER_MB;
     s->denv.cpu_ns += fork_ns;

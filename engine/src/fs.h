@@ -29,6 +29,7 @@
 #define FS_ENOENT 2
 #define FS_EIO 5
 #define FS_EBADF 9
+#define FS_ENOMEM 12
 #define FS_EACCES 13
 #define FS_EEXIST 17
 #define FS_EINVAL 22

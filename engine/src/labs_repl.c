@@ -215,14 +215,51 @@ int labReplicationStar(labOut *o, uint64_t seed) { return _lab(o, seed, 0); }
  *                          fixed by freeing its disk
  *   diskless-default       7.0's default (diskless) on the full master
  *                          disk: the first cause never happens
+ *   fork-fails             the seed's third cause: a master of some 24 MB
+ *                          on a machine of 32 MB of RAM and 8 MB of swap
+ *                          under vm.overcommit_memory=0, the kernel of the
+ *                          seed's time (machine_mem.c): a dataset larger
+ *                          than free memory plus swap. Every fork fails
+ *                          ("Can't save in background: fork: Cannot
+ *                          allocate memory"), the replica is told "-ERR
+ *                          BGSAVE failed, replication can't continue" and
+ *                          asks again at once: thousands of times a
+ *                          second here, for the simulated handshake costs
+ *                          less than redis-server's (about 1,500 a second
+ *                          measured, with a fork failing for another
+ *                          reason); fixed by sysctl vm.overcommit_memory=1
+ *   fork-fails-diskless    the same under 7.0's default: a diskless sync
+ *                          forks too (the child writes the RDB into a
+ *                          pipe the parent sends to the sockets), so it
+ *                          fails the same way, once per diskless delay;
+ *                          the same fix
  *
  * For each: the failed syncs in the first 8 s (diskless sync waits 5 s
  * for more replicas before it starts), whether the replica was in sync
- * then, how long after the fix it was, and its keys. */
+ * then, how long after the fix it was, and its keys; the forks refused,
+ * the master's used_memory, and the first warning it logged once the
+ * replica asked. */
 
 #define FAIL_KEYS 1000
 #define FAIL_WATCH_NS 8000000000ULL     /* diskless sync's 5 s, and more */
 #define FAIL_FIX_NS 20000000000ULL
+#define FAIL_SLICE_NS 10000000ULL
+/* fork-fails: a master of some 24 MB on a machine of 32 MB of RAM and
+ * 8 MB of swap: 16 MB are left, less than its child needs. */
+#define FORK_RAM "32mb"
+#define FORK_SWAP "8mb"
+#define FORK_POPULATE "DEBUG POPULATE 80000 key 250"
+
+/* A field of INFO on conn, as a number (-1 if absent). */
+static long long _infoField(gkWorld *w, int conn, const char *section,
+                            const char *field) {
+    char reply[8192], cmd[64], want[64];
+    snprintf(cmd, sizeof(cmd), "INFO %s", section);
+    labAsk(w, conn, cmd, reply, sizeof(reply));
+    snprintf(want, sizeof(want), "\r\n%s:", field);
+    const char *p = strstr(reply, want);
+    return p ? atoll(p + strlen(want)) : -1;
+}
 
 /* Runs until node's link to its master is up (or max_ns); the time it
  * took, -1 if it never was. */
@@ -238,44 +275,106 @@ static double _untilLinked(gkWorld *w, int conn, uint64_t max_ns) {
     return -1;
 }
 
+/* Adds to count[i] the lines of node's log after seq that hold
+ * needle[i] (a NULL-ended list; NULL for none) and returns the number of
+ * its last line. Lines pushed out of the log's ring before they were
+ * read are not counted. */
+static uint64_t _logTally(gkWorld *w, int node, uint64_t seq,
+                          const char *const *needle, uint64_t *count) {
+    static char buf[64 * 1024];
+    uint64_t last;
+    size_t n;
+    while ((n = gkServerLogRead(w, node, seq, buf, sizeof(buf) - 1, &last))
+           > 0) {
+        buf[n] = '\0';
+        for (int i = 0; needle && needle[i]; i++)
+            for (char *q = buf; (q = strstr(q, needle[i])) != NULL; q++)
+                count[i]++;
+        seq = last;
+    }
+    return seq;
+}
+
+/* The text of the first warning ('#') node logged after seq, JSON-safe,
+ * into buf ("" if none). */
+static const char *_firstWarning(gkWorld *w, int node, uint64_t seq,
+                                 char *buf, size_t cap) {
+    static char log[64 * 1024];
+    uint64_t last;
+    size_t n = gkServerLogRead(w, node, seq, log, sizeof(log) - 1, &last);
+    log[n] = '\0';
+    const char *p = strstr(log, " # ");
+    size_t len = 0;
+    if (p)
+        for (p += 3; p[len] && p[len] != '\n' && len + 1 < cap; len++)
+            buf[len] = p[len] == '"' || p[len] == '\\' ? '\'' : p[len];
+    buf[len] = '\0';
+    return buf;
+}
+
 static int _failureRun(labOut *o, uint64_t seed, const char *name,
                        int first) {
+    int no_fork = !strncmp(name, "fork-fails", 10);
     int disk_sync = strcmp(name, "diskless-default") != 0 &&
-                    strcmp(name, "replica-disk-full") != 0;
+                    strcmp(name, "replica-disk-full") != 0 &&
+                    strcmp(name, "fork-fails-diskless") != 0;
     gkWorld *w = labWorld(seed, 0, 0);
     if (!w) return GK_ENOMEM;
     int m, r, cm, cr;
-    char reply[4096];
+    char reply[4096], line[256];
     int st = gkServerAddConfig(w, disk_sync ? "save \"\"\nrepl-diskless-"
                                               "sync no\n" : "save \"\"\n",
                                &m);
     if (st == GK_OK) st = gkServerAddConfig(w, "save \"\"\n", &r);
     if (st == GK_OK) st = gkConnOpen(w, m, &cm);
     if (st == GK_OK) st = gkConnOpen(w, r, &cr);
+    if (st == GK_OK && no_fork)
+        st = gkMachineSet(w, m, "mem-total", FORK_RAM);
+    if (st == GK_OK && no_fork)
+        st = gkMachineSet(w, m, "swap-total", FORK_SWAP);
     if (st != GK_OK) {
         gkWorldRelease(w);
         return st;
     }
-    labAsk(w, cm, "DEBUG POPULATE 1000", reply, sizeof(reply));
+    labAsk(w, cm, no_fork ? FORK_POPULATE : "DEBUG POPULATE 1000", reply,
+           sizeof(reply));
+    long long used = _infoField(w, cm, "memory", "used_memory");
     if (!strcmp(name, "master-dir-unwritable"))
         gkDiskSetReadOnly(w, m, "", 1);
     else if (!strcmp(name, "replica-disk-full"))
         gkDiskSetFree(w, r, 1000);
-    else
+    else if (!no_fork)          /* the memory is short, not the disk */
         gkDiskSetFree(w, m, 0);
+    static const char *const master_lines[] = {
+        "SYNC failed. BGSAVE child returned an error",
+        "BGSAVE for replication failed",
+        "Can't save in background: fork: Cannot allocate memory",
+        "Diskless rdb transfer, last replica dropped, killing fork child.",
+        NULL };
+    static const char *const replica_lines[] = {
+        "Reconnecting to MASTER 127.0.0.1:6379 after failure", NULL };
+    uint64_t mc[4] = { 0 }, rc[1] = { 0 };
+    uint64_t log0 = _logTally(w, m, 0, NULL, NULL), mseq = log0;
+    uint64_t rseq = _logTally(w, r, 0, NULL, NULL);
     labAsk(w, cr, "REPLICAOF 127.0.0.1 6379", reply, sizeof(reply));
-    gkWorldRunUntil(w, gkWorldNow(w) + FAIL_WATCH_NS);
-    uint64_t master_fails =
-        labLogCount(w, m, "SYNC failed. BGSAVE child returned an error");
-    uint64_t killed = labLogCount(w, m, "Diskless rdb transfer, last "
-                                        "replica dropped, killing fork child.");
-    uint64_t replica_fails =
-        labLogCount(w, r, "Reconnecting to MASTER 127.0.0.1:6379 after "
-                          "failure");
+    /* in slices, so the log's ring (1,024 lines) keeps every line until
+     * it is counted: a master that cannot fork fails a sync in about a
+     * millisecond */
+    for (uint64_t t = 0; t < FAIL_WATCH_NS; t += FAIL_SLICE_NS) {
+        gkWorldRunUntil(w, gkWorldNow(w) + FAIL_SLICE_NS);
+        mseq = _logTally(w, m, mseq, master_lines, mc);
+        rseq = _logTally(w, r, rseq, replica_lines, rc);
+    }
+    uint64_t master_fails = mc[0] + mc[1], fork_fails = mc[2];
+    uint64_t killed = mc[3], replica_fails = rc[0];
     labAsk(w, cr, "INFO replication", reply, sizeof(reply));
     int synced = strstr(reply, "master_link_status:up") != NULL;
     const char *fix = "none";
-    if (!synced && disk_sync) {
+    _firstWarning(w, m, log0, line, sizeof(line));
+    if (!synced && no_fork) {
+        fix = "sysctl vm.overcommit_memory=1";
+        gkMachineSet(w, m, "vm.overcommit_memory", "1");
+    } else if (!synced && disk_sync) {
         fix = "CONFIG SET repl-diskless-sync yes";
         labAsk(w, cm, fix, reply, sizeof(reply));
     } else if (!synced) {
@@ -288,18 +387,21 @@ static int _failureRun(labOut *o, uint64_t seed, const char *name,
     labEmit(o, "%s{\"name\":\"%s\",\"failed_syncs\":%llu,"
             "\"replica_retries\":%llu,\"children_killed\":%llu,"
             "\"synced_before_fix\":%s,\"fix\":\"%s\",\"synced_ms_after_fix\":"
-            "%.0f,\"replica_keys\":%ld}", first ? "" : ",", name,
-            (unsigned long long)master_fails,
+            "%.0f,\"replica_keys\":%ld,\"fork_failures\":%llu,"
+            "\"master_used_memory\":%lld,\"master_log\":\"%s\"}",
+            first ? "" : ",", name, (unsigned long long)master_fails,
             (unsigned long long)replica_fails, (unsigned long long)killed,
-            synced ? "true" : "false", fix, after_fix, keys);
+            synced ? "true" : "false", fix, after_fix, keys,
+            (unsigned long long)fork_fails, used, line);
     gkWorldRelease(w);
     return GK_OK;
 }
 
 int labReplicationFailures(labOut *o, uint64_t seed) {
     static const char *runs[] = { "master-disk-full", "master-dir-unwritable",
-                                  "replica-disk-full", "diskless-default" };
-    for (int i = 0; i < 4; i++) {
+                                  "replica-disk-full", "diskless-default",
+                                  "fork-fails", "fork-fails-diskless" };
+    for (int i = 0; i < 6; i++) {
         int st = _failureRun(o, seed, runs[i], i == 0);
         if (st != GK_OK) return st;
     }
@@ -320,17 +422,6 @@ int labReplicationChain(labOut *o, uint64_t seed) {
  * the whole dataset again. For 64 KB, 512 KB and 2 MB of writes: which it
  * was, the bytes the master sent the replica, and how long until it was
  * in sync. */
-
-/* A field of INFO on conn, as a number (-1 if absent). */
-static long long _infoField(gkWorld *w, int conn, const char *section,
-                            const char *field) {
-    char reply[8192], cmd[64], want[64];
-    snprintf(cmd, sizeof(cmd), "INFO %s", section);
-    labAsk(w, conn, cmd, reply, sizeof(reply));
-    snprintf(want, sizeof(want), "\r\n%s:", field);
-    const char *p = strstr(reply, want);
-    return p ? atoll(p + strlen(want)) : -1;
-}
 
 static int _resyncRun(labOut *o, uint64_t seed, size_t bytes, int first) {
     gkWorld *w = labWorld(seed, 0, 0);

@@ -497,6 +497,9 @@ static redisServer *_newProcess(gkWorld *w, int id, const char *conf,
     s->host_config = n->host_config;
     s->host_config_set = _hostConfigSet;
     s->host_config_ctx = s;
+    s->fork_check = machineForkCheck;
+    s->fork_ctx = n;
+    s->vm_overcommit_memory = n->sysmem.overcommit;
     n->port_given = 0;
     if (conf && serverLoadConfig(s, conf, err) != C_OK) {
         serverRelease(s);
@@ -589,6 +592,7 @@ int gkServerAddConfig(gkWorld *w, const char *conf, int *node_id) {
     gkNode *n = &w->nodes[id];
     sds err = NULL;
     n->disk = diskCreate(&w->mem, &w->trace, (uint16_t)id);
+    machineMemInit(&n->sysmem);
     n->aof_hist = memTryCalloc(&w->mem, sizeof(aofHist));
     simJobsInit(&n->jobs, &w->mem, n->disk);
     logInit(&n->log, &w->mem, 1024);

@@ -314,6 +314,12 @@ static float _ratio(size_t a, size_t b) {
     return b ? (float)a / (float)b : 0;
 }
 
+/* The process's resident memory as _fragData takes it: used_memory and
+ * the Lua heap. What a fork must find room for (machine_mem.c). */
+size_t memoryRss(redisServer *s) {
+    return s->mem->used + evalMemory(s);
+}
+
 static void _fragData(redisServer *s, const memOverhead *mh, memFrag *f) {
     f->allocated = mh->total;
     f->rss = mh->total + evalMemory(s);

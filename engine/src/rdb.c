@@ -687,13 +687,20 @@ static sds _bgsaveSnapshot(redisServer *s, gkMem *mem, long long *keys) {
 }
 
 /* rdbSaveBackground: forks a child that writes temp-<childpid>.rdb and
- * renames it to dbfilename. C_ERR if a child already runs. */
+ * renames it to dbfilename. C_ERR if a child already runs, or if the
+ * fork failed (logged; rdb_last_bgsave_status:err). */
 int rdbSaveBackground(redisServer *s) {
     if (hasActiveChildProcess(s)) return C_ERR;
     s->stat_rdb_saves++;
     s->dirty_before_bgsave = s->dirty;
     s->lastbgsave_try = s->mstime / 1000;
     int pid = redisFork(s, CHILD_TYPE_RDB, _bgsaveSnapshot);
+    if (pid < 0) {
+        s->lastbgsave_status = C_ERR;
+        serverLog(s, LL_WARNING, "Can't save in background: fork: %s",
+                  aofStrerror(-pid));
+        return C_ERR;
+    }
     snprintf(s->child.tmp, sizeof(s->child.tmp), "temp-%d.rdb", pid);
     snprintf(s->child.dst, sizeof(s->child.dst), "%s", s->cfg.dbfilename);
     serverLog(s, LL_NOTICE, "Background saving started by pid %ld",
@@ -704,10 +711,18 @@ int rdbSaveBackground(redisServer *s) {
 
 /* rdbSaveToSlavesSockets: forks a child that makes the RDB for the
  * replicas waiting for a diskless sync; the parent sends it to their
- * sockets framed as "$EOF:<mark>\r\n" ... "<mark>" (replication.c). */
+ * sockets framed as "$EOF:<mark>\r\n" ... "<mark>" (replication.c).
+ * C_ERR if the fork failed: unlike a disk BGSAVE's, that leaves
+ * rdb_last_bgsave_status as it was, as in 7.0 (the caller drops the
+ * replicas). */
 int rdbSaveToReplicasSockets(redisServer *s, const char *eofmark) {
     if (hasActiveChildProcess(s)) return C_ERR;
     int pid = redisFork(s, CHILD_TYPE_RDB, _bgsaveSnapshot);
+    if (pid < 0) {
+        serverLog(s, LL_WARNING, "Can't save in background: fork: %s",
+                  aofStrerror(-pid));
+        return C_ERR;
+    }
     s->child.socket = 1;
     memcpy(s->child.eofmark, eofmark, 41);
     serverLog(s, LL_NOTICE, "Background RDB transfer started by pid %ld",

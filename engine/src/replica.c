@@ -380,6 +380,51 @@ static int _sendPsync(redisServer *s) {
     return _sendCommand(s, 3, argv);
 }
 
+/* The end of syncWithMaster: a temp file for the RDB to come, and the
+ * link reads it from now on (readSyncBulkPayload). */
+static void _startTransfer(redisServer *s) {
+    snprintf(s->repl_transfer_tmpfile, sizeof(s->repl_transfer_tmpfile),
+             "temp-%lld.%d.rdb", s->mstime / 1000, s->pid);
+    int fd = s->fs.open(s->fs.ctx, s->repl_transfer_tmpfile,
+                        FS_O_WRONLY | FS_O_TRUNC | FS_O_CREAT);
+    if (fd < 0) {
+        serverLog(s, LL_WARNING, "Opening the temp file needed for "
+                  "MASTER <-> REPLICA synchronization: %s",
+                  aofStrerror(-fd));
+        _cancelHandshake(s);
+        return;
+    }
+    s->repl_transfer_tmpfd = fd;
+    s->repl_state = REPL_STATE_TRANSFER;
+    s->repl_transfer_header = 0;
+    s->repl_transfer_size = -1;
+    s->repl_transfer_read = 0;
+}
+
+/* PSYNC_NOT_SUPPORTED: an -ERR to PSYNC is an old master's, or one in
+ * error (-ERR BGSAVE failed, replication can't continue); any other
+ * reply is unexpected. Either way the replica falls back to SYNC on the
+ * same link and waits for the RDB. A master in error has closed the
+ * link, so the wait ends at once in "I/O error reading bulk count", and
+ * the replica connects again. */
+static void _retryWithSync(redisServer *s, const char *reply) {
+    aeBackend *be = &s->el->backend;
+    if (!strncmp(reply, "-ERR", 4))
+        serverLog(s, LL_NOTICE, "Master does not support PSYNC or is in "
+                  "error state (reply: %s)", reply);
+    else
+        serverLog(s, LL_WARNING, "Unexpected reply to PSYNC from master: "
+                  "%s", reply);
+    serverLog(s, LL_NOTICE, "Retrying with SYNC...");
+    if (be->write(be->ctx, s->repl_transfer_fd, "SYNC\r\n", 6) != 6) {
+        serverLog(s, LL_WARNING, "I/O error writing to MASTER: %s",
+                  "Broken pipe");
+        _cancelHandshake(s);
+        return;
+    }
+    _startTransfer(s);
+}
+
 /* The reply to PSYNC. */
 static void _psyncReply(redisServer *s, const char *reply) {
     if (!strncmp(reply, "+FULLRESYNC", 11)) {
@@ -397,23 +442,7 @@ static void _psyncReply(redisServer *s, const char *reply) {
                       s->master_replid, s->master_initial_offset);
         }
         s->cached_offset = -1;
-        /* Prepare a suitable temp file for bulk transfer. */
-        snprintf(s->repl_transfer_tmpfile, sizeof(s->repl_transfer_tmpfile),
-                 "temp-%lld.%d.rdb", s->mstime / 1000, s->pid);
-        int fd = s->fs.open(s->fs.ctx, s->repl_transfer_tmpfile,
-                            FS_O_WRONLY | FS_O_TRUNC | FS_O_CREAT);
-        if (fd < 0) {
-            serverLog(s, LL_WARNING, "Opening the temp file needed for "
-                      "MASTER <-> REPLICA synchronization: %s",
-                      aofStrerror(-fd));
-            _cancelHandshake(s);
-            return;
-        }
-        s->repl_transfer_tmpfd = fd;
-        s->repl_state = REPL_STATE_TRANSFER;
-        s->repl_transfer_header = 0;
-        s->repl_transfer_size = -1;
-        s->repl_transfer_read = 0;
+        _startTransfer(s);
         return;
     }
     if (!strncmp(reply, "+CONTINUE", 9)) {
@@ -445,14 +474,10 @@ static void _psyncReply(redisServer *s, const char *reply) {
         !strncmp(reply, "-LOADING", 8)) {
         serverLog(s, LL_NOTICE, "Master is currently unable to PSYNC but "
                   "should be in the future: %s", reply);
-    } else if (reply[0] == '-') {
-        serverLog(s, LL_WARNING, "Unexpected reply to PSYNC from master: %s",
-                  reply);
-    } else {
-        serverLog(s, LL_WARNING, "Unexpected reply to PSYNC from master: %s",
-                  reply);
+        _cancelHandshake(s);
+        return;
     }
-    _cancelHandshake(s);
+    _retryWithSync(s, reply);
 }
 
 /* syncWithMaster: one step of the link per event. */

@@ -600,14 +600,17 @@ static void _sendBulk(aeEventLoop *el, int fd, void *data, int mask) {
     size_t avail = _rdbAvailable(s, r);
     if (c->repl_rdb_pos >= avail) {
         /* all the child wrote so far went: wait for more */
+        c->repl_last_partial_write = 0;
         aeDeleteFileEvent(el, fd, AE_WRITABLE);
         if (c->repl_rdb_pos < sdslen(r->data) && s->repl_stream_timer < 0)
             s->repl_stream_timer = aeCreateTimeEvent(el, 1, _streamTimer, s);
         return;
     }
     size_t left = avail - c->repl_rdb_pos;
-    long n = be->write(be->ctx, fd, r->data + c->repl_rdb_pos,
-                       left < REPL_BULK_CHUNK ? left : REPL_BULK_CHUNK);
+    size_t want = left < REPL_BULK_CHUNK ? left : REPL_BULK_CHUNK;
+    long n = be->write(be->ctx, fd, r->data + c->repl_rdb_pos, want);
+    if (r->socket && (n == -1 || (n >= 0 && (size_t)n < want)))
+        c->repl_last_partial_write = s->mstime / 1000;
     if (n == -1) return;                /* the socket is full: later */
     if (n < 0) {
         serverLog(s, LL_WARNING, "Write error sending DB to replica: %s",
@@ -800,9 +803,40 @@ void replicationRemoveReplica(redisServer *s, client *c) {
     }
 }
 
+/* replicationCron's timeouts, with 7.0's rules and in its whole seconds:
+ * an online replica that has not acknowledged for more than repl-timeout
+ * seconds is let go (a replica sends REPLCONF ACK every second; one that
+ * came with the old SYNC never does, and is spared), and so is one of a
+ * diskless transfer whose socket has not taken all it was given for that
+ * long (a disk sync's replica holds up no child, and is not timed out
+ * while it waits). */
+static void _disconnectTimedOut(redisServer *s) {
+    long long now = s->mstime / 1000, timeout = s->cfg.repl_timeout;
+    char name[96];
+    for (int i = 0; i < s->nreplicas; i++) {
+        client *r = s->replicas[i];
+        const char *kind = NULL;
+        if (r->replstate == SLAVE_STATE_ONLINE &&
+            !(r->flags & CLIENT_PRE_PSYNC) &&
+            now - r->repl_ack_time_ms / 1000 > timeout)
+            kind = "streaming sync";
+        else if (r->replstate == SLAVE_STATE_WAIT_BGSAVE_END &&
+                 s->child.type == CHILD_TYPE_RDB && s->child.socket &&
+                 r->repl_last_partial_write &&
+                 now - r->repl_last_partial_write > timeout)
+            kind = "full sync";
+        if (!kind) continue;
+        serverLog(s, LL_WARNING, "Disconnecting timedout replica (%s): %s",
+                  kind, _replicaName(r, name, sizeof(name)));
+        freeClient(r);                  /* it leaves the list */
+        i--;
+    }
+}
+
 /* Once a second (replicationCron): a PING into the stream every
  * repl-ping-replica-period seconds while there are replicas, so they can
- * tell a quiet master from a dead link. */
+ * tell a quiet master from a dead link; the replicas that went silent
+ * are let go; a BGSAVE for those waiting starts when due. */
 void replicationCron(redisServer *s) {
     replicaCron(s);
     if (s->nreplicas && !s->masterhost &&
@@ -822,6 +856,7 @@ void replicationCron(redisServer *s) {
                        !s->child.socket);
         if (presync) be->write(be->ctx, r->fd, "\n", 1);
     }
+    _disconnectTimedOut(s);
     replicationStartPendingFork(s);
     s->repl_cron_loops++;
 }

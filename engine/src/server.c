@@ -242,6 +242,7 @@ redisServer *serverCreate(gkMem *mem, int node, aeBackend backend,
     s->hz = s->cfg.hz;
     createSharedIntegers(s);
     s->port = 6379;
+    s->vm_overcommit_memory = 1;
     s->repl_seldb = -1;
     memset(s->replid2, '0', 40);
     s->second_replid_offset = -1;
@@ -378,6 +379,17 @@ void serverStartup(redisServer *s) {
     s->bio.log_ctx = s;
     serverLog(s, LL_NOTICE, "Running mode=standalone, port=%d.", s->port);
     serverLog(s, LL_WARNING, "Server initialized");
+    /* linuxMemoryWarnings: the doubled "can can" is redis-server's. */
+    if (s->vm_overcommit_memory != 1)
+        serverLog(s, LL_WARNING, "WARNING Memory overcommit must be "
+                  "enabled! Without it, a background save or replication "
+                  "may fail under low memory condition. Being disabled, it "
+                  "can can also cause failures without low memory "
+                  "condition, see https://github.com/jemalloc/jemalloc/"
+                  "issues/1328. To fix this issue add 'vm.overcommit_memory "
+                  "= 1' to /etc/sysctl.conf and then reboot or run the "
+                  "command 'sysctl vm.overcommit_memory=1' for this to take "
+                  "effect.");
     /* The users of the configuration's "user" lines or of the ACL file;
      * an error in them stops the server, as redis-server exits. */
     if (aclLoadUsersAtStartup(s) != C_OK) {

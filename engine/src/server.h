@@ -333,6 +333,10 @@ typedef struct client {
     long long psync_initial_offset;
     struct replRdb *repl_rdb;
     size_t repl_rdb_pos;
+    /* unix seconds of the last write of a diskless RDB its socket did not
+     * take in full, 0 once it took all there was: the full sync's
+     * timeout counts from it */
+    long long repl_last_partial_write;
     /* The master's link on a replica: the stream offset read so far, and
      * applied (the commands executed) so far. */
     long long read_reploff, reploff;
@@ -738,6 +742,14 @@ typedef struct redisServer {
     int (*host_config_set)(void *ctx, const char *name, const char *value,
                            const char **why);
     void *host_config_ctx;
+    /* fork(2) on the process's machine: 0, or a negated errno
+     * (-FS_ENOMEM) when its kernel refuses a child holding rss bytes.
+     * NULL: every fork succeeds. */
+    int (*fork_check)(void *ctx, uint64_t rss);
+    void *fork_ctx;
+    /* The machine's vm.overcommit_memory when the process started (the
+     * startup warning); 1 where nobody says otherwise. */
+    int vm_overcommit_memory;
     int save_loaded;            /* a save directive was read at startup */
     /* Pub/Sub (pubsub.c): channel, pattern or shard channel (sds) ->
      * the clients subscribed, in the order they did. */
@@ -862,6 +874,7 @@ const char *strEncoding(int encoding);
 size_t memoryUsageOf(dictEntry *de, size_t samples);
 sds memoryInfoSection(redisServer *s, sds info);
 size_t memoryNotCountedForEvict(redisServer *s);
+size_t memoryRss(redisServer *s);
 const char *typeName(const robj *o);
 int getLongLongFromObject(const robj *o, long long *target);
 int getLongLongFromObjectOrReply(client *c, robj *o, long long *target,

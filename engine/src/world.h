@@ -115,6 +115,18 @@ typedef struct gkSyscallCost {
     uint32_t ns_per_kb;     /* copying, per KB read or written */
 } gkSyscallCost;
 
+/* The memory of the machine under a Redis-style node, as its kernel
+ * weighs a fork (machine_mem.c). It belongs to the machine: a restarted
+ * process finds it as it was. */
+typedef struct machineMem {
+    uint64_t ram;           /* MemTotal, bytes */
+    uint64_t swap;          /* SwapTotal, bytes */
+    int overcommit;         /* vm.overcommit_memory: 0 heuristic, 1 always,
+                               2 never (strict) */
+    int ratio;              /* vm.overcommit_ratio, percent of RAM that
+                               mode 2 lets be committed, besides swap */
+} machineMem;
+
 /* A host. While it runs an iteration its local clock is iter_start plus
  * the CPU time it has consumed since; the world's other hosts go on in
  * parallel. */
@@ -146,6 +158,7 @@ typedef struct gkNode {
     char port_str[8];       /* the process's port, for CONFIG GET */
     int port_given;         /* its configuration named the port */
     const char *host_config[3]; /* its host parameters: port */
+    machineMem sysmem;      /* its RAM, swap and overcommit policy */
     int generation;         /* processes started on the machine */
     int down;               /* the process died and was not restarted */
     int dying;              /* the process hit its crash point */
@@ -271,6 +284,10 @@ void machineCrashEvent(gkWorld *w, int id, uint64_t seq);
 long long machineFileSize(void *ctx, const char *path);
 uint64_t machineAofDurable(gkNode *n);
 void machineObserve(gkWorld *w, int id, uint64_t t);
+
+/* machine_mem.c */
+void machineMemInit(machineMem *m);
+int machineForkCheck(void *ctx, uint64_t rss);
 const gkNodeType *worldRedisNodeType(void);
 
 #endif

@@ -383,6 +383,283 @@ static void testSyncFailures(void) {
     gkWorldRelease(t.w);
 }
 
+/* A field of INFO <section> on node i, as a number (-1 if absent). */
+static long long infoField(net *t, int i, const char *section,
+                           const char *field) {
+    char want[128];
+    cmd(t, i, "INFO %s", section);
+    snprintf(want, sizeof(want), "\r\n%s:", field);
+    const char *p = strstr(t->out, want);
+    return p ? atoll(p + strlen(want)) : -1;
+}
+
+static int machineSet(net *t, int i, const char *name, const char *value) {
+    return gkMachineSet(t->w, t->node[i], name, value);
+}
+
+#define FORK_ERR "# Can't save in background: fork: Cannot allocate memory"
+
+/* Seed 000's third cause. The kernel weighs a fork as Linux does: under
+ * vm.overcommit_memory=0 (the kernels of the seed's time) it refuses a
+ * child larger than the free memory plus swap its parent leaves; under 2
+ * the parent and the child must fit in vm.overcommit_ratio percent of the
+ * RAM plus the swap; under 1 it never refuses. A refused BGSAVE replies a
+ * bare -ERR and logs 7.0's line; a refused BGREWRITEAOF says so too. */
+static void testForkRefused(void) {
+    net t;
+    netOpen(&t, 12);
+    int m = netAdd(&t, "save \"\"\n");
+    char buf[64];
+    const char *defaults[][2] = { { "mem-total", "17179869184" },
+                                  { "swap-total", "0" },
+                                  { "vm.overcommit_memory", "0" },
+                                  { "vm.overcommit_ratio", "50" } };
+    for (int i = 0; i < 4; i++) {
+        CHECK_EQ_INT(gkMachineGet(t.w, t.node[m], defaults[i][0], buf,
+                                  sizeof(buf)), GK_OK);
+        CHECK_EQ_STR(buf, defaults[i][1]);
+    }
+    /* bad values are refused with what is wanted */
+    CHECK_EQ_INT(machineSet(&t, m, "vm.overcommit_memory", "3"), GK_EINVAL);
+    CHECK_EQ_STR(gkWorldLastError(t.w), "vm.overcommit_memory must be 0 "
+                 "(heuristic), 1 (always) or 2 (never)");
+    CHECK_EQ_INT(machineSet(&t, m, "vm.overcommit_memory", ""), GK_EINVAL);
+    CHECK_EQ_INT(machineSet(&t, m, "mem-total", "0"), GK_EINVAL);
+    CHECK_EQ_INT(machineSet(&t, m, "mem-total", "lots"), GK_EINVAL);
+    CHECK_EQ_INT(machineSet(&t, m, "swap-total", "-1"), GK_EINVAL);
+    CHECK_EQ_INT(machineSet(&t, m, "vm.overcommit_ratio", "5x"), GK_EINVAL);
+    CHECK_EQ_INT(machineSet(&t, m, "vm.swappiness", "1"), GK_EINVAL);
+    CHECK_EQ_INT(gkMachineSet(t.w, 99, "mem-total", "1gb"), GK_ENOTFOUND);
+    CHECK_EQ_INT(gkMachineGet(t.w, t.node[m], "mem-total", buf,
+                              sizeof(buf)), GK_OK);
+    CHECK_EQ_STR(buf, "17179869184");
+    /* the process warned at startup, as redis-server does under 0 */
+    CHECK_EQ_INT(logCount(&t, m, "# WARNING Memory overcommit must be "
+                          "enabled! Without it, a background save or "
+                          "replication may fail under low memory "
+                          "condition. Being disabled, it can can also cause "
+                          "failures without low memory condition, see "
+                          "https://github.com/jemalloc/jemalloc/issues/1328. "
+                          "To fix this issue add 'vm.overcommit_memory = 1' "
+                          "to /etc/sysctl.conf and then reboot or run the "
+                          "command 'sysctl vm.overcommit_memory=1' for this "
+                          "to take effect."), 1);
+    /* some 14 MB on a machine of 16 MB and 4 MB of swap: 6 MB are left */
+    CHECK_EQ_INT(machineSet(&t, m, "mem-total", "16mb"), GK_OK);
+    CHECK_EQ_INT(machineSet(&t, m, "swap-total", "4mb"), GK_OK);
+    cmd(&t, m, "DEBUG POPULATE 40000 key 250");
+    long long used = infoField(&t, m, "memory", "used_memory");
+    CHECK(used > 12 * 1024 * 1024 && used < 16 * 1024 * 1024);
+    CHECK_EQ_STR(cmd(&t, m, "BGSAVE"), "-ERR\r\n");
+    CHECK_EQ_INT(logCount(&t, m, FORK_ERR), 1);
+    cmd(&t, m, "INFO persistence");
+    CHECK(strstr(t.out, "\r\nrdb_last_bgsave_status:err\r\n") != NULL);
+    CHECK(strstr(t.out, "\r\nrdb_bgsave_in_progress:0\r\n") != NULL);
+    CHECK(strstr(t.out, "\r\nrdb_saves:1\r\n") != NULL);
+    CHECK_EQ_INT(infoField(&t, m, "stats", "total_forks"), 0);
+    CHECK_EQ_STR(cmd(&t, m, "BGREWRITEAOF"), "-ERR Can't execute an AOF "
+                 "background rewriting. Please check the server logs for "
+                 "more information.\r\n");
+    CHECK_EQ_INT(logCount(&t, m, "# Can't rewrite append only file in "
+                          "background: fork: Cannot allocate memory"), 1);
+    cmd(&t, m, "INFO persistence");
+    CHECK(strstr(t.out, "\r\naof_last_bgrewrite_status:err\r\n") != NULL);
+    /* always: the seed's fix */
+    CHECK_EQ_INT(machineSet(&t, m, "vm.overcommit_memory", "1"), GK_OK);
+    CHECK_EQ_STR(cmd(&t, m, "BGSAVE"), "+Background saving started\r\n");
+    run(&t, 2 * SEC);
+    cmd(&t, m, "INFO persistence");
+    CHECK(strstr(t.out, "\r\nrdb_last_bgsave_status:ok\r\n") != NULL);
+    CHECK_EQ_INT(infoField(&t, m, "stats", "total_forks"), 1);
+    /* never: 8 MB + 4 MB may be committed, parent and child need 28 */
+    CHECK_EQ_INT(machineSet(&t, m, "vm.overcommit_memory", "2"), GK_OK);
+    CHECK_EQ_STR(cmd(&t, m, "BGSAVE"), "-ERR\r\n");
+    CHECK_EQ_INT(logCount(&t, m, FORK_ERR), 2);
+    /* 32 MB + 4 MB may */
+    CHECK_EQ_INT(machineSet(&t, m, "mem-total", "64mb"), GK_OK);
+    CHECK_EQ_STR(cmd(&t, m, "BGSAVE"), "+Background saving started\r\n");
+    run(&t, 2 * SEC);
+    /* 20% of it, 12.8 MB + 4 MB, may not */
+    CHECK_EQ_INT(machineSet(&t, m, "vm.overcommit_ratio", "20"), GK_OK);
+    CHECK_EQ_STR(cmd(&t, m, "BGSAVE"), "-ERR\r\n");
+    CHECK_EQ_INT(logCount(&t, m, FORK_ERR), 3);
+    /* the heuristic on 64 MB leaves 54 MB: enough */
+    CHECK_EQ_INT(machineSet(&t, m, "vm.overcommit_memory", "0"), GK_OK);
+    CHECK_EQ_STR(cmd(&t, m, "BGSAVE"), "+Background saving started\r\n");
+    run(&t, 2 * SEC);
+    CHECK_EQ_INT(infoField(&t, m, "stats", "total_forks"), 3);
+    CHECK_EQ_INT(logCount(&t, m, FORK_ERR), 3);
+    /* the machine outlives its process; a process started under 1 does
+     * not warn */
+    CHECK_EQ_INT(machineSet(&t, m, "vm.overcommit_memory", "1"), GK_OK);
+    CHECK_EQ_INT(gkServerCrash(t.w, t.node[m], GK_CRASH_PROCESS), GK_OK);
+    CHECK_EQ_INT(gkServerRestart(t.w, t.node[m], NULL), GK_OK);
+    CHECK_EQ_INT(logCount(&t, m, "Ready to accept connections"), 2);
+    CHECK_EQ_INT(logCount(&t, m, "# WARNING Memory overcommit must be "
+                          "enabled!"), 1);
+    CHECK_EQ_INT(gkMachineGet(t.w, t.node[m], "mem-total", buf,
+                              sizeof(buf)), GK_OK);
+    CHECK_EQ_STR(buf, "67108864");
+    gkWorldRelease(t.w);
+}
+
+/* A replica added to a master that cannot fork: the full sync's BGSAVE
+ * fails, the replica is told "-ERR BGSAVE failed, replication can't
+ * continue" and dropped, and asks again at once, with 7.0's lines on both
+ * sides; a diskless sync forks too, and fails the same way once its delay
+ * is over. vm.overcommit_memory=1 ends both. */
+static void testForkFailsReplica(void) {
+    net t;
+    netOpen(&t, 13);
+    int m = netAdd(&t, "save \"\"\nrepl-diskless-sync no\n"),
+        r = netAdd(&t, NULL);
+    machineSet(&t, m, "mem-total", "16mb");
+    machineSet(&t, m, "swap-total", "4mb");
+    cmd(&t, m, "DEBUG POPULATE 40000 key 250");
+    cmd(&t, r, "REPLICAOF 127.0.0.1 6379");
+    run(&t, 1 * SEC);
+    int fails = logCount(&t, m, FORK_ERR);
+    CHECK(fails >= 50);
+    CHECK(logCount(&t, m, "# BGSAVE for replication failed") >= fails - 1);
+    CHECK(logCount(&t, m, "* Starting BGSAVE for SYNC with target: disk")
+          >= fails - 1);
+    /* the replica left the list before its link closed: no "lost" */
+    CHECK_EQ_INT(logCount(&t, m, "Connection with replica"), 0);
+    CHECK(infoField(&t, m, "stats", "sync_full") > 1000);
+    CHECK(logCount(&t, r, "* Master does not support PSYNC or is in error "
+                   "state (reply: -ERR BGSAVE failed, replication can't "
+                   "continue)") >= 50);
+    CHECK(logCount(&t, r, "* Retrying with SYNC...") >= 50);
+    CHECK(logCount(&t, r, "# I/O error reading bulk count from MASTER: "
+                   "Success") >= 50);
+    CHECK(logCount(&t, r, "* Reconnecting to MASTER 127.0.0.1:6379 after "
+                   "failure") >= 50);
+    char buf[64];
+    CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)),
+                 "down");
+    cmd(&t, m, "INFO persistence");
+    CHECK(strstr(t.out, "\r\nrdb_last_bgsave_status:err\r\n") != NULL);
+    CHECK_EQ_INT(infoField(&t, m, "stats", "total_forks"), 0);
+    /* the fix */
+    CHECK_EQ_INT(machineSet(&t, m, "vm.overcommit_memory", "1"), GK_OK);
+    run(&t, 2 * SEC);
+    CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)), "up");
+    CHECK_EQ_STR(cmd(&t, r, "DBSIZE"), ":40000\r\n");
+    gkWorldRelease(t.w);
+
+    /* diskless, 7.0's default: the replica had +FULLRESYNC before the
+     * fork, and reads the error where the RDB should be */
+    netOpen(&t, 14);
+    m = netAdd(&t, "save \"\"\n");
+    r = netAdd(&t, NULL);
+    machineSet(&t, m, "mem-total", "16mb");
+    machineSet(&t, m, "swap-total", "4mb");
+    cmd(&t, m, "DEBUG POPULATE 40000 key 250");
+    cmd(&t, r, "REPLICAOF 127.0.0.1 6379");
+    run(&t, 7 * SEC);
+    CHECK_EQ_INT(logCount(&t, m, "* Starting BGSAVE for SYNC with target: "
+                          "replicas sockets"), 1);
+    CHECK_EQ_INT(logCount(&t, m, FORK_ERR), 1);
+    CHECK_EQ_INT(logCount(&t, m, "# BGSAVE for replication failed"), 1);
+    CHECK_EQ_INT(logCount(&t, r, "* Full resync from master: "), 1);
+    CHECK_EQ_INT(logCount(&t, r, "# MASTER aborted replication with an "
+                          "error: ERR BGSAVE failed, replication can't "
+                          "continue"), 1);
+    CHECK_EQ_INT(logCount(&t, r, "* Reconnecting to MASTER 127.0.0.1:6379 "
+                          "after failure"), 1);
+    CHECK_EQ_INT(logCount(&t, m, "Delay next BGSAVE for diskless SYNC"), 2);
+    /* a diskless BGSAVE that cannot fork leaves the status as it was */
+    cmd(&t, m, "INFO persistence");
+    CHECK(strstr(t.out, "\r\nrdb_last_bgsave_status:ok\r\n") != NULL);
+    CHECK_EQ_INT(machineSet(&t, m, "vm.overcommit_memory", "1"), GK_OK);
+    run(&t, 6 * SEC);
+    CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)), "up");
+    CHECK_EQ_STR(cmd(&t, r, "DBSIZE"), ":40000\r\n");
+    CHECK_EQ_INT(logCount(&t, m, FORK_ERR), 1);
+    gkWorldRelease(t.w);
+}
+
+/* A replica of the host's own making: a connection that does the
+ * handshake with listening port `port` and `sync` ("PSYNC ? -1" or the
+ * old "SYNC"), then reads what comes and never acknowledges -- as a
+ * replica stopped by SIGSTOP, or one too old to send REPLCONF ACK. */
+static int silentReplica(net *t, int m, int port, const char *sync) {
+    int conn;
+    char line[128], reply[64];
+    gkConnOpen(t->w, t->node[m], &conn);
+    /* (P)SYNC is refused while a reply is pending: one at a time */
+    int n = snprintf(line, sizeof(line), "REPLCONF listening-port %d\r\n",
+                     port);
+    CHECK_EQ_STR(gktExchange(t->w, conn, line, (size_t)n, reply,
+                             sizeof(reply)), "+OK\r\n");
+    n = snprintf(line, sizeof(line), "%s\r\n", sync);
+    gkConnSend(t->w, conn, line, (size_t)n);
+    return conn;
+}
+
+/* Runs for ns, the silent replicas' bytes read and dropped. */
+static void runDraining(net *t, uint64_t ns, const int *conns, int n) {
+    static char sink[1 << 16];
+    uint64_t end = gkWorldNow(t->w) + ns;
+    while (gkWorldNow(t->w) < end) {
+        uint64_t step = end - gkWorldNow(t->w);
+        gkWorldRunUntil(t->w, gkWorldNow(t->w) +
+                              (step < 100 * MS ? step : 100 * MS));
+        for (int i = 0; i < n; i++)
+            while (gkConnRecv(t->w, conns[i], sink, sizeof(sink)) > 0) {}
+    }
+}
+
+/* 7.0's replicationCron lets go of an online replica that has not sent
+ * REPLCONF ACK for more than repl-timeout seconds (whole seconds: between
+ * 6 and 7 after its last with repl-timeout 5), logging it as the real
+ * server did with its replica stopped by SIGSTOP. A replica that ACKs
+ * every second stays, and so does one that came with the old SYNC,
+ * which never ACKs. */
+static void testReplicaTimeout(void) {
+    net t;
+    netOpen(&t, 15);
+    int m = netAdd(&t, "save \"\"\nrepl-timeout 5\n"
+                       "repl-diskless-sync no\n"),
+        r = netAdd(&t, NULL);
+    cmd(&t, m, "SET k v");
+    cmd(&t, r, "REPLICAOF 127.0.0.1 6379");
+    int quiet[2];
+    quiet[0] = silentReplica(&t, m, 7777, "PSYNC ? -1");
+    quiet[1] = silentReplica(&t, m, 7778, "SYNC");
+    /* until all three are online */
+    char buf[512];
+    uint64_t online = 0;
+    for (int i = 0; i < 500 && !online; i++) {
+        runDraining(&t, 10 * MS, quiet, 2);
+        cmd(&t, m, "INFO replication");
+        if (strstr(t.out, "port=7777,state=online") &&
+            strstr(t.out, "port=7778,state=online") &&
+            strstr(t.out, "port=6380,state=online"))
+            online = gkWorldNow(t.w);
+    }
+    CHECK(online > 0);
+    CHECK_EQ_INT(infoField(&t, m, "replication", "connected_slaves"), 3);
+    runDraining(&t, 4900 * MS, quiet, 2);
+    CHECK_EQ_INT(logCount(&t, m, "Disconnecting timedout replica"), 0);
+    CHECK_EQ_INT(infoField(&t, m, "replication", "connected_slaves"), 3);
+    runDraining(&t, 2100 * MS, quiet, 2);
+    CHECK_EQ_INT(logCount(&t, m, "# Disconnecting timedout replica "
+                          "(streaming sync): 127.0.0.1:7777"), 1);
+    CHECK_EQ_INT(logCount(&t, m, "# Connection with replica 127.0.0.1:7777 "
+                          "lost."), 1);
+    CHECK_EQ_INT(gkConnIsOpen(t.w, quiet[0]), 0);
+    /* the others stay, however long */
+    runDraining(&t, 20 * SEC, quiet, 2);
+    CHECK_EQ_INT(logCount(&t, m, "Disconnecting timedout replica"), 1);
+    CHECK_EQ_INT(infoField(&t, m, "replication", "connected_slaves"), 2);
+    CHECK(strstr(info(&t, m, "slave0", buf, sizeof(buf)), "port=6380") ||
+          strstr(info(&t, m, "slave1", buf, sizeof(buf)), "port=6380"));
+    CHECK_EQ_INT(gkConnIsOpen(t.w, quiet[1]), 1);
+    CHECK_EQ_STR(info(&t, r, "master_link_status", buf, sizeof(buf)), "up");
+    gkWorldRelease(t.w);
+}
+
 /* The link breaks (the master drops its replica) while writes go on:
  * the replica asks to continue from where it was, and the master sends
  * what its backlog kept since; with writes past the backlog's size it
@@ -533,6 +810,28 @@ static void testReplicationLabs(void) {
     for (int i = 0; i < 4; i++)
         CHECK_EQ_INT(labField(out, runs[i], "replica_keys"), 1000);
     CHECK(labField(out, "master-disk-full", "synced_ms_after_fix") > 0);
+    /* the third cause: a master that cannot fork fails every sync, disk
+     * or diskless, until vm.overcommit_memory=1 */
+    const char *forks[] = { "fork-fails", "fork-fails-diskless" };
+    for (int i = 0; i < 2; i++) {
+        char key[64];
+        snprintf(key, sizeof(key), "\"name\":\"%s\"", forks[i]);
+        const char *at = strstr(out, key);
+        CHECK(at && strstr(at, "\"synced_before_fix\":false,\"fix\":"
+                           "\"sysctl vm.overcommit_memory=1\""));
+        CHECK(at && strstr(at, "\"master_log\":\"Can't save in "
+                           "background: fork: Cannot allocate memory\""));
+        CHECK(labField(out, forks[i], "fork_failures") >= 1);
+        CHECK_EQ_INT(labField(out, forks[i], "fork_failures"),
+                     labField(out, forks[i], "failed_syncs"));
+        CHECK_EQ_INT(labField(out, forks[i], "replica_keys"), 80000);
+        CHECK(labField(out, forks[i], "synced_ms_after_fix") > 0);
+        CHECK(labField(out, forks[i], "master_used_memory") > 20 << 20);
+    }
+    CHECK(labField(out, "fork-fails", "failed_syncs") > 1000);
+    CHECK(labField(out, "fork-fails", "replica_retries") > 1000);
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ_INT(labField(out, runs[i], "fork_failures"), 0);
     /* a replica back after a while: what the 1 MB backlog still holds is
      * all it gets; past it, the whole dataset */
     CHECK(gkLabRun("partial-vs-full-resync", 1, out, sizeof(out)) > 0);
@@ -572,13 +871,23 @@ int main(void) {
         "the disk", testFullSync);
     RUN("a master that cannot write its RDB, a replica that cannot write "
         "it: 7.0's log lines, and the fix", testSyncFailures);
+    RUN("a fork the kernel refuses under overcommit 0 or 2 fails BGSAVE "
+        "and BGREWRITEAOF with 7.0's lines; overcommit 1 allows it",
+        testForkRefused);
+    RUN("a master that cannot fork drops each replica that asks, which "
+        "asks again, disk or diskless, until vm.overcommit_memory=1",
+        testForkFailsReplica);
+    RUN("a master lets go of a replica silent for repl-timeout seconds; "
+        "one that acknowledges, or came with SYNC, stays",
+        testReplicaTimeout);
     RUN("a broken link continues from the backlog, or resyncs in full "
         "once the backlog lost its offset", testPartialResync);
     RUN("a restarted replica continues from its RDB's offset while the "
         "backlog holds it", testRestartedReplica);
     RUN("the replication labs: a write reaches every replica, hop by hop "
-        "down a chain; each of seed 000's failures until its fix; a "
-        "replica back in time for the backlog, and too late",
+        "down a chain; each of seed 000's failures until its fix (a full "
+        "disk, an unwritable directory, a fork refused); a replica back in "
+        "time for the backlog, and too late",
         testReplicationLabs);
     return gkTestReport();
 }
