@@ -258,7 +258,7 @@ function lastStart(text: string): string {
 
 /** The console while the server is down: redis-cli cannot connect. */
 export function consoleWhileDown(live: PersistLive, text: string): ConsoleEntry[] | null {
-  if (isUp(live)) return null;
+  if (isUp(live) || live.console.elsewhere) return null;
   const out: ConsoleEntry[] = [];
   for (const line of text.split(/\r?\n/)) {
     if (!line.trim()) continue;

@@ -9,7 +9,8 @@ import { exchange, replyEnds } from './driver';
 import {
   concat, encodeRequest, isOutOfBand, parseReply, parseRequest, pubsubKind, type Reply,
 } from './resp';
-import { promptFor, type ConsoleEntry, type ConsoleStatus, type ReplyValue } from './protocol';
+import { DEFAULT_PORT, promptFor, type ConsoleEntry, type ConsoleStatus, type ReplyValue } from './protocol';
+import { Limits } from '../web/src/wasm-gen/seam';
 
 /** Output lines kept per reply; the rest is counted, not shown. */
 export const MAX_OUTPUT_LINES = 2000;
@@ -162,14 +163,70 @@ export class ConsoleRunner {
   }
 
   get prompt(): string {
-    return promptFor(this.db);
+    const port = this.world.session().consolePort;
+    return promptFor(this.db, port === 0 ? DEFAULT_PORT : port > 0 ? port : -1);
+  }
+
+  /** Whether redis-cli was sent elsewhere than the page's first server
+   *  (CONNECT). */
+  get elsewhere(): boolean {
+    return this.world.session().consolePort !== 0;
+  }
+
+  /** The node of the Redis server listening on port, -1 if none. */
+  private listener(port: number): number {
+    for (let node = 0; node < Limits.MAX_NODES; node++)
+      if (this.world.replNode(node)?.port === port) return node;
+    return -1;
+  }
+
+  /** redis-cli's CONNECT host port, typed in its prompt: it leaves its
+   *  server for the one at host:port. Every server of the world is on one
+   *  machine, 127.0.0.1 (localhost); a port nobody listens on refuses, and
+   *  redis-cli then says "not connected" and tries again at each command. */
+  private connect(text: string, host: string, portText: string): ConsoleEntry {
+    const prompt = this.prompt;
+    const port = Number(portText);
+    const conn = this.conn;
+    if (conn >= 0) this.world.closeConn(conn);
+    this.world.setSession({ consoleConn: -1, consoleDb: 0 });
+    const local = host === '127.0.0.1' || host === 'localhost';
+    const valid = /^\d+$/.test(portText) && port > 0 && port < 65536;
+    const why = !valid ? 'Name or service not known'
+      : !local ? (/^\d+\.\d+\.\d+\.\d+$/.test(host) ? 'Connection timed out' : 'Name or service not known')
+        : this.listener(port) < 0 ? 'Connection refused' : '';
+    if (why) {
+      this.world.setSession({ consolePort: -Math.max(1, valid ? port : DEFAULT_PORT) });
+      return this.entry('console', prompt, text, `Could not connect to Redis at ${host}:${portText}: ${why}\n`,
+        'error', 0);
+    }
+    this.world.setSession({ consolePort: port, consoleConn: this.world.openConn(this.listener(port)) });
+    return this.entry('console', prompt, text, '', 'noreply', 0);
   }
 
   /** Runs one input of one or more lines; returns one entry per non-blank
    *  line. `answered` is called once the replies are in, before the
    *  entries are made (a second connection's entries come first). */
   run(text: string, answered?: () => void): ConsoleEntry[] {
-    const reconnected = this.reconnectIfClosed();
+    const raw = text.split(/\r?\n/);
+    const connects = raw.map((l) => /^\s*connect\s+(\S+)\s+(\S+)\s*$/i.exec(l));
+    if (connects.some(Boolean)) {
+      // CONNECT changes where the lines after it go: one line at a time.
+      const out = raw.flatMap((l, i) => {
+        const m = connects[i];
+        if (m) return [this.connect(l, m[1], m[2])];
+        return l.trim() ? this.run(l) : [];
+      });
+      answered?.();
+      return out;
+    }
+    const reconnected = this.world.session().consolePort < 0 ? this.reconnectToPort() : this.reconnectIfClosed();
+    if (this.conn < 0) {
+      answered?.();
+      const port = -this.world.session().consolePort;
+      return raw.filter((l) => l.trim()).map((l) => this.entry('console', this.prompt, l,
+        `Could not connect to Redis at 127.0.0.1:${port}: Connection refused\n`, 'error', 0));
+    }
     const entries: ConsoleEntry[] = [];
     const early = this.unsolicited();
     if (early) entries.push(early);
@@ -329,9 +386,25 @@ export class ConsoleRunner {
   /** redis-cli reconnects for the next command after the server closed
    *  the connection; the new connection starts in db 0. */
   private reconnectIfClosed(): boolean {
-    if (this.world.isOpen(this.conn)) return false;
-    this.world.closeConn(this.conn);
-    this.world.setSession({ consoleConn: this.world.openConn(this.node), consoleDb: 0 });
+    if (this.conn >= 0 && this.world.isOpen(this.conn)) return false;
+    if (this.conn >= 0) this.world.closeConn(this.conn);
+    const port = this.world.session().consolePort;
+    const node = port > 0 ? this.listener(port) : this.node;
+    if (node < 0) {
+      this.world.setSession({ consoleConn: -1, consolePort: -port, consoleDb: 0 });
+      return true;
+    }
+    this.world.setSession({ consoleConn: this.world.openConn(node), consoleDb: 0 });
+    return true;
+  }
+
+  /** "not connected": connects to the port CONNECT named if a server
+   *  listens there now. */
+  private reconnectToPort(): boolean {
+    const port = -this.world.session().consolePort;
+    const node = this.listener(port);
+    if (node < 0) return false;
+    this.world.setSession({ consolePort: port, consoleConn: this.world.openConn(node), consoleDb: 0 });
     return true;
   }
 

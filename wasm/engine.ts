@@ -15,7 +15,7 @@
 // access, abort) becomes a GkTrapError, after which the module is unusable.
 import type { GlasskvFactory, GlasskvModule } from '../web/src/wasm-gen/glasskv.mjs';
 import {
-  CliStatus, ConfigBytes, DictInfoBytes, DictKind, EvalLabProgressBytes, NodeStatsBytes, ScanAuditBytes, Status, TraceRecordBytes, WorkloadSpecBytes,
+  CliStatus, ConfigBytes, DictInfoBytes, ReplLinkBytes, ReplNodeBytes, readReplLink, readReplNode, type ReplLink, type ReplNode, DictKind, EvalLabProgressBytes, NodeStatsBytes, ScanAuditBytes, Status, TraceRecordBytes, WorkloadSpecBytes,
   WorkloadStatsBytes, readDictInfo, readEvalLabProgress, readHex64, readScanAudit, readSession, readTraceRecord, readU64, readU64s,
   readCliRequest, readCliText, readNodeStats, readWorkloadSpec, readWorkloadStats, writeConfig, writeSession,
   writeWorkloadSpec, type ConfigInput, type DictInfo, type EvalLabProgress, type NodeStats, type ScanAudit, type Session as SessionRecord,
@@ -24,10 +24,10 @@ import {
 import { captureImage, restoreImage, type MemoryImage } from './memimage';
 
 export {
-  ClientEvent, DictKind, EvalLabPart, LoopPhase, Status, Syscall, TraceType,
+  ClientEvent, DictKind, EvalLabPart, LoopPhase, ReplicaState, ReplLink as ReplLinkState, Status, Syscall, TraceType,
 } from '../web/src/wasm-gen/seam';
 export type {
-  DictInfo, EvalLabProgress, NodeStats, ScanAudit, SessionInput, SessionRecord, TraceRecord, WorkloadSpec, WorkloadSpecInput,
+  DictInfo, ReplLink, ReplNode, EvalLabProgress, NodeStats, ScanAudit, SessionInput, SessionRecord, TraceRecord, WorkloadSpec, WorkloadSpecInput,
   WorkloadStats,
 };
 
@@ -556,6 +556,32 @@ export class World {
     const s = this.gk.scratchPtr;
     this.call(() => this.m._gkServerAdd(this.w, s));
     return this.gk.i32(s);
+  }
+
+  /** Starts a Redis server node from a redis.conf-style configuration;
+   *  its id. */
+  addServerConfig(conf: string): number {
+    const s = this.gk.scratchPtr;
+    this.call(() => this.gk.withString(conf, (c) => this.m._gkServerAddConfig(this.w, c, s)));
+    return this.gk.i32(s);
+  }
+
+  /** Node's replication, or null if no server runs there. */
+  replNode(node: number): ReplNode | null {
+    try {
+      return this.struct(ReplNodeBytes, readReplNode, (p) => this.m._gkReplInspect(this.w, node, p));
+    } catch (e) {
+      if (e instanceof GkError && e.code === Status.ENOTFOUND) return null;
+      throw e;
+    }
+  }
+
+  /** The replicas connected to node, in the order they came. */
+  replLinks(node: number, count: number): ReplLink[] {
+    const out: ReplLink[] = [];
+    for (let i = 0; i < count; i++)
+      out.push(this.struct(ReplLinkBytes, readReplLink, (p) => this.m._gkReplInspectLink(this.w, node, i, p)));
+    return out;
   }
 
   serverConfigSet(node: number, name: string, value: string): void {

@@ -105,6 +105,9 @@ export type Action =
   | PersistAction
   /** The memcached node: start, protocol lines, fill slices (wasm/mcprotocol.ts). */
   | McAction
+  /** Starts another Redis server in the world, on one machine with the
+   *  first (127.0.0.1), listening on `port`: redis-server --port N. */
+  | { kind: 'server'; port: number }
   /** Executes an unreachable instruction in the engine (crash handling test). */
   | { kind: 'trap' };
 
@@ -214,7 +217,7 @@ export interface ConsoleEntry {
   /** 'console' for typed lines; 'second' for lines typed on a second
    *  connection while the console waited for a busy script; the action
    *  kind for lines a button sent. */
-  source: 'console' | 'second' | 'populate' | 'delete' | 'activeRehash' | 'config' | 'persist';
+  source: 'console' | 'second' | 'populate' | 'delete' | 'activeRehash' | 'config' | 'persist' | 'server';
   /** The prompt shown before the input ("127.0.0.1:6379[2]>"). */
   prompt: string;
   /** The line as typed, or the command a button sent. */
@@ -351,6 +354,37 @@ export interface HostView {
   iterations: number;
 }
 
+/** One server's place in the replication topology (gkReplInspect) and
+ *  the replicas connected to it (gkReplInspectLink). */
+export interface NetworkNodeView {
+  node: number;
+  port: number;
+  /** ReplLinkState: its link to its master (NONE: a master). */
+  link: number;
+  masterPort: number;
+  offset: number;
+  appliedOffset: number;
+  readOffset: number;
+  syncTotal: number;
+  syncRead: number;
+  backlogSize: number;
+  backlogHistlen: number;
+  backlogFirst: number;
+  /** 1: a child writes an RDB to disk; 2: to replicas' sockets. */
+  rdbChild: number;
+  replid: string;
+  replicas: {
+    port: number;
+    /** ReplicaState. */
+    state: number;
+    node: number;
+    ackOffset: number;
+    ackAgeMs: number;
+    buffered: number;
+    inFlight: number;
+  }[];
+}
+
 /** Where the world is in its recorded history. */
 export interface HistoryView {
   /** The latest virtual time the log reaches. */
@@ -402,6 +436,9 @@ export interface Snapshot {
   speed: number;
   workloads: WorkloadView[];
   hosts: HostView[];
+  /** Every Redis server of the world and its replication (the network
+   *  view), by port. */
+  network: NetworkNodeView[];
   history: HistoryView;
   lab: LabView | null;
   /** The server's last iteration (begun by now) that ran commands, from
@@ -752,7 +789,12 @@ export const CONFIGS_SHOWN = [
 ] as const;
 
 export const PROMPT_HOST = '127.0.0.1:6379';
+export const DEFAULT_PORT = 6379;
 
-export function promptFor(db: number): string {
-  return db === 0 ? `${PROMPT_HOST}>` : `${PROMPT_HOST}[${db}]>`;
+/** redis-cli's prompt: host:port, the db if not 0; "not connected>"
+ *  once CONNECT found nobody at the port (port < 0). */
+export function promptFor(db: number, port = DEFAULT_PORT): string {
+  if (port < 0) return 'not connected>';
+  const host = `127.0.0.1:${port}`;
+  return db === 0 ? `${host}>` : `${host}[${db}]>`;
 }

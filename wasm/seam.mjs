@@ -77,6 +77,8 @@ const CONSTANT_SETS = [
   ['SessionLimit', /^GK_SESSION_(PROGRAMS_MAX)$/],
   ['ErrorCode', /^GK_ERROR_CODE_(BASE|MAX)$/],
   ['EvalLabPart', /^GK_EVLAB_(\w+)$/],
+  ['ReplLink', /^GK_LINK_(\w+)$/],
+  ['ReplicaState', /^GK_REPLICA_(\w+)$/],
 ];
 
 // C scalar types as wasm32 lays them out, and how TypeScript reads them.

@@ -46,7 +46,7 @@ import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } fr
 import {
   CONFIGS_SHOWN, FIGURES_LAB_NAMES, LAB_NAMES, MAX_SECOND_INPUTS, SECOND_CONSOLE_BOX_MS, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
   type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type FiguresLabName, type HistoryView,
-  type HostView, type IterationResult, type KeyInspection, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
+  type HostView, type NetworkNodeView, type IterationResult, type KeyInspection, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
   type RestoreResult, type SamplesResult, type SecondInput, type SessionLog, type Snapshot, type SteppedLabName, type TableSnapshot,
   type TimelineResult, type TraceResult,
   type ViewOptions, type WorkerEvent, type WorkloadAction, type WorkloadPreset, type WorkloadSpec,
@@ -484,7 +484,10 @@ export class Session {
         if (!a.name || /\s/.test(a.name)) throw new RangeError('config: a parameter name is required');
         return a;
       case 'stepIteration':
-        whole(a.node, 0, 15, 'node');
+        whole(a.node, 0, Limits.MAX_NODES - 1, 'node');
+        return a;
+      case 'server':
+        whole(a.port, 1, 65535, 'port');
         return a;
       case 'workload':
         this.checkWorkload(a);
@@ -947,9 +950,36 @@ export class Session {
       case 'mcSet':
         applyMc(live, a, () => this.drain());
         return [];
+      case 'server':
+        return [this.startServer(live, a.port)];
       case 'trap':
         return live.gk.debugTrap();
     }
+  }
+
+  /** Another redis-server in the world, on `port`; a port taken is
+   *  refused with redis-server's message (its log says the same). */
+  private startServer(live: Live, port: number): ConsoleEntry {
+    const input = `redis-server --port ${port}`;
+    try {
+      live.world.addServerConfig(`port ${port}\n`);
+      return live.console.note('server', input, {});
+    } catch (e) {
+      if (!(e instanceof GkError)) throw e;
+      return live.console.note('server', input, { output: `${e.message}\n`, status: 'error' });
+    }
+  }
+
+  /** Every Redis server of the world, with its replication. */
+  private network(live: Live): NetworkNodeView[] {
+    const out: NetworkNodeView[] = [];
+    for (let node = 0; node < Limits.MAX_NODES; node++) {
+      const r = live.world.replNode(node);
+      if (!r) continue;
+      const { replicas, ...rest } = r;
+      out.push({ node, ...rest, replicas: live.world.replLinks(node, replicas) });
+    }
+    return out;
   }
 
   /** Runs events until host `node` has completed one more iteration of its
@@ -1060,6 +1090,7 @@ export class Session {
       speed: this.speed,
       workloads: programs(world).map((w) => this.workloadView(live, w)),
       hosts: this.hosts(live),
+      network: this.network(live),
       history: {
         end: this.endTime, atEnd: this.atEnd, applied: this.pos,
         checkpoints: this.checkpoints.all.map((c) => c.now), checkpointBytes: this.checkpoints.bytes,

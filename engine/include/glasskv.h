@@ -400,6 +400,8 @@ typedef struct gkSession {
     int8_t program_lab[GK_SESSION_PROGRAMS_MAX];     /* lab, -1 none */
     uint8_t program_part[GK_SESSION_PROGRAMS_MAX];   /* the lab's part */
     uint8_t pad[GK_SESSION_PROGRAMS_MAX];            /* zero */
+    int32_t console_port;       /* the port redis-cli's CONNECT chose, 0:
+                                   the page's first server */
 } gkSession;
 
 /* A host's system calls and event-loop iterations (any node: a server or
@@ -409,6 +411,52 @@ typedef struct gkNodeStats {
     uint64_t bytes_read, bytes_written; /* bytes those calls moved */
     uint64_t iterations;            /* event-loop iterations */
 } gkNodeStats;
+
+/* A server node's replication, as the network view draws it
+ * (gkReplInspect): its place in the topology, its offsets, its backlog. */
+#define GK_LINK_NONE 0          /* a master: it follows nobody */
+#define GK_LINK_CONNECTING 1    /* a replica connecting to its master */
+#define GK_LINK_HANDSHAKE 2     /* PING, REPLCONF, PSYNC under way */
+#define GK_LINK_TRANSFER 3      /* receiving the master's RDB */
+#define GK_LINK_UP 4            /* following the master's stream */
+
+typedef struct gkReplNode {
+    int32_t port;               /* the port it listens on */
+    int32_t link;               /* GK_LINK_*: its link to its master */
+    int32_t master_port;        /* its master's port, 0 for a master */
+    int32_t replicas;           /* replicas connected to it (gkReplLink) */
+    int64_t offset;             /* master_repl_offset: the stream so far */
+    int64_t applied_offset;     /* a replica's: of its master's stream,
+                                   what it applied (slave_repl_offset) */
+    int64_t read_offset;        /* and what it read (applied or not) */
+    int64_t sync_total;         /* a transfer's RDB bytes, -1 unknown
+                                   (diskless: until its end mark) */
+    int64_t sync_read;          /* and the bytes received so far */
+    int64_t backlog_size;       /* repl-backlog-size */
+    int64_t backlog_histlen;    /* bytes of the stream the backlog holds */
+    int64_t backlog_first;      /* the offset of its first byte */
+    int64_t rdb_child;          /* a child making an RDB: 1 to disk, 2 to
+                                   replicas' sockets, 0 none */
+    char replid[48];            /* its replication id (40 hex digits) */
+} gkReplNode;
+
+#define GK_REPLICA_WAIT_BGSAVE 0    /* its full sync waits for an RDB */
+#define GK_REPLICA_SEND_BULK 1      /* the RDB is being sent */
+#define GK_REPLICA_ONLINE 2         /* it gets the stream */
+
+/* One replica connected to a node, seen from the master's side. */
+typedef struct gkReplLink {
+    int32_t port;               /* its listening port (REPLCONF) */
+    int32_t state;              /* GK_REPLICA_* */
+    int32_t node;               /* the world's node listening there, -1 */
+    int32_t pad;                /* zero */
+    int64_t ack_offset;         /* its last REPLCONF ACK */
+    int64_t ack_age_ms;         /* how long ago (INFO's lag) */
+    int64_t buffered;           /* bytes in its output buffer, not yet
+                                   written to the socket */
+    int64_t in_flight;          /* bytes written, on the wire or not yet
+                                   read by the replica */
+} gkReplLink;
 
 /* ---- Functions. ---- */
 void gkConfigInit(gkConfig *cfg);
@@ -495,6 +543,10 @@ int gkWorkloadGetSpec(gkWorld *w, int id, gkWorkloadSpec *out);
 size_t gkWorkloadSamples(gkWorld *w, int id, uint64_t *times,
                          uint64_t *latencies, size_t max);
 int gkNodeGetStats(gkWorld *w, int node, gkNodeStats *out);
+/* Node's replication (GK_ENOTFOUND: no server runs there), and its i-th
+ * replica in the order they came (GK_ENOTFOUND past the last). */
+int gkReplInspect(gkWorld *w, int node, gkReplNode *out);
+int gkReplInspectLink(gkWorld *w, int node, int i, gkReplLink *out);
 
 long gkLabRun(const char *name, uint64_t seed, char *out, size_t cap);
 const char *gkLabName(int i);

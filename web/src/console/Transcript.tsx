@@ -10,6 +10,7 @@ const SOURCE_KEYS = {
   delete: 'console.source.delete',
   activeRehash: 'console.source.activeRehash',
   config: 'console.source.config',
+  server: 'console.source.server',
   persist: 'console.source.persist',
   second: 'console.source.second',
 } as const satisfies Record<Exclude<ConsoleEntry['source'], 'console'>, MessageKey>;

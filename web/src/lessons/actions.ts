@@ -178,6 +178,10 @@ export function parseActionLine(line: string): Action[] {
       allowOnly(w, [], verb);
       if (w.positional.length) throw new ActionLineError('restart takes nothing');
       return [{ kind: 'restart' }];
+    case 'server':
+      allowOnly(w, ['port'], verb);
+      if (w.positional.length) throw new ActionLineError('server takes port=N');
+      return [{ kind: 'server', port: int(w.options.get('port'), 'port', 1, 65535) }];
     case 'mc-start':
       return [{ kind: 'mcStart', options: mcOptions(line.trim().split(/\s+/).slice(1)) }];
     case 'mc': {

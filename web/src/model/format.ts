@@ -99,6 +99,8 @@ export function describeAction(a: Action): { key: MessageKey; params: Params } {
       return { key: 'action.crashAt', params: { mode: a.mode === 'power' ? 'power loss' : 'kill -9', point: a.point } };
     case 'restart':
       return { key: 'action.restart', params: {} };
+    case 'server':
+      return { key: 'action.server', params: { port: a.port } };
     case 'stepIteration':
       return { key: 'action.stepIteration', params: { node: a.node } };
     case 'workload':

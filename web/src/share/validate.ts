@@ -8,6 +8,7 @@ import { HEAP_LIMIT_MAX, LAB_NAMES, MAX_SECOND_INPUTS, WORKLOAD_COMMANDS } from 
 import { CRASH_POINTS, DISK_PRESETS } from '../../../wasm/aofprotocol';
 import { FILL_MAX_COUNT, FILL_MAX_VALUE, MC_MAX_MB, MC_SET_MAX } from '../../../wasm/mcprotocol';
 import { INSPECT_KEY_MAX, PANES, type Pane } from '../app/pane';
+import { Limits } from '../wasm-gen/seam';
 
 /** Why a shared session was refused: a message key and what it names. */
 export class ShareError extends Error {
@@ -96,7 +97,7 @@ export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
   advance: { required: { to: ns } },
   wait: { required: { ns: ['int', 0, 3600e9] } },
   step: { required: {} },
-  stepIteration: { required: { node: ['int', 0, 15] } },
+  stepIteration: { required: { node: ['int', 0, Limits.MAX_NODES - 1] } },
   workload: {
     required: { preset: ['enum', ['benchmark', 'redis-py', 'lettuce', 'monitor']] },
     optional: {
@@ -106,7 +107,7 @@ export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
       rttNs: ['int', 0, 60e9], bandwidth: ['int', 0, 1e12], flush: ['int', 0, 1_000_000],
     },
   },
-  workloadStop: { required: { id: ['int', 0, 15] } },
+  workloadStop: { required: { id: ['int', 0, Limits.MAX_NODES - 1] } },
   lab: { required: { name: ['enum', LAB_NAMES] } },
   labNext: { required: {} },
   disk: { required: { preset: ['enum', DISK_PRESETS] } },
@@ -115,6 +116,7 @@ export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
   crash: { required: { mode: ['enum', ['process', 'power']] } },
   crashAt: { required: { point: ['enum', CRASH_POINTS], mode: ['enum', ['process', 'power']] } },
   restart: { required: {}, optional: { conf: ['str', 64 * 1024] } },
+  server: { required: { port: ['int', 1, 65535] } },
   mcStart: {
     required: {
       options: ['obj', {

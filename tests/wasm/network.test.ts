@@ -1,0 +1,86 @@
+// More than one Redis server in the page's world (the real .wasm, through
+// the worker's session): `server port=N` starts another on the same machine,
+// the console goes to it with redis-cli's own CONNECT, REPLICAOF links them,
+// and the snapshot's network (gkReplInspect) follows the topology, the
+// offsets and each replica's state. A share link replays all of it.
+import { describe, expect, it } from 'vitest';
+import { ReplicaState, ReplLinkState } from '../../wasm/engine';
+import type { Snapshot } from '../../wasm/protocol';
+import { emptyLog, newSession } from './helpers';
+
+type S = ReturnType<typeof newSession>['session'];
+const say = (s: S, text: string) => s.act({ kind: 'console', text }).console;
+const byPort = (snap: Snapshot, port: number) => snap.network.find((n) => n.port === port);
+
+describe('servers of one world', () => {
+  it('starts a second server, connects the console to it, and makes it a replica', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(5));
+    expect(session.snapshot().network.map((n) => n.port)).toEqual([6379]);
+    const started = session.act({ kind: 'server', port: 6380 }).console;
+    expect(started.map((e) => [e.source, e.input, e.status])).toEqual([['server', 'redis-server --port 6380', 'ok']]);
+
+    const out = say(session, 'SET k1 v1\nCONNECT 127.0.0.1 6380\nGET k1\nREPLICAOF 127.0.0.1 6379');
+    expect(out.map((e) => [e.prompt, e.input, e.output])).toEqual([
+      ['127.0.0.1:6379>', 'SET k1 v1', 'OK'],
+      ['127.0.0.1:6379>', 'CONNECT 127.0.0.1 6380', ''],
+      ['127.0.0.1:6380>', 'GET k1', '(nil)'],
+      ['127.0.0.1:6380>', 'REPLICAOF 127.0.0.1 6379', 'OK'],
+    ]);
+    expect(session.snapshot().prompt).toBe('127.0.0.1:6380>');
+
+    // diskless sync waits 5 s for more replicas, then the RDB goes
+    session.act({ kind: 'wait', ns: 8e9 });
+    const snap = session.snapshot();
+    const master = byPort(snap, 6379)!;
+    const replica = byPort(snap, 6380)!;
+    expect(master.link).toBe(ReplLinkState.NONE);
+    expect(replica.link).toBe(ReplLinkState.UP);
+    expect(replica.masterPort).toBe(6379);
+    expect(master.replicas.map((r) => [r.port, r.state, r.node])).toEqual([[6380, ReplicaState.ONLINE, replica.node]]);
+    expect(replica.appliedOffset).toBe(master.offset);
+    expect(master.replid).toMatch(/^[0-9a-f]{40}$/);
+    expect(master.backlogHistlen).toBeGreaterThan(0);
+    expect(say(session, 'GET k1').map((e) => e.output)).toEqual(['"v1"']);
+
+    // a write on the master reaches the replica; its offset follows
+    say(session, 'CONNECT localhost 6379\nSET k2 v2');
+    session.act({ kind: 'wait', ns: 10e6 });
+    const after = session.snapshot();
+    expect(byPort(after, 6379)!.offset).toBeGreaterThan(master.offset);
+    expect(byPort(after, 6380)!.appliedOffset).toBe(byPort(after, 6379)!.offset);
+    expect(say(session, 'CONNECT 127.0.0.1 6380\nGET k2\nSET x 1').map((e) => e.output))
+      .toEqual(['', '"v2"', "(error) READONLY You can't write against a read only replica."]);
+
+    // the same log, replayed as a share link does, gives the same world
+    const replay = newSession();
+    await replay.session.boot({ ...emptyLog(5), entries: [...session.entries] });
+    const again = replay.session.snapshot();
+    expect(again.network).toEqual(session.snapshot().network);
+    expect(again.prompt).toBe('127.0.0.1:6380>');
+  });
+
+  it('refuses a port another server holds, as redis-server does', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(5));
+    const out = session.act({ kind: 'server', port: 6379 }).console;
+    expect(out[0].status).toBe('error');
+    expect(out[0].output).toContain('Could not create server TCP listening socket *:6379: bind: Address already in use');
+    expect(session.snapshot().network.map((n) => n.port)).toEqual([6379]);
+  });
+
+  it('CONNECT to a port nobody listens on leaves redis-cli not connected until a server listens there', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(5));
+    const out = say(session, 'CONNECT 127.0.0.1 6390\nPING');
+    expect(out.map((e) => [e.prompt, e.output])).toEqual([
+      ['127.0.0.1:6379>', 'Could not connect to Redis at 127.0.0.1:6390: Connection refused\n'],
+      ['not connected>', 'Could not connect to Redis at 127.0.0.1:6390: Connection refused\n'],
+    ]);
+    expect(session.snapshot().prompt).toBe('not connected>');
+    session.act({ kind: 'server', port: 6390 });
+    expect(say(session, 'PING').map((e) => [e.prompt, e.output])).toEqual([['127.0.0.1:6390>', 'PONG']]);
+    expect(say(session, 'CONNECT 10.0.0.9 6379')[0].output)
+      .toBe('Could not connect to Redis at 10.0.0.9:6379: Connection timed out\n');
+  });
+});
