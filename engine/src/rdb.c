@@ -742,7 +742,7 @@ void backgroundSaveDoneHandler(redisServer *s, int exitcode, int bysignal) {
             for (int i = 0; i < s->nreplicas; i++)
                 up += s->replicas[i]->replstate ==
                       SLAVE_STATE_WAIT_BGSAVE_END;
-            serverLog(s, LL_NOTICE, "Diskless rdb transfer, done reading "
+            serverLog(s, LL_WARNING, "Diskless rdb transfer, done reading "
                       "from pipe, %d replicas still up.", up);
         }
         if (!bysignal && exitcode == 0)

@@ -439,7 +439,7 @@ static void _psyncReply(redisServer *s, const char *reply) {
             memcmp(newid, replid, EOFMARK_LEN) != 0) {
             memcpy(replid, newid, EOFMARK_LEN);
             replid[EOFMARK_LEN] = '\0';
-            serverLog(s, LL_NOTICE, "Master replication ID changed to %s",
+            serverLog(s, LL_WARNING, "Master replication ID changed to %s",
                       replid);
             replicationAdoptNewId(s, replid);
         }

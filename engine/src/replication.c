@@ -279,7 +279,7 @@ void replicationShiftId(redisServer *s) {
     memcpy(s->replid2, replicationId(s), 41);
     s->second_replid_offset = s->master_repl_offset + 1;
     _makeReplid(s);
-    serverLog(s, LL_NOTICE, "Setting secondary replication ID to %s, valid "
+    serverLog(s, LL_WARNING, "Setting secondary replication ID to %s, valid "
               "up to offset: %lld. New replication ID is %s", s->replid2,
               s->second_replid_offset, s->replid);
 }
