@@ -12,6 +12,7 @@ struct fsPosix {
     fsPosixClock *clock;
     void *clock_ctx;
     int exited;                 /* the process called exit */
+    char root[4096];            /* the directory's absolute path */
 };
 
 /* A backend on dir (which must exist), reading time from clock. NULL,
@@ -21,6 +22,7 @@ fsPosix *fsPosixCreate(const char *dir, fsPosixClock *clock,
                        void *clock_ctx) {
     fsPosix *p = calloc(1, sizeof(*p));
     if (!p) return NULL;
+    if (!realpath(dir, p->root)) snprintf(p->root, sizeof(p->root), "%s", dir);
     p->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (p->dirfd < 0) {
         free(p);
@@ -158,6 +160,8 @@ static int _alive(void *ctx, int point) {
 
 static void _exit1(void *ctx) { ((fsPosix *)ctx)->exited = 1; }
 
+static const char *_root(void *ctx) { return ((fsPosix *)ctx)->root; }
+
 /* The backend over p, for a main thread or a child alike. */
 fsBackend fsPosixBackend(fsPosix *p) {
     fsBackend fs = { .ctx = p, .open = _open, .write = _write,
@@ -165,6 +169,6 @@ fsBackend fsPosixBackend(fsPosix *p) {
                      .close = _close, .rename = _rename, .unlink = _unlink,
                      .mkdir = _mkdir, .fsyncDir = _fsyncDir, .size = _size,
                      .readFile = _readFile, .catchUp = _catchUp, .now = _now,
-                     .alive = _alive, .exit = _exit1 };
+                     .alive = _alive, .exit = _exit1, .root = _root };
     return fs;
 }

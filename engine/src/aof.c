@@ -18,6 +18,7 @@ const char *aofStrerror(int err) {
     case FS_EEXIST: return "File exists";
     case FS_EINVAL: return "Invalid argument";
     case FS_ENOSPC: return "No space left on device";
+    case FS_EROFS: return "Read-only file system";
     default: return "Unknown error";
     }
 }

@@ -90,11 +90,12 @@ static void _logError(redisServer *s, uint64_t t, const char *op, int err) {
                  "on disk: %s", why);
     } else if (!strcmp(op, "open")) {
         _log(s, t, LL_WARNING, "Failed opening the temp RDB file %s (in "
-             "server root dir .) for saving: %s", ch->tmp, why);
+             "server root dir %s) for saving: %s", ch->tmp,
+             fsRoot(&s->child_fs), why);
     } else if (!strcmp(op, "rename")) {
         _log(s, t, LL_WARNING, "Error moving temp DB file %s on the final "
-             "destination %s (in server root dir .): %s", ch->tmp, ch->dst,
-             why);
+             "destination %s (in server root dir %s): %s", ch->tmp, ch->dst,
+             fsRoot(&s->child_fs), why);
     } else {
         _log(s, t, LL_WARNING, "Write error saving DB on disk(%s): %s", op,
              why);

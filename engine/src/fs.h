@@ -34,6 +34,7 @@
 #define FS_EEXIST 17
 #define FS_EINVAL 22
 #define FS_ENOSPC 28
+#define FS_EROFS 30
 
 /* Where the process is when it asks whether it may go on. */
 #define FS_POINT_CALL 0         /* about to run a command */
@@ -63,6 +64,13 @@ typedef struct fsBackend {
     int (*alive)(void *ctx, int point);
     /* The process exits (exit(1) after a fatal error). */
     void (*exit)(void *ctx);
+    /* The directory its paths are relative to, as Redis's logs name it
+     * (getcwd(3)); NULL: ".", as on the simulated machine. */
+    const char *(*root)(void *ctx);
 } fsBackend;
+
+static inline const char *fsRoot(const fsBackend *fs) {
+    return fs->root ? fs->root(fs->ctx) : ".";
+}
 
 #endif

@@ -621,7 +621,7 @@ int rdbSaveFile(redisServer *s, const char *filename) {
     snprintf(tmp, sizeof(tmp), "temp-%d.rdb", s->pid);
     if (!s->fs.open) {
         serverLog(s, LL_WARNING, "Failed opening the temp RDB file %s (in "
-                  "server root dir .) for saving: %s", tmp,
+                  "server root dir %s) for saving: %s", tmp, fsRoot(&s->fs),
                   "No such file or directory");
         return C_ERR;
     }
@@ -629,7 +629,7 @@ int rdbSaveFile(redisServer *s, const char *filename) {
                                         FS_O_CREAT), r = 0;
     if (fd < 0) {
         serverLog(s, LL_WARNING, "Failed opening the temp RDB file %s (in "
-                  "server root dir .) for saving: %s", tmp,
+                  "server root dir %s) for saving: %s", tmp, fsRoot(&s->fs),
                   aofStrerror(-fd));
         return C_ERR;
     }
@@ -757,7 +757,7 @@ void backgroundSaveDoneHandler(redisServer *s, int exitcode, int bysignal) {
             for (int i = 0; i < s->nreplicas; i++)
                 up += s->replicas[i]->replstate ==
                       SLAVE_STATE_WAIT_BGSAVE_END;
-            serverLog(s, LL_NOTICE, "Diskless rdb transfer, done reading "
+            serverLog(s, LL_WARNING, "Diskless rdb transfer, done reading "
                       "from pipe, %d replicas still up.", up);
         }
         if (!bysignal && exitcode == 0)

@@ -161,6 +161,17 @@ static int _receiveLine(redisServer *s, char *line, size_t cap) {
 
 /* ---- The full copy. ---- */
 
+/* replicationDiscardCachedMaster: the history a PSYNC could continue is
+ * given up, logged as 7.0 logs it. 7.0 keeps it through a full sync
+ * until the new RDB is about to be loaded, so that a transfer that fails
+ * (a master killed mid-stream, a BGSAVE that fails) is followed by PSYNC
+ * again, not by PSYNC ? -1. */
+static void _discardCachedMaster(redisServer *s) {
+    if (s->cached_offset < 0) return;
+    serverLog(s, LL_NOTICE, "Discarding previously cached master state.");
+    s->cached_offset = -1;
+}
+
 /* The RDB arrived whole in the temp file: fsync it, rename it to
  * dump.rdb, flush the dataset and load it. */
 static int _loadTransfer(redisServer *s) {
@@ -185,6 +196,10 @@ static int _loadTransfer(redisServer *s) {
     }
     int aof_was_on = s->aof.state != AOF_OFF;
     if (aof_was_on) stopAppendOnly(s);
+    /* replicationAttachToNewMaster: the old history goes, and our
+     * replicas must sync again, since the dataset changes under them. */
+    _discardCachedMaster(s);
+    replicationDisconnectReplicas(s);
     serverLog(s, LL_NOTICE, "MASTER <-> REPLICA sync: Flushing old data");
     emptyData(s, -1);
     functionsClear(s);
@@ -237,8 +252,6 @@ static void _finishTransfer(redisServer *s) {
         _retryTransfer(s);
         return;
     }
-    /* Our replicas must sync again: the dataset changed under them. */
-    replicationDisconnectReplicas(s);
     replicationAdoptHistory(s, s->master_replid, s->master_initial_offset);
     int eof = s->repl_transfer_size < 0;
     _createMasterClient(s, s->master_replid, s->master_initial_offset);
@@ -441,7 +454,6 @@ static void _psyncReply(redisServer *s, const char *reply) {
             serverLog(s, LL_NOTICE, "Full resync from master: %s:%lld",
                       s->master_replid, s->master_initial_offset);
         }
-        s->cached_offset = -1;
         _startTransfer(s);
         return;
     }
@@ -456,7 +468,7 @@ static void _psyncReply(redisServer *s, const char *reply) {
             memcmp(newid, replid, EOFMARK_LEN) != 0) {
             memcpy(replid, newid, EOFMARK_LEN);
             replid[EOFMARK_LEN] = '\0';
-            serverLog(s, LL_NOTICE, "Master replication ID changed to %s",
+            serverLog(s, LL_WARNING, "Master replication ID changed to %s",
                       replid);
             replicationAdoptNewId(s, replid);
         }
@@ -690,6 +702,11 @@ void replicationSetMaster(redisServer *s, const char *host, int port) {
     _cancelHandshake(s);
     /* Its own history is what a PSYNC to the new master can continue. */
     if (was_master) {
+        _discardCachedMaster(s);
+        serverLog(s, LL_NOTICE, "Before turning into a replica, using my "
+                  "own master parameters to synthesize a cached master: I "
+                  "may be able to synchronize with the new master with just "
+                  "a partial transfer.");
         memcpy(s->cached_replid, replicationId(s), 41);
         s->cached_offset = s->master_repl_offset;
         s->cached_dbid = -1;
@@ -705,7 +722,7 @@ void replicationUnsetMaster(redisServer *s) {
     sdsfree(s->mem, s->masterhost);
     s->masterhost = NULL;
     if (s->master) freeClient(s->master);
-    s->cached_offset = -1;
+    _discardCachedMaster(s);
     _cancelHandshake(s);
     replicationShiftId(s);
     replicationDisconnectReplicas(s);

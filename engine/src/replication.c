@@ -279,15 +279,22 @@ void replicationShiftId(redisServer *s) {
     memcpy(s->replid2, replicationId(s), 41);
     s->second_replid_offset = s->master_repl_offset + 1;
     _makeReplid(s);
-    serverLog(s, LL_NOTICE, "Setting secondary replication ID to %s, valid "
+    serverLog(s, LL_WARNING, "Setting secondary replication ID to %s, valid "
               "up to offset: %lld. New replication ID is %s", s->replid2,
               s->second_replid_offset, s->replid);
 }
 
 /* disconnectSlaves: every replica's link is closed; they connect again
- * and learn the new history. */
+ * and learn the new history. Each leaves the list now, logged, as 7.0's
+ * freeClient does it (before the flush of a full sync, before MASTER
+ * MODE enabled); its socket and memory go when the event loop frees the
+ * clients marked to close, since the caller may be running a command. */
 void replicationDisconnectReplicas(redisServer *s) {
-    for (int i = 0; i < s->nreplicas; i++) freeClientAsync(s->replicas[i]);
+    while (s->nreplicas) {
+        client *c = s->replicas[0];
+        replicationRemoveReplica(s, c);
+        freeClientAsync(c);
+    }
 }
 
 /* The replicas online whose last ACK is at most min-replicas-max-lag

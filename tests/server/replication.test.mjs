@@ -12,7 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { cli, raw, sleep, startServer } from './servers.mjs';
+import {
+  caughtUp, cli, logged, raw, replInfo, sleep, startServer,
+} from './servers.mjs';
 
 const DEBUG = ['--enable-debug-command', 'yes'];
 // The master sends the RDB at once rather than after diskless sync's 5 s.
@@ -36,37 +38,7 @@ after(async () => {
 
 const run = (s, ...args) => cli(s.port, args).out;
 
-/** INFO replication as a map. */
-function replInfo(s) {
-  const m = {};
-  for (const line of run(s, 'info', 'replication').split('\r\n')) {
-    const i = line.indexOf(':');
-    if (i > 0) m[line.slice(0, i)] = line.slice(i + 1);
-  }
-  return m;
-}
-
-/** Waits until every replica has applied the master's whole stream. */
-async function caughtUp(master, replicas, ms = 20000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const want = replInfo(master).master_repl_offset;
-    const states = replicas.map((r) => replInfo(r));
-    if (states.every((i) => i.master_link_status === 'up' && i.slave_repl_offset === want))
-      return;
-    if (Date.now() > deadline)
-      throw new Error(`replicas not caught up with ${want}: ${JSON.stringify(states)}\n${replicas.map((r) => r.log).join('\n')}`);
-    await sleep(50);
-  }
-}
-
 const digest = (s) => run(s, 'debug', 'digest').trim();
-
-/** Whether s's log shows re within 5 s (the log is written in batches). */
-async function logged(s, re) {
-  for (let i = 0; i < 100 && !re.test(s.log); i++) await sleep(50);
-  return re.test(s.log);
-}
 
 // Writes of several types and dbs, a transaction and expiries.
 function write(master, round) {

@@ -239,3 +239,37 @@ async function _start(kind, args, { port, script }) {
   }
   return server;
 }
+
+/** A server's INFO replication as a map of field to value, in order. */
+export function replInfo(server) {
+  const m = {};
+  const { out } = cli(server.port, ['info', 'replication']);
+  for (const line of out.split('\r\n')) {
+    const i = line.indexOf(':');
+    if (i > 0) m[line.slice(0, i)] = line.slice(i + 1);
+  }
+  return m;
+}
+
+/** Waits until every replica has applied the master's whole stream. */
+export async function caughtUp(master, replicas, ms = 20000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const want = replInfo(master).master_repl_offset;
+    const states = replicas.map((r) => replInfo(r));
+    if (states.every((i) => i.master_link_status === 'up' && i.slave_repl_offset === want))
+      return;
+    if (Date.now() > deadline) {
+      throw new Error(`replicas not caught up with ${want}: ${JSON.stringify(states)}\n`
+        + replicas.map((r) => r.log).join('\n'));
+    }
+    await sleep(50);
+  }
+}
+
+/** Whether the server's log shows re within ms (the log is written in
+ *  batches). */
+export async function logged(server, re, ms = 5000) {
+  await until(() => re.test(server.log), ms);
+  return re.test(server.log);
+}
