@@ -201,7 +201,7 @@ export class ConsoleRunner {
         'error', 0);
     }
     this.world.setSession({ consolePort: port, consoleConn: this.world.openConn(this.listener(port)) });
-    return this.entry('console', prompt, text, '', 'noreply', 0);
+    return this.entry('console', prompt, text, '', 'ok', 0);
   }
 
   /** Runs one input of one or more lines; returns one entry per non-blank

@@ -38,6 +38,10 @@ test.describe('accessibility', () => {
     await app.showPane('aof');
     await app.idle();
     found.push(...await violations(page, 'aof pane'));
+    await app.showPane('network');
+    await app.byId('net.start.go').click();
+    await app.idle();
+    found.push(...await violations(page, 'network pane'));
     await app.showPane('slabs');
     await app.idle();
     found.push(...await violations(page, 'slabs pane'));

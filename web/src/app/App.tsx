@@ -17,6 +17,7 @@ import { LessonPicker } from '../views/lesson/LessonPicker';
 import { ScanPanel } from '../views/scan/ScanPanel';
 import { AofPanel } from '../views/aof/AofPanel';
 import { SlabsPanel } from '../views/slabs/SlabsPanel';
+import { NetworkPanel } from '../views/net/NetworkPanel';
 import { usePane, ViewTabs } from './ViewTabs';
 
 export const App = memo(function App() {
@@ -28,6 +29,7 @@ export const App = memo(function App() {
   const loopViews = lesson ? lesson.views.includes('loop') : pane === 'loop';
   const slabsPane = lesson ? lesson.views.includes('slabs') : pane === 'slabs';
   const inspectPane = lesson ? lesson.views.includes('inspect') : pane === 'inspect';
+  const netPane = lesson ? lesson.views.includes('network') : pane === 'network';
   // The Slabs pane has its own memcached console: outside a lesson (whose
   // views say what shows) the Redis one would only confuse.
   const slabsAlone = !lesson && slabsPane;
@@ -51,6 +53,7 @@ export const App = memo(function App() {
           {keys && shows('scan') ? <ScanPanel /> : null}
           {inspectPane ? <InspectPanel /> : null}
           {aofPane ? <AofPanel /> : null}
+          {netPane ? <NetworkPanel /> : null}
           {slabsPane ? <SlabsPanel /> : null}
           {loopViews ? <LoopViews /> : null}
         </div>

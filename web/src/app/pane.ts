@@ -1,8 +1,8 @@
 // Which pane the views column shows, and the key the inspector follows,
 // outside React so that the header's tabs, the layout, the hash table's
 // key lists and sharing can all follow them.
-export type Pane = 'loop' | 'keys' | 'inspect' | 'aof' | 'slabs';
-export const PANES: readonly Pane[] = ['loop', 'keys', 'inspect', 'aof', 'slabs'];
+export type Pane = 'loop' | 'keys' | 'inspect' | 'aof' | 'network' | 'slabs';
+export const PANES: readonly Pane[] = ['loop', 'keys', 'inspect', 'aof', 'network', 'slabs'];
 
 const STORAGE_KEY = 'glasskv.pane';
 const KEY_STORAGE_KEY = 'glasskv.inspect';

@@ -2,6 +2,7 @@
 // {name} marks a parameter.
 import { aofEn } from './aof.en';
 import { slabsEn } from './slabs.en';
+import { netEn } from './net.en';
 import { loopEn } from './loop.en';
 import { shareEn } from './share.en';
 import { guideEn } from './guide.en';
@@ -41,7 +42,6 @@ export const en = {
   'console.source.delete': 'Delete keys',
   'console.source.activeRehash': 'Active rehashing',
   'console.source.config': 'Config',
-  'console.source.server': 'Server',
   'console.source.second': '2nd connection',
   'console.blocked': 'Your script is running: what you type goes on a second connection. SCRIPT KILL (FUNCTION KILL) stops it if it has not written.',
   'console.secondLabel': 'Command on a second connection',
@@ -208,7 +208,6 @@ export const en = {
   'action.rehashStep': 'rehash steps × {n}',
   'action.activeRehash': 'active rehashing {on}',
   'action.config': 'CONFIG SET {name} {value}',
-  'action.server': 'redis-server --port {port}',
   'action.scanStart': 'start a SCAN walk (COUNT {count})',
   'action.scanStartMatch': 'start a SCAN walk (COUNT {count}, MATCH {match})',
   'action.scanStep': 'one SCAN call',
@@ -223,6 +222,7 @@ export const en = {
   ...aofEn,
   ...loopEn,
   ...slabsEn,
+  ...netEn,
   ...shareEn,
   ...guideEn,
   ...inspectEn,

@@ -1,6 +1,7 @@
 // 한국어 텍스트. en.ts와 같은 키를 모두 가져야 한다.
 import { aofKo } from './aof.ko';
 import { slabsKo } from './slabs.ko';
+import { netKo } from './net.ko';
 import { loopKo } from './loop.ko';
 import { shareKo } from './share.ko';
 import { guideKo } from './guide.ko';
@@ -42,7 +43,6 @@ export const ko: Record<MessageKey, string> = {
   'console.source.delete': '키 삭제',
   'console.source.activeRehash': '능동 리해시',
   'console.source.config': '설정',
-  'console.source.server': '서버',
   'console.source.second': '두 번째 연결',
   'console.blocked': '스크립트 실행 중: 입력하는 명령은 두 번째 연결로 갑니다. 아직 쓰지 않은 스크립트는 SCRIPT KILL(함수는 FUNCTION KILL)로 멈춥니다.',
   'console.secondLabel': '두 번째 연결로 보낼 명령',
@@ -209,7 +209,6 @@ export const ko: Record<MessageKey, string> = {
   'action.rehashStep': '리해시 {n}단계',
   'action.activeRehash': '능동 리해시 {on}',
   'action.config': 'CONFIG SET {name} {value}',
-  'action.server': 'redis-server --port {port}',
   'action.scanStart': 'SCAN 순회 시작 (COUNT {count})',
   'action.scanStartMatch': 'SCAN 순회 시작 (COUNT {count}, MATCH {match})',
   'action.scanStep': 'SCAN 한 번 호출',
@@ -224,6 +223,7 @@ export const ko: Record<MessageKey, string> = {
   ...aofKo,
   ...loopKo,
   ...slabsKo,
+  ...netKo,
   ...shareKo,
   ...guideKo,
   ...inspectKo,

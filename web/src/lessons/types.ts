@@ -8,8 +8,8 @@ export type Level = 'beginner' | 'intermediate' | 'advanced';
 export const LEVELS: readonly Level[] = ['beginner', 'intermediate', 'advanced'];
 
 /** The panels a lesson can show. */
-export type ViewName = 'console' | 'ht' | 'scan' | 'inspect' | 'loop' | 'aof' | 'slabs';
-export const VIEW_NAMES: readonly ViewName[] = ['console', 'ht', 'scan', 'inspect', 'loop', 'aof', 'slabs'];
+export type ViewName = 'console' | 'ht' | 'scan' | 'inspect' | 'loop' | 'aof' | 'network' | 'slabs';
+export const VIEW_NAMES: readonly ViewName[] = ['console', 'ht', 'scan', 'inspect', 'loop', 'aof', 'network', 'slabs'];
 
 export type LessonLang = 'en' | 'ko';
 

@@ -1,0 +1,62 @@
+import { test } from '@playwright/test';
+import { SandboxPage, expect } from './pages/sandbox';
+
+// The Network pane: a second redis-server started from its form, the
+// console pointed at it with the row's Console button (redis-cli's
+// CONNECT), REPLICAOF typed there, and the map following the full sync to
+// a link that is up, then a write's offset reaching the replica.
+test.describe('the Network pane', () => {
+  test('starts a replica, follows its sync and its offset, in both languages', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 5, pane: 'network' });
+    await expect(app.byId('net.node.6379')).toBeVisible();
+    await expect(app.byId('net.node.6379')).toHaveAttribute('data-link', 'master');
+
+    await expect(app.byId('net.start.port')).toHaveAttribute('placeholder', '6380');
+    await app.byId('net.start.go').click();
+    await app.idle();
+    await expect(app.byId('net.node.6380')).toBeVisible();
+    await app.byId('net.start.port').fill('6379');
+    await app.byId('net.start.port').press('Enter');
+    await app.idle();
+    expect(await app.console.lastOutput())
+      .toContain('Could not create server TCP listening socket *:6379: bind: Address already in use');
+
+    await app.byId('net.connect.6380').click();
+    await app.idle();
+    await expect(app.byId('console.prompt')).toHaveText('127.0.0.1:6380>');
+    await app.console.run('REPLICAOF 127.0.0.1 6379');
+    // diskless sync waits 5 s for more replicas before the RDB goes
+    await app.page.evaluate(() => window.glasskv.act({ kind: 'wait', ns: 2e9 }));
+    await app.idle();
+    await expect(app.byId('net.link.6380')).toBeVisible();
+    await app.screenshot('network-wait-bgsave');
+    await app.page.evaluate(() => window.glasskv.act({ kind: 'wait', ns: 6e9 }));
+    await app.idle();
+    await expect(app.byId('net.node.6380')).toHaveAttribute('data-link', 'up');
+    await expect(app.byId('net.link.6380')).toHaveAttribute('data-state', 'online');
+    await expect(app.byId('net.row.6380')).toContainText('replica of :6379');
+
+    await app.byId('net.connect.6379').click();
+    await app.console.run('SET greeting hello');
+    await app.page.evaluate(() => window.glasskv.act({ kind: 'wait', ns: 5e6 }));
+    await app.idle();
+    await expect(app.byId('net.link.6380')).toHaveAttribute('data-behind', '0');
+    const offsets = await app.state((s) => s.snapshot!.network.map((n) => [n.port, n.port === 6379 ? n.offset : n.appliedOffset]));
+    expect(offsets[0][1]).toBeGreaterThan(0);
+    expect(offsets[1][1]).toBe(offsets[0][1]);
+
+    for (const [w, h] of [[1440, 900], [1280, 720], [390, 844]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await app.screenshot(`network-${w}x${h}-en`);
+      await app.expectNoSideScroll();
+    }
+    await app.byId('lang.ko').click();
+    await expect(app.byId('net.row.6380')).toContainText(':6379의 복제');
+    for (const [w, h] of [[1440, 900], [1280, 720], [390, 844]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await app.screenshot(`network-${w}x${h}-ko`);
+    }
+    expect(app.errors).toEqual([]);
+  });
+});
