@@ -1,4 +1,5 @@
 import { test } from '@playwright/test';
+import { LoopPane } from './pages/loop';
 import { SandboxPage, expect } from './pages/sandbox';
 
 // The Network pane: a second redis-server started from its form, the
@@ -45,6 +46,17 @@ test.describe('the Network pane', () => {
     const offsets = await app.state((s) => s.snapshot!.network.map((n) => [n.port, n.port === 6379 ? n.offset : n.appliedOffset]));
     expect(offsets[0][1]).toBeGreaterThan(0);
     expect(offsets[1][1]).toBe(offsets[0][1]);
+
+    // The replica has a lane of its own on the event loop's timeline, busy
+    // when it applied the write.
+    await app.showPane('loop');
+    const loop = new LoopPane(app);
+    await loop.settle();
+    const replicaNode = await app.state((s) => s.snapshot!.network.find((n) => n.port === 6380)!.node);
+    const lane = (await loop.shown()).items.find((l) => l.node === replicaNode);
+    expect(lane?.count).toBeGreaterThan(0);
+    await app.screenshot('network-replica-lane');
+    await app.showPane('network');
 
     for (const [w, h] of [[1440, 900], [1280, 720], [390, 844]]) {
       await page.setViewportSize({ width: w, height: h });

@@ -38,6 +38,8 @@ export const loopEn = {
   'loop.future': 'recorded future (replays when you play)',
   'loop.server': 'server',
   'loop.serverSub': 'redis · single thread',
+  'loop.serverAt': 'server :{port}',
+  'loop.replicaSub': 'replica of :{port}',
   'loop.workload': '{preset} #{id}',
   'loop.workloadSub': '{clients} conn · batch {pipeline}',
 

@@ -40,6 +40,8 @@ export const loopKo: Record<keyof typeof loopEn, string> = {
   'loop.future': '기록된 미래 (재생하면 다시 실행됨)',
   'loop.server': '서버',
   'loop.serverSub': 'redis · 단일 스레드',
+  'loop.serverAt': '서버 :{port}',
+  'loop.replicaSub': ':{port}의 복제',
   'loop.workload': '{preset} #{id}',
   'loop.workloadSub': '연결 {clients}개 · 배치 {pipeline}',
 

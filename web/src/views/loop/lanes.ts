@@ -1,4 +1,5 @@
-// The timeline's lanes: the server, then each client program, named from
+// The timeline's lanes: the server, the other servers of the world (by
+// port: a replica's lane says whose), then each client program, named from
 // the snapshot (their ids and specs) and translated; or, when the timeline
 // shows the stepped lab's world, its server, the EVAL run's client and its
 // monitor, named from the lab's figures.
@@ -16,6 +17,8 @@ export function useLanes(): LaneInfo[] {
   const labRun = useLoop((s) => s.liveLab?.result?.json ?? null);
   // Lanes change only when client programs are added (or rewound away).
   const ids = useAppState((s) => (s.snapshot?.workloads ?? []).map((w) => w.id).join(','));
+  // ... and when servers are started or become replicas.
+  const servers = useAppState((s) => (s.snapshot?.network ?? []).map((n) => `${n.node}:${n.port}:${n.masterPort}`).join(','));
   return useMemo(() => {
     const server = { node: 0, label: t('loop.server'), sub: t('loop.serverSub'), role: 'server' as const };
     const run = source === 'lab' && labRun ? loop.labEvalRun() : null;
@@ -30,8 +33,15 @@ export function useLanes(): LaneInfo[] {
       ];
     }
     const list = store.getState().snapshot?.workloads ?? [];
+    const others = (store.getState().snapshot?.network ?? []).filter((n) => n.node !== 0).map((n) => ({
+      node: n.node,
+      label: t('loop.serverAt', { port: String(n.port) }),
+      sub: n.masterPort ? t('loop.replicaSub', { port: String(n.masterPort) }) : t('loop.serverSub'),
+      role: 'server' as const,
+    }));
     return [
       server,
+      ...others,
       ...list.map((w) => ({
         node: w.id,
         label: t('loop.workload', { preset: programName(t, w.preset, w.spec.command), id: w.id }),
@@ -39,5 +49,5 @@ export function useLanes(): LaneInfo[] {
         role: 'workload' as const,
       })),
     ];
-  }, [t, ids, store, loop, source, labRun]);
+  }, [t, ids, servers, store, loop, source, labRun]);
 }
