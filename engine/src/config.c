@@ -927,6 +927,10 @@ int configKnownDirective(const char *name, const char **canon) {
         *canon = "user";
         return 1;
     }
+    if (!strcasecmp(name, "replicaof") || !strcasecmp(name, "slaveof")) {
+        *canon = "replicaof";
+        return 1;
+    }
     const configDef *d = _lookup(name);
     if (!d) return 0;
     *canon = d->name;
@@ -1022,4 +1026,10 @@ void configRewriteEngineOptions(redisServer *s, rewriteState *st) {
         }
     }
     aclRewriteConfig(s, st);
+    /* A replica's master (a master has none: its line goes). */
+    if (s->masterhost)
+        rewriteLine(st, "replicaof", sdscatprintf(s->mem, sdsempty(s->mem),
+                    "replicaof %s %d", s->masterhost, s->masterport), 1);
+    else
+        rewriteMarkProcessed(st, "replicaof");
 }
