@@ -312,6 +312,37 @@ static void testFullSync(void) {
     gkWorldRelease(t.w);
 }
 
+/* A replica that comes while a disk BGSAVE for another runs shares it: it
+ * copies the other's buffer (the writes since the fork) and gets the same
+ * file -- one fork for both. */
+static void testAttachToRunningBgsave(void) {
+    net t;
+    netOpen(&t, 12);
+    int m = netAdd(&t, "repl-diskless-sync no\nrdb-key-save-delay 2000\n");
+    int r1 = netAdd(&t, NULL), r2 = netAdd(&t, NULL);
+    cmd(&t, m, "DEBUG POPULATE 200");           /* 0.4 s to save */
+    cmd(&t, r1, "REPLICAOF 127.0.0.1 6379");
+    run(&t, 100 * MS);
+    CHECK_EQ_INT(logCount(&t, m, "Starting BGSAVE for SYNC with target: "
+                          "disk"), 1);
+    cmd(&t, m, "SET during fork");              /* in r1's buffer */
+    cmd(&t, r2, "REPLICAOF 127.0.0.1 6379");
+    run(&t, 50 * MS);
+    CHECK_EQ_INT(logCount(&t, m, "Waiting for end of BGSAVE for SYNC"), 1);
+    cmd(&t, m, "SET after attach");
+    run(&t, 2 * SEC);
+    for (int i = 1; i <= 2; i++) {
+        int r = i == 1 ? r1 : r2;
+        CHECK_EQ_STR(cmd(&t, r, "MGET during after key:199"),
+                     "*3\r\n$4\r\nfork\r\n$6\r\nattach\r\n$9\r\nvalue:199\r\n");
+    }
+    cmd(&t, m, "INFO stats");
+    CHECK(strstr(t.out, "\r\ntotal_forks:1\r\n") != NULL);
+    CHECK(strstr(t.out, "\r\nsync_full:2\r\n") != NULL);
+    CHECK_EQ_INT(logCount(&t, m, "Background saving started by pid"), 1);
+    gkWorldRelease(t.w);
+}
+
 /* Seed 000's failures. A master whose disk is full cannot write the RDB
  * of a disk sync: every try fails and the replica, dropped, asks again at
  * once -- the loop stops when diskless sync makes no file. A replica
@@ -869,6 +900,8 @@ int main(void) {
         testMasterRestartsEmpty);
     RUN("a full sync waits for diskless sync's delay, or goes through "
         "the disk", testFullSync);
+    RUN("a replica that comes during another's disk BGSAVE shares it",
+        testAttachToRunningBgsave);
     RUN("a master that cannot write its RDB, a replica that cannot write "
         "it: 7.0's log lines, and the fix", testSyncFailures);
     RUN("a fork the kernel refuses under overcommit 0 or 2 fails BGSAVE "
