@@ -8,7 +8,7 @@ export const netEn = {
   'net.role.master': 'master',
   'net.role.replica': 'replica of :{port}',
   'net.offset': 'offset {n}',
-  'net.backlog': 'backlog {held} of {size}',
+  'net.backlog': 'backlog {held} / {size}',
   'net.link.connecting': 'connecting',
   'net.link.handshake': 'handshake',
   'net.link.sync': 'full sync',

@@ -10,7 +10,7 @@ export const netKo: Record<keyof typeof netEn, string> = {
   'net.role.master': '마스터',
   'net.role.replica': ':{port}의 복제',
   'net.offset': '오프셋 {n}',
-  'net.backlog': '백로그 {size} 중 {held}',
+  'net.backlog': '백로그 {held} / {size}',
   'net.link.connecting': '연결 중',
   'net.link.handshake': '핸드셰이크',
   'net.link.sync': '전체 동기화',

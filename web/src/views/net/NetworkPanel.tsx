@@ -6,9 +6,9 @@ import { useLessonTarget } from '../lesson/hooks';
 import { layout, linkWord, replicaWord, type Edge, type Placed } from './model';
 import './net.css';
 
-const BOX_W = 210;
+const BOX_W = 224;
 const BOX_H = 104;
-const COL = 240;
+const COL = 252;
 const ROW = 176;
 const PAD = 16;
 const EMPTY: NetworkNodeView[] = [];
