@@ -51,8 +51,7 @@ static slowlogEntry *slowlogCreateEntry(client *c, robj **argv, int argc,
                 (long long)(serverNow(s) / 1000)) / 1000000;
     se->duration = duration;
     se->id = s->slowlog.next_id++;
-    se->peerid = sdscatprintf(s->mem, sdsempty(s->mem), "127.0.0.1:%d",
-                              40000 + c->fd);
+    se->peerid = sdsnew(s->mem, getClientPeerId(c));
     se->cname = sdsnew(s->mem, c->name ? c->name : "");
     return se;
 }

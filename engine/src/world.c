@@ -555,8 +555,24 @@ static int _beConnectError(void *ctx, int fd, char *err, size_t errlen) {
 
 static void _bePump(void *ctx);
 
+/* getsockname/getpeername of a node's end of connection fd: every node is
+ * on 127.0.0.1; a server's end has the port it listens on, a client's end
+ * the local port its connect took (ports.c). 1 (TCP), or 0 if the
+ * connection holds no port. */
+static int _beSockName(void *ctx, int fd, int remote, char *buf,
+                       size_t len) {
+    gkNode *n = ctx;
+    gkConn *c = worldConn(n->w, fd);
+    if (!c || !c->lport) return 0;
+    int server_end = c->node == n->id;
+    int port = server_end == !remote ? c->dport : c->lport;
+    snprintf(buf, len, "127.0.0.1:%d", port);
+    return 1;
+}
+
 static aeBackend _nodeBackend(gkNode *n) {
     aeBackend be = { n, _bePoll, _beNow, _beRead, _beWrite, _beClose };
+    be.sockName = _beSockName;
     be.pump = _bePump;
     be.connect = _beConnect;
     be.connectError = _beConnectError;

@@ -230,6 +230,37 @@ static void testReplicaLinkDoesNotClash(void) {
     gkWorldRelease(w);
 }
 
+/* The server sees a client at 127.0.0.1 and its connection's local port
+ * (CLIENT LIST's addr, the slow log's client), itself at its own port
+ * (laddr); a replica's link shows the master's port from its side. */
+static const char *ask(gkWorld *w, int conn, const char *line, char *out) {
+    return gktExchange(w, conn, line, strlen(line), out, 2048);
+}
+
+static void testAddressesSeen(void) {
+    int srv, r, c, rc;
+    char out[2048], want[128];
+    gkWorld *w = world(9, &srv);
+    gkConnOpen(w, srv, &c);
+    int lport = gkConnLocalPort(w, c);
+    CHECK(lport >= 32768 && lport <= 60999);
+    ask(w, c, "CLIENT INFO\r\n", out);
+    snprintf(want, sizeof(want), " addr=127.0.0.1:%d laddr=127.0.0.1:6379 ",
+             lport);
+    CHECK(strstr(out, want) != NULL);
+    ask(w, c, "CONFIG SET slowlog-log-slower-than 0\r\n", out);
+    ask(w, c, "SLOWLOG GET 1\r\n", out);
+    snprintf(want, sizeof(want), "$15\r\n127.0.0.1:%d\r\n", lport);
+    CHECK(strstr(out, want) != NULL);
+    CHECK_EQ_INT(gkServerAddConfig(w, "port 6380\n", &r), GK_OK);
+    gkConnOpen(w, r, &rc);
+    ask(w, rc, "REPLICAOF 127.0.0.1 6379\r\n", out);
+    gkWorldRunUntil(w, gkWorldNow(w) + 8 * SEC);
+    ask(w, rc, "CLIENT LIST TYPE master\r\n", out);
+    CHECK(strstr(out, " addr=127.0.0.1:6379 laddr=127.0.0.1:") != NULL);
+    gkWorldRelease(w);
+}
+
 static void testBelowRangeNeverHit(void) {
     int srv, node;
     static int ports[20000];
@@ -277,6 +308,8 @@ int main(void) {
         "redis-server does, at start and at CONFIG SET port", testClash);
     RUN("a replica's own link (SO_REUSEADDR) does not stop a listener",
         testReplicaLinkDoesNotClash);
+    RUN("a server sees its clients at their local ports, and a replica its "
+        "master at its port", testAddressesSeen);
     RUN("a server below the range is never hit by 20,000 connections",
         testBelowRangeNeverHit);
     RUN("one seed gives the same ports, another seed others",
