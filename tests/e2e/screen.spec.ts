@@ -818,15 +818,16 @@ test.describe('a first visit', () => {
         await app.page.goto(`./?fresh&seed=3&lang=${lang}`);
         await app.waitReady();
         const tabs = app.page.locator('.view-tabs [role="tab"]');
-        await expect(tabs).toHaveCount(5);
+        await expect(tabs).toHaveCount(6);
         const tops = await tabs.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
         expect(new Set(tops).size).toBe(1);
-        for (const p of ['loop', 'keys', 'inspect', 'aof', 'slabs']) {
+        for (const p of ['loop', 'keys', 'inspect', 'aof', 'network', 'slabs']) {
           expect(await app.byId(`views.tab.${p}`).getAttribute('title')).toBeTruthy();
         }
         await expect(app.byId('views.tab.keys')).toHaveAttribute('title', lang === 'en' ? 'Hash table & SCAN' : '해시 테이블 & SCAN');
         await expect(app.byId('views.tab.inspect')).toHaveAttribute('title', lang === 'en' ? 'Key inspector' : '키 인스펙터');
         await expect(app.byId('views.tab.aof')).toHaveAttribute('title', lang === 'en' ? 'AOF & crashes' : 'AOF & 크래시');
+        await expect(app.byId('views.tab.network')).toHaveAttribute('title', lang === 'en' ? 'Network & replication' : '네트워크 & 복제');
         if (onPhone) await app.page.context().close();
       });
     }
@@ -944,7 +945,7 @@ test.describe('presenter mode cuts nothing a reader needs', () => {
         await expect(page.locator('html')).toHaveClass(/presenter/);
         await settle(page);
         const tabs = page.locator('.view-tabs [role="tab"]');
-        await expect(tabs).toHaveCount(5);
+        await expect(tabs).toHaveCount(6);
         const tops = await tabs.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
         expect.soft(new Set(tops).size).toBe(1);
         expect.soft(await placeholderOverflow(page, '[data-testid="console.input"]')).toBeLessThanOrEqual(0);

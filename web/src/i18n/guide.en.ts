@@ -23,7 +23,7 @@ export const guideEn = {
   'tour.console.text': 'Type commands as in redis-cli. They run on the same engine that the views draw.',
   'tour.lessons.title': 'Lessons',
   'tour.lessons.text': 'Lessons walk through one idea at a time, and check each of your predictions against the engine.',
-  'views.short.loop': 'Event loop',
+  'views.short.loop': 'Loop',
   'views.short.keys': 'Hash table',
   'views.short.aof': 'AOF',
   'views.short.slabs': 'Slabs',
