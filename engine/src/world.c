@@ -781,13 +781,13 @@ int gkWorldSetCpus(gkWorld *w, int cpus, uint64_t wake_ns,
 }
 
 /* Host id has CPU c from `at` (its slice starts then), and is woken then
- * unless it runs now. */
-static void _cpuGive(gkWorld *w, int c, int id, uint64_t at) {
+ * unless the caller runs it now. */
+static void _cpuGive(gkWorld *w, int c, int id, uint64_t at, int run_now) {
     gkNode *n = &w->nodes[id];
     w->cpu_node[c] = id;
     n->on_cpu = c + 1;
     n->slice_end = at + w->sched_slice;
-    if (at <= w->now) return;
+    if (run_now) return;
     if (n->busy_until < at) n->busy_until = at;
     n->wake_seq = 0;
     worldWake(w, id, at);
@@ -814,7 +814,7 @@ static void _cpuLeave(gkWorld *w, gkNode *n, uint64_t at) {
     m->runnable = 0;
     uint64_t start = at + w->sched_switch;
     m->cpu_wait_ns += start - m->queued_at;
-    _cpuGive(w, c, next, start);
+    _cpuGive(w, c, next, start, 0);
 }
 
 /* Host id's process is gone (a crash, a restart): off its CPU and out of
@@ -850,7 +850,7 @@ static int _cpuTake(gkWorld *w, gkNode *n) {
     uint64_t start = w->now + w->sched_wake;
     if (w->cpu_free[best] + w->sched_switch > start)
         start = w->cpu_free[best] + w->sched_switch;
-    _cpuGive(w, best, n->id, start);
+    _cpuGive(w, best, n->id, start, start <= w->now);
     return start <= w->now;
 }
 

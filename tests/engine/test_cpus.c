@@ -136,18 +136,46 @@ static void testSlices(void) {
     CHECK(shared > own / 8);
 }
 
-/* A server that crashes on its CPU gives it up: the other one goes on. */
+/* A server that crashes on its CPU gives it up: the one waiting for it
+ * runs at once, with nothing else to wake it. */
 static void testCrashLeavesCpu(void) {
     pair p;
     pairOpen(&p, 2, 1, 0, 0);
+    uint64_t start = gkTraceLastSeq(p.w);
     send(&p, 0, "DEBUG POPULATE 20000\r\n");
     send(&p, 1, "DEBUG POPULATE 20000\r\n");
     gkWorldRunUntil(p.w, gkWorldNow(p.w) + 1 * MS);
     CHECK_EQ_INT(gkServerCrash(p.w, p.node[0], GK_CRASH_PROCESS), GK_OK);
+    gkWorldRunUntil(p.w, gkWorldNow(p.w) + 500 * MS);
+    CHECK(ranAt(p.w, start, p.node[1], 3) > 0);
     uint64_t mark = gkTraceLastSeq(p.w), t0 = gkWorldNow(p.w);
     send(&p, 1, "SET after crash\r\n");
     gkWorldRunUntil(p.w, t0 + 500 * MS);
     CHECK(ranAt(p.w, mark, p.node[1], 3) > 0);
+    gkWorldRelease(p.w);
+}
+
+/* A server killed while it holds the CPU, another waiting for it with
+ * its whole command read: that one runs, with nothing else to wake it. */
+static void testKilledHolderHandsOver(void) {
+    pair p;
+    pairOpen(&p, 2, 1, 0, 0);
+    gkWorkloadSpec spec;
+    gkWorkloadSpecInit(&spec);
+    spec.clients = 10;
+    spec.requests = 0;
+    spec.pipeline = 20;
+    strcpy(spec.command, "SET");
+    int wl;
+    CHECK_EQ_INT(gkWorkloadStart(p.w, p.node[0], &spec, &wl), GK_OK);
+    gkWorldRunUntil(p.w, gkWorldNow(p.w) + 5 * MS);
+    uint64_t start = gkTraceLastSeq(p.w);
+    send(&p, 1, "DEBUG POPULATE 20000\r\n");
+    gkWorldRunUntil(p.w, gkWorldNow(p.w) + 10 * US);
+    CHECK_EQ_INT(gkServerCrash(p.w, p.node[0], GK_CRASH_PROCESS), GK_OK);
+    gkWorkloadStop(p.w, wl);
+    gkWorldRunUntil(p.w, gkWorldNow(p.w) + 50 * MS);
+    CHECK(ranAt(p.w, start, p.node[1], 3) > 0);
     gkWorldRelease(p.w);
 }
 
@@ -167,6 +195,8 @@ int main(void) {
     RUN("loaded servers on one CPU take turns", testSlices);
     RUN("a crashed server leaves its CPU to the others",
         testCrashLeavesCpu);
+    RUN("a server killed on its CPU hands it to the one waiting",
+        testKilledHolderHandsOver);
     RUN("a number of CPUs past 64 is refused", testBadCpus);
     return gkTestReport();
 }
