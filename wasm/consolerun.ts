@@ -173,6 +173,13 @@ export class ConsoleRunner {
     return this.world.session().consolePort !== 0;
   }
 
+  /** The node redis-cli talks to now: the page's first server, the one
+   *  CONNECT chose, or -1 while it is not connected. */
+  targetNode(): number {
+    const port = this.world.session().consolePort;
+    return port === 0 ? this.node : port > 0 ? this.listener(port) : -1;
+  }
+
   /** The node of the Redis server listening on port, -1 if none. */
   private listener(port: number): number {
     for (let node = 0; node < Limits.MAX_NODES; node++)

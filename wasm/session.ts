@@ -816,7 +816,11 @@ export class Session {
    *  virtual time they were sent; replayed, they are sent again at those
    *  times. Returns the second connection's entries, then the console's. */
   private consoleWithSecond(live: Live, text: string, second: SecondInput[], fresh: boolean): ConsoleEntry[] {
-    const { world, node } = live;
+    const { world } = live;
+    // The server the console talks to (CONNECT may have chosen another):
+    // its busy script is the one the second connection can reach.
+    const target = live.console.targetNode();
+    const node = target >= 0 ? target : live.node;
     // A line still in the inbox was typed while a command before this one
     // was busy and came too late for it: it goes on this command's second
     // connection if this one turns busy, else the page takes it back.
@@ -848,7 +852,9 @@ export class Session {
     } finally {
       // A server the command took down has no box to reset: a restarted
       // one starts with the usual box.
-      if (isUp(live)) world.setScriptTimeBox(node, Limits.SCRIPT_TIME_BOX_MS, false);
+      if (node === live.node ? isUp(live) : world.replNode(node) !== null) {
+        world.setScriptTimeBox(node, Limits.SCRIPT_TIME_BOX_MS, false);
+      }
     }
   }
 

@@ -34,6 +34,24 @@ function logOf(events: WorkerEvent[]): LogEntry[] {
 }
 
 describe('the second connection', () => {
+  it('goes to the server the console was pointed at with CONNECT, where the busy script runs', async () => {
+    const { inbox, state } = reader([{ at: 1, text: 'PING' }, { at: 301, text: 'SCRIPT KILL' }]);
+    const session = new Session({ loadEngine: loadGlasskv, emit: () => {} }, { clock: () => state.now });
+    session.setInbox(inbox);
+    await session.boot(emptyLog(3));
+    session.act({ kind: 'server', port: 6380 });
+    session.act({ kind: 'console', text: 'CONNECT 127.0.0.1 6380' });
+    const start = session.snapshot().now;
+    const out = session.act({ kind: 'console', text: EVAL, second: [] }).console;
+    expect(out.map((e) => [e.source, e.prompt, e.output])).toEqual([
+      ['second', '', '(error) BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.'],
+      ['second', '', 'OK'],
+      ['console', '127.0.0.1:6380>', expect.stringMatching(KILLED)],
+    ]);
+    // 6380 had the console's box, as the first server has it.
+    expect(session.snapshot().now - start).toBeLessThan(5.4e9);
+  });
+
   it('sends what the reader types while a script is busy: PING gets -BUSY, SCRIPT KILL stops the script, and a replay prints the same', async () => {
     const events: WorkerEvent[] = [];
     const { inbox, state } = reader([{ at: 1, text: 'PING' }, { at: 301, text: 'SCRIPT KILL' }]);
