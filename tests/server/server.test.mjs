@@ -286,6 +286,10 @@ describe('glasskv server answers real clients as redis-server 7.0 does', () => {
         const c = createConnection({ host: '127.0.0.1', port: s.port });
         const chunks = [];
         c.on('data', (d) => chunks.push(d));
+        // A server that closes after a protocol error may meet the QUIT
+        // still on its way and answer it with a reset: the connection
+        // ends there, with what was read before it (checked below).
+        c.on('error', (e) => { if (e.code !== 'ECONNRESET') throw e; });
         c.once('close', () => res(Buffer.concat(chunks)));
         c.once('connect', () => {
           c.write(head);
