@@ -793,9 +793,8 @@ static void _cpuGive(gkWorld *w, int c, int id, uint64_t at, int run_now) {
     worldWake(w, id, at);
 }
 
-static void _runqPush(gkWorld *w, gkNode *n, uint64_t at) {
+static void _runqPush(gkWorld *w, gkNode *n) {
     n->runnable = 1;
-    n->queued_at = at;
     w->runq[w->runq_len++] = n->id;
     n->wake_seq = 0;
 }
@@ -813,7 +812,6 @@ static void _cpuLeave(gkWorld *w, gkNode *n, uint64_t at) {
     gkNode *m = &w->nodes[next];
     m->runnable = 0;
     uint64_t start = at + w->sched_switch;
-    m->cpu_wait_ns += start - m->queued_at;
     _cpuGive(w, c, next, start, 0);
 }
 
@@ -844,7 +842,7 @@ static int _cpuTake(gkWorld *w, gkNode *n) {
             (best < 0 || w->cpu_free[c] < w->cpu_free[best]))
             best = c;
     if (best < 0) {
-        _runqPush(w, n, w->now);
+        _runqPush(w, n);
         return 0;
     }
     uint64_t start = w->now + w->sched_wake;
@@ -862,7 +860,7 @@ static int _cpuAfter(gkWorld *w, gkNode *n, int has_work) {
         return 0;
     _cpuLeave(w, n, n->busy_until);
     if (!has_work) return 0;
-    _runqPush(w, n, n->busy_until);
+    _runqPush(w, n);
     return 1;
 }
 

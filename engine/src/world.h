@@ -193,8 +193,6 @@ typedef struct gkNode {
     int on_cpu;             /* the CPU it holds, plus 1; 0 none */
     int runnable;           /* waiting in the run queue for a CPU */
     uint64_t slice_end;     /* its time slice ends then */
-    uint64_t queued_at;     /* it joined the run queue then */
-    uint64_t cpu_wait_ns;   /* time spent runnable without a CPU */
 } gkNode;
 
 /* Called while a node is held inside one iteration (a busy script
