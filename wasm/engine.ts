@@ -568,12 +568,14 @@ export class World {
 
   /** Node's replication, or null if no server runs there. */
   replNode(node: number): ReplNode | null {
-    try {
-      return this.struct(ReplNodeBytes, readReplNode, (p) => this.m._gkReplInspect(this.w, node, p));
-    } catch (e) {
-      if (e instanceof GkError && e.code === Status.ENOTFOUND) return null;
-      throw e;
-    }
+    // Asked of every host id at each snapshot: a host that runs no server
+    // is an answer, not an error to throw and catch.
+    return this.gk.guard(() => this.gk.withBlock(ReplNodeBytes, (p) => {
+      const st = this.m._gkReplInspect(this.w, node, p);
+      if (st === Status.ENOTFOUND) return null;
+      this.check(st);
+      return readReplNode(this.gk.view(), p);
+    }));
   }
 
   /** The replicas connected to node, in the order they came. */
