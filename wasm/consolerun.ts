@@ -10,7 +10,6 @@ import {
   concat, encodeRequest, isOutOfBand, parseReply, parseRequest, pubsubKind, type Reply,
 } from './resp';
 import { DEFAULT_PORT, promptFor, type ConsoleEntry, type ConsoleStatus, type ReplyValue } from './protocol';
-import { Limits } from '../web/src/wasm-gen/seam';
 
 /** Output lines kept per reply; the rest is counted, not shown. */
 export const MAX_OUTPUT_LINES = 2000;
@@ -177,14 +176,7 @@ export class ConsoleRunner {
    *  CONNECT chose, or -1 while it is not connected. */
   targetNode(): number {
     const port = this.world.session().consolePort;
-    return port === 0 ? this.node : port > 0 ? this.listener(port) : -1;
-  }
-
-  /** The node of the Redis server listening on port, -1 if none. */
-  private listener(port: number): number {
-    for (let node = 0; node < Limits.MAX_NODES; node++)
-      if (this.world.replNode(node)?.port === port) return node;
-    return -1;
+    return port === 0 ? this.node : port > 0 ? this.world.serverOnPort(port) : -1;
   }
 
   /** redis-cli's CONNECT host port, typed in its prompt: it leaves its
@@ -201,13 +193,13 @@ export class ConsoleRunner {
     const valid = /^\d+$/.test(portText) && port > 0 && port < 65536;
     const why = !valid ? 'Name or service not known'
       : !local ? (/^\d+\.\d+\.\d+\.\d+$/.test(host) ? 'Connection timed out' : 'Name or service not known')
-        : this.listener(port) < 0 ? 'Connection refused' : '';
+        : this.world.serverOnPort(port) < 0 ? 'Connection refused' : '';
     if (why) {
       this.world.setSession({ consolePort: -Math.max(1, valid ? port : DEFAULT_PORT) });
       return this.entry('console', prompt, text, `Could not connect to Redis at ${host}:${portText}: ${why}\n`,
         'error', 0);
     }
-    this.world.setSession({ consolePort: port, consoleConn: this.world.openConn(this.listener(port)) });
+    this.world.setSession({ consolePort: port, consoleConn: this.world.openConn(this.world.serverOnPort(port)) });
     return this.entry('console', prompt, text, '', 'ok', 0);
   }
 
@@ -396,7 +388,7 @@ export class ConsoleRunner {
     if (this.conn >= 0 && this.world.isOpen(this.conn)) return false;
     if (this.conn >= 0) this.world.closeConn(this.conn);
     const port = this.world.session().consolePort;
-    const node = port > 0 ? this.listener(port) : this.node;
+    const node = port > 0 ? this.world.serverOnPort(port) : this.node;
     if (node < 0) {
       this.world.setSession({ consoleConn: -1, consolePort: -port, consoleDb: 0 });
       return true;
@@ -409,7 +401,7 @@ export class ConsoleRunner {
    *  listens there now. */
   private reconnectToPort(): boolean {
     const port = -this.world.session().consolePort;
-    const node = this.listener(port);
+    const node = this.world.serverOnPort(port);
     if (node < 0) return false;
     this.world.setSession({ consolePort: port, consoleConn: this.world.openConn(node), consoleDb: 0 });
     return true;

@@ -15,7 +15,7 @@
 // access, abort) becomes a GkTrapError, after which the module is unusable.
 import type { GlasskvFactory, GlasskvModule } from '../web/src/wasm-gen/glasskv.mjs';
 import {
-  CliStatus, ConfigBytes, DictInfoBytes, ReplLinkBytes, ReplNodeBytes, readReplLink, readReplNode, type ReplLink, type ReplNode, DictKind, EvalLabProgressBytes, NodeStatsBytes, ScanAuditBytes, Status, TraceRecordBytes, WorkloadSpecBytes,
+  CliStatus, ConfigBytes, Limits, DictInfoBytes, ReplLinkBytes, ReplNodeBytes, readReplLink, readReplNode, type ReplLink, type ReplNode, DictKind, EvalLabProgressBytes, NodeStatsBytes, ScanAuditBytes, Status, TraceRecordBytes, WorkloadSpecBytes,
   WorkloadStatsBytes, readDictInfo, readEvalLabProgress, readHex64, readScanAudit, readSession, readTraceRecord, readU64, readU64s,
   readCliRequest, readCliText, readNodeStats, readWorkloadSpec, readWorkloadStats, writeConfig, writeSession,
   writeWorkloadSpec, type ConfigInput, type DictInfo, type EvalLabProgress, type NodeStats, type ScanAudit, type Session as SessionRecord,
@@ -232,6 +232,12 @@ export class Glasskv {
         return { consumed, text: decoder.decode(this.takeMalloced(out.text, out.len)) };
       });
     });
+  }
+
+  /** The id of a command (not a subcommand) in the trace's CMD records,
+   *  by its name in any case; -1 for no command. */
+  commandId(name: string): number {
+    return this.guard(() => this.withString(name, (n) => this.module._gkCommandId(n)));
   }
 
   /** The names of the built-in labs, in the engine's order. */
@@ -566,6 +572,14 @@ export class World {
     return this.gk.i32(s);
   }
 
+  /** gkWorldSetCpus: every host of the world shares `cpus` CPUs (0: each
+   *  its own, the default); a host woken on an idle CPU runs wakeNs later,
+   *  and a CPU passes to the next host waiting in switchNs. Refused while
+   *  hosts hold or wait for CPUs. */
+  setCpus(cpus: number, wakeNs: number, switchNs: number): void {
+    this.call(() => this.m._gkwWorldSetCpus(this.w, cpus, wakeNs, switchNs));
+  }
+
   /** Node's replication, or null if no server runs there. */
   replNode(node: number): ReplNode | null {
     // Asked of every host id at each snapshot: a host that runs no server
@@ -576,6 +590,13 @@ export class World {
       this.check(st);
       return readReplNode(this.gk.view(), p);
     }));
+  }
+
+  /** The node of the Redis server listening on port, -1 if none. */
+  serverOnPort(port: number): number {
+    for (let node = 0; node < Limits.MAX_NODES; node++)
+      if (this.replNode(node)?.port === port) return node;
+    return -1;
   }
 
   /** The replicas connected to node, in the order they came. */

@@ -14,11 +14,30 @@ import type { LabName, WorkloadAction, WorkloadSpec } from './protocol';
 
 const US = 1e3;
 const MS = 1e6;
+/** The load's SETs: enough to last past the MSET, 200 ms in (some
+ *  35,000 a second get through on the lab's machine). */
+const REPL_LOAD_REQUESTS = 10_000;
 
 export interface LabPart {
   /** Names the part as labs.c names its run. */
   name: string;
+  /** Servers the part starts before its programs, on the first one's
+   *  machine (redis-server --port N --replicaof 127.0.0.1 M). */
+  servers?: { port: number; replicaof: number }[];
+  /** From this part on, every process of the machine shares this many
+   *  CPUs (gkWorldSetCpus). */
+  cpus?: { n: number; wakeNs: number; switchNs: number };
   programs: WorkloadAction[];
+  /** What ends the part: by default every program's replies (monitors
+   *  aside); 'synced': every server of the lab follows its master's
+   *  stream; 'delivered': every replica ran the part's probe; 'elapsed':
+   *  forNs after its programs started. */
+  until?: 'replies' | 'synced' | 'delivered' | 'elapsed';
+  forNs?: number;
+  /** The command whose way to the replicas the part times: the first
+   *  the master runs of that name and with that many arguments after the
+   *  part starts (SET key value: 3; the MSET of ten keys: 21). */
+  probe?: { command: string; argc: number };
 }
 
 function times(n: number, w: WorkloadAction): WorkloadAction[] {
@@ -30,6 +49,62 @@ const gets = (clients: number, pipeline: number, requests: number, rttNs: number
   kind: 'workload', preset: pipeline > 1 ? 'redis-py' : 'benchmark', command: 'GET', clients, pipeline, requests,
   rttNs, clientCmdNs,
 });
+
+// Seed 003: a master and ten replicas on one machine of 2 CPUs, as
+// labs_repl.c builds them (the master here is the page's server, 6379; the
+// replicas 6380 to 6389), each read by a redis-cli MONITOR that costs 3.4
+// us of CPU a line. First the replicas sync (diskless, after 7.0's 5 s
+// delay); then one SET on the idle master; then 50 clients write SETs for
+// 200 ms, and an MSET of ten keys goes in among them, as the last command
+// of a redis-benchmark run. In the star every replica follows the master; in
+// the chain each follows the one before it.
+const REPL_MASTER = 6379;
+const REPL_REPLICAS = 10;
+const replMonitor = (port: number): WorkloadAction => ({
+  kind: 'workload', preset: 'monitor', command: 'MONITOR', clients: 1, pipeline: 1, requests: 1,
+  clientCmdNs: 3400, rttNs: 40 * US, port,
+});
+
+function replicationScene(chain: boolean): LabPart[] {
+  const ports = Array.from({ length: REPL_REPLICAS }, (_, i) => REPL_MASTER + 1 + i);
+  return [
+    {
+      name: 'sync',
+      servers: ports.map((port) => ({ port, replicaof: chain ? port - 1 : REPL_MASTER })),
+      cpus: { n: 2, wakeNs: 20 * US, switchNs: 2500 },
+      programs: [],
+      until: 'synced',
+    },
+    {
+      name: 'idle',
+      programs: [
+        ...[REPL_MASTER, ...ports].map(replMonitor),
+        { kind: 'workload', preset: 'benchmark', command: 'SET', clients: 1, pipeline: 1, requests: 1, keyspace: 1,
+          valueSize: 6, rttNs: 40 * US },
+      ],
+      until: 'delivered',
+      probe: { command: 'SET', argc: 3 },
+    },
+    {
+      name: 'load',
+      programs: [
+        { kind: 'workload', preset: 'benchmark', command: 'SET', clients: 50, pipeline: 1, requests: REPL_LOAD_REQUESTS,
+          keyspace: 100_000, rttNs: 100 * US },
+      ],
+      until: 'elapsed',
+      forNs: 200 * MS,
+    },
+    {
+      name: 'loaded',
+      programs: [
+        { kind: 'workload', preset: 'benchmark', command: 'MSET', clients: 1, pipeline: 1, requests: 1,
+          keyspace: 100_000, rttNs: 100 * US },
+      ],
+      until: 'delivered',
+      probe: { command: 'MSET', argc: 21 },
+    },
+  ];
+}
 
 export const LAB_SCENES: Record<LabName, LabPart[]> = {
   // Seed 001: python clients doing GETs, each round trip paying its own
@@ -74,6 +149,8 @@ export const LAB_SCENES: Record<LabName, LabPart[]> = {
     name,
     programs: [{ ...gets(1, pipeline, 20_000, 100 * US, 2 * US), preset: 'lettuce' as const, flush }],
   })),
+  'replication-star': replicationScene(false),
+  'replication-chain': replicationScene(true),
 };
 
 /** Monitors run until stopped: a part is done without them. */

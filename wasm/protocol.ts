@@ -118,14 +118,16 @@ export type ActionKind = Action['kind'];
 export const WORKLOAD_PRESETS = ['benchmark', 'redis-py', 'lettuce', 'monitor'] as const;
 export type WorkloadPreset = (typeof WORKLOAD_PRESETS)[number];
 
-/** A client program's parameters (gkWorkloadSpec). A field left out keeps
- *  the engine's default (gkWorkloadSpecInit). */
 /** A client program's spec (gkWorkloadSpec, declared in glasskv.h). */
 export type { WorkloadSpec } from '../web/src/wasm-gen/seam';
 
 /** Starting a workload: the preset it came from and its spec, flat (so
  *  that lesson steps compare field by field). */
-export type WorkloadAction = { kind: 'workload'; preset: WorkloadPreset } & Partial<WorkloadSpec>;
+export type WorkloadAction = {
+  kind: 'workload'; preset: WorkloadPreset;
+  /** The server it talks to, by port (default: the first server). */
+  port?: number;
+} & Partial<WorkloadSpec>;
 
 /** What each preset sets unless told otherwise (the rest is the engine's
  *  gkWorkloadSpecInit): the Run panel's forms and the lessons' workload
@@ -139,15 +141,20 @@ export const PRESET_SPECS: Record<WorkloadPreset, Partial<WorkloadSpec>> = {
 
 /** The commands a client program can send (gkWorkloadSpec.command): a
  *  key's GET, SET or INCR, or PING, INFO or SCRIPT KILL alone. */
-export const WORKLOAD_COMMANDS = ['GET', 'SET', 'INCR', 'PING', 'INFO', 'SCRIPT KILL'] as const;
+export const WORKLOAD_COMMANDS = ['GET', 'SET', 'INCR', 'MSET', 'PING', 'INFO', 'SCRIPT KILL'] as const;
 
 export const WORKLOAD_SPEC_FIELDS = [
   'clients', 'pipeline', 'requests', 'multi', 'keyspace', 'valueSize', 'clientCmdNs', 'command', 'intervalNs',
   'rttNs', 'bandwidth', 'flush',
 ] as const;
 
-/** The labs of the event-loop issue (gkLabRun's names). */
-export const LAB_NAMES = ['pipelining', 'pipeline-vs-multi', 'rtt', 'command-flushing'] as const;
+/** The labs with a live scene in the sandbox (gkLabRun's names, run
+ *  headless for their figures): the event loop's, then replication's,
+ *  which the Network pane offers. The session's record keeps a lab as its
+ *  index here: new names go at the end. */
+export const LOOP_LAB_NAMES = ['pipelining', 'pipeline-vs-multi', 'rtt', 'command-flushing'] as const;
+export const REPL_LAB_NAMES = ['replication-star', 'replication-chain'] as const;
+export const LAB_NAMES = [...LOOP_LAB_NAMES, ...REPL_LAB_NAMES] as const;
 export type LabName = (typeof LAB_NAMES)[number];
 
 /** The labs of the event-loop lessons that run headless only, for their
@@ -409,9 +416,29 @@ export interface LabView {
   name: LabName;
   /** The part running (0-based), of `parts`. */
   part: number;
+  /** Its name, as labs.c names its run (sync, idle, ...). */
+  partName: string;
   parts: number;
   /** Every part has run to completion. */
   done: boolean;
+  /** A replication lab's delivery times, for each part that timed a
+   *  write so far. */
+  deliveries: LabDelivery[];
+}
+
+/** How long one write took to reach each replica, as seed 003 measured
+ *  it: from the end of the command on the master to its end on the
+ *  replica (the trace's CMD records). */
+export interface LabDelivery {
+  /** The part (labs.c's run name: idle, loaded). */
+  part: string;
+  /** The command timed (SET, MSET). */
+  command: string;
+  /** When the master ran it, virtual ns; null until it has. */
+  masterAt: number | null;
+  /** Per replica in the lab's order: ms from the master, and (in a chain)
+   *  from the server it follows; null while the write is on its way. */
+  replicas: { port: number; follows: number; ms: number | null; hopMs: number | null }[];
 }
 
 export interface Snapshot {

@@ -20,7 +20,7 @@
 // The timeline (wasm/timeline.ts) is fed from the trace as the world runs
 // and keeps the recorded future too; a fork cuts it back as well.
 import { DictKind, GkError, GkTrapError, LoopPhase, TraceType, type Glasskv, type World } from './engine';
-import { Limits, SessionLimit, packTraceRecords } from '../web/src/wasm-gen/seam';
+import { Limits, ReplLink, SessionLimit, packTraceRecords } from '../web/src/wasm-gen/seam';
 import { ConsoleRunner, SecondConsole } from './consolerun';
 import { roundTrip, writeKeys } from './driver';
 import { encodeRequest } from './resp';
@@ -30,7 +30,7 @@ import {
 import { StripCache } from './stripcache';
 import { Checkpoints, atOrBefore, type Checkpoint, type Position } from './checkpoints';
 import { Timeline, type TimelineMark } from './timeline';
-import { LAB_SCENES, countsForCompletion } from './labscenes';
+import { LAB_SCENES, countsForCompletion, type LabPart as ScenePart } from './labscenes';
 import { LiveLab } from './livelab';
 import { inspectKey } from './inspect';
 import { learnCommandNames } from './commandnames';
@@ -46,7 +46,7 @@ import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } fr
 import {
   CONFIGS_SHOWN, FIGURES_LAB_NAMES, LAB_NAMES, MAX_SECOND_INPUTS, SECOND_CONSOLE_BOX_MS, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
   type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type FiguresLabName, type HistoryView,
-  type HostView, type NetworkNodeView, type IterationResult, type KeyInspection, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
+  type HostView, type NetworkNodeView, type IterationResult, type KeyInspection, type LabDelivery, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
   type RestoreResult, type SamplesResult, type SecondInput, type SessionLog, type Snapshot, type SteppedLabName, type TableSnapshot,
   type TimelineResult, type TraceResult,
   type ViewOptions, type WorkerEvent, type WorkloadAction, type WorkloadPreset, type WorkloadSpec,
@@ -151,6 +151,19 @@ function addProgram(world: World, id: number, preset: WorkloadPreset, lab: LabPa
   });
 }
 
+/** The servers a lab's scene starts, in the order it starts them. */
+function labServers(name: LabName): NonNullable<ScenePart['servers']> {
+  return LAB_SCENES[name].flatMap((p) => p.servers ?? []);
+}
+
+/** When part `part` of lab `name` started its programs (null: it has
+ *  none, or has not started). */
+function partStart(world: World, name: LabName, part: number): number | null {
+  const starts = programs(world).filter((w) => w.lab && w.lab.name === name && w.lab.part === part)
+    .map((w) => world.workloadStats(w.id).startedNs);
+  return starts.length ? Math.min(...starts) : null;
+}
+
 /** The lab running, from the session's record. */
 function labRunning(world: World): LabPart | null {
   const r = world.session();
@@ -242,6 +255,8 @@ export class Session {
   private log: SessionLog | null = null;
   private crashInfo: CrashInfo | null = null;
   private view: ViewOptions = { db: 0, bins: 512 };
+  /** Command ids by name (gkCommandId), as the lab probes ask them. */
+  private readonly commandIds = new Map<string, number>();
   playing = false;
   speed = 1;
 
@@ -491,6 +506,10 @@ export class Session {
         return a;
       case 'workload':
         this.checkWorkload(a);
+        if (a.port !== undefined) {
+          whole(a.port, 1, 65535, 'port');
+          if (live.world.serverOnPort(a.port) < 0) throw new RangeError(`no server listens on port ${a.port}`);
+        }
         return a;
       case 'workloadStop':
         if (!programs(live.world).some((w) => w.id === a.id)) throw new RangeError(`no workload ${a.id}`);
@@ -1010,13 +1029,30 @@ export class Session {
     // The record has fewer places for programs (GK_SESSION_PROGRAMS_MAX)
     // than the world has hosts (GK_MAX_NODES): its limit comes first.
     if (live.world.session().programs >= SessionLimit.PROGRAMS_MAX) throw new RangeError('too many client programs');
-    const id = live.world.workloadStart(live.node, specOf(a));
+    const node = a.port === undefined ? live.node : live.world.serverOnPort(a.port);
+    if (node < 0) throw new RangeError(`no server listens on port ${a.port}`);
+    const id = live.world.workloadStart(node, specOf(a));
     addProgram(live.world, id, a.preset, lab);
   }
 
   private startLabPart(live: Live, name: LabName, part: number): void {
-    live.world.setSession({ lab: LAB_NAMES.indexOf(name), labPart: part });
-    for (const p of LAB_SCENES[name][part].programs) this.startWorkload(live, p, { name, part });
+    const { world } = live;
+    const scene = LAB_SCENES[name][part];
+    world.setSession({ lab: LAB_NAMES.indexOf(name), labPart: part });
+    if (scene.cpus) {
+      // Refused while processes hold CPUs: only when a run of a lab set
+      // them before, to the same figures.
+      try {
+        world.setCpus(scene.cpus.n, scene.cpus.wakeNs, scene.cpus.switchNs);
+      } catch (e) {
+        if (!(e instanceof GkError)) throw e;
+      }
+    }
+    // A server already on its port (the lab ran before) stays as it is.
+    for (const s of scene.servers ?? []) {
+      if (world.serverOnPort(s.port) < 0) world.addServerConfig(`port ${s.port}\nreplicaof 127.0.0.1 ${s.replicaof}\n`);
+    }
+    for (const p of scene.programs) this.startWorkload(live, p, { name, part });
   }
 
   /** While a lab runs and has a next part: whether its current part is
@@ -1030,6 +1066,21 @@ export class Session {
   private partDone(live: Live): boolean {
     const { world } = live;
     const lab = labRunning(world)!;
+    const until = LAB_SCENES[lab.name][lab.part].until ?? 'replies';
+    if (until === 'synced') {
+      return labServers(lab.name).every((s) => {
+        const node = world.serverOnPort(s.port);
+        return node >= 0 && world.replNode(node)?.link === ReplLink.UP;
+      });
+    }
+    if (until === 'delivered') {
+      const d = this.delivery(live, lab.name, lab.part);
+      return d !== null && d.replicas.every((r) => r.ms !== null);
+    }
+    if (until === 'elapsed') {
+      const start = partStart(world, lab.name, lab.part);
+      return start !== null && world.now() >= start + (LAB_SCENES[lab.name][lab.part].forNs ?? 0);
+    }
     return programs(world)
       .filter((w) => w.lab && w.lab.name === lab.name && w.lab.part === lab.part &&
         countsForCompletion(world.workloadSpec(w.id)))
@@ -1113,7 +1164,42 @@ export class Session {
     const lab = labRunning(live.world);
     if (!lab) return null;
     const parts = LAB_SCENES[lab.name].length;
-    return { name: lab.name, part: lab.part, parts, done: lab.part + 1 === parts && this.partDone(live) };
+    const deliveries: LabDelivery[] = [];
+    for (let part = 0; part <= lab.part; part++) {
+      const d = this.delivery(live, lab.name, part);
+      if (d) deliveries.push(d);
+    }
+    return {
+      name: lab.name, part: lab.part, partName: LAB_SCENES[lab.name][lab.part].name, parts,
+      done: lab.part + 1 === parts && this.partDone(live), deliveries,
+    };
+  }
+
+  /** Part `part` of lab `name`'s delivery times (null if it times no
+   *  write, or has not started): when the master ran the part's probe,
+   *  then when each replica ran the same command. */
+  private delivery(live: Live, name: LabName, part: number): LabDelivery | null {
+    const { world, timeline } = live;
+    const probe = LAB_SCENES[name][part].probe;
+    if (!probe) return null;
+    const start = partStart(world, name, part);
+    if (start === null) return null;
+    const cmd = this.commandIds.get(probe.command) ?? live.gk.commandId(probe.command);
+    this.commandIds.set(probe.command, cmd);
+    const master = timeline.firstExec(live.node, start, probe.argc, cmd);
+    const ran = new Map<number, number | null>([[world.replNode(live.node)?.port ?? -1, master ? master.t : null]]);
+    const replicas = labServers(name).map((s) => {
+      const node = world.serverOnPort(s.port);
+      const at = master && node >= 0 ? timeline.firstExec(node, master.t, probe.argc, cmd)?.t ?? null : null;
+      ran.set(s.port, at);
+      const before = ran.get(s.replicaof) ?? null;
+      return {
+        port: s.port, follows: s.replicaof,
+        ms: at !== null && master ? (at - master.t) / 1e6 : null,
+        hopMs: at !== null && before !== null ? (at - before) / 1e6 : null,
+      };
+    });
+    return { part: LAB_SCENES[name][part].name, command: probe.command, masterAt: master ? master.t : null, replicas };
   }
 
   private workloadView(live: Live, w: Program): WorkloadView {

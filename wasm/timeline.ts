@@ -307,6 +307,9 @@ COUNT_FIELD[ItemKind.POLL] = BinField.POLLS;
 COUNT_FIELD[ItemKind.SEND] = BinField.SENDS;
 COUNT_FIELD[ItemKind.DONE] = BinField.DONES;
 
+/** Items examined looking for a command (firstExec). */
+const MAX_EXEC_SCAN = 2_000_000;
+
 /** Items examined looking back for the last busy iteration. */
 const MAX_BUSY_SCAN = 200_000;
 
@@ -649,6 +652,23 @@ export class Timeline {
       out.push(o);
     }
     return out;
+  }
+
+  /** The first command node ran that ended after `after`, of argc
+   *  arguments and, if cmd is given, of that command id: its end and id,
+   *  or null if none is held (commands of an iteration in progress are
+   *  not yet). */
+  firstExec(node: number, after: number, argc: number, cmd?: number): { t: number; cmd: number } | null {
+    const l = this.lanes.get(node);
+    if (!l) return null;
+    const end = Math.min(l.count, l.validFrom + l.cap);
+    for (let a = l.lowerBound(after - Math.min(l.maxSpan, MAX_LOOKBACK_NS)), k = 0; a < end && k < MAX_EXEC_SCAN; a++, k++) {
+      const i = a % l.cap;
+      if (l.kind[i] !== ItemKind.EXEC || l.t1[i] <= after || l.n[i] !== argc) continue;
+      if (cmd !== undefined && l.x[i] !== cmd) continue;
+      return { t: l.t1[i], cmd: l.x[i] };
+    }
+    return null;
   }
 
   /** The last completed iteration of node that ended at or before t, if

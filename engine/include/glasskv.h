@@ -324,7 +324,8 @@ int gkKeyInspect(gkWorld *w, int node, int db, const char *key,
  *
  * The command is sent with its name as the spec spells it (redis-rb sends
  * "zcard", redis-benchmark "GET"). GET, INCR and any other name take one
- * key; SET a value of value_size bytes; PING and INFO no argument. Two
+ * key; SET a value of value_size bytes; MSET ten keys, each with such a
+ * value (redis-benchmark's MSET); PING and INFO no argument. Two
  * names build seed 004's commands over sorted sets: ZADD (any case) sends
  * ZADD key 0 DATA, and EVAL sends one EVAL of a script that sums ZCARD of
  * every key it is given, with the whole keyspace as its keys, in order
@@ -337,8 +338,8 @@ typedef struct gkWorkloadSpec {
     uint32_t keyspace;      /* keys key:0 .. key:N-1, picked at random */
     uint32_t value_size;    /* bytes of SET values (default 3) */
     uint32_t client_cmd_ns; /* client CPU per command (default 400) */
-    char command[16];       /* GET, SET, INCR, PING, INFO, SCRIPT KILL or
-                               MONITOR (default GET) */
+    char command[16];       /* GET, SET, INCR, PING, INFO, SCRIPT KILL,
+                               MONITOR or MSET (default GET) */
     uint64_t interval_ns;   /* 0: back to back; else one batch each */
     uint64_t rtt_ns;        /* round trip of each connection */
     uint64_t bandwidth;     /* bytes per second each way, 0 = unlimited */
@@ -476,6 +477,11 @@ size_t gkWorldMemory(gkWorld *w);
  * or wait for CPUs. */
 int gkWorldSetCpus(gkWorld *w, int cpus, uint64_t wake_ns,
                    uint64_t switch_ns);
+
+/* The id a command's GK_TR_CMD records carry (d), by its name in any
+ * case ("set", "MSET"); -1 for a name that is no command. Subcommands
+ * have ids of their own, not found here. */
+int gkCommandId(const char *name);
 int gkWorldStep(gkWorld *w, uint64_t *next_time);
 int gkWorldRunUntil(gkWorld *w, uint64_t time_ns);
 int gkWorldRunUntilIdle(gkWorld *w);

@@ -6,6 +6,7 @@
  * (its row in a server's commandstats) and full name ("config|get") are
  * fixed here, from the lists below, rather than written when a server
  * starts. A command is added by adding its line to a list. */
+#include <strings.h>
 #include "server.h"
 
 #define W CMD_WRITE
@@ -569,3 +570,9 @@ static const redisCommand clusterSubcommands[] = {
 const redisCommand redisCommandTable[] = {
     REDIS_COMMANDS(CMD_ROW) END
 };
+
+int gkCommandId(const char *name) {
+    for (const redisCommand *c = redisCommandTable; name && c->declared_name; c++)
+        if (!strcasecmp(c->declared_name, name)) return c->id;
+    return -1;
+}

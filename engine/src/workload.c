@@ -67,6 +67,10 @@ typedef struct workload {
 #define WL_MONITOR 5            /* MONITOR, then every line it is sent,
                                    each printed as redis-cli does (its
                                    client_cmd_ns) */
+#define WL_MSET 6               /* MSET of WL_MSET_KEYS keys, values of
+                                   value_size bytes (redis-benchmark's
+                                   MSET: ten keys) */
+#define WL_MSET_KEYS 10
 
 /* The script of seed 004's EVAL, as its Ruby source wrote it (102 bytes):
  * the sum of ZCARD of every key it is given, one redis.call per key. */
@@ -82,6 +86,7 @@ static int _wlKind(const char *cmd) {
     if (!strcasecmp(cmd, "ZADD")) return WL_ZADD;
     if (!strcasecmp(cmd, "EVAL")) return WL_EVAL;
     if (!strcmp(cmd, "MONITOR")) return WL_MONITOR;
+    if (!strcmp(cmd, "MSET")) return WL_MSET;
     return WL_KEY;
 }
 
@@ -199,6 +204,18 @@ static sds _appendBulk(gkMem *m, sds b, const char *p, size_t len) {
     return sdscatlen(m, b, "\r\n", 2);
 }
 
+/* Appends a bulk string of n bytes 'x': a SET's or MSET's value. */
+static sds _appendValue(gkMem *m, sds b, size_t n) {
+    char hdr[32];
+    int h = snprintf(hdr, sizeof(hdr), "$%zu\r\n", n);
+    b = sdscatlen(m, b, hdr, (size_t)h);
+    size_t len = sdslen(b);
+    b = sdsMakeRoomFor(m, b, n);
+    memset(b + len, 'x', n);
+    sdsIncrLen(b, n);
+    return sdscatlen(m, b, "\r\n", 2);
+}
+
 /* Appends seed 004's EVAL: the script, then every key of the keyspace as
  * its keys, in order. Returns its argument count. */
 static uint64_t _appendEval(workload *wl, sds b0, sds *out) {
@@ -244,16 +261,24 @@ static uint64_t _appendCommand(workload *wl, sds *b, uint32_t *keynum) {
         }
         return argc;
     }
+    if (wl->kind == WL_MSET) {
+        *b = sdscatprintf(m, *b, "*%d\r\n$4\r\nMSET\r\n",
+                          1 + 2 * WL_MSET_KEYS);
+        for (int i = 0; i < WL_MSET_KEYS; i++) {
+            uint32_t k = _nextKey(wl);
+            if (!i) *keynum = k;
+            int kl = _keyName(wl, k, key, sizeof(key));
+            *b = _appendBulk(m, *b, key, (size_t)kl);
+            *b = _appendValue(m, *b, wl->spec.value_size);
+        }
+        return 1 + 2 * WL_MSET_KEYS;
+    }
     *keynum = _nextKey(wl);
     int kl = _keyName(wl, *keynum, key, sizeof(key));
     if (wl->kind == WL_SET) {
-        *b = sdscatprintf(m, *b, "*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%u\r\n",
-                          kl, key, wl->spec.value_size);
-        size_t len = sdslen(*b), n = wl->spec.value_size;
-        *b = sdsMakeRoomFor(m, *b, n);
-        memset(*b + len, 'x', n);
-        sdsIncrLen(*b, n);
-        *b = sdscatlen(m, *b, "\r\n", 2);
+        *b = sdscatlen(m, *b, "*3\r\n$3\r\nSET\r\n", 13);
+        *b = _appendBulk(m, *b, key, (size_t)kl);
+        *b = _appendValue(m, *b, wl->spec.value_size);
         return 3;
     }
     int zadd = wl->kind == WL_ZADD;

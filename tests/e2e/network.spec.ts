@@ -91,4 +91,65 @@ test.describe('the Network pane', () => {
     }
     expect(app.errors).toEqual([]);
   });
+
+  test('the star lab runs live: ten replicas sync, and the way of each write to every replica is timed', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 3, pane: 'network' });
+    await app.byId('lab.replication-star.live').click();
+    await app.idle();
+    // ten new servers, each a replica of 6379 still connecting
+    await expect(app.byId('net.node.6389')).toBeVisible();
+    await expect(app.byId('net.row.6385')).toContainText('replica of :6379');
+    await expect(app.byId('net.lab.live')).toHaveAttribute('data-part', '0');
+    await expect(app.byId('net.lab.live')).toContainText('the replicas sync');
+
+    // Play at 10x: the sync (5 s of diskless delay), one SET, the load and
+    // its MSET, part after part; the map follows the offsets meanwhile.
+    await app.byId('time.speed').selectOption('10');
+    await app.byId('time.play').click();
+    await expect(app.byId('net.node.6380')).toHaveAttribute('data-link', 'up', { timeout: 30_000 });
+    await expect(app.byId('net.lab.live')).toHaveAttribute('data-done', 'yes', { timeout: 60_000 });
+    await app.byId('time.play').click();
+    await app.idle();
+
+    const snap = await app.state((s) => s.snapshot!);
+    const [idle, loaded] = snap.lab!.deliveries;
+    for (const d of [idle, loaded]) {
+      expect(d.replicas).toHaveLength(10);
+      for (const r of d.replicas) expect(r.ms).toBeGreaterThan(0);
+    }
+    expect(snap.network.map((n) => n.masterPort)).toEqual([0, ...Array(10).fill(6379)]);
+    const table = app.byId('net.deliveries');
+    await expect(table.locator('tbody tr')).toHaveCount(10);
+    await expect(table.locator('thead')).toContainText('SET idle, ms');
+    await expect(table.locator('thead')).toContainText('MSET under load, ms');
+    const row = app.byId('net.delivery.6384');
+    await expect(row).toContainText(idle.replicas[4].ms!.toFixed(3));
+    await expect(row).toContainText(loaded.replicas[4].ms!.toFixed(3));
+    const slowest = Math.max(...loaded.replicas.map((r) => r.ms!));
+    await expect(app.byId('net.delivery.max')).toContainText(slowest.toFixed(3));
+    await expect(app.byId('net.lab.article')).toContainText('The article (2015');
+
+    await app.byId('lab.replication-star.headless').click();
+    const figures = app.byId('net.lab.replication-star.table');
+    await expect(figures).toBeVisible({ timeout: 60_000 });
+    await expect(figures.locator('tbody tr')).toHaveCount(4);
+    await expect(figures).toContainText('loaded-no-monitor');
+
+    await app.byId('net.map').scrollIntoViewIfNeeded();
+    await app.screenshot('network-star-map');
+    await app.byId('net.labs').scrollIntoViewIfNeeded();
+    for (const [w, h] of [[1440, 900], [1280, 720], [390, 844]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await app.byId('net.lab.live').scrollIntoViewIfNeeded();
+      await app.screenshot(`network-star-lab-${w}x${h}-en`);
+      await app.expectNoSideScroll();
+    }
+    await app.byId('lang.ko').click();
+    await expect(app.byId('net.deliveries').locator('thead')).toContainText('부하 중 MSET');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await app.byId('net.lab.live').scrollIntoViewIfNeeded();
+    await app.screenshot('network-star-lab-1440x900-ko');
+    expect(app.errors).toEqual([]);
+  });
 });

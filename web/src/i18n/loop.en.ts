@@ -162,6 +162,8 @@ export const loopEn = {
   'lab.name.pipeline-vs-multi': 'Pipeline vs MULTI/EXEC',
   'lab.name.rtt': 'Round-trip time',
   'lab.name.command-flushing': 'Command flushing',
+  'lab.name.replication-star': 'Star: ten replicas of one master',
+  'lab.name.replication-chain': 'Chain: each replica follows the one before',
   'lab.live': 'Run live',
   'lab.liveHint': 'Starts the lab’s client programs in this sandbox, part after part; press Play to watch.',
   'lab.headless': 'Figures',

@@ -164,6 +164,8 @@ export const loopKo: Record<keyof typeof loopEn, string> = {
   'lab.name.pipeline-vs-multi': '파이프라인 대 MULTI/EXEC',
   'lab.name.rtt': '왕복 시간',
   'lab.name.command-flushing': '명령 flush',
+  'lab.name.replication-star': '스타: 마스터 하나에 복제 서버 열 대',
+  'lab.name.replication-chain': '체인: 복제 서버가 앞 서버를 따름',
   'lab.live': '실시간 실행',
   'lab.liveHint': '실습의 클라이언트 프로그램을 이 샌드박스에서 부분별로 차례차례 시작합니다. 재생을 눌러 지켜보세요.',
   'lab.headless': '수치',

@@ -217,7 +217,7 @@ const PRESETS: readonly WorkloadPreset[] = ['benchmark', 'redis-py', 'lettuce', 
  *  rest. */
 function workload(w: Words): WorkloadAction {
   allowOnly(w, ['clients', 'pipeline', 'flush', 'requests', 'multi', 'command', 'keyspace', 'value', 'interval',
-    'rtt', 'bandwidth', 'client-cpu'], 'workload');
+    'rtt', 'bandwidth', 'client-cpu', 'port'], 'workload');
   const preset = w.positional[0] as WorkloadPreset;
   if (!PRESETS.includes(preset) || w.positional.length !== 1) {
     throw new ActionLineError(`workload takes a preset (${PRESETS.join(', ')}) and name=value options`);
@@ -231,6 +231,7 @@ function workload(w: Words): WorkloadAction {
   if (o.has('requests')) a.requests = num('requests', 'requests', 0, 1e12);
   if (o.has('keyspace')) a.keyspace = num('keyspace', 'keyspace', 1, 1e9);
   if (o.has('value')) a.valueSize = num('value', 'value', 0, 64 * 1024 * 1024);
+  if (o.has('port')) a.port = num('port', 'port', 1, 65535);
   if (o.has('bandwidth')) a.bandwidth = num('bandwidth', 'bandwidth (bytes per second)', 0, 1e12);
   if (o.has('multi')) {
     const v = o.get('multi')!.toLowerCase();

@@ -105,6 +105,7 @@ export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
       keyspace: ['int', 1, 1e9], valueSize: ['int', 0, 64 * 1024 * 1024], clientCmdNs: ['int', 0, 1e9],
       command: ['enum', WORKLOAD_COMMANDS], intervalNs: ['int', 0, 3600e9],
       rttNs: ['int', 0, 60e9], bandwidth: ['int', 0, 1e12], flush: ['int', 0, 1_000_000],
+      port: ['int', 1, 65535],
     },
   },
   workloadStop: { required: { id: ['int', 0, Limits.MAX_NODES - 1] } },

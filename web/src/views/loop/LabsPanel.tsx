@@ -1,5 +1,5 @@
 import { memo, useCallback } from 'react';
-import { FIGURES_LAB_NAMES, LAB_NAMES, STEPPED_LAB_NAMES, type FiguresLabName, type LabName } from '../../../../wasm/protocol';
+import { FIGURES_LAB_NAMES, LOOP_LAB_NAMES, REPL_LAB_NAMES, STEPPED_LAB_NAMES, type FiguresLabName, type LabName } from '../../../../wasm/protocol';
 import { useAppState, useReady, useStoreApi, useT } from '../../app/hooks';
 import { useLessonTarget } from '../lesson/hooks';
 import { useLoop, useLoopApi } from './hooks';
@@ -15,7 +15,8 @@ export const LabsPanel = memo(function LabsPanel() {
   const t = useT();
   const target = useLessonTarget('loop.labs');
   const lab = useAppState((s) => s.snapshot?.lab ?? null);
-  const shown = useLoop((s) => s.labShown);
+  // The replication labs' figures show in the Network pane.
+  const shown = useLoop((s) => (s.labShown && !isReplLab(s.labShown) ? s.labShown : null));
   const run = useLoop((s) => (s.labShown ? s.labRuns[s.labShown] : undefined));
   const seed = useAppState((s) => s.log.config.seed);
   const stepped = useLoop((s) => (s.liveLab?.state === 'done' ? s.liveLab.result : null));
@@ -23,7 +24,7 @@ export const LabsPanel = memo(function LabsPanel() {
     <div className="loop-labs" {...target}>
       <p className="panel-hint">{t('lab.sub')}</p>
       <ul className="lab-list">
-        {LAB_NAMES.map((name) => <LabRow key={name} name={name} />)}
+        {LOOP_LAB_NAMES.map((name) => <LabRow key={name} name={name} />)}
         {FIGURES_LAB_NAMES.map((name) => <LabRow key={name} name={name} />)}
         {STEPPED_LAB_NAMES.map((name) => <LiveLabRow key={name} name={name} />)}
       </ul>
@@ -43,13 +44,17 @@ export const LabsPanel = memo(function LabsPanel() {
   );
 });
 
+function isReplLab(name: string): boolean {
+  return (REPL_LAB_NAMES as readonly string[]).includes(name);
+}
+
 function isFiguresLab(name: string): name is FiguresLabName {
   return (FIGURES_LAB_NAMES as readonly string[]).includes(name);
 }
 
 /** A lab's row: Run live for the labs with a scene in the sandbox, and
  *  Figures for every one. */
-const LabRow = memo(function LabRow({ name }: { name: LabName | FiguresLabName }) {
+export const LabRow = memo(function LabRow({ name }: { name: LabName | FiguresLabName }) {
   const t = useT();
   const store = useStoreApi();
   const loop = useLoopApi();

@@ -1,8 +1,9 @@
-import { memo, useState, type FormEvent } from 'react';
+import { memo, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { NetworkNodeView } from '../../../../wasm/protocol';
 import { useAppState, useFormatNumber, useReady, useStoreApi, useT } from '../../app/hooks';
 import { formatBytes } from '../../model/format';
 import { useLessonTarget } from '../lesson/hooks';
+import { NetLabs } from './NetLabs';
 import { layout, linkWord, replicaWord, type Edge, type Placed } from './model';
 import './net.css';
 
@@ -25,7 +26,17 @@ export const NetworkPanel = memo(function NetworkPanel() {
   const mapTarget = useLessonTarget('network.map');
   const servers = useAppState((s) => s.snapshot?.network ?? EMPTY);
   const prompt = useAppState((s) => s.snapshot?.prompt ?? '');
-  const { placed, edges, width, depth } = layout(servers);
+  // A star wider than the pane goes in rows, as many boxes a row as fit.
+  const scroller = useRef<HTMLDivElement>(null);
+  const [room, setRoom] = useState(Infinity);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => setRoom(Math.max(1, Math.floor((el.clientWidth - 2 * PAD + COL - BOX_W) / COL))));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const { placed, edges, width, depth } = layout(servers, room);
   const w = width * COL - (COL - BOX_W) + 2 * PAD;
   const h = depth * ROW - (ROW - BOX_H) + 2 * PAD;
   return (
@@ -35,7 +46,7 @@ export const NetworkPanel = memo(function NetworkPanel() {
         <span className="panel-sub">{t('net.subtitle')}</span>
       </header>
       <StartServer used={servers.map((s) => s.port)} />
-      <div className="net-scroll" {...mapTarget}>
+      <div className="net-scroll" ref={scroller} {...mapTarget}>
         <svg className="net-map" width={w} height={h} viewBox={`0 0 ${w} ${h}`} role="img"
           aria-label={t('net.mapLabel', { n: servers.length })} data-testid="net.map">
           {edges.map((e) => <Link key={`${e.from.server.port}-${e.to.server.port}`} edge={e} />)}
@@ -43,6 +54,7 @@ export const NetworkPanel = memo(function NetworkPanel() {
         </svg>
       </div>
       <ServerTable servers={servers} edges={edges} />
+      <NetLabs />
     </section>
   );
 });
@@ -91,16 +103,33 @@ const Link = memo(function Link({ edge }: { edge: Edge }) {
   return (
     <g className={`net-link state-${word}${moving ? ' moving' : ''}`} data-testid={`net.link.${to.server.port}`}
       data-state={word} data-behind={edge.behind}>
-      <path d={`M${x1} ${y1} C${x1} ${my} ${x2} ${my} ${x2} ${y2}`} />
-      <text x={mx + 8} y={my - 6} className="net-link-label">
-        {replica ? t(`net.replica.${word as 'online'}`) : t('net.link.handshake')}
-      </text>
-      <text x={mx + 8} y={my + 12} className="net-link-label dim">
-        {moving ? t('net.moving', { bytes: formatBytes(moving) }) : t('net.behind', { bytes: formatBytes(edge.behind) })}
-      </text>
+      <path d={edge.crowded ? busPath(edge) : `M${x1} ${y1} C${x1} ${my} ${x2} ${my} ${x2} ${y2}`} />
+      {edge.crowded ? null : (
+        <>
+          <text x={mx + 8} y={my - 6} className="net-link-label">
+            {replica ? t(`net.replica.${word as 'online'}`) : t('net.link.handshake')}
+          </text>
+          <text x={mx + 8} y={my + 12} className="net-link-label dim">
+            {moving ? t('net.moving', { bytes: formatBytes(moving) }) : t('net.behind', { bytes: formatBytes(edge.behind) })}
+          </text>
+        </>
+      )}
     </g>
   );
 });
+
+/** A link of a star laid out in rows, drawn as a bus: down from the
+ *  master into the gap below it, along the gaps between boxes to the
+ *  replica's row, then down into it. */
+function busPath({ from, to }: Edge): string {
+  const gap = ROW - BOX_H;
+  const x1 = boxX(from) + BOX_W / 2;
+  const x2 = boxX(to) + BOX_W / 2;
+  const below = boxY(from) + BOX_H + gap / 2;
+  const above = boxY(to) - gap / 2;
+  const route = above > below ? ` H${boxX(to) - (COL - BOX_W) / 2} V${above}` : '';
+  return `M${x1} ${boxY(from) + BOX_H} V${below}${route} H${x2} V${boxY(to)}`;
+}
 
 /** The same figures as text: every server, its role, its link and how far
  *  behind it is. */

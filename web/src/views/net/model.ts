@@ -21,11 +21,16 @@ export interface Edge {
   replica: NetworkNodeView['replicas'][number] | null;
   /** Bytes of the master's stream the replica has not applied yet. */
   behind: number;
+  /** One of more replicas than fit side by side, laid out in rows: too
+   *  many links for words on each (the table has their figures). */
+  crowded: boolean;
 }
 
 /** Lays the servers out by tree: roots in port order, each child below its
- *  master, leaves side by side. */
-export function layout(servers: readonly NetworkNodeView[]): { placed: Placed[]; edges: Edge[]; width: number; depth: number } {
+ *  master, leaves side by side. A master whose replicas are all leaves and
+ *  more than maxCols (a star) has them in rows of maxCols. */
+export function layout(servers: readonly NetworkNodeView[], maxCols = Infinity):
+  { placed: Placed[]; edges: Edge[]; width: number; depth: number } {
   const byPort = new Map(servers.map((s) => [s.port, s]));
   const children = new Map<number, NetworkNodeView[]>();
   const roots: NetworkNodeView[] = [];
@@ -41,12 +46,29 @@ export function layout(servers: readonly NetworkNodeView[]): { placed: Placed[];
   }
   const placed: Placed[] = [];
   const seen = new Set<number>();
+  const crowded = new Set<number>();
   let column = 0;
   let maxDepth = 0;
+  const leaf = (s: NetworkNodeView) => (children.get(s.port) ?? []).every((k) => seen.has(k.port) || k === s);
   const place = (s: NetworkNodeView, depth: number): Placed => {
     seen.add(s.port);
     maxDepth = Math.max(maxDepth, depth);
     const kids = (children.get(s.port) ?? []).filter((k) => !seen.has(k.port));
+    const cols = Math.max(1, Math.floor(maxCols));
+    if (kids.length > cols && kids.every(leaf)) {
+      const first = column;
+      kids.forEach((k, i) => {
+        seen.add(k.port);
+        crowded.add(k.port);
+        const d = depth + 1 + Math.floor(i / cols);
+        maxDepth = Math.max(maxDepth, d);
+        placed.push({ server: k, depth: d, x: first + (i % cols) });
+      });
+      column += cols;
+      const p = { server: s, depth, x: first + (cols - 1) / 2 };
+      placed.push(p);
+      return p;
+    }
     const below = kids.map((k) => place(k, depth + 1));
     const x = below.length ? (below[0].x + below[below.length - 1].x) / 2 : column++;
     const p = { server: s, depth, x };
@@ -65,7 +87,7 @@ export function layout(servers: readonly NetworkNodeView[]): { placed: Placed[];
     if (!m) continue;
     const replica = m.server.replicas.find((r) => r.port === s.port) ?? null;
     const applied = s.link === ReplLink.UP ? s.appliedOffset : 0;
-    edges.push({ from: m, to: p, replica, behind: Math.max(0, m.server.offset - applied) });
+    edges.push({ from: m, to: p, replica, behind: Math.max(0, m.server.offset - applied), crowded: crowded.has(s.port) });
   }
   return { placed, edges, width: Math.max(1, column), depth: maxDepth + 1 };
 }
@@ -88,4 +110,25 @@ export function replicaWord(state: number): ReplicaWord {
   if (state === ReplicaState.ONLINE) return 'online';
   if (state === ReplicaState.SEND_BULK) return 'sendBulk';
   return 'waitBgsave';
+}
+
+/** The fastest, mean and slowest of the times known (null: none yet). */
+export function spread(ms: readonly (number | null)[]): { min: number; avg: number; max: number } | null {
+  const known = ms.filter((m): m is number => m !== null);
+  if (!known.length) return null;
+  return {
+    min: Math.min(...known),
+    avg: known.reduce((a, b) => a + b, 0) / known.length,
+    max: Math.max(...known),
+  };
+}
+
+/** A headless replication lab's runs (gkLabRun's JSON): each run's name
+ *  and its delivery times' fastest, mean and slowest. */
+export function parseReplLab(json: string): { name: string; min: number; avg: number; max: number; delivered: number }[] {
+  const doc = JSON.parse(json) as { runs?: Record<string, unknown>[] };
+  return (doc.runs ?? []).map((r) => ({
+    name: String(r.name ?? ''), min: Number(r.min_ms), avg: Number(r.avg_ms), max: Number(r.max_ms),
+    delivered: Number(r.delivered),
+  }));
 }
