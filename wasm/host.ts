@@ -172,6 +172,8 @@ export class WorkerHost {
         return s.slabs(req.query);
       case 'digest':
         return s.digest();
+      case 'serverLog':
+        return s.serverLog(req.node);
     }
   }
 

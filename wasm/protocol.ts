@@ -426,6 +426,16 @@ export interface LabView {
   deliveries: LabDelivery[];
 }
 
+/** A server's log as its ring holds it (the last 1,024 lines, as
+ *  redis-server writes them: "pid:role date time level message"). */
+export interface ServerLog {
+  node: number;
+  /** Its lines, oldest first; none for a host with no Redis server. */
+  lines: string[];
+  /** The number of the last line (lines before the ring's are gone). */
+  last: number;
+}
+
 /** How long one write took to reach each replica, as seed 003 measured
  *  it: from the end of the command on the master to its end on the
  *  replica (the trace's CMD records). */
@@ -538,7 +548,9 @@ export type Request =
   /** The Slabs view's queries on the memcached node (wasm/mcprotocol.ts). */
   | { id: number; type: 'slabs'; query: SlabsQuery }
   /** The engine's digest of the world's state (read only, not logged). */
-  | { id: number; type: 'digest' };
+  | { id: number; type: 'digest' }
+  /** The log of the Redis server on host `node` (read only, not logged). */
+  | { id: number; type: 'serverLog'; node: number };
 
 export type RequestType = Request['type'];
 
@@ -661,6 +673,7 @@ export interface ResultMap {
   aof: AofView;
   slabs: SlabsResultMap[keyof SlabsResultMap]
   digest: string;
+  serverLog: ServerLog;
 }
 
 export interface WireError {

@@ -38,6 +38,7 @@ import {
   aofView, applyPersist, completePersist, consoleWhileDown, copyPersistState, isUp,
   loadPersistState, newPersistState, observePersist, type PersistState,
 } from './aofsession';
+import { serverLogRead } from './aof';
 import { AOF_LAB_NAMES, type AofLabName, type AofView, type RecoveryReport } from './aofprotocol';
 import {
   applyMc, completeMc, copyMcState, loadMcState, newMcState, slabsQuery, type McState,
@@ -46,7 +47,7 @@ import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } fr
 import {
   CONFIGS_SHOWN, FIGURES_LAB_NAMES, LAB_NAMES, MAX_SECOND_INPUTS, SECOND_CONSOLE_BOX_MS, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
   type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type FiguresLabName, type HistoryView,
-  type HostView, type NetworkNodeView, type IterationResult, type KeyInspection, type LabDelivery, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
+  type HostView, type NetworkNodeView, type IterationResult, type KeyInspection, type LabDelivery, type ServerLog, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
   type RestoreResult, type SamplesResult, type SecondInput, type SessionLog, type Snapshot, type SteppedLabName, type TableSnapshot,
   type TimelineResult, type TraceResult,
   type ViewOptions, type WorkerEvent, type WorkloadAction, type WorkloadPreset, type WorkloadSpec,
@@ -1376,6 +1377,16 @@ export class Session {
    *  clocks and counters, whatever path led to them (engine/src/digest.c). */
   digest(): string {
     return this.engine.world.digest();
+  }
+
+  /** The log of the Redis server on host `node`, as its ring holds it. */
+  serverLog(node: number): ServerLog {
+    const { world } = this.engine;
+    // A crashed server's lines stay (the ring is its machine's, as a log
+    // file would be); a host with no Redis server has none.
+    if (!Number.isInteger(node) || node < 0 || node >= Limits.MAX_NODES) return { node, lines: [], last: 0 };
+    const { text, last } = serverLogRead(world, node);
+    return { node, lines: text.split('\n').filter((l) => l !== ''), last };
   }
 
   /** The digest of the server's dataset alone (gkServerDatasetDigest):

@@ -152,4 +152,55 @@ test.describe('the Network pane', () => {
     await app.screenshot('network-star-lab-1440x900-ko');
     expect(app.errors).toEqual([]);
   });
+
+  test('a replica that cannot sync: the failure shown with the log lines of each server', async ({ page }) => {
+    const app = new SandboxPage(page);
+    await app.open({ seed: 3, pane: 'network' });
+    // seed 000's first cause: disk-based sync on a master whose disk is full
+    for (const action of [
+      { kind: 'config', name: 'repl-diskless-sync', value: 'no' },
+      { kind: 'populate', n: 1000, db: 0 },
+      { kind: 'diskFree', bytes: 0 },
+      { kind: 'server', port: 6380 },
+    ] as const) await app.page.evaluate((a) => window.glasskv.act(a), action);
+    await app.idle();
+    const log = app.byId('net.log.lines');
+    await expect(log).toHaveAttribute('data-port', '6379');
+    await expect(log).toContainText('* Ready to accept connections');
+
+    await app.byId('net.connect.6380').click();
+    await app.console.run('REPLICAOF 127.0.0.1 6379');
+    await app.page.evaluate(() => window.glasskv.act({ kind: 'wait', ns: 3e9 }));
+    await app.idle();
+    // the console went to 6380: its log shows, the retries refused
+    await expect(log).toHaveAttribute('data-port', '6380');
+    await expect(log).toContainText('* Connecting to MASTER 127.0.0.1:6379');
+    await expect(log.locator('.warn', { hasText: "Error reply to PING from master: '-MISCONF" }).first()).toBeVisible();
+    await expect(app.byId('net.node.6380')).not.toHaveAttribute('data-link', 'up');
+    await app.byId('net.log').scrollIntoViewIfNeeded();
+    await app.screenshot('network-log-replica');
+
+    await app.byId('net.log.port').selectOption('6379');
+    await expect(log).toHaveAttribute('data-port', '6379');
+    for (const line of [
+      '# Write error saving DB on disk(rdbSaveRio): No space left on device',
+      '# SYNC failed. BGSAVE child returned an error',
+      '# Connection with replica 127.0.0.1:6380 lost.',
+    ]) await expect(log).toContainText(line);
+    await expect(log.locator('.warn', { hasText: 'SYNC failed' })).toHaveCount(1);
+    // the newest line is in view at the bottom of the log
+    const atBottom = await log.evaluate((el) => Math.abs(el.scrollHeight - el.clientHeight - el.scrollTop) < 2);
+    expect(atBottom).toBe(true);
+    for (const [w, h] of [[1440, 900], [390, 844]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await app.byId('net.log').scrollIntoViewIfNeeded();
+      await app.screenshot(`network-log-${w}x${h}-en`);
+      await app.expectNoSideScroll();
+    }
+    await app.byId('lang.ko').click();
+    await expect(app.byId('net.log')).toContainText('서버 로그');
+    await app.byId('net.log').scrollIntoViewIfNeeded();
+    await app.screenshot('network-log-390x844-ko');
+    expect(app.errors).toEqual([]);
+  });
 });

@@ -5,6 +5,7 @@
 // offsets and each replica's state. A share link replays all of it.
 import { describe, expect, it } from 'vitest';
 import { ReplicaState, ReplLinkState } from '../../wasm/engine';
+import { Limits } from '../../web/src/wasm-gen/seam';
 import type { Snapshot } from '../../wasm/protocol';
 import { emptyLog, newSession } from './helpers';
 
@@ -82,5 +83,34 @@ describe('servers of one world', () => {
     expect(say(session, 'PING').map((e) => [e.prompt, e.output])).toEqual([['127.0.0.1:6390>', 'PONG']]);
     expect(say(session, 'CONNECT 10.0.0.9 6379')[0].output)
       .toBe('Could not connect to Redis at 10.0.0.9:6379: Connection timed out\n');
+  });
+
+  it('keeps each server\'s log: a replica that cannot sync from a master whose disk is full, as seed 000 tells', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(3));
+    session.act({ kind: 'config', name: 'repl-diskless-sync', value: 'no' });
+    session.act({ kind: 'populate', n: 1000, db: 0 });
+    session.act({ kind: 'diskFree', bytes: 0 });
+    session.act({ kind: 'server', port: 6380 });
+    say(session, 'CONNECT 127.0.0.1 6380\nREPLICAOF 127.0.0.1 6379');
+    session.act({ kind: 'wait', ns: 3e9 });
+    const replica = byPort(session.snapshot(), 6380)!;
+    expect(replica.link).not.toBe(ReplLinkState.UP);
+    const master = session.serverLog(0);
+    expect(master.lines.filter((l) => / # /.test(l)).map((l) => l.replace(/^\d+:. [^#]+# /, ''))).toEqual(
+      expect.arrayContaining([
+        'Write error saving DB on disk(rdbSaveRio): No space left on device',
+        'Background saving error',
+        'SYNC failed. BGSAVE child returned an error',
+        'Connection with replica 127.0.0.1:6380 lost.',
+      ]));
+    expect(master.last).toBe(master.lines.length);
+    const lines = session.serverLog(replica.node).lines;
+    expect(lines[3]).toMatch(/^\d+:M \d\d \w{3} \d{4} [\d:.]+ \* Running mode=standalone, port=6380\.$/);
+    // the replica tries again every second and the master, unable to
+    // persist, refuses even its PING
+    const refused = lines.filter((l) => l.includes("# Error reply to PING from master: '-MISCONF Redis is configured"));
+    expect(refused.length).toBeGreaterThanOrEqual(3);
+    expect(session.serverLog(Limits.MAX_NODES - 2)).toEqual({ node: Limits.MAX_NODES - 2, lines: [], last: 0 });
   });
 });

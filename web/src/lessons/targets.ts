@@ -8,7 +8,7 @@ export const FOCUS_TARGETS = [
   'inspect',
   'loop.run', 'loop.labs', 'loop.timeline', 'loop.sequence', 'loop.clients', 'loop.charts',
   'aof', 'aof.controls', 'aof.crash', 'aof.stages', 'aof.file', 'aof.threads', 'aof.report',
-  'network', 'network.start', 'network.map', 'network.table', 'network.labs',
+  'network', 'network.start', 'network.map', 'network.table', 'network.log', 'network.labs',
   'slabs', 'slabs.console', 'slabs.classes', 'slabs.pages', 'slabs.whatif', 'slabs.fill', 'slabs.notes', 'slabs.labs',
 ] as const;
 

@@ -4,7 +4,7 @@
 // subscribe to slices of it; every change to the world goes through act().
 import { BridgeCallError, type Bridge, type BridgeEvent } from '../../../wasm/bridge';
 import type {
-  Action, ConsoleEntry, CrashInfo, KeyInspection, LabRunResult, LogEntry, SessionLog, Snapshot,
+  Action, ConsoleEntry, CrashInfo, KeyInspection, LabRunResult, LogEntry, ServerLog, SessionLog, Snapshot,
 } from '../../../wasm/protocol';
 import type { AofLabName, AofView } from '../../../wasm/aofprotocol';
 import type { McLabName, SlabsQuery, SlabsResultMap } from '../../../wasm/mcprotocol';
@@ -406,6 +406,16 @@ export class Store {
   /** The figures of an AOF lab run headless in the worker (not logged). */
   aofLabRun(name: AofLabName, seed: number): Promise<LabRunResult> {
     return this.bridge.call({ type: 'labRun', name, seed });
+  }
+
+  /** The log of the Redis server on host `node` (not logged); null if the
+   *  worker could not answer. */
+  async serverLog(node: number): Promise<ServerLog | null> {
+    try {
+      return await this.bridge.call({ type: 'serverLog', node });
+    } catch {
+      return null;
+    }
   }
 
   /** The figures of a slab lab run headless in the worker (not logged). */

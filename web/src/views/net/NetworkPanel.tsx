@@ -4,6 +4,7 @@ import { useAppState, useFormatNumber, useReady, useStoreApi, useT } from '../..
 import { formatBytes } from '../../model/format';
 import { useLessonTarget } from '../lesson/hooks';
 import { NetLabs } from './NetLabs';
+import { ServerLog } from './ServerLog';
 import { layout, linkWord, replicaWord, type Edge, type Placed } from './model';
 import './net.css';
 
@@ -54,6 +55,7 @@ export const NetworkPanel = memo(function NetworkPanel() {
         </svg>
       </div>
       <ServerTable servers={servers} edges={edges} />
+      <ServerLog servers={servers} />
       <NetLabs />
     </section>
   );
