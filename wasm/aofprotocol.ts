@@ -8,13 +8,14 @@ import type { AofInfo, DiskInfo, ThreadInfo } from './aof';
 export type CrashMode = 'process' | 'power';
 
 export type PersistAction =
-  /** Switches the server's disk to a preset (gkDiskSetPreset). */
-  | { kind: 'disk'; preset: string }
+  /** Switches the server's disk to a preset (gkDiskSetPreset). The disk
+   *  actions act on the first server, or on the one listening on `port`. */
+  | { kind: 'disk'; preset: string; port?: number }
   /** Leaves exactly `bytes` free on the server's disk (gkDiskSetFree). */
-  | { kind: 'diskFree'; bytes: number }
+  | { kind: 'diskFree'; bytes: number; port?: number }
   /** Makes a directory of the server's disk read-only or writable again
    *  (gkDiskSetReadOnly; "" is the working directory). */
-  | { kind: 'diskReadOnly'; dir: string; readonly: boolean }
+  | { kind: 'diskReadOnly'; dir: string; readonly: boolean; port?: number }
   /** Arms a crash at a chosen point of what the server does next. */
   | { kind: 'crashAt'; point: CrashPoint; mode: CrashMode }
   /** Kills the server's process or cuts the machine's power now. */

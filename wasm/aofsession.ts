@@ -92,10 +92,19 @@ export function isUp(live: PersistLive): boolean {
  *  completes a restart with its configuration file. Returns the action to
  *  log if it is a persistence action, null for any other (already checked
  *  for a server that is down). */
+/** Checks that port, if given, is a port a server of the world listens
+ *  on (an action for that server). */
+export function checkListening(world: World, port: number | undefined): void {
+  if (port === undefined) return;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RangeError('port must be an integer in [1, 65535]');
+  if (world.serverOnPort(port) < 0) throw new RangeError(`no server listens on port ${port}`);
+}
+
 export function completePersist(live: PersistLive, a: Action): Action | null {
   const up = isUp(live);
   if (!up && !WHILE_DOWN.has(a.kind)) throw new RangeError('the server is down: restart it first');
   if (!isPersistAction(a)) return null;
+  if (a.kind === 'disk' || a.kind === 'diskFree' || a.kind === 'diskReadOnly') checkListening(live.world, a.port);
   switch (a.kind) {
     case 'disk':
       if (!(DISK_PRESETS as readonly string[]).includes(a.preset)) throw new RangeError(`no disk preset ${a.preset}`);
@@ -123,17 +132,22 @@ export function completePersist(live: PersistLive, a: Action): Action | null {
 
 /** Applies a persistence action. */
 export function applyPersist(live: PersistLive, a: PersistAction): ConsoleEntry[] {
-  const { world, node } = live;
+  const { world } = live;
+  // The disk actions may name another server by its port (checked when
+  // the action was taken); the crash actions are the first server's.
+  const port = 'port' in a && a.port !== undefined ? a.port : null;
+  const node = port === null ? live.node : world.serverOnPort(port);
+  const on = port === null ? '' : ` (:${port})`;
   switch (a.kind) {
     case 'disk':
       diskSetPreset(world, node, a.preset);
-      return [live.console.note('persist', `disk preset ${a.preset}`, {})];
+      return [live.console.note('persist', `disk preset ${a.preset}${on}`, {})];
     case 'diskFree':
       diskSetFree(world, node, a.bytes);
-      return [live.console.note('persist', `disk free ${a.bytes} bytes`, {})];
+      return [live.console.note('persist', `disk free ${a.bytes} bytes${on}`, {})];
     case 'diskReadOnly': {
       diskSetReadOnly(world, node, a.dir, a.readonly);
-      return [live.console.note('persist', `chmod ${a.readonly ? 'a-w' : 'u+w'} ${a.dir || '.'}`, {})];
+      return [live.console.note('persist', `chmod ${a.readonly ? 'a-w' : 'u+w'} ${a.dir || '.'}${on}`, {})];
     }
     case 'crash':
       crash(live, a.mode);

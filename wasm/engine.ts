@@ -580,6 +580,22 @@ export class World {
     this.call(() => this.m._gkwWorldSetCpus(this.w, cpus, wakeNs, switchNs));
   }
 
+  /** gkMachineSet: the memory of node's machine as its kernel weighs a
+   *  fork ("mem-total", "swap-total", "vm.overcommit_memory",
+   *  "vm.overcommit_ratio"). Throws GkError, with the engine's message, for
+   *  an unknown name or a bad value. */
+  machineSet(node: number, name: string, value: string): void {
+    this.call(() => this.gk.withString(name, (n) =>
+      this.gk.withString(value, (v) => this.m._gkMachineSet(this.w, node, n, v))));
+  }
+
+  /** gkWorldSysctlSet: net.ipv4.ip_local_port_range or
+   *  net.ipv4.ip_local_reserved_ports of the world's machine. */
+  sysctlSet(name: string, value: string): void {
+    this.call(() => this.gk.withString(name, (n) =>
+      this.gk.withString(value, (v) => this.m._gkWorldSysctlSet(this.w, n, v))));
+  }
+
   /** Node's replication, or null if no server runs there. */
   replNode(node: number): ReplNode | null {
     // Asked of every host id at each snapshot: a host that runs no server

@@ -108,10 +108,24 @@ export type Action =
   /** Starts another Redis server in the world, on one machine with the
    *  first (127.0.0.1), listening on `port`: redis-server --port N. */
   | { kind: 'server'; port: number }
+  /** A setting of the machine every server runs on: a sysctl
+   *  (net.ipv4.ip_local_port_range, vm.overcommit_memory ...) or its
+   *  memory (mem-total, swap-total), as the kernel weighs a fork. The
+   *  world weighs each server's forks against figures of its own: the
+   *  vm.* and memory settings are the first server's, or those of the one
+   *  on `port`. */
+  | { kind: 'machine'; name: MachineSetting; value: string; port?: number }
   /** Executes an unreachable instruction in the engine (crash handling test). */
   | { kind: 'trap' };
 
 export type ActionKind = Action['kind'];
+
+/** What a `machine` action sets (gkMachineSet, gkWorldSysctlSet). */
+export const MACHINE_SETTINGS = [
+  'vm.overcommit_memory', 'vm.overcommit_ratio', 'mem-total', 'swap-total', 'net.ipv4.ip_local_port_range',
+  'net.ipv4.ip_local_reserved_ports',
+] as const;
+export type MachineSetting = (typeof MACHINE_SETTINGS)[number];
 
 /** The client programs the workload panel offers: presets of one engine
  *  workload (gkWorkloadSpec), named after the clients they imitate. */

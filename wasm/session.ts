@@ -35,7 +35,7 @@ import { LiveLab } from './livelab';
 import { inspectKey } from './inspect';
 import { learnCommandNames } from './commandnames';
 import {
-  aofView, applyPersist, completePersist, consoleWhileDown, copyPersistState, isUp,
+  aofView, applyPersist, checkListening, completePersist, consoleWhileDown, copyPersistState, isUp,
   loadPersistState, newPersistState, observePersist, type PersistState,
 } from './aofsession';
 import { serverLogRead } from './aof';
@@ -45,7 +45,7 @@ import {
 } from './mcsession';
 import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } from './mcprotocol';
 import {
-  CONFIGS_SHOWN, FIGURES_LAB_NAMES, LAB_NAMES, MAX_SECOND_INPUTS, SECOND_CONSOLE_BOX_MS, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
+  CONFIGS_SHOWN, FIGURES_LAB_NAMES, LAB_NAMES, MACHINE_SETTINGS, MAX_SECOND_INPUTS, SECOND_CONSOLE_BOX_MS, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
   type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type FiguresLabName, type HistoryView,
   type HostView, type NetworkNodeView, type IterationResult, type KeyInspection, type LabDelivery, type ServerLog, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
   type RestoreResult, type SamplesResult, type SecondInput, type SessionLog, type Snapshot, type SteppedLabName, type TableSnapshot,
@@ -456,6 +456,7 @@ export class Session {
     const whole = (n: number, lo: number, hi: number, what: string) => {
       if (!Number.isInteger(n) || n < lo || n > hi) throw new RangeError(`${what} must be an integer in [${lo}, ${hi}]`);
     };
+    const listening = (port: number | undefined) => checkListening(live.world, port);
     switch (a.kind) {
       case 'console':
         if (!a.second) return a;
@@ -507,10 +508,13 @@ export class Session {
         return a;
       case 'workload':
         this.checkWorkload(a);
-        if (a.port !== undefined) {
-          whole(a.port, 1, 65535, 'port');
-          if (live.world.serverOnPort(a.port) < 0) throw new RangeError(`no server listens on port ${a.port}`);
+        listening(a.port);
+        return a;
+      case 'machine':
+        if (!(MACHINE_SETTINGS as readonly string[]).includes(a.name)) {
+          throw new RangeError(`machine: the setting is one of ${MACHINE_SETTINGS.join(', ')}`);
         }
+        listening(a.port);
         return a;
       case 'workloadStop':
         if (!programs(live.world).some((w) => w.id === a.id)) throw new RangeError(`no workload ${a.id}`);
@@ -978,6 +982,8 @@ export class Session {
         return [];
       case 'server':
         return [this.startServer(live, a.port)];
+      case 'machine':
+        return [this.setMachine(live, a)];
       case 'trap':
         return live.gk.debugTrap();
     }
@@ -993,6 +999,22 @@ export class Session {
     } catch (e) {
       if (!(e instanceof GkError)) throw e;
       return live.console.note('server', input, { output: `${e.message}\n`, status: 'error' });
+    }
+  }
+
+  /** A setting of the machine: a sysctl, as `sysctl name=value` sets it,
+   *  or its memory; refused with the engine's message for a bad value. */
+  private setMachine(live: Live, a: Extract<Action, { kind: 'machine' }>): ConsoleEntry {
+    const { world } = live;
+    const sysctl = a.name.includes('.');
+    const input = sysctl ? `sysctl ${a.name}=${a.value}` : `${a.name} ${a.value}`;
+    try {
+      if (a.name.startsWith('net.')) world.sysctlSet(a.name, a.value);
+      else world.machineSet(a.port === undefined ? live.node : world.serverOnPort(a.port), a.name, a.value);
+      return live.console.note('persist', input, {});
+    } catch (e) {
+      if (!(e instanceof GkError)) throw e;
+      return live.console.note('persist', input, { output: `${e.message}\n`, status: 'error' });
     }
   }
 

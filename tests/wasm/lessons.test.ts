@@ -100,6 +100,20 @@ describe('the lesson parser', () => {
     ]);
   });
 
+  it('names another server by its port: its disk, its machine, a client program for it', () => {
+    const l = parse(['## One', '', '```glasskv do', 'server port=6380', 'disk-free 1000 port=6380', 'disk hdd port=6380',
+      'machine vm.overcommit_memory 1', 'machine mem-total 32mb port=6380', 'workload benchmark command=MSET port=6380',
+      '```', ''].join('\n'));
+    expect(stepActions(l.steps[0])).toEqual([
+      { kind: 'server', port: 6380 }, { kind: 'diskFree', bytes: 1000, port: 6380 }, { kind: 'disk', preset: 'hdd', port: 6380 },
+      { kind: 'machine', name: 'vm.overcommit_memory', value: '1' },
+      { kind: 'machine', name: 'mem-total', value: '32mb', port: 6380 },
+      { kind: 'workload', preset: 'benchmark', port: 6380, command: 'MSET' },
+    ]);
+    expect(() => parse(['## One', '', '```glasskv do', 'machine vm.swappiness 1', '```', ''].join('\n')))
+      .toThrow(/machine takes one of vm.overcommit_memory/);
+  });
+
   it('drops raw HTML, unsafe links and images, and decodes character references', () => {
     const l = parse([
       '## Step', '',

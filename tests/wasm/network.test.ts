@@ -113,4 +113,41 @@ describe('servers of one world', () => {
     expect(refused.length).toBeGreaterThanOrEqual(3);
     expect(session.serverLog(Limits.MAX_NODES - 2)).toEqual({ node: Limits.MAX_NODES - 2, lines: [], last: 0 });
   });
+
+  it('disk and machine actions for any server: a replica\'s full disk, a master that cannot fork (seed 000)', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(3));
+    session.act({ kind: 'server', port: 6380 });
+    // the replica's disk full: diskless sync reaches it, its RDB cannot land
+    const full = session.act({ kind: 'diskFree', bytes: 1000, port: 6380 }).console;
+    expect(full.map((e) => [e.source, e.input])).toEqual([['persist', 'disk free 1000 bytes (:6380)']]);
+    session.act({ kind: 'populate', n: 1000, db: 0 });
+    say(session, 'CONNECT 127.0.0.1 6380\nREPLICAOF 127.0.0.1 6379');
+    session.act({ kind: 'wait', ns: 8e9 });
+    const replica = byPort(session.snapshot(), 6380)!;
+    expect(replica.link).not.toBe(ReplLinkState.UP);
+    expect(session.serverLog(replica.node).lines.some((l) => l.includes('# Write error or short write'))).toBe(true);
+    session.act({ kind: 'diskFree', bytes: 2 ** 30, port: 6380 });
+    session.act({ kind: 'wait', ns: 8e9 });
+    expect(byPort(session.snapshot(), 6380)!.link).toBe(ReplLinkState.UP);
+
+    // the master's machine short of memory, overcommit heuristic: the fork
+    // for a new replica's sync fails, until vm.overcommit_memory=1
+    expect(session.act({ kind: 'machine', name: 'mem-total', value: '1mb' }).console[0].input).toBe('mem-total 1mb');
+    session.act({ kind: 'server', port: 6381 });
+    say(session, 'CONNECT 127.0.0.1 6381\nREPLICAOF 127.0.0.1 6379');
+    session.act({ kind: 'wait', ns: 8e9 });
+    expect(session.serverLog(0).lines.filter((l) => l.includes("# Can't save in background: fork: Cannot allocate memory")).length)
+      .toBeGreaterThan(0);
+    const fix = session.act({ kind: 'machine', name: 'vm.overcommit_memory', value: '1' }).console;
+    expect(fix.map((e) => [e.input, e.status])).toEqual([['sysctl vm.overcommit_memory=1', 'ok']]);
+    session.act({ kind: 'wait', ns: 8e9 });
+    expect(byPort(session.snapshot(), 6381)!.link).toBe(ReplLinkState.UP);
+
+    // refused: a bad value (the engine's message), a port nobody listens on
+    const bad = session.act({ kind: 'machine', name: 'vm.overcommit_memory', value: '7' }).console[0];
+    expect(bad.status).toBe('error');
+    expect(bad.output).toMatch(/overcommit/);
+    expect(() => session.act({ kind: 'diskFree', bytes: 0, port: 6399 })).toThrow('no server listens on port 6399');
+  });
 });

@@ -35,6 +35,8 @@ export const netEn = {
   'net.start.go': 'Start',
   'net.start.hint': 'then CONNECT 127.0.0.1 <port> and REPLICAOF 127.0.0.1 6379 in the console',
   'action.server': 'redis-server --port {port}',
+  'action.machine': 'machine: {name} = {value}',
+  'action.onServer': '{text} (server :{port})',
   'console.source.server': 'Server',
   'netLog.title': 'Server log',
   'netLog.server': 'redis-server',

@@ -37,6 +37,8 @@ export const netKo: Record<keyof typeof netEn, string> = {
   'net.start.go': '시작',
   'net.start.hint': '그다음 콘솔에서 CONNECT 127.0.0.1 <포트>, REPLICAOF 127.0.0.1 6379',
   'action.server': 'redis-server --port {port}',
+  'action.machine': '머신: {name} = {value}',
+  'action.onServer': '{text} (서버 :{port})',
   'console.source.server': '서버',
   'netLog.title': '서버 로그',
   'netLog.server': 'redis-server',

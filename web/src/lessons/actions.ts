@@ -37,7 +37,7 @@
 import { DISK_PRESETS } from '../../../wasm/aofprotocol';
 import { FILL_MAX_COUNT, FILL_MAX_VALUE, MC_DEFAULTS, MC_MAX_MB, type McFillSpec, type McOptions } from '../../../wasm/mcprotocol';
 import {
-  LAB_NAMES, PRESET_SPECS, WORKLOAD_COMMANDS, type Action, type LabName, type WorkloadAction, type WorkloadPreset,
+  LAB_NAMES, MACHINE_SETTINGS, PRESET_SPECS, type MachineSetting, WORKLOAD_COMMANDS, type Action, type LabName, type WorkloadAction, type WorkloadPreset,
 } from '../../../wasm/protocol';
 
 const MAX_KEYS = 1_000_000;
@@ -156,16 +156,24 @@ export function parseActionLine(line: string): Action[] {
       if (w.positional.length) throw new ActionLineError('lab-next takes nothing');
       return [{ kind: 'labNext' }];
     case 'disk': {
-      allowOnly(w, [], verb);
+      allowOnly(w, ['port'], verb);
       const preset = w.positional[0] ?? '';
       if (!(DISK_PRESETS as readonly string[]).includes(preset) || w.positional.length !== 1) {
         throw new ActionLineError(`disk takes one of ${DISK_PRESETS.join(', ')}`);
       }
-      return [{ kind: 'disk', preset }];
+      return [{ kind: 'disk', preset, ...portOf(w) }];
     }
     case 'disk-free':
-      allowOnly(w, [], verb);
-      return [{ kind: 'diskFree', bytes: int(w.positional[0], 'the free bytes', 0, 2 ** 50) }];
+      allowOnly(w, ['port'], verb);
+      return [{ kind: 'diskFree', bytes: int(w.positional[0], 'the free bytes', 0, 2 ** 50), ...portOf(w) }];
+    case 'machine': {
+      allowOnly(w, ['port'], verb);
+      const [name, value] = w.positional;
+      if (!(MACHINE_SETTINGS as readonly string[]).includes(name ?? '') || value === undefined || w.positional.length !== 2) {
+        throw new ActionLineError(`machine takes one of ${MACHINE_SETTINGS.join(', ')} and its value`);
+      }
+      return [{ kind: 'machine', name: name as MachineSetting, value, ...portOf(w) }];
+    }
     case 'crash': {
       allowOnly(w, [], verb);
       const mode = (w.positional[0] ?? '').toLowerCase();
@@ -204,8 +212,13 @@ export function parseActionLine(line: string): Action[] {
     default:
       throw new ActionLineError(`unknown action "${verb}" (add, delete, rehash-step, active-rehashing, `
         + 'scan-start, scan-step, scan-finish, wait, next-event, next-iteration, workload, workload-stop, lab, '
-        + 'lab-next, disk, disk-free, crash, restart, mc-start, mc, mc-set, mc-fill)');
+        + 'lab-next, disk, disk-free, machine, crash, restart, server, mc-start, mc, mc-set, mc-fill)');
   }
+}
+
+/** port=N, the server an action is for (the first one without it). */
+function portOf(w: Words): { port?: number } {
+  return w.options.has('port') ? { port: int(w.options.get('port'), 'port', 1, 65535) } : {};
 }
 
 const PRESETS: readonly WorkloadPreset[] = ['benchmark', 'redis-py', 'lettuce', 'monitor'];
@@ -222,7 +235,7 @@ function workload(w: Words): WorkloadAction {
   if (!PRESETS.includes(preset) || w.positional.length !== 1) {
     throw new ActionLineError(`workload takes a preset (${PRESETS.join(', ')}) and name=value options`);
   }
-  const a: WorkloadAction = { kind: 'workload', preset, ...PRESET_SPECS[preset] };
+  const a: WorkloadAction = { kind: 'workload', preset, ...PRESET_SPECS[preset], ...portOf(w) };
   const o = w.options;
   const num = (k: string, what: string, lo: number, hi: number) => int(o.get(k), what, lo, hi);
   if (o.has('clients')) a.clients = num('clients', 'clients', 1, 10_000);
@@ -231,7 +244,6 @@ function workload(w: Words): WorkloadAction {
   if (o.has('requests')) a.requests = num('requests', 'requests', 0, 1e12);
   if (o.has('keyspace')) a.keyspace = num('keyspace', 'keyspace', 1, 1e9);
   if (o.has('value')) a.valueSize = num('value', 'value', 0, 64 * 1024 * 1024);
-  if (o.has('port')) a.port = num('port', 'port', 1, 65535);
   if (o.has('bandwidth')) a.bandwidth = num('bandwidth', 'bandwidth (bytes per second)', 0, 1e12);
   if (o.has('multi')) {
     const v = o.get('multi')!.toLowerCase();

@@ -54,7 +54,9 @@ export function actionText(t: Translate, a: Action): string {
       : t('action.crashAt', { mode, point: t(`aof.crashAt.${a.point}`) });
   }
   const d = describeAction(a);
-  return t(d.key, d.params);
+  const text = t(d.key, d.params);
+  // An action on another server than the first names it.
+  return 'port' in a && a.port !== undefined && a.kind !== 'server' ? t('action.onServer', { text, port: a.port }) : text;
 }
 
 /** The i18n key and parameters that describe a logged action. */
@@ -101,6 +103,8 @@ export function describeAction(a: Action): { key: MessageKey; params: Params } {
       return { key: 'action.restart', params: {} };
     case 'server':
       return { key: 'action.server', params: { port: a.port } };
+    case 'machine':
+      return { key: 'action.machine', params: { name: a.name, value: a.value } };
     case 'stepIteration':
       return { key: 'action.stepIteration', params: { node: a.node } };
     case 'workload':

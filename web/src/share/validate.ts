@@ -4,7 +4,7 @@
 // hostile or damaged log gets a ShareError naming what is wrong, never a
 // crash and never a world booted from half-checked input.
 import type { Action, ActionKind, LogEntry, SessionConfig, SessionLog } from '../../../wasm/protocol';
-import { HEAP_LIMIT_MAX, LAB_NAMES, MAX_SECOND_INPUTS, WORKLOAD_COMMANDS } from '../../../wasm/protocol';
+import { HEAP_LIMIT_MAX, LAB_NAMES, MACHINE_SETTINGS, MAX_SECOND_INPUTS, WORKLOAD_COMMANDS } from '../../../wasm/protocol';
 import { CRASH_POINTS, DISK_PRESETS } from '../../../wasm/aofprotocol';
 import { FILL_MAX_COUNT, FILL_MAX_VALUE, MC_MAX_MB, MC_SET_MAX } from '../../../wasm/mcprotocol';
 import { INSPECT_KEY_MAX, PANES, type Pane } from '../app/pane';
@@ -111,13 +111,16 @@ export const SPECS: Readonly<Record<ActionKind, Spec | null>> = {
   workloadStop: { required: { id: ['int', 0, Limits.MAX_NODES - 1] } },
   lab: { required: { name: ['enum', LAB_NAMES] } },
   labNext: { required: {} },
-  disk: { required: { preset: ['enum', DISK_PRESETS] } },
-  diskFree: { required: { bytes: ['int', 0, 1e15] } },
-  diskReadOnly: { required: { dir: ['str', 256], readonly: ['bool'] } },
+  disk: { required: { preset: ['enum', DISK_PRESETS] }, optional: { port: ['int', 1, 65535] } },
+  diskFree: { required: { bytes: ['int', 0, 1e15] }, optional: { port: ['int', 1, 65535] } },
+  diskReadOnly: { required: { dir: ['str', 256], readonly: ['bool'] }, optional: { port: ['int', 1, 65535] } },
   crash: { required: { mode: ['enum', ['process', 'power']] } },
   crashAt: { required: { point: ['enum', CRASH_POINTS], mode: ['enum', ['process', 'power']] } },
   restart: { required: {}, optional: { conf: ['str', 64 * 1024] } },
   server: { required: { port: ['int', 1, 65535] } },
+  machine: {
+    required: { name: ['enum', MACHINE_SETTINGS], value: ['str', 256] }, optional: { port: ['int', 1, 65535] },
+  },
   mcStart: {
     required: {
       options: ['obj', {
