@@ -66,7 +66,7 @@ export const PASSING_UNITS = [
   'type/list-3', 'type/stream', 'type/stream-cgroups', 'keyspace', 'scan', 'expire', 'multi',
   'functions', 'sort', 'pubsub', 'latency-monitor', 'scripting', 'introspection-2', 'slowlog',
   'info-command', 'protocol', 'querybuf', 'bitops', 'bitfield', 'dump', 'lazyfree',
-  'tracking',
+  'tracking', 'introspection',
 ];
 
 // Why glasskv does not pass a test that redis-server passes, where the
@@ -79,14 +79,6 @@ export const REASONS = {
     'trim on SET with big value': 'by design: the unit runs this test only when INFO says '
       + 'mem_allocator is jemalloc; glasskv counts its own allocations and reports no '
       + 'jemalloc, so the test is not run (not failed)',
-  },
-  introspection: {
-    'CONFIG SET rollback on set error': 'glasskv has no client eviction yet, so no '
-      + 'maxmemory-clients parameter for the test to set',
-    'CONFIG GET hidden configs': 'glasskv has no key-load-delay parameter (a delay Redis\'s '
-      + 'loader can be given for tests) yet',
-    'CONFIG GET multiple args': 'glasskv has neither the replicaof (slaveof) parameter nor '
-      + 'maxmemory-clients yet',
   },
 };
 

@@ -517,6 +517,7 @@ static int _replay(redisServer *s, client *fake, const char *name,
         long long before = valid;
         if (_runLoaded(fake, argc, argv, name, &was_multi) != C_OK)
             return AOF_FAILED;
+        debugKeyLoadDelay(s);
         if (was_multi) before_multi = before;
         if (s->cfg.aof_load_truncated) valid = (long long)r->pos;
         cmds++;

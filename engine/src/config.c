@@ -10,7 +10,13 @@
 #include "acl.h"
 
 enum { CFG_BOOL, CFG_INT, CFG_MEMORY, CFG_ENUM, CFG_STRING, CFG_SAVE,
-       CFG_OBUF, CFG_NOTIFY, CFG_PASS, CFG_PERCENTILES };
+       CFG_OBUF, CFG_NOTIFY, CFG_PASS, CFG_PERCENTILES,
+       CFG_MEMPCT,          /* bytes, or "N%" (stored as -N) of maxmemory */
+       CFG_REPLICAOF };     /* "host port" of the master, "" for none */
+
+/* Room for one value as CONFIG GET writes it (a number, a name, or a
+ * master's "host port"). */
+#define CFG_VALUE_CAP 512
 
 typedef struct configDef {
     const char *name, *alias;
@@ -23,6 +29,7 @@ typedef struct configDef {
     const int *enum_values;     /* and their values (NULL: 0, 1, ...) */
     /* Called after a change at runtime; C_ERR (with *why) undoes it. */
     int (*apply)(redisServer *s, long long prev, const char **why);
+    int hidden;                 /* CONFIG GET gives it by its name only */
 } configDef;
 
 static const char *const fsyncEnum[] = { "everysec", "always", "no",
@@ -93,6 +100,11 @@ static const configDef configs[] = {
       0 },
     { "maxmemory-samples", NULL, CFG_INT, OFF(maxmemory_samples), 0, 1, 64,
       0 },
+    { "maxmemory-clients", NULL, CFG_MEMPCT, OFF(maxmemory_clients), 1, -100,
+      LLONG_MAX, 0 },
+    { "key-load-delay", NULL, CFG_INT, OFF(key_load_delay), 0, INT_MIN,
+      INT_MAX, 0, NULL, NULL, NULL, 1 },
+    { "replicaof", "slaveof", CFG_REPLICAOF, 0, 0, 0, 0, 1 },
     { "maxmemory-eviction-tenacity", NULL, CFG_INT,
       OFF(maxmemory_eviction_tenacity), 0, 0, 100, 0 },
     { "replica-ignore-maxmemory", "slave-ignore-maxmemory", CFG_BOOL,
@@ -317,6 +329,19 @@ static const char *_parseValue(const configDef *d, const char *value,
         else if (!strcasecmp(value, "no")) *out = 0;
         else return "argument must be 'yes' or 'no'";
         return NULL;
+    }
+    if (d->kind == CFG_MEMPCT) {
+        /* Memory first, then a percentage (kept as its negative). */
+        size_t len = strlen(value);
+        if (_parseMemory(value, out)) return NULL;
+        if (len < 2 || value[len - 1] != '%' ||
+            !string2ll(value, len - 1, out) || *out < 0)
+            return "argument must be a memory or percent value";
+        *out = -*out;
+        if (*out >= d->min) return NULL;
+        snprintf(errbuf, errlen, "percentage argument must be less or equal "
+                 "to %lld", -d->min);
+        return errbuf;
     }
     if (d->kind == CFG_MEMORY) {
         if (!_parseMemory(value, out)) return "argument must be a memory value";
@@ -637,10 +662,9 @@ static void _addConfigValue(client *c, const configDef *d) {
                             c->srv->cfg.notify_keyspace_events));
         return;
     }
-    long long v = _getValue(&c->srv->cfg, d);
-    if (d->kind == CFG_BOOL) addReplyBulkCString(c, v ? "yes" : "no");
-    else if (d->kind == CFG_ENUM) addReplyBulkCString(c, _enumName(d, v));
-    else addReplyBulkLongLong(c, v);
+    char buf[CFG_VALUE_CAP];
+    serverConfigGet(c->srv, d->name, buf, sizeof(buf));
+    addReplyBulkCString(c, buf);
 }
 
 /* Writes the value of parameter name (or alias) into buf. C_ERR if the
@@ -676,9 +700,16 @@ int serverConfigGet(redisServer *s, const char *name, char *buf, size_t cap) {
         sdsfree(s->mem, o);
         return C_OK;
     }
+    if (d->kind == CFG_REPLICAOF) {
+        if (s->masterhost) snprintf(buf, cap, "%s %d", s->masterhost,
+                                    s->masterport);
+        else buf[0] = '\0';
+        return C_OK;
+    }
     long long v = _getValue(&s->cfg, d);
     if (d->kind == CFG_BOOL) snprintf(buf, cap, "%s", v ? "yes" : "no");
     else if (d->kind == CFG_ENUM) snprintf(buf, cap, "%s", _enumName(d, v));
+    else if (d->kind == CFG_MEMPCT && v < 0) snprintf(buf, cap, "%lld%%", -v);
     else snprintf(buf, cap, "%lld", v);
     return C_OK;
 }
@@ -717,9 +748,11 @@ void configGetCommand(client *c) {
                 if (!names[k] || (matched[i] & (1 << k))) continue;
                 if (!stringmatchlen(pat, (int)sdslen(pat), names[k],
                                     (int)strlen(names[k]), 1)) continue;
-                matched[i] |= (char)(1 << k);
-                /* An exact name is echoed as the client wrote it. */
+                /* An exact name is echoed as the client wrote it; a hidden
+                 * parameter answers only to it. */
                 int exact = !strpbrk(pat, "*?[\\");
+                if (d->hidden && !exact) continue;
+                matched[i] |= (char)(1 << k);
                 addReplyBulkCString(c, exact ? pat : names[k]);
                 _addConfigValue(c, d);
                 n++;
@@ -739,7 +772,7 @@ void configResetStatCommand(client *c) {
     redisServer *s = c->srv;
     s->stat_numcommands = s->stat_numconnections = 0;
     s->stat_expiredkeys = s->stat_keyspace_hits = 0;
-    s->stat_evictedkeys = 0;
+    s->stat_evictedkeys = s->stat_evictedclients = 0;
     s->stat_keyspace_misses = s->stat_net_input_bytes = 0;
     s->stat_net_output_bytes = s->stat_total_error_replies = 0;
     s->nerrstats = 0;
@@ -851,7 +884,8 @@ const char *serverLoadConfigDirective(redisServer *s, int argc,
         return errbuf;
     }
     const configDef *d = argc == 2 ? _lookup(argv[0]) : NULL;
-    if (!d) return "Bad directive or wrong number of arguments";
+    if (!d || d->kind == CFG_REPLICAOF)
+        return "Bad directive or wrong number of arguments";
     if (d->kind == CFG_PASS) {
         aclSetRequirePass(s, argv[1]);
         return NULL;
@@ -960,7 +994,10 @@ static void _rewriteOne(redisServer *s, rewriteState *st, const configDef *d,
     }
     if (d->kind == CFG_BOOL) line = sdscat(m, line, v ? "yes" : "no");
     else if (d->kind == CFG_ENUM) line = sdscat(m, line, _enumName(d, v));
-    else if (d->kind == CFG_MEMORY) line = rewriteFormatMemory(m, line, v);
+    else if (d->kind == CFG_MEMPCT && v < 0)
+        line = sdscatprintf(m, line, "%lld%%", -v);
+    else if (d->kind == CFG_MEMORY || d->kind == CFG_MEMPCT)
+        line = rewriteFormatMemory(m, line, v);
     else line = sdscatprintf(m, line, "%lld", v);
     rewriteLine(st, d->name, line, v != _getValue(dflt, d));
 }
@@ -1002,7 +1039,9 @@ void configRewriteEngineOptions(redisServer *s, rewriteState *st) {
     serverConfig dflt;
     serverConfigDefaults(&dflt);
     for (const configDef *d = configs; d->name; d++) {
-        if (d->kind == CFG_SAVE) {
+        if (d->kind == CFG_REPLICAOF) {
+            continue;           /* its own line, below */
+        } else if (d->kind == CFG_SAVE) {
             _rewriteSave(s, st);
         } else if (d->kind == CFG_OBUF) {
             _rewriteObuf(s, st, &dflt);

@@ -325,6 +325,16 @@ static void _debugSleep(client *c) {
  * noscript, and PAUSE-CRON 0|1 stops the cron's work.
  * Any other subcommand or argument count gets the subcommand syntax error.
  * POPULATE's keys are not propagated, as in Redis. */
+/* key-load-delay, as 7.0's debugDelay after each key (or AOF command)
+ * loaded: N > 0 holds the loader N us (the real server sleeps, here its
+ * clock moves on); N < 0 holds it 1 us for one key in -N, drawn at random
+ * (from the world's PRNG). */
+void debugKeyLoadDelay(redisServer *s) {
+    long long us = s->cfg.key_load_delay;
+    if (us < 0) us = rngBelow(s->denv.rng, (uint64_t)-us) == 0 ? 1 : 0;
+    s->denv.cpu_ns += (uint64_t)us * 1000;
+}
+
 void debugCommand(client *c) {
     const char *sub = c->argv[1]->v.ptr;
     if (!strcasecmp(sub, "help") && c->argc == 2) {
@@ -523,6 +533,7 @@ static sds _infoStats(redisServer *s, sds info) {
         "expired_keys:%lld\r\n"
         "expired_stale_perc:%.2f\r\n"
         "evicted_keys:%lld\r\n"
+        "evicted_clients:%lld\r\n"
         "keyspace_hits:%lld\r\n"
         "keyspace_misses:%lld\r\n"
         "pubsub_channels:%llu\r\n"
@@ -541,7 +552,8 @@ static sds _infoStats(redisServer *s, sds info) {
         s->stat_net_output_bytes, s->stat_rejected_conn,
         s->stat_sync_full, s->stat_sync_partial_ok, s->stat_sync_partial_err,
         s->stat_expiredkeys, (double)s->stat_expired_stale_perc_x100 / 100,
-        s->stat_evictedkeys, s->stat_keyspace_hits, s->stat_keyspace_misses,
+        s->stat_evictedkeys, s->stat_evictedclients,
+        s->stat_keyspace_hits, s->stat_keyspace_misses,
         (unsigned long long)dictSize(s->pubsub_channels),
         (unsigned long long)dictSize(s->pubsub_patterns),
         (unsigned long long)dictSize(s->pubsubshard_channels),

@@ -1270,6 +1270,87 @@ size_t getClientMemoryUsage(client *c, size_t *obuf) {
     return mem;
 }
 
+/* ---- Client eviction (maxmemory-clients). ----
+ *
+ * When the normal and pub/sub clients together hold maxmemory-clients or
+ * more, the largest evictable ones are closed until they hold less: before
+ * each command and in beforeSleep, as in 7.0. Redis keeps clients in
+ * buckets by log2 of their memory (32 KB and below share the first, 8 GB
+ * and above the last) and takes them from the top bucket, in the order
+ * they joined it; here the sums are taken afresh each time, and within a
+ * bucket the client on the lowest descriptor goes first. Masters,
+ * replicas, monitors and clients with CLIENT NO-EVICT are never evicted
+ * (Redis counts monitors as normal clients but never evicts them either;
+ * here their memory is not in the sum). */
+
+#define CLIENT_MEM_BUCKET_MIN_LOG 15
+#define CLIENT_MEM_BUCKET_MAX_LOG 33
+
+/* The limit in bytes, 0 for none: a percentage of maxmemory when the
+ * parameter is negative (none without maxmemory), and never less than
+ * 128 KB, so that a bad value cannot cut every client off. */
+static size_t _clientEvictionLimit(redisServer *s) {
+    long long v = s->cfg.maxmemory_clients;
+    double limit;
+    if (v < 0 && s->cfg.maxmemory > 0)
+        limit = (double)s->cfg.maxmemory * (double)-v / 100;
+    else if (v > 0)
+        limit = (double)v;
+    else
+        return 0;
+    if (limit < 128 * 1024) limit = 128 * 1024;
+    return limit >= (double)SIZE_MAX ? SIZE_MAX : (size_t)limit;
+}
+
+static int _clientMemBucket(size_t mem) {
+    int bits = mem ? 64 - __builtin_clzll((unsigned long long)mem) : 0;
+    if (bits < CLIENT_MEM_BUCKET_MIN_LOG) bits = CLIENT_MEM_BUCKET_MIN_LOG;
+    if (bits > CLIENT_MEM_BUCKET_MAX_LOG) bits = CLIENT_MEM_BUCKET_MAX_LOG;
+    return bits - CLIENT_MEM_BUCKET_MIN_LOG;
+}
+
+/* Closes clients while the evictable kinds are over the limit: the
+ * current client at once (its command is then not run: processCommand's
+ * caller sees it gone), any other at the end of the iteration, so that a
+ * command running for it (a busy script) finishes first. */
+void evictClients(redisServer *s) {
+    size_t limit = _clientEvictionLimit(s);
+    if (!limit) return;
+    for (;;) {
+        size_t total = 0;
+        client *victim = NULL;
+        int top = -1;
+        for (int fd = 0; fd < s->clients_cap; fd++) {
+            client *c = s->clients[fd];
+            if (!c || (c->flags & (CLIENT_CLOSE_ASAP | CLIENT_MONITOR |
+                                   CLIENT_FAKE))) continue;
+            int type = getClientType(c);
+            if (type != CLIENT_TYPE_NORMAL && type != CLIENT_TYPE_PUBSUB)
+                continue;
+            size_t mem = getClientMemoryUsage(c, NULL);
+            total += mem;
+            if (c->flags & CLIENT_NO_EVICT) continue;
+            int b = _clientMemBucket(mem);
+            if (b > top) {
+                top = b;
+                victim = c;
+            }
+        }
+        if (total < limit) return;
+        if (!victim) {
+            serverLog(s, LL_WARNING, "Over client maxmemory after evicting "
+                      "all evictable clients");
+            return;
+        }
+        sds info = catClientInfoString(s, victim, sdsempty(s->mem));
+        serverLog(s, LL_NOTICE, "Evicting client: %s", info);
+        sdsfree(s->mem, info);
+        s->stat_evictedclients++;
+        if (victim == s->current_client) freeClient(victim);
+        else freeClientAsync(victim);
+    }
+}
+
 /* Whether c is past its class's hard limit, or past the soft limit for
  * longer than allowed (the first time it is seen past the soft limit, the
  * time is noted). */

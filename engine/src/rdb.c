@@ -1887,6 +1887,7 @@ static int _rStep(rdbReader *r, int *dbid, long long *expire,
         return _fail(r, "Unsupported RDB opcode (modules)");
     default: {
         int st = _rKey(r, type, *dbid, *expire, fn, ctx);
+        if (st == C_OK) debugKeyLoadDelay(r->s);
         *expire = -1;
         r->lru_idle = r->lfu_freq = -1;
         return st == C_OK ? 0 : C_ERR;

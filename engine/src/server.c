@@ -738,6 +738,11 @@ int processCommand(client *c) {
         c->cmd->proc != discardCommand && c->cmd->proc != quitCommand &&
         c->cmd->proc != resetCommand)
         denyoom = 1;
+    /* Clients over maxmemory-clients go before keys do; if this one
+     * went, its command is not run. */
+    int current = s->current_client == c;
+    evictClients(s);
+    if (current && s->current_client == NULL) return C_ERR;
     /* maxmemory: evict first; a busy script's nested commands leave it
      * alone, so that its propagation is not mixed with DELs. */
     if (s->cfg.maxmemory &&
@@ -1097,6 +1102,7 @@ void beforeSleep(aeEventLoop *el) {
     handleClientsWithPendingWrites(s);
     aofBeforeSleepDone(s);
     if (s->recovery) recoveryAdvance(s);
+    evictClients(s);
     _freeClientsInAsyncFreeQueue(s);
 }
 

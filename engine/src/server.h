@@ -444,6 +444,10 @@ typedef struct serverConfig {
     int lfu_log_factor;
     int lfu_decay_time;         /* minutes per halving period */
     int maxmemory_samples;      /* keys sampled per eviction round */
+    long long maxmemory_clients; /* clients' memory limit: bytes, or -N
+                                   for N% of maxmemory; 0 none */
+    int key_load_delay;         /* loading: us per key, or (negative) 1 us
+                                   every -N keys */
     int maxmemory_eviction_tenacity; /* 0-100: how long a round may run */
     int repl_slave_ignore_maxmemory; /* a replica evicts nothing itself */
     long long proto_max_bulk_len;
@@ -606,6 +610,7 @@ typedef struct redisServer {
     long long stat_numcommands, stat_numconnections;
     long long stat_expiredkeys, stat_keyspace_hits, stat_keyspace_misses;
     long long stat_evictedkeys; /* keys evicted for maxmemory */
+    long long stat_evictedclients; /* clients evicted, maxmemory-clients */
     /* maxmemory (evict.c): whether the last command found no room (a
      * script's denyoom commands are refused then), the candidates' pool,
      * the random policies' next database, the timer finishing a round. */
@@ -1554,6 +1559,8 @@ sds catClientInfoString(redisServer *s, client *cl, sds o);
 int getClientType(client *c);
 size_t getClientOutputBufferMemoryUsage(client *c);
 size_t getClientMemoryUsage(client *c, size_t *obuf);
+void evictClients(redisServer *s);
+void debugKeyLoadDelay(redisServer *s);
 size_t clientArgvBytes(robj **argv, int argc);
 int closeClientOnOutputBufferLimitReached(client *c, int async);
 void clientsCronOutputBufferLimits(redisServer *s);
