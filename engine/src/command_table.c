@@ -2095,6 +2095,17 @@ const commandMeta commandMetaTable[] = {
       "(O(N*M*log(N)) for a sorted set)",
       "k:key#0 i:ttl s:serialized-value t?:replace=^3.0.0 t?:absttl=^5.0.0 "
       "i?:seconds=IDLETIME^5.0.0 i?:frequency=FREQ^5.0.0" },
+    { "restore-asking", "write denyoom asking",
+      "keyspace dangerous", NULL, GK_NONE,
+      "OW,update:1:r0,1,0",
+      CG_SERVER, "3.0.0", "syscmd", NULL,
+      NULL,
+      "RESTORE as a cluster's MIGRATE sends it to a node importing the "
+      "key's slot; without cluster mode, RESTORE",
+      "O(1) for the key plus O(N*M) to rebuild N objects of M bytes "
+      "(O(N*M*log(N)) for a sorted set)",
+      "k:key#0 i:ttl s:serialized-value t?:replace=^3.0.0 t?:absttl=^5.0.0 "
+      "i?:seconds=IDLETIME^5.0.0 i?:frequency=FREQ^5.0.0" },
     { "role", "noscript loading stale fast",
       "admin dangerous", NULL, GK_NONE,
       NULL,

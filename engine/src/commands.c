@@ -487,6 +487,7 @@ enum {
 #define CMD_ID(name, ...) CMDID_##name,
 #define SUB_ID(container, name, ...) CMDID_##container##_##name,
     REDIS_COMMANDS(CMD_ID)
+    CMDID_restore_asking,       /* the one name no C identifier can be */
     CONFIG_SUBCOMMANDS(SUB_ID)
     OBJECT_SUBCOMMANDS(SUB_ID)
     MEMORY_SUBCOMMANDS(SUB_ID)
@@ -568,7 +569,12 @@ static const redisCommand clusterSubcommands[] = {
 };
 
 const redisCommand redisCommandTable[] = {
-    REDIS_COMMANDS(CMD_ROW) END
+    REDIS_COMMANDS(CMD_ROW)
+    /* RESTORE as a cluster's MIGRATE sends it to a slot being imported;
+     * without cluster mode it is RESTORE. */
+    { "restore-asking", restoreCommand, -4, W | M, NULL, "restore-asking",
+      CMDID_restore_asking },
+    END
 };
 
 int gkCommandId(const char *name) {
