@@ -162,24 +162,40 @@ static void _unblockPostponedClients(redisServer *s) {
     while (s->npostponed) unblockClient(s->postponed[0]);
 }
 
-/* Ends the pause if its time is up. Returns whether clients are paused
+/* Whether clients are paused: by CLIENT PAUSE, or for a FAILOVER (which
+ * pauses writes until it ends, as 7.0's pause purposes add up). */
+int clientsArePaused(redisServer *s) {
+    return s->client_pause_type != CLIENT_PAUSE_OFF || s->failover_pause;
+}
+
+/* Ends CLIENT PAUSE if its time is up. Returns whether clients are paused
  * now. */
 int checkClientPauseTimeoutAndReturnIfPaused(redisServer *s) {
-    if (s->client_pause_type == CLIENT_PAUSE_OFF) return 0;
-    if (s->client_pause_end < s->mstime) {
+    if (s->client_pause_type != CLIENT_PAUSE_OFF &&
+        s->client_pause_end < s->mstime) {
         s->client_pause_type = CLIENT_PAUSE_OFF;
         s->client_pause_end = 0;
         _unblockPostponedClients(s);
     }
-    return s->client_pause_type != CLIENT_PAUSE_OFF;
+    return clientsArePaused(s);
+}
+
+/* FAILOVER's pause of writes, on or off; held clients are let go when it
+ * ends (to be held again if CLIENT PAUSE still holds them). */
+void pauseForFailover(redisServer *s, int on) {
+    if (s->failover_pause == on) return;
+    s->failover_pause = on;
+    if (!on) _unblockPostponedClients(s);
 }
 
 /* Whether the pause in force holds c's command (processCommand). */
 int clientPauseHolds(client *c) {
     redisServer *s = c->srv;
-    if (s->client_pause_type == CLIENT_PAUSE_OFF) return 0;
+    int type = s->client_pause_type;
+    if (s->failover_pause && type == CLIENT_PAUSE_OFF) type = CLIENT_PAUSE_WRITE;
+    if (type == CLIENT_PAUSE_OFF) return 0;
     if (c->flags & (CLIENT_SLAVE | CLIENT_MONITOR)) return 0;
-    if (s->client_pause_type == CLIENT_PAUSE_ALL) return 1;
+    if (type == CLIENT_PAUSE_ALL) return 1;
     uint64_t f = c->cmd->flags;
     if (c->cmd->proc == execCommand) f |= c->mstate.cmd_flags;
     return (f & (CMD_WRITE | CMD_MAY_REPLICATE)) != 0;

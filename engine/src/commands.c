@@ -275,6 +275,7 @@
     C(slaveof, replicaofCommand, 3, A | NS | CMD_STALE, NULL) \
     C(role, roleCommand, 1, F | NS | CMD_LOADING | CMD_STALE, NULL) \
     C(wait, waitCommand, 3, NS, NULL) \
+    C(failover, failoverCommand, -1, A | NS | CMD_STALE, NULL) \
     C(cluster, NULL, -2, 0, clusterSubcommands) \
     C(asking, askingCommand, 1, F, NULL) \
     C(readonly, readonlyCommand, 1, F | CMD_LOADING | CMD_STALE, NULL) \

@@ -903,7 +903,7 @@ static robj *_dbRandomKey(client *c) {
         sds key = dictGetKey(de);
         robj *k = createStringObject(c->srv, key, sdslen(key));
         if (dictFind(c->db->expires, key) && allvolatile &&
-            c->srv->client_pause_type != CLIENT_PAUSE_OFF &&
+            clientsArePaused(c->srv) &&
             --maxtries == 0)
             return k;
         if (dictFind(c->db->expires, key) &&

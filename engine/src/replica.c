@@ -379,7 +379,7 @@ lost:
 /* slaveTryPartialResynchronization, the asking half. */
 static int _sendPsync(redisServer *s) {
     char off[32];
-    const char *argv[3] = { "PSYNC", "?", "-1" };
+    const char *argv[4] = { "PSYNC", "?", "-1", "FAILOVER" };
     if (s->cached_offset >= 0) {
         snprintf(off, sizeof(off), "%lld", s->cached_offset + 1);
         argv[1] = s->cached_replid;
@@ -390,7 +390,9 @@ static int _sendPsync(redisServer *s) {
         serverLog(s, LL_NOTICE, "Partial resynchronization not possible (no "
                   "cached master)");
     }
-    return _sendCommand(s, 3, argv);
+    /* A master failing over asks its target to take over. */
+    return _sendCommand(s, s->failover_state == FAILOVER_IN_PROGRESS ? 4 : 3,
+                        argv);
 }
 
 /* The end of syncWithMaster: a temp file for the RDB to come, and the
@@ -440,6 +442,15 @@ static void _retryWithSync(redisServer *s, const char *reply) {
 
 /* The reply to PSYNC. */
 static void _psyncReply(redisServer *s, const char *reply) {
+    /* A FAILOVER is done once its target continues the stream (or even
+     * sends it all again); anything else aborts it. */
+    if (s->failover_state == FAILOVER_IN_PROGRESS) {
+        if (strncmp(reply, "+CONTINUE", 9) && strncmp(reply, "+FULLRESYNC", 11)) {
+            abortFailover(s, "Failover target rejected psync request");
+            return;
+        }
+        clearFailoverState(s);
+    }
     if (!strncmp(reply, "+FULLRESYNC", 11)) {
         const char *id = reply + 12;
         if (strlen(reply) < 12 + EOFMARK_LEN || id[EOFMARK_LEN] != ' ') {
@@ -526,7 +537,10 @@ static void _syncWithMaster(aeEventLoop *el, int fd, void *data, int mask) {
     /* The replies, one state each; several may be in one read. */
     while (_inHandshake(s)) {
         if (s->repl_state == REPL_STATE_SEND_PSYNC) {
-            if (_sendPsync(s) != C_OK) goto write_error;
+            if (_sendPsync(s) != C_OK) {
+                abortFailover(s, "Write error to failover target");
+                goto write_error;
+            }
             s->repl_state = REPL_STATE_RECEIVE_PSYNC_REPLY;
             continue;
         }
@@ -745,6 +759,10 @@ void replicaRelease(redisServer *s) {
 /* REPLICAOF host port | NO ONE (and SLAVEOF). */
 void replicaofCommand(client *c) {
     redisServer *s = c->srv;
+    if (s->failover_state != NO_FAILOVER) {
+        addReplyError(c, "REPLICAOF not allowed while failing over.");
+        return;
+    }
     if (!strcasecmp(c->argv[1]->v.ptr, "no") &&
         !strcasecmp(c->argv[2]->v.ptr, "one")) {
         if (s->masterhost) {

@@ -80,7 +80,7 @@ static void _sendBulk(aeEventLoop *el, int fd, void *data, int mask);
 
 /* The replica's IP address (INFO's ip=), from its connection's peer
  * "ip:port" or "[ip]:port". */
-static const char *_replicaIp(client *c, char *buf, size_t cap) {
+const char *replicaIp(client *c, char *buf, size_t cap) {
     const char *peer = getClientPeerId(c);
     const char *colon = strrchr(peer, ':');
     size_t len = colon ? (size_t)(colon - peer) : strlen(peer);
@@ -320,7 +320,7 @@ int checkGoodReplicasStatus(redisServer *s) {
  * on ("127.0.0.1:6380"), or "<unknown-replica-port>" before it said. */
 static const char *_replicaName(client *c, char *buf, size_t cap) {
     char ip[64];
-    _replicaIp(c, ip, sizeof(ip));
+    replicaIp(c, ip, sizeof(ip));
     const char *fmt = strchr(ip, ':') ? "[%s]:" : "%s:";
     int n = snprintf(buf, cap, fmt, ip);
     if (n < 0 || (size_t)n >= cap) return buf;
@@ -708,6 +708,14 @@ void syncCommand(client *c) {
     redisServer *s = c->srv;
     char name[96];
     if (c->flags & CLIENT_SLAVE) return;
+    /* A master failing over to this replica asks it to take over. */
+    if (c->argc > 3 && !strcasecmp(c->argv[0]->v.ptr, "psync") &&
+        !strcasecmp(c->argv[3]->v.ptr, "failover") &&
+        failoverRequestReceived(c) != C_OK) return;
+    if (s->failover_state != NO_FAILOVER) {
+        addReplyError(c, "-NOMASTERLINK Can't SYNC while failing over");
+        return;
+    }
     if (s->masterhost && s->repl_state != REPL_STATE_CONNECTED) {
         addReplyError(c, "-NOMASTERLINK Can't SYNC while not connected with "
                       "my master");
@@ -846,7 +854,10 @@ static void _disconnectTimedOut(redisServer *s) {
  * are let go; a BGSAVE for those waiting starts when due. */
 void replicationCron(redisServer *s) {
     replicaCron(s);
-    if (s->nreplicas && !s->masterhost &&
+    /* No PING while a FAILOVER with a timeout holds writes: the stream
+     * must stay where the replicas are to catch up with it. */
+    int failover_waits = s->failover_end_time && clientsArePaused(s);
+    if (s->nreplicas && !s->masterhost && !failover_waits &&
         s->repl_cron_loops % s->cfg.repl_ping_period == 0) {
         robj *ping = createStringObject(s, "PING", 4);
         replicationFeed(s, s->repl_seldb, &ping, 1);
@@ -1003,7 +1014,7 @@ void roleCommand(client *c) {
             if (r->replstate != SLAVE_STATE_ONLINE) continue;
             char ip[64];
             addReplyArrayLen(c, 3);
-            addReplyBulkCString(c, _replicaIp(r, ip, sizeof(ip)));
+            addReplyBulkCString(c, replicaIp(r, ip, sizeof(ip)));
             addReplyBulkLongLong(c, r->slave_listening_port);
             addReplyBulkLongLong(c, r->repl_ack_off);
         }
@@ -1039,7 +1050,7 @@ sds replicationInfo(redisServer *s, sds info) {
     for (int i = 0; i < s->nreplicas; i++) {
         client *r = s->replicas[i];
         char ip[64];
-        _replicaIp(r, ip, sizeof(ip));
+        replicaIp(r, ip, sizeof(ip));
         const char *state = r->replstate == SLAVE_STATE_SEND_BULK
             ? "send_bulk" : r->replstate == SLAVE_STATE_ONLINE
             ? "online" : "wait_bgsave";
@@ -1049,7 +1060,7 @@ sds replicationInfo(redisServer *s, sds info) {
             (s->mstime - r->repl_ack_time_ms) / 1000);
     }
     return sdscatprintf(s->mem, info,
-        "master_failover_state:no-failover\r\n"
+        "master_failover_state:%s\r\n"
         "master_replid:%s\r\n"
         "master_replid2:%s\r\n"
         "master_repl_offset:%lld\r\n"
@@ -1058,7 +1069,8 @@ sds replicationInfo(redisServer *s, sds info) {
         "repl_backlog_size:%lld\r\n"
         "repl_backlog_first_byte_offset:%lld\r\n"
         "repl_backlog_histlen:%lld\r\n",
-        replicationId(s), s->replid2, s->master_repl_offset,
+        failoverStateString(s), replicationId(s), s->replid2,
+        s->master_repl_offset,
         s->second_replid_offset, s->repl_backlog_active,
         s->cfg.repl_backlog_size,
         s->repl_backlog_active ? s->repl_backlog_off : 0,

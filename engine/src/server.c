@@ -1045,7 +1045,9 @@ long long serverCron(aeEventLoop *el, long long id, void *clientData) {
     _databasesCron(s);
     childCron(s);
     aofCron(s);
-    if (_runWithPeriod(s, 1000)) replicationCron(s);
+    /* Every 100 ms while a FAILOVER goes on, so that it moves quickly. */
+    if (_runWithPeriod(s, s->failover_state != NO_FAILOVER ? 100 : 1000))
+        replicationCron(s);
     rdbStartScheduledSave(s);
     if (_runWithPeriod(s, 1000)) migrateCloseTimedoutSockets(s);
     /* Also before every command: here for a server left idle after
@@ -1093,6 +1095,8 @@ void beforeSleep(aeEventLoop *el) {
     /* As in 7.0, WAIT's clients are answered before the unblocked clients
      * run what they have queued. */
     replicationBeforeSleep(s);
+    /* The replicas' ACKs just read may let a FAILOVER go on. */
+    updateFailoverStatus(s);
     if (s->unblocked_head) processUnblockedClients(s);
     trackingBroadcastInvalidationMessages(s);
     handleClientsBlockedOnKeys(s);

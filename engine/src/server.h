@@ -775,6 +775,15 @@ typedef struct redisServer {
      * until unix ms pause_end; the clients it holds, in order. */
     int client_pause_type;
     long long client_pause_end;
+    int failover_pause;         /* FAILOVER holds writes (failover.c) */
+    /* FAILOVER (failover.c): FAILOVER_*, the replica it goes to (NULL:
+     * the first to catch up), when it gives up (unix ms, 0 never) and
+     * whether it then fails over anyway. */
+    int failover_state;
+    sds failover_host;
+    int failover_port;
+    long long failover_end_time;
+    int failover_force;
     client **postponed;
     int npostponed, postponed_cap;
     int clients_cron_fd;        /* where clientsCron goes on from */
@@ -834,6 +843,10 @@ typedef struct redisServer {
 } redisServer;
 
 /* CLIENT PAUSE's kinds, least restrictive first. */
+#define NO_FAILOVER 0
+#define FAILOVER_WAIT_FOR_SYNC 1
+#define FAILOVER_IN_PROGRESS 2
+
 #define CLIENT_PAUSE_OFF 0
 #define CLIENT_PAUSE_WRITE 1
 #define CLIENT_PAUSE_ALL 2
@@ -1077,6 +1090,15 @@ int clientPauseHolds(client *c);
 void postponeClient(client *c);
 void postponedClientGone(client *c);
 int checkClientPauseTimeoutAndReturnIfPaused(redisServer *s);
+int clientsArePaused(redisServer *s);
+void pauseForFailover(redisServer *s, int on);
+const char *failoverStateString(redisServer *s);
+void clearFailoverState(redisServer *s);
+void abortFailover(redisServer *s, const char *why);
+void updateFailoverStatus(redisServer *s);
+int failoverRequestReceived(client *c);
+void failoverCommand(client *c);
+const char *replicaIp(client *c, char *buf, size_t cap);
 void clientAdminRelease(redisServer *s);
 const char *getClientPeerId(client *c);
 const char *getClientSockName(client *c);

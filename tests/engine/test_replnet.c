@@ -886,9 +886,60 @@ static void testReplicationLabs(void) {
           labField(out, "512 KB", "in_sync_ms"));
 }
 
+/* FAILOVER: the master holds writes until its replica has the whole
+ * stream, then the two swap roles and the old master continues the new
+ * one's stream from where it was; the write held meanwhile runs on what
+ * is now a replica and is refused. */
+static void testFailover(void) {
+    net t;
+    netOpen(&t, 31);
+    int m = netAdd(&t, "port 6379\nrepl-diskless-sync-delay 0\n");
+    int r = netAdd(&t, "port 6380\n");
+    char buf[64];
+    CHECK_EQ_STR(cmd(&t, r, "REPLICAOF 127.0.0.1 6379"), "+OK\r\n");
+    CHECK_EQ_STR(cmd(&t, m, "SET a 1"), "+OK\r\n");
+    run(&t, 2 * SEC);
+    CHECK_EQ_STR(cmd(&t, m, "FAILOVER TO 127.0.0.1 6381"),
+                 "-ERR FAILOVER target HOST and PORT is not a replica.\r\n");
+    /* a write the replica has not acknowledged yet: the master waits */
+    CHECK_EQ_STR(cmd(&t, m, "SET b 2"), "+OK\r\n");
+    CHECK_EQ_STR(cmd(&t, m, "FAILOVER TO 127.0.0.1 6380 TIMEOUT 5000"),
+                 "+OK\r\n");
+    CHECK_EQ_STR(info(&t, m, "master_failover_state", buf, sizeof(buf)),
+                 "waiting-for-sync");
+    CHECK_EQ_STR(cmd(&t, m, "REPLICAOF NO ONE"),
+                 "-ERR REPLICAOF not allowed while failing over.\r\n");
+    int writer;
+    gkConnOpen(t.w, t.node[m], &writer);
+    gkConnSend(t.w, writer, "SET held 1\r\n", 12);
+    run(&t, 3 * SEC);
+    CHECK_EQ_STR(info(&t, m, "role", buf, sizeof(buf)), "slave");
+    CHECK_EQ_INT(infoInt(&t, m, "master_port"), 6380);
+    CHECK_EQ_STR(info(&t, m, "master_link_status", buf, sizeof(buf)), "up");
+    CHECK_EQ_STR(info(&t, r, "role", buf, sizeof(buf)), "master");
+    CHECK_EQ_STR(info(&t, m, "master_failover_state", buf, sizeof(buf)),
+                 "no-failover");
+    CHECK_EQ_INT(logCount(&t, m, "* Failover target 127.0.0.1:6380 is "
+                              "synced, failing over."), 1);
+    CHECK_EQ_INT(logCount(&t, m, "* Successful partial resynchronization "
+                              "with master."), 1);
+    CHECK_EQ_INT(logCount(&t, r, "* MASTER MODE enabled (failover request "
+                              "from 'id="), 1);
+    char reply[256];
+    CHECK_EQ_STR(gktExchange(t.w, writer, "", 0, reply, sizeof(reply)),
+                 "-READONLY You can't write against a read only replica.\r\n");
+    CHECK_EQ_STR(cmd(&t, r, "GET b"), "$1\r\n2\r\n");
+    CHECK_EQ_STR(cmd(&t, r, "SET c 3"), "+OK\r\n");
+    run(&t, 100 * MS);
+    CHECK_EQ_STR(cmd(&t, m, "GET c"), "$1\r\n3\r\n");
+    gkWorldRelease(t.w);
+}
+
 int main(void) {
     RUN("a port is one process's: the second bind fails as Redis's does",
         testPorts);
+    RUN("FAILOVER holds writes until the replica has them, then the two "
+        "swap roles", testFailover);
     RUN("a chain: the sub-replica gets the top master's stream",
         testChain);
     RUN("a star of four replicas gets one write", testStar);
