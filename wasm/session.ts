@@ -519,9 +519,18 @@ export class Session {
       case 'workloadStop':
         if (!programs(live.world).some((w) => w.id === a.id)) throw new RangeError(`no workload ${a.id}`);
         return a;
-      case 'lab':
+      case 'lab': {
         if (!(a.name in LAB_SCENES)) throw new RangeError(`no lab named ${a.name}`);
+        // Its client programs must all find a place in the session's
+        // record (a lab run before keeps the places it took).
+        const need = LAB_SCENES[a.name].reduce((n, p) => n + p.programs.length, 0);
+        const room = SessionLimit.PROGRAMS_MAX - live.world.session().programs;
+        if (need > room) {
+          throw new RangeError(`lab ${a.name} starts ${need} client programs and this session has room for ${room} `
+            + 'more: start a new session for it');
+        }
         return a;
+      }
       case 'labNext': {
         const lab = labRunning(live.world);
         if (!lab || lab.part + 1 >= LAB_SCENES[lab.name].length) throw new RangeError('no lab part to start');
@@ -1071,9 +1080,18 @@ export class Session {
         if (!(e instanceof GkError)) throw e;
       }
     }
-    // A server already on its port (the lab ran before) stays as it is.
+    // A server already on its port (another lab, a lesson) is kept, and
+    // told to follow the server the scene needs (REPLICAOF, as a client
+    // would), unless it already does.
     for (const s of scene.servers ?? []) {
-      if (world.serverOnPort(s.port) < 0) world.addServerConfig(`port ${s.port}\nreplicaof 127.0.0.1 ${s.replicaof}\n`);
+      const node = world.serverOnPort(s.port);
+      if (node < 0) {
+        world.addServerConfig(`port ${s.port}\nreplicaof 127.0.0.1 ${s.replicaof}\n`);
+      } else if (world.replNode(node)?.masterPort !== s.replicaof) {
+        const conn = world.openConn(node);
+        roundTrip(world, conn, encodeRequest(['REPLICAOF', '127.0.0.1', String(s.replicaof)]));
+        world.closeConn(conn);
+      }
     }
     for (const p of scene.programs) this.startWorkload(live, p, { name, part });
   }

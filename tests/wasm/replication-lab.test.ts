@@ -115,6 +115,25 @@ describe('replication-chain, live', () => {
   }, 120_000);
 });
 
+describe('one lab after another', () => {
+  it('servers already there are kept and made to follow as the lab needs; a lab with no room left is refused', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(3));
+    // two servers a lesson made, as a chain: the star makes them its own
+    session.act({ kind: 'server', port: 6380 });
+    session.act({ kind: 'server', port: 6381 });
+    session.act({ kind: 'console', text: 'CONNECT 127.0.0.1 6381\nREPLICAOF 127.0.0.1 6380' });
+    playLab(session, 'replication-star');
+    const snap = session.snapshot();
+    expect(snap.lab).toMatchObject({ name: 'replication-star', done: true });
+    expect(snap.network.map((n) => n.masterPort)).toEqual([0, ...ports.map(() => 6379)]);
+    for (const d of snap.lab!.deliveries) for (const r of d.replicas) expect(r.ms).toBeGreaterThan(0);
+    // the star's 14 client programs fill the session's record
+    expect(() => session.act({ kind: 'lab', name: 'replication-chain' }))
+      .toThrow('lab replication-chain starts 14 client programs and this session has room for 2 more: start a new session for it');
+  }, 120_000);
+});
+
 describe('client programs on any server', () => {
   it('a workload goes to the server on its port; a port nobody listens on is refused', async () => {
     const { session } = newSession();
