@@ -211,6 +211,11 @@ export function serverIsUp(world: World, node: number): boolean {
   return gk.guard(() => world.checkStatus(gk.module._gkServerIsUp(world.handle, node))) === 1;
 }
 
+/** The number of the server log's newest line (0: none). */
+export function serverLogLast(world: World, node: number): number {
+  return world.engine.guard(() => world.engine.module._gkwServerLogLast(world.handle, node));
+}
+
 /** The server log's lines newer than `after`, and the last one's number. */
 export function serverLogRead(world: World, node: number, after = 0): { text: string; last: number } {
   const gk = world.engine;

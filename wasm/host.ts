@@ -173,7 +173,7 @@ export class WorkerHost {
       case 'digest':
         return s.digest();
       case 'serverLog':
-        return s.serverLog(req.node);
+        return s.serverLog(req.node, req.after);
     }
   }
 

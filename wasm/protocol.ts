@@ -444,9 +444,11 @@ export interface LabView {
  *  redis-server writes them: "pid:role date time level message"). */
 export interface ServerLog {
   node: number;
-  /** Its lines, oldest first; none for a host with no Redis server. */
+  /** Its lines after the one asked for, oldest first; none for a host
+   *  with no Redis server. */
   lines: string[];
-  /** The number of the last line (lines before the ring's are gone). */
+  /** The number of its last line (lines before the ring's are gone):
+   *  less than the one asked for when time went back. */
   last: number;
 }
 
@@ -563,8 +565,9 @@ export type Request =
   | { id: number; type: 'slabs'; query: SlabsQuery }
   /** The engine's digest of the world's state (read only, not logged). */
   | { id: number; type: 'digest' }
-  /** The log of the Redis server on host `node` (read only, not logged). */
-  | { id: number; type: 'serverLog'; node: number };
+  /** The log of the Redis server on host `node`, its lines after line
+   *  `after` (read only, not logged). */
+  | { id: number; type: 'serverLog'; node: number; after?: number };
 
 export type RequestType = Request['type'];
 

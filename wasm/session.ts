@@ -38,7 +38,7 @@ import {
   aofView, applyPersist, checkListening, completePersist, consoleWhileDown, copyPersistState, isUp,
   loadPersistState, newPersistState, observePersist, type PersistState,
 } from './aofsession';
-import { serverLogRead } from './aof';
+import { serverLogLast, serverLogRead } from './aof';
 import { AOF_LAB_NAMES, type AofLabName, type AofView, type RecoveryReport } from './aofprotocol';
 import {
   applyMc, completeMc, copyMcState, loadMcState, newMcState, slabsQuery, type McState,
@@ -1419,13 +1419,16 @@ export class Session {
     return this.engine.world.digest();
   }
 
-  /** The log of the Redis server on host `node`, as its ring holds it. */
-  serverLog(node: number): ServerLog {
+  /** The log of the Redis server on host `node` after line `after`, as
+   *  its ring holds it; `last` is its newest line's number. */
+  serverLog(node: number, after = 0): ServerLog {
     const { world } = this.engine;
     // A crashed server's lines stay (the ring is its machine's, as a log
     // file would be); a host with no Redis server has none.
     if (!Number.isInteger(node) || node < 0 || node >= Limits.MAX_NODES) return { node, lines: [], last: 0 };
-    const { text, last } = serverLogRead(world, node);
+    const newest = serverLogLast(world, node);
+    if (!(after >= 0) || after >= newest) return { node, lines: [], last: newest };
+    const { text, last } = serverLogRead(world, node, after);
     return { node, lines: text.split('\n').filter((l) => l !== ''), last };
   }
 

@@ -739,6 +739,9 @@ int gkServerDeathDigest(gkWorld *w, int node, uint64_t *digest,
                         long long *cutoff_ms);
 size_t gkServerLogRead(gkWorld *w, int node, uint64_t after_seq, char *out,
                        size_t cap, uint64_t *last_seq);
+/* The number of node's newest log line (lines count from 1; 0: none, or
+ * not a Redis-style node). */
+uint64_t gkServerLogLast(gkWorld *w, int node);
 
 /* The memory of node's machine, as its kernel weighs a fork: "mem-total"
  * and "swap-total" (bytes, or with Redis's units: 512mb, 4gb),

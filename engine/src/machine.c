@@ -988,6 +988,12 @@ size_t gkServerLogRead(gkWorld *w, int node, uint64_t after_seq, char *out,
     return logRead(&n->log, after_seq, out, cap, last_seq);
 }
 
+/* The number of node's newest log line (0: none yet, or not a server). */
+uint64_t gkServerLogLast(gkWorld *w, int node) {
+    gkNode *n = _redisNode(w, node);
+    return n ? n->log.seq : 0;
+}
+
 /* The digest of the dataset (as gkServerDatasetDigest) that node's last
  * process held when it died, and the cutoff it was taken with: keys
  * expiring at or before *cutoff_ms (Unix ms, an hour after the death)

@@ -754,6 +754,8 @@ void replicaRelease(redisServer *s) {
     _cancelHandshake(s);
     sdsfree(s->mem, s->masterhost);
     s->masterhost = NULL;
+    sdsfree(s->mem, s->failover_host);  /* a FAILOVER under way */
+    s->failover_host = NULL;
 }
 
 /* REPLICAOF host port | NO ONE (and SLAVEOF). */

@@ -105,6 +105,9 @@ describe('servers of one world', () => {
         'Connection with replica 127.0.0.1:6380 lost.',
       ]));
     expect(master.last).toBe(master.lines.length);
+    // read on from a line: only what came after it, nothing when nothing did
+    expect(session.serverLog(0, master.last)).toEqual({ node: 0, lines: [], last: master.last });
+    expect(session.serverLog(0, master.last - 2).lines).toEqual(master.lines.slice(-2));
     const lines = session.serverLog(replica.node).lines;
     expect(lines[3]).toMatch(/^\d+:M \d\d \w{3} \d{4} [\d:.]+ \* Running mode=standalone, port=6380\.$/);
     // the replica tries again every second and the master, unable to

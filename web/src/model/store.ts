@@ -410,9 +410,9 @@ export class Store {
 
   /** The log of the Redis server on host `node` (not logged); null if the
    *  worker could not answer. */
-  async serverLog(node: number): Promise<ServerLog | null> {
+  async serverLog(node: number, after = 0): Promise<ServerLog | null> {
     try {
-      return await this.bridge.call({ type: 'serverLog', node });
+      return await this.bridge.call({ type: 'serverLog', node, after });
     } catch {
       return null;
     }

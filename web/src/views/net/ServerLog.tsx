@@ -22,17 +22,27 @@ export const ServerLog = memo(function ServerLog({ servers }: { servers: readonl
   const port = chosen !== null && ports.includes(chosen) ? chosen
     : ports.includes(consolePort) ? consolePort : ports[0];
   const node = servers.find((s) => s.port === port)?.node;
-  const [lines, setLines] = useState<string[]>([]);
+  // Only the lines new since the last read are asked for; a log that went
+  // back (time went back) or another server is read again whole.
+  const [log, setLog] = useState<{ node: number; last: number; lines: string[] } | null>(null);
+  const have = log && log.node === node ? log : null;
   useEffect(() => {
     if (node === undefined) return;
     let current = true;
-    void store.serverLog(node).then((log) => {
-      if (current && log) setLines(log.lines.slice(-SHOWN));
-    });
+    void (async () => {
+      let r = await store.serverLog(node, have ? have.last : 0);
+      if (r && have && r.last < have.last) r = await store.serverLog(node, 0);
+      if (!current || !r) return;
+      if (have && r.last >= have.last && r.lines.length === 0) return;
+      const lines = have && r.last >= have.last ? [...have.lines, ...r.lines] : r.lines;
+      setLog({ node, last: r.last, lines: lines.slice(-SHOWN) });
+    })();
     return () => {
       current = false;
     };
+    // have is read, not followed: a new read is due when time moves.
   }, [store, node, now]);
+  const lines = have ? have.lines : [];
   const box = useRef<HTMLPreElement>(null);
   useLayoutEffect(() => {
     const el = box.current;
