@@ -380,6 +380,8 @@ export interface HostView {
 export interface NetworkNodeView {
   node: number;
   port: number;
+  /** The number of its newest log line (gkServerLogLast). */
+  logLast: number;
   /** ReplLinkState: its link to its master (NONE: a master). */
   link: number;
   masterPort: number;

@@ -514,6 +514,9 @@ export class Session {
         if (!(MACHINE_SETTINGS as readonly string[]).includes(a.name)) {
           throw new RangeError(`machine: the setting is one of ${MACHINE_SETTINGS.join(', ')}`);
         }
+        if (a.name.startsWith('net.') && a.port !== undefined) {
+          throw new RangeError(`machine: ${a.name} is the machine's, for every server: it takes no port`);
+        }
         listening(a.port);
         return a;
       case 'workloadStop':
@@ -523,6 +526,11 @@ export class Session {
         if (!(a.name in LAB_SCENES)) throw new RangeError(`no lab named ${a.name}`);
         // Its client programs must all find a place in the session's
         // record (a lab run before keeps the places it took).
+        // A scene with servers makes them replicas of the page's server,
+        // which must then be a master.
+        if (labServers(a.name).length && live.world.replNode(live.node)?.link !== ReplLink.NONE) {
+          throw new RangeError(`lab ${a.name} needs the server on 6379 to be a master: REPLICAOF NO ONE there first`);
+        }
         const need = LAB_SCENES[a.name].reduce((n, p) => n + p.programs.length, 0);
         const room = SessionLimit.PROGRAMS_MAX - live.world.session().programs;
         if (need > room) {
@@ -1034,7 +1042,9 @@ export class Session {
       const r = live.world.replNode(node);
       if (!r) continue;
       const { replicas, ...rest } = r;
-      out.push({ node, ...rest, replicas: live.world.replLinks(node, replicas) });
+      out.push({
+        node, logLast: serverLogLast(live.world, node), ...rest, replicas: live.world.replLinks(node, replicas),
+      });
     }
     return out;
   }
@@ -1111,7 +1121,8 @@ export class Session {
     if (until === 'synced') {
       return labServers(lab.name).every((s) => {
         const node = world.serverOnPort(s.port);
-        return node >= 0 && world.replNode(node)?.link === ReplLink.UP;
+        const r = node >= 0 ? world.replNode(node) : null;
+        return r !== null && r.link === ReplLink.UP && r.masterPort === s.replicaof;
       });
     }
     if (until === 'delivered') {
@@ -1227,11 +1238,14 @@ export class Session {
     if (start === null) return null;
     const cmd = this.commandIds.get(probe.command) ?? live.gk.commandId(probe.command);
     this.commandIds.set(probe.command, cmd);
-    const master = timeline.firstExec(live.node, start, probe.argc, cmd);
+    // Only what has happened by now (the timeline keeps a recorded future
+    // too); null where the record no longer reaches back far enough.
+    const now = world.now();
+    const master = timeline.firstExec(live.node, start, now, probe.argc, cmd);
     const ran = new Map<number, number | null>([[world.replNode(live.node)?.port ?? -1, master ? master.t : null]]);
     const replicas = labServers(name).map((s) => {
       const node = world.serverOnPort(s.port);
-      const at = master && node >= 0 ? timeline.firstExec(node, master.t, probe.argc, cmd)?.t ?? null : null;
+      const at = master && node >= 0 ? timeline.firstExec(node, master.t, now, probe.argc, cmd)?.t ?? null : null;
       ran.set(s.port, at);
       const before = ran.get(s.replicaof) ?? null;
       return {

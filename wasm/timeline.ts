@@ -654,17 +654,19 @@ export class Timeline {
     return out;
   }
 
-  /** The first command node ran that ended after `after`, of argc
-   *  arguments and, if cmd is given, of that command id: its end and id,
-   *  or null if none is held (commands of an iteration in progress are
-   *  not yet). */
-  firstExec(node: number, after: number, argc: number, cmd?: number): { t: number; cmd: number } | null {
+  /** The first command node ran that ended after `after` and by `until`,
+   *  of argc arguments and, if cmd is given, of that command id: its end
+   *  and id; null if there is none, or if the record no longer reaches
+   *  back to `after` (commands of an iteration in progress are not held
+   *  yet). */
+  firstExec(node: number, after: number, until: number, argc: number, cmd?: number): { t: number; cmd: number } | null {
     const l = this.lanes.get(node);
-    if (!l) return null;
+    if (!l || (l.validFrom > 0 && l.itemsFrom > after)) return null;
     const end = Math.min(l.count, l.validFrom + l.cap);
     for (let a = l.lowerBound(after - Math.min(l.maxSpan, MAX_LOOKBACK_NS)), k = 0; a < end && k < MAX_EXEC_SCAN; a++, k++) {
       const i = a % l.cap;
-      if (l.kind[i] !== ItemKind.EXEC || l.t1[i] <= after || l.n[i] !== argc) continue;
+      if (l.key[i] > until) return null;
+      if (l.kind[i] !== ItemKind.EXEC || l.t1[i] <= after || l.t1[i] > until || l.n[i] !== argc) continue;
       if (cmd !== undefined && l.x[i] !== cmd) continue;
       return { t: l.t1[i], cmd: l.x[i] };
     }

@@ -5,9 +5,9 @@
  *
  * 1. The master pauses writes (its clients' writes wait, as under CLIENT
  *    PAUSE WRITE) and is "waiting-for-sync".
- * 2. In beforeSleep and in replicationCron (every 100 ms while a failover
- *    is on) it looks for the target, or any replica, whose REPLCONF ACK
- *    has reached its whole stream.
+ * 2. In beforeSleep (and its replicationCron runs every 100 ms meanwhile)
+ *    it looks for the target, or any replica, whose REPLCONF ACK has
+ *    reached its whole stream.
  * 3. Then it becomes a replica of that one ("failover-in-progress") and
  *    sends it PSYNC <replid> <offset> FAILOVER: the replica, if the replid
  *    is the one it follows, turns master and continues the old master's
@@ -15,6 +15,7 @@
  * The timeout aborts the wait, or with FORCE fails over to the target even
  * though it has not caught up. FAILOVER ABORT stops it at any point (a
  * master already on its way to be a replica becomes a master again). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -54,7 +55,8 @@ void abortFailover(redisServer *s, const char *why) {
 
 /* The replica listening on host:port (its address as the master sees it,
  * and the port it said with REPLCONF listening-port), or NULL. */
-static client *_findReplica(redisServer *s, const char *host, int port) {
+static client *_findReplica(redisServer *s, const char *host,
+                            long long port) {
     for (int i = 0; i < s->nreplicas; i++) {
         client *r = s->replicas[i];
         char ip[64];
@@ -119,7 +121,7 @@ void failoverCommand(client *c) {
         return;
     }
     if (host) {
-        client *r = _findReplica(s, host, (int)port);
+        client *r = _findReplica(s, host, port);
         if (!r) {
             addReplyError(c, "FAILOVER target HOST and PORT is not a "
                           "replica.");
@@ -136,7 +138,9 @@ void failoverCommand(client *c) {
     } else {
         serverLog(s, LL_NOTICE, "FAILOVER requested to any replica.");
     }
-    if (timeout) s->failover_end_time = s->mstime + timeout;
+    if (timeout)
+        s->failover_end_time = timeout > LLONG_MAX - s->mstime
+                               ? LLONG_MAX : s->mstime + timeout;
     s->failover_force = force;
     s->failover_state = FAILOVER_WAIT_FOR_SYNC;
     pauseForFailover(s, 1);

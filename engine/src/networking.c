@@ -1279,9 +1279,11 @@ size_t getClientMemoryUsage(client *c, size_t *obuf) {
  * and above the last) and takes them from the top bucket, in the order
  * they joined it; here the sums are taken afresh each time, and within a
  * bucket the client on the lowest descriptor goes first. Masters,
- * replicas, monitors and clients with CLIENT NO-EVICT are never evicted
- * (Redis counts monitors as normal clients but never evicts them either;
- * here their memory is not in the sum). */
+ * replicas and clients with CLIENT NO-EVICT are never evicted; a MONITOR
+ * client counts, and goes, as a normal one. A client already closing
+ * (its memory goes at the end of the iteration) is left out of the sum,
+ * where Redis, which frees its victims at once, would count one closing
+ * for another reason until then. */
 
 #define CLIENT_MEM_BUCKET_MIN_LOG 15
 #define CLIENT_MEM_BUCKET_MAX_LOG 33
@@ -1322,9 +1324,10 @@ void evictClients(redisServer *s) {
         int top = -1;
         for (int fd = 0; fd < s->clients_cap; fd++) {
             client *c = s->clients[fd];
-            if (!c || (c->flags & (CLIENT_CLOSE_ASAP | CLIENT_MONITOR |
-                                   CLIENT_FAKE))) continue;
-            int type = getClientType(c);
+            if (!c || (c->flags & (CLIENT_CLOSE_ASAP | CLIENT_FAKE)))
+                continue;
+            int type = (c->flags & CLIENT_MONITOR) ? CLIENT_TYPE_NORMAL
+                                                   : getClientType(c);
             if (type != CLIENT_TYPE_NORMAL && type != CLIENT_TYPE_PUBSUB)
                 continue;
             size_t mem = getClientMemoryUsage(c, NULL);

@@ -921,7 +921,10 @@ void waitCommand(client *c) {
 /* beforeSleep: REPLCONF GETACK * to the replicas if a WAIT blocked, then
  * every WAIT whose replicas have acknowledged enough is answered. */
 void replicationBeforeSleep(redisServer *s) {
-    if (s->get_ack_from_replicas) {
+    /* Not while clients are paused (a FAILOVER waiting for its replica):
+     * the GETACK would add to the stream the replicas must catch up
+     * with. It goes once the pause ends. */
+    if (s->get_ack_from_replicas && !clientsArePaused(s)) {
         s->get_ack_from_replicas = 0;
         robj *argv[3] = {
             createStringObject(s, "REPLCONF", 8),

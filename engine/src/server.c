@@ -709,6 +709,11 @@ int processCommand(client *c) {
         return C_OK;
     }
     if (_rejectAclDenied(c) != C_OK) return C_OK;
+    /* Clients over maxmemory-clients go (before keys do, and even while a
+     * script is busy); if this one went, its command is not run. */
+    int current = s->current_client == c;
+    evictClients(s);
+    if (current && s->current_client == NULL) return C_ERR;
     /* While a script is busy only a few commands run. */
     if (scriptIsTimedout(s) && !(c->cmd->flags & CMD_ALLOW_BUSY)) {
         _rejectCommand(c, c->cmd->proc == execCommand,
@@ -738,11 +743,6 @@ int processCommand(client *c) {
         c->cmd->proc != discardCommand && c->cmd->proc != quitCommand &&
         c->cmd->proc != resetCommand)
         denyoom = 1;
-    /* Clients over maxmemory-clients go before keys do; if this one
-     * went, its command is not run. */
-    int current = s->current_client == c;
-    evictClients(s);
-    if (current && s->current_client == NULL) return C_ERR;
     /* maxmemory: evict first; a busy script's nested commands leave it
      * alone, so that its propagation is not mixed with DELs. */
     if (s->cfg.maxmemory &&

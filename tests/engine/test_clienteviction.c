@@ -137,6 +137,62 @@ static void testEviction(void) {
     nodeClose(&n);
 }
 
+/* The client that crosses the limit with the command it sends is
+ * evicted before that command runs, and the rest of its pipeline never
+ * runs; a limit below 128 KB counts as 128 KB. */
+static void testEvictsItself(void) {
+    node n;
+    nodeOpen(&n, 6, NULL);
+    CHECK_EQ_STR(nodeCmd(&n, "CLIENT NO-EVICT on"), "+OK\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "CONFIG SET maxmemory-clients 1"), "+OK\r\n");
+    int c = connOpen(&n);
+    static char buf[300 * 1024];
+    int len = snprintf(buf, sizeof(buf), "*3\r\n$3\r\nSET\r\n$3\r\nbig\r\n"
+                       "$%d\r\n", 200 * 1024);
+    memset(buf + len, 'x', 200 * 1024);
+    len += 200 * 1024;
+    len += snprintf(buf + len, sizeof(buf) - (size_t)len,
+                    "\r\n*3\r\n$3\r\nSET\r\n$5\r\nafter\r\n$1\r\n1\r\n");
+    gkConnSend(n.w, c, buf, (size_t)len);
+    nodeRun(&n, 10 * MS);
+    CHECK(!gkConnIsOpen(n.w, c));
+    CHECK_EQ_STR(nodeCmd(&n, "EXISTS big after"), ":0\r\n");
+    CHECK_EQ_INT(statsField(&n, "evicted_clients"), 1);
+    /* a small client under the same limit is served */
+    int d = connOpen(&n);
+    connSend(&n, d, "SET small 1");
+    CHECK_EQ_STR(connRead(&n, d), "+OK\r\n");
+    nodeClose(&n);
+}
+
+/* A MONITOR client counts, and may be evicted, as a normal one. */
+static void testMonitorEvicted(void) {
+    node n;
+    nodeOpen(&n, 7, NULL);
+    CHECK_EQ_STR(nodeCmd(&n, "CLIENT NO-EVICT on"), "+OK\r\n");
+    int mon = connOpen(&n);
+    connSend(&n, mon, "MONITOR");
+    CHECK_EQ_STR(connRead(&n, mon), "+OK\r\n");
+    CHECK_EQ_STR(nodeCmd(&n, "CONFIG SET maxmemory-clients 128kb"), "+OK\r\n");
+    /* lines the monitor does not read fill its socket, then pile up in
+     * its output buffer */
+    static char buf[70 * 1024];
+    int len = snprintf(buf, sizeof(buf), "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n"
+                       "$%d\r\n", 64 * 1024);
+    memset(buf + len, 'v', 64 * 1024);
+    len += 64 * 1024;
+    len += snprintf(buf + len, sizeof(buf) - (size_t)len, "\r\n");
+    for (int i = 0; i < 256 && gkConnIsOpen(n.w, mon); i++) {
+        gkConnSend(n.w, n.conn, buf, (size_t)len);
+        nodeRun(&n, 1 * MS);
+        char ok[64];
+        gkConnRecv(n.w, n.conn, ok, sizeof(ok));
+    }
+    CHECK(!gkConnIsOpen(n.w, mon));
+    CHECK_EQ_INT(statsField(&n, "evicted_clients"), 1);
+    nodeClose(&n);
+}
+
 /* A percentage is of maxmemory, and none without maxmemory; the largest
  * client goes first, a small one stays. */
 static void testPercentAndLargestFirst(void) {
@@ -169,5 +225,9 @@ int main(void) {
         "one with CLIENT NO-EVICT is not", testEviction);
     RUN("a percentage is of maxmemory; the largest client goes first",
         testPercentAndLargestFirst);
+    RUN("a client crossing the limit is evicted before its command runs, "
+        "and its pipeline with it", testEvictsItself);
+    RUN("a MONITOR client counts and goes as a normal one",
+        testMonitorEvicted);
     return gkTestReport();
 }

@@ -935,11 +935,54 @@ static void testFailover(void) {
     gkWorldRelease(t.w);
 }
 
+/* A replica that cannot acknowledge (asleep in DEBUG SLEEP): FAILOVER
+ * gives up at its timeout; with FORCE it fails over all the same, and the
+ * replica takes over once it wakes. Any replica will do without TO. */
+static void testFailoverTimeoutAndForce(void) {
+    for (int force = 0; force < 2; force++) {
+        net t;
+        netOpen(&t, 32 + (uint64_t)force);
+        int m = netAdd(&t, "port 6379\nrepl-diskless-sync-delay 0\n");
+        int r = netAdd(&t, "port 6380\n");
+        char buf[64];
+        cmd(&t, r, "REPLICAOF 127.0.0.1 6379");
+        run(&t, 2 * SEC);
+        int sleeper;
+        gkConnOpen(t.w, t.node[r], &sleeper);
+        gkConnSend(t.w, sleeper, "DEBUG SLEEP 2\r\n", 15);
+        run(&t, 10 * MS);
+        CHECK_EQ_STR(cmd(&t, m, "SET k v"), "+OK\r\n");
+        CHECK_EQ_STR(cmd(&t, m, force
+                         ? "FAILOVER TO 127.0.0.1 6380 FORCE TIMEOUT 300"
+                         : "FAILOVER TIMEOUT 300"), "+OK\r\n");
+        run(&t, 500 * MS);
+        if (!force) {
+            CHECK_EQ_INT(logCount(&t, m, "* FAILOVER to any replica aborted: "
+                                      "Replica never caught up before "
+                                      "timeout"), 1);
+            CHECK_EQ_STR(info(&t, m, "role", buf, sizeof(buf)), "master");
+            CHECK_EQ_STR(cmd(&t, m, "SET after 1"), "+OK\r\n");
+        } else {
+            CHECK_EQ_INT(logCount(&t, m, "* FAILOVER to 127.0.0.1:6380 time "
+                                      "out exceeded, failing over."), 1);
+            run(&t, 3 * SEC);
+            CHECK_EQ_STR(info(&t, r, "role", buf, sizeof(buf)), "master");
+            CHECK_EQ_STR(info(&t, m, "role", buf, sizeof(buf)), "slave");
+            CHECK_EQ_STR(info(&t, m, "master_link_status", buf, sizeof(buf)),
+                         "up");
+            CHECK_EQ_STR(cmd(&t, r, "GET k"), "$1\r\nv\r\n");
+        }
+        gkWorldRelease(t.w);
+    }
+}
+
 int main(void) {
     RUN("a port is one process's: the second bind fails as Redis's does",
         testPorts);
     RUN("FAILOVER holds writes until the replica has them, then the two "
         "swap roles", testFailover);
+    RUN("FAILOVER gives up at its timeout, or with FORCE fails over anyway",
+        testFailoverTimeoutAndForce);
     RUN("a chain: the sub-replica gets the top master's stream",
         testChain);
     RUN("a star of four replicas gets one write", testStar);

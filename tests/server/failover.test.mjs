@@ -94,14 +94,21 @@ describe('FAILOVER between glasskv and redis-server', () => {
     // The replica asleep (DEBUG SLEEP) cannot acknowledge a new write: the
     // master holds writes and waits, refusing a second FAILOVER and
     // REPLICAOF meanwhile, until ABORT.
+    // Until a PING sent after it goes unanswered: the sleep has begun.
     const asleep = async (p, seconds) => {
       const c = await openConnection(p.replica.port);
+      const probe = await openConnection(p.replica.port);
       c.send(`DEBUG SLEEP ${seconds}\r\n`);
-      await sleep(50);
+      for (let i = 0; i < 20; i++) {
+        probe.take();
+        probe.send('PING\r\n');
+        await sleep(100);
+        if (!probe.bytes()) break;
+      }
       return c;
     };
     const target = (p) => ['to', '127.0.0.1', String(p.replica.port)];
-    for (const p of Object.values(both)) await asleep(p, 2);
+    for (const p of Object.values(both)) await asleep(p, 4);
     same((p) => { run(p.master, 'set', 'unacked', '1'); return run(p.master, 'failover', ...target(p), 'timeout', '60000'); });
     same(({ master }) => replInfo(master).master_failover_state);
     same(({ master }) => run(master, 'failover'));
@@ -112,20 +119,20 @@ describe('FAILOVER between glasskv and redis-server', () => {
       assert.equal(replInfo(p.master).master_failover_state, 'no-failover');
       assert.equal(run(p.master, 'set', 'after', 'abort'), 'OK');
     }
-    await sleep(2100);
+    await sleep(4100);
 
     // The same with a timeout of 300 ms: the master gives up
-    for (const p of Object.values(both)) await asleep(p, 2);
+    for (const p of Object.values(both)) await asleep(p, 3);
     same((p) => { run(p.master, 'set', 'unacked', '2'); return run(p.master, 'failover', ...target(p), 'timeout', '300'); });
     for (const p of Object.values(both)) {
       assert.ok(await logged(p.master, /\* FAILOVER to 127\.0\.0\.1:\d+ aborted: Replica never caught up before timeout/, 3000));
       assert.equal(replInfo(p.master).role, 'master');
     }
-    await sleep(2100);
+    await sleep(3100);
 
     // and with FORCE it fails over anyway, the replica taking over once
     // it wakes up
-    for (const p of Object.values(both)) await asleep(p, 1);
+    for (const p of Object.values(both)) await asleep(p, 2);
     same((p) => { run(p.master, 'set', 'unacked', '3'); return run(p.master, 'failover', ...target(p), 'force', 'timeout', '300'); });
     for (const p of Object.values(both)) {
       assert.ok(await logged(p.master, /\* FAILOVER to 127\.0\.0\.1:\d+ time out exceeded, failing over\./, 3000));

@@ -128,10 +128,31 @@ describe('one lab after another', () => {
     expect(snap.lab).toMatchObject({ name: 'replication-star', done: true });
     expect(snap.network.map((n) => n.masterPort)).toEqual([0, ...ports.map(() => 6379)]);
     for (const d of snap.lab!.deliveries) for (const r of d.replicas) expect(r.ms).toBeGreaterThan(0);
+    // seeking back before the MSET: its delivery times are not known yet
+    const mset = snap.lab!.deliveries[1].masterAt!;
+    session.seek(mset - 1e6);
+    const back = session.snapshot().lab!;
+    expect(back.deliveries.map((d) => d.part)).toEqual(['idle', 'loaded']);
+    expect(back.deliveries[1].masterAt).toBeNull();
+    expect(back.deliveries[1].replicas.every((r) => r.ms === null)).toBe(true);
+    expect(back.done).toBe(false);
+    session.seek(snap.now);
+    expect(session.snapshot().lab).toEqual(snap.lab);
     // the star's 14 client programs fill the session's record
     expect(() => session.act({ kind: 'lab', name: 'replication-chain' }))
       .toThrow('lab replication-chain starts 14 client programs and this session has room for 2 more: start a new session for it');
   }, 120_000);
+});
+
+describe('a lab that cannot run', () => {
+  it('is refused when the page\'s server is itself a replica', async () => {
+    const { session } = newSession();
+    await session.boot(emptyLog(3));
+    session.act({ kind: 'server', port: 6390 });
+    session.act({ kind: 'console', text: 'REPLICAOF 127.0.0.1 6390' });
+    expect(() => session.act({ kind: 'lab', name: 'replication-star' }))
+      .toThrow('lab replication-star needs the server on 6379 to be a master: REPLICAOF NO ONE there first');
+  });
 });
 
 describe('client programs on any server', () => {

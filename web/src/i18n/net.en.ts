@@ -43,7 +43,7 @@ export const netEn = {
   'netLog.hint': 'its logfile, newest line last: pid:role (M the server, C a forked child), time, level (* notice, # warning), message',
   'netLab.title': 'Labs: how long a write takes to reach the replicas',
   'netLab.sub': 'Seed 003\'s experiments: a master (6379) and ten replicas (6380 to 6389) on one machine of two shared CPUs, a redis-cli MONITOR on every server. Live in this world, or headless in fresh worlds, with and without the MONITORs.',
-  'netLab.part.sync': 'the replicas sync (diskless, after its 5 s delay)',
+  'netLab.part.sync': 'the replicas sync with their master',
   'netLab.part.idle': 'one SET on the idle master',
   'netLab.part.load': '50 clients write SETs for 200 ms',
   'netLab.part.loaded': 'an MSET among their SETs',

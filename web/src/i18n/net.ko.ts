@@ -45,7 +45,7 @@ export const netKo: Record<keyof typeof netEn, string> = {
   'netLog.hint': '로그 파일, 최신 줄이 맨 아래: pid:역할(M 서버, C 포크된 자식), 시각, 수준(* 알림, # 경고), 메시지',
   'netLab.title': '실습: 쓰기가 복제 서버에 닿기까지',
   'netLab.sub': '시드 003의 실험: CPU 두 개를 나눠 쓰는 한 머신에 마스터(6379)와 복제 서버 열 대(6380~6389), 서버마다 redis-cli MONITOR. 이 월드에서 라이브로, 또는 새 월드에서 헤드리스로(MONITOR 있이, 없이).',
-  'netLab.part.sync': '복제 서버 동기화(디스크리스, 5초 지연 뒤)',
+  'netLab.part.sync': '복제 서버가 마스터와 동기화',
   'netLab.part.idle': '한가한 마스터에 SET 하나',
   'netLab.part.load': '클라이언트 50개가 200 ms 동안 SET',
   'netLab.part.loaded': '그 SET들 사이의 MSET',

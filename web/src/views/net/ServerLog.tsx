@@ -22,26 +22,28 @@ export const ServerLog = memo(function ServerLog({ servers }: { servers: readonl
   const port = chosen !== null && ports.includes(chosen) ? chosen
     : ports.includes(consolePort) ? consolePort : ports[0];
   const node = servers.find((s) => s.port === port)?.node;
-  // Only the lines new since the last read are asked for; a log that went
-  // back (time went back) or another server is read again whole.
-  const [log, setLog] = useState<{ node: number; last: number; lines: string[] } | null>(null);
-  const have = log && log.node === node ? log : null;
+  // Read again whenever the log has a new last line, or time went back
+  // (a rewound world's log may have as many lines, but other ones); only
+  // the lines new since the last read are asked for when time went on.
+  const logLast = servers.find((s) => s.port === port)?.logLast ?? 0;
+  const [log, setLog] = useState<{ node: number; last: number; now: number; lines: string[] } | null>(null);
+  const have = log && log.node === node && now >= log.now ? log : null;
   useEffect(() => {
     if (node === undefined) return;
+    if (have && have.last === logLast) return;
     let current = true;
     void (async () => {
-      let r = await store.serverLog(node, have ? have.last : 0);
-      if (r && have && r.last < have.last) r = await store.serverLog(node, 0);
+      const r = await store.serverLog(node, have && logLast > have.last ? have.last : 0);
       if (!current || !r) return;
-      if (have && r.last >= have.last && r.lines.length === 0) return;
-      const lines = have && r.last >= have.last ? [...have.lines, ...r.lines] : r.lines;
-      setLog({ node, last: r.last, lines: lines.slice(-SHOWN) });
+      const lines = have && logLast > have.last ? [...have.lines, ...r.lines] : r.lines;
+      setLog({ node, last: r.last, now, lines: lines.slice(-SHOWN) });
     })();
     return () => {
       current = false;
     };
-    // have is read, not followed: a new read is due when time moves.
-  }, [store, node, now]);
+    // have is read, not followed: a new read is due when the log or the
+    // time moves.
+  }, [store, node, logLast, now]);
   const lines = have ? have.lines : [];
   const box = useRef<HTMLPreElement>(null);
   useLayoutEffect(() => {
