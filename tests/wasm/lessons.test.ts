@@ -140,7 +140,8 @@ describe('the lesson parser', () => {
     const at = (body: string, front = FRONT) => errorOf(() => parse(body, front));
     expect(at('## S\n\n```glasskv do\nadd 10\nfly away\n```\n').message).toBe('tutorials/en/demo.md:12: unknown action "fly" '
       + '(add, delete, rehash-step, active-rehashing, scan-start, scan-step, scan-finish, wait, next-event, '
-      + 'next-iteration, workload, workload-stop, lab, lab-next, disk, disk-free, crash, restart, mc-start, mc, mc-set, mc-fill)');
+      + 'next-iteration, workload, workload-stop, lab, lab-next, disk, disk-free, machine, crash, restart, server, mc-start, mc, '
+      + 'mc-set, mc-fill)');
     expect(at('## S\n\n```glasskv expect\nreply = 1\n```\n').line).toBe(10);
     expect(at('## S\n\n```glasskv wiggle\nx\n```\n').message).toMatch(/:10: unknown block "glasskv wiggle"/);
     expect(at('## S\n\n```glasskv predict\nquestion: Q?\nrun: PING\n```\n').message).toMatch(/needs "answer:"/);
