@@ -48,9 +48,12 @@ static void testHiddenAndReplicaof(void) {
     CHECK_EQ_STR(nodeCmd(&n, "CONFIG GET key-load-delay"),
                  "*2\r\n$14\r\nkey-load-delay\r\n$3\r\n-10\r\n");
     /* replicaof and its alias: empty on a master, immutable */
-    CHECK_EQ_STR(nodeCmd(&n, "CONFIG GET *of"),
-                 "*4\r\n$9\r\nreplicaof\r\n$0\r\n\r\n$7\r\nslaveof\r\n$0\r\n"
-                 "\r\n");
+    /* both names (in an order of their own: Redis's is its hash
+     * table's) */
+    const char *of = nodeCmd(&n, "CONFIG GET *of");
+    CHECK(!strncmp(of, "*4\r\n", 4));
+    CHECK(strstr(of, "$9\r\nreplicaof\r\n$0\r\n\r\n") != NULL);
+    CHECK(strstr(of, "$7\r\nslaveof\r\n$0\r\n\r\n") != NULL);
     CHECK_EQ_STR(nodeCmd(&n, "CONFIG SET replicaof \"127.0.0.1 7000\""),
                  "-ERR CONFIG SET failed (possibly related to argument "
                  "'replicaof') - can't set immutable config\r\n");
