@@ -192,7 +192,8 @@ void pauseForFailover(redisServer *s, int on) {
 int clientPauseHolds(client *c) {
     redisServer *s = c->srv;
     int type = s->client_pause_type;
-    if (s->failover_pause && type == CLIENT_PAUSE_OFF) type = CLIENT_PAUSE_WRITE;
+    if (s->failover_pause && type == CLIENT_PAUSE_OFF)
+        type = CLIENT_PAUSE_WRITE;
     if (type == CLIENT_PAUSE_OFF) return 0;
     if (c->flags & (CLIENT_SLAVE | CLIENT_MONITOR)) return 0;
     if (type == CLIENT_PAUSE_ALL) return 1;

@@ -928,7 +928,8 @@ const commandMeta commandMetaTable[] = {
       "Hands the master's role to one of its replicas once it has every "
       "write, writes held meanwhile",
       "O(1)",
-      "b?:target=TO(s:host i:port t?:force=) t?:abort= i?:milliseconds=TIMEOUT" },
+      "b?:target=TO(s:host i:port t?:force=) t?:abort= "
+      "i?:milliseconds=TIMEOUT" },
     { "fcall", "noscript skip_monitor no_mandatory_keys stale",
       "scripting", NULL, GK_NUMKEYS_AT2,
       "RW,access,update:2:n0,1,1",

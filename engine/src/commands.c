@@ -579,7 +579,8 @@ const redisCommand redisCommandTable[] = {
 };
 
 int gkCommandId(const char *name) {
-    for (const redisCommand *c = redisCommandTable; name && c->declared_name; c++)
+    for (const redisCommand *c = redisCommandTable;
+         name && c->declared_name; c++)
         if (!strcasecmp(c->declared_name, name)) return c->id;
     return -1;
 }

@@ -445,7 +445,8 @@ static void _psyncReply(redisServer *s, const char *reply) {
     /* A FAILOVER is done once its target continues the stream (or even
      * sends it all again); anything else aborts it. */
     if (s->failover_state == FAILOVER_IN_PROGRESS) {
-        if (strncmp(reply, "+CONTINUE", 9) && strncmp(reply, "+FULLRESYNC", 11)) {
+        if (strncmp(reply, "+CONTINUE", 9) &&
+            strncmp(reply, "+FULLRESYNC", 11)) {
             abortFailover(s, "Failover target rejected psync request");
             return;
         }
