@@ -615,6 +615,17 @@ export class World {
     return -1;
   }
 
+  /** Every Redis server of the world by the port it listens on: one pass
+   *  over the hosts, for callers that look up several ports. */
+  serverPorts(): Map<number, number> {
+    const out = new Map<number, number>();
+    for (let node = 0; node < Limits.MAX_NODES; node++) {
+      const r = this.replNode(node);
+      if (r) out.set(r.port, node);
+    }
+    return out;
+  }
+
   /** The replicas connected to node, in the order they came. */
   replLinks(node: number, count: number): ReplLink[] {
     const out: ReplLink[] = [];

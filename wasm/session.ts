@@ -1119,9 +1119,10 @@ export class Session {
     const lab = labRunning(world)!;
     const until = LAB_SCENES[lab.name][lab.part].until ?? 'replies';
     if (until === 'synced') {
+      const nodes = world.serverPorts();
       return labServers(lab.name).every((s) => {
-        const node = world.serverOnPort(s.port);
-        const r = node >= 0 ? world.replNode(node) : null;
+        const node = nodes.get(s.port);
+        const r = node !== undefined ? world.replNode(node) : null;
         return r !== null && r.link === ReplLink.UP && r.masterPort === s.replicaof;
       });
     }
@@ -1243,9 +1244,10 @@ export class Session {
     const now = world.now();
     const master = timeline.firstExec(live.node, start, now, probe.argc, cmd);
     const ran = new Map<number, number | null>([[world.replNode(live.node)?.port ?? -1, master ? master.t : null]]);
+    const nodes = world.serverPorts();
     const replicas = labServers(name).map((s) => {
-      const node = world.serverOnPort(s.port);
-      const at = master && node >= 0 ? timeline.firstExec(node, master.t, now, probe.argc, cmd)?.t ?? null : null;
+      const node = nodes.get(s.port);
+      const at = master && node !== undefined ? timeline.firstExec(node, master.t, now, probe.argc, cmd)?.t ?? null : null;
       ran.set(s.port, at);
       const before = ran.get(s.replicaof) ?? null;
       return {
