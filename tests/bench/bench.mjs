@@ -6,8 +6,10 @@
 // eval-vs-zcard lab run live in the app's module (livelab.ts), memcached's
 // fill, and redis-benchmark against `glasskv server` and redis-server
 // (redis-benchmark.mjs), and what each command costs in the real server
-// and in the engine (costs.mjs); then seed 003's replication experiment,
-// redis-server on this machine beside the labs (replication.mjs).
+// and in the engine (costs.mjs), the slow-command lab against
+// redis-server doing its steps (slow-command.mjs); then seed 003's
+// replication experiment, redis-server on this machine beside the labs
+// (replication.mjs).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -139,6 +141,9 @@ console.log(`(rates are wall-clock on a shared machine: 1-minute load average ${
 
 console.log('\nbench: what each command costs, redis-server\'s measured time against the engine\'s virtual time (costs.mjs)...');
 spawnSync(process.execPath, [join(root, 'tests', 'bench', 'costs.mjs')], { stdio: 'inherit' });
+
+console.log('\nbench: the slow-command lab against redis-server doing its steps (slow-command.mjs)...');
+spawnSync(process.execPath, [join(root, 'tests', 'bench', 'slow-command.mjs')], { stdio: 'inherit' });
 
 console.log('\nbench: one write reaching ten replicas, redis-server on this machine against the labs (replication.mjs)...');
 spawnSync(process.execPath, [join(root, 'tests', 'bench', 'replication.mjs')], { stdio: 'inherit' });

@@ -7,16 +7,19 @@
 // calibrated against (engine/src/cost.h and what uses it).
 //
 //   node tests/bench/costs.mjs [--sizes 10000,100000] [--only KEYS,SCAN]
-//                              [--reps 3] [--write]
+//                              [--reps 3] [--write] [--engine]
 //
 // The real server's figure is the median of --reps runs, each on freshly
-// built data (the engine's is the same every time). --write saves the
-// table to tests/bench/costs.json. A table whose engine column was
-// recomputed alone after a change to the cost model, against the real
-// server's column as measured, says so in its engine_rerun field (the
-// commit the engine's figures are from).
+// built data (the engine's is the same every time). The machines these
+// run on differ (a 32 MB L3 cache or a 480 MB one), and so do the real
+// server's times on them, by up to 2x for the same row: tests/bench/
+// costs.json keeps a table per machine measured, and the cost model is
+// fitted across them. --write adds this machine's table to it (or
+// replaces the one of the same processor and caches). --engine runs the
+// engine alone and compares it with every table kept.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { glasskvBin as glasskv, root, startServer } from '../server/servers.mjs';
 
@@ -116,15 +119,59 @@ function engineRow(setup, timed, stat) {
   return usecPerCall(r.stdout.slice(r.stdout.lastIndexOf('# Commandstats')), stat);
 }
 
+/** This machine: its processor, CPUs and caches. */
+function machine() {
+  const cache = (i) => {
+    try {
+      return readFileSync(`/sys/devices/system/cpu/cpu0/cache/index${i}/size`, 'utf8').trim();
+    } catch {
+      return '?';
+    }
+  };
+  return `${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} CPUs, L2 ${cache(2)}, L3 ${cache(3)}`;
+}
+
+const JSON_PATH = join(root, 'tests', 'bench', 'costs.json');
+const kept = JSON.parse(readFileSync(JSON_PATH, 'utf8'));
+const within = (ratio) => ratio >= 0.75 && ratio <= 1.25;
+const fmtN = (n) => (n === null ? '' : n.toLocaleString('en-US')).padStart(10);
+
 spawnSync('make', ['-s', '-C', join(root, 'engine')], { stdio: 'inherit' });
+const selected = ROWS.filter(([name]) => !ONLY.length || ONLY.some((o) => name.startsWith(o)));
+
+if (process.argv.includes('--engine')) {
+  // The engine alone, against every machine's table kept.
+  const names = kept.machines.map((m, i) => `machine ${i + 1}`);
+  kept.machines.forEach((m, i) => console.log(`machine ${i + 1}: ${m.cpu} (measured ${m.measured})`));
+  console.log(`${'command'.padEnd(20)} ${'elements'.padStart(10)} ${'engine usec'.padStart(12)} `
+    + names.map((n) => `${n.padStart(12)} ratio`).join(' '));
+  const counts = kept.machines.map(() => [0, 0]);
+  for (const [name, stat, sized, setup, timed] of selected) {
+    for (const n of sized ? SIZES : [null]) {
+      const engine = engineRow(setup(n ?? 0), timed(n ?? 0), stat);
+      const cells = kept.machines.map((m, i) => {
+        const row = m.rows.find((r) => r.name === name && r.n === n);
+        if (!row) return `${'-'.padStart(12)}      `;
+        const ratio = engine / row.redis;
+        counts[i][0] += within(ratio) ? 1 : 0;
+        counts[i][1]++;
+        return `${row.redis.toFixed(2).padStart(12)} ${ratio.toFixed(2).padStart(5)}`;
+      });
+      console.log(`${name.padEnd(20)} ${fmtN(n)} ${engine.toFixed(2).padStart(12)} ${cells.join(' ')}`);
+    }
+  }
+  counts.forEach(([w, t], i) => console.log(`machine ${i + 1}: ${w} of ${t} rows within ±25%`));
+  process.exit(0);
+}
+
 const server = await startServer('redis', ['--enable-debug-command', 'yes', '--appendonly', 'no']);
 const { port } = server;
 const table = [];
+console.log(`on ${machine()}`);
 console.log(`${'command'.padEnd(20)} ${'elements'.padStart(10)} ${'redis usec'.padStart(12)}`
   + ` ${'engine usec'.padStart(12)} ${'ratio'.padStart(8)}   (usec_per_call of INFO commandstats)`);
 try {
-  for (const [name, stat, sized, setup, timed] of ROWS) {
-    if (ONLY.length && !ONLY.some((o) => name.startsWith(o))) continue;
+  for (const [name, stat, sized, setup, timed] of selected) {
     for (const n of sized ? SIZES : [null]) {
       const s = setup(n ?? 0), t = timed(n ?? 0);
       const runs = Array.from({ length: REPS }, () => redisRow(port, s, t, stat)).sort((a, b) => a - b);
@@ -133,18 +180,23 @@ try {
       const row = { name, n, redis: Number(redis.toFixed(2)), engine: Number(engine.toFixed(2)),
         ratio: Number((engine / redis).toFixed(3)) };
       table.push(row);
-      console.log(`${name.padEnd(20)} ${(n === null ? '' : n.toLocaleString('en-US')).padStart(10)}`
+      console.log(`${name.padEnd(20)} ${fmtN(n)}`
         + ` ${row.redis.toFixed(2).padStart(12)} ${row.engine.toFixed(2).padStart(12)} ${row.ratio.toFixed(2).padStart(8)}`);
     }
   }
 } finally {
   await server.stop();
 }
-const off = table.filter((r) => !(r.ratio >= 0.75 && r.ratio <= 1.25));
+const off = table.filter((r) => !within(r.ratio));
 console.log(`\n${table.length - off.length} of ${table.length} rows within ±25% (engine usec per call against redis-server's)`);
 if (process.argv.includes('--write')) {
-  writeFileSync(join(root, 'tests', 'bench', 'costs.json'), JSON.stringify({
-    measured: new Date().toISOString().slice(0, 10), unit: 'usec_per_call', reps: REPS,
-    rows: table }, null, 2) + '\n');
-  console.log('wrote tests/bench/costs.json');
+  const cpu = machine();
+  const entry = { cpu, measured: new Date().toISOString().slice(0, 10), reps: REPS,
+    rows: table.map(({ name, n, redis }) => ({ name, n, redis })) };
+  const machines = kept.machines.filter((m) => m.cpu !== cpu);
+  // a row a line
+  const text = JSON.stringify({ unit: 'usec_per_call', machines: [...machines, entry] }, null, 1)
+    .replace(/\{\n\s+("name": .*,)\n\s+("n": .*,)\n\s+("redis": .*)\n\s+\}/g, '{ $1 $2 $3 }');
+  writeFileSync(JSON_PATH, `${text}\n`);
+  console.log(`wrote this machine's table to tests/bench/costs.json (${machines.length + 1} machines)`);
 }
