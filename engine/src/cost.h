@@ -29,7 +29,11 @@
  * once the sets outgrow the cache. The constants were fitted to Debian's
  * redis-server 7.0 on an AMD EPYC virtual machine with 1 MB of L2 per core
  * and a 32 MB L3 shared with other machines, whose share behaves as about
- * 8 MB, and a DRAM access (with its TLB miss) of about 140 ns, and checked
+ * 8 MB, and a DRAM access of about 140 ns with the walk of the page
+ * table that a TLB of 2,048 entries needs past 8 MB (a skiplist's upper
+ * levels, one node in 4 or 16 scattered over every page, walk sooner:
+ * redis-server's ZUNIONSTORE takes 3 us a member at a million, three
+ * times what it takes at 100k), and checked
  * against an Intel Xeon one with 2 MB of L2 and a 480 MB L3, where the
  * 100k-element rows run faster and the 1M-element ones about as fast
  * (tests/bench/costs.json keeps both tables; tests/bench/costs.mjs
@@ -62,12 +66,17 @@
 #define COST_CMP_NS 6           /* one comparison of two short values */
 #define COST_MATCH_NS_PER_BYTE 2/* a glob pattern against a key */
 
-/* The memory hierarchy a random access meets. */
+/* The memory hierarchy a random access meets: the caches hold lines, and
+ * the TLB maps pages; beyond its reach an access first walks the page
+ * table (whose entries sit in the caches). */
 #define COST_L2_BYTES (1u << 20)
 #define COST_L3_BYTES (8u << 20)
 #define COST_L2_NS 4
 #define COST_L3_NS 40
-#define COST_DRAM_NS 140
+#define COST_DRAM_NS 80
+#define COST_PAGE_BYTES 4096u
+#define COST_TLB_BYTES (8u << 20)  /* 2,048 entries of 4 KB pages */
+#define COST_TLB_NS 60
 
 /* A server's working set: what it added since startup, on top of what an
  * idle Redis holds. Not used_memory itself: the startup tables of the
@@ -80,17 +89,36 @@ static inline size_t costWorkingSet(const gkMem *m) {
            COST_STARTUP_BYTES;
 }
 
-/* The average cost of one random access into a working set of w bytes. */
-static inline uint64_t costMissNs(size_t w) {
-    uint64_t kb = (uint64_t)(w >> 10) + 1;
-    uint64_t l2 = COST_L2_BYTES >> 10, l3 = COST_L3_BYTES >> 10;
-    if (kb <= l2) return COST_L2_NS;
+/* The cost of one random access to a line among those of a footprint of
+ * lines bytes, which lie on pages bytes of pages: a share L2/lines hits
+ * the L2, a share L3/lines the L3, the rest goes to DRAM; and the share
+ * of the pages beyond the TLB's reach walks the page table first. */
+static inline uint64_t costAccessNs(size_t lines, size_t pages) {
     /* in units of 1/1024 of the accesses */
-    uint64_t in_l2 = l2 * 1024 / kb;
+    uint64_t kb = (uint64_t)(lines >> 10) + 1;
+    uint64_t l2 = COST_L2_BYTES >> 10, l3 = COST_L3_BYTES >> 10;
+    uint64_t in_l2 = kb <= l2 ? 1024 : l2 * 1024 / kb;
     uint64_t in_l3 = (kb <= l3 ? 1024 : l3 * 1024 / kb) - in_l2;
     uint64_t in_dram = 1024 - in_l2 - in_l3;
-    return (in_l2 * COST_L2_NS + in_l3 * COST_L3_NS +
-            in_dram * COST_DRAM_NS + 512) / 1024;
+    uint64_t pkb = (uint64_t)(pages >> 10) + 1, reach = COST_TLB_BYTES >> 10;
+    uint64_t walks = pkb <= reach ? 0 : 1024 - reach * 1024 / pkb;
+    return (in_l2 * COST_L2_NS + in_l3 * COST_L3_NS + in_dram * COST_DRAM_NS +
+            walks * COST_TLB_NS + 512) / 1024;
+}
+
+/* A random access into a working set of w bytes, packed: its lines and
+ * its pages are the same bytes. */
+static inline uint64_t costMissNs(size_t w) {
+    return costAccessNs(w, w);
+}
+
+/* A random access to one of n objects of size bytes each, scattered one
+ * to a page or more among total bytes of memory (the nodes of a
+ * skiplist's upper levels, a random quarter, a sixteenth... of all):
+ * their lines fit the caches sooner than their pages fit the TLB. */
+static inline uint64_t costScatteredNs(size_t n, size_t size, size_t total) {
+    size_t pages = n < total / COST_PAGE_BYTES ? n * COST_PAGE_BYTES : total;
+    return costAccessNs(n * size, pages);
 }
 
 /* A free of a block anywhere in a working set of w bytes: the block is

@@ -140,19 +140,29 @@ static zskiplistNode *zslSearch(redisServer *s, zskiplist *zsl,
                                 double score, const sds ele,
                                 zskiplistNode **update,
                                 unsigned long *rank) {
-    zskiplistNode *x = zsl->header;
+    zskiplistNode *x = zsl->header, *tied = NULL;
     uint64_t ns = 0;
     for (int i = zsl->level - 1; i >= 0; i--) {
         if (rank) rank[i] = i == zsl->level - 1 ? 0 : rank[i + 1];
-        /* Each node passed is a random access (cost.h) into the nodes
-         * that reach level i, about length / 4^i of them: the top levels
-         * stay in the cache, the bottom ones do not. */
-        uint64_t miss = costMissNs((size_t)(zsl->length >> (2 * i)) *
-                                   ZSL_NODE_BYTES) + COST_CMP_NS;
-        while (x->level[i].forward &&
-               zslBefore(x->level[i].forward, score, ele)) {
+        /* Each node passed is a random access (cost.h) to one of the
+         * nodes that reach level i, about length / 4^i of them, scattered
+         * among all the list's: the top levels stay in the cache, the
+         * bottom ones do not, and their pages outgrow the TLB sooner. */
+        uint64_t miss = costScatteredNs((size_t)(zsl->length >> (2 * i)),
+                                        ZSL_NODE_BYTES,
+                                        (size_t)zsl->length * ZSL_NODE_BYTES)
+                        + COST_CMP_NS;
+        zskiplistNode *f;
+        while ((f = x->level[i].forward) != NULL) {
+            /* a tie on the score compares the members: the node's sds
+             * is a block of its own, one more access (once a node) */
+            if (f->score == score && f != tied) {
+                ns += miss;
+                tied = f;
+            }
+            if (!zslBefore(f, score, ele)) break;
             if (rank) rank[i] += x->level[i].span;
-            x = x->level[i].forward;
+            x = f;
             ns += miss;
         }
         update[i] = x;
