@@ -8,8 +8,9 @@
  *   - its call: COST_CALL_NS;
  *   - each dict operation (dict.c): hashing the key, then the bucket, the
  *     entry and the key compared, which are random accesses;
- *   - each entry an iterator or a scan visits: its bucket, the entry and
- *     its key;
+ *   - each entry an iterator visits: the entry and its key, the buckets
+ *     being read in memory order; a scan's cursor visits the buckets out
+ *     of order, so there the bucket is a random access too;
  *   - each allocation (COST_ALLOC_NS) and each free (COST_FREE_NS), a free
  *     of a value counted from its shape when its last reference goes
  *     (freeObjectCost), on the thread that frees it;

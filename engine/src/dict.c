@@ -510,8 +510,9 @@ dictEntry *dictNext(dictIterator *iter) {
         }
         if (iter->entry) {
             iter->nextEntry = iter->entry->next;
-            /* an entry in hash order: its bucket, itself and its key */
-            _dictCharge(iter->d, 3 * _dictMiss(iter->d));
+            /* an entry in hash order: its bucket, read in memory order
+             * with the ones around it, then itself and its key */
+            _dictCharge(iter->d, COST_SEQ_NS + 2 * _dictMiss(iter->d));
             return iter->entry;
         }
     }
