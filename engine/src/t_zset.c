@@ -155,12 +155,13 @@ static zskiplistNode *zslSearch(redisServer *s, zskiplist *zsl,
         zskiplistNode *f;
         while ((f = x->level[i].forward) != NULL) {
             /* a tie on the score compares the members: the node's sds
-             * is a block of its own, one more access (once a node) */
-            if (f->score == score && f != tied) {
-                ns += miss;
-                tied = f;
+             * is a block of its own, one more access; the node a level
+             * stops at is met again below, its member already read */
+            if (f->score == score && f != tied) ns += miss;
+            if (!zslBefore(f, score, ele)) {
+                tied = f->score == score ? f : tied;
+                break;
             }
-            if (!zslBefore(f, score, ele)) break;
             if (rank) rank[i] += x->level[i].span;
             x = f;
             ns += miss;

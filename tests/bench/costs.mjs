@@ -12,7 +12,7 @@
 // The real server's figure is the median of --reps runs, each on freshly
 // built data (the engine's is the same every time). The machines these
 // run on differ (a 32 MB L3 cache or a 480 MB one), and so do the real
-// server's times on them, by up to 2x for the same row: tests/bench/
+// server's times on them, by up to 4x for the same row: tests/bench/
 // costs.json keeps a table per machine measured, and the cost model is
 // fitted across them. --write adds this machine's table to it (or
 // replaces the one of the same processor and caches). --engine runs the
@@ -191,8 +191,12 @@ const off = table.filter((r) => !within(r.ratio));
 console.log(`\n${table.length - off.length} of ${table.length} rows within ±25% (engine usec per call against redis-server's)`);
 if (process.argv.includes('--write')) {
   const cpu = machine();
-  const entry = { cpu, measured: new Date().toISOString().slice(0, 10), reps: REPS,
-    rows: table.map(({ name, n, redis }) => ({ name, n, redis })) };
+  // rows measured now replace those of this machine's table; the others stay
+  const old = kept.machines.find((m) => m.cpu === cpu)?.rows ?? [];
+  const fresh = table.map(({ name, n, redis }) => ({ name, n, redis }));
+  const rows = ROWS.flatMap(([name]) => [...new Map([...old, ...fresh]
+    .filter((r) => r.name === name).map((r) => [r.n, r])).values()]);
+  const entry = { cpu, measured: new Date().toISOString().slice(0, 10), reps: REPS, rows };
   const machines = kept.machines.filter((m) => m.cpu !== cpu);
   // a row a line
   const text = JSON.stringify({ unit: 'usec_per_call', machines: [...machines, entry] }, null, 1)
