@@ -22,11 +22,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { glasskvBin as glasskv, root, startServer } from '../server/servers.mjs';
+import { flag } from './flags.mjs';
 
-function flag(name, dflt) {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : dflt;
-}
 const SIZES = flag('--sizes', '10000,100000,1000000').split(',').map(Number);
 const ONLY = flag('--only', '').split(',').filter(Boolean);
 const REPS = Number(flag('--reps', '3'));

@@ -1,0 +1,77 @@
+/* The memory accesses of the cost model (cost.h), by shape: a working set
+ * that fits the L2 costs an L2 hit; a packed one walks the page table
+ * only once it outgrows the TLB's 8 MB; objects scattered one to a page
+ * (a skiplist's upper levels) walk sooner than their bytes alone would
+ * say; and a skiplist search that meets a tie on the score reads the
+ * member too. The figures themselves are held to redis-server's by
+ * tests/bench/costs.mjs. */
+#include <stdlib.h>
+#include <string.h>
+#include "gktest.h"
+#include "aofkit.h"
+#include "cost.h"
+
+#define MB (1u << 20)
+
+static void testPackedAndScattered(void) {
+    CHECK_EQ_INT((long long)costMissNs(512u << 10), COST_L2_NS);
+    /* dearer as the working set grows */
+    uint64_t last = 0;
+    for (size_t w = 64u << 10; w <= 512u * MB; w *= 2) {
+        CHECK(costMissNs(w) >= last);
+        last = costMissNs(w);
+    }
+    /* packed: no walk within the TLB's reach, a walk for most accesses
+     * far beyond it */
+    CHECK_EQ_INT((long long)costMissNs(8 * MB), (long long)costAccessNs(8 * MB, 0));
+    CHECK(costMissNs(96 * MB) > costAccessNs(96 * MB, 0) + COST_TLB_NS / 2);
+    /* a quarter of a million nodes of 96 bytes, one in four of a 96 MB
+     * list: 24 MB of lines but pages all over the 96 MB */
+    CHECK(costScatteredNs(250000, 96, 96 * MB) > costMissNs(250000 * 96));
+    CHECK_EQ_INT((long long)costScatteredNs(250000, 96, 96 * MB),
+                 (long long)costMissNs(96 * MB) -
+                 (long long)costAccessNs(96 * MB, 0) +
+                 (long long)costAccessNs(250000 * 96, 0));
+    /* a thousand of them lie on 4 MB of pages: as cheap as packed */
+    CHECK_EQ_INT((long long)costScatteredNs(1000, 96, 96 * MB),
+                 (long long)costMissNs(1000 * 96));
+}
+
+/* INFO commandstats' usec for ZADD after adding members m:00000 ... in
+ * order, all at score 0 (tied) or each at its own score, to a skiplist. */
+static double zaddUsec(int tied) {
+    node n;
+    nodeOpen(&n, 7, "zset-max-listpack-entries 0\n");
+    char line[4096];
+    for (int i = 0; i < 5000; i += 200) {
+        int len = snprintf(line, sizeof(line), "ZADD z");
+        for (int j = i; j < i + 200; j++)
+            len += snprintf(line + len, sizeof(line) - (size_t)len,
+                            " %d m:%05d", tied ? 0 : j, j);
+        nodeCmd(&n, line);
+    }
+    nodeCmd(&n, "INFO commandstats");
+    const char *p = strstr(n.out, "cmdstat_zadd:calls=25,usec=");
+    double usec = p ? atof(p + strlen("cmdstat_zadd:calls=25,usec=")) : -1;
+    nodeCmd(&n, "ZCARD z");
+    CHECK(strstr(n.out, ":5000\r\n") != NULL);
+    nodeClose(&n);
+    return usec;
+}
+
+static void testTiesReadTheMember(void) {
+    /* the same inserts at the same places: the same levels from the same
+     * seed, the same nodes passed; tied, each node met reads its member */
+    double tied = zaddUsec(1), apart = zaddUsec(0);
+    CHECK(apart > 0);
+    CHECK(tied > apart);
+}
+
+int main(void) {
+    RUN("a random access costs its cache level, and a page-table walk "
+        "beyond the TLB's reach, sooner for objects scattered one to a page",
+        testPackedAndScattered);
+    RUN("a skiplist search that meets a tie on the score reads the member",
+        testTiesReadTheMember);
+    return gkTestReport();
+}
