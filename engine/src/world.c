@@ -239,6 +239,15 @@ static void _evSkipStale(gkWorld *w) {
     while (w->nevents && _evStale(w, &w->events[0])) _evPop(w);
 }
 
+/* The events queued that will still run (not the stale ones, which the
+ * queue drops only when they come to its head). */
+size_t worldLiveEvents(gkWorld *w) {
+    size_t n = 0;
+    for (size_t i = 0; i < (size_t)w->nevents; i++)
+        if (!_evStale(w, &w->events[i])) n++;
+    return n;
+}
+
 /* Virtual time of the next live event, UINT64_MAX if none is queued. Stale
  * events (a wake, machine step or crash since replaced) are popped on the
  * way. */
