@@ -179,6 +179,7 @@ export const en = {
   'lesson.finished': 'Lesson complete. Keep exploring in the console, or leave the lesson to get your sandbox back.',
   'lesson.reset': 'Restart step',
   'lesson.rebuilt': 'This step starts from a clean state: the scenario (seed {seed}) and the {n, plural, one {# action} other {# actions}} of the earlier steps, replayed.',
+  'lesson.caughtUp': 'The earlier steps’ blocks you skipped have been run for you ({n, plural, one {# action} other {# actions}}): this step starts where the lesson expects.',
   'lesson.offPlan': 'The world has changed beyond the lesson’s steps. That is fine: the next step will start from a clean state.',
   'lesson.error': 'That did not run: {msg}',
   'lesson.block.run': 'Run',

@@ -180,6 +180,7 @@ export const ko: Record<MessageKey, string> = {
   'lesson.finished': '레슨을 마쳤습니다. 콘솔에서 더 실험해 보거나, 레슨을 나가 샌드박스로 돌아가세요.',
   'lesson.reset': '단계 다시 시작',
   'lesson.rebuilt': '이 단계는 깨끗한 상태에서 시작합니다: 시나리오(시드 {seed})에 앞 단계들의 동작 {n}개를 다시 실행했습니다.',
+  'lesson.caughtUp': '앞 단계에서 건너뛴 블록을 대신 실행했습니다(동작 {n}개). 이 단계는 레슨이 예정한 상태에서 시작합니다.',
   'lesson.offPlan': '레슨 단계에 없는 변경이 생겼습니다. 괜찮습니다. 다음 단계는 깨끗한 상태에서 시작합니다.',
   'lesson.error': '실행하지 못했습니다: {msg}',
   'lesson.block.run': '실행',

@@ -55,6 +55,13 @@ export function logFollows(entries: readonly LogEntry[], planned: readonly Actio
   return entries.length === planned.length && entries.every((e, i) => sameAction(e.action, planned[i]));
 }
 
+/** True when the log holds the first of the planned actions, in order,
+ *  and nothing else: applying the rest brings the world where the plan
+ *  says, as replaying them all from a clean world would. */
+export function logLeads(entries: readonly LogEntry[], planned: readonly Action[]): boolean {
+  return entries.length <= planned.length && entries.every((e, i) => sameAction(e.action, planned[i]));
+}
+
 /** The focus targets of a step, in order. */
 export function focusOf(step: Step): string[] {
   return blocksOf(step).flatMap((b) => (b.type === 'focus' ? b.targets : []));

@@ -5,14 +5,16 @@
 //
 // A step is entered in place when the world is exactly where the plan says
 // the previous step ends (the log holds the planned actions and nothing
-// else); otherwise the step's starting state is rebuilt from a clean world:
-// the scenario plus the planned actions of the earlier steps (plan.ts).
-import type { ConsoleEntry, ReplyValue, SessionLog } from '../../../wasm/protocol';
+// else); otherwise the step's starting state is rebuilt: the scenario plus
+// the planned actions of the earlier steps (plan.ts). Moving on from a
+// world still on the plan (blocks left unrun), only the actions it lacks
+// are applied; any other way, it is rebuilt from a clean world.
+import type { Action, ConsoleEntry, ReplyValue, SessionConfig, SessionLog } from '../../../wasm/protocol';
 import type { Lang } from '../i18n';
 import { freshConfig, freshLog } from '../model/persist';
 import type { Store } from '../model/store';
 import { findLesson } from './catalog';
-import { LESSON_EPOCH_MS, actionsAtEntry, actionsBefore, actionsBeforeClick, autoBlocks, clickBlocks, logFollows } from './plan';
+import { LESSON_EPOCH_MS, actionsAtEntry, actionsBefore, actionsBeforeClick, autoBlocks, clickBlocks, logFollows, logLeads } from './plan';
 import { answerFits, compare, needsAof, probeRoots, readProbe, readSlabs, showValue } from './probe';
 import { emptySaved, loadSaved, storeSaved, type Answer, type LessonProgress, type SavedLessons } from './progress';
 import type { ActionBlock, Lesson } from './types';
@@ -32,6 +34,10 @@ export interface LessonState {
   busy: boolean;
   /** The current step was rebuilt from a clean state on entry. */
   rebuilt: boolean;
+  /** The actions of earlier blocks left unrun that moving on to the
+   *  current step applied in place, to bring the world where the plan
+   *  says (0: none). */
+  caughtUp: number;
   pickerOpen: boolean;
   /** Why the last operation failed, if it did. */
   error: string | null;
@@ -51,7 +57,7 @@ export class LessonRunner {
     // A lesson file may have changed since: a step it no longer has is not restored.
     const fits = lesson && p && p.step < lesson.steps.length && p.ran <= clickBlocks(lesson.steps[p.step]).length;
     const active = fits ? activeOf(saved.active!, p) : null;
-    this.state = { active, busy: false, rebuilt: false, pickerOpen: false, error: null };
+    this.state = { active, busy: false, rebuilt: false, caughtUp: 0, pickerOpen: false, error: null };
   }
 
   getState = (): LessonState => this.state;
@@ -103,7 +109,7 @@ export class LessonRunner {
   forgetActive(): void {
     this.saved = { ...this.saved, active: null, sandbox: null };
     storeSaved(this.saved);
-    this.set({ active: null, rebuilt: false });
+    this.set({ active: null, rebuilt: false, caughtUp: 0 });
   }
 
   /** After the saved log was replayed at load: trusts the log over the
@@ -136,7 +142,7 @@ export class LessonRunner {
     const a: ActiveLesson = { id, step, ran, completed: prev?.completed ?? [], answers };
     this.saved = { ...this.saved, sandbox };
     this.update(a, config);
-    this.set({ rebuilt: false, error: null });
+    this.set({ rebuilt: false, caughtUp: 0, error: null });
     return true;
   }
 
@@ -160,7 +166,7 @@ export class LessonRunner {
     const sandbox = this.saved.sandbox;
     this.saved = { ...this.saved, active: null, sandbox: null };
     storeSaved(this.saved);
-    this.set({ active: null, rebuilt: false, error: null });
+    this.set({ active: null, rebuilt: false, caughtUp: 0, error: null });
     await this.busy(() => this.store.boot(sandbox ?? freshLog()));
   }
 
@@ -172,14 +178,25 @@ export class LessonRunner {
     if (!a || !lesson || this.state.busy || k < 0 || k >= lesson.steps.length || k === a.step) return;
     const completed = k > a.step && a.ran >= clickBlocks(lesson.steps[a.step]).length
       ? addStep(a.completed, a.step) : a.completed;
-    const inPlace = k === a.step + 1 && logFollows(this.store.getState().log.entries, actionsBefore(lesson, k));
+    const { log, snapshot } = this.store.getState();
+    const inPlace = k === a.step + 1 && logFollows(log.entries, actionsBefore(lesson, k));
+    const planned = actionsAtEntry(lesson, k);
+    // (live: an action taken in the past would fork the log there)
+    const onPlan = !inPlace && k > a.step && (snapshot?.history.atEnd ?? false)
+      && sameConfig(log.config, this.configOf(lesson, a.id)) && logLeads(log.entries, planned);
     await this.busy(async () => {
+      if (onPlan) {
+        const skipped = Math.max(0, actionsBefore(lesson, k).length - log.entries.length);
+        this.update({ ...a, step: k, ran: 0, completed });
+        this.set({ rebuilt: false, caughtUp: skipped });
+        return (await this.applyActions(planned.slice(log.entries.length))) !== null;
+      }
       if (!inPlace) return this.rebuild(lesson, { ...a, completed }, k, 0);
       for (const b of autoBlocks(lesson.steps[k])) {
         if (!(await this.apply(b))) return false;
       }
       this.update({ ...a, step: k, ran: 0, completed });
-      this.set({ rebuilt: false });
+      this.set({ rebuilt: false, caughtUp: 0 });
       return true;
     });
   }
@@ -273,9 +290,14 @@ export class LessonRunner {
   // ---- Plumbing. ----
 
   /** Applies a block's actions; null if one failed. */
-  private async apply(block: ActionBlock): Promise<ConsoleEntry[] | null> {
+  private apply(block: ActionBlock): Promise<ConsoleEntry[] | null> {
+    return this.applyActions(block.actions);
+  }
+
+  /** Applies actions in turn; null if one failed. */
+  private async applyActions(actions: readonly Action[]): Promise<ConsoleEntry[] | null> {
     const out: ConsoleEntry[] = [];
-    for (const action of block.actions) {
+    for (const action of actions) {
       const entries = await this.store.act(action);
       const s = this.store.getState();
       if (s.error || s.phase !== 'ready') {
@@ -289,11 +311,16 @@ export class LessonRunner {
 
   /** Builds the state before click block `ran` of step k from a clean world. */
   private async rebuild(lesson: Lesson, a: ActiveLesson, k: number, ran: number): Promise<boolean> {
-    const config = this.saved.lessons[a.id]?.config ?? newProgress(lesson).config;
+    const config = this.configOf(lesson, a.id);
     const script = ran === 0 ? actionsAtEntry(lesson, k) : actionsBeforeClick(lesson, k, ran);
     this.update({ ...a, step: k, ran }, config);
-    this.set({ rebuilt: true });
+    this.set({ rebuilt: true, caughtUp: 0 });
     return this.store.boot({ version: 1, config, entries: [] }, script);
+  }
+
+  /** The scenario a lesson's world is built from. */
+  private configOf(lesson: Lesson, id: string): SessionConfig {
+    return this.saved.lessons[id]?.config ?? newProgress(lesson).config;
   }
 
   private update(a: ActiveLesson, config?: LessonProgress['config']): void {
@@ -320,8 +347,13 @@ export class LessonRunner {
   forgetAll(): void {
     this.saved = emptySaved();
     storeSaved(this.saved);
-    this.set({ active: null, rebuilt: false });
+    this.set({ active: null, rebuilt: false, caughtUp: 0 });
   }
+}
+
+function sameConfig(x: SessionConfig, y: SessionConfig): boolean {
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)]) as Set<keyof SessionConfig>;
+  return [...keys].every((key) => x[key] === y[key]);
 }
 
 function newProgress(lesson: Lesson): LessonProgress {

@@ -75,10 +75,12 @@ function LessonBody({ lesson, step }: { lesson: Lesson; step: number }) {
   );
 }
 
-/** Whether the step was rebuilt, whether the world left the plan, errors. */
+/** Whether the step was rebuilt or caught up, whether the world left the
+ *  plan, errors. */
 function StepNotes({ lesson, step }: { lesson: Lesson; step: number }) {
   const t = useT();
   const rebuilt = useLesson((s) => s.rebuilt);
+  const caughtUp = useLesson((s) => s.caughtUp);
   const ran = useLesson((s) => s.active?.ran ?? 0);
   const error = useLesson((s) => s.error);
   const busy = useLesson((s) => s.busy);
@@ -92,6 +94,7 @@ function StepNotes({ lesson, step }: { lesson: Lesson; step: number }) {
       {error ? <p className="lesson-note bad" role="alert">{t('lesson.error', { msg: error })}</p> : null}
       {offPlan ? <p className="lesson-note warn" data-testid="lesson.offPlan">{t('lesson.offPlan')}</p> : null}
       {!offPlan && rebuilt && step > 0 ? <p className="lesson-note rebuilt">{t('lesson.rebuilt', { seed, n: replayed })}</p> : null}
+      {!offPlan && caughtUp > 0 ? <p className="lesson-note rebuilt" data-testid="lesson.caughtUp">{t('lesson.caughtUp', { n: caughtUp })}</p> : null}
     </>
   );
 }
