@@ -4,7 +4,9 @@
 //
 //   node scripts/fuzz.mjs                     replay every committed corpus,
 //                                             then fuzz each target briefly
-//                                             (FUZZ_SECONDS, default 30)
+//                                             (FUZZ_SECONDS, default 30),
+//                                             as many at once as there are
+//                                             CPUs
 //   node scripts/fuzz.mjs <target> [seconds]  a long campaign on one target
 //   node scripts/fuzz.mjs share [seconds]     the share-link fuzzer
 //                                             (tests/fuzz/share.test.ts, on
@@ -21,8 +23,9 @@
 // run: new inputs go to build/fuzz/work/<target>/, crashes to
 // build/fuzz/crashes/. A crash fails the run and prints how to replay it;
 // once fixed, copy the input into the committed corpus as a regression.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -73,27 +76,76 @@ function flags(t) {
   ];
 }
 
-/** Runs every input of the committed corpus once. */
-function replay(t) {
+/** The harness runs of target t: every input of the committed corpus once,
+ *  then (with seconds) fuzzing for that long, starting from the committed
+ *  corpus and what earlier runs on this machine found. Each is
+ *  [what it says it does, its arguments]. */
+function harnessRuns(t, seconds) {
+  const out = [];
   const dir = corpusOf(t);
-  if (!existsSync(dir)) return true;
-  console.log(`fuzz: ${t}: replaying ${readdirSync(dir).length} corpus inputs`);
-  return run(join(build, `fuzz_${t}`), [...flags(t), '-runs=0', dir]);
+  if (existsSync(dir)) {
+    out.push([`replaying ${readdirSync(dir).length} corpus inputs`, [...flags(t), '-runs=0', dir]]);
+  }
+  if (seconds !== undefined) {
+    const work = join(build, 'work', t);
+    mkdirSync(work, { recursive: true });
+    if (existsSync(dir)) cpSync(dir, work, { recursive: true });
+    out.push([`fuzzing for ${seconds} s`, [...flags(t), `-max_total_time=${seconds}`, work]]);
+  }
+  return out;
 }
 
-/** Fuzzes t for seconds, starting from the committed corpus and what
- *  earlier runs on this machine found. */
-function campaign(t, seconds) {
-  const work = join(build, 'work', t);
-  mkdirSync(work, { recursive: true });
-  if (existsSync(corpusOf(t))) cpSync(corpusOf(t), work, { recursive: true });
-  console.log(`fuzz: ${t}: fuzzing for ${seconds} s`);
-  const ok = run(join(build, `fuzz_${t}`), [...flags(t), `-max_total_time=${seconds}`, work]);
-  if (!ok) {
-    console.error(`fuzz: ${t} found a crash: see build/fuzz/crashes/${t}-*; ` +
-      `replay it with build/fuzz/fuzz_${t} <file>`);
+const crashHint = (t) => `fuzz: ${t} found a crash: see build/fuzz/crashes/${t}-*; ` +
+  `replay it with build/fuzz/fuzz_${t} <file>`;
+
+/** Replays t's corpus and fuzzes it, its output printed as it comes. */
+function replayAndFuzz(t, seconds) {
+  for (const [what, args] of harnessRuns(t, seconds)) {
+    console.log(`fuzz: ${t}: ${what}`);
+    if (!run(join(build, `fuzz_${t}`), args)) {
+      if (what.startsWith('fuzzing')) console.error(crashHint(t));
+      return false;
+    }
   }
+  return true;
+}
+
+/** The same, its output kept and printed in one piece when it ends (so
+ *  that targets run side by side do not mix their lines); resolves with
+ *  whether every run passed. */
+async function replayAndFuzzQuietly(t, seconds) {
+  let log = '';
+  let ok = true;
+  for (const [what, args] of harnessRuns(t, seconds)) {
+    log += `fuzz: ${t}: ${what}\n`;
+    ok = await new Promise((resolve) => {
+      const child = spawn(join(build, `fuzz_${t}`), args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.on('data', (d) => { log += d; });
+      child.stderr.on('data', (d) => { log += d; });
+      child.on('error', (e) => { log += `${e.message}\n`; resolve(false); });
+      child.on('close', (status) => resolve(status === 0));
+    });
+    if (!ok) {
+      if (what.startsWith('fuzzing')) log += `${crashHint(t)}\n`;
+      break;
+    }
+  }
+  process.stdout.write(log);
   return ok;
+}
+
+/** Replays and fuzzes every target, as many at once as there are CPUs;
+ *  resolves with the targets that failed. */
+async function everyTarget(seconds) {
+  const failed = [];
+  const queue = [...targets];
+  const lane = async () => {
+    for (let t = queue.shift(); t !== undefined; t = queue.shift()) {
+      if (!(await replayAndFuzzQuietly(t, seconds))) failed.push(t);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(availableParallelism(), targets.length) }, lane));
+  return failed.sort();
 }
 
 /** Names the failed targets and prints what they left in
@@ -154,11 +206,13 @@ if (args[0] === '--coverage') {
     process.exit(2);
   }
   make('1');
-  process.exit(replay(t) && campaign(t, Number(secs)) ? 0 : 1);
+  process.exit(replayAndFuzz(t, Number(secs)) ? 0 : 1);
 } else {
   make('1');
   const seconds = Number(process.env.FUZZ_SECONDS ?? 30);
-  const failed = targets.filter((t) => !(replay(t) && campaign(t, seconds)));
+  console.log(`fuzz: ${targets.length} targets, each replayed and fuzzed for ${seconds} s, ` +
+    `${Math.min(availableParallelism(), targets.length)} at once`);
+  const failed = await everyTarget(seconds);
   if (failed.length) report(failed);
   process.exit(failed.length ? 1 : 0);
 }
