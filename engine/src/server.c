@@ -650,13 +650,17 @@ static int _rejectReplicaKeyspace(client *c, int is_exec) {
 /* What reading and dispatching a command costs before its call: a fixed
  * part and the bytes of its arguments, copied from the query buffer, but
  * for those of PROTO_MBULK_BIG_ARG bytes or more, which Redis keeps as the
- * buffer they were read into. */
+ * buffer they were read into. All of them were just read: call() charges
+ * what they pushed out of the caches. */
 static void _chargeDispatch(client *c) {
-    size_t argbytes = 0;
-    for (int j = 0; j < c->argc; j++)
-        if (sdsEncodedObject(c->argv[j]) &&
-            sdslen(c->argv[j]->v.ptr) < PROTO_MBULK_BIG_ARG)
-            argbytes += sdslen(c->argv[j]->v.ptr);
+    size_t argbytes = 0, all = 0;
+    for (int j = 0; j < c->argc; j++) {
+        if (!sdsEncodedObject(c->argv[j])) continue;
+        size_t len = sdslen(c->argv[j]->v.ptr);
+        all += len;
+        if (len < PROTO_MBULK_BIG_ARG) argbytes += len;
+    }
+    c->request_bytes = all;
     c->srv->denv.cpu_ns += c->srv->cmd_cost_ns +
                            (uint64_t)argbytes * c->srv->cmd_cost_ns_per_kb /
                            1024;
@@ -915,6 +919,10 @@ void call(client *c) {
     long long repl_offset = s->master_repl_offset;
     uint64_t cpu0 = s->denv.cpu_ns;
     s->denv.cpu_ns += COST_CALL_NS;
+    if (s->execution_nesting == 0) {
+        s->denv.cpu_ns += costDisplacedNs(c->request_bytes);
+        c->request_bytes = 0;
+    }
     if (s->fs.alive && !s->fs.alive(s->fs.ctx, FS_POINT_CALL)) return;
     if (s->execution_nesting == 0) serverUpdateTime(s);
     s->stat_errors_seen = s->stat_total_error_replies;

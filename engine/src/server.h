@@ -290,6 +290,9 @@ typedef struct client {
     int reqtype;                /* PROTO_REQ_* of the request being read */
     int multibulklen;           /* arguments left to read */
     long long bulklen;          /* length of the argument being read */
+    size_t request_bytes;       /* the arguments of the command being
+                                   dispatched, just read (cost.h's
+                                   costDisplacedNs) */
     int argc, argv_len;
     robj **argv;
     /* The arguments as the client sent them, kept when a command rewrites

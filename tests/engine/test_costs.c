@@ -2,8 +2,9 @@
  * that fits the L2 costs an L2 hit; a packed one walks the page table
  * only once it outgrows the TLB's 8 MB; objects scattered one to a page
  * (a skiplist's upper levels) walk sooner than their bytes alone would
- * say; and a skiplist search that meets a tie on the score reads the
- * member too. The figures themselves are held to redis-server's by
+ * say; a skiplist search that meets a tie on the score reads the
+ * member too; and a command's own accesses after a big request meet the
+ * lines it pushed out of the caches. The figures themselves are held to redis-server's by
  * tests/bench/costs.mjs. */
 #include <stdlib.h>
 #include <string.h>
@@ -67,11 +68,54 @@ static void testTiesReadTheMember(void) {
     CHECK(tied > apart);
 }
 
+/* INFO commandstats' usec for ten SETs of a value of size bytes, each
+ * its own request. */
+static double setUsec(size_t size) {
+    node n;
+    nodeOpen(&n, 7, "");
+    size_t cap = size + 64;
+    char *req = malloc(cap);
+    for (int i = 0; i < 10; i++) {
+        int head = snprintf(req, cap, "*3\r\n$3\r\nSET\r\n$1\r\n%d\r\n$%zu\r\n", i, size);
+        memset(req + head, 'x', size);
+        memcpy(req + head + size, "\r\n", 2);
+        nodeRaw(&n, req, (size_t)head + size + 2);
+        CHECK(strcmp(n.out, "+OK\r\n") == 0);
+    }
+    free(req);
+    nodeCmd(&n, "INFO commandstats");
+    const char *p = strstr(n.out, "cmdstat_set:calls=10,usec=");
+    double usec = p ? atof(p + strlen("cmdstat_set:calls=10,usec=")) : -1;
+    nodeClose(&n);
+    return usec;
+}
+
+static void testBigRequestsDisplaceTheCaches(void) {
+    /* from 1 MB to 16 MB, what a SET does grows little (the value is
+     * kept as it was read; its lookups meet a working set of 160 MB
+     * instead of 10), and what the request pushed out of the caches
+     * grows from all of the L2's share and 1/8 of the L3's to all of
+     * both */
+    CHECK_EQ_INT((long long)costDisplacedNs(0), 0);
+    CHECK_EQ_INT((long long)costDisplacedNs(COST_L2_BYTES),
+                 (long long)(COST_CMD_LINES * (COST_L3_NS - COST_L2_NS) +
+                             COST_CMD_LINES * (COST_DRAM_NS - COST_L3_NS) *
+                                 COST_L2_BYTES / COST_L3_BYTES));
+    double one = setUsec(MB), sixteen = setUsec(16 * MB);
+    CHECK(one > 0);
+    double want = 10.0 * (double)(costDisplacedNs(16 * MB) - costDisplacedNs(MB)) / 1000;
+    CHECK(want > 20);
+    CHECK(sixteen - one > want - 2 && sixteen - one < 1.5 * want);
+}
+
 int main(void) {
     RUN("a random access costs its cache level, and a page-table walk "
         "beyond the TLB's reach, sooner for objects scattered one to a page",
         testPackedAndScattered);
     RUN("a skiplist search that meets a tie on the score reads the member",
         testTiesReadTheMember);
+    RUN("a command after a big request meets its own lines further away, "
+        "pushed out of the caches by the bytes just read",
+        testBigRequestsDisplaceTheCaches);
     return gkTestReport();
 }
