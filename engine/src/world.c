@@ -239,21 +239,27 @@ static void _evSkipStale(gkWorld *w) {
     while (w->nevents && _evStale(w, &w->events[0])) _evPop(w);
 }
 
-/* The events queued that will still run (not the stale ones, which the
- * queue drops only when they come to its head). */
-size_t worldLiveEvents(gkWorld *w) {
-    size_t n = 0;
-    for (size_t i = 0; i < (size_t)w->nevents; i++)
-        if (!_evStale(w, &w->events[i])) n++;
-    return n;
-}
-
-/* Virtual time of the next live event, UINT64_MAX if none is queued. Stale
- * events (a wake, machine step or crash since replaced) are popped on the
- * way. */
-uint64_t gkWorldNextEventTime(gkWorld *w) {
+/* The world's own loop: the time of the next live event, UINT64_MAX if
+ * none is queued, the stale events (a wake, machine step or crash since
+ * replaced) at the queue's head popped on the way. */
+static uint64_t _nextEventTime(gkWorld *w) {
     _evSkipStale(w);
     return w->nevents ? w->events[0].when : UINT64_MAX;
+}
+
+/* Virtual time of the next live event, UINT64_MAX if none is queued.
+ * Asking changes nothing: a stale event at the queue's head is looked
+ * past, not popped, so that a host asking between two actions (every
+ * snapshot does) leaves the world, its digest included, as it would be
+ * had it not asked. */
+uint64_t gkWorldNextEventTime(gkWorld *w) {
+    if (!w->nevents) return UINT64_MAX;
+    if (!_evStale(w, &w->events[0])) return w->events[0].when;
+    uint64_t next = UINT64_MAX;
+    for (size_t i = 1; i < w->nevents; i++)
+        if (!_evStale(w, &w->events[i]) && w->events[i].when < next)
+            next = w->events[i].when;
+    return next;
 }
 
 /* ---- Pipes. ---- */
@@ -988,7 +994,7 @@ void worldSetHostPoll(gkWorld *w, gkHostPoll fn, void *ctx) {
 
 /* Runs every event due at or before time_ns, then sets the clock to it. */
 int gkWorldRunUntil(gkWorld *w, uint64_t time_ns) {
-    while (gkWorldNextEventTime(w) <= time_ns)
+    while (_nextEventTime(w) <= time_ns)
         if (gkWorldStep(w, NULL) != GK_OK) break;
     if (time_ns > w->now && time_ns != UINT64_MAX) w->now = time_ns;
     return GK_OK;
@@ -1019,7 +1025,7 @@ static int _hostIoPending(gkWorld *w) {
  * therefore takes the virtual time its round trip really takes. */
 int gkWorldRunUntilIdle(gkWorld *w) {
     for (;;) {
-        uint64_t next = gkWorldNextEventTime(w);
+        uint64_t next = _nextEventTime(w);
         if (next == UINT64_MAX) break;
         if (next > w->now && !_hostIoPending(w)) break;
         if (gkWorldStep(w, NULL) != GK_OK) break;

@@ -253,7 +253,6 @@ void *worldNodeImpl(gkWorld *w, int id, const gkNodeType *type);
 void worldNodeStop(gkWorld *w, int id);
 void worldNodeResume(gkWorld *w, int id, void *impl, aeEventLoop *el);
 uint64_t worldNodeWakeAt(gkWorld *w, int id);
-size_t worldLiveEvents(gkWorld *w);
 void worldScratchMem(gkWorld *w, gkMem *m);
 int worldFail(gkWorld *w, int status, const char *msg);
 void worldWake(gkWorld *w, int node, uint64_t when);
