@@ -42,6 +42,7 @@ function transfersOf(type: Request['type'], result: unknown): Transferable[] {
       return [(result as ResultMap['trace']).data.buffer as ArrayBuffer];
     case 'boot':
     case 'act':
+    case 'actAll':
     case 'restoreFuture':
       return snapshotTransfers((result as { snapshot: Snapshot }).snapshot);
     case 'view':
@@ -122,6 +123,9 @@ export class WorkerHost {
         return s.boot(req.log, req.script, req.asides);
       case 'act':
         return s.act(req.action);
+      case 'actAll':
+        this.stopPlaying();
+        return s.actAll(req.actions);
       case 'view':
         s.setView(req.view);
         return s.snapshot();

@@ -522,6 +522,9 @@ export type Request =
   | { id: number; type: 'boot'; log: SessionLog; script?: Action[]; asides?: AsideLog[] }
   /** Apply and log one action. */
   | { id: number; type: 'act'; action: Action }
+  /** Apply and log actions in turn, as a boot's script is applied (a
+   *  lesson's missing actions), and answer once for all of them. */
+  | { id: number; type: 'actAll'; actions: Action[] }
   | { id: number; type: 'view'; view: ViewOptions }
   /** Run virtual time at `speed` virtual ms per real ms until paused. */
   | { id: number; type: 'play'; speed: number }
@@ -584,6 +587,11 @@ export interface ActResult {
   /** Index of the entry in the log. */
   index: number;
   entry: LogEntry;
+  console: ConsoleEntry[];
+  snapshot: Snapshot;
+}
+
+export interface ActAllResult {
   console: ConsoleEntry[];
   snapshot: Snapshot;
 }
@@ -672,6 +680,7 @@ export interface IterationResult {
 export interface ResultMap {
   boot: BootResult;
   act: ActResult;
+  actAll: ActAllResult;
   view: Snapshot;
   play: Snapshot;
   pause: Snapshot;

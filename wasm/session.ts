@@ -46,7 +46,7 @@ import {
 import { MC_LAB_NAMES, type McLabName, type SlabsQuery, type SlabsResultMap } from './mcprotocol';
 import {
   CONFIGS_SHOWN, FIGURES_LAB_NAMES, LAB_NAMES, MACHINE_SETTINGS, MAX_SECOND_INPUTS, SECOND_CONSOLE_BOX_MS, STEPPED_LAB_NAMES, WORKLOAD_COMMANDS, WORKLOAD_PRESETS, WORKLOAD_SPEC_FIELDS, type Action,
-  type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type FiguresLabName, type HistoryView,
+  type ActAllResult, type ActResult, type AsideLog, type BootResult, type ConsoleEntry, type CrashInfo, type DictSnapshot, type FiguresLabName, type HistoryView,
   type HostView, type NetworkNodeView, type IterationResult, type KeyInspection, type LabDelivery, type ServerLog, type LabName, type LabProgress, type LabRunResult, type LaneItems, type LogEntry,
   type RestoreResult, type SamplesResult, type SecondInput, type SessionLog, type Snapshot, type SteppedLabName, type TableSnapshot,
   type TimelineResult, type TraceResult,
@@ -383,6 +383,14 @@ export class Session {
   /** Validates, completes, logs and applies one action. */
   act(action: Action): ActResult {
     return { ...this.actQuietly(action), snapshot: this.snapshot() };
+  }
+
+  /** act() for each action in turn, with one snapshot at the end; an
+   *  action refused stops there, those before it applied. */
+  actAll(actions: readonly Action[]): ActAllResult {
+    const console: ConsoleEntry[] = [];
+    for (const action of actions) console.push(...this.actQuietly(action).console);
+    return { console: console.slice(-CONSOLE_KEEP), snapshot: this.snapshot() };
   }
 
   private actQuietly(action: Action): Omit<ActResult, 'snapshot'> {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from '@playwright/test';
 import { parseLesson } from '../../web/src/lessons/parse';
-import { clickBlocks, focusOf } from '../../web/src/lessons/plan';
+import { actionsAtEntry, actionsBefore, clickBlocks, focusOf } from '../../web/src/lessons/plan';
 import type { Lesson } from '../../web/src/lessons/types';
 import { SandboxPage, expect } from './pages/sandbox';
 
@@ -331,10 +331,13 @@ test.describe('the AOF lesson', () => {
     expect(caught.caughtUp).toBeGreaterThan(0);
     await expect(app.byId('lesson.caughtUp')).toContainText(`run for you (${caught.caughtUp} actions)`);
     await expect(app.byId('lesson.offPlan')).toHaveCount(0);
-    // The log kept what it held and grew by the rest of the plan.
+    // The log kept what it held and grew by the rest of the plan: the
+    // skipped actions and the step's own on entry.
     const after = await app.state((s) => s.log.entries.map((e) => JSON.stringify(e)));
     expect(after.slice(0, before.length)).toEqual(before);
-    expect(after.length).toBeGreaterThanOrEqual(before.length + caught.caughtUp);
+    const lessonPlan = lessonsIn('en').find((l) => l.id === 'aof-fsync')!;
+    expect(after.length).toBe(actionsAtEntry(lessonPlan, 6).length);
+    expect(before.length + caught.caughtUp).toBe(actionsBefore(lessonPlan, 6).length);
     await expect(app.byId('aof.report')).toContainText('order:1');
     await expect(app.byId('aof.report.row.lost')).toHaveCount(0);
     await app.screenshot('lesson-aof-fsync-caught-up-step7');

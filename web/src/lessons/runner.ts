@@ -9,7 +9,7 @@
 // the planned actions of the earlier steps (plan.ts). Moving on from a
 // world still on the plan (blocks left unrun), only the actions it lacks
 // are applied; any other way, it is rebuilt from a clean world.
-import type { Action, ConsoleEntry, ReplyValue, SessionConfig, SessionLog } from '../../../wasm/protocol';
+import type { ConsoleEntry, ReplyValue, SessionConfig, SessionLog } from '../../../wasm/protocol';
 import type { Lang } from '../i18n';
 import { freshConfig, freshLog } from '../model/persist';
 import type { Store } from '../model/store';
@@ -179,17 +179,23 @@ export class LessonRunner {
     const completed = k > a.step && a.ran >= clickBlocks(lesson.steps[a.step]).length
       ? addStep(a.completed, a.step) : a.completed;
     const { log, snapshot } = this.store.getState();
-    const inPlace = k === a.step + 1 && logFollows(log.entries, actionsBefore(lesson, k));
+    // Live and still: an action taken in the past would fork the log
+    // there, and a playing clock would log its advances between them.
+    const live = (snapshot?.history.atEnd ?? false) && !snapshot?.playing;
+    const inPlace = live && k === a.step + 1 && logFollows(log.entries, actionsBefore(lesson, k));
     const planned = actionsAtEntry(lesson, k);
-    // (live: an action taken in the past would fork the log there)
-    const onPlan = !inPlace && k > a.step && (snapshot?.history.atEnd ?? false)
+    const onPlan = live && !inPlace && k > a.step
       && sameConfig(log.config, this.configOf(lesson, a.id)) && logLeads(log.entries, planned);
     await this.busy(async () => {
       if (onPlan) {
-        const skipped = Math.max(0, actionsBefore(lesson, k).length - log.entries.length);
         this.update({ ...a, step: k, ran: 0, completed });
-        this.set({ rebuilt: false, caughtUp: skipped });
-        return (await this.applyActions(planned.slice(log.entries.length))) !== null;
+        this.set({ rebuilt: false, caughtUp: 0 });
+        if (!(await this.store.actAll(planned.slice(log.entries.length)))) {
+          this.set({ error: this.store.getState().error });
+          return false;
+        }
+        this.set({ caughtUp: Math.max(0, actionsBefore(lesson, k).length - log.entries.length) });
+        return true;
       }
       if (!inPlace) return this.rebuild(lesson, { ...a, completed }, k, 0);
       for (const b of autoBlocks(lesson.steps[k])) {
@@ -290,14 +296,9 @@ export class LessonRunner {
   // ---- Plumbing. ----
 
   /** Applies a block's actions; null if one failed. */
-  private apply(block: ActionBlock): Promise<ConsoleEntry[] | null> {
-    return this.applyActions(block.actions);
-  }
-
-  /** Applies actions in turn; null if one failed. */
-  private async applyActions(actions: readonly Action[]): Promise<ConsoleEntry[] | null> {
+  private async apply(block: ActionBlock): Promise<ConsoleEntry[] | null> {
     const out: ConsoleEntry[] = [];
-    for (const action of actions) {
+    for (const action of block.actions) {
       const entries = await this.store.act(action);
       const s = this.store.getState();
       if (s.error || s.phase !== 'ready') {

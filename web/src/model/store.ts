@@ -316,6 +316,30 @@ export class Store {
     }
   }
 
+  /** Applies actions in turn in one call to the engine (a lesson step's
+   *  missing actions); the page waits meanwhile as during a boot. Resolves
+   *  true when every one ran; after one refused, shows the world as the
+   *  ones before it left it. */
+  async actAll(actions: readonly Action[]): Promise<boolean> {
+    if (this.state.phase !== 'ready') return false;
+    this.lastSeek = null;
+    const generation = this.generation;
+    this.set({ phase: 'loading', error: null });
+    try {
+      const r = await this.track(() => this.bridge.call({ type: 'actAll', actions: [...actions] }));
+      if (generation !== this.generation) return false;
+      this.appendConsole(r.console);
+      this.set({ phase: 'ready', snapshot: r.snapshot });
+      this.pushView();
+      return true;
+    } catch (e) {
+      if (generation !== this.generation) return false;
+      this.failed(e);
+      await this.recover();
+      return false;
+    }
+  }
+
   /** Calls SCAN until the walk finishes or stopScan is called: many
    *  calls per action, as many as keep one action near SCAN_ACTION_MS
    *  (doubling while it takes less, halving when it takes three times

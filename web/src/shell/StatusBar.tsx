@@ -10,10 +10,11 @@ export const StatusBar = memo(function StatusBar() {
   const error = useAppState((s) => s.error);
   const diverged = useAppState((s) => s.diverged);
   const lessonBusy = useLesson((s) => s.busy && s.active !== null);
+  const rebuilding = useLesson((s) => s.rebuilt);
   let text: string | null = null;
   let tone = 'info';
   if (phase === 'loading' && replay) text = t('status.replaying', { done: replay.done, total: replay.total });
-  else if (phase === 'loading' && lessonBusy) text = t('status.rebuilding');
+  else if (phase === 'loading' && lessonBusy) text = t(rebuilding ? 'status.rebuilding' : 'status.catchingUp');
   else if (phase === 'loading') text = t('status.loading');
   else if (error) {
     text = t('status.error', { msg: error });

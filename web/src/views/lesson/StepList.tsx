@@ -5,8 +5,9 @@ import { useLesson, useLessonApi } from './hooks';
 import { CheckIcon } from '../../shell/icons';
 
 /** Where the lesson is (step k of n), opening onto the lesson's level and
- *  every step of it, the current one marked; any can be opened (it is
- *  rebuilt from a clean state). */
+ *  every step of it, the current one marked; any can be opened (a later
+ *  one by running the blocks skipped on the way while the world is still
+ *  on the plan, any other rebuilt from a clean state). */
 export const StepList = memo(function StepList({ lesson, step }: { lesson: Lesson; step: number }) {
   const t = useT();
   const runner = useLessonApi();
