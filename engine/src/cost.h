@@ -129,11 +129,14 @@ static inline uint64_t costScatteredNs(size_t n, size_t size, size_t total) {
  * is met one level further away: a share b/L2 of them in the L3 instead
  * of the L2, a share b/L3 in DRAM instead of the L3. Redis keeps a big
  * argument as the buffer it was read into, so SET of a 1 MB value copies
- * nothing, yet takes 3 to 5 us in redis-server against 0.3 for a small
- * one, spread over lookupKey, dictFind, touchWatchedKey and the like
- * (perf), each a few nanoseconds after a small request. Measured here
- * (one SET at a time): 0.9 us for 100 bytes, 2.7 for 256 KB, 3.1 for
- * 1 MB, 4.1 for 2 MB, 7.5 for 16 MB. */
+ * nothing, yet takes 4.4 and 4.7 us in redis-server on the two machines
+ * of tests/bench/costs.json (ten SETs from costs.mjs), against 0.3 for a
+ * small SET among many, spread over lookupKey, dictFind, touchWatchedKey
+ * and the like (perf), each a few nanoseconds after a small request.
+ * COST_CMD_LINES is fitted to that row. One SET at a time, each after
+ * its round trip, from a Python client on the second machine: 0.9 us
+ * for 100 bytes, 2.7 for 256 KB, 3.1 for 1 MB, 4.1 for 2 MB, 7.5 for
+ * 16 MB: the charge's shape, within a factor of two. */
 #define COST_CMD_LINES 95
 static inline uint64_t costDisplacedNs(size_t b) {
     uint64_t kb = b >> 10;

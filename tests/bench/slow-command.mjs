@@ -309,8 +309,8 @@ function compare(label, real, lab, unit, compared = true) {
     else result = { ok: Math.abs(lab / real - 1) <= TOLERANCE, byRatio: true, why: 'by ratio' };
     verdict = `${result.ok ? 'met' : 'NOT met'} (${result.ok || result.byRatio ? result.why : 'in one only'})`;
   }
-  const fmt = (v) => (v < 0 ? 'none' : v.toLocaleString('en-US', { maximumFractionDigits: 2 }));
-  const ratio = real > 0 && lab >= 0 ? (lab / real).toFixed(2) : '-';
+  const fmt = (v) => (v === null ? '-' : v < 0 ? 'none' : v.toLocaleString('en-US', { maximumFractionDigits: 2 }));
+  const ratio = real > 0 && lab !== null && lab >= 0 ? (lab / real).toFixed(2) : '-';
   console.log(`  ${label.padEnd(30)} ${fmt(real).padStart(12)} ${fmt(lab).padStart(12)} ${unit.padEnd(3)} ${ratio.padStart(6)}  ${verdict}`);
   return result;
 }
@@ -342,7 +342,7 @@ for (const run of RUNS) {
     ['time in INFO commandstats', m((r) => r.usec), l.usec, 'us', true],
     ['slow log entry', m((r) => r.slowlog_usec), l.slowlog_usec, 'us', true],
     ['lazy-free thread, CPU', m((r) => r.lazyfree_ms), l.lazyfree_ms, 'ms', true],
-    ['lazy-free thread, wall', m((r) => r.lazyfree_wall_ms), l.lazyfree_ms, 'ms', false],
+    ['lazy-free thread, wall', m((r) => r.lazyfree_wall_ms), null, 'ms', false],
     ['GETs\' worst wait', m((r) => r.get.max_ms), l.get.max_ms, 'ms', holds],
     ['GETs\' worst wait before it', m((r) => r.get.max_ms_before), l.get.max_ms_before, 'ms', false],
     ['GETs\' median wait', m((r) => r.get.p50_ms), l.get.p50_ms, 'ms', false],
