@@ -564,8 +564,7 @@ void processClientInput(client *c) {
 void processInputBuffer(client *c) {
     redisServer *s = c->srv;
     if ((c->flags & CLIENT_PENDING_COMMAND) && !(c->flags & CLIENT_BLOCKED)) {
-        c->flags &= ~(uint64_t)CLIENT_PENDING_COMMAND;
-        processCommand(c);
+        processCommand(c);  /* it clears CLIENT_PENDING_COMMAND */
         if (s->current_client == NULL) return; /* freed */
         if (!(c->flags & CLIENT_BLOCKED)) resetClient(c);
     }

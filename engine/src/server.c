@@ -673,7 +673,9 @@ static void _chargeDispatch(client *c) {
  * command made ready. Returns C_OK if the client is still valid. */
 int processCommand(client *c) {
     redisServer *s = c->srv;
-    _chargeDispatch(c);
+    /* A command a pause held was read and dispatched the first time. */
+    if (c->flags & CLIENT_PENDING_COMMAND) c->flags &= ~(uint64_t)CLIENT_PENDING_COMMAND;
+    else _chargeDispatch(c);
     c->cmd = c->lastcmd = lookupCommand(s, c->argv, c->argc);
     if (!c->cmd) {
         flagTransaction(c);
@@ -782,8 +784,10 @@ int processCommand(client *c) {
         return C_OK;
     }
     if (_rejectReplicaKeyspace(c, is_exec) != C_OK) return C_OK;
-    /* A pause holds the command, unread input behind it, until it ends. */
+    /* A pause holds the command, unread input behind it, until it ends;
+     * by then the bytes it came in are no longer the last read. */
     if (clientPauseHolds(c)) {
+        c->request_bytes = 0;
         postponeClient(c);
         return C_OK;
     }
