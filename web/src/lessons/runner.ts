@@ -3,12 +3,13 @@
 // change a lesson makes is in the input log like any other. No React here:
 // components read its state through views/lesson/hooks.ts.
 //
-// A step is entered in place when the world is exactly where the plan says
-// the previous step ends (the log holds the planned actions and nothing
-// else); otherwise the step's starting state is rebuilt: the scenario plus
-// the planned actions of the earlier steps (plan.ts). Moving on from a
-// world still on the plan (blocks left unrun), only the actions it lacks
-// are applied; any other way, it is rebuilt from a clean world.
+// A step's starting state is the scenario plus the planned actions of the
+// earlier steps (plan.ts). Moving on with the world live (not rewound, its
+// clock still) and on the plan, the step is entered in place: the next
+// step's own actions run when the world is exactly where the plan says the
+// previous one ends (the log holds the planned actions and nothing else);
+// when blocks were left unrun, the actions the world lacks run first. Any
+// other way, the step is rebuilt from a clean world.
 import type { ConsoleEntry, ReplyValue, SessionConfig, SessionLog } from '../../../wasm/protocol';
 import type { Lang } from '../i18n';
 import { freshConfig, freshLog } from '../model/persist';
