@@ -1,16 +1,15 @@
 // A lesson in a classroom: a teacher at a 1280x720 projector, a student on
-// a 390x844 phone. Long lines stay in their boxes, a question takes little
-// room, Previous/Next are on a phone's first screen, the console beside a
-// presented lesson holds several lines, and the view a step talks about is
-// the one in sight. Everything is measured in the page; screenshots go to
+// a 390x844 phone. Long lines stay in their boxes, Previous/Next are on a
+// phone's first screen, the console beside a presented lesson holds several
+// lines, and the view a step talks about is the one in sight (that a
+// question takes little room is measured in screen.spec.ts, on its walk
+// through every step). Everything is measured in the page; screenshots go to
 // test-results/classroom/.
-import { readdirSync } from 'node:fs';
 import { test, type Page } from '@playwright/test';
 import { SandboxPage, expect } from './pages/sandbox';
 import { SCREENS, expectWhollyVisible, overlaps, phone, settle } from './pages/screen';
 
 const EVAL = 'eval-scripts';
-const LESSONS = readdirSync('tutorials/en').map((f) => f.replace(/\.md$/, ''));
 
 async function shot(page: Page, name: string): Promise<void> {
   await settle(page);
@@ -65,49 +64,6 @@ test.describe('the EVAL lesson\'s first step', () => {
       });
     }
   }
-});
-
-/** For every question of the open step: the room its block takes beyond
- *  its question, the line of what it runs, and its choices or field (with
- *  the button, when the button shares their row). */
-function questionChrome(page: Page) {
-  return page.locator('.lesson-step [data-testid="lesson.predict"][data-verdict="open"]').evaluateAll((blocks) => blocks.map((b) => {
-    const h = (sel: string) => b.querySelector(sel)?.getBoundingClientRect().height ?? 0;
-    const answer = b.querySelector('.predict-choices, .predict-free-wrap')!.getBoundingClientRect();
-    const button = b.querySelector('[data-testid="lesson.predict.check"]')!.getBoundingClientRect();
-    const row = Math.max(answer.bottom, button.bottom) - Math.min(answer.top, button.top);
-    return {
-      key: b.getAttribute('data-block-key'),
-      chrome: b.getBoundingClientRect().height - h('.predict-question') - h('.predict-run') - row,
-      rem: parseFloat(getComputedStyle(document.documentElement).fontSize),
-    };
-  }));
-}
-
-test.describe('a question block at 1280x720', () => {
-  test('takes little room beyond its text in every lesson: the button shares the answers\' row, little padding', async ({ page }) => {
-    test.setTimeout(600_000);
-    const app = new SandboxPage(page);
-    await page.setViewportSize(SCREENS.projector);
-    const big: string[] = [];
-    let seen = 0;
-    for (const lang of ['en', 'ko'] as const) {
-      for (const id of LESSONS) {
-        await openLesson(app, id, lang);
-        const steps = await page.locator('[data-testid="lesson.steps.item"]').count();
-        for (let k = 0; k < steps; k++) {
-          if (k > 0 || (await app.lesson.panel.getAttribute('data-step')) !== '0') await app.lesson.goTo(k);
-          await settle(page);
-          for (const q of await questionChrome(page)) {
-            seen++;
-            if (q.chrome > 2.2 * q.rem) big.push(`${lang}/${id} ${q.key}: ${Math.round(q.chrome)} px`);
-          }
-        }
-      }
-    }
-    expect(seen).toBeGreaterThan(20);
-    expect(big).toEqual([]);
-  });
 });
 
 test.describe('a phone (390x844) in lesson mode', () => {
