@@ -10,7 +10,7 @@
 // The servers run on free ports in 6440-6449, each in its own directory.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
-  cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
+  cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';

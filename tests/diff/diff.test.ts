@@ -6,33 +6,20 @@
 // exception is made, for command.redis: COMMAND's documentation text is
 // glasskv's own, not Redis's, so it is set apart before comparing (see
 // docText.ts).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, assert, beforeAll, describe, it } from 'vitest';
 import { glasskv } from './build';
 import { withoutDocText } from './docText';
+import { startServer } from '../server/servers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scriptsDir = join(root, 'tests', 'diff', 'scripts');
-const REDIS_SERVER = '/usr/bin/redis-server';
 const REDIS_CLI = '/usr/bin/redis-cli';
-
-/** Asks the kernel for a free loopback port. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Sends one inline command and resolves with the first reply line. */
 function ask(port: number, command: string): Promise<string> {
@@ -50,20 +37,6 @@ function ask(port: number, command: string): Promise<string> {
     });
     sock.write(`${command}\r\n`);
   });
-}
-
-/** Polls PING until the server answers +PONG, or fails after timeoutMs. */
-async function waitForPong(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await ask(port, 'PING')) === '+PONG') return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`redis-server on port ${port} never answered PING`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** Runs a program with the script on stdin and returns its stdout. */
@@ -109,30 +82,22 @@ const scripts = existsSync(scriptsDir)
   : [];
 
 describe('glasskv cli prints what redis-cli prints against redis-server 7.0', () => {
-  let server: ChildProcess | undefined;
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   let port = 0;
   let dir = '';
 
   beforeAll(async () => {
-    port = await freePort();
     // In memory where there is /dev/shm: SAVE and BGSAVE fsync their file,
     // and on a busy disk that outlasts the DEBUG SLEEPs bgsave.redis waits
     // its children with (and redis-cli adds a line for a reply over 0.5 s).
     dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'glasskv-diff-'));
-    server = spawn(REDIS_SERVER, [
-      '--port', String(port), '--bind', '127.0.0.1',
-      '--save', '', '--appendonly', 'no',
-      '--enable-debug-command', 'yes', '--dir', dir,
-    ], { stdio: 'ignore' });
-    await waitForPong(port, 10000);
+    // on a free port, checked to be answered by this server and no other
+    server = await startServer('redis', ['--appendonly', 'no', '--enable-debug-command', 'yes', '--dir', dir]);
+    port = server.port;
   });
 
   afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((r) => server!.once('exit', r));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
