@@ -10,7 +10,11 @@
 //                              [--reps 3] [--write] [--engine]
 //
 // The real server's figure is the median of --reps runs, each on freshly
-// built data (the engine's is the same every time). The machines these
+// built data (the engine's is the same every time). Beside it, the
+// runs' spread: their lowest and highest against the median. Where the
+// real server itself strays more than 25% from its median from one run to
+// the next, a ratio within ±25% of that median says little either way, so
+// such rows are counted apart. The machines these
 // run on differ (a 32 MB L3 cache or a 480 MB one), and so do the real
 // server's times on them, by up to 4x for the same row: tests/bench/
 // costs.json keeps a table per machine measured, and the cost model is
@@ -53,7 +57,10 @@ const calls = (n, line) => Array.from({ length: n }, (_, i) => line(i));
 // alone also pays for cold caches).
 const ROWS = [
   ['KEYS *', 'keys', true, populate, () => calls(3, () => 'KEYS *')],
-  ['SCAN 0 COUNT 1000', 'scan', true, populate, () => calls(10, () => 'SCAN 0 COUNT 1000')],
+  // ten calls from cursors far apart, as a walk's calls each read buckets
+  // of their own (ten calls from 0 would read the same 1000 keys, in cache
+  // after the first)
+  ['SCAN c COUNT 1000', 'scan', true, populate, () => calls(10, (i) => `SCAN ${(i + 1) * 104729} COUNT 1000`)],
   ['FLUSHALL', 'flushall', true, populate, () => ['FLUSHALL']],
   ['FLUSHALL ASYNC', 'flushall', true, populate, () => ['FLUSHALL ASYNC']],
   ['DEBUG POPULATE', 'debug', true, () => [], (n) => [`DEBUG POPULATE ${n}`]],
@@ -166,7 +173,8 @@ const { port } = server;
 const table = [];
 console.log(`on ${machine()}`);
 console.log(`${'command'.padEnd(20)} ${'elements'.padStart(10)} ${'redis usec'.padStart(12)}`
-  + ` ${'engine usec'.padStart(12)} ${'ratio'.padStart(8)}   (usec_per_call of INFO commandstats)`);
+  + ` ${'its runs'.padStart(11)} ${'engine usec'.padStart(12)} ${'ratio'.padStart(8)}`
+  + '   (usec_per_call of INFO commandstats; its runs: lowest and highest / median)');
 try {
   for (const [name, stat, sized, setup, timed] of selected) {
     for (const n of sized ? SIZES : [null]) {
@@ -175,10 +183,12 @@ try {
       const redis = runs[Math.floor(runs.length / 2)];
       const engine = engineRow(s, t, stat);
       const row = { name, n, redis: Number(redis.toFixed(2)), engine: Number(engine.toFixed(2)),
-        ratio: Number((engine / redis).toFixed(3)) };
+        ratio: Number((engine / redis).toFixed(3)),
+        low: Number((runs[0] / redis).toFixed(2)), high: Number((runs.at(-1) / redis).toFixed(2)) };
       table.push(row);
-      console.log(`${name.padEnd(20)} ${fmtN(n)}`
-        + ` ${row.redis.toFixed(2).padStart(12)} ${row.engine.toFixed(2).padStart(12)} ${row.ratio.toFixed(2).padStart(8)}`);
+      console.log(`${name.padEnd(20)} ${fmtN(n)} ${row.redis.toFixed(2).padStart(12)}`
+        + ` ${`${row.low.toFixed(2)}-${row.high.toFixed(2)}`.padStart(11)}`
+        + ` ${row.engine.toFixed(2).padStart(12)} ${row.ratio.toFixed(2).padStart(8)}`);
     }
   }
 } finally {
@@ -186,18 +196,27 @@ try {
 }
 const off = table.filter((r) => !within(r.ratio));
 console.log(`\n${table.length - off.length} of ${table.length} rows within ±25% (engine usec per call against redis-server's)`);
+// the rows the real server itself does not hold to ±25% of its median
+const loose = table.filter((r) => !within(r.low) || !within(r.high));
+if (REPS > 1) {
+  console.log(`in ${loose.length} of the ${table.length} rows, redis-server's own runs strayed more than 25% from their median`
+    + `${loose.length ? ` (${loose.map((r) => `${r.name}${r.n ? ` ${fmtN(r.n).trim()}` : ''}`).join(', ')})` : ''};`
+    + ` of the other ${table.length - loose.length},`
+    + ` ${table.filter((r) => !loose.includes(r) && within(r.ratio)).length} are within ±25%`);
+}
 if (process.argv.includes('--write')) {
   const cpu = machine();
   // rows measured now replace those of this machine's table; the others stay
   const old = kept.machines.find((m) => m.cpu === cpu)?.rows ?? [];
-  const fresh = table.map(({ name, n, redis }) => ({ name, n, redis }));
+  const fresh = table.map(({ name, n, redis, low, high }) => ({ name, n, redis, low, high }));
   const rows = ROWS.flatMap(([name]) => [...new Map([...old, ...fresh]
     .filter((r) => r.name === name).map((r) => [r.n, r])).values()]);
   const entry = { cpu, measured: new Date().toISOString().slice(0, 10), reps: REPS, rows };
   const machines = kept.machines.filter((m) => m.cpu !== cpu);
   // a row a line
   const text = JSON.stringify({ unit: 'usec_per_call', machines: [...machines, entry] }, null, 1)
-    .replace(/\{\n\s+("name": .*,)\n\s+("n": .*,)\n\s+("redis": .*)\n\s+\}/g, '{ $1 $2 $3 }');
+    .replace(/\{\n\s+("name": .*,)\n\s+("n": .*,)\n\s+("redis": [^\n]*)(?:\n\s+("low": .*,)\n\s+("high": .*))?\n\s+\}/g,
+      (_, a, b, c, d, e) => `{ ${[a, b, c, d, e].filter(Boolean).join(' ')} }`);
   writeFileSync(JSON_PATH, `${text}\n`);
   console.log(`wrote this machine's table to tests/bench/costs.json (${machines.length + 1} machines)`);
 }
