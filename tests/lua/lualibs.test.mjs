@@ -3,8 +3,9 @@
 //
 // Every line of lualibs_cases.txt is a Lua expression. Each becomes the
 // script PRELUDE + "return show(<expression>)", run once by
-// lualibs_harness (our libraries on stock Lua 5.1.5) and once by EVAL on a
-// redis-server this test starts; the two replies must be equal. show()
+// lualibs_harness (our libraries on stock Lua 5.1.5) and once by EVAL on
+// the redis-server this test starts (Debian's, as tests/server/servers.mjs
+// starts it); the two replies must be equal. show()
 // renders every value the expression produced (numbers with 17 digits,
 // strings with non-printable bytes escaped, tables with sorted keys), so
 // the comparison sees exactly what the script saw. Errors are compared by
@@ -13,7 +14,6 @@
 // The harness is built by this test:
 //   LUA_SRC        Lua 5.1.5's src directory (default build/deps/lua-5.1.5/src)
 //   CC             the C compiler (default cc)
-//   REDIS_SERVER   the redis-server binary (default redis-server on PATH)
 //   LUALIBS_HARNESS=1   run the cases through the harness too (plain)
 //   LUALIBS_SANITIZE=0  with it, skip the run under ASan and UBSan
 //   LUALIBS_WASM=1      with it, add a run built with emcc for WebAssembly
@@ -24,7 +24,7 @@
 // Run: node --test tests/lua/lualibs.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync,
 } from 'node:fs';
@@ -38,7 +38,6 @@ const root = path.resolve(here, '..', '..');
 const luaSrc = path.resolve(process.env.LUA_SRC ??
   path.join(root, 'build', 'deps', 'lua-5.1.5', 'src'));
 const cc = process.env.CC ?? 'cc';
-const redisServer = process.env.REDIS_SERVER ?? 'redis-server';
 const sanitize = process.env.LUALIBS_SANITIZE !== '0';
 const outDir = path.join(root, 'build', 'lualibs-test');
 
@@ -186,18 +185,6 @@ function runHarness(command, script) {
 
 // --- talking to redis-server ---------------------------------------------
 
-function freePort() {
-  const tryPort = (port) => new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
-  return (async () => {
-    for (let p = 23000; p < 23100; p++) if (await tryPort(p)) return p;
-    throw new Error('no free port in 23000-23099');
-  })();
-}
-
 // A minimal RESP client: one request at a time, replies parsed as they are
 // needed. Strings are kept byte for byte (latin1).
 class Resp {
@@ -265,28 +252,17 @@ let server;
 let client;
 
 before(async () => {
-  const port = await freePort();
-  server = spawn(redisServer, ['--port', String(port), '--save', '',
-    '--appendonly', 'no', '--bind', '127.0.0.1'], { stdio: 'ignore' });
-  const exited = new Promise((_, reject) => server.once('exit',
-    (code) => reject(new Error(`${redisServer} exited with ${code}`))));
-  for (let i = 0; ; i++) {
-    try {
-      client = new Resp(port);
-      await Promise.race([client.ready(), exited]);
-      const pong = await client.call('PING');
-      if (pong.text === 'PONG') break;
-    } catch (e) {
-      client?.close();
-      if (i > 100 || server.exitCode !== null) throw e;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  // startServer checks that the server answering on its port is its own.
+  server = await startServer('redis', ['--appendonly', 'no']);
+  client = new Resp(server.port);
+  await client.ready();
+  const pong = await client.call('PING');
+  assert.equal(pong.text, 'PONG');
 });
 
-after(() => {
+after(async () => {
   client?.close();
-  server?.kill();
+  await server?.stop();
 });
 
 // Redis wraps a script's error as "ERR <message> script: <sha1>, on

@@ -172,15 +172,22 @@ process.on('exit', () => {
  * code, or the signal's name if one killed it.
  */
 export async function startServer(kind, args = [], { port, script } = {}) {
-  // A port found free may be taken by another test's server before this
-  // one binds it: then this one exits, and PING is answered by the other.
-  // The answer must come from this process, or it starts on another port.
+  // A port found free may be taken by another process before this server
+  // binds it: then this one exits, and PING is answered by the other or by
+  // no one. The answer must come from this process, or it starts on
+  // another port.
   for (let attempt = 0; ; attempt++) {
-    const server = await _start(kind, args, { port, script });
+    const last = port !== undefined || attempt === 4;
+    let server;
+    try {
+      server = await _start(kind, args, { port, script });
+    } catch (e) {
+      if (last || !/Address already in use/i.test(e.message)) throw e;
+      continue;
+    }
     if (await _isOurs(server)) return server;
     const code = await server.stop('SIGKILL');
-    if (port !== undefined || attempt === 4)
-      throw new Error(`port ${server.port} is someone else's (exit ${code})\n${server.log}`);
+    if (last) throw new Error(`port ${server.port} is someone else's (exit ${code})\n${server.log}`);
   }
 }
 
