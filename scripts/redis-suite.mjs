@@ -33,16 +33,25 @@ import { downloadSources } from './debsrc.mjs';
 export const cache = join(root, 'build', 'redis-suite');
 const srcDir = join(cache, 'redis-7.0.15');
 // The two servers of a unit are judged at the same time, each by a runtest
-// of its own: glasskv's runs in a copy of the suite (runtest cleans its
-// tests/tmp when it starts) and on ports of its own (the port its test
-// client listens on comes from --baseport). REDIS_SUITE_BASEPORT moves
-// both, for runs of two checkouts at the same time on one machine.
+// of its own, and npm test runs LANES units at a time (their runs mostly
+// wait). Each runtest has a copy of the suite of its own (runtest cleans
+// its tests/tmp when it starts) and ports of its own (the port its test
+// client listens on comes from --baseport): lane 0's redis-server side
+// runs in the suite as unpacked, every other side in a copy. Their port
+// ranges follow one another from REDIS_SUITE_BASEPORT, which moves them
+// all, for runs of two checkouts at the same time on one machine; the
+// last ends below the kernel's ephemeral ports (32768), where the servers
+// under test get theirs.
 const BASEPORT = Number(process.env.REDIS_SUITE_BASEPORT ?? 21111);
-const sides = {
-  redis: { dir: srcDir, baseport: BASEPORT },
-  glasskv: { dir: join(cache, 'glasskv-side', 'redis-7.0.15'), baseport: BASEPORT + 4000 },
-};
 const PORTCOUNT = 2000;
+export const LANES = 2;
+function side(kind, lane) {
+  const i = 2 * lane + (kind === 'glasskv' ? 1 : 0);
+  const dir = i === 0 ? srcDir
+    : kind === 'glasskv' && lane === 0 ? join(cache, 'glasskv-side', 'redis-7.0.15')
+      : join(cache, `lane-${lane}`, `${kind}-side`, 'redis-7.0.15');
+  return { dir, baseport: BASEPORT + i * PORTCOUNT };
+}
 const resultsDir = join(cache, 'results');
 const report = join(root, 'tests', 'redis-suite', 'RESULTS.md');
 const UNIT_TIMEOUT_MS = 300_000;
@@ -130,20 +139,27 @@ export function parseRun(text) {
   return out;
 }
 
-/** Runs one unit against kind's server on port; resolves with parseRun's. */
-function runUnit(unit, port, kind) {
+/** Runs one unit against kind's server on port, in a lane; resolves with
+ *  parseRun's. */
+function runUnit(unit, port, kind, lane) {
   return new Promise((resolve) => {
-    const side = sides[kind];
+    const { dir, baseport } = side(kind, lane);
     const args = ['--host', '127.0.0.1', '--port', String(port), '--single', `unit/${unit}`,
-      '--clients', '1', '--timeout', '60', '--baseport', String(side.baseport),
+      '--clients', '1', '--timeout', '60', '--baseport', String(baseport),
       '--portcount', String(PORTCOUNT)];
-    const child = spawn('./runtest', args, { cwd: side.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own: runtest is a shell script that starts
+    // tclsh, which starts test clients; a unit out of time is stopped whole.
+    const child = spawn('./runtest', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let text = '';
     child.stdout.on('data', (d) => { text += d; });
     child.stderr.on('data', (d) => { text += d; });
     const timer = setTimeout(() => {
       text += '\n[TIMEOUT] the unit did not finish in time\n';
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // it has just ended
+      }
     }, UNIT_TIMEOUT_MS);
     child.on('close', () => {
       clearTimeout(timer);
@@ -162,25 +178,29 @@ export function prepareSuite() {
   if (spawnSync('sh', ['-c', 'command -v tclsh']).status !== 0)
     throw new Error('tclsh is missing: node scripts/setup.mjs installs tcl');
   fetchSuite();
-  const copy = sides.glasskv.dir;
-  if (!existsSync(join(copy, 'tests', 'test_helper.tcl'))) {
-    mkdirSync(join(copy, '..'), { recursive: true });
-    run('cp', ['-a', srcDir, copy]);
+  for (let lane = 0; lane < LANES; lane++) {
+    for (const kind of ['redis', 'glasskv']) {
+      const copy = side(kind, lane).dir;
+      if (copy === srcDir || existsSync(join(copy, 'tests', 'test_helper.tcl'))) continue;
+      mkdirSync(join(copy, '..'), { recursive: true });
+      run('cp', ['-a', srcDir, copy]);
+    }
   }
 }
 
 /** Whether the suite has unit (some units of the list are not in 7.0.15). */
 export const hasUnit = (unit) => existsSync(join(srcDir, 'tests', 'unit', `${unit}.tcl`));
 
-/** A fresh server of kind, one unit run against it, the server stopped. */
-async function unitOn(kind, unit) {
+/** A fresh server of kind, one unit run against it in a lane, the server
+ *  stopped. */
+async function unitOn(kind, unit, lane) {
   const dir = mkdtempSync(join(tmpdir(), `redis-suite-${kind}-`));
   const args = ['--dir', dir, '--enable-debug-command', 'yes'];
   let server;
   try {
     server = await startServer(kind, args);
     const t0 = Date.now();
-    const res = await runUnit(unit, server.port, kind);
+    const res = await runUnit(unit, server.port, kind, lane);
     res.seconds = (Date.now() - t0) / 1000;
     return res;
   } finally {
@@ -191,11 +211,16 @@ async function unitOn(kind, unit) {
 
 /**
  * unit run on a fresh glasskv server and on a fresh redis-server, at the
- * same time: { unit, glasskv, redis }, each parseRun's with seconds and
- * the output.
+ * same time, in lane (0 to LANES-1; one unit at a time in each): { unit,
+ * glasskv, redis }, each parseRun's with seconds and the output.
  */
-export async function runUnitSideBySide(unit) {
-  const [glasskv, redis] = await Promise.all([unitOn('glasskv', unit), unitOn('redis', unit)]);
+export async function runUnitSideBySide(unit, lane = 0) {
+  // Both are waited for, even when one fails, so that the lane is free
+  // when this returns.
+  const runs = await Promise.allSettled([unitOn('glasskv', unit, lane), unitOn('redis', unit, lane)]);
+  const failed = runs.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [glasskv, redis] = runs.map((r) => r.value);
   return { unit, glasskv, redis };
 }
 

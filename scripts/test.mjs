@@ -14,10 +14,10 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
 // Suites of the same group (a fourth field) run at the same time: the
-// server's tests and the Redis suite's wait on sockets most of the time (the
-// two use a third of the CPUs' time between them), so together they take
-// about as long as the longer. The first suite of a group prints as it goes;
-// the others' output is printed when all have ended.
+// server's tests and the Redis suite's wait on sockets most of the time, so
+// together they take about as long as the longer, and each runs two of its files or units at
+// once. The first suite of a group prints as it goes; the others' output is
+// printed when all have ended.
 const suites = [
   ...['web', 'wasm', 'tests'].map((p) =>
     [`TypeScript (${p})`, process.execPath, [tsc, '-p', p, '--noEmit']]),
@@ -25,7 +25,7 @@ const suites = [
   ['C tests (ASan+UBSan)', 'make', ['-s', '-C', 'engine', 'test', 'SAN=1', '-j2']],
   ['Fuzz corpora and short campaigns', process.execPath, ['scripts/fuzz.mjs']],
   ['glasskv server (redis-cli, redis-benchmark, node-redis, AOF, Lua libraries with redis-server)',
-    process.execPath, ['--test', 'tests/server/', 'tests/lua/'], 'sockets'],
+    process.execPath, ['--test', '--test-concurrency=2', 'tests/server/', 'tests/lua/'], 'sockets'],
   ['Redis 7.0.15\'s own suite: the units glasskv passes in full',
     process.execPath, ['--test', 'tests/redis-suite/'], 'sockets'],
 ];

@@ -1,10 +1,11 @@
 // The units of Redis 7.0.15's own test suite that glasskv passes in full
-// (PASSING_UNITS in scripts/redis-suite.mjs), run as `npm run
-// test:redis-suite` runs them: each on a fresh `glasskv server` and on a
-// fresh redis-server at the same time. glasskv must pass every test that
-// redis-server passes and fail none, so a regression fails npm test. The
-// suite is fetched on first use and cached in build/redis-suite; each
-// run's output goes to build/redis-suite/check/. RESULTS.md is left alone.
+// (PASSING_UNITS in scripts/redis-suite.mjs), each run as `npm run
+// test:redis-suite` runs it: on a fresh `glasskv server` and on a fresh
+// redis-server at the same time. Here two units run at once (LANES). glasskv
+// must pass every test that redis-server passes and fail none, so a
+// regression fails npm test. The suite is fetched on first use and cached
+// in build/redis-suite; each run's output goes to build/redis-suite/check/.
+// RESULTS.md is left alone.
 //
 // Run: node --test tests/redis-suite/ (GLASSKV_BUILD=dir for a build of
 // one's own, see tests/server/servers.mjs).
@@ -13,10 +14,22 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import {
-  PASSING_UNITS, byDesign, hasUnit, missedByGlasskv, prepareSuite, runUnitSideBySide, cache,
+  LANES, PASSING_UNITS, byDesign, hasUnit, missedByGlasskv, prepareSuite, runUnitSideBySide, cache,
 } from '../../scripts/redis-suite.mjs';
 
 const logs = join(cache, 'check');
+
+// The units run LANES at a time, each in a lane no other uses meanwhile.
+const freeLanes = Array.from({ length: LANES }, (_, i) => i);
+async function inALane(fn) {
+  const lane = freeLanes.shift();
+  if (lane === undefined) throw new Error('more units at once than lanes');
+  try {
+    return await fn(lane);
+  } finally {
+    freeLanes.push(lane);
+  }
+}
 
 /** Whether a run stopped short: an exception or the time limit. */
 function stoppedShort(run) {
@@ -26,7 +39,7 @@ function stoppedShort(run) {
   return lines;
 }
 
-describe('glasskv server passes in full the units of Redis\'s suite it passed in full', () => {
+describe('glasskv server passes in full the units of Redis\'s suite it passed in full', { concurrency: LANES }, () => {
   before(() => {
     prepareSuite();
     mkdirSync(logs, { recursive: true });
@@ -35,7 +48,7 @@ describe('glasskv server passes in full the units of Redis\'s suite it passed in
   for (const unit of PASSING_UNITS) {
     it(`unit/${unit} passes on glasskv server every test it passes on redis-server`, async () => {
       assert.ok(hasUnit(unit), `unit/${unit} is not in the suite`);
-      const r = await runUnitSideBySide(unit);
+      const r = await inALane((lane) => runUnitSideBySide(unit, lane));
       const file = unit.replace(/\//g, '_');
       const paths = {
         glasskv: join(logs, `${file}.glasskv.log`), redis: join(logs, `${file}.redis.log`),
