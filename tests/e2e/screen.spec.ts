@@ -600,9 +600,11 @@ test.describe('a lesson step without scrolling', () => {
     }
   }
 
-  // One walk for the two ways a teacher shows a lesson at 1280x720: each
-  // step is checked as it opens, then in presenter mode, and its questions
-  // are measured, so that the lessons' actions run once for all of it.
+  // One walk for the two ways a teacher shows a lesson at 1280x720, so that
+  // the lessons' actions run once for all of it: each step is checked as it
+  // opens and after presenter mode is toggled, and its questions are
+  // measured. English steps open plain, Korean ones in presenter mode, so
+  // both modes are seen on a step just opened and on one switched to.
   test('at 1280x720, plain and in presenter mode, every step of every lesson no longer than the SCAN lesson\'s first shows its text down to its first button, and Previous/Next; a question block takes little room beyond its text', async ({ page }) => {
     test.setTimeout(600_000);
     const app = new SandboxPage(page);
@@ -621,6 +623,15 @@ test.describe('a lesson step without scrolling', () => {
         await expect(app.lesson.panel).toHaveAttribute('data-lesson', id);
         await app.lesson.settled();
         await expect(html).not.toHaveClass(/presenter/);
+        const [opening, toggled] = lang === 'en' ? ['', ' in presenter mode'] : [' in presenter mode', ' plain'];
+        const toggle = async () => {
+          const on = !(await html.evaluate((e) => e.classList.contains('presenter')));
+          await app.byId('present.toggle').click();
+          if (on) await expect(html).toHaveClass(/presenter/);
+          else await expect(html).not.toHaveClass(/presenter/);
+          await settle(page);
+        };
+        if (opening) await toggle();
         const steps = await page.locator('[data-testid="lesson.steps.item"]').count();
         for (let k = 0; k < steps; k++) {
           // The lesson reopens where it was left (in the other language).
@@ -637,13 +648,10 @@ test.describe('a lesson step without scrolling', () => {
             longer.push(`${name} (${lead ?? 'no click'})`);
             continue;
           }
-          await test.step(name, () => expectStepInSight(page));
-          await app.byId('present.toggle').click();
-          await expect(html).toHaveClass(/presenter/);
-          await settle(page);
-          await test.step(`${name} in presenter mode`, () => expectStepInSight(page));
-          await app.byId('present.toggle').click();
-          await expect(html).not.toHaveClass(/presenter/);
+          await test.step(`${name}${opening}`, () => expectStepInSight(page));
+          await toggle();
+          await test.step(`${name}${toggled}`, () => expectStepInSight(page));
+          await toggle();
           checked.push(name);
         }
       }
@@ -664,12 +672,12 @@ test.describe('lesson titles', () => {
   const cut = (page: Page, selector: string) => page.locator(selector).evaluateAll((els) => els
     .filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
     .map((e) => e.textContent!.trim()));
+  // At 1280x720 each lesson is looked at plain, then in presenter mode.
   const screens = [
-    ['1280x720', SCREENS.projector, false],
-    ['1280x720 in presenter mode', SCREENS.projector, true],
-    ['390x844', SCREENS.phone, false],
+    ['1280x720, plain and in presenter mode', SCREENS.projector, '1280x720'],
+    ['390x844', SCREENS.phone, '390x844'],
   ] as const;
-  for (const [size, viewport, presenter] of screens) {
+  for (const [size, viewport, file] of screens) {
     test(`wrap at ${size}, never cut with an ellipsis, in the lesson's header, its steps and the list`, async ({ browser }) => {
       const onPhone = viewport === SCREENS.phone;
       const context = await browser.newContext({
@@ -677,6 +685,24 @@ test.describe('lesson titles', () => {
       });
       const app = new SandboxPage(await context.newPage());
       const { page } = app;
+      const html = page.locator('html');
+      const modes = onPhone ? [''] : ['', ' in presenter mode'];
+      /** Looks at the page in each mode, presenter's turned on for it and
+       *  off after. */
+      const inEachMode = async (look: (mode: string) => Promise<void>) => {
+        for (const mode of modes) {
+          if (mode) {
+            await app.byId('present.toggle').click();
+            await expect(html).toHaveClass(/presenter/);
+          }
+          await settle(page);
+          await look(mode);
+          if (mode) {
+            await app.byId('present.toggle').click();
+            await expect(html).not.toHaveClass(/presenter/);
+          }
+        }
+      };
       const found: string[] = [];
       for (const lang of ['en', 'ko'] as const) {
         for (const id of LESSONS) {
@@ -684,19 +710,22 @@ test.describe('lesson titles', () => {
           await app.waitReady();
           await expect(app.lesson.panel).toHaveAttribute('data-lesson', id);
           await app.lesson.settled();
-          if (presenter && !(await page.locator('html.presenter').count())) await app.byId('present.toggle').click();
-          await settle(page);
-          found.push(...(await cut(page, '#lesson-title')).map((t) => `${lang}/${id} header: ${t}`));
-          await app.byId('lesson.steps').click();
-          found.push(...(await cut(page, '[data-testid="lesson.steps.item"]')).map((t) => `${lang}/${id} steps: ${t}`));
-          await app.byId('lesson.steps').click();
+          await inEachMode(async (mode) => {
+            found.push(...(await cut(page, '#lesson-title')).map((t) => `${lang}/${id}${mode} header: ${t}`));
+            await app.byId('lesson.steps').click();
+            found.push(...(await cut(page, '[data-testid="lesson.steps.item"]')).map((t) => `${lang}/${id}${mode} steps: ${t}`));
+            await app.byId('lesson.steps').click();
+          });
         }
-        await app.byId('lessons.open').click();
-        await expect(app.byId('lessons.picker')).toBeVisible();
-        found.push(...(await cut(page, '[data-testid="lessons.item"] h3')).map((t) => `${lang} list: ${t}`));
-        await page.keyboard.press('Escape');
+        await inEachMode(async (mode) => {
+          await app.byId('lessons.open').click();
+          await expect(app.byId('lessons.picker')).toBeVisible();
+          found.push(...(await cut(page, '[data-testid="lessons.item"] h3')).map((t) => `${lang}${mode} list: ${t}`));
+          await page.keyboard.press('Escape');
+          await expect(app.byId('lessons.picker')).toBeHidden();
+          if (lang === 'ko') await shot(page, `titles-${file}${mode ? '-presenter' : ''}`);
+        });
       }
-      await shot(page, `titles-${size.replace(/ .*/, presenter ? '-presenter' : '')}`);
       expect(found).toEqual([]);
       await context.close();
     });
