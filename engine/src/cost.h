@@ -36,7 +36,7 @@
  * redis-server's ZUNIONSTORE takes 3 us a member at a million, three
  * times what it takes at 100k), and checked
  * against an Intel Xeon one with 2 MB of L2 and a 480 MB L3, where
- * redis-server runs most rows faster, by up to 4x (freeing a big set)
+ * redis-server runs most rows faster, by up to 3x (freeing a big set)
  * (tests/bench/costs.json keeps both tables; tests/bench/costs.mjs
  * measures the real server and the engine side by side). */
 #ifndef GK_COST_H

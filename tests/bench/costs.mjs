@@ -16,7 +16,7 @@
 // the next, a ratio within ±25% of that median says little either way, so
 // such rows are counted apart. The machines these
 // run on differ (a 32 MB L3 cache or a 480 MB one), and so do the real
-// server's times on them, by up to 4x for the same row: tests/bench/
+// server's times on them, by up to 3x for the same row: tests/bench/
 // costs.json keeps a table per machine measured, and the cost model is
 // fitted across them. --write adds this machine's table to it (or
 // replaces the one of the same processor and caches). --engine runs the
