@@ -14,8 +14,10 @@
  *   - each allocation (COST_ALLOC_NS) and each free (COST_FREE_NS), a free
  *     of a value counted from its shape when its last reference goes
  *     (freeObjectCost), on the thread that frees it;
- *   - each skiplist node a search passes, a random access into the nodes
- *     of its level (the top levels stay in the cache);
+ *   - each skiplist node a walk down the list passes (an insert's, a
+ *     rank's, a range's first node), a random access into the nodes of
+ *     its level (the top levels stay in the cache), paid in full, as one
+ *     of a chain (COST_CHAIN);
  *   - each reply item added to a client's buffer, and its bytes;
  *   - elements walked in memory order (listpacks, quicklist nodes, a
  *     skiplist's level 0): COST_SEQ_NS each.
@@ -121,6 +123,18 @@ static inline uint64_t costScatteredNs(size_t n, size_t size, size_t total) {
     size_t pages = n < total / COST_PAGE_BYTES ? n * COST_PAGE_BYTES : total;
     return costAccessNs(n * size, pages);
 }
+
+/* A chain of accesses, each to an address read by the one before (the
+ * nodes a skiplist walk passes), has one in flight at a time: each pays
+ * its level's whole latency. The constants above are what loops over
+ * independent entries pay per access, with several in flight at once;
+ * a chain pays COST_CHAIN times as much. A pointer chase over 96 MB of
+ * 4 KB pages on the second machine takes 214 ns a load (32 MB: 184;
+ * 256 MB: 247), where costMissNs charges 131 (114; 137). The factor is
+ * fitted to ZUNIONSTORE's inserts at a million members on both machines
+ * (3.2 and 3.4 s; 3.2 charged) and met by ZRANK, whose walk is alone
+ * (3.1 to 3.7 us at a million, 3.75 charged). */
+#define COST_CHAIN 2
 
 /* What a command's own work (its client, its arguments, the dict buckets
  * and entries it reads, its code: about COST_CMD_LINES lines in all) pays

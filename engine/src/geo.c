@@ -372,7 +372,8 @@ static void geoPointsInRange(client *c, robj *zobj, double min, double max,
         }
         return;
     }
-    zskiplistNode *x = zslFirstInRange(((zset *)zobj->v.ptr)->zsl, &range);
+    zskiplistNode *x = zslFirstInRange(s, ((zset *)zobj->v.ptr)->zsl,
+                                       &range);
     for (; x != NULL; x = x->level[0].forward) {
         if (!zslValueLteMax(x->score, &range)) break;
         if (geohashDecodeScore(x->score, xy) &&

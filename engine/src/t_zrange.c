@@ -243,11 +243,12 @@ static void zrangeRankListpack(zrangeSink *k, unsigned char *lp, long start,
 static void zrangeRankSkiplist(zrangeSink *k, zskiplist *zsl, long start,
                                long rangelen, const zrangeRequest *req) {
     zskiplistNode *x;
+    redisServer *s = k->c->srv;
     if (req->reverse)
-        x = start > 0 ? zslGetElementByRank(zsl, zsl->length - start)
+        x = start > 0 ? zslGetElementByRank(s, zsl, zsl->length - start)
                       : zsl->tail;
     else
-        x = start > 0 ? zslGetElementByRank(zsl, (unsigned long)start + 1)
+        x = start > 0 ? zslGetElementByRank(s, zsl, (unsigned long)start + 1)
                       : zsl->header->level[0].forward;
     while (rangelen--) {
         zrangeEmitNode(k, x);
@@ -337,11 +338,11 @@ static long zrangeGenericSkiplist(zrangeSink *k, zskiplist *zsl,
     long long offset = req->offset, limit = req->limit, sent = 0;
     zskiplistNode *x;
     if (req->type == ZRANGE_LEX)
-        x = req->reverse ? zslLastInLexRange(zsl, &req->lex)
-                         : zslFirstInLexRange(zsl, &req->lex);
+        x = req->reverse ? zslLastInLexRange(k->c->srv, zsl, &req->lex)
+                         : zslFirstInLexRange(k->c->srv, zsl, &req->lex);
     else
-        x = req->reverse ? zslLastInRange(zsl, &req->range)
-                         : zslFirstInRange(zsl, &req->range);
+        x = req->reverse ? zslLastInRange(k->c->srv, zsl, &req->range)
+                         : zslFirstInRange(k->c->srv, zsl, &req->range);
     while (x && offset--)
         x = req->reverse ? x->backward : x->level[0].forward;
     for (; x && limit--; sent++) {

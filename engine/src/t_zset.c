@@ -132,6 +132,26 @@ static int zslBefore(const zskiplistNode *x, double score, const sds ele) {
 /* What a node and its member take, about, in the cache. */
 #define ZSL_NODE_BYTES 96
 
+/* What a walk down zsl pays for each node it passes on level i (cost.h):
+ * a random access to one of the nodes that reach level i, about length /
+ * 4^i of them, scattered among all the list's (the top levels stay in the
+ * cache, the bottom ones do not, and their pages outgrow the TLB sooner),
+ * and a comparison. The next node's address is in this one: the accesses
+ * are a chain. A walk that follows another to about the same place
+ * (warm) finds the nodes in the L2. */
+static uint64_t zslStepNs(const zskiplist *zsl, int i, int warm) {
+    if (warm) return COST_L2_NS + COST_CMP_NS;
+    return COST_CHAIN * costScatteredNs((size_t)(zsl->length >> (2 * i)),
+                                        ZSL_NODE_BYTES,
+                                        (size_t)zsl->length * ZSL_NODE_BYTES) +
+           COST_CMP_NS;
+}
+
+/* Charges the server's CPU for a walk's nodes. */
+static void zslCharge(redisServer *s, uint64_t ns) {
+    if (!s->denv.quiet) s->denv.cpu_ns += ns;
+}
+
 /* Walks down to where (score, ele) belongs. update[i] gets the last node
  * on level i that sorts before it, and rank[i], when rank is not NULL,
  * the rank of update[i] (the header has rank 0). Returns the level-0
@@ -144,14 +164,7 @@ static zskiplistNode *zslSearch(redisServer *s, zskiplist *zsl,
     uint64_t ns = 0;
     for (int i = zsl->level - 1; i >= 0; i--) {
         if (rank) rank[i] = i == zsl->level - 1 ? 0 : rank[i + 1];
-        /* Each node passed is a random access (cost.h) to one of the
-         * nodes that reach level i, about length / 4^i of them, scattered
-         * among all the list's: the top levels stay in the cache, the
-         * bottom ones do not, and their pages outgrow the TLB sooner. */
-        uint64_t miss = costScatteredNs((size_t)(zsl->length >> (2 * i)),
-                                        ZSL_NODE_BYTES,
-                                        (size_t)zsl->length * ZSL_NODE_BYTES)
-                        + COST_CMP_NS;
+        uint64_t miss = zslStepNs(zsl, i, 0);
         zskiplistNode *f;
         while ((f = x->level[i].forward) != NULL) {
             /* a tie on the score compares the members: the node's sds
@@ -168,7 +181,7 @@ static zskiplistNode *zslSearch(redisServer *s, zskiplist *zsl,
         }
         update[i] = x;
     }
-    s->denv.cpu_ns += ns;
+    zslCharge(s, ns);
     return x->level[0].forward;
 }
 
@@ -269,11 +282,13 @@ static zskiplistNode *zslUpdateScore(redisServer *s, zskiplist *zsl,
     return moved;
 }
 
-/* Returns the 1-based rank of (score, ele), or 0 if it is not there. */
-static unsigned long zslGetRank(zskiplist *zsl, double score,
-                                const sds ele) {
+/* Returns the 1-based rank of (score, ele), or 0 if it is not there;
+ * warm if a walk has just passed the same nodes. */
+static unsigned long zslGetRank(redisServer *s, zskiplist *zsl,
+                                double score, const sds ele, int warm) {
     zskiplistNode *x = zsl->header;
     unsigned long rank = 0;
+    uint64_t ns = 0;
     for (int i = zsl->level - 1; i >= 0; i--) {
         while (x->level[i].forward &&
                (zslBefore(x->level[i].forward, score, ele) ||
@@ -281,27 +296,35 @@ static unsigned long zslGetRank(zskiplist *zsl, double score,
                  sdscmp(x->level[i].forward->ele, ele) == 0))) {
             rank += x->level[i].span;
             x = x->level[i].forward;
+            ns += zslStepNs(zsl, i, warm);
         }
-        if (x->ele && sdscmp(x->ele, ele) == 0) return rank;
+        if (x->ele && sdscmp(x->ele, ele) == 0) {
+            zslCharge(s, ns);
+            return rank;
+        }
     }
+    zslCharge(s, ns);
     return 0;
 }
 
 /* Returns the node at the 1-based rank, or NULL: the spans let the walk
  * jump straight there in O(log N). */
-zskiplistNode *zslGetElementByRank(zskiplist *zsl,
+zskiplistNode *zslGetElementByRank(redisServer *s, zskiplist *zsl,
                                    unsigned long rank) {
     zskiplistNode *x = zsl->header;
     unsigned long traversed = 0;
+    uint64_t ns = 0;
     for (int i = zsl->level - 1; i >= 0; i--) {
         while (x->level[i].forward &&
                traversed + x->level[i].span <= rank) {
             traversed += x->level[i].span;
             x = x->level[i].forward;
+            ns += zslStepNs(zsl, i, 0);
         }
-        if (traversed == rank) return x;
+        if (traversed == rank) break;
     }
-    return NULL;
+    zslCharge(s, ns);
+    return traversed == rank ? x : NULL;
 }
 
 /* ==== Score and lexicographic ranges ==== */
@@ -432,26 +455,41 @@ static int zslIsInRange(zskiplist *zsl, const zrangespec *r) {
 
 /* Returns the first node whose score is in range, or NULL. The search
  * runs forward on each level while the next node is still below min. */
-zskiplistNode *zslFirstInRange(zskiplist *zsl, const zrangespec *r) {
+zskiplistNode *zslFirstInRange(redisServer *s, zskiplist *zsl,
+                               const zrangespec *r) {
     zskiplistNode *x = zsl->header;
     if (!zslIsInRange(zsl, r)) return NULL;
+    uint64_t ns = 0;
     for (int i = zsl->level - 1; i >= 0; i--)
         while (x->level[i].forward &&
-               !zslValueGteMin(x->level[i].forward->score, r))
+               !zslValueGteMin(x->level[i].forward->score, r)) {
             x = x->level[i].forward;
+            ns += zslStepNs(zsl, i, 0);
+        }
+    zslCharge(s, ns);
     x = x->level[0].forward;
     return x && zslValueLteMax(x->score, r) ? x : NULL;
 }
 
 /* Returns the last node whose score is in range, or NULL. */
-zskiplistNode *zslLastInRange(zskiplist *zsl, const zrangespec *r) {
+static zskiplistNode *zslLastInRangeWalk(redisServer *s, zskiplist *zsl,
+                                         const zrangespec *r, int warm) {
     zskiplistNode *x = zsl->header;
     if (!zslIsInRange(zsl, r)) return NULL;
+    uint64_t ns = 0;
     for (int i = zsl->level - 1; i >= 0; i--)
         while (x->level[i].forward &&
-               zslValueLteMax(x->level[i].forward->score, r))
+               zslValueLteMax(x->level[i].forward->score, r)) {
             x = x->level[i].forward;
+            ns += zslStepNs(zsl, i, warm);
+        }
+    zslCharge(s, ns);
     return x != zsl->header && zslValueGteMin(x->score, r) ? x : NULL;
+}
+
+zskiplistNode *zslLastInRange(redisServer *s, zskiplist *zsl,
+                              const zrangespec *r) {
+    return zslLastInRangeWalk(s, zsl, r, 0);
 }
 
 /* Returns 1 if part of the skiplist may be in the lex range, judged, as
@@ -463,28 +501,43 @@ static int zslIsInLexRange(zskiplist *zsl, const zlexrangespec *r) {
 }
 
 /* Returns the first node whose member is in the lex range, or NULL. */
-zskiplistNode *zslFirstInLexRange(zskiplist *zsl,
+zskiplistNode *zslFirstInLexRange(redisServer *s, zskiplist *zsl,
                                   const zlexrangespec *r) {
     zskiplistNode *x = zsl->header;
     if (!zslIsInLexRange(zsl, r)) return NULL;
+    uint64_t ns = 0;
     for (int i = zsl->level - 1; i >= 0; i--)
         while (x->level[i].forward &&
-               !zslNodeLexGteMin(x->level[i].forward, r))
+               !zslNodeLexGteMin(x->level[i].forward, r)) {
             x = x->level[i].forward;
+            ns += zslStepNs(zsl, i, 0);
+        }
+    zslCharge(s, ns);
     x = x->level[0].forward;
     return x && zslNodeLexLteMax(x, r) ? x : NULL;
 }
 
 /* Returns the last node whose member is in the lex range, or NULL. */
-zskiplistNode *zslLastInLexRange(zskiplist *zsl,
-                                 const zlexrangespec *r) {
+static zskiplistNode *zslLastInLexRangeWalk(redisServer *s,
+                                            zskiplist *zsl,
+                                            const zlexrangespec *r,
+                                            int warm) {
     zskiplistNode *x = zsl->header;
     if (!zslIsInLexRange(zsl, r)) return NULL;
+    uint64_t ns = 0;
     for (int i = zsl->level - 1; i >= 0; i--)
         while (x->level[i].forward &&
-               zslNodeLexLteMax(x->level[i].forward, r))
+               zslNodeLexLteMax(x->level[i].forward, r)) {
             x = x->level[i].forward;
+            ns += zslStepNs(zsl, i, warm);
+        }
+    zslCharge(s, ns);
     return x != zsl->header && zslNodeLexGteMin(x, r) ? x : NULL;
+}
+
+zskiplistNode *zslLastInLexRange(redisServer *s, zskiplist *zsl,
+                                 const zlexrangespec *r) {
+    return zslLastInLexRangeWalk(s, zsl, r, 0);
 }
 
 /* ==== Listpack encoding ====
@@ -918,7 +971,8 @@ int zsetRemoveFromSkiplist(redisServer *s, zset *zs, const sds ele) {
 
 /* Returns the 0-based rank of ele, counted from the highest score when
  * reverse is set, or -1 if it is not a member. */
-static long zsetRank(robj *zobj, const sds ele, int reverse) {
+static long zsetRank(redisServer *s, robj *zobj, const sds ele,
+                     int reverse) {
     unsigned long llen = zsetLength(zobj), rank = 0;
     zset *zs = zobj->v.ptr;
     dictEntry *de;
@@ -933,7 +987,7 @@ static long zsetRank(robj *zobj, const sds ele, int reverse) {
         return -1;
     }
     if ((de = dictFind(zs->dict, ele)) == NULL) return -1;
-    rank = zslGetRank(zs->zsl, *(double *)dictGetVal(de), ele);
+    rank = zslGetRank(s, zs->zsl, *(double *)dictGetVal(de), ele, 0);
     return reverse ? (long)(llen - rank) : (long)rank - 1;
 }
 
@@ -994,14 +1048,17 @@ static unsigned long zslDeleteRangeByRank(redisServer *s, zset *zs,
                                           unsigned long end) {
     zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x = zs->zsl->header;
     unsigned long traversed = 0, removed = 0;
+    uint64_t ns = 0;
     for (int i = zs->zsl->level - 1; i >= 0; i--) {
         while (x->level[i].forward &&
                traversed + x->level[i].span < start) {
             traversed += x->level[i].span;
             x = x->level[i].forward;
+            ns += zslStepNs(zs->zsl, i, 0);
         }
         update[i] = x;
     }
+    zslCharge(s, ns);
     x = x->level[0].forward;
     for (traversed++; x && traversed <= end; traversed++, removed++) {
         zskiplistNode *next = x->level[0].forward;
@@ -1016,12 +1073,16 @@ static unsigned long zslDeleteRangeByScore(redisServer *s, zset *zs,
                                            const zrangespec *r) {
     zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x = zs->zsl->header;
     unsigned long removed = 0;
+    uint64_t ns = 0;
     for (int i = zs->zsl->level - 1; i >= 0; i--) {
         while (x->level[i].forward &&
-               !zslValueGteMin(x->level[i].forward->score, r))
+               !zslValueGteMin(x->level[i].forward->score, r)) {
             x = x->level[i].forward;
+            ns += zslStepNs(zs->zsl, i, 0);
+        }
         update[i] = x;
     }
+    zslCharge(s, ns);
     x = x->level[0].forward;
     while (x && zslValueLteMax(x->score, r)) {
         zskiplistNode *next = x->level[0].forward;
@@ -1037,12 +1098,16 @@ static unsigned long zslDeleteRangeByLex(redisServer *s, zset *zs,
                                          const zlexrangespec *r) {
     zskiplistNode *update[ZSKIPLIST_MAXLEVEL], *x = zs->zsl->header;
     unsigned long removed = 0;
+    uint64_t ns = 0;
     for (int i = zs->zsl->level - 1; i >= 0; i--) {
         while (x->level[i].forward &&
-               !zslNodeLexGteMin(x->level[i].forward, r))
+               !zslNodeLexGteMin(x->level[i].forward, r)) {
             x = x->level[i].forward;
+            ns += zslStepNs(zs->zsl, i, 0);
+        }
         update[i] = x;
     }
+    zslCharge(s, ns);
     x = x->level[0].forward;
     while (x && zslNodeLexLteMax(x, r)) {
         zskiplistNode *next = x->level[0].forward;
@@ -1313,7 +1378,7 @@ static void zrankGenericCommand(client *c, int reverse) {
     robj *zobj = zsetLookupRead(c, ZSET_REPLY_NULL);
     long rank;
     if (zobj == NULL) return;
-    rank = zsetRank(zobj, c->argv[2]->v.ptr, reverse);
+    rank = zsetRank(c->srv, zobj, c->argv[2]->v.ptr, reverse);
     if (rank >= 0)
         addReplyLongLong(c, rank);
     else
@@ -1346,14 +1411,17 @@ static unsigned long zzlCountToMax(unsigned char *lp, unsigned char *eptr,
  * Redis subtracts the nodes after last from those from first on, and
  * skips the subtraction when last is NULL: that can only happen for a
  * lex range over members with different scores (where BYLEX is not
- * meaningful), and then everything from first to the end is counted. */
-static unsigned long zslCountBetween(zskiplist *zsl, zskiplistNode *first,
+ * meaningful), and then everything from first to the end is counted.
+ * The walks to the two ranks, and the one to last, follow the walk that
+ * found first to about the same place: warm. */
+static unsigned long zslCountBetween(redisServer *s, zskiplist *zsl,
+                                     zskiplistNode *first,
                                      zskiplistNode *last) {
     unsigned long count;
     if (first == NULL) return 0;
-    count = zsl->length - (zslGetRank(zsl, first->score, first->ele) - 1);
+    count = zsl->length - (zslGetRank(s, zsl, first->score, first->ele, 1) - 1);
     if (last != NULL)
-        count -= zsl->length - zslGetRank(zsl, last->score, last->ele);
+        count -= zsl->length - zslGetRank(s, zsl, last->score, last->ele, 1);
     return count;
 }
 
@@ -1374,8 +1442,11 @@ void zcountCommand(client *c) {
         if (eptr) count = zzlCountToMax(zobj->v.ptr, eptr, &r);
     } else {
         zskiplist *zsl = ((zset *)zobj->v.ptr)->zsl;
-        count = zslCountBetween(zsl, zslFirstInRange(zsl, &r),
-                                zslLastInRange(zsl, &r));
+        redisServer *s = c->srv;
+        zskiplistNode *first = zslFirstInRange(s, zsl, &r);
+        count = zslCountBetween(s, zsl, first,
+                                first ? zslLastInRangeWalk(s, zsl, &r, 1)
+                                      : NULL);
     }
     addReplyLongLong(c, (long long)count);
 }
@@ -1398,8 +1469,11 @@ void zlexcountCommand(client *c) {
             count++;
     } else {
         zskiplist *zsl = ((zset *)zobj->v.ptr)->zsl;
-        count = zslCountBetween(zsl, zslFirstInLexRange(zsl, &r),
-                                zslLastInLexRange(zsl, &r));
+        redisServer *s = c->srv;
+        zskiplistNode *first = zslFirstInLexRange(s, zsl, &r);
+        count = zslCountBetween(s, zsl, first,
+                                first ? zslLastInLexRangeWalk(s, zsl, &r, 1)
+                                      : NULL);
     }
     addReplyLongLong(c, (long long)count);
 }

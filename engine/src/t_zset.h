@@ -52,11 +52,17 @@ int zslValueLteMax(double value, const zrangespec *spec);
 /* The skiplist. */
 zskiplistNode *zslInsert(redisServer *s, zskiplist *zsl, double score,
                          sds ele);
-zskiplistNode *zslGetElementByRank(zskiplist *zsl, unsigned long rank);
-zskiplistNode *zslFirstInRange(zskiplist *zsl, const zrangespec *r);
-zskiplistNode *zslLastInRange(zskiplist *zsl, const zrangespec *r);
-zskiplistNode *zslFirstInLexRange(zskiplist *zsl, const zlexrangespec *r);
-zskiplistNode *zslLastInLexRange(zskiplist *zsl, const zlexrangespec *r);
+/* The walks down the list: each charges the server the nodes it passes. */
+zskiplistNode *zslGetElementByRank(redisServer *s, zskiplist *zsl,
+                                   unsigned long rank);
+zskiplistNode *zslFirstInRange(redisServer *s, zskiplist *zsl,
+                               const zrangespec *r);
+zskiplistNode *zslLastInRange(redisServer *s, zskiplist *zsl,
+                              const zrangespec *r);
+zskiplistNode *zslFirstInLexRange(redisServer *s, zskiplist *zsl,
+                                  const zlexrangespec *r);
+zskiplistNode *zslLastInLexRange(redisServer *s, zskiplist *zsl,
+                                 const zlexrangespec *r);
 int zslNodeLexGteMin(const zskiplistNode *x, const zlexrangespec *r);
 int zslNodeLexLteMax(const zskiplistNode *x, const zlexrangespec *r);
 

@@ -79,6 +79,10 @@ const ROWS = [
   ['ZUNIONSTORE', 'zunionstore', true,
     (n) => [...zset(n / 2, 'z1'), ...fill('ZADD', 'z2', n / 2, (j) => [j, `other:${j}`])],
     () => ['ZUNIONSTORE d 2 z1 z2']],
+  // a walk down the skiplist to a member's rank (after its dict lookup);
+  // ZCOUNT's to a range's two ends, and their ranks
+  ['ZRANK', 'zrank', true, zset, (n) => calls(1000, (i) => `ZRANK z member:${(i * 7919) % n}`)],
+  ['ZCOUNT', 'zcount', true, zset, (n) => calls(1000, (i) => `ZCOUNT z ${(i * 7919) % n} ${(i * 7919) % n + 10}`)],
   ['SORT', 'sort', true, numbers, () => calls(3, () => 'SORT l')],
   ['MGET of 100 keys', 'mget', false, () => populate(100),
     () => calls(100, () => `MGET ${calls(100, (i) => `key:${i}`).join(' ')}`)],

@@ -3,7 +3,8 @@
  * only once it outgrows the TLB's 8 MB; objects scattered one to a page
  * (a skiplist's upper levels) walk sooner than their bytes alone would
  * say; a skiplist search that meets a tie on the score reads the
- * member too; and a command's own accesses after a big request meet the
+ * member too, and every walk down a skiplist pays the nodes it passes; a
+ * sorted set's free reads its dict's entries among themselves; and a command's own accesses after a big request meet the
  * lines it pushed out of the caches. The figures themselves are held to redis-server's by
  * tests/bench/costs.mjs. */
 #include <stdlib.h>
@@ -68,6 +69,86 @@ static void testTiesReadTheMember(void) {
     CHECK(tied > apart);
 }
 
+/* The number after key (its ':' or '=' included) in n.out, -1 if key is
+ * not there. */
+static double infoField(node *n, const char *key) {
+    const char *p = strstr(n->out, key);
+    return p ? atof(p + strlen(key)) : -1;
+}
+
+/* A node holding a skiplist sorted set z of members m:0 ... at scores 0
+ * ... (count of them), added a thousand to a command. */
+static void zsetOpen(node *n, int count) {
+    nodeOpen(n, 7, "zset-max-listpack-entries 0\n");
+    static char line[32768];
+    for (int i = 0; i < count; i += 1000) {
+        int len = snprintf(line, sizeof(line), "ZADD z");
+        for (int j = i; j < i + 1000 && j < count; j++)
+            len += snprintf(line + len, sizeof(line) - (size_t)len,
+                            " %d m:%d", j, j);
+        nodeCmd(n, line);
+    }
+    nodeCmd(n, "ZCARD z");
+    char want[32];
+    snprintf(want, sizeof(want), ":%d\r\n", count);
+    CHECK(strcmp(n->out, want) == 0);
+}
+
+static void testSkiplistWalksPayTheirNodes(void) {
+    /* ZRANK and ZSCORE find the member in the dict alike; ZRANK then
+     * walks down the list to it, as ZRANGEBYSCORE does to its range and
+     * ZCOUNT too (its three other walks follow the first: warm). A walk
+     * passes a few nodes on each level, those of the lower levels a
+     * chain's accesses among all 200k: more than four of the bottom
+     * level's */
+    enum { N = 200000, CALLS = 1000 };
+    node n;
+    zsetOpen(&n, N);
+    nodeCmd(&n, "CONFIG RESETSTAT");
+    for (int i = 0; i < CALLS; i++) {
+        int m = (int)((uint64_t)i * 7919 % N);
+        nodeCmdf(&n, "ZRANK z m:%d", m);
+        nodeCmdf(&n, "ZSCORE z m:%d", m);
+        nodeCmdf(&n, "ZCOUNT z %d %d", m, m + 10);
+        nodeCmdf(&n, "ZRANGEBYSCORE z %d %d", m, m);
+    }
+    nodeCmd(&n, "INFO commandstats");
+    double rank = infoField(&n, "cmdstat_zrank:calls=1000,usec=");
+    double score = infoField(&n, "cmdstat_zscore:calls=1000,usec=");
+    double count = infoField(&n, "cmdstat_zcount:calls=1000,usec=");
+    double range = infoField(&n, "cmdstat_zrangebyscore:calls=1000,usec=");
+    double bottom = (double)(COST_CHAIN * costScatteredNs(N, 96, (size_t)N * 96));
+    CHECK(score > 0);
+    CHECK(rank - score > 4 * CALLS * bottom / 1000);
+    CHECK(count - score > 4 * CALLS * bottom / 1000);
+    CHECK(count < rank + range - score);
+    CHECK(range - score > 4 * CALLS * bottom / 1000);
+    nodeClose(&n);
+}
+
+static void testZsetFreeReadsItsEntries(void) {
+    /* the dict of a sorted set frees its entries alone, packed among
+     * themselves: a member costs less than a free anywhere in the
+     * working set */
+    enum { N = 200000 };
+    node n;
+    zsetOpen(&n, N);
+    nodeCmd(&n, "INFO memory");
+    double used = infoField(&n, "used_memory:");
+    double startup = infoField(&n, "used_memory_startup:");
+    CHECK(used > startup && startup > 0);
+    nodeCmd(&n, "CONFIG RESETSTAT");
+    nodeCmd(&n, "DEL z");
+    CHECK(strcmp(n.out, ":1\r\n") == 0);
+    nodeCmd(&n, "INFO commandstats");
+    double usec = infoField(&n, "cmdstat_del:calls=1,usec=");
+    double anywhere = (double)costFreeFarNs((size_t)(used - startup) +
+                                            COST_STARTUP_BYTES);
+    CHECK(usec > (double)N * COST_FREE_NS / 1000);
+    CHECK(usec * 1000 / N < anywhere);
+    nodeClose(&n);
+}
+
 /* INFO commandstats' usec for ten SETs of a value of size bytes, each
  * its own request (held by a pause of paused_ms first, if not 0). */
 static double setUsec(size_t size, int paused_ms) {
@@ -124,6 +205,10 @@ int main(void) {
         testPackedAndScattered);
     RUN("a skiplist search that meets a tie on the score reads the member",
         testTiesReadTheMember);
+    RUN("a walk down a skiplist (ZRANK, ZCOUNT, ZRANGEBYSCORE) pays each "
+        "node it passes, as a chain", testSkiplistWalksPayTheirNodes);
+    RUN("freeing a sorted set reads its dict's entries among themselves",
+        testZsetFreeReadsItsEntries);
     RUN("a command after a big request meets its own lines further away, "
         "pushed out of the caches by the bytes just read",
         testBigRequestsDisplaceTheCaches);
