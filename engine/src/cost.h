@@ -67,6 +67,15 @@
 #define COST_BIO_QUEUE_NS 1000  /* one queued behind others: the lock
                                    the woken thread now contends for */
 #define COST_CMP_NS 6           /* one comparison of two short values */
+#define COST_LP_FIND_NS 3       /* one element a listpack search passes:
+                                   its length decoded, a field compared;
+                                   redis-server's HGET takes 0.47 us in a
+                                   listpack of 128 fields, 0.14 in one of
+                                   16, 0.09 in a hashtable of 128 */
+#define COST_LP_NEXT_NS 6       /* one element stepped over with lpNext,
+                                   which also checks that the next lies
+                                   within the listpack: ZRANK takes 0.92
+                                   us in a listpack of 128 members */
 #define COST_MATCH_NS_PER_BYTE 2/* a glob pattern against a key */
 
 /* The memory hierarchy a random access meets: the caches hold lines, and

@@ -191,9 +191,10 @@ static int geoParseLonLat(client *c, robj **argv, double *xy) {
 
 /* The position of member in the sorted set zobj into xy. Returns C_OK,
  * or C_ERR if it is not a member. */
-static int geoMemberPosition(robj *zobj, robj *member, double *xy) {
+static int geoMemberPosition(redisServer *s, robj *zobj, robj *member,
+                             double *xy) {
     double score;
-    if (zsetScore(zobj, member->v.ptr, &score) != C_OK) return C_ERR;
+    if (zsetScore(s, zobj, member->v.ptr, &score) != C_OK) return C_ERR;
     return geohashDecodeScore(score, xy) ? C_OK : C_ERR;
 }
 
@@ -417,7 +418,7 @@ static int geoParseArea(client *c, int i, int remaining, robj *zobj,
     const char *arg = c->argv[i]->v.ptr;
     robj **next = c->argv + i + 1;
     if (!strcasecmp(arg, "frommember") && remaining > 1 && !q->fromloc) {
-        if (zobj && geoMemberPosition(zobj, *next, q->shape.xy) != C_OK) {
+        if (zobj && geoMemberPosition(c->srv, zobj, *next, q->shape.xy) != C_OK) {
             addReplyError(c, "could not decode requested zset member");
             return -1;
         }
@@ -495,7 +496,7 @@ static int geoParseFixed(client *c, int flags, robj *zobj, geoSearch *q) {
     if (flags & GEO_FROM_MEMBER) {
         if (zobj == NULL) return 5;
         q->shape.type = GEO_SHAPE_CIRCLE;
-        if (geoMemberPosition(zobj, c->argv[2], q->shape.xy) != C_OK) {
+        if (geoMemberPosition(c->srv, zobj, c->argv[2], q->shape.xy) != C_OK) {
             addReplyError(c, "could not decode requested zset member");
             return -1;
         }
@@ -700,7 +701,7 @@ void geohashCommand(client *c) {
         double score, xy[2];
         geoHashBits hash;
         char buf[11];
-        if (!zobj || zsetScore(zobj, c->argv[j]->v.ptr, &score) != C_OK ||
+        if (!zobj || zsetScore(c->srv, zobj, c->argv[j]->v.ptr, &score) != C_OK ||
             !geohashDecodeScore(score, xy)) {
             addReplyNull(c);
             continue;
@@ -722,7 +723,7 @@ void geoposCommand(client *c) {
     addReplyArrayLen(c, c->argc - 2);
     for (int j = 2; j < c->argc; j++) {
         double score, xy[2];
-        if (!zobj || zsetScore(zobj, c->argv[j]->v.ptr, &score) != C_OK ||
+        if (!zobj || zsetScore(c->srv, zobj, c->argv[j]->v.ptr, &score) != C_OK ||
             !geohashDecodeScore(score, xy)) {
             addReplyNullArray(c);
             continue;
@@ -749,8 +750,8 @@ void geodistCommand(client *c) {
         return;
     }
     if (checkType(c, zobj, OBJ_ZSET)) return;
-    if (zsetScore(zobj, c->argv[2]->v.ptr, &s1) != C_OK ||
-        zsetScore(zobj, c->argv[3]->v.ptr, &s2) != C_OK ||
+    if (zsetScore(c->srv, zobj, c->argv[2]->v.ptr, &s1) != C_OK ||
+        zsetScore(c->srv, zobj, c->argv[3]->v.ptr, &s2) != C_OK ||
         !geohashDecodeScore(s1, a) || !geohashDecodeScore(s2, b)) {
         addReplyNull(c);
         return;

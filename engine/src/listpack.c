@@ -652,23 +652,27 @@ static int _lpMatches(unsigned char *p, const unsigned char *s,
 /* Searches from p (inclusive) for an element equal to s, comparing one
  * element and then skipping skip of them: with skip = 1 on a hash's
  * field, value, field, value... only fields are compared. Returns the
- * element, or NULL if none matches or p is NULL. */
-unsigned char *lpFind(unsigned char *lp, unsigned char *p,
+ * element, or NULL if none matches or p is NULL. Each element passed is
+ * charged to m's server (cost.h), unless m is NULL. */
+unsigned char *lpFind(gkMem *m, unsigned char *lp, unsigned char *p,
                       const unsigned char *s, uint32_t slen,
                       unsigned int skip) {
     unsigned int skipcnt = 0;
     int sint = -1;
     int64_t sv = 0;
+    uint64_t passed = 0;
     while (p) {
+        passed++;
         if (skipcnt == 0) {
-            if (_lpMatches(p, s, slen, &sint, &sv)) return p;
+            if (_lpMatches(p, s, slen, &sint, &sv)) break;
             skipcnt = skip;
         } else {
             skipcnt--;
         }
         p = lpNext(lp, p);
     }
-    return NULL;
+    if (m) memChargeNs(m, passed * COST_LP_FIND_NS);
+    return p;
 }
 
 /* Returns the number of elements: from the header when it knows, else by

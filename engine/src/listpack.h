@@ -59,7 +59,7 @@ unsigned char *lpGet(unsigned char *p, int64_t *count,
                      unsigned char *intbuf);
 int lpGetInteger(unsigned char *p, int64_t *v);
 int lpCompare(unsigned char *p, const unsigned char *s, uint32_t slen);
-unsigned char *lpFind(unsigned char *lp, unsigned char *p,
+unsigned char *lpFind(gkMem *m, unsigned char *lp, unsigned char *p,
                       const unsigned char *s, uint32_t slen,
                       unsigned int skip);
 unsigned long lpLength(unsigned char *lp);

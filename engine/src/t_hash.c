@@ -69,18 +69,20 @@ static void hashReadElement(unsigned char *p, hashValue *v) {
 /* Returns the listpack element holding field, or NULL. Only fields are
  * compared: lpFind skips every other element, so a value that happens to
  * equal the field is never mistaken for it. */
-static unsigned char *hashListpackFind(unsigned char *lp, const sds field) {
+static unsigned char *hashListpackFind(redisServer *s, unsigned char *lp,
+                                       const sds field) {
     unsigned char *p = lpFirst(lp);
     if (p == NULL) return NULL;
-    return lpFind(lp, p, (const unsigned char *)field,
+    return lpFind(s->mem, lp, p, (const unsigned char *)field,
                   (uint32_t)sdslen(field), 1);
 }
 
 /* Looks field up. Returns 1 and fills *v with its value, or returns 0. */
-static int hashTypeGetValue(robj *o, const sds field, hashValue *v) {
+static int hashTypeGetValue(redisServer *s, robj *o, const sds field,
+                            hashValue *v) {
     if (o->encoding == OBJ_ENCODING_LISTPACK) {
         unsigned char *lp = o->v.ptr;
-        unsigned char *fp = hashListpackFind(lp, field);
+        unsigned char *fp = hashListpackFind(s, lp, field);
         if (fp == NULL) return 0;
         hashReadElement(lpNext(lp, fp), v);
         return 1;
@@ -93,9 +95,9 @@ static int hashTypeGetValue(robj *o, const sds field, hashValue *v) {
 }
 
 /* Returns 1 if the hash has field, else 0. */
-static int hashTypeExists(robj *o, const sds field) {
+static int hashTypeExists(redisServer *s, robj *o, const sds field) {
     hashValue v;
-    return hashTypeGetValue(o, field, &v);
+    return hashTypeGetValue(s, o, field, &v);
 }
 
 /* Converts a listpack hash into a hashtable in place, freeing the
@@ -147,7 +149,7 @@ static void hashTypeTryConversion(redisServer *s, robj *o, robj **argv,
 static int hashListpackSet(redisServer *s, robj *o, const sds field,
                            const sds value) {
     unsigned char *lp = o->v.ptr;
-    unsigned char *fp = hashListpackFind(lp, field);
+    unsigned char *fp = hashListpackFind(s, lp, field);
     int update = fp != NULL;
     if (update) {
         unsigned char *vp = lpNext(lp, fp);
@@ -203,7 +205,7 @@ static int hashTypeSet(redisServer *s, robj *o, const sds field,
 static int hashTypeDelete(redisServer *s, robj *o, const sds field) {
     if (o->encoding == OBJ_ENCODING_LISTPACK) {
         unsigned char *lp = o->v.ptr;
-        unsigned char *fp = hashListpackFind(lp, field);
+        unsigned char *fp = hashListpackFind(s, lp, field);
         if (fp == NULL) return 0;
         lp = lpDelete(s->mem, lp, fp, &fp);   /* the field... */
         lp = lpDelete(s->mem, lp, fp, NULL);  /* ...then its value */
@@ -242,7 +244,7 @@ static robj *hashLookupRead(client *c, robj *key, const char *reply) {
  * such field. */
 static void hashReplyField(client *c, robj *o, const sds field) {
     hashValue v;
-    if (o == NULL || !hashTypeGetValue(o, field, &v)) {
+    if (o == NULL || !hashTypeGetValue(c->srv, o, field, &v)) {
         addReplyNull(c);
         return;
     }
@@ -289,7 +291,7 @@ void hmsetCommand(client *c) {
 void hsetnxCommand(client *c) {
     robj *o = hashTypeLookupWriteOrCreate(c, c->argv[1]);
     if (o == NULL) return;
-    if (hashTypeExists(o, c->argv[2]->v.ptr)) {
+    if (hashTypeExists(c->srv, o, c->argv[2]->v.ptr)) {
         addReplyLongLong(c, 0);
         return;
     }
@@ -307,7 +309,7 @@ static int hashGetIntegerOrReply(client *c, robj *o, const sds field,
                                  long long *value) {
     hashValue v;
     *value = 0;
-    if (!hashTypeGetValue(o, field, &v)) return 1;
+    if (!hashTypeGetValue(c->srv, o, field, &v)) return 1;
     if (string2ll((const char *)v.ptr, v.len, value)) return 1;
     addReplyError(c, "hash value is not an integer");
     return 0;
@@ -379,7 +381,7 @@ void hstrlenCommand(client *c) {
     robj *o = hashLookupRead(c, c->argv[1], HASH_REPLY_ZERO);
     hashValue v;
     if (o == NULL) return;
-    if (!hashTypeGetValue(o, c->argv[2]->v.ptr, &v)) v.len = 0;
+    if (!hashTypeGetValue(c->srv, o, c->argv[2]->v.ptr, &v)) v.len = 0;
     addReplyLongLong(c, (long long)v.len);
 }
 
@@ -387,7 +389,7 @@ void hstrlenCommand(client *c) {
 void hexistsCommand(client *c) {
     robj *o = hashLookupRead(c, c->argv[1], HASH_REPLY_ZERO);
     if (o == NULL) return;
-    addReplyLongLong(c, hashTypeExists(o, c->argv[2]->v.ptr));
+    addReplyLongLong(c, hashTypeExists(c->srv, o, c->argv[2]->v.ptr));
 }
 
 /* Replies with the fields and/or values (what: HASH_KEYS, HASH_VALUES)
@@ -496,7 +498,7 @@ robj *hashTypeDup(redisServer *s, robj *o) {
  * such field (SORT's BY and GET patterns read hash fields with it). */
 robj *hashTypeGetValueObject(redisServer *s, robj *o, const sds field) {
     hashValue v;
-    if (!hashTypeGetValue(o, field, &v)) return NULL;
+    if (!hashTypeGetValue(s, o, field, &v)) return NULL;
     return createStringObject(s, (const char *)v.ptr, v.len);
 }
 
@@ -524,7 +526,7 @@ void hincrbyfloatCommand(client *c) {
         return;
     }
     if ((o = hashTypeLookupWriteOrCreate(c, c->argv[1])) == NULL) return;
-    if (hashTypeGetValue(o, c->argv[2]->v.ptr, &v) &&
+    if (hashTypeGetValue(c->srv, o, c->argv[2]->v.ptr, &v) &&
         !string2ld((const char *)v.ptr, v.len, &value)) {
         addReplyError(c, "hash value is not a float");
         return;

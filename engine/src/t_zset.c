@@ -620,11 +620,11 @@ void zzlPrev(unsigned char *lp, unsigned char **eptr,
 
 /* Returns the member element equal to ele, or NULL; with score not NULL
  * also reads its score. lpFind compares members only, skipping scores. */
-static unsigned char *zzlFind(unsigned char *lp, const sds ele,
-                              double *score) {
+static unsigned char *zzlFind(redisServer *s, unsigned char *lp,
+                              const sds ele, double *score) {
     unsigned char *eptr = lpFirst(lp);
     if (eptr == NULL) return NULL;
-    eptr = lpFind(lp, eptr, (const unsigned char *)ele,
+    eptr = lpFind(s->mem, lp, eptr, (const unsigned char *)ele,
                   (uint32_t)sdslen(ele), 1);
     if (eptr && score) *score = zzlGetScore(lpNext(lp, eptr));
     return eptr;
@@ -662,9 +662,11 @@ static unsigned char *zzlInsertAt(redisServer *s, unsigned char *lp,
 static unsigned char *zzlInsert(redisServer *s, unsigned char *lp,
                                 const sds ele, double score) {
     unsigned char *eptr = lpFirst(lp);
+    uint64_t passed = 0;
     while (eptr != NULL) {
         unsigned char *sptr = lpNext(lp, eptr);
         double cur = zzlGetScore(sptr);
+        passed += 2;
         if (cur > score ||
             (cur == score &&
              zzlCompareElements(eptr, (const unsigned char *)ele,
@@ -672,6 +674,7 @@ static unsigned char *zzlInsert(redisServer *s, unsigned char *lp,
             break;
         eptr = lpNext(lp, sptr);
     }
+    memChargeNs(s->mem, passed * COST_LP_NEXT_NS);
     return zzlInsertAt(s, lp, eptr, ele, score);
 }
 
@@ -811,10 +814,11 @@ static void zsetConvert(redisServer *s, robj *zobj) {
 }
 
 /* Looks member up. Returns C_OK and sets *score, or C_ERR. */
-int zsetScore(robj *zobj, const sds member, double *score) {
+int zsetScore(redisServer *s, robj *zobj, const sds member,
+              double *score) {
     dictEntry *de;
     if (zobj->encoding == OBJ_ENCODING_LISTPACK)
-        return zzlFind(zobj->v.ptr, member, score) ? C_OK : C_ERR;
+        return zzlFind(s, zobj->v.ptr, member, score) ? C_OK : C_ERR;
     de = dictFind(((zset *)zobj->v.ptr)->dict, member);
     if (de == NULL) return C_ERR;
     *score = *(double *)dictGetVal(de);
@@ -862,7 +866,7 @@ static int zsetAddListpack(redisServer *s, robj *zobj, double score,
                            const sds ele, int flags, int *out,
                            double *newscore) {
     double cur;
-    unsigned char *eptr = zzlFind(zobj->v.ptr, ele, &cur);
+    unsigned char *eptr = zzlFind(s, zobj->v.ptr, ele, &cur);
     int go;
     if (eptr != NULL) {
         if ((go = zsetExistingScore(flags, cur, &score, out)) <= 0)
@@ -946,7 +950,7 @@ int zsetAdd(redisServer *s, robj *zobj, double score, const sds ele,
 int zsetDel(redisServer *s, robj *zobj, const sds ele) {
     zset *zs = zobj->v.ptr;
     if (zobj->encoding == OBJ_ENCODING_LISTPACK) {
-        unsigned char *eptr = zzlFind(zobj->v.ptr, ele, NULL);
+        unsigned char *eptr = zzlFind(s, zobj->v.ptr, ele, NULL);
         if (eptr == NULL) return 0;
         zobj->v.ptr = zzlDelete(s, zobj->v.ptr, eptr);
         return 1;
@@ -982,9 +986,11 @@ static long zsetRank(redisServer *s, robj *zobj, const sds ele,
             rank++;
             if (lpCompare(eptr, (const unsigned char *)ele,
                           (uint32_t)sdslen(ele)))
-                return reverse ? (long)(llen - rank) : (long)rank - 1;
+                break;
         }
-        return -1;
+        memChargeNs(s->mem, 2 * rank * COST_LP_NEXT_NS);
+        if (eptr == NULL) return -1;
+        return reverse ? (long)(llen - rank) : (long)rank - 1;
     }
     if ((de = dictFind(zs->dict, ele)) == NULL) return -1;
     rank = zslGetRank(s, zs->zsl, *(double *)dictGetVal(de), ele, 0);
@@ -1344,7 +1350,7 @@ void zscoreCommand(client *c) {
     robj *zobj = zsetLookupRead(c, ZSET_REPLY_NULL);
     double score;
     if (zobj == NULL) return;
-    if (zsetScore(zobj, c->argv[2]->v.ptr, &score) == C_ERR)
+    if (zsetScore(c->srv, zobj, c->argv[2]->v.ptr, &score) == C_ERR)
         addReplyNull(c);
     else
         addReplyDouble(c, score);
@@ -1359,7 +1365,7 @@ void zmscoreCommand(client *c) {
     addReplyArrayLen(c, c->argc - 2);
     for (int j = 2; j < c->argc; j++) {
         if (zobj == NULL ||
-            zsetScore(zobj, c->argv[j]->v.ptr, &score) == C_ERR)
+            zsetScore(c->srv, zobj, c->argv[j]->v.ptr, &score) == C_ERR)
             addReplyNull(c);
         else
             addReplyDouble(c, score);

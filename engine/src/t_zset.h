@@ -93,7 +93,8 @@ void zsetReplyMember(client *c, const char *ele, size_t len, double score,
 int zsetAdd(redisServer *s, robj *zobj, double score, const sds ele,
             int flags, int *out, double *newscore);
 int zsetDel(redisServer *s, robj *zobj, const sds ele);
-int zsetScore(robj *zobj, const sds member, double *score);
+int zsetScore(redisServer *s, robj *zobj, const sds member,
+              double *score);
 int zsetRemoveFromSkiplist(redisServer *s, zset *zs, const sds ele);
 void zsetConvertToListpackIfNeeded(redisServer *s, robj *zobj,
                                    size_t maxelelen, size_t totelelen);

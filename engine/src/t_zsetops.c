@@ -137,7 +137,8 @@ static int zuiNext(redisServer *s, zsetopIter *it, zsetopval *val) {
 /* Looks val's member up in op. Returns 1 and sets *score (1 for a set)
  * if it is there, else 0. An intset can only hold what string2ll
  * accepts, so anything else is not looked for. */
-static int zuiFind(zsetopsrc *op, const zsetopval *val, double *score) {
+static int zuiFind(redisServer *s, zsetopsrc *op, const zsetopval *val,
+                   double *score) {
     robj *o = op->subject;
     long long v;
     if (o == NULL) return 0;
@@ -148,7 +149,7 @@ static int zuiFind(zsetopsrc *op, const zsetopval *val, double *score) {
                    intsetFind(o->v.ptr, v);
         return dictFind(o->v.ptr, val->ele) != NULL;
     }
-    return zsetScore(o, val->ele, score) == C_OK;
+    return zsetScore(s, o, val->ele, score) == C_OK;
 }
 
 /* qsort orders: by number of members, smallest first or largest first. */
@@ -212,7 +213,7 @@ static unsigned long zsetopInter(redisServer *s, zsetopsrc *src,
             for (j = 1; j < setnum; j++) {
                 if (src[j].subject == src[0].subject)
                     value = val.score;
-                else if (!zuiFind(&src[j], &val, &value))
+                else if (!zuiFind(s, &src[j], &val, &value))
                     break;
                 zunionInterAggregate(&score, value * src[j].weight,
                                      aggregate);
@@ -285,7 +286,7 @@ static void zdiffAlgorithm1(redisServer *s, zsetopsrc *src, long setnum,
         long j;
         for (j = 1; j < setnum; j++)
             if (src[j].subject == src[0].subject ||
-                zuiFind(&src[j], &val, &value))
+                zuiFind(s, &src[j], &val, &value))
                 break;
         if (j == setnum)
             zsetopDstAdd(s, dst, sdsdup(s->mem, val.ele), val.score);

@@ -92,6 +92,13 @@ const ROWS = [
   ['INCR', 'incr', false, () => [], () => calls(10000, (i) => `INCR c:${i % 100}`)],
   ['LPUSH', 'lpush', false, () => [], () => calls(10000, (i) => `LPUSH q e${i}`)],
   ['ZADD', 'zadd', false, () => [], () => calls(10000, (i) => `ZADD zz ${i} m${i}`)],
+  // a listpack of 128 pairs (the default limit) searched element by element
+  ['HGET in a listpack of 128', 'hget', false,
+    () => [`HSET lh ${calls(128, (j) => `field:${j} value:${j}`).join(' ')}`],
+    () => calls(10000, (i) => `HGET lh field:${(i * 7) % 128}`)],
+  ['ZRANK in a listpack of 128', 'zrank', false,
+    () => [`ZADD lz ${calls(128, (j) => `${j} member:${j}`).join(' ')}`],
+    () => calls(10000, (i) => `ZRANK lz member:${(i * 7) % 128}`)],
 ];
 
 /** Inline command lines as RESP, split at spaces. */

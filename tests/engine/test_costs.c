@@ -4,7 +4,8 @@
  * (a skiplist's upper levels) walk sooner than their bytes alone would
  * say; a skiplist search that meets a tie on the score reads the
  * member too, and every walk down a skiplist pays the nodes it passes; a
- * sorted set's free reads its dict's entries among themselves; and a command's own accesses after a big request meet the
+ * sorted set's free reads its dict's entries among themselves; a
+ * listpack search pays each element it passes; and a command's own accesses after a big request meet the
  * lines it pushed out of the caches. The figures themselves are held to redis-server's by
  * tests/bench/costs.mjs. */
 #include <stdlib.h>
@@ -149,6 +150,50 @@ static void testZsetFreeReadsItsEntries(void) {
     nodeClose(&n);
 }
 
+/* INFO commandstats' usec for 100 calls of cmd (its stat name stat) on
+ * key with member m:<i>. */
+static double hundredCalls(node *n, const char *cmd, const char *stat, int i) {
+    char key[64];
+    nodeCmd(n, "CONFIG RESETSTAT");
+    for (int k = 0; k < 100; k++) nodeCmdf(n, "%s k m:%d", cmd, i);
+    nodeCmd(n, "INFO commandstats");
+    snprintf(key, sizeof(key), "cmdstat_%s:calls=100,usec=", stat);
+    return infoField(n, key);
+}
+
+static void testListpackSearchesPayTheirElements(void) {
+    /* the first field of a listpack of 128 pairs is found at once, the
+     * last after passing the 254 elements before it */
+    node n;
+    nodeOpen(&n, 7, "");
+    char line[8192];
+    int len = snprintf(line, sizeof(line), "HSET k");
+    for (int j = 0; j < 128; j++)
+        len += snprintf(line + len, sizeof(line) - (size_t)len, " m:%d v", j);
+    nodeCmd(&n, line);
+    nodeCmd(&n, "OBJECT ENCODING k");
+    CHECK(strstr(n.out, "listpack") != NULL);
+    double first = hundredCalls(&n, "HGET", "hget", 0);
+    double last = hundredCalls(&n, "HGET", "hget", 127);
+    CHECK(first > 0);
+    CHECK(last - first >= 100 * 254 * COST_LP_FIND_NS / 1000.0 - 1);
+    nodeCmd(&n, "DEL k");
+    len = snprintf(line, sizeof(line), "ZADD k");
+    for (int j = 0; j < 128; j++)
+        len += snprintf(line + len, sizeof(line) - (size_t)len, " %d m:%d", j, j);
+    nodeCmd(&n, line);
+    nodeCmd(&n, "OBJECT ENCODING k");
+    CHECK(strstr(n.out, "listpack") != NULL);
+    first = hundredCalls(&n, "ZSCORE", "zscore", 0);
+    last = hundredCalls(&n, "ZSCORE", "zscore", 127);
+    CHECK(last - first >= 100 * 254 * COST_LP_FIND_NS / 1000.0 - 1);
+    /* ZRANK steps over each with lpNext, dearer */
+    first = hundredCalls(&n, "ZRANK", "zrank", 0);
+    last = hundredCalls(&n, "ZRANK", "zrank", 127);
+    CHECK(last - first >= 100 * 254 * COST_LP_NEXT_NS / 1000.0 - 1);
+    nodeClose(&n);
+}
+
 /* INFO commandstats' usec for ten SETs of a value of size bytes, each
  * its own request (held by a pause of paused_ms first, if not 0). */
 static double setUsec(size_t size, int paused_ms) {
@@ -209,6 +254,8 @@ int main(void) {
         "node it passes, as a chain", testSkiplistWalksPayTheirNodes);
     RUN("freeing a sorted set reads its dict's entries among themselves",
         testZsetFreeReadsItsEntries);
+    RUN("a search in a listpack (HGET, ZSCORE, ZRANK) pays each element "
+        "it passes", testListpackSearchesPayTheirElements);
     RUN("a command after a big request meets its own lines further away, "
         "pushed out of the caches by the bytes just read",
         testBigRequestsDisplaceTheCaches);

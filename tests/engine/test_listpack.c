@@ -414,7 +414,7 @@ static void testFind(void) {
     const unsigned char *s;
 #define FIND(from, str, skip) \
     (s = (const unsigned char *)(str), \
-     lpFind(lp, (from), s, (uint32_t)strlen((const char *)s), (skip)))
+     lpFind(&m, lp, (from), s, (uint32_t)strlen((const char *)s), (skip)))
     CHECK(FIND(lpFirst(lp), "f1", 1) == lpSeek(lp, 0));
     CHECK(FIND(lpFirst(lp), "10", 1) == lpSeek(lp, 2));
     CHECK(FIND(lpFirst(lp), "v1", 1) == NULL);
