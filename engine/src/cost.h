@@ -170,6 +170,25 @@ static inline uint64_t costDisplacedNs(size_t b) {
                              out_l3 * (COST_DRAM_NS - COST_L3_NS)) / 1024;
 }
 
+/* jemalloc keeps the blocks of a class from 4 KB up in slabs of a few
+ * pages each, lcm(class, page) bytes: one block in a slab for a class
+ * that is a whole number of pages (8 KB), two for 6 KB, four for 5 KB.
+ * A free that empties its slab hands the slab back to its arena. Spread
+ * over the blocks of a slab, that is COST_FREE_SLAB_NS / blocks each.
+ * redis-server frees a list of 12,500 nodes of 8 KB in 1.1 to 1.5 ms,
+ * of 6 KB in 0.38 to 0.43, of 130 bytes in 0.33 to 0.36. */
+#define COST_FREE_SLAB_NS 110
+static inline uint64_t costFreeSlabNs(size_t class) {
+    if (class < COST_PAGE_BYTES || class > MEM_SMALL_MAX) return 0;
+    size_t a = class, b = COST_PAGE_BYTES;
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return COST_FREE_SLAB_NS * a / COST_PAGE_BYTES;    /* / (page / gcd) */
+}
+
 /* A free of a block anywhere in a working set of w bytes: the block is
  * read first (a pointer in it, an sds header, a refcount). */
 static inline uint64_t costFreeFarNs(size_t w) {

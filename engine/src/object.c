@@ -445,9 +445,16 @@ uint64_t freeObjectCost(redisServer *s, const robj *o) {
     case OBJ_ENCODING_EMBSTR:   /* one block, counted with the command's */
     case OBJ_ENCODING_INT:      /* fixed costs or the entry that held it */
         return 0;
-    case OBJ_ENCODING_QUICKLIST:
-        /* each node read and freed, then its listpack */
-        return 2 * near + ((const quicklist *)o->v.ptr)->len * (far + near);
+    case OBJ_ENCODING_QUICKLIST: {
+        /* each node read and freed, then its listpack, in the order they
+         * were allocated, as the list grew: next to the ones before. A
+         * listpack of 8 KB empties its slab */
+        uint64_t ns = 2 * near;
+        const quicklist *ql = o->v.ptr;
+        for (const quicklistNode *n = ql->head; n; n = n->next)
+            ns += 2 * near + costFreeSlabNs(memBlockSize(n->entry));
+        return ns;
+    }
     case OBJ_ENCODING_HT: {
         uint64_t n = dictSize((const dict *)o->v.ptr);
         /* entries and members; a hash's values too */

@@ -5,7 +5,8 @@
  * say; a skiplist search that meets a tie on the score reads the
  * member too, and every walk down a skiplist pays the nodes it passes; a
  * sorted set's free reads its dict's entries among themselves; a
- * listpack search pays each element it passes; and a command's own accesses after a big request meet the
+ * listpack search pays each element it passes; a list's nodes are freed
+ * in order, an 8 KB listpack emptying its slab; and a command's own accesses after a big request meet the
  * lines it pushed out of the caches. The figures themselves are held to redis-server's by
  * tests/bench/costs.mjs. */
 #include <stdlib.h>
@@ -194,6 +195,38 @@ static void testListpackSearchesPayTheirElements(void) {
     nodeClose(&n);
 }
 
+/* INFO commandstats' usec for DEL of a list of 1000 nodes of 8 elements
+ * of bytes bytes each. */
+static double delListUsec(int bytes) {
+    node n;
+    nodeOpen(&n, 7, "list-max-listpack-size 8\n");
+    static char line[16 * 1024];
+    for (int i = 0; i < 8000; i += 8) {
+        int len = snprintf(line, sizeof(line), "RPUSH l");
+        for (int j = 0; j < 8; j++)
+            len += snprintf(line + len, sizeof(line) - (size_t)len, " %0*d",
+                            bytes, i + j);
+        nodeCmd(&n, line);
+    }
+    nodeCmd(&n, "CONFIG RESETSTAT");
+    nodeCmd(&n, "DEL l");
+    CHECK(strcmp(n.out, ":1\r\n") == 0);
+    nodeCmd(&n, "INFO commandstats");
+    double usec = infoField(&n, "cmdstat_del:calls=1,usec=");
+    nodeClose(&n);
+    return usec;
+}
+
+static void testListNodesFreeInOrder(void) {
+    /* a list's nodes and listpacks are freed in the order they were
+     * allocated, two frees next to the ones before; a listpack of 8 KB
+     * (8 elements of 1000 bytes) also empties its slab */
+    double tiny = delListUsec(4), big = delListUsec(1000);
+    CHECK(tiny > 0);
+    CHECK(tiny < 1000 * (2 * COST_FREE_NEAR_NS + 5) / 1000.0);
+    CHECK(big - tiny > 1000 * 0.9 * COST_FREE_SLAB_NS / 1000.0);
+}
+
 /* INFO commandstats' usec for ten SETs of a value of size bytes, each
  * its own request (held by a pause of paused_ms first, if not 0). */
 static double setUsec(size_t size, int paused_ms) {
@@ -256,6 +289,8 @@ int main(void) {
         testZsetFreeReadsItsEntries);
     RUN("a search in a listpack (HGET, ZSCORE, ZRANK) pays each element "
         "it passes", testListpackSearchesPayTheirElements);
+    RUN("a list's nodes are freed in the order they were allocated, and "
+        "a listpack of 8 KB empties its slab", testListNodesFreeInOrder);
     RUN("a command after a big request meets its own lines further away, "
         "pushed out of the caches by the bytes just read",
         testBigRequestsDisplaceTheCaches);
