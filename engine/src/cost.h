@@ -13,11 +13,15 @@
  *     of order, so there the bucket is a random access too;
  *   - each allocation (COST_ALLOC_NS) and each free (COST_FREE_NS), a free
  *     of a value counted from its shape when its last reference goes
- *     (freeObjectCost), on the thread that frees it;
+ *     (freeObjectCost), on the thread that frees it; a block of 4 KB or
+ *     more, a share of its slab's return to the arena (costFreeSlabNs);
  *   - each skiplist node a walk down the list passes (an insert's, a
  *     rank's, a range's first node), a random access into the nodes of
  *     its level (the top levels stay in the cache), paid in full, as one
- *     of a chain (COST_CHAIN);
+ *     of a chain (COST_CHAIN), or at the L2's price when a walk to about
+ *     the same place has just passed them (ZCOUNT's later walks);
+ *   - each element a listpack search passes (COST_LP_FIND_NS, or
+ *     COST_LP_NEXT_NS stepping with lpNext);
  *   - each reply item added to a client's buffer, and its bytes;
  *   - elements walked in memory order (listpacks, quicklist nodes, a
  *     skiplist's level 0): COST_SEQ_NS each.
@@ -69,13 +73,14 @@
 #define COST_CMP_NS 6           /* one comparison of two short values */
 #define COST_LP_FIND_NS 3       /* one element a listpack search passes:
                                    its length decoded, a field compared;
-                                   redis-server's HGET takes 0.47 us in a
-                                   listpack of 128 fields, 0.14 in one of
-                                   16, 0.09 in a hashtable of 128 */
+                                   redis-server's HGET takes 0.46 to 0.52
+                                   us in a listpack of 128 fields, 0.13 to
+                                   0.15 in one of 16, 0.09 in a hashtable
+                                   of 128 */
 #define COST_LP_NEXT_NS 6       /* one element stepped over with lpNext,
                                    which also checks that the next lies
-                                   within the listpack: ZRANK takes 0.92
-                                   us in a listpack of 128 members */
+                                   within the listpack: ZRANK takes 0.90
+                                   to 0.97 us in a listpack of 128 */
 #define COST_MATCH_NS_PER_BYTE 2/* a glob pattern against a key */
 
 /* The memory hierarchy a random access meets: the caches hold lines, and
@@ -141,8 +146,8 @@ static inline uint64_t costScatteredNs(size_t n, size_t size, size_t total) {
  * 4 KB pages on the second machine takes 214 ns a load (32 MB: 184;
  * 256 MB: 247), where costMissNs charges 131 (114; 137). The factor is
  * fitted to ZUNIONSTORE's inserts at a million members on both machines
- * (3.2 and 3.4 s; 3.2 charged) and met by ZRANK, whose walk is alone
- * (3.1 to 3.7 us at a million, 3.75 charged). */
+ * (3.2 and 3.4 s; 3.2 charged); ZRANK, whose walk is alone, took 2.75
+ * to 4.69 us at a million in six runs here (3.75 charged). */
 #define COST_CHAIN 2
 
 /* What a command's own work (its client, its arguments, the dict buckets
@@ -175,8 +180,10 @@ static inline uint64_t costDisplacedNs(size_t b) {
  * that is a whole number of pages (8 KB), two for 6 KB, four for 5 KB.
  * A free that empties its slab hands the slab back to its arena. Spread
  * over the blocks of a slab, that is COST_FREE_SLAB_NS / blocks each.
- * redis-server frees a list of 12,500 nodes of 8 KB in 1.1 to 1.5 ms,
- * of 6 KB in 0.38 to 0.43, of 130 bytes in 0.33 to 0.36. */
+ * redis-server frees a list of 12,500 nodes of 8 KB in 1.1 to 1.5 ms
+ * and one of 12,500 nodes of 130 bytes in 0.28 to 0.36: about 75 ns
+ * more a node; one of 6,250 nodes of 6 KB in 0.38 to 0.43, about 40
+ * more a node than small ones. */
 #define COST_FREE_SLAB_NS 110
 static inline uint64_t costFreeSlabNs(size_t class) {
     if (class < COST_PAGE_BYTES || class > MEM_SMALL_MAX) return 0;

@@ -1419,7 +1419,9 @@ static unsigned long zzlCountToMax(unsigned char *lp, unsigned char *eptr,
  * lex range over members with different scores (where BYLEX is not
  * meaningful), and then everything from first to the end is counted.
  * The walks to the two ranks, and the one to last, follow the walk that
- * found first to about the same place: warm. */
+ * found first to about the same place: warm. For a wide range the walk
+ * to last ends among nodes the first did not pass, so a wide ZCOUNT is
+ * charged a little less than it costs. */
 static unsigned long zslCountBetween(redisServer *s, zskiplist *zsl,
                                      zskiplistNode *first,
                                      zskiplistNode *last) {
