@@ -26,7 +26,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildDir, glasskvBin, root, startServer } from '../tests/server/servers.mjs';
+import {
+  buildDir, glasskvBin, root, runningGroups, startServer,
+} from '../tests/server/servers.mjs';
 import { downloadSources } from './debsrc.mjs';
 
 // Where the suite is unpacked, with its runs' results and logs.
@@ -150,6 +152,7 @@ function runUnit(unit, port, kind, lane) {
     // A process group of its own: runtest is a shell script that starts
     // tclsh, which starts test clients; a unit out of time is stopped whole.
     const child = spawn('./runtest', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    runningGroups.add(child.pid);   // stopped if this process exits first
     let text = '';
     child.stdout.on('data', (d) => { text += d; });
     child.stderr.on('data', (d) => { text += d; });
@@ -162,6 +165,7 @@ function runUnit(unit, port, kind, lane) {
       }
     }, UNIT_TIMEOUT_MS);
     child.on('close', () => {
+      runningGroups.delete(child.pid);
       clearTimeout(timer);
       resolve({ ...parseRun(text), output: text });
     });

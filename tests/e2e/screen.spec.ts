@@ -603,8 +603,9 @@ test.describe('a lesson step without scrolling', () => {
   // One walk for the two ways a teacher shows a lesson at 1280x720, so that
   // the lessons' actions run once for all of it: each step is checked as it
   // opens and after presenter mode is toggled, and its questions are
-  // measured. English steps open plain, Korean ones in presenter mode, so
-  // both modes are seen on a step just opened and on one switched to.
+  // measured. English lessons are gone through plain, Korean ones switched
+  // to presenter mode first, so both modes are seen on a step just moved to
+  // and on one switched to.
   test('at 1280x720, plain and in presenter mode, every step of every lesson no longer than the SCAN lesson\'s first shows its text down to its first button, and Previous/Next; a question block takes little room beyond its text', async ({ page }) => {
     test.setTimeout(600_000);
     const app = new SandboxPage(page);

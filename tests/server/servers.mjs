@@ -151,9 +151,11 @@ export async function waitForPong(port, proc, timeoutMs = 10000) {
   }
 }
 
-// The process groups of the servers still running, stopped if this
-// process exits first (a detached group would outlive it).
+// The process groups of the servers (and other detached children, such as
+// the Redis suite's runtests) still running, stopped if this process exits
+// first (a detached group would outlive it).
 const running = new Set();
+export const runningGroups = running;
 process.on('exit', () => {
   for (const pid of running) {
     try {
@@ -242,6 +244,8 @@ async function _start(kind, args, { port, script }) {
     await waitForPong(port, proc);
   } catch (e) {
     await server.stop('SIGKILL');
+    // its last words ("Address already in use") may still be in the pipes
+    await Promise.race([once(proc, 'close'), sleep(1000)]);
     throw new Error(`${e.message}\n${server.log}`);
   }
   return server;
