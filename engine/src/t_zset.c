@@ -290,13 +290,14 @@ static unsigned long zslGetRank(redisServer *s, zskiplist *zsl,
     unsigned long rank = 0;
     uint64_t ns = 0;
     for (int i = zsl->level - 1; i >= 0; i--) {
+        uint64_t step = zslStepNs(zsl, i, warm);
         while (x->level[i].forward &&
                (zslBefore(x->level[i].forward, score, ele) ||
                 (x->level[i].forward->score == score &&
                  sdscmp(x->level[i].forward->ele, ele) == 0))) {
             rank += x->level[i].span;
             x = x->level[i].forward;
-            ns += zslStepNs(zsl, i, warm);
+            ns += step;
         }
         if (x->ele && sdscmp(x->ele, ele) == 0) {
             zslCharge(s, ns);
@@ -315,11 +316,12 @@ zskiplistNode *zslGetElementByRank(redisServer *s, zskiplist *zsl,
     unsigned long traversed = 0;
     uint64_t ns = 0;
     for (int i = zsl->level - 1; i >= 0; i--) {
+        uint64_t step = zslStepNs(zsl, i, 0);
         while (x->level[i].forward &&
                traversed + x->level[i].span <= rank) {
             traversed += x->level[i].span;
             x = x->level[i].forward;
-            ns += zslStepNs(zsl, i, 0);
+            ns += step;
         }
         if (traversed == rank) break;
     }
@@ -460,12 +462,14 @@ zskiplistNode *zslFirstInRange(redisServer *s, zskiplist *zsl,
     zskiplistNode *x = zsl->header;
     if (!zslIsInRange(zsl, r)) return NULL;
     uint64_t ns = 0;
-    for (int i = zsl->level - 1; i >= 0; i--)
+    for (int i = zsl->level - 1; i >= 0; i--) {
+        uint64_t step = zslStepNs(zsl, i, 0);
         while (x->level[i].forward &&
                !zslValueGteMin(x->level[i].forward->score, r)) {
             x = x->level[i].forward;
-            ns += zslStepNs(zsl, i, 0);
+            ns += step;
         }
+    }
     zslCharge(s, ns);
     x = x->level[0].forward;
     return x && zslValueLteMax(x->score, r) ? x : NULL;
@@ -477,12 +481,14 @@ static zskiplistNode *zslLastInRangeWalk(redisServer *s, zskiplist *zsl,
     zskiplistNode *x = zsl->header;
     if (!zslIsInRange(zsl, r)) return NULL;
     uint64_t ns = 0;
-    for (int i = zsl->level - 1; i >= 0; i--)
+    for (int i = zsl->level - 1; i >= 0; i--) {
+        uint64_t step = zslStepNs(zsl, i, warm);
         while (x->level[i].forward &&
                zslValueLteMax(x->level[i].forward->score, r)) {
             x = x->level[i].forward;
-            ns += zslStepNs(zsl, i, warm);
+            ns += step;
         }
+    }
     zslCharge(s, ns);
     return x != zsl->header && zslValueGteMin(x->score, r) ? x : NULL;
 }
@@ -506,12 +512,14 @@ zskiplistNode *zslFirstInLexRange(redisServer *s, zskiplist *zsl,
     zskiplistNode *x = zsl->header;
     if (!zslIsInLexRange(zsl, r)) return NULL;
     uint64_t ns = 0;
-    for (int i = zsl->level - 1; i >= 0; i--)
+    for (int i = zsl->level - 1; i >= 0; i--) {
+        uint64_t step = zslStepNs(zsl, i, 0);
         while (x->level[i].forward &&
                !zslNodeLexGteMin(x->level[i].forward, r)) {
             x = x->level[i].forward;
-            ns += zslStepNs(zsl, i, 0);
+            ns += step;
         }
+    }
     zslCharge(s, ns);
     x = x->level[0].forward;
     return x && zslNodeLexLteMax(x, r) ? x : NULL;
@@ -525,12 +533,14 @@ static zskiplistNode *zslLastInLexRangeWalk(redisServer *s,
     zskiplistNode *x = zsl->header;
     if (!zslIsInLexRange(zsl, r)) return NULL;
     uint64_t ns = 0;
-    for (int i = zsl->level - 1; i >= 0; i--)
+    for (int i = zsl->level - 1; i >= 0; i--) {
+        uint64_t step = zslStepNs(zsl, i, warm);
         while (x->level[i].forward &&
                zslNodeLexLteMax(x->level[i].forward, r)) {
             x = x->level[i].forward;
-            ns += zslStepNs(zsl, i, warm);
+            ns += step;
         }
+    }
     zslCharge(s, ns);
     return x != zsl->header && zslNodeLexGteMin(x, r) ? x : NULL;
 }
@@ -1056,11 +1066,12 @@ static unsigned long zslDeleteRangeByRank(redisServer *s, zset *zs,
     unsigned long traversed = 0, removed = 0;
     uint64_t ns = 0;
     for (int i = zs->zsl->level - 1; i >= 0; i--) {
+        uint64_t step = zslStepNs(zs->zsl, i, 0);
         while (x->level[i].forward &&
                traversed + x->level[i].span < start) {
             traversed += x->level[i].span;
             x = x->level[i].forward;
-            ns += zslStepNs(zs->zsl, i, 0);
+            ns += step;
         }
         update[i] = x;
     }
@@ -1081,10 +1092,11 @@ static unsigned long zslDeleteRangeByScore(redisServer *s, zset *zs,
     unsigned long removed = 0;
     uint64_t ns = 0;
     for (int i = zs->zsl->level - 1; i >= 0; i--) {
+        uint64_t step = zslStepNs(zs->zsl, i, 0);
         while (x->level[i].forward &&
                !zslValueGteMin(x->level[i].forward->score, r)) {
             x = x->level[i].forward;
-            ns += zslStepNs(zs->zsl, i, 0);
+            ns += step;
         }
         update[i] = x;
     }
@@ -1106,10 +1118,11 @@ static unsigned long zslDeleteRangeByLex(redisServer *s, zset *zs,
     unsigned long removed = 0;
     uint64_t ns = 0;
     for (int i = zs->zsl->level - 1; i >= 0; i--) {
+        uint64_t step = zslStepNs(zs->zsl, i, 0);
         while (x->level[i].forward &&
                !zslNodeLexGteMin(x->level[i].forward, r)) {
             x = x->level[i].forward;
-            ns += zslStepNs(zs->zsl, i, 0);
+            ns += step;
         }
         update[i] = x;
     }
